@@ -1,0 +1,79 @@
+//! Projects, conversations and threads.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{ConversationId, MessageId, ProjectId, SquashOperationId, ThreadId};
+
+/// A working directory; conversations are grouped by project.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Project {
+    pub id: ProjectId,
+    pub path: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conversation {
+    pub id: ConversationId,
+    pub project_id: ProjectId,
+    pub display_name: String,
+    pub current_thread_id: ThreadId,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// What created a thread. Together with `original_thread_id` this makes the thread tree of a
+/// conversation a readable history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ThreadOrigin {
+    /// The conversation's first thread.
+    Initial,
+    Edit {
+        operation_id: SquashOperationId,
+    },
+    Delete {
+        message_ids: Vec<MessageId>,
+    },
+    Squash {
+        operation_id: SquashOperationId,
+    },
+}
+
+impl ThreadOrigin {
+    pub fn operation_id(&self) -> Option<SquashOperationId> {
+        match self {
+            ThreadOrigin::Edit { operation_id } | ThreadOrigin::Squash { operation_id } => {
+                Some(*operation_id)
+            }
+            ThreadOrigin::Initial | ThreadOrigin::Delete { .. } => None,
+        }
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            ThreadOrigin::Initial => "initial",
+            ThreadOrigin::Edit { .. } => "edit",
+            ThreadOrigin::Delete { .. } => "delete",
+            ThreadOrigin::Squash { .. } => "squash",
+        }
+    }
+}
+
+/// An ordered list of message references. Appends mutate a thread in place (bumping its
+/// `revision`); every other change derives a new thread.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Thread {
+    pub id: ThreadId,
+    pub conversation_id: ConversationId,
+    /// The thread this one was derived from; `None` for the initial thread.
+    pub original_thread_id: Option<ThreadId>,
+    pub origin: ThreadOrigin,
+    /// Bumped by every append; an operation computed against an older revision must be
+    /// re-applied before it may commit.
+    pub revision: u64,
+    pub message_count: u64,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}

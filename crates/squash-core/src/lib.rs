@@ -1,0 +1,22 @@
+//! The Squash domain: pure types and rules, no IO.
+//!
+//! Messages are immutable; threads are ordered lists of message references; every explicit
+//! operation (edit, delete, squash) derives a new thread from the current one. The functions in
+//! [`thread_ops`] compute the new link list; storing it is the store's job.
+
+pub mod conversation;
+pub mod error;
+pub mod ids;
+pub mod message;
+pub mod operation;
+pub mod render;
+pub mod thread_ops;
+
+pub use conversation::{Conversation, Project, Thread, ThreadOrigin};
+pub use error::DomainError;
+pub use ids::{ConversationId, MessageId, ProjectId, SquashOperationId, ThreadId};
+pub use message::{
+    ContentItem, ImageSource, Instruction, InstructionSource, Message, Role, StructuredText,
+    SystemLevel, ToolRefs, ToolResultData,
+};
+pub use operation::{SquashOperation, TokenUsage};

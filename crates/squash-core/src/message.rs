@@ -1,0 +1,333 @@
+//! Messages and their content. A message is immutable once stored: edits and squashes create
+//! new messages and new threads, never rewrite old ones.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::error::DomainError;
+use crate::ids::{ConversationId, MessageId, SquashOperationId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    User,
+    Assistant,
+    System,
+}
+
+impl Role {
+    pub const ALL: [Role; 3] = [Role::User, Role::Assistant, Role::System];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::System => "system",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An assistant's answer as the original app structured it (text plus optional speech hints).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct StructuredText {
+    pub full_text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tts_text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voice_tone: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failed_to_parse: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SystemLevel {
+    Info,
+    Warning,
+    Error,
+}
+
+impl SystemLevel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SystemLevel::Info => "info",
+            SystemLevel::Warning => "warning",
+            SystemLevel::Error => "error",
+        }
+    }
+}
+
+/// One piece of a tool's output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToolResultData {
+    Text {
+        text: String,
+    },
+    Base64 {
+        media_type: String,
+        data: String,
+    },
+    Url {
+        url: String,
+    },
+    File {
+        path: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        media_type: Option<String>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ImageSource {
+    Base64 { media_type: String, data: String },
+    Url { url: String },
+    File { path: String },
+}
+
+/// One block of a message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentItem {
+    UserMessage {
+        text: String,
+    },
+    AssistantMessage {
+        structured: StructuredText,
+    },
+    ToolCall {
+        id: String,
+        name: String,
+        input: serde_json::Value,
+    },
+    ToolResult {
+        tool_use_id: String,
+        tool_name: String,
+        result: Vec<ToolResultData>,
+        #[serde(default)]
+        is_error: bool,
+    },
+    Thinking {
+        signature: String,
+        thinking: String,
+    },
+    System {
+        level: SystemLevel,
+        content: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_use_id: Option<String>,
+    },
+    Image {
+        source: ImageSource,
+    },
+    /// Content we do not model, kept verbatim so that nothing is lost.
+    UnknownJson {
+        json: serde_json::Value,
+    },
+}
+
+impl ContentItem {
+    /// The natural text item for a message of `role`.
+    pub fn text_for(role: Role, text: impl Into<String>) -> ContentItem {
+        let text = text.into();
+        match role {
+            Role::User => ContentItem::UserMessage { text },
+            Role::Assistant => ContentItem::AssistantMessage {
+                structured: StructuredText {
+                    full_text: text,
+                    ..StructuredText::default()
+                },
+            },
+            Role::System => ContentItem::System {
+                level: SystemLevel::Info,
+                content: text,
+                tool_use_id: None,
+            },
+        }
+    }
+
+    /// True when the item carries no information at all.
+    pub fn is_blank(&self) -> bool {
+        match self {
+            ContentItem::UserMessage { text } => text.trim().is_empty(),
+            ContentItem::AssistantMessage { structured } => structured.full_text.trim().is_empty(),
+            ContentItem::System { content, .. } => content.trim().is_empty(),
+            ContentItem::Thinking { thinking, .. } => thinking.trim().is_empty(),
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InstructionSource {
+    User,
+    Agent,
+}
+
+/// Tags attached to a message by the original app; kept and round-tripped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Instruction {
+    UserInstruction {
+        id: String,
+        title: String,
+        description: String,
+    },
+    ResponseExpected,
+    Source {
+        source: InstructionSource,
+    },
+}
+
+/// The tool-use ids a message opens (calls) and closes (results). A call and its result must
+/// never be separated by a squash or a delete.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ToolRefs {
+    pub calls: Vec<String>,
+    pub results: Vec<String>,
+}
+
+impl ToolRefs {
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty() && self.results.is_empty()
+    }
+
+    pub fn of(content: &[ContentItem]) -> ToolRefs {
+        let mut refs = ToolRefs::default();
+        for item in content {
+            match item {
+                ContentItem::ToolCall { id, .. } => refs.calls.push(id.clone()),
+                ContentItem::ToolResult { tool_use_id, .. } => {
+                    refs.results.push(tool_use_id.clone())
+                }
+                _ => {}
+            }
+        }
+        refs
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub id: MessageId,
+    pub conversation_id: ConversationId,
+    /// Set when this message is the result of a squash or an edit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub squash_operation_id: Option<SquashOperationId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_to: Option<MessageId>,
+    pub role: Role,
+    pub content: Vec<ContentItem>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instructions: Vec<Instruction>,
+    /// Opaque data an importer keeps so that an export can write it back (e.g. the fields of a
+    /// Claude Code line we do not model). Never interpreted by the domain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Value>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl Message {
+    /// A new message, validated: content must not be empty or all blank.
+    pub fn new(
+        conversation_id: ConversationId,
+        role: Role,
+        content: Vec<ContentItem>,
+    ) -> Result<Message, DomainError> {
+        if content.is_empty() {
+            return Err(DomainError::EmptyContent);
+        }
+        if content.iter().all(ContentItem::is_blank) {
+            return Err(DomainError::EmptyText);
+        }
+        Ok(Message {
+            id: MessageId::new(),
+            conversation_id,
+            squash_operation_id: None,
+            reply_to: None,
+            role,
+            content,
+            instructions: Vec::new(),
+            metadata: None,
+            created_at: Utc::now(),
+        })
+    }
+
+    /// A single-text message.
+    pub fn text(
+        conversation_id: ConversationId,
+        role: Role,
+        text: &str,
+    ) -> Result<Message, DomainError> {
+        if text.trim().is_empty() {
+            return Err(DomainError::EmptyText);
+        }
+        Message::new(conversation_id, role, vec![ContentItem::text_for(role, text)])
+    }
+
+    pub fn tool_refs(&self) -> ToolRefs {
+        ToolRefs::of(&self.content)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_serializes_as_tagged_json() {
+        let item = ContentItem::ToolCall {
+            id: "t1".into(),
+            name: "Grep".into(),
+            input: serde_json::json!({"pattern": "*.ts"}),
+        };
+        let json = serde_json::to_value(&item).unwrap();
+        assert_eq!(json["type"], "tool_call");
+        let back: ContentItem = serde_json::from_value(json).unwrap();
+        assert_eq!(back, item);
+    }
+
+    #[test]
+    fn blank_messages_are_refused() {
+        let conv = ConversationId::new();
+        assert_eq!(
+            Message::text(conv, Role::User, "  \n").unwrap_err(),
+            DomainError::EmptyText
+        );
+        assert_eq!(
+            Message::new(conv, Role::User, vec![]).unwrap_err(),
+            DomainError::EmptyContent
+        );
+    }
+
+    #[test]
+    fn tool_refs_collects_both_sides() {
+        let refs = ToolRefs::of(&[
+            ContentItem::ToolCall {
+                id: "a".into(),
+                name: "Bash".into(),
+                input: serde_json::Value::Null,
+            },
+            ContentItem::ToolResult {
+                tool_use_id: "b".into(),
+                tool_name: "Bash".into(),
+                result: vec![],
+                is_error: false,
+            },
+        ]);
+        assert_eq!(refs.calls, vec!["a"]);
+        assert_eq!(refs.results, vec!["b"]);
+    }
+}

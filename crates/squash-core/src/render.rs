@@ -1,0 +1,145 @@
+//! Plain-text rendering of every content type: the manual squash's concatenation, CLI output
+//! and exports all read messages through here.
+
+use crate::message::{ContentItem, ImageSource, Message, ToolResultData};
+
+/// One line per item, readable by a person and by a model.
+pub fn item_text(item: &ContentItem) -> String {
+    match item {
+        ContentItem::UserMessage { text } => text.clone(),
+        ContentItem::AssistantMessage { structured } => structured.full_text.clone(),
+        ContentItem::ToolCall { name, input, .. } => {
+            format!("[tool call {name}] {}", compact_json(input))
+        }
+        ContentItem::ToolResult {
+            tool_name,
+            result,
+            is_error,
+            ..
+        } => {
+            let label = if *is_error { "tool error" } else { "tool result" };
+            let body = result
+                .iter()
+                .map(result_text)
+                .collect::<Vec<_>>()
+                .join("\n");
+            format!("[{label} {tool_name}] {body}")
+        }
+        ContentItem::Thinking { thinking, .. } => format!("[thinking] {thinking}"),
+        ContentItem::System { level, content, .. } => {
+            format!("[system {}] {content}", level.as_str())
+        }
+        ContentItem::Image { source } => format!("[image: {}]", image_label(source)),
+        ContentItem::UnknownJson { json } => format!("[unknown content] {}", compact_json(json)),
+    }
+}
+
+pub fn result_text(data: &ToolResultData) -> String {
+    match data {
+        ToolResultData::Text { text } => text.clone(),
+        ToolResultData::Base64 { media_type, data } => {
+            format!("[{media_type}, {} bytes base64]", data.len())
+        }
+        ToolResultData::Url { url } => format!("[url {url}]"),
+        ToolResultData::File { path, .. } => format!("[file {path}]"),
+    }
+}
+
+pub fn image_label(source: &ImageSource) -> String {
+    match source {
+        ImageSource::Base64 { media_type, data } => {
+            format!("{media_type}, {} bytes base64", data.len())
+        }
+        ImageSource::Url { url } => url.clone(),
+        ImageSource::File { path } => path.clone(),
+    }
+}
+
+/// The text of a whole message, items separated by blank lines.
+pub fn message_text(message: &Message) -> String {
+    message
+        .content
+        .iter()
+        .map(item_text)
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The manual squash: each source under a role header, in thread order.
+pub fn concatenate<'a>(messages: impl IntoIterator<Item = &'a Message>) -> String {
+    messages
+        .into_iter()
+        .map(|m| format!("[{}]\n{}", m.role, message_text(m)))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// A first line, shortened to `max` characters, for lists.
+pub fn preview(message: &Message, max: usize) -> String {
+    let text = message_text(message);
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let mut out: String = line.chars().take(max).collect();
+    if line.chars().count() > max || text.lines().filter(|l| !l.trim().is_empty()).count() > 1 {
+        out.push('…');
+    }
+    out
+}
+
+fn compact_json(value: &serde_json::Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::ConversationId;
+    use crate::message::{Role, SystemLevel};
+
+    #[test]
+    fn concatenation_renders_every_type() {
+        let conv = ConversationId::new();
+        let mut m = Message::text(conv, Role::Assistant, "Searching.").unwrap();
+        m.content.extend([
+            ContentItem::ToolCall {
+                id: "t".into(),
+                name: "Grep".into(),
+                input: serde_json::json!({"pattern": "fn main"}),
+            },
+            ContentItem::ToolResult {
+                tool_use_id: "t".into(),
+                tool_name: "Grep".into(),
+                result: vec![ToolResultData::Text {
+                    text: "src/main.rs".into(),
+                }],
+                is_error: true,
+            },
+            ContentItem::Thinking {
+                signature: "s".into(),
+                thinking: "check src".into(),
+            },
+            ContentItem::System {
+                level: SystemLevel::Warning,
+                content: "large file".into(),
+                tool_use_id: None,
+            },
+            ContentItem::Image {
+                source: ImageSource::Url {
+                    url: "http://x/y.png".into(),
+                },
+            },
+        ]);
+        let u = Message::text(conv, Role::User, "thanks").unwrap();
+        let text = concatenate([&m, &u]);
+        for needle in [
+            "[assistant]\nSearching.",
+            "[tool call Grep] {\"pattern\":\"fn main\"}",
+            "[tool error Grep] src/main.rs",
+            "[thinking] check src",
+            "[system warning] large file",
+            "[image: http://x/y.png]",
+            "[user]\nthanks",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in {text}");
+        }
+    }
+}
