@@ -9,8 +9,11 @@ pub mod error;
 pub mod ids;
 pub mod message;
 pub mod operation;
+pub mod prompt;
+pub mod quality;
 pub mod render;
 pub mod thread_ops;
+pub mod tokens;
 
 pub use conversation::{Conversation, Project, Thread, ThreadOrigin};
 pub use error::DomainError;

@@ -274,7 +274,11 @@ impl Message {
         if text.trim().is_empty() {
             return Err(DomainError::EmptyText);
         }
-        Message::new(conversation_id, role, vec![ContentItem::text_for(role, text)])
+        Message::new(
+            conversation_id,
+            role,
+            vec![ContentItem::text_for(role, text)],
+        )
     }
 
     pub fn tool_refs(&self) -> ToolRefs {

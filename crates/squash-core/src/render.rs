@@ -17,7 +17,11 @@ pub fn item_text(item: &ContentItem) -> String {
             is_error,
             ..
         } => {
-            let label = if *is_error { "tool error" } else { "tool result" };
+            let label = if *is_error {
+                "tool error"
+            } else {
+                "tool result"
+            };
             let body = result
                 .iter()
                 .map(result_text)

@@ -82,7 +82,11 @@ pub fn edit(
 pub fn delete(links: &[MessageId], targets: &[MessageId]) -> Result<Vec<MessageId>, DomainError> {
     let ordered = order_by_thread(links, targets)?;
     let gone: HashSet<MessageId> = ordered.into_iter().collect();
-    Ok(links.iter().filter(|id| !gone.contains(id)).copied().collect())
+    Ok(links
+        .iter()
+        .filter(|id| !gone.contains(id))
+        .copied()
+        .collect())
 }
 
 /// A message that joined a selection because it holds the other side of a tool call.
@@ -327,13 +331,8 @@ mod tests {
         let target = MessageId::new();
         let partner = MessageId::new();
         let others: HashMap<_, _> = [(partner, refs(&[], &["a"]))].into_iter().collect();
-        let err = check_edit_keeps_pairs(
-            target,
-            &refs(&["a"], &[]),
-            &ToolRefs::default(),
-            &others,
-        )
-        .unwrap_err();
+        let err = check_edit_keeps_pairs(target, &refs(&["a"], &[]), &ToolRefs::default(), &others)
+            .unwrap_err();
         assert_eq!(
             err,
             DomainError::EditBreaksToolPair {

@@ -1,0 +1,683 @@
+//! The conversation service: every thread operation, copy-on-write, with conflict handling.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
+use squash_core::{
+    render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId, Project,
+    ProjectId, Role, SquashOperation, SquashOperationId, Thread, ThreadId, ThreadOrigin,
+    TokenUsage, ToolRefs,
+};
+use squash_store::{Appended, Commit, ConversationStore, StoreError, ThreadSnapshot};
+
+use crate::error::ServiceError;
+
+type Result<T, E = ServiceError> = std::result::Result<T, E>;
+
+/// How often an operation is recomputed when other writers keep moving the conversation on.
+const MAX_ATTEMPTS: u32 = 32;
+
+/// The current state of a conversation, as people see it.
+#[derive(Clone, Debug)]
+pub struct ThreadView {
+    pub conversation: Conversation,
+    pub thread: Thread,
+    pub messages: Vec<Message>,
+}
+
+/// What an explicit operation did.
+#[derive(Clone, Debug)]
+pub struct OperationOutcome {
+    pub conversation_id: ConversationId,
+    /// The new current thread.
+    pub thread: Thread,
+    /// The message the operation introduced (squash result, edited message).
+    pub message: Option<Message>,
+    pub operation: Option<SquashOperation>,
+    /// Tool-call partners that joined the selection so no call was separated from its result.
+    pub added_partners: Vec<PartnerAdded>,
+    /// The removed or squashed messages, in thread order.
+    pub sources: Vec<MessageId>,
+    /// How many times the operation was recomputed because the conversation moved on.
+    pub reapplied: u32,
+}
+
+/// A manual squash: sources plus, optionally, the text to put in their place.
+#[derive(Clone, Debug, Default)]
+pub struct ManualSquashRequest {
+    pub messages: Vec<MessageId>,
+    /// The result's text; `None` concatenates the sources readably.
+    pub text: Option<String>,
+    /// The result's content, overriding `text` (e.g. JSON content from the CLI).
+    pub content: Option<Vec<ContentItem>>,
+    /// Defaults to user.
+    pub role: Option<Role>,
+    pub policy: PartnerPolicy,
+}
+
+#[derive(Clone, Debug)]
+pub struct EditRequest {
+    pub message: MessageId,
+    pub content: Vec<ContentItem>,
+}
+
+/// A computed squash result ready to apply, with its provenance.
+#[derive(Clone, Debug)]
+pub struct SquashApplication {
+    pub messages: Vec<MessageId>,
+    pub content: Vec<ContentItem>,
+    pub role: Role,
+    pub policy: PartnerPolicy,
+    pub performed_by_agent: bool,
+    pub prompt: Option<String>,
+    pub model: Option<String>,
+    pub provider: Option<String>,
+    pub custom_instructions: Option<String>,
+    pub usage: Option<TokenUsage>,
+    pub duration_ms: Option<u64>,
+    /// The thread (and revision) the result was computed from, when it was computed earlier
+    /// (an AI call): a source missing now is then a conflict rather than bad input.
+    pub computed_on: Option<(ThreadId, u64)>,
+}
+
+/// One attempt's plan: the new link list and what it introduces.
+struct Planned {
+    links: Vec<MessageId>,
+    origin: ThreadOrigin,
+    message: Option<Message>,
+    operation: Option<SquashOperation>,
+    added_partners: Vec<PartnerAdded>,
+    sources: Vec<MessageId>,
+}
+
+#[derive(Clone)]
+pub struct ConversationService {
+    store: Arc<dyn ConversationStore>,
+    actor: Option<String>,
+}
+
+impl ConversationService {
+    pub fn new(store: Arc<dyn ConversationStore>) -> ConversationService {
+        ConversationService { store, actor: None }
+    }
+
+    /// Names who performs operations (recorded in provenance).
+    pub fn with_actor(mut self, actor: Option<String>) -> ConversationService {
+        self.actor = actor;
+        self
+    }
+
+    pub fn store(&self) -> &Arc<dyn ConversationStore> {
+        &self.store
+    }
+
+    // ---- conversations ----------------------------------------------------------------------
+
+    pub async fn create_conversation(
+        &self,
+        project_path: &str,
+        name: &str,
+    ) -> Result<Conversation> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(ServiceError::Invalid(
+                "the conversation name is empty".into(),
+            ));
+        }
+        if project_path.trim().is_empty() {
+            return Err(ServiceError::Invalid("the project path is empty".into()));
+        }
+        let project = self.store.ensure_project(project_path.trim()).await?;
+        Ok(self.store.create_conversation(project.id, name).await?)
+    }
+
+    pub async fn projects(&self) -> Result<Vec<Project>> {
+        Ok(self.store.projects().await?)
+    }
+
+    pub async fn project(&self, id: ProjectId) -> Result<Project> {
+        Ok(self.store.project(id).await?)
+    }
+
+    /// Conversations, most recent first; only those of the project at `project_path` if given.
+    pub async fn list_conversations(
+        &self,
+        project_path: Option<&str>,
+    ) -> Result<Vec<Conversation>> {
+        let project = match project_path {
+            Some(path) => match self
+                .store
+                .projects()
+                .await?
+                .into_iter()
+                .find(|p| p.path == path)
+            {
+                Some(p) => Some(p.id),
+                None => return Ok(Vec::new()),
+            },
+            None => None,
+        };
+        Ok(self.store.conversations(project).await?)
+    }
+
+    pub async fn conversation(&self, id: ConversationId) -> Result<Conversation> {
+        Ok(self.store.conversation(id).await?)
+    }
+
+    pub async fn rename_conversation(
+        &self,
+        id: ConversationId,
+        name: &str,
+    ) -> Result<Conversation> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(ServiceError::Invalid(
+                "the conversation name is empty".into(),
+            ));
+        }
+        Ok(self.store.rename_conversation(id, name).await?)
+    }
+
+    pub async fn delete_conversation(&self, id: ConversationId) -> Result<()> {
+        Ok(self.store.delete_conversation(id).await?)
+    }
+
+    // ---- reading ----------------------------------------------------------------------------
+
+    pub async fn current_thread(&self, id: ConversationId) -> Result<ThreadView> {
+        let conversation = self.store.conversation(id).await?;
+        let snapshot = self.store.current_thread(id).await?;
+        let messages = self.store.thread_messages(snapshot.thread.id).await?;
+        Ok(ThreadView {
+            conversation,
+            thread: snapshot.thread,
+            messages,
+        })
+    }
+
+    pub async fn thread_view(&self, id: ThreadId) -> Result<ThreadView> {
+        let snapshot = self.store.thread(id).await?;
+        let conversation = self
+            .store
+            .conversation(snapshot.thread.conversation_id)
+            .await?;
+        let messages = self.store.thread_messages(id).await?;
+        Ok(ThreadView {
+            conversation,
+            thread: snapshot.thread,
+            messages,
+        })
+    }
+
+    pub async fn current_links(&self, id: ConversationId) -> Result<ThreadSnapshot> {
+        Ok(self.store.current_thread(id).await?)
+    }
+
+    pub async fn message(&self, id: MessageId) -> Result<Message> {
+        Ok(self.store.message(id).await?)
+    }
+
+    pub async fn messages(&self, ids: &[MessageId]) -> Result<Vec<Message>> {
+        Ok(self.store.messages(ids).await?)
+    }
+
+    pub async fn operation(&self, id: SquashOperationId) -> Result<SquashOperation> {
+        Ok(self.store.operation(id).await?)
+    }
+
+    pub async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>> {
+        Ok(self.store.operations(conversation).await?)
+    }
+
+    // ---- append (the fast path) -------------------------------------------------------------
+
+    /// Appends a new message to the current thread in place.
+    pub async fn append(
+        &self,
+        conversation: ConversationId,
+        role: Role,
+        content: Vec<ContentItem>,
+    ) -> Result<(Message, Appended)> {
+        let message = Message::new(conversation, role, content)?;
+        let appended = self.store.append(&message).await?;
+        Ok((message, appended))
+    }
+
+    /// Appends an already built message (imports, chat replies).
+    pub async fn append_message(&self, message: &Message) -> Result<Appended> {
+        if message.content.is_empty() {
+            return Err(DomainError::EmptyContent.into());
+        }
+        Ok(self.store.append(message).await?)
+    }
+
+    // ---- explicit operations (copy-on-write) ------------------------------------------------
+
+    /// Replaces a message by an edited copy, recorded as a one-source operation.
+    pub async fn edit(
+        &self,
+        conversation: ConversationId,
+        req: EditRequest,
+    ) -> Result<OperationOutcome> {
+        if req.content.is_empty() {
+            return Err(DomainError::EmptyContent.into());
+        }
+        if req.content.iter().all(ContentItem::is_blank) {
+            return Err(DomainError::EmptyText.into());
+        }
+        let original = self.store.message(req.message).await?;
+        if original.conversation_id != conversation {
+            return Err(DomainError::NotInThread(req.message).into());
+        }
+        if original.content == req.content {
+            return Err(ServiceError::Invalid(
+                "the edit changes nothing: the new content equals the old".into(),
+            ));
+        }
+        let refs = self
+            .store
+            .tool_refs_closure(conversation, &[req.message])
+            .await?;
+        let new_refs = ToolRefs::of(&req.content);
+        let op_id = SquashOperationId::new();
+        let edited = Message {
+            id: MessageId::new(),
+            conversation_id: conversation,
+            squash_operation_id: Some(op_id),
+            reply_to: original.reply_to,
+            role: original.role,
+            content: req.content,
+            instructions: original.instructions.clone(),
+            metadata: None,
+            created_at: Utc::now(),
+        };
+        let operation = self.new_operation(op_id, conversation, vec![req.message], edited.id);
+        let target = req.message;
+        self.commit_loop(conversation, None, move |snap| {
+            let links = thread_ops::edit(&snap.links, target, edited.id)?;
+            let in_thread = in_thread(&snap.links, &refs);
+            let old_refs = refs.get(&target).cloned().unwrap_or_default();
+            thread_ops::check_edit_keeps_pairs(target, &old_refs, &new_refs, &in_thread)?;
+            Ok(Planned {
+                links,
+                origin: ThreadOrigin::Edit {
+                    operation_id: op_id,
+                },
+                message: Some(edited.clone()),
+                operation: Some(operation.clone()),
+                added_partners: Vec::new(),
+                sources: vec![target],
+            })
+        })
+        .await
+    }
+
+    /// Removes messages from the current thread (never from storage).
+    pub async fn delete(
+        &self,
+        conversation: ConversationId,
+        messages: &[MessageId],
+        policy: PartnerPolicy,
+    ) -> Result<OperationOutcome> {
+        let refs = self.tool_refs(conversation, messages).await?;
+        let selected = messages.to_vec();
+        self.commit_loop(conversation, None, move |snap| {
+            let (ordered, added) = select_with_partners(&snap.links, &selected, &refs, policy)?;
+            let links = thread_ops::delete(&snap.links, &ordered)?;
+            Ok(Planned {
+                links,
+                origin: ThreadOrigin::Delete {
+                    message_ids: ordered.clone(),
+                },
+                message: None,
+                operation: None,
+                added_partners: added,
+                sources: ordered,
+            })
+        })
+        .await
+    }
+
+    /// The manual squash: concatenation (or the caller's text) in place of the sources.
+    pub async fn squash_manual(
+        &self,
+        conversation: ConversationId,
+        req: ManualSquashRequest,
+    ) -> Result<OperationOutcome> {
+        let role = req.role.unwrap_or(Role::User);
+        let content = match (req.content, req.text) {
+            (Some(content), _) => content,
+            (None, Some(text)) => {
+                if text.trim().is_empty() {
+                    return Err(DomainError::EmptyText.into());
+                }
+                vec![ContentItem::text_for(role, text)]
+            }
+            (None, None) => {
+                // The concatenation renders the sources as they will be squashed, partners
+                // included; resolve them on the current thread first.
+                let snap = self.store.current_thread(conversation).await?;
+                let refs = self.tool_refs(conversation, &req.messages).await?;
+                let (ordered, _) =
+                    select_with_partners(&snap.links, &req.messages, &refs, req.policy)?;
+                if ordered.len() < 2 {
+                    return Err(DomainError::TooFewMessages(ordered.len()).into());
+                }
+                let sources = self.store.messages(&ordered).await?;
+                vec![ContentItem::text_for(role, render::concatenate(&sources))]
+            }
+        };
+        self.apply_squash(
+            conversation,
+            SquashApplication {
+                messages: req.messages,
+                content,
+                role,
+                policy: req.policy,
+                performed_by_agent: false,
+                prompt: None,
+                model: None,
+                provider: None,
+                custom_instructions: None,
+                usage: None,
+                duration_ms: None,
+                computed_on: None,
+            },
+        )
+        .await
+    }
+
+    /// Applies a squash result: a new message in place of the sources, a new thread, and the
+    /// operation record — one transaction.
+    pub async fn apply_squash(
+        &self,
+        conversation: ConversationId,
+        app: SquashApplication,
+    ) -> Result<OperationOutcome> {
+        if app.content.is_empty() {
+            return Err(DomainError::EmptyContent.into());
+        }
+        if app.content.iter().all(ContentItem::is_blank) {
+            return Err(DomainError::EmptyText.into());
+        }
+        let refs = self.tool_refs(conversation, &app.messages).await?;
+        let op_id = SquashOperationId::new();
+        let result = Message {
+            id: MessageId::new(),
+            conversation_id: conversation,
+            squash_operation_id: Some(op_id),
+            reply_to: None,
+            role: app.role,
+            content: app.content.clone(),
+            instructions: Vec::new(),
+            metadata: None,
+            created_at: Utc::now(),
+        };
+        let mut template = self.new_operation(op_id, conversation, Vec::new(), result.id);
+        template.performed_by_agent = app.performed_by_agent;
+        template.prompt = app.prompt.clone();
+        template.model = app.model.clone();
+        template.provider = app.provider.clone();
+        template.custom_instructions = app.custom_instructions.clone();
+        template.usage = app.usage;
+        template.duration_ms = app.duration_ms;
+        // The result's content was made from one set of sources; it must not be applied to
+        // another.
+        let mut first_sources: Option<Vec<MessageId>> = None;
+        let selected = app.messages.clone();
+        let policy = app.policy;
+        self.commit_loop(conversation, app.computed_on, move |snap| {
+            let (ordered, added) = select_with_partners(&snap.links, &selected, &refs, policy)?;
+            if ordered.len() < 2 {
+                return Err(DomainError::TooFewMessages(ordered.len()).into());
+            }
+            match &first_sources {
+                Some(first) if *first != ordered => {
+                    return Err(ServiceError::Conflict(
+                        "the messages to squash changed meanwhile (a tool result arrived for a selected call)"
+                            .into(),
+                    ))
+                }
+                Some(_) => {}
+                None => first_sources = Some(ordered.clone()),
+            }
+            let links = thread_ops::squash(&snap.links, &ordered, result.id)?;
+            let mut operation = template.clone();
+            operation.source_message_ids = ordered.clone();
+            Ok(Planned {
+                links,
+                origin: ThreadOrigin::Squash {
+                    operation_id: op_id,
+                },
+                message: Some(result.clone()),
+                operation: Some(operation),
+                added_partners: added,
+                sources: ordered,
+            })
+        })
+        .await
+    }
+
+    // ---- undo / redo / switch ---------------------------------------------------------------
+
+    /// Switches back to the thread the current one was derived from.
+    pub async fn undo(&self, conversation: ConversationId) -> Result<Conversation> {
+        self.switch_relative(conversation, |snap, _threads| {
+            snap.thread.original_thread_id.ok_or_else(|| {
+                ServiceError::Invalid("nothing to undo: this is the first thread".into())
+            })
+        })
+        .await
+    }
+
+    /// Switches forward to the most recent thread derived from the current one.
+    pub async fn redo(&self, conversation: ConversationId) -> Result<Conversation> {
+        self.switch_relative(conversation, |snap, threads| {
+            threads
+                .iter()
+                .rev()
+                .find(|t| t.original_thread_id == Some(snap.thread.id))
+                .map(|t| t.id)
+                .ok_or_else(|| {
+                    ServiceError::Invalid(
+                        "nothing to redo: no thread was derived from this one".into(),
+                    )
+                })
+        })
+        .await
+    }
+
+    /// Makes any thread of the conversation current.
+    pub async fn switch_thread(
+        &self,
+        conversation: ConversationId,
+        to: ThreadId,
+    ) -> Result<Conversation> {
+        let target = self.store.thread(to).await?;
+        if target.thread.conversation_id != conversation {
+            return Err(ServiceError::Invalid(format!(
+                "thread {to} belongs to another conversation"
+            )));
+        }
+        self.switch_relative(conversation, move |_, _| Ok(to)).await
+    }
+
+    async fn switch_relative(
+        &self,
+        conversation: ConversationId,
+        pick: impl Fn(&ThreadSnapshot, &[Thread]) -> Result<ThreadId>,
+    ) -> Result<Conversation> {
+        for _ in 0..MAX_ATTEMPTS {
+            let snap = self.store.current_thread(conversation).await?;
+            let threads = self.store.threads(conversation).await?;
+            let to = pick(&snap, &threads)?;
+            match self
+                .store
+                .switch_thread(conversation, to, snap.thread.id)
+                .await
+            {
+                Ok(c) => return Ok(c),
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(e) if e.is_retryable() => tokio::time::sleep(Duration::from_millis(5)).await,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(ServiceError::Conflict(
+            "the conversation kept changing; try again".into(),
+        ))
+    }
+
+    // ---- internals --------------------------------------------------------------------------
+
+    fn new_operation(
+        &self,
+        id: SquashOperationId,
+        conversation: ConversationId,
+        sources: Vec<MessageId>,
+        result: MessageId,
+    ) -> SquashOperation {
+        SquashOperation {
+            id,
+            conversation_id: conversation,
+            source_message_ids: sources,
+            result_message_id: result,
+            prompt: None,
+            model: None,
+            performed_by_agent: false,
+            performed_by: self.actor.clone(),
+            custom_instructions: None,
+            provider: None,
+            base_thread_id: None,
+            result_thread_id: None,
+            usage: None,
+            duration_ms: None,
+            created_at: Utc::now(),
+        }
+    }
+
+    async fn tool_refs(
+        &self,
+        conversation: ConversationId,
+        messages: &[MessageId],
+    ) -> Result<HashMap<MessageId, ToolRefs>> {
+        // Unknown ids are bad input, reported as "not in the current thread" by the planner;
+        // only the ids that exist seed the closure.
+        let mut known = Vec::with_capacity(messages.len());
+        for id in messages {
+            if !known.contains(id) {
+                known.push(*id);
+            }
+        }
+        match self.store.tool_refs_closure(conversation, &known).await {
+            Ok(refs) => Ok(refs),
+            Err(StoreError::NotFound(squash_store::Entity::Message, _)) => {
+                let mut existing = Vec::new();
+                for id in known {
+                    if self.store.message(id).await.is_ok() {
+                        existing.push(id);
+                    }
+                }
+                Ok(self
+                    .store
+                    .tool_refs_closure(conversation, &existing)
+                    .await?)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Plans against the current thread and commits, recomputing on the new current thread when
+    /// the conversation moved on (the plan may then fail: a conflict).
+    async fn commit_loop(
+        &self,
+        conversation: ConversationId,
+        computed_on: Option<(ThreadId, u64)>,
+        mut plan: impl FnMut(&ThreadSnapshot) -> Result<Planned>,
+    ) -> Result<OperationOutcome> {
+        let mut base = computed_on;
+        for attempt in 0..MAX_ATTEMPTS {
+            let snap = self.store.current_thread(conversation).await?;
+            let moved_on = base.is_some_and(|b| b != (snap.thread.id, snap.thread.revision));
+            let planned = match plan(&snap) {
+                Ok(p) => p,
+                Err(e) if moved_on => return Err(ServiceError::Conflict(format!(
+                    "the conversation changed meanwhile and the operation no longer applies: {e}"
+                ))),
+                Err(e) => return Err(e),
+            };
+            base = Some((snap.thread.id, snap.thread.revision));
+            let thread_id = ThreadId::new();
+            let operation = planned.operation.map(|mut op| {
+                op.base_thread_id = Some(snap.thread.id);
+                op.result_thread_id = Some(thread_id);
+                op
+            });
+            let commit = Commit {
+                conversation_id: conversation,
+                base_thread_id: snap.thread.id,
+                base_revision: snap.thread.revision,
+                thread_id,
+                origin: planned.origin,
+                links: planned.links,
+                message: planned.message.clone(),
+                operation: operation.clone(),
+            };
+            match self.store.commit(&commit).await {
+                Ok(thread) => {
+                    return Ok(OperationOutcome {
+                        conversation_id: conversation,
+                        thread,
+                        message: planned.message,
+                        operation,
+                        added_partners: planned.added_partners,
+                        sources: planned.sources,
+                        reapplied: attempt,
+                    })
+                }
+                Err(StoreError::Conflict { .. }) => {
+                    tracing::debug!(attempt, "conversation moved on; recomputing the operation");
+                }
+                Err(e) if e.is_retryable() => {
+                    tokio::time::sleep(Duration::from_millis(5 * u64::from(attempt + 1))).await
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(ServiceError::Conflict(
+            "the conversation kept changing while the operation was applied; nothing was changed, try again"
+                .into(),
+        ))
+    }
+}
+
+/// The selection in thread order with the tool partners it must bring along.
+fn select_with_partners(
+    links: &[MessageId],
+    selected: &[MessageId],
+    refs: &HashMap<MessageId, ToolRefs>,
+    policy: PartnerPolicy,
+) -> Result<(Vec<MessageId>, Vec<PartnerAdded>)> {
+    let ordered = thread_ops::order_by_thread(links, selected)?;
+    let added = thread_ops::tool_partners(links, &ordered, refs);
+    thread_ops::enforce_partner_policy(&added, policy)?;
+    if added.is_empty() {
+        return Ok((ordered, added));
+    }
+    let mut all = ordered;
+    all.extend(added.iter().map(|p| p.message));
+    Ok((thread_ops::order_by_thread(links, &all)?, added))
+}
+
+fn in_thread(
+    links: &[MessageId],
+    refs: &HashMap<MessageId, ToolRefs>,
+) -> HashMap<MessageId, ToolRefs> {
+    let set: std::collections::HashSet<&MessageId> = links.iter().collect();
+    refs.iter()
+        .filter(|(id, _)| set.contains(id))
+        .map(|(id, r)| (*id, r.clone()))
+        .collect()
+}

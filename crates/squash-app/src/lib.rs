@@ -1,0 +1,20 @@
+//! Squash services: the operations people ask for, built on the store and (later) the models.
+//!
+//! [`ConversationService`] owns every thread operation. Each explicit operation is computed
+//! by the pure functions of `squash_core::thread_ops` against the current thread and committed
+//! in one store transaction only if that thread is still current; if the conversation moved on
+//! meanwhile (an append during a slow model call), the operation is recomputed on the new current
+//! thread while all its sources are still there, and fails with a conflict otherwise.
+
+mod conversations;
+mod error;
+mod history;
+mod refs;
+
+pub use conversations::{
+    ConversationService, EditRequest, ManualSquashRequest, OperationOutcome, SquashApplication,
+    ThreadView,
+};
+pub use error::ServiceError;
+pub use history::{HistoryEntry, ProvenanceNode};
+pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};

@@ -1,0 +1,182 @@
+//! Test support: every backend, each fresh (a temp SQLite file; a new PostgreSQL schema).
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use squash_app::ConversationService;
+use squash_core::{ContentItem, ImageSource, Role, StructuredText, SystemLevel, ToolResultData};
+use squash_store::postgres::PostgresStore;
+use squash_store::sqlite::SqliteStore;
+use squash_store::ConversationStore;
+
+pub struct Backend {
+    pub name: &'static str,
+    pub store: Arc<dyn ConversationStore>,
+    pub service: ConversationService,
+    pub sqlite_path: Option<std::path::PathBuf>,
+    pg: Option<Arc<PostgresStore>>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Backend {
+    pub async fn cleanup(self) {
+        if let Some(pg) = self.pg {
+            pg.drop_schema().await.expect("drop test schema");
+        }
+    }
+}
+
+pub fn pg_url() -> String {
+    std::env::var("SQUASH_TEST_PG")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
+}
+
+pub async fn sqlite() -> Backend {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("squash.db");
+    let store: Arc<dyn ConversationStore> =
+        Arc::new(SqliteStore::open(&path).expect("open sqlite"));
+    Backend {
+        name: "sqlite",
+        service: ConversationService::new(store.clone()).with_actor(Some("tester".into())),
+        store,
+        sqlite_path: Some(path),
+        pg: None,
+        _dir: Some(dir),
+    }
+}
+
+pub async fn postgres() -> Backend {
+    let schema = format!("t_{}", uuid_simple());
+    let pg = Arc::new(
+        PostgresStore::connect_in_schema(&pg_url(), &schema)
+            .await
+            .expect("PostgreSQL must be running at SQUASH_TEST_PG (default 127.0.0.1:5432/test)"),
+    );
+    let store: Arc<dyn ConversationStore> = pg.clone();
+    Backend {
+        name: "postgres",
+        service: ConversationService::new(store.clone()).with_actor(Some("tester".into())),
+        store,
+        sqlite_path: None,
+        pg: Some(pg),
+        _dir: None,
+    }
+}
+
+fn uuid_simple() -> String {
+    squash_core::MessageId::new().as_uuid().simple().to_string()
+}
+
+/// Runs the same async test body against every backend.
+#[macro_export]
+macro_rules! on_every_backend {
+    ($body:ident) => {
+        for backend in [common::sqlite().await, common::postgres().await] {
+            let name = backend.name;
+            $body(&backend).await;
+            eprintln!("{name}: ok");
+            backend.cleanup().await;
+        }
+    };
+}
+
+/// The content of the n-th message of a realistic mixed conversation (20 kinds cycling).
+pub fn mixed_content(n: usize) -> (Role, Vec<ContentItem>) {
+    let tool = format!("toolu_{n:03}");
+    match n % 10 {
+        0 => (
+            Role::User,
+            vec![ContentItem::UserMessage {
+                text: format!("Request {n}: find the failing test in src/lib.rs"),
+            }],
+        ),
+        1 => (
+            Role::Assistant,
+            vec![ContentItem::AssistantMessage {
+                structured: StructuredText {
+                    full_text: format!("Answer {n}: looking at src/lib.rs"),
+                    ..Default::default()
+                },
+            }],
+        ),
+        2 => (
+            Role::Assistant,
+            vec![
+                ContentItem::Thinking {
+                    signature: format!("sig{n}"),
+                    thinking: "check both src/ and tests/".into(),
+                },
+                ContentItem::ToolCall {
+                    id: tool,
+                    name: "Grep".into(),
+                    input: serde_json::json!({"pattern": "fn test_", "path": "src"}),
+                },
+            ],
+        ),
+        3 => (
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: format!("toolu_{:03}", n - 1),
+                tool_name: "Grep".into(),
+                result: vec![ToolResultData::Text {
+                    text: "src/lib.rs:42: fn test_parse()".into(),
+                }],
+                is_error: false,
+            }],
+        ),
+        4 => (
+            Role::System,
+            vec![ContentItem::System {
+                level: SystemLevel::Warning,
+                content: "large file ignored".into(),
+                tool_use_id: None,
+            }],
+        ),
+        5 => (
+            Role::Assistant,
+            vec![ContentItem::ToolCall {
+                id: tool,
+                name: "Bash".into(),
+                input: serde_json::json!({"command": "cargo test"}),
+            }],
+        ),
+        6 => (
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: format!("toolu_{:03}", n - 1),
+                tool_name: "Bash".into(),
+                result: vec![ToolResultData::Text {
+                    text: "error[E0308]: mismatched types".into(),
+                }],
+                is_error: true,
+            }],
+        ),
+        7 => (
+            Role::User,
+            vec![
+                ContentItem::UserMessage {
+                    text: "here is a screenshot".into(),
+                },
+                ContentItem::Image {
+                    source: ImageSource::Base64 {
+                        media_type: "image/png".into(),
+                        data: "iVBORw0KGgo=".into(),
+                    },
+                },
+            ],
+        ),
+        8 => (
+            Role::Assistant,
+            vec![ContentItem::UnknownJson {
+                json: serde_json::json!({"type": "server_tool_use", "n": n}),
+            }],
+        ),
+        _ => (
+            Role::User,
+            vec![ContentItem::UserMessage {
+                text: format!("Thanks, message {n}"),
+            }],
+        ),
+    }
+}

@@ -1,0 +1,183 @@
+//! The command line, declared with clap.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "squash",
+    version,
+    about = "Keep AI conversations small and high-signal without losing anything",
+    long_about = "Squash stores conversations as immutable messages in copy-on-write threads. \
+Select any messages and squash them into one; every edit, delete and squash creates a new \
+thread, so `undo` and `redo` always work and `provenance` shows where a message came from.\n\n\
+Messages are referred to by full id, a unique id prefix, or @N (the N-th message of the \
+conversation's current thread, 1-based). Conversations by full id or unique id prefix.",
+    after_help = "Examples:\n  \
+squash conversation new \"Fix the build\"\n  \
+squash message add 0192 --role user --text \"The build fails with E0308\"\n  \
+squash conversation show 0192\n  \
+squash manual 0192 @2 @4 @5\n  \
+squash undo 0192"
+)]
+pub struct Cli {
+    /// Database: a SQLite file path (default: squash.db in the user's data directory) or a
+    /// postgres:// URL.
+    #[arg(long, global = true, env = "SQUASH_DB", value_name = "PATH|URL")]
+    pub db: Option<String>,
+
+    /// Print machine-readable JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Create, list, show, rename and delete conversations.
+    #[command(subcommand, visible_alias = "conv")]
+    Conversation(ConversationCmd),
+    /// Add, edit and delete messages.
+    #[command(subcommand, visible_alias = "msg")]
+    Message(MessageCmd),
+    /// Squash messages into one by concatenation (or your own text).
+    Manual(ManualArgs),
+    /// Switch back to the thread the current one was derived from.
+    Undo(ConvArg),
+    /// Switch forward to the most recent thread derived from the current one.
+    Redo(ConvArg),
+    /// List a conversation's threads as a tree, or switch to one.
+    #[command(subcommand)]
+    Thread(ThreadCmd),
+    /// Show how a message came to be: its operation and sources, recursively.
+    Provenance(ProvenanceArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ConvArg {
+    /// Conversation id or unique id prefix.
+    pub conversation: String,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ConversationCmd {
+    /// Create a conversation.
+    New {
+        /// Display name.
+        name: String,
+        /// Project (working directory) it belongs to; defaults to the current directory.
+        #[arg(long)]
+        project: Option<String>,
+    },
+    /// List conversations, grouped by project, most recent first.
+    List {
+        /// Only this project's conversations.
+        #[arg(long)]
+        project: Option<String>,
+    },
+    /// Show the messages of the current thread (or of another thread).
+    Show {
+        conversation: String,
+        /// A thread id or prefix instead of the current thread.
+        #[arg(long)]
+        thread: Option<String>,
+        /// Print whole messages instead of one line each.
+        #[arg(long, short)]
+        full: bool,
+    },
+    /// Rename a conversation.
+    Rename { conversation: String, name: String },
+    /// Delete a conversation with all its threads, messages and operations.
+    Delete { conversation: String },
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum RoleArg {
+    User,
+    Assistant,
+    System,
+}
+
+impl From<RoleArg> for squash_core::Role {
+    fn from(r: RoleArg) -> Self {
+        match r {
+            RoleArg::User => squash_core::Role::User,
+            RoleArg::Assistant => squash_core::Role::Assistant,
+            RoleArg::System => squash_core::Role::System,
+        }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MessageCmd {
+    /// Append a message to the current thread. Without --text, reads a JSON array of content
+    /// items from stdin, e.g. [{"type":"tool_call","id":"t1","name":"Grep","input":{}}].
+    Add {
+        conversation: String,
+        #[arg(long, value_enum, default_value = "user")]
+        role: RoleArg,
+        #[arg(long)]
+        text: Option<String>,
+    },
+    /// Replace a message by an edited copy (a new thread; undo restores the original).
+    /// Without --text, reads a JSON array of content items from stdin.
+    Edit {
+        conversation: String,
+        message: String,
+        #[arg(long)]
+        text: Option<String>,
+    },
+    /// Remove messages from the current thread (a new thread; storage keeps them).
+    Delete {
+        conversation: String,
+        #[arg(required = true)]
+        messages: Vec<String>,
+        /// Refuse instead of also removing a tool call's result (or a result's call).
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Show one message in full, as JSON with --json.
+    Show {
+        message: String,
+        /// Conversation, needed for @N references.
+        #[arg(long, short)]
+        conversation: Option<String>,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct ManualArgs {
+    pub conversation: String,
+    /// Two or more messages, in any order; non-contiguous is fine.
+    #[arg(required = true, num_args = 1..)]
+    pub messages: Vec<String>,
+    /// The squashed message's text; default: a readable concatenation of the sources.
+    #[arg(long)]
+    pub text: Option<String>,
+    /// Role of the squashed message.
+    #[arg(long, value_enum, default_value = "user")]
+    pub role: RoleArg,
+    /// Refuse instead of bringing in a selected tool call's result (or a result's call).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ThreadCmd {
+    /// The thread tree: what created each thread, which one is current.
+    List { conversation: String },
+    /// Make a thread current.
+    Switch {
+        conversation: String,
+        thread: String,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct ProvenanceArgs {
+    pub message: String,
+    /// Conversation, needed for @N references.
+    #[arg(long, short)]
+    pub conversation: Option<String>,
+}

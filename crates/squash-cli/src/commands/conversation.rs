@@ -1,0 +1,96 @@
+use std::collections::BTreeMap;
+
+use squash_app::ConversationService;
+
+use crate::cli::ConversationCmd;
+use crate::output::{thread_json, thread_text, Output};
+
+pub async fn run(
+    service: &ConversationService,
+    out: &Output,
+    cmd: ConversationCmd,
+) -> anyhow::Result<()> {
+    match cmd {
+        ConversationCmd::New { name, project } => {
+            let project = match project {
+                Some(p) => p,
+                None => std::env::current_dir()?.to_string_lossy().into_owned(),
+            };
+            let conv = service.create_conversation(&project, &name).await?;
+            out.emit(&conv, || {
+                format!(
+                    "created conversation {} \"{}\" in project {project}",
+                    conv.id, conv.display_name
+                )
+            })
+        }
+        ConversationCmd::List { project } => {
+            let convs = service.list_conversations(project.as_deref()).await?;
+            let projects = service.projects().await?;
+            let path_of = |id| {
+                projects
+                    .iter()
+                    .find(|p| p.id == id)
+                    .map(|p| p.path.clone())
+                    .unwrap_or_default()
+            };
+            let mut grouped: BTreeMap<String, Vec<&squash_core::Conversation>> = BTreeMap::new();
+            for c in &convs {
+                grouped.entry(path_of(c.project_id)).or_default().push(c);
+            }
+            let json: Vec<_> = convs
+                .iter()
+                .map(|c| serde_json::json!({"conversation": c, "project": path_of(c.project_id)}))
+                .collect();
+            out.emit(&json, || {
+                if convs.is_empty() {
+                    return "no conversations yet: `squash conversation new NAME` creates one"
+                        .into();
+                }
+                let mut s = String::new();
+                for (path, list) in &grouped {
+                    s.push_str(&format!("{path}\n"));
+                    for c in list {
+                        s.push_str(&format!(
+                            "  {}  {}  (updated {})\n",
+                            c.id,
+                            c.display_name,
+                            c.updated_at.format("%Y-%m-%d %H:%M")
+                        ));
+                    }
+                }
+                s.trim_end().to_owned()
+            })
+        }
+        ConversationCmd::Show {
+            conversation,
+            thread,
+            full,
+        } => {
+            let id = service.resolve_conversation(&conversation).await?;
+            let view = match thread {
+                Some(t) => {
+                    let thread = service.resolve_thread(id, &t).await?;
+                    service.thread_view(thread).await?
+                }
+                None => service.current_thread(id).await?,
+            };
+            out.emit(&thread_json(&view), || thread_text(&view, full))
+        }
+        ConversationCmd::Rename { conversation, name } => {
+            let id = service.resolve_conversation(&conversation).await?;
+            let conv = service.rename_conversation(id, &name).await?;
+            out.emit(&conv, || {
+                format!("renamed {} to \"{}\"", conv.id, conv.display_name)
+            })
+        }
+        ConversationCmd::Delete { conversation } => {
+            let id = service.resolve_conversation(&conversation).await?;
+            let conv = service.conversation(id).await?;
+            service.delete_conversation(id).await?;
+            out.emit(&serde_json::json!({"deleted": id}), || {
+                format!("deleted conversation {id} \"{}\"", conv.display_name)
+            })
+        }
+    }
+}

@@ -1,0 +1,35 @@
+use squash_app::{ConversationService, ManualSquashRequest, PartnerPolicy};
+
+use crate::cli::ManualArgs;
+use crate::output::{outcome_json, outcome_text, Output};
+
+pub async fn manual(
+    service: &ConversationService,
+    out: &Output,
+    args: ManualArgs,
+) -> anyhow::Result<()> {
+    let conv = service.resolve_conversation(&args.conversation).await?;
+    let mut ids = Vec::with_capacity(args.messages.len());
+    for m in &args.messages {
+        ids.push(service.resolve_message(Some(conv), m).await?);
+    }
+    let outcome = service
+        .squash_manual(
+            conv,
+            ManualSquashRequest {
+                messages: ids,
+                text: args.text,
+                content: None,
+                role: Some(args.role.into()),
+                policy: if args.strict {
+                    PartnerPolicy::Refuse
+                } else {
+                    PartnerPolicy::Include
+                },
+            },
+        )
+        .await?;
+    out.emit(&outcome_json(&outcome), || {
+        outcome_text("squashed", &outcome)
+    })
+}

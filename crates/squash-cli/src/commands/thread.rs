@@ -1,0 +1,103 @@
+use squash_app::ConversationService;
+
+use crate::cli::ThreadCmd;
+use crate::output::Output;
+
+pub async fn undo(
+    service: &ConversationService,
+    out: &Output,
+    conversation: &str,
+) -> anyhow::Result<()> {
+    let id = service.resolve_conversation(conversation).await?;
+    let conv = service.undo(id).await?;
+    switched(service, out, conv).await
+}
+
+pub async fn redo(
+    service: &ConversationService,
+    out: &Output,
+    conversation: &str,
+) -> anyhow::Result<()> {
+    let id = service.resolve_conversation(conversation).await?;
+    let conv = service.redo(id).await?;
+    switched(service, out, conv).await
+}
+
+async fn switched(
+    service: &ConversationService,
+    out: &Output,
+    conv: squash_core::Conversation,
+) -> anyhow::Result<()> {
+    let snap = service.current_links(conv.id).await?;
+    out.emit(
+        &serde_json::json!({"conversation": conv, "thread": snap.thread}),
+        || {
+            format!(
+                "now on thread {} ({} messages, {})",
+                snap.thread.id,
+                snap.links.len(),
+                snap.thread.origin.label()
+            )
+        },
+    )
+}
+
+pub async fn run(
+    service: &ConversationService,
+    out: &Output,
+    cmd: ThreadCmd,
+) -> anyhow::Result<()> {
+    match cmd {
+        ThreadCmd::List { conversation } => {
+            let id = service.resolve_conversation(&conversation).await?;
+            let history = service.history(id).await?;
+            out.emit(&history, || {
+                history
+                    .iter()
+                    .map(|e| {
+                        let what = match (&e.operation, e.thread.origin.label()) {
+                            (Some(op), "squash") if op.performed_by_agent => format!(
+                                "AI squash of {} messages{}",
+                                op.source_message_ids.len(),
+                                op.model
+                                    .as_deref()
+                                    .map(|m| format!(" by {m}"))
+                                    .unwrap_or_default()
+                            ),
+                            (Some(op), "squash") => {
+                                format!("manual squash of {} messages", op.source_message_ids.len())
+                            }
+                            (Some(_), "edit") => "edit".to_owned(),
+                            (_, "delete") => match &e.thread.origin {
+                                squash_core::ThreadOrigin::Delete { message_ids } => {
+                                    format!("delete of {} messages", message_ids.len())
+                                }
+                                _ => "delete".to_owned(),
+                            },
+                            (_, label) => label.to_owned(),
+                        };
+                        format!(
+                            "{}{} {}  {} · {} messages · {}",
+                            "  ".repeat(e.depth),
+                            if e.is_current { "*" } else { "-" },
+                            e.thread.id,
+                            what,
+                            e.thread.message_count,
+                            e.thread.created_at.format("%Y-%m-%d %H:%M:%S")
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+        }
+        ThreadCmd::Switch {
+            conversation,
+            thread,
+        } => {
+            let id = service.resolve_conversation(&conversation).await?;
+            let thread = service.resolve_thread(id, &thread).await?;
+            let conv = service.switch_thread(id, thread).await?;
+            switched(service, out, conv).await
+        }
+    }
+}

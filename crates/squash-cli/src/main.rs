@@ -1,0 +1,112 @@
+//! `squash`: the command-line interface over the Squash services.
+
+mod cli;
+mod commands;
+mod input;
+mod output;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::Parser;
+use squash_app::ConversationService;
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line: the chain of causes, outermost first.
+            let msg = e
+                .chain()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(": ");
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The database a run uses: `--db`/`SQUASH_DB`, else `DATABASE_URL`, else the default file.
+fn database_location(cli: &Cli) -> anyhow::Result<String> {
+    if let Some(db) = &cli.db {
+        return Ok(db.clone());
+    }
+    if let Ok(url) = std::env::var("DATABASE_URL") {
+        if !url.trim().is_empty() {
+            return Ok(url);
+        }
+    }
+    let dirs = directories::ProjectDirs::from("dev", "squash", "squash")
+        .context("cannot find the user's data directory; pass --db PATH")?;
+    Ok(dirs
+        .data_dir()
+        .join("squash.db")
+        .to_string_lossy()
+        .into_owned())
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let location = database_location(&cli)?;
+    let store = squash_store::open(&location)
+        .await
+        .with_context(|| format!("cannot open the database {}", redact(&location)))?;
+    let actor = std::env::var("USER").ok().filter(|u| !u.is_empty());
+    let service = ConversationService::new(Arc::from(store)).with_actor(actor);
+    let out = output::Output::new(cli.json);
+    match cli.command {
+        Command::Conversation(cmd) => commands::conversation::run(&service, &out, cmd).await,
+        Command::Message(cmd) => commands::message::run(&service, &out, cmd).await,
+        Command::Manual(args) => commands::squash::manual(&service, &out, args).await,
+        Command::Undo(arg) => commands::thread::undo(&service, &out, &arg.conversation).await,
+        Command::Redo(arg) => commands::thread::redo(&service, &out, &arg.conversation).await,
+        Command::Thread(cmd) => commands::thread::run(&service, &out, cmd).await,
+        Command::Provenance(args) => commands::provenance::run(&service, &out, args).await,
+    }
+}
+
+/// A database URL without its password, for messages.
+fn redact(location: &str) -> String {
+    match (location.find("://"), location.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &location[scheme + 3..at];
+            match userinfo.find(':') {
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &location[..scheme + 3],
+                    &userinfo[..colon],
+                    &location[at..]
+                ),
+                None => location.to_owned(),
+            }
+        }
+        _ => location.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn redacts_passwords() {
+        assert_eq!(
+            super::redact("postgres://u:secret@h/db"),
+            "postgres://u:***@h/db"
+        );
+        assert_eq!(super::redact("/tmp/x.db"), "/tmp/x.db");
+    }
+}

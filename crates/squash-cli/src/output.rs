@@ -1,0 +1,137 @@
+//! Text for people, JSON for programs: every command prints through here.
+
+use serde::Serialize;
+use squash_app::{OperationOutcome, ThreadView};
+use squash_core::{render, Message, MessageId};
+
+pub struct Output {
+    json: bool,
+}
+
+impl Output {
+    pub fn new(json: bool) -> Output {
+        Output { json }
+    }
+
+    /// Prints `value` as JSON, or the text `human` builds.
+    pub fn emit<T: Serialize>(
+        &self,
+        value: &T,
+        human: impl FnOnce() -> String,
+    ) -> anyhow::Result<()> {
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(value)?);
+        } else {
+            let text = human();
+            if !text.is_empty() {
+                println!("{text}");
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn badge(m: &Message) -> &'static str {
+    if m.squash_operation_id.is_some() {
+        " ◆"
+    } else {
+        ""
+    }
+}
+
+pub fn message_line(n: usize, m: &Message) -> String {
+    format!(
+        "@{n:<3} {:<9}{} {}   ({})",
+        m.role.as_str(),
+        badge(m),
+        render::preview(m, 90),
+        m.id
+    )
+}
+
+pub fn thread_text(view: &ThreadView, full: bool) -> String {
+    let mut out = format!(
+        "{} ({})\nthread {} · {} messages · revision {}",
+        view.conversation.display_name,
+        view.conversation.id,
+        view.thread.id,
+        view.messages.len(),
+        view.thread.revision
+    );
+    if view.thread.id != view.conversation.current_thread_id {
+        out.push_str(" · not the current thread");
+    }
+    for (i, m) in view.messages.iter().enumerate() {
+        out.push('\n');
+        if full {
+            out.push_str(&format!(
+                "\n@{} {}{} ({})\n{}",
+                i + 1,
+                m.role,
+                badge(m),
+                m.id,
+                render::message_text(m)
+            ));
+        } else {
+            out.push_str(&message_line(i + 1, m));
+        }
+    }
+    out
+}
+
+pub fn thread_json(view: &ThreadView) -> serde_json::Value {
+    serde_json::json!({
+        "conversation": view.conversation,
+        "thread": view.thread,
+        "messages": view.messages,
+    })
+}
+
+pub fn outcome_json(o: &OperationOutcome) -> serde_json::Value {
+    serde_json::json!({
+        "conversation_id": o.conversation_id,
+        "thread": o.thread,
+        "message": o.message,
+        "operation": o.operation,
+        "sources": o.sources,
+        "added_partners": o.added_partners.iter().map(|p| serde_json::json!({
+            "message": p.message, "partner_of": p.partner_of,
+            "tool_use_id": p.tool_use_id, "side": p.side,
+        })).collect::<Vec<_>>(),
+        "reapplied": o.reapplied,
+    })
+}
+
+pub fn ids(list: &[MessageId]) -> String {
+    list.iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn outcome_text(verb: &str, o: &OperationOutcome) -> String {
+    let mut out = format!("{verb} {} message(s): {}", o.sources.len(), ids(&o.sources));
+    if let Some(m) = &o.message {
+        out.push_str(&format!("\nnew message {}", m.id));
+    }
+    if let Some(op) = &o.operation {
+        out.push_str(&format!("\noperation {}", op.id));
+    }
+    for p in &o.added_partners {
+        out.push_str(&format!(
+            "\nalso included {} (the tool {} of `{}`), so the call and its result stay together",
+            p.message, p.side, p.tool_use_id
+        ));
+    }
+    if o.reapplied > 0 {
+        out.push_str(&format!(
+            "\nthe conversation changed meanwhile; re-applied on the newer thread ({}×)",
+            o.reapplied
+        ));
+    }
+    out.push_str(&format!(
+        "\nnow on thread {} ({} messages); `squash undo {}` restores the previous one",
+        o.thread.id, o.thread.message_count, o.conversation_id
+    ));
+    out
+}

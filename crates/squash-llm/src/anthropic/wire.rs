@@ -1,0 +1,312 @@
+//! The Messages API's JSON, as far as Squash uses it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{ChatImage, ChatMessage, ChatPart, ChatRequest, ChatRole};
+use crate::transcript::part_text;
+
+#[derive(Debug, Serialize)]
+pub(super) struct MessagesRequest<'a> {
+    pub model: &'a str,
+    pub max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<&'a str>,
+    pub messages: Vec<WireMessage<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stream: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct WireMessage<'a> {
+    role: &'static str,
+    content: Vec<Block<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Block<'a> {
+    Text {
+        text: String,
+    },
+    Thinking {
+        thinking: &'a str,
+        signature: &'a str,
+    },
+    Image {
+        source: ImageSource<'a>,
+    },
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ImageSource<'a> {
+    Base64 { media_type: &'a str, data: &'a str },
+    Url { url: &'a str },
+}
+
+impl<'a> MessagesRequest<'a> {
+    pub(super) fn new(req: &'a ChatRequest, model: &'a str, stream: bool) -> Self {
+        MessagesRequest {
+            model,
+            max_tokens: req.max_output_tokens,
+            system: req.system.as_deref().filter(|s| !s.trim().is_empty()),
+            messages: wire_messages(&req.messages),
+            temperature: req.temperature,
+            stream,
+        }
+    }
+}
+
+/// Turns as the API accepts them. Tool blocks go as text: the API refuses `tool_use` and
+/// `tool_result` blocks in a request that defines no tools, and Squash defines none. Thinking is
+/// replayed only in assistant turns and only signed, the one form the API verifies; empty turns
+/// are dropped and the turns around them merged so that roles still alternate.
+fn wire_messages(messages: &[ChatMessage]) -> Vec<WireMessage<'_>> {
+    let mut out: Vec<WireMessage<'_>> = Vec::new();
+    for message in messages {
+        let role = message.role;
+        let blocks: Vec<Block<'_>> = message
+            .content
+            .iter()
+            .filter_map(|part| block(role, part))
+            .collect();
+        if blocks.is_empty() {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.role == role.as_str() => last.content.extend(blocks),
+            _ => out.push(WireMessage {
+                role: role.as_str(),
+                content: blocks,
+            }),
+        }
+    }
+    out
+}
+
+fn block(role: ChatRole, part: &ChatPart) -> Option<Block<'_>> {
+    match part {
+        ChatPart::Thinking {
+            thinking,
+            signature: Some(signature),
+        } if role == ChatRole::Assistant && !signature.is_empty() => Some(Block::Thinking {
+            thinking,
+            signature,
+        }),
+        ChatPart::Thinking { .. } => None,
+        ChatPart::Image(image) if role == ChatRole::User => Some(Block::Image {
+            source: match image {
+                ChatImage::Base64 { media_type, data } => ImageSource::Base64 { media_type, data },
+                ChatImage::Url { url } => ImageSource::Url { url },
+            },
+        }),
+        // The API rejects empty text blocks.
+        _ => part_text(part)
+            .filter(|t| !t.trim().is_empty())
+            .map(|text| Block::Text { text }),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct MessagesResponse {
+    pub model: String,
+    #[serde(default)]
+    pub content: Vec<ResponseBlock>,
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+    #[serde(default)]
+    pub usage: WireUsage,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(super) enum ResponseBlock {
+    Text {
+        text: String,
+    },
+    #[serde(other)]
+    Other,
+}
+
+impl MessagesResponse {
+    /// The answer's text; thinking and other block kinds are not part of it.
+    pub(super) fn text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(|b| match b {
+                ResponseBlock::Text { text } => Some(text.as_str()),
+                ResponseBlock::Other => None,
+            })
+            .collect()
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct WireUsage {
+    #[serde(default)]
+    pub input_tokens: u64,
+    #[serde(default)]
+    pub output_tokens: u64,
+    #[serde(default)]
+    pub cache_creation_input_tokens: Option<u64>,
+    #[serde(default)]
+    pub cache_read_input_tokens: Option<u64>,
+}
+
+impl WireUsage {
+    /// Cached prompt tokens are reported apart from `input_tokens`; the prompt's size is the sum.
+    pub(super) fn total_input(&self) -> u64 {
+        self.input_tokens
+            + self.cache_creation_input_tokens.unwrap_or(0)
+            + self.cache_read_input_tokens.unwrap_or(0)
+    }
+}
+
+/// One server-sent event of a streamed answer.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(super) enum StreamEvent {
+    MessageStart {
+        message: StartedMessage,
+    },
+    ContentBlockDelta {
+        delta: BlockDelta,
+    },
+    MessageDelta {
+        #[serde(default)]
+        delta: MessageDeltaBody,
+        #[serde(default)]
+        usage: Option<DeltaUsage>,
+    },
+    MessageStop {},
+    Error {
+        error: ErrorDetail,
+    },
+    /// `ping`, `content_block_start`, `content_block_stop` and whatever is added later.
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct StartedMessage {
+    #[serde(default)]
+    pub model: String,
+    #[serde(default)]
+    pub usage: WireUsage,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(super) enum BlockDelta {
+    TextDelta {
+        text: String,
+    },
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct MessageDeltaBody {
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct DeltaUsage {
+    #[serde(default)]
+    pub output_tokens: Option<u64>,
+}
+
+/// `{"type":"error","error":{"type":"...","message":"..."}}`
+#[derive(Debug, Deserialize)]
+pub(super) struct ErrorEnvelope {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ErrorDetail {
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn tool_blocks_become_text_and_unsigned_thinking_is_dropped() {
+        let req = ChatRequest::new(vec![
+            ChatMessage::user("q"),
+            ChatMessage {
+                role: ChatRole::Assistant,
+                content: vec![
+                    ChatPart::Thinking {
+                        thinking: "signed".into(),
+                        signature: Some("sig".into()),
+                    },
+                    ChatPart::Thinking {
+                        thinking: "unsigned".into(),
+                        signature: None,
+                    },
+                    ChatPart::ToolUse {
+                        id: "t".into(),
+                        name: "Read".into(),
+                        input: json!({"path": "a"}),
+                    },
+                ],
+            },
+            ChatMessage {
+                role: ChatRole::User,
+                content: vec![ChatPart::ToolResult {
+                    tool_use_id: "t".into(),
+                    content: "body".into(),
+                    is_error: true,
+                }],
+            },
+        ]);
+        let body = serde_json::to_value(MessagesRequest::new(&req, "m", false)).unwrap();
+        assert_eq!(
+            body["messages"][1]["content"],
+            json!([
+                {"type": "thinking", "thinking": "signed", "signature": "sig"},
+                {"type": "text", "text": "[tool call Read] {\"path\":\"a\"}"},
+            ])
+        );
+        assert_eq!(
+            body["messages"][2]["content"],
+            json!([{"type": "text", "text": "[tool error] body"}])
+        );
+        assert!(body.get("stream").is_none());
+        assert!(body.get("tools").is_none());
+    }
+
+    #[test]
+    fn turns_left_empty_are_dropped_and_neighbours_merged() {
+        let req = ChatRequest::new(vec![
+            ChatMessage::user("a"),
+            ChatMessage {
+                role: ChatRole::Assistant,
+                content: vec![ChatPart::Thinking {
+                    thinking: "x".into(),
+                    signature: None,
+                }],
+            },
+            ChatMessage::user("b"),
+        ]);
+        let body = serde_json::to_value(MessagesRequest::new(&req, "m", true)).unwrap();
+        assert_eq!(
+            body["messages"],
+            json!([{"role": "user", "content": [
+                {"type": "text", "text": "a"},
+                {"type": "text", "text": "b"},
+            ]}])
+        );
+        assert_eq!(body["stream"], json!(true));
+    }
+}

@@ -1,0 +1,216 @@
+//! Claude through the Claude Code CLI (`claude -p`), for people who have the CLI logged in but
+//! no API key.
+//!
+//! The CLI is an agent; here it must only write text. It runs with `--tools ""` (the CLI
+//! reference's way to disable every built-in tool) and `--strict-mcp-config` without an
+//! `--mcp-config` (so no MCP server from the user's settings adds tools), `--max-turns 1`, and
+//! in a scratch directory so that no project's CLAUDE.md or settings shape the answer. The
+//! system prompt replaces the CLI's own through `--system-prompt`; the conversation goes to
+//! standard input as one prompt.
+
+mod output;
+mod prompt;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::io::AsyncWriteExt;
+use tokio::process::Command;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::LlmError;
+use crate::guard::{cancellable, timed};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind};
+
+/// The model alias passed to `--model` unless configured otherwise.
+pub const CLAUDE_CLI_DEFAULT_MODEL: &str = "sonnet";
+/// The CLI starts a whole agent runtime before answering, so it gets longer than an API call.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+/// A system prompt longer than this goes to standard input instead of the command line, which
+/// the OS limits (one argument may not exceed 128 KiB on Linux).
+const MAX_ARG_BYTES: usize = 64 * 1024;
+
+/// How to run the `claude` executable.
+#[derive(Clone, Debug)]
+pub struct ClaudeCliConfig {
+    /// The executable, a path or a name looked up on `PATH`.
+    pub program: PathBuf,
+    /// A model alias (`sonnet`, `opus`, `haiku`) or full model id.
+    pub model: String,
+    pub context_window_tokens: u32,
+    /// For the whole run, start to exit.
+    pub timeout: Duration,
+    /// Where the CLI runs; the system temp directory when unset.
+    pub working_dir: Option<PathBuf>,
+}
+
+impl ClaudeCliConfig {
+    /// The defaults for the executable at `program`.
+    pub fn new(program: impl Into<PathBuf>) -> ClaudeCliConfig {
+        ClaudeCliConfig {
+            program: program.into(),
+            model: CLAUDE_CLI_DEFAULT_MODEL.to_string(),
+            context_window_tokens: 200_000,
+            timeout: DEFAULT_TIMEOUT,
+            working_dir: None,
+        }
+    }
+
+    /// The defaults for the `claude` found on `PATH`.
+    pub fn from_path() -> Result<ClaudeCliConfig, LlmError> {
+        find_on_path("claude")
+            .map(ClaudeCliConfig::new)
+            .ok_or_else(|| LlmError::NotConfigured("no `claude` executable on PATH".into()))
+    }
+}
+
+/// The first executable file called `name` in the directories of `PATH`.
+pub fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable(candidate))
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// Claude, answering through the Claude Code CLI.
+#[derive(Debug)]
+pub struct ClaudeCliModel {
+    config: ClaudeCliConfig,
+}
+
+impl ClaudeCliModel {
+    /// A model running `config.program`. Nothing is checked until the first call.
+    pub fn new(config: ClaudeCliConfig) -> ClaudeCliModel {
+        ClaudeCliModel { config }
+    }
+
+    /// A model running the `claude` found on `PATH`.
+    pub fn from_path() -> Result<ClaudeCliModel, LlmError> {
+        Ok(ClaudeCliModel::new(ClaudeCliConfig::from_path()?))
+    }
+
+    /// The command line and the text for standard input.
+    fn invocation(&self, req: &ChatRequest) -> (Vec<String>, String) {
+        let model = req.model.as_deref().unwrap_or(&self.config.model);
+        let mut args: Vec<String> = [
+            "-p",
+            "--output-format",
+            "json",
+            "--model",
+            model,
+            "--max-turns",
+            "1",
+            "--tools",
+            "",
+            "--strict-mcp-config",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut stdin = prompt::render(&req.messages);
+        if let Some(system) = req.system.as_deref().filter(|s| !s.trim().is_empty()) {
+            if system.len() <= MAX_ARG_BYTES {
+                args.push("--system-prompt".into());
+                args.push(system.to_string());
+            } else {
+                stdin = format!("<system>\n{system}\n</system>\n\n{stdin}");
+            }
+        }
+        // The CLI has no temperature or output-limit flags; both stay the CLI's defaults.
+        (args, stdin)
+    }
+
+    async fn run(&self, args: Vec<String>, stdin_text: String) -> Result<ChatResponse, LlmError> {
+        let mut command = Command::new(&self.config.program);
+        command
+            .args(&args)
+            .current_dir(
+                self.config
+                    .working_dir
+                    .clone()
+                    .unwrap_or_else(std::env::temp_dir),
+            )
+            // Set when Squash itself runs inside Claude Code; the CLI then refuses to start a
+            // nested session.
+            .env_remove("CLAUDECODE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Cancellation and timeouts drop the future; the child must not outlive it.
+            .kill_on_drop(true);
+        let mut child = command.spawn().map_err(|e| self.spawn_error(e))?;
+        let mut stdin = child.stdin.take().ok_or_else(|| LlmError::Provider {
+            status: None,
+            message: "the CLI's standard input is not available".into(),
+        })?;
+        let write = async move {
+            // A CLI that exits early closes the pipe; its output says why, so the write error
+            // adds nothing.
+            let _ = stdin.write_all(stdin_text.as_bytes()).await;
+            let _ = stdin.shutdown().await;
+        };
+        let ((), output) = tokio::join!(write, child.wait_with_output());
+        let output = output.map_err(|e| LlmError::Provider {
+            status: None,
+            message: format!("waiting for the CLI failed: {e}"),
+        })?;
+        output::parse(
+            &String::from_utf8_lossy(&output.stdout),
+            &String::from_utf8_lossy(&output.stderr),
+            output.status.code(),
+            &self.config.model,
+        )
+    }
+
+    fn spawn_error(&self, error: std::io::Error) -> LlmError {
+        let program = self.config.program.display();
+        match error.kind() {
+            std::io::ErrorKind::NotFound => {
+                LlmError::NotConfigured(format!("the Claude CLI was not found at `{program}`"))
+            }
+            std::io::ErrorKind::PermissionDenied => {
+                LlmError::NotConfigured(format!("the Claude CLI at `{program}` cannot be run"))
+            }
+            _ => LlmError::Provider {
+                status: None,
+                message: format!("starting `{program}` failed: {error}"),
+            },
+        }
+    }
+}
+
+#[async_trait]
+impl ChatModel for ClaudeCliModel {
+    fn info(&self) -> ModelInfo {
+        ModelInfo {
+            provider: ProviderKind::ClaudeCli,
+            model: self.config.model.clone(),
+            context_window_tokens: self.config.context_window_tokens,
+        }
+    }
+
+    async fn complete(
+        &self,
+        req: &ChatRequest,
+        cancel: &CancellationToken,
+    ) -> Result<ChatResponse, LlmError> {
+        let (args, stdin) = self.invocation(req);
+        tracing::debug!(program = %self.config.program.display(), "running the Claude CLI");
+        let timeout = self.config.timeout;
+        cancellable(cancel, timed(timeout, self.run(args, stdin))).await
+    }
+}

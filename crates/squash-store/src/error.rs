@@ -1,0 +1,74 @@
+use std::fmt;
+
+use squash_core::ThreadId;
+use thiserror::Error;
+
+/// What was not found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entity {
+    Project,
+    Conversation,
+    Thread,
+    Message,
+    Operation,
+}
+
+impl fmt::Display for Entity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Entity::Project => "project",
+            Entity::Conversation => "conversation",
+            Entity::Thread => "thread",
+            Entity::Message => "message",
+            Entity::Operation => "operation",
+        })
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("{0} {1} not found")]
+    NotFound(Entity, String),
+    /// The conversation moved on since the operation was computed.
+    #[error(
+        "the conversation changed meanwhile: current thread is {current} at revision {revision}"
+    )]
+    Conflict { current: ThreadId, revision: u64 },
+    #[error("invalid input: {0}")]
+    Invalid(String),
+    /// Another writer holds the database (SQLite `BUSY` after the timeout, PostgreSQL
+    /// serialization failures).
+    #[error("the database is busy: {0}")]
+    Busy(String),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    #[error("database migration failed: {0}")]
+    Migration(String),
+    #[error("database error: {0}")]
+    Backend(String),
+}
+
+impl StoreError {
+    /// Whether trying the same call again may succeed.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            StoreError::Busy(_) => true,
+            StoreError::NotFound(..)
+            | StoreError::Conflict { .. }
+            | StoreError::Invalid(_)
+            | StoreError::Corrupt(_)
+            | StoreError::Migration(_)
+            | StoreError::Backend(_) => false,
+        }
+    }
+
+    pub(crate) fn not_found(entity: Entity, id: impl fmt::Display) -> StoreError {
+        StoreError::NotFound(entity, id.to_string())
+    }
+}
+
+impl From<serde_json::Error> for StoreError {
+    fn from(e: serde_json::Error) -> Self {
+        StoreError::Corrupt(e.to_string())
+    }
+}

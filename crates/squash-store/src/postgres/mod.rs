@@ -1,0 +1,256 @@
+//! The PostgreSQL backend: one server shared by many users and app instances.
+//!
+//! Writers of a conversation serialize on its row (`SELECT … FOR UPDATE`) under READ
+//! COMMITTED, so each statement after the lock sees what earlier writers committed; readers
+//! never block. Links are written set-wise (`UNNEST`), one statement per thread whatever its
+//! length. See `migrations/0001_init.sql` for the schema.
+
+mod error;
+mod read;
+mod rows;
+mod sql;
+mod tools;
+mod write;
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{Connection, Executor, PgConnection, PgPool};
+use squash_core::{
+    Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
+    SquashOperationId, Thread, ThreadId, ToolRefs,
+};
+
+use self::error::{connect_error, DbResult};
+use crate::{Appended, Commit, ConversationStore, Result, StoreError, StoreStats, ThreadSnapshot};
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
+
+const MAX_CONNECTIONS: u32 = 8;
+/// A writer waiting longer than this for a conversation lock gives up with `Busy` rather than
+/// hanging a request.
+const LOCK_TIMEOUT: &str = "10s";
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
+
+pub struct PostgresStore {
+    pool: PgPool,
+    /// Set when the store lives in its own schema (tests, multi-tenant setups).
+    schema: Option<String>,
+}
+
+impl PostgresStore {
+    /// Connects to `url` and runs pending migrations in the default schema.
+    pub async fn connect(url: &str) -> Result<Self> {
+        Self::open(url, None).await
+    }
+
+    /// Like [`connect`](Self::connect), but keeps every table in `schema` (created if missing),
+    /// so that independent stores can share one database.
+    pub async fn connect_in_schema(url: &str, schema: &str) -> Result<Self> {
+        if !valid_schema_name(schema) {
+            return Err(StoreError::Invalid(format!(
+                "schema name {schema:?} must be 1-63 ASCII letters, digits or underscores, \
+                 not starting with a digit"
+            )));
+        }
+        Self::open(url, Some(schema)).await
+    }
+
+    /// Drops the store's schema with everything in it. Only for stores opened with
+    /// [`connect_in_schema`](Self::connect_in_schema): the default schema is never dropped.
+    pub async fn drop_schema(&self) -> Result<()> {
+        let Some(schema) = &self.schema else {
+            return Err(StoreError::Invalid(
+                "this store uses the default schema, which is never dropped".into(),
+            ));
+        };
+        let statement = format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE");
+        sqlx::raw_sql(&statement).execute(&self.pool).await.db()?;
+        Ok(())
+    }
+
+    async fn open(url: &str, schema: Option<&str>) -> Result<Self> {
+        let options = PgConnectOptions::from_str(url).map_err(|e| connect_error(url, e))?;
+        if let Some(schema) = schema {
+            let mut conn = PgConnection::connect_with(&options)
+                .await
+                .map_err(|e| connect_error(url, e))?;
+            let statement = format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\"");
+            sqlx::raw_sql(&statement).execute(&mut conn).await.db()?;
+            conn.close().await.db()?;
+        }
+        let mut session = format!("SET lock_timeout = '{LOCK_TIMEOUT}';");
+        if let Some(schema) = schema {
+            session.push_str(&format!(" SET search_path TO \"{schema}\";"));
+        }
+        let pool = PgPoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .after_connect(move |conn, _meta| {
+                let session = session.clone();
+                Box::pin(async move {
+                    // A query without arguments goes over the simple protocol, which takes
+                    // several statements at once.
+                    conn.execute(session.as_str()).await?;
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await
+            .map_err(|e| connect_error(url, e))?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .map_err(|e| StoreError::Migration(e.to_string()))?;
+        Ok(PostgresStore {
+            pool,
+            schema: schema.map(str::to_string),
+        })
+    }
+}
+
+/// Restricted so that the name can be quoted into DDL without escaping.
+fn valid_schema_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name.len() <= 63
+}
+
+#[async_trait]
+impl ConversationStore for PostgresStore {
+    fn backend(&self) -> &'static str {
+        "postgres"
+    }
+
+    async fn ensure_project(&self, path: &str) -> Result<Project> {
+        write::ensure_project(&self.pool, path).await
+    }
+
+    async fn projects(&self) -> Result<Vec<Project>> {
+        read::projects(&self.pool).await
+    }
+
+    async fn project(&self, id: ProjectId) -> Result<Project> {
+        read::project(&self.pool, id).await
+    }
+
+    async fn create_conversation(&self, project: ProjectId, name: &str) -> Result<Conversation> {
+        write::create_conversation(&self.pool, project, name).await
+    }
+
+    async fn conversation(&self, id: ConversationId) -> Result<Conversation> {
+        read::conversation(&self.pool, id).await
+    }
+
+    async fn conversations(&self, project: Option<ProjectId>) -> Result<Vec<Conversation>> {
+        read::conversations(&self.pool, project).await
+    }
+
+    async fn rename_conversation(&self, id: ConversationId, name: &str) -> Result<Conversation> {
+        write::rename_conversation(&self.pool, id, name).await
+    }
+
+    async fn delete_conversation(&self, id: ConversationId) -> Result<()> {
+        write::delete_conversation(&self.pool, id).await
+    }
+
+    async fn append(&self, message: &Message) -> Result<Appended> {
+        write::append(&self.pool, message).await
+    }
+
+    async fn commit(&self, commit: &Commit) -> Result<Thread> {
+        write::commit(&self.pool, commit).await
+    }
+
+    async fn switch_thread(
+        &self,
+        conversation: ConversationId,
+        to: ThreadId,
+        expected: ThreadId,
+    ) -> Result<Conversation> {
+        write::switch_thread(&self.pool, conversation, to, expected).await
+    }
+
+    async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot> {
+        read::thread(&self.pool, id).await
+    }
+
+    async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot> {
+        read::current_thread(&self.pool, conversation).await
+    }
+
+    async fn threads(&self, conversation: ConversationId) -> Result<Vec<Thread>> {
+        read::threads(&self.pool, conversation).await
+    }
+
+    async fn message(&self, id: MessageId) -> Result<Message> {
+        read::message(&self.pool, id).await
+    }
+
+    async fn messages(&self, ids: &[MessageId]) -> Result<Vec<Message>> {
+        read::messages(&self.pool, ids).await
+    }
+
+    async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>> {
+        read::thread_messages(&self.pool, thread).await
+    }
+
+    async fn all_messages(&self, conversation: ConversationId) -> Result<Vec<Message>> {
+        read::all_messages(&self.pool, conversation).await
+    }
+
+    async fn message_ids_with_prefix(
+        &self,
+        conversation: Option<ConversationId>,
+        prefix: &str,
+    ) -> Result<Vec<MessageId>> {
+        read::message_ids_with_prefix(&self.pool, conversation, prefix).await
+    }
+
+    async fn conversation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<ConversationId>> {
+        read::conversation_ids_with_prefix(&self.pool, prefix).await
+    }
+
+    async fn tool_refs_closure(
+        &self,
+        conversation: ConversationId,
+        seed: &[MessageId],
+    ) -> Result<HashMap<MessageId, ToolRefs>> {
+        tools::closure(&self.pool, conversation, seed).await
+    }
+
+    async fn operation(&self, id: SquashOperationId) -> Result<SquashOperation> {
+        read::operation(&self.pool, id).await
+    }
+
+    async fn operation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<SquashOperationId>> {
+        read::operation_ids_with_prefix(&self.pool, prefix).await
+    }
+
+    async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>> {
+        read::operations(&self.pool, conversation).await
+    }
+
+    async fn stats(&self) -> Result<StoreStats> {
+        read::stats(&self.pool).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::valid_schema_name;
+
+    #[test]
+    fn schema_names_are_plain_identifiers() {
+        assert!(valid_schema_name("t_0123abcd"));
+        assert!(valid_schema_name("_x"));
+        assert!(!valid_schema_name(""));
+        assert!(!valid_schema_name("1abc"));
+        assert!(!valid_schema_name("a\"; DROP TABLE x; --"));
+        assert!(!valid_schema_name(&"a".repeat(64)));
+    }
+}

@@ -1,0 +1,357 @@
+//! Reads. Each is a single statement where consistency matters (a snapshot and its links,
+//! messages in thread order), so no read needs a transaction.
+
+use sqlx::PgPool;
+use squash_core::{
+    Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
+    SquashOperationId, Thread, ThreadId,
+};
+use uuid::Uuid;
+
+use super::error::DbResult;
+use super::rows::{
+    to_u64, ConversationRow, MessageRow, OperationRow, ProjectRow, SnapshotRow, ThreadRow,
+};
+use super::sql::{
+    conversation_select, message_columns, operation_select, project_select, snapshot_select,
+    thread_columns, thread_select,
+};
+use crate::{normalize_prefix, Entity, Result, StoreError, StoreStats, ThreadSnapshot};
+
+/// Enough to list candidates for an ambiguous prefix; same cap as the SQLite backend.
+const PREFIX_LIMIT: i64 = 20;
+
+pub(super) async fn projects(pool: &PgPool) -> Result<Vec<Project>> {
+    let rows: Vec<ProjectRow> = sqlx::query_as(concat!(project_select!(), " ORDER BY p.path"))
+        .fetch_all(pool)
+        .await
+        .db()?;
+    Ok(rows.into_iter().map(Into::into).collect())
+}
+
+pub(super) async fn project(pool: &PgPool, id: ProjectId) -> Result<Project> {
+    let row: Option<ProjectRow> = sqlx::query_as(concat!(project_select!(), " WHERE p.id = $1"))
+        .bind(id.as_uuid())
+        .fetch_optional(pool)
+        .await
+        .db()?;
+    row.map(Into::into)
+        .ok_or_else(|| StoreError::not_found(Entity::Project, id))
+}
+
+pub(super) async fn conversation<'e, E>(executor: E, id: ConversationId) -> Result<Conversation>
+where
+    E: sqlx::PgExecutor<'e>,
+{
+    let row: Option<ConversationRow> =
+        sqlx::query_as(concat!(conversation_select!(), " WHERE c.id = $1"))
+            .bind(id.as_uuid())
+            .fetch_optional(executor)
+            .await
+            .db()?;
+    row.ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?
+        .try_into()
+}
+
+pub(super) async fn conversations(
+    pool: &PgPool,
+    project: Option<ProjectId>,
+) -> Result<Vec<Conversation>> {
+    let rows: Vec<ConversationRow> = sqlx::query_as(concat!(
+        conversation_select!(),
+        " WHERE $1::uuid IS NULL OR p.id = $1 ORDER BY c.updated_at DESC, c.key DESC"
+    ))
+    .bind(project.map(|p| *p.as_uuid()))
+    .fetch_all(pool)
+    .await
+    .db()?;
+    rows.into_iter().map(TryInto::try_into).collect()
+}
+
+/// The key of a conversation, or `NotFound` — for reads that filter by key.
+async fn conversation_key(pool: &PgPool, id: ConversationId) -> Result<i64> {
+    sqlx::query_scalar("SELECT key FROM conversations WHERE id = $1")
+        .bind(id.as_uuid())
+        .fetch_optional(pool)
+        .await
+        .db()?
+        .ok_or_else(|| StoreError::not_found(Entity::Conversation, id))
+}
+
+pub(super) async fn thread(pool: &PgPool, id: ThreadId) -> Result<ThreadSnapshot> {
+    let row: Option<SnapshotRow> = sqlx::query_as(concat!(snapshot_select!(), " WHERE t.id = $1"))
+        .bind(id.as_uuid())
+        .fetch_optional(pool)
+        .await
+        .db()?;
+    row.ok_or_else(|| StoreError::not_found(Entity::Thread, id))?
+        .try_into()
+}
+
+pub(super) async fn current_thread(
+    pool: &PgPool,
+    conversation: ConversationId,
+) -> Result<ThreadSnapshot> {
+    let row: Option<SnapshotRow> = sqlx::query_as(concat!(
+        snapshot_select!(),
+        " WHERE t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)"
+    ))
+    .bind(conversation.as_uuid())
+    .fetch_optional(pool)
+    .await
+    .db()?;
+    row.ok_or_else(|| StoreError::not_found(Entity::Conversation, conversation))?
+        .try_into()
+}
+
+pub(super) async fn threads(pool: &PgPool, conversation: ConversationId) -> Result<Vec<Thread>> {
+    let key = conversation_key(pool, conversation).await?;
+    let rows: Vec<ThreadRow> = sqlx::query_as(concat!(
+        thread_select!(),
+        " WHERE t.conversation_key = $1 ORDER BY t.key"
+    ))
+    .bind(key)
+    .fetch_all(pool)
+    .await
+    .db()?;
+    rows.into_iter().map(TryInto::try_into).collect()
+}
+
+pub(super) async fn message(pool: &PgPool, id: MessageId) -> Result<Message> {
+    let row: Option<MessageRow> = sqlx::query_as(concat!(
+        "SELECT ",
+        message_columns!(),
+        " FROM messages m JOIN conversations c ON c.key = m.conversation_key WHERE m.id = $1"
+    ))
+    .bind(id.as_uuid())
+    .fetch_optional(pool)
+    .await
+    .db()?;
+    row.ok_or_else(|| StoreError::not_found(Entity::Message, id))?
+        .try_into()
+}
+
+pub(super) async fn messages(pool: &PgPool, ids: &[MessageId]) -> Result<Vec<Message>> {
+    let uuids: Vec<Uuid> = ids.iter().map(|id| *id.as_uuid()).collect();
+    let rows: Vec<MessageRow> = sqlx::query_as(concat!(
+        "SELECT ",
+        message_columns!(),
+        " FROM UNNEST($1::uuid[]) WITH ORDINALITY AS wanted(id, ord) \
+          JOIN messages m ON m.id = wanted.id \
+          JOIN conversations c ON c.key = m.conversation_key \
+          ORDER BY wanted.ord"
+    ))
+    .bind(&uuids)
+    .fetch_all(pool)
+    .await
+    .db()?;
+    if rows.len() != ids.len() {
+        let found: std::collections::HashSet<Uuid> = rows.iter().map(|r| r.id).collect();
+        let missing = ids.iter().find(|id| !found.contains(id.as_uuid()));
+        return Err(match missing {
+            Some(id) => StoreError::not_found(Entity::Message, id),
+            None => StoreError::Corrupt("a message was returned more than asked for".into()),
+        });
+    }
+    rows.into_iter().map(TryInto::try_into).collect()
+}
+
+pub(super) async fn thread_messages(pool: &PgPool, thread: ThreadId) -> Result<Vec<Message>> {
+    let rows: Vec<MessageRow> = sqlx::query_as(concat!(
+        "SELECT ",
+        message_columns!(),
+        " FROM threads t \
+          JOIN thread_messages tm ON tm.thread_key = t.key \
+          JOIN messages m ON m.key = tm.message_key \
+          JOIN conversations c ON c.key = m.conversation_key \
+          WHERE t.id = $1 ORDER BY tm.position"
+    ))
+    .bind(thread.as_uuid())
+    .fetch_all(pool)
+    .await
+    .db()?;
+    if rows.is_empty() {
+        // An empty result is either an empty thread or no thread at all.
+        let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM threads WHERE id = $1")
+            .bind(thread.as_uuid())
+            .fetch_optional(pool)
+            .await
+            .db()?;
+        if exists.is_none() {
+            return Err(StoreError::not_found(Entity::Thread, thread));
+        }
+    }
+    rows.into_iter().map(TryInto::try_into).collect()
+}
+
+pub(super) async fn all_messages(
+    pool: &PgPool,
+    conversation: ConversationId,
+) -> Result<Vec<Message>> {
+    let key = conversation_key(pool, conversation).await?;
+    let rows: Vec<MessageRow> = sqlx::query_as(concat!(
+        "SELECT ",
+        message_columns!(),
+        " FROM messages m JOIN conversations c ON c.key = m.conversation_key \
+          WHERE m.conversation_key = $1 ORDER BY m.key"
+    ))
+    .bind(key)
+    .fetch_all(pool)
+    .await
+    .db()?;
+    rows.into_iter().map(TryInto::try_into).collect()
+}
+
+/// The UUID range a hex prefix covers. UUIDs compare bytewise, i.e. like their hex text, so a
+/// prefix match is a range scan on the unique index instead of a scan of every id as text.
+fn prefix_range(prefix: &str) -> Option<(Uuid, Uuid)> {
+    let hex = normalize_prefix(prefix)?;
+    let pad = 32 - hex.len();
+    let low = Uuid::parse_str(&format!("{hex}{}", "0".repeat(pad))).ok()?;
+    let high = Uuid::parse_str(&format!("{hex}{}", "f".repeat(pad))).ok()?;
+    Some((low, high))
+}
+
+pub(super) async fn message_ids_with_prefix(
+    pool: &PgPool,
+    conversation: Option<ConversationId>,
+    prefix: &str,
+) -> Result<Vec<MessageId>> {
+    let key = match conversation {
+        Some(id) => Some(conversation_key(pool, id).await?),
+        None => None,
+    };
+    let Some((low, high)) = prefix_range(prefix) else {
+        return Ok(Vec::new());
+    };
+    let ids: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT id FROM messages \
+         WHERE id BETWEEN $1 AND $2 AND ($3::bigint IS NULL OR conversation_key = $3) \
+         ORDER BY id LIMIT $4",
+    )
+    .bind(low)
+    .bind(high)
+    .bind(key)
+    .bind(PREFIX_LIMIT)
+    .fetch_all(pool)
+    .await
+    .db()?;
+    Ok(ids.into_iter().map(Into::into).collect())
+}
+
+pub(super) async fn conversation_ids_with_prefix(
+    pool: &PgPool,
+    prefix: &str,
+) -> Result<Vec<ConversationId>> {
+    let ids = ids_in_range(
+        pool,
+        "SELECT id FROM conversations WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3",
+        prefix,
+    )
+    .await?;
+    Ok(ids.into_iter().map(Into::into).collect())
+}
+
+pub(super) async fn operation_ids_with_prefix(
+    pool: &PgPool,
+    prefix: &str,
+) -> Result<Vec<SquashOperationId>> {
+    let ids = ids_in_range(
+        pool,
+        "SELECT id FROM squash_operations WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3",
+        prefix,
+    )
+    .await?;
+    Ok(ids.into_iter().map(Into::into).collect())
+}
+
+async fn ids_in_range(pool: &PgPool, sql: &'static str, prefix: &str) -> Result<Vec<Uuid>> {
+    let Some((low, high)) = prefix_range(prefix) else {
+        return Ok(Vec::new());
+    };
+    sqlx::query_scalar(sql)
+        .bind(low)
+        .bind(high)
+        .bind(PREFIX_LIMIT)
+        .fetch_all(pool)
+        .await
+        .db()
+}
+
+pub(super) async fn operation(pool: &PgPool, id: SquashOperationId) -> Result<SquashOperation> {
+    let row: Option<OperationRow> =
+        sqlx::query_as(concat!(operation_select!(), " WHERE o.id = $1"))
+            .bind(id.as_uuid())
+            .fetch_optional(pool)
+            .await
+            .db()?;
+    row.ok_or_else(|| StoreError::not_found(Entity::Operation, id))?
+        .try_into()
+}
+
+pub(super) async fn operations(
+    pool: &PgPool,
+    conversation: ConversationId,
+) -> Result<Vec<SquashOperation>> {
+    let key = conversation_key(pool, conversation).await?;
+    let rows: Vec<OperationRow> = sqlx::query_as(concat!(
+        operation_select!(),
+        " WHERE o.conversation_key = $1 ORDER BY o.key"
+    ))
+    .bind(key)
+    .fetch_all(pool)
+    .await
+    .db()?;
+    rows.into_iter().map(TryInto::try_into).collect()
+}
+
+#[derive(sqlx::FromRow)]
+struct StatsRow {
+    conversations: i64,
+    threads: i64,
+    messages: i64,
+    thread_links: i64,
+    operations: i64,
+    bytes: i64,
+}
+
+pub(super) async fn stats(pool: &PgPool) -> Result<StoreStats> {
+    // Table names resolve through search_path, so a store in its own schema measures only
+    // its own tables.
+    let row: StatsRow = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM conversations) AS conversations, \
+                (SELECT count(*) FROM threads) AS threads, \
+                (SELECT count(*) FROM messages) AS messages, \
+                (SELECT count(*) FROM thread_messages) AS thread_links, \
+                (SELECT count(*) FROM squash_operations) AS operations, \
+                (SELECT sum(pg_total_relation_size(t::regclass))::bigint FROM unnest(ARRAY[ \
+                    'projects', 'conversations', 'threads', 'messages', 'thread_messages', \
+                    'message_tools', 'squash_operations', 'squash_operation_sources']) AS t \
+                ) AS bytes",
+    )
+    .fetch_one(pool)
+    .await
+    .db()?;
+    Ok(StoreStats {
+        conversations: to_u64("conversation count", row.conversations)?,
+        threads: to_u64("thread count", row.threads)?,
+        messages: to_u64("message count", row.messages)?,
+        thread_links: to_u64("link count", row.thread_links)?,
+        operations: to_u64("operation count", row.operations)?,
+        bytes: to_u64("size", row.bytes)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefix_range;
+
+    #[test]
+    fn prefixes_cover_a_uuid_range() {
+        let (low, high) = prefix_range("0192-AB").unwrap_or_default();
+        assert_eq!(low.to_string(), "0192ab00-0000-0000-0000-000000000000");
+        assert_eq!(high.to_string(), "0192abff-ffff-ffff-ffff-ffffffffffff");
+        assert!(prefix_range("xyz").is_none());
+        assert!(prefix_range("").is_none());
+    }
+}

@@ -1,0 +1,264 @@
+//! SQL rows as the queries return them, and their conversion to domain types. Keys never leave
+//! this module's callers; ids come back already joined in.
+
+use chrono::{DateTime, Utc};
+use squash_core::{
+    ContentItem, Conversation, Instruction, Message, Project, Role, SquashOperation, Thread,
+    ThreadOrigin, TokenUsage,
+};
+use uuid::Uuid;
+
+use crate::{StoreError, ThreadSnapshot};
+
+#[derive(sqlx::FromRow)]
+pub(super) struct ProjectRow {
+    pub id: Uuid,
+    pub path: String,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<ProjectRow> for Project {
+    fn from(row: ProjectRow) -> Self {
+        Project {
+            id: row.id.into(),
+            path: row.path,
+            created_at: row.created_at,
+        }
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(super) struct ConversationRow {
+    pub id: Uuid,
+    pub project_id: Uuid,
+    pub display_name: String,
+    pub current_thread_id: Option<Uuid>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl TryFrom<ConversationRow> for Conversation {
+    type Error = StoreError;
+
+    fn try_from(row: ConversationRow) -> Result<Self, StoreError> {
+        let current = row.current_thread_id.ok_or_else(|| {
+            StoreError::Corrupt(format!("conversation {} has no current thread", row.id))
+        })?;
+        Ok(Conversation {
+            id: row.id.into(),
+            project_id: row.project_id.into(),
+            display_name: row.display_name,
+            current_thread_id: current.into(),
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(super) struct ThreadRow {
+    pub id: Uuid,
+    pub conversation_id: Uuid,
+    pub original_thread_id: Option<Uuid>,
+    pub origin: String,
+    pub revision: i64,
+    pub message_count: i64,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl TryFrom<ThreadRow> for Thread {
+    type Error = StoreError;
+
+    fn try_from(row: ThreadRow) -> Result<Self, StoreError> {
+        let origin: ThreadOrigin = parse_json("thread origin", row.id, &row.origin)?;
+        Ok(Thread {
+            id: row.id.into(),
+            conversation_id: row.conversation_id.into(),
+            original_thread_id: row.original_thread_id.map(Into::into),
+            origin,
+            revision: to_u64("thread revision", row.revision)?,
+            message_count: to_u64("thread message count", row.message_count)?,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        })
+    }
+}
+
+/// A thread row with its links, read in one statement so that the two agree.
+#[derive(sqlx::FromRow)]
+pub(super) struct SnapshotRow {
+    #[sqlx(flatten)]
+    pub thread: ThreadRow,
+    pub links: Vec<Uuid>,
+}
+
+impl TryFrom<SnapshotRow> for ThreadSnapshot {
+    type Error = StoreError;
+
+    fn try_from(row: SnapshotRow) -> Result<Self, StoreError> {
+        let links = row.links.into_iter().map(Into::into).collect();
+        Ok(ThreadSnapshot {
+            thread: row.thread.try_into()?,
+            links,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(super) struct MessageRow {
+    pub id: Uuid,
+    pub conversation_id: Uuid,
+    pub squash_operation_id: Option<Uuid>,
+    pub reply_to: Option<Uuid>,
+    pub role: String,
+    pub content: String,
+    pub instructions: Option<String>,
+    pub metadata: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl TryFrom<MessageRow> for Message {
+    type Error = StoreError;
+
+    fn try_from(row: MessageRow) -> Result<Self, StoreError> {
+        let role = Role::parse(&row.role).ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "message {} has unknown role {:?}",
+                row.id, row.role
+            ))
+        })?;
+        let content: Vec<ContentItem> = parse_json("message content", row.id, &row.content)?;
+        let instructions: Vec<Instruction> = match &row.instructions {
+            Some(text) => parse_json("message instructions", row.id, text)?,
+            None => Vec::new(),
+        };
+        let metadata = match &row.metadata {
+            Some(text) => Some(parse_json("message metadata", row.id, text)?),
+            None => None,
+        };
+        Ok(Message {
+            id: row.id.into(),
+            conversation_id: row.conversation_id.into(),
+            squash_operation_id: row.squash_operation_id.map(Into::into),
+            reply_to: row.reply_to.map(Into::into),
+            role,
+            content,
+            instructions,
+            metadata,
+            created_at: row.created_at,
+        })
+    }
+}
+
+/// The columns a message insert binds, serialized once so that append and commit agree.
+pub(super) struct NewMessageRow {
+    pub id: Uuid,
+    pub squash_operation_id: Option<Uuid>,
+    pub reply_to: Option<Uuid>,
+    pub role: &'static str,
+    pub content: String,
+    pub instructions: Option<String>,
+    pub metadata: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub tool_ids: Vec<String>,
+    pub tool_is_result: Vec<bool>,
+}
+
+impl NewMessageRow {
+    pub fn of(message: &Message) -> Result<Self, StoreError> {
+        let refs = message.tool_refs();
+        let tool_is_result = std::iter::repeat_n(false, refs.calls.len())
+            .chain(std::iter::repeat_n(true, refs.results.len()))
+            .collect();
+        let tool_ids = refs.calls.into_iter().chain(refs.results).collect();
+        Ok(NewMessageRow {
+            id: *message.id.as_uuid(),
+            squash_operation_id: message.squash_operation_id.map(|id| *id.as_uuid()),
+            reply_to: message.reply_to.map(|id| *id.as_uuid()),
+            role: message.role.as_str(),
+            content: to_json(&message.content)?,
+            instructions: if message.instructions.is_empty() {
+                None
+            } else {
+                Some(to_json(&message.instructions)?)
+            },
+            metadata: message.metadata.as_ref().map(to_json).transpose()?,
+            created_at: message.created_at,
+            tool_ids,
+            tool_is_result,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+pub(super) struct OperationRow {
+    pub id: Uuid,
+    pub conversation_id: Uuid,
+    pub source_message_ids: Vec<Uuid>,
+    pub result_message_id: Uuid,
+    pub prompt: Option<String>,
+    pub model: Option<String>,
+    pub performed_by_agent: bool,
+    pub performed_by: Option<String>,
+    pub custom_instructions: Option<String>,
+    pub provider: Option<String>,
+    pub base_thread_id: Option<Uuid>,
+    pub result_thread_id: Option<Uuid>,
+    pub input_tokens: Option<i64>,
+    pub output_tokens: Option<i64>,
+    pub duration_ms: Option<i64>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl TryFrom<OperationRow> for SquashOperation {
+    type Error = StoreError;
+
+    fn try_from(row: OperationRow) -> Result<Self, StoreError> {
+        let usage = match (row.input_tokens, row.output_tokens) {
+            (Some(input), Some(output)) => Some(TokenUsage {
+                input_tokens: to_u64("input tokens", input)?,
+                output_tokens: to_u64("output tokens", output)?,
+            }),
+            _ => None,
+        };
+        Ok(SquashOperation {
+            id: row.id.into(),
+            conversation_id: row.conversation_id.into(),
+            source_message_ids: row.source_message_ids.into_iter().map(Into::into).collect(),
+            result_message_id: row.result_message_id.into(),
+            prompt: row.prompt,
+            model: row.model,
+            performed_by_agent: row.performed_by_agent,
+            performed_by: row.performed_by,
+            custom_instructions: row.custom_instructions,
+            provider: row.provider,
+            base_thread_id: row.base_thread_id.map(Into::into),
+            result_thread_id: row.result_thread_id.map(Into::into),
+            usage,
+            duration_ms: row.duration_ms.map(|d| to_u64("duration", d)).transpose()?,
+            created_at: row.created_at,
+        })
+    }
+}
+
+pub(super) fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Invalid(format!("cannot serialize: {e}")))
+}
+
+fn parse_json<T: serde::de::DeserializeOwned>(
+    what: &str,
+    id: Uuid,
+    text: &str,
+) -> Result<T, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what} of {id}: {e}")))
+}
+
+pub(super) fn to_u64(what: &str, value: i64) -> Result<u64, StoreError> {
+    u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{what} is negative: {value}")))
+}
+
+/// Counts the domain keeps as u64 are BIGINT here; values past i64::MAX cannot be stored.
+pub(super) fn to_i64(what: &str, value: u64) -> Result<i64, StoreError> {
+    i64::try_from(value).map_err(|_| StoreError::Invalid(format!("{what} is too large: {value}")))
+}

@@ -1,0 +1,85 @@
+//! SELECT heads shared by several queries, as macros so that `concat!` can build whole
+//! statements at compile time. Each joins the ids of the referenced rows in, so that rows map to
+//! domain types without a second round trip.
+
+macro_rules! project_select {
+    () => {
+        "SELECT p.id, p.path, p.created_at FROM projects p"
+    };
+}
+
+macro_rules! conversation_select {
+    () => {
+        "SELECT c.id, p.id AS project_id, c.display_name, t.id AS current_thread_id, \
+                c.created_at, c.updated_at \
+         FROM conversations c \
+         JOIN projects p ON p.key = c.project_key \
+         LEFT JOIN threads t ON t.key = c.current_thread_key"
+    };
+}
+
+macro_rules! thread_columns {
+    () => {
+        "t.id, c.id AS conversation_id, o.id AS original_thread_id, t.origin, t.revision, \
+         t.message_count, t.created_at, t.updated_at"
+    };
+}
+
+macro_rules! thread_select {
+    () => {
+        concat!(
+            "SELECT ",
+            thread_columns!(),
+            " FROM threads t \
+              JOIN conversations c ON c.key = t.conversation_key \
+              LEFT JOIN threads o ON o.key = t.original_thread_key"
+        )
+    };
+}
+
+/// A thread with its links in one statement: one snapshot, so the count and the links agree
+/// even while another transaction appends.
+macro_rules! snapshot_select {
+    () => {
+        concat!(
+            "SELECT ",
+            thread_columns!(),
+            ", ARRAY(SELECT lm.id FROM thread_messages tm \
+                     JOIN messages lm ON lm.key = tm.message_key \
+                     WHERE tm.thread_key = t.key ORDER BY tm.position) AS links \
+             FROM threads t \
+             JOIN conversations c ON c.key = t.conversation_key \
+             LEFT JOIN threads o ON o.key = t.original_thread_key"
+        )
+    };
+}
+
+macro_rules! message_columns {
+    () => {
+        "m.id, c.id AS conversation_id, m.squash_operation_id, m.reply_to, m.role, m.content, \
+         m.instructions, m.metadata, m.created_at"
+    };
+}
+
+macro_rules! operation_select {
+    () => {
+        "SELECT o.id, c.id AS conversation_id, \
+                ARRAY(SELECT sm.id FROM squash_operation_sources s \
+                      JOIN messages sm ON sm.key = s.message_key \
+                      WHERE s.operation_key = o.key ORDER BY s.position) AS source_message_ids, \
+                rm.id AS result_message_id, o.prompt, o.model, o.performed_by_agent, \
+                o.performed_by, o.custom_instructions, o.provider, \
+                bt.id AS base_thread_id, rt.id AS result_thread_id, \
+                o.input_tokens, o.output_tokens, o.duration_ms, o.created_at \
+         FROM squash_operations o \
+         JOIN conversations c ON c.key = o.conversation_key \
+         JOIN messages rm ON rm.key = o.result_message_key \
+         LEFT JOIN threads bt ON bt.key = o.base_thread_key \
+         LEFT JOIN threads rt ON rt.key = o.result_thread_key"
+    };
+}
+
+pub(super) use {
+    conversation_select, message_columns, operation_select, project_select, snapshot_select,
+    thread_columns, thread_select,
+};

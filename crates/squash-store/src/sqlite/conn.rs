@@ -1,0 +1,137 @@
+//! Connections: one writer (SQLite allows one at a time; serializing in-process avoids the
+//! busy-wait sleeps of SQLite's lock) and a small pool of readers (WAL lets them run beside it).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use crate::error::StoreError;
+
+/// Applied to every connection. WAL + NORMAL: a crash loses at most the last transactions, never
+/// consistency; the benchmarks' floor uses the same pragmas.
+pub const PRAGMAS: &str = "PRAGMA journal_mode = WAL;
+PRAGMA synchronous = NORMAL;
+PRAGMA foreign_keys = ON;
+PRAGMA busy_timeout = 10000;
+PRAGMA cache_size = -16000;
+PRAGMA temp_store = MEMORY;";
+
+pub struct Pool {
+    path: PathBuf,
+    writer: Arc<Mutex<Connection>>,
+    readers: Arc<Mutex<Vec<Connection>>>,
+}
+
+impl Clone for Pool {
+    fn clone(&self) -> Self {
+        Pool {
+            path: self.path.clone(),
+            writer: Arc::clone(&self.writer),
+            readers: Arc::clone(&self.readers),
+        }
+    }
+}
+
+impl Pool {
+    pub fn open(path: &Path, writer: Connection) -> Pool {
+        Pool {
+            path: path.to_path_buf(),
+            writer: Arc::new(Mutex::new(writer)),
+            readers: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` in one `BEGIN IMMEDIATE` transaction on the writer; commits on `Ok`, rolls back
+    /// on `Err` (and on panic, when the transaction is dropped).
+    pub fn write<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self
+            .writer
+            .lock()
+            .map_err(|_| StoreError::Backend("writer connection poisoned".into()))?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(map_err)?;
+        let value = f(&tx)?;
+        tx.commit().map_err(map_err)?;
+        Ok(value)
+    }
+
+    /// Runs `f` on a reader connection inside one (deferred) transaction, so that it sees one
+    /// consistent snapshot.
+    pub fn read<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let popped = self
+            .readers
+            .lock()
+            .map_err(|_| StoreError::Backend("reader pool poisoned".into()))?
+            .pop();
+        let mut conn = match popped {
+            Some(c) => c,
+            None => open_connection(&self.path, OpenFlags::SQLITE_OPEN_READ_ONLY)?,
+        };
+        let result = (|| {
+            let tx = conn.transaction().map_err(map_err)?;
+            let value = f(&tx)?;
+            tx.commit().map_err(map_err)?;
+            Ok(value)
+        })();
+        if let Ok(mut readers) = self.readers.lock() {
+            if readers.len() < 8 {
+                readers.push(conn);
+            }
+        }
+        result
+    }
+}
+
+pub fn open_connection(path: &Path, extra: OpenFlags) -> Result<Connection, StoreError> {
+    let flags = if extra.contains(OpenFlags::SQLITE_OPEN_READ_ONLY) {
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI
+    } else {
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI
+    };
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| {
+        StoreError::Backend(format!(
+            "cannot open SQLite database {}: {e}",
+            path.display()
+        ))
+    })?;
+    conn.execute_batch(PRAGMAS).map_err(map_err)?;
+    conn.set_prepared_statement_cache_capacity(64);
+    Ok(conn)
+}
+
+pub fn map_err(e: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode;
+    match &e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
+        {
+            StoreError::Busy(e.to_string())
+        }
+        rusqlite::Error::SqliteFailure(f, _) if f.code == ErrorCode::ConstraintViolation => {
+            StoreError::Invalid(e.to_string())
+        }
+        rusqlite::Error::SqliteFailure(f, _)
+            if matches!(f.code, ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) =>
+        {
+            StoreError::Corrupt(e.to_string())
+        }
+        _ => StoreError::Backend(e.to_string()),
+    }
+}
