@@ -603,9 +603,11 @@ impl ConversationService {
             let moved_on = base.is_some_and(|b| b != (snap.thread.id, snap.thread.revision));
             let planned = match plan(&snap) {
                 Ok(p) => p,
-                Err(e) if moved_on => return Err(ServiceError::Conflict(format!(
+                Err(e) if moved_on => {
+                    return Err(ServiceError::Conflict(format!(
                     "the conversation changed meanwhile and the operation no longer applies: {e}"
-                ))),
+                )))
+                }
                 Err(e) => return Err(e),
             };
             base = Some((snap.thread.id, snap.thread.revision));

@@ -491,3 +491,44 @@ async fn concurrent_appends_stay_dense() {
     );
     store.drop_schema().await.unwrap();
 }
+
+/// Timing, not correctness: `cargo test … -- --ignored --nocapture` prints how long a
+/// copy-on-write of a 10,000-message thread takes (one INSERT … SELECT for the links).
+#[tokio::test]
+#[ignore = "slow: appends 10,000 messages"]
+async fn copy_on_write_of_a_long_thread() {
+    let Some(store) = store().await else { return };
+    let project = store.ensure_project("/p").await.unwrap();
+    let conv = store.create_conversation(project.id, "long").await.unwrap();
+    for i in 0..10_000 {
+        store
+            .append(&text(conv.id, Role::User, &format!("message {i}")))
+            .await
+            .unwrap();
+    }
+    let current = store.current_thread(conv.id).await.unwrap();
+    let links = thread_ops::delete(&current.links, &current.links[..1]).unwrap();
+    let commit = Commit {
+        conversation_id: conv.id,
+        base_thread_id: current.thread.id,
+        base_revision: current.thread.revision,
+        thread_id: ThreadId::new(),
+        origin: ThreadOrigin::Delete {
+            message_ids: current.links[..1].to_vec(),
+        },
+        links,
+        message: None,
+        operation: None,
+    };
+    let started = std::time::Instant::now();
+    let thread = store.commit(&commit).await.unwrap();
+    eprintln!("copy-on-write of 9,999 links: {:?}", started.elapsed());
+    assert_eq!(thread.message_count, 9_999);
+    let started = std::time::Instant::now();
+    assert_eq!(
+        store.current_thread(conv.id).await.unwrap().links.len(),
+        9_999
+    );
+    eprintln!("snapshot read: {:?}", started.elapsed());
+    store.drop_schema().await.unwrap();
+}

@@ -1,0 +1,1253 @@
+//! Thread operations on a 10,000-message conversation, through `ConversationService` on the
+//! SQLite store, each next to its floor: a bare rusqlite program on the same schema and pragmas
+//! doing the same rows in one transaction. Also reports the bytes the database grows per
+//! copy-on-write operation. See BENCHMARKS.md at the workspace root for the command and results.
+//!
+//! Every copy-on-write op writes a new ~10,000-link thread, so each benchmark works on a fresh
+//! copy of a template database and replaces it after a few operations: the current thread stays
+//! within 0.5% of 10,000 messages (append: 2%) and the file does not grow without bound. The
+//! first operation on each copy is an untimed warm-up (it fills the connection's page cache),
+//! for the product and the floor alike.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use criterion::{Criterion, SamplingMode};
+use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
+use serde::Deserialize;
+use squash_app::{ConversationService, EditRequest, ManualSquashRequest, PartnerPolicy};
+use squash_core::{
+    render, ContentItem, ConversationId, ImageSource, Instruction, Message, MessageId, Role,
+    SquashOperationId, StructuredText, SystemLevel, ThreadId, ThreadOrigin, ToolResultData,
+};
+use squash_store::sqlite::{SqliteStore, PRAGMAS};
+use squash_store::ConversationStore;
+use tempfile::TempDir;
+use tokio::runtime::Runtime;
+
+/// Messages in the benchmark conversation.
+const MESSAGES: usize = 10_000;
+/// The store's schema, applied directly by the floor.
+const SCHEMA: &str = include_str!("../../squash-store/src/sqlite/migrations/0001_init.sql");
+/// Copy-on-write operations on one database copy before a fresh copy replaces it.
+const COW_OPS_PER_COPY: usize = 25;
+/// Appends on one database copy before a fresh copy replaces it.
+const APPENDS_PER_COPY: usize = 200;
+/// Operations per kind for the bytes-per-operation report.
+const GROWTH_OPS: usize = 20;
+/// Each copy-on-write op uses its own block of the original messages (see `slot_ids`).
+const SLOT_SPAN: usize = 100;
+const PROJECT: &str = "/bench/project";
+
+// ---- content --------------------------------------------------------------------------------
+
+const PROSE: &str = "The parser rejects the trailing comma in src/config.rs because the \
+    grammar in parse_list() stops at the first closing bracket; the fix is to accept an \
+    optional separator before it and to add a regression test next to test_parse_list. ";
+
+/// `len` characters of plausible prose, starting with `head`.
+fn prose(head: &str, len: usize) -> String {
+    let mut s = String::with_capacity(len + PROSE.len());
+    s.push_str(head);
+    s.push(' ');
+    while s.len() < len {
+        s.push_str(PROSE);
+    }
+    s.truncate(len);
+    s
+}
+
+/// The content of the n-th message of a realistic mixed conversation: the shapes of
+/// `tests/common/mod.rs` `mixed_content`, with user text of ~200 characters, assistant text of
+/// ~600, tool results of ~300.
+fn mixed_content(n: usize) -> (Role, Vec<ContentItem>) {
+    let tool = format!("toolu_{n:05}");
+    match n % 10 {
+        0 => (
+            Role::User,
+            vec![ContentItem::UserMessage {
+                text: prose(
+                    &format!("Request {n}: find the failing test in src/lib.rs."),
+                    200,
+                ),
+            }],
+        ),
+        1 => (
+            Role::Assistant,
+            vec![ContentItem::AssistantMessage {
+                structured: StructuredText {
+                    full_text: prose(&format!("Answer {n}: looking at src/lib.rs."), 600),
+                    ..Default::default()
+                },
+            }],
+        ),
+        2 => (
+            Role::Assistant,
+            vec![
+                ContentItem::Thinking {
+                    signature: format!("sig{n}"),
+                    thinking: prose("check both src/ and tests/.", 200),
+                },
+                ContentItem::ToolCall {
+                    id: tool,
+                    name: "Grep".into(),
+                    input: serde_json::json!({"pattern": "fn test_", "path": "src"}),
+                },
+            ],
+        ),
+        3 => (
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: format!("toolu_{:05}", n - 1),
+                tool_name: "Grep".into(),
+                result: vec![ToolResultData::Text {
+                    text: prose("src/lib.rs:42: fn test_parse()", 300),
+                }],
+                is_error: false,
+            }],
+        ),
+        4 => (
+            Role::System,
+            vec![ContentItem::System {
+                level: SystemLevel::Warning,
+                content: "large file ignored".into(),
+                tool_use_id: None,
+            }],
+        ),
+        5 => (
+            Role::Assistant,
+            vec![ContentItem::ToolCall {
+                id: tool,
+                name: "Bash".into(),
+                input: serde_json::json!({"command": "cargo test"}),
+            }],
+        ),
+        6 => (
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: format!("toolu_{:05}", n - 1),
+                tool_name: "Bash".into(),
+                result: vec![ToolResultData::Text {
+                    text: prose("error[E0308]: mismatched types", 300),
+                }],
+                is_error: true,
+            }],
+        ),
+        7 => (
+            Role::User,
+            vec![
+                ContentItem::UserMessage {
+                    text: "here is a screenshot".into(),
+                },
+                ContentItem::Image {
+                    source: ImageSource::Base64 {
+                        media_type: "image/png".into(),
+                        data: "iVBORw0KGgo=".into(),
+                    },
+                },
+            ],
+        ),
+        8 => (
+            Role::Assistant,
+            vec![ContentItem::UnknownJson {
+                json: serde_json::json!({"type": "server_tool_use", "n": n}),
+            }],
+        ),
+        _ => (
+            Role::User,
+            vec![ContentItem::UserMessage {
+                text: prose(&format!("Thanks, message {n}."), 200),
+            }],
+        ),
+    }
+}
+
+fn appended_content() -> Vec<ContentItem> {
+    vec![ContentItem::UserMessage {
+        text: prose("One more question about the parser.", 200),
+    }]
+}
+
+fn squash_text() -> String {
+    prose("Squashed: the request, the warning and the answer.", 200)
+}
+
+fn edited_content(slot: usize) -> Vec<ContentItem> {
+    vec![ContentItem::UserMessage {
+        text: prose(
+            &format!("Edited request {slot}: find the failing test."),
+            200,
+        ),
+    }]
+}
+
+/// Original positions a copy-on-write op of `slot` works on, none holding a tool call or
+/// result: squash sources (three, non-contiguous), the edit target, the delete targets.
+fn slot_ids(ids: &[MessageId], slot: usize) -> ([MessageId; 3], MessageId, [MessageId; 2]) {
+    let b = slot * SLOT_SPAN;
+    (
+        [ids[b], ids[b + 40], ids[b + 81]],
+        ids[b + 10],
+        [ids[b + 20], ids[b + 50]],
+    )
+}
+
+// ---- fixtures -------------------------------------------------------------------------------
+
+/// The two template databases, built once: one through the service, one by the floor.
+struct Templates {
+    _dir: TempDir,
+    product: PathBuf,
+    product_conv: ConversationId,
+    product_ids: Vec<MessageId>,
+    floor: PathBuf,
+    floor_conv: ConversationId,
+    floor_ids: Vec<MessageId>,
+}
+
+fn checkpoint(path: &Path) {
+    let conn = Connection::open(path).expect("open for checkpoint");
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        .expect("checkpoint");
+}
+
+fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
+
+impl Templates {
+    fn build(rt: &Runtime) -> Templates {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let product = dir.path().join("product.db");
+        let floor = dir.path().join("floor.db");
+
+        let started = Instant::now();
+        let (product_conv, product_ids) = rt.block_on(async {
+            let store: Arc<dyn ConversationStore> =
+                Arc::new(SqliteStore::open(&product).expect("open sqlite"));
+            let service = ConversationService::new(store).with_actor(Some("bench".into()));
+            let conv = service
+                .create_conversation(PROJECT, "benchmark")
+                .await
+                .expect("create conversation");
+            let mut ids = Vec::with_capacity(MESSAGES);
+            for n in 0..MESSAGES {
+                let (role, content) = mixed_content(n);
+                let (m, _) = service
+                    .append(conv.id, role, content)
+                    .await
+                    .expect("append");
+                ids.push(m.id);
+            }
+            (conv.id, ids)
+        });
+        let product_secs = started.elapsed().as_secs_f64();
+        checkpoint(&product);
+
+        let started = Instant::now();
+        let (floor_conv, floor_ids) = build_floor_db(&floor);
+        let floor_secs = started.elapsed().as_secs_f64();
+        checkpoint(&floor);
+
+        let json_bytes: usize = (0..MESSAGES)
+            .map(|n| serde_json::to_string(&mixed_content(n).1).unwrap().len())
+            .sum();
+        eprintln!(
+            "template: {MESSAGES} messages, content JSON {:.0} bytes/message on average; \
+             via the service {product_secs:.1} s ({} bytes), bare {floor_secs:.2} s ({} bytes)",
+            json_bytes as f64 / MESSAGES as f64,
+            file_len(&product),
+            file_len(&floor),
+        );
+        Templates {
+            _dir: dir,
+            product,
+            product_conv,
+            product_ids,
+            floor,
+            floor_conv,
+            floor_ids,
+        }
+    }
+}
+
+/// A private copy of a template database.
+fn copy_of(template: &Path) -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("bench.db");
+    std::fs::copy(template, &path).expect("copy template");
+    (dir, path)
+}
+
+struct Product {
+    service: ConversationService,
+    store: Arc<dyn ConversationStore>,
+    conv: ConversationId,
+    ids: Vec<MessageId>,
+    path: PathBuf,
+    // Dropped last: the store closes its connections before the directory goes.
+    _dir: TempDir,
+}
+
+impl Product {
+    fn open(t: &Templates) -> Product {
+        let (dir, path) = copy_of(&t.product);
+        let store: Arc<dyn ConversationStore> =
+            Arc::new(SqliteStore::open(&path).expect("open sqlite"));
+        Product {
+            service: ConversationService::new(store.clone()).with_actor(Some("bench".into())),
+            store,
+            conv: t.product_conv,
+            ids: t.product_ids.clone(),
+            path,
+            _dir: dir,
+        }
+    }
+}
+
+struct Floor {
+    conn: Connection,
+    conv: ConversationId,
+    ids: Vec<MessageId>,
+    path: PathBuf,
+    _dir: TempDir,
+}
+
+impl Floor {
+    fn open(t: &Templates) -> Floor {
+        let (dir, path) = copy_of(&t.floor);
+        Floor {
+            conn: floor_connection(&path),
+            conv: t.floor_conv,
+            ids: t.floor_ids.clone(),
+            path,
+            _dir: dir,
+        }
+    }
+}
+
+/// A fixture that is replaced by a fresh copy after `per_copy` operations; the first operation
+/// on each copy is an untimed warm-up.
+struct Rotating<'t, T> {
+    fresh: Box<dyn Fn() -> T + 't>,
+    current: T,
+    used: usize,
+    per_copy: usize,
+}
+
+impl<'t, T> Rotating<'t, T> {
+    fn new(per_copy: usize, fresh: impl Fn() -> T + 't) -> Rotating<'t, T> {
+        Rotating {
+            current: fresh(),
+            fresh: Box::new(fresh),
+            used: 0,
+            per_copy,
+        }
+    }
+
+    /// Runs `op(fixture, slot)` `iters` times and returns the time spent in the timed runs.
+    fn run(&mut self, iters: u64, mut op: impl FnMut(&mut T, usize)) -> Duration {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            if self.used >= self.per_copy {
+                self.current = (self.fresh)();
+                self.used = 0;
+            }
+            if self.used == 0 {
+                op(&mut self.current, 0);
+                self.used = 1;
+            }
+            let slot = self.used;
+            self.used += 1;
+            let started = Instant::now();
+            op(&mut self.current, slot);
+            total += started.elapsed();
+        }
+        total
+    }
+}
+
+// ---- the product's operations -----------------------------------------------------------------
+
+fn product_append(rt: &Runtime, p: &Product) {
+    rt.block_on(p.service.append(p.conv, Role::User, appended_content()))
+        .expect("append");
+}
+
+fn product_squash(rt: &Runtime, p: &Product, slot: usize, text: Option<String>) {
+    let (sources, _, _) = slot_ids(&p.ids, slot);
+    let outcome = rt
+        .block_on(p.service.squash_manual(
+            p.conv,
+            ManualSquashRequest {
+                messages: sources.to_vec(),
+                text,
+                ..Default::default()
+            },
+        ))
+        .expect("squash");
+    assert_eq!(outcome.sources.len(), 3);
+}
+
+fn product_edit(rt: &Runtime, p: &Product, slot: usize) {
+    let (_, target, _) = slot_ids(&p.ids, slot);
+    rt.block_on(p.service.edit(
+        p.conv,
+        EditRequest {
+            message: target,
+            content: edited_content(slot),
+        },
+    ))
+    .expect("edit");
+}
+
+fn product_delete(rt: &Runtime, p: &Product, slot: usize) {
+    let (_, _, targets) = slot_ids(&p.ids, slot);
+    rt.block_on(p.service.delete(p.conv, &targets, PartnerPolicy::default()))
+        .expect("delete");
+}
+
+// ---- the floor: bare rusqlite, same schema, same pragmas, one transaction ---------------------
+
+fn floor_connection(path: &Path) -> Connection {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .expect("open floor db");
+    conn.execute_batch(PRAGMAS).expect("pragmas");
+    conn
+}
+
+fn now_micros() -> i64 {
+    Utc::now().timestamp_micros()
+}
+
+/// Builds the floor's template: the same conversation, inserted directly in one transaction.
+fn build_floor_db(path: &Path) -> (ConversationId, Vec<MessageId>) {
+    let mut conn = floor_connection(path);
+    conn.execute_batch(SCHEMA).expect("schema");
+    let tx = conn.transaction().expect("tx");
+    let t = now_micros();
+    let conv = ConversationId::new();
+    tx.execute(
+        "INSERT INTO projects (id, path, created_at) VALUES (?1, ?2, ?3)",
+        params![squash_core::ProjectId::new().as_bytes(), PROJECT, t],
+    )
+    .unwrap();
+    let project_key = tx.last_insert_rowid();
+    tx.execute(
+        "INSERT INTO conversations (id, project_key, display_name, created_at, updated_at) \
+         VALUES (?1, ?2, 'benchmark', ?3, ?3)",
+        params![conv.as_bytes(), project_key, t],
+    )
+    .unwrap();
+    let conv_key = tx.last_insert_rowid();
+    tx.execute(
+        "INSERT INTO threads (id, conversation_key, origin, revision, message_count, created_at, \
+         updated_at) VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?5)",
+        params![
+            ThreadId::new().as_bytes(),
+            conv_key,
+            serde_json::to_string(&ThreadOrigin::Initial).unwrap(),
+            MESSAGES as i64,
+            t
+        ],
+    )
+    .unwrap();
+    let thread_key = tx.last_insert_rowid();
+    tx.execute(
+        "UPDATE conversations SET current_thread_key = ?2 WHERE key = ?1",
+        params![conv_key, thread_key],
+    )
+    .unwrap();
+    let mut ids = Vec::with_capacity(MESSAGES);
+    {
+        let mut msg = tx
+            .prepare(
+                "INSERT INTO messages (id, conversation_key, role, content, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .unwrap();
+        let mut tool = tx
+            .prepare(
+                "INSERT INTO message_tools (conversation_key, tool_use_id, message_key, \
+                 is_result) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .unwrap();
+        let mut link = tx
+            .prepare("INSERT INTO thread_messages (thread_key, position, message_key) VALUES (?1, ?2, ?3)")
+            .unwrap();
+        for n in 0..MESSAGES {
+            let (role, content) = mixed_content(n);
+            let id = MessageId::new();
+            msg.execute(params![
+                id.as_bytes(),
+                conv_key,
+                role.as_str(),
+                serde_json::to_string(&content).unwrap(),
+                now_micros()
+            ])
+            .unwrap();
+            let key = tx.last_insert_rowid();
+            for item in &content {
+                match item {
+                    ContentItem::ToolCall { id, .. } => {
+                        tool.execute(params![conv_key, id, key, 0]).unwrap();
+                    }
+                    ContentItem::ToolResult { tool_use_id, .. } => {
+                        tool.execute(params![conv_key, tool_use_id, key, 1])
+                            .unwrap();
+                    }
+                    _ => {}
+                }
+            }
+            link.execute(params![thread_key, n as i64, key]).unwrap();
+            ids.push(id);
+        }
+    }
+    tx.commit().unwrap();
+    (conv, ids)
+}
+
+const FLOOR_CURRENT: &str =
+    "SELECT c.key, c.current_thread_key FROM conversations c WHERE c.id = ?1";
+
+/// The conversation's key and current thread key.
+fn floor_current(tx: &rusqlite::Transaction<'_>, conv: ConversationId) -> (i64, i64) {
+    tx.prepare_cached(FLOOR_CURRENT)
+        .unwrap()
+        .query_row([conv.as_bytes()], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+}
+
+/// The thread's links in order: (message key, message id).
+fn floor_links(tx: &rusqlite::Transaction<'_>, thread_key: i64) -> Vec<(i64, [u8; 16])> {
+    let mut stmt = tx
+        .prepare_cached(
+            "SELECT tm.message_key, m.id FROM thread_messages tm \
+             JOIN messages m ON m.key = tm.message_key \
+             WHERE tm.thread_key = ?1 ORDER BY tm.position",
+        )
+        .unwrap();
+    let mut rows = stmt.query([thread_key]).unwrap();
+    let mut out = Vec::with_capacity(MESSAGES + 1);
+    while let Some(row) = rows.next().unwrap() {
+        let id = row.get_ref(1).unwrap().as_blob().unwrap();
+        out.push((row.get(0).unwrap(), id.try_into().unwrap()));
+    }
+    out
+}
+
+struct NewMessage<'a> {
+    role: &'a str,
+    reply_to: Option<Vec<u8>>,
+    instructions: Option<String>,
+    content: String,
+}
+
+fn floor_insert_message(
+    tx: &rusqlite::Transaction<'_>,
+    conv_key: i64,
+    op: SquashOperationId,
+    m: &NewMessage<'_>,
+) -> i64 {
+    tx.prepare_cached(
+        "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
+         content, instructions, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )
+    .unwrap()
+    .execute(params![
+        MessageId::new().as_bytes(),
+        conv_key,
+        op.as_bytes(),
+        m.reply_to,
+        m.role,
+        m.content,
+        m.instructions,
+        now_micros()
+    ])
+    .unwrap();
+    tx.last_insert_rowid()
+}
+
+/// What a floor copy-on-write operation does to the current thread.
+enum FloorOp<'a> {
+    /// Three sources, a result message in place of the first.
+    Squash {
+        sources: &'a [MessageId],
+        content: String,
+    },
+    /// One message replaced by an edited copy.
+    Edit { target: MessageId, content: String },
+    /// Messages left out of the new thread.
+    Delete { targets: &'a [MessageId] },
+}
+
+/// One copy-on-write operation in one `BEGIN IMMEDIATE` transaction: read the current thread's
+/// links, insert the new message (if any), the new thread and its links, the operation record
+/// with its sources (if any), and make the new thread current.
+fn floor_cow(f: &mut Floor, op: FloorOp<'_>) {
+    let tx = f
+        .conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .unwrap();
+    let (conv_key, base_key) = floor_current(&tx, f.conv);
+    let links = floor_links(&tx, base_key);
+    let targets: Vec<[u8; 16]> = match &op {
+        FloorOp::Squash { sources, .. } => sources.iter().map(|id| *id.as_bytes()).collect(),
+        FloorOp::Edit { target, .. } => vec![*target.as_bytes()],
+        FloorOp::Delete { targets } => targets.iter().map(|id| *id.as_bytes()).collect(),
+    };
+    // Sources in thread order: (position, message key).
+    let found: Vec<(usize, i64)> = links
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, id))| targets.contains(id))
+        .map(|(i, (key, _))| (i, *key))
+        .collect();
+    assert_eq!(found.len(), targets.len(), "sources in the current thread");
+
+    let op_id = SquashOperationId::new();
+    let (result_key, origin) = match op {
+        FloorOp::Squash { content, .. } => {
+            let key = floor_insert_message(
+                &tx,
+                conv_key,
+                op_id,
+                &NewMessage {
+                    role: Role::User.as_str(),
+                    reply_to: None,
+                    instructions: None,
+                    content,
+                },
+            );
+            (
+                Some(key),
+                ThreadOrigin::Squash {
+                    operation_id: op_id,
+                },
+            )
+        }
+        FloorOp::Edit { target, content } => {
+            let (role, reply_to, instructions, old): (String, _, _, String) = tx
+                .prepare_cached(
+                    "SELECT role, reply_to, instructions, content FROM messages \
+                     WHERE id = ?1 AND conversation_key = ?2",
+                )
+                .unwrap()
+                .query_row(params![target.as_bytes(), conv_key], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })
+                .unwrap();
+            assert_ne!(old, content, "the edit changes the content");
+            let key = floor_insert_message(
+                &tx,
+                conv_key,
+                op_id,
+                &NewMessage {
+                    role: &role,
+                    reply_to,
+                    instructions,
+                    content,
+                },
+            );
+            (
+                Some(key),
+                ThreadOrigin::Edit {
+                    operation_id: op_id,
+                },
+            )
+        }
+        FloorOp::Delete { targets } => (
+            None,
+            ThreadOrigin::Delete {
+                message_ids: targets.to_vec(),
+            },
+        ),
+    };
+
+    let first = found[0].0;
+    let new_len = links.len() - found.len() + usize::from(result_key.is_some());
+    let t = now_micros();
+    tx.prepare_cached(
+        "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
+         message_count, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?6)",
+    )
+    .unwrap()
+    .execute(params![
+        ThreadId::new().as_bytes(),
+        conv_key,
+        base_key,
+        serde_json::to_string(&origin).unwrap(),
+        new_len as i64,
+        t
+    ])
+    .unwrap();
+    let thread_key = tx.last_insert_rowid();
+    {
+        let mut link = tx
+            .prepare_cached(
+                "INSERT INTO thread_messages (thread_key, position, message_key) \
+                 VALUES (?1, ?2, ?3)",
+            )
+            .unwrap();
+        let mut position = 0i64;
+        let mut next = found.iter().peekable();
+        for (i, (key, _)) in links.iter().enumerate() {
+            let key = if next.peek().is_some_and(|(p, _)| *p == i) {
+                next.next();
+                match result_key {
+                    Some(r) if i == first => r,
+                    _ => continue,
+                }
+            } else {
+                *key
+            };
+            link.execute(params![thread_key, position, key]).unwrap();
+            position += 1;
+        }
+        assert_eq!(position as usize, new_len);
+    }
+    if let Some(result_key) = result_key {
+        tx.prepare_cached(
+            "INSERT INTO squash_operations (id, conversation_key, result_message_key, \
+             performed_by_agent, performed_by, base_thread_key, result_thread_key, created_at) \
+             VALUES (?1, ?2, ?3, 0, 'bench', ?4, ?5, ?6)",
+        )
+        .unwrap()
+        .execute(params![
+            op_id.as_bytes(),
+            conv_key,
+            result_key,
+            base_key,
+            thread_key,
+            t
+        ])
+        .unwrap();
+        let op_key = tx.last_insert_rowid();
+        let mut source = tx
+            .prepare_cached(
+                "INSERT INTO squash_operation_sources (operation_key, position, message_key) \
+                 VALUES (?1, ?2, ?3)",
+            )
+            .unwrap();
+        for (pos, (_, key)) in found.iter().enumerate() {
+            source.execute(params![op_key, pos as i64, key]).unwrap();
+        }
+    }
+    tx.prepare_cached(
+        "UPDATE conversations SET current_thread_key = ?2, updated_at = ?3 WHERE key = ?1",
+    )
+    .unwrap()
+    .execute(params![conv_key, thread_key, t])
+    .unwrap();
+    tx.commit().unwrap();
+}
+
+/// Append in one transaction: the message, the thread's revision and count, one link, the
+/// conversation's timestamp.
+fn floor_append(f: &mut Floor) {
+    let content = serde_json::to_string(&appended_content()).unwrap();
+    let tx = f
+        .conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .unwrap();
+    let (conv_key, thread_key) = floor_current(&tx, f.conv);
+    let t = now_micros();
+    tx.prepare_cached(
+        "INSERT INTO messages (id, conversation_key, role, content, created_at) \
+         VALUES (?1, ?2, 'user', ?3, ?4)",
+    )
+    .unwrap()
+    .execute(params![MessageId::new().as_bytes(), conv_key, content, t])
+    .unwrap();
+    let message_key = tx.last_insert_rowid();
+    let count: i64 = tx
+        .prepare_cached(
+            "UPDATE threads SET revision = revision + 1, message_count = message_count + 1, \
+             updated_at = ?2 WHERE key = ?1 RETURNING message_count",
+        )
+        .unwrap()
+        .query_row(params![thread_key, t], |r| r.get(0))
+        .unwrap();
+    tx.prepare_cached(
+        "INSERT INTO thread_messages (thread_key, position, message_key) VALUES (?1, ?2, ?3)",
+    )
+    .unwrap()
+    .execute(params![thread_key, count - 1, message_key])
+    .unwrap();
+    tx.prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE key = ?1")
+        .unwrap()
+        .execute(params![conv_key, t])
+        .unwrap();
+    tx.commit().unwrap();
+}
+
+/// Undo (`back`) or redo in one transaction: find the target thread, switch to it.
+fn floor_switch(f: &mut Floor, back: bool) {
+    let tx = f
+        .conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .unwrap();
+    let (conv_key, current) = floor_current(&tx, f.conv);
+    let to: i64 = if back {
+        tx.prepare_cached("SELECT original_thread_key FROM threads WHERE key = ?1")
+            .unwrap()
+            .query_row([current], |r| r.get(0))
+            .unwrap()
+    } else {
+        tx.prepare_cached(
+            "SELECT key FROM threads WHERE original_thread_key = ?1 ORDER BY key DESC LIMIT 1",
+        )
+        .unwrap()
+        .query_row([current], |r| r.get(0))
+        .unwrap()
+    };
+    tx.prepare_cached(
+        "UPDATE conversations SET current_thread_key = ?2, updated_at = ?3 WHERE key = ?1",
+    )
+    .unwrap()
+    .execute(params![conv_key, to, now_micros()])
+    .unwrap();
+    tx.commit().unwrap();
+}
+
+/// A message row as stored, not decoded.
+#[allow(dead_code)] // Read only to make the copy; decoding them is the other floor.
+struct RawMessage {
+    id: Vec<u8>,
+    squash_operation_id: Option<Vec<u8>>,
+    reply_to: Option<Vec<u8>>,
+    role: String,
+    content: String,
+    instructions: Option<String>,
+    metadata: Option<String>,
+    created_at: i64,
+}
+
+/// The current thread's messages in thread order, as rows (one read transaction).
+fn floor_load_rows(f: &mut Floor) -> Vec<RawMessage> {
+    let tx = f.conn.transaction().unwrap();
+    let (_, thread_key) = floor_current(&tx, f.conv);
+    let mut out = Vec::with_capacity(MESSAGES + 1);
+    {
+        let mut stmt = tx
+            .prepare_cached(
+                "SELECT m.id, m.squash_operation_id, m.reply_to, m.role, m.content, \
+                 m.instructions, m.metadata, m.created_at \
+                 FROM thread_messages tm JOIN messages m ON m.key = tm.message_key \
+                 WHERE tm.thread_key = ?1 ORDER BY tm.position",
+            )
+            .unwrap();
+        let mut rows = stmt.query([thread_key]).unwrap();
+        while let Some(r) = rows.next().unwrap() {
+            out.push(RawMessage {
+                id: r.get(0).unwrap(),
+                squash_operation_id: r.get(1).unwrap(),
+                reply_to: r.get(2).unwrap(),
+                role: r.get(3).unwrap(),
+                content: r.get(4).unwrap(),
+                instructions: r.get(5).unwrap(),
+                metadata: r.get(6).unwrap(),
+                created_at: r.get(7).unwrap(),
+            });
+        }
+    }
+    tx.commit().unwrap();
+    out
+}
+
+fn id_from<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> T {
+    T::deserialize(serde::de::value::BytesDeserializer::<serde::de::value::Error>::new(bytes))
+        .expect("16-byte id")
+}
+
+/// The same rows decoded into `squash_core::Message` (what the product has to return).
+fn floor_load_decoded(f: &mut Floor) -> Vec<Message> {
+    let conv = f.conv;
+    floor_load_rows(f)
+        .into_iter()
+        .map(|r| Message {
+            id: id_from(&r.id),
+            conversation_id: conv,
+            squash_operation_id: r.squash_operation_id.as_deref().map(id_from),
+            reply_to: r.reply_to.as_deref().map(id_from),
+            role: Role::parse(&r.role).expect("role"),
+            content: serde_json::from_str(&r.content).expect("content"),
+            instructions: r
+                .instructions
+                .map(|s| serde_json::from_str::<Vec<Instruction>>(&s).expect("instructions"))
+                .unwrap_or_default(),
+            metadata: r
+                .metadata
+                .map(|s| serde_json::from_str(&s).expect("metadata")),
+            created_at: DateTime::from_timestamp_micros(r.created_at).expect("timestamp"),
+        })
+        .collect()
+}
+
+/// The floor's concatenation squash: read and decode the three sources, render them, squash.
+fn floor_squash_concat(f: &mut Floor, sources: &[MessageId]) {
+    // The product reads the sources in a read transaction before the write one; so does this.
+    let messages: Vec<Message> = {
+        let tx = f.conn.transaction().unwrap();
+        let mut out = Vec::new();
+        {
+            let mut stmt = tx
+                .prepare_cached(
+                    "SELECT m.id, m.role, m.content, m.created_at, m.key FROM messages m \
+                     JOIN thread_messages tm ON tm.message_key = m.key \
+                     WHERE tm.thread_key = (SELECT current_thread_key FROM conversations \
+                     WHERE id = ?2) AND m.id = ?1",
+                )
+                .unwrap();
+            for id in sources {
+                out.push(
+                    stmt.query_row(params![id.as_bytes(), f.conv.as_bytes()], |r| {
+                        let content: String = r.get(2)?;
+                        let role: String = r.get(1)?;
+                        Ok(Message {
+                            id: *id,
+                            conversation_id: f.conv,
+                            squash_operation_id: None,
+                            reply_to: None,
+                            role: Role::parse(&role).expect("role"),
+                            content: serde_json::from_str(&content).expect("content"),
+                            instructions: Vec::new(),
+                            metadata: None,
+                            created_at: DateTime::from_timestamp_micros(r.get(3)?)
+                                .expect("timestamp"),
+                        })
+                    })
+                    .unwrap(),
+                );
+            }
+        }
+        tx.commit().unwrap();
+        out
+    };
+    let text = render::concatenate(&messages);
+    let content = serde_json::to_string(&[ContentItem::text_for(Role::User, text)]).unwrap();
+    floor_cow(f, FloorOp::Squash { sources, content });
+}
+
+fn floor_squash(f: &mut Floor, slot: usize) {
+    let (sources, _, _) = slot_ids(&f.ids, slot);
+    let content =
+        serde_json::to_string(&[ContentItem::text_for(Role::User, squash_text())]).unwrap();
+    floor_cow(
+        f,
+        FloorOp::Squash {
+            sources: &sources,
+            content,
+        },
+    );
+}
+
+fn floor_edit(f: &mut Floor, slot: usize) {
+    let (_, target, _) = slot_ids(&f.ids, slot);
+    let content = serde_json::to_string(&edited_content(slot)).unwrap();
+    floor_cow(f, FloorOp::Edit { target, content });
+}
+
+fn floor_delete(f: &mut Floor, slot: usize) {
+    let (_, _, targets) = slot_ids(&f.ids, slot);
+    floor_cow(f, FloorOp::Delete { targets: &targets });
+}
+
+// ---- benchmarks -----------------------------------------------------------------------------
+
+fn bench_append(c: &mut Criterion, rt: &Runtime, t: &Templates) {
+    let mut g = c.benchmark_group("append");
+    g.sample_size(20).measurement_time(Duration::from_secs(4));
+    g.bench_function("squash", |b| {
+        let mut fx = Rotating::new(APPENDS_PER_COPY, || Product::open(t));
+        b.iter_custom(|iters| fx.run(iters, |p, _| product_append(rt, p)));
+    });
+    g.bench_function("floor", |b| {
+        let mut fx = Rotating::new(APPENDS_PER_COPY, || Floor::open(t));
+        b.iter_custom(|iters| fx.run(iters, |f, _| floor_append(f)));
+    });
+    g.finish();
+}
+
+fn bench_cow(c: &mut Criterion, rt: &Runtime, t: &Templates) {
+    for name in ["squash3_text", "squash3_concat", "edit"] {
+        let mut g = c.benchmark_group(name);
+        g.sample_size(10)
+            .sampling_mode(SamplingMode::Flat)
+            .measurement_time(Duration::from_secs(6));
+        g.bench_function("squash", |b| {
+            let mut fx = Rotating::new(COW_OPS_PER_COPY, || Product::open(t));
+            b.iter_custom(|iters| {
+                fx.run(iters, |p, slot| match name {
+                    "squash3_text" => product_squash(rt, p, slot, Some(squash_text())),
+                    "squash3_concat" => product_squash(rt, p, slot, None),
+                    _ => product_edit(rt, p, slot),
+                })
+            });
+        });
+        g.bench_function("floor", |b| {
+            let mut fx = Rotating::new(COW_OPS_PER_COPY, || Floor::open(t));
+            b.iter_custom(|iters| {
+                fx.run(iters, |f, slot| match name {
+                    "squash3_text" => floor_squash(f, slot),
+                    "squash3_concat" => {
+                        let (sources, _, _) = slot_ids(&f.ids, slot);
+                        floor_squash_concat(f, &sources)
+                    }
+                    _ => floor_edit(f, slot),
+                })
+            });
+        });
+        g.finish();
+    }
+}
+
+/// Undo and redo between the initial thread and one edited thread (the switch itself grows
+/// nothing, so one copy serves all iterations).
+fn bench_undo_redo(c: &mut Criterion, rt: &Runtime, t: &Templates) {
+    let product = Product::open(t);
+    product_edit(rt, &product, 0);
+    let mut floor = Floor::open(t);
+    floor_edit(&mut floor, 0);
+    let undo = |p: &Product| {
+        rt.block_on(p.service.undo(p.conv)).expect("undo");
+    };
+    let redo = |p: &Product| {
+        rt.block_on(p.service.redo(p.conv)).expect("redo");
+    };
+
+    let mut g = c.benchmark_group("undo");
+    g.sample_size(20).measurement_time(Duration::from_secs(4));
+    g.bench_function("squash", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let started = Instant::now();
+                undo(&product);
+                total += started.elapsed();
+                redo(&product);
+            }
+            total
+        })
+    });
+    g.bench_function("floor", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let started = Instant::now();
+                floor_switch(&mut floor, true);
+                total += started.elapsed();
+                floor_switch(&mut floor, false);
+            }
+            total
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("redo");
+    g.sample_size(20).measurement_time(Duration::from_secs(4));
+    g.bench_function("squash", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                undo(&product);
+                let started = Instant::now();
+                redo(&product);
+                total += started.elapsed();
+            }
+            total
+        })
+    });
+    g.bench_function("floor", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                floor_switch(&mut floor, true);
+                let started = Instant::now();
+                floor_switch(&mut floor, false);
+                total += started.elapsed();
+            }
+            total
+        })
+    });
+    g.finish();
+}
+
+fn bench_load(c: &mut Criterion, rt: &Runtime, t: &Templates) {
+    let product = Product::open(t);
+    let mut floor = Floor::open(t);
+    let mut g = c.benchmark_group("load_current_thread");
+    g.sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .measurement_time(Duration::from_secs(6));
+    g.bench_function("squash", |b| {
+        b.iter(|| {
+            let view = rt
+                .block_on(product.service.current_thread(product.conv))
+                .expect("load");
+            assert_eq!(view.messages.len(), MESSAGES);
+            view
+        })
+    });
+    g.bench_function("floor_rows", |b| {
+        b.iter(|| {
+            let rows = floor_load_rows(&mut floor);
+            assert_eq!(rows.len(), MESSAGES);
+            rows
+        })
+    });
+    g.bench_function("floor_rows_decode", |b| {
+        b.iter(|| {
+            let messages = floor_load_decoded(&mut floor);
+            assert_eq!(messages.len(), MESSAGES);
+            messages
+        })
+    });
+    g.finish();
+}
+
+// ---- bytes per copy-on-write operation ----------------------------------------------------------
+
+/// File size after a full checkpoint, and the logical size (page_count × page_size).
+fn db_bytes(path: &Path) -> (u64, u64) {
+    checkpoint(path);
+    let conn = Connection::open(path).expect("open");
+    let pages: i64 = conn
+        .query_row("PRAGMA page_count", [], |r| r.get(0))
+        .unwrap();
+    let size: i64 = conn
+        .query_row("PRAGMA page_size", [], |r| r.get(0))
+        .unwrap();
+    (file_len(path), (pages * size) as u64)
+}
+
+fn growth_report(rt: &Runtime, t: &Templates) {
+    println!();
+    println!(
+        "bytes the database grows per copy-on-write op ({GROWTH_OPS} ops each, 10,000-message \
+         thread, file size after wal_checkpoint(TRUNCATE)):"
+    );
+    println!("| operation | Squash bytes/op | floor bytes/op | links/op |");
+    println!("|---|---:|---:|---:|");
+    for name in ["squash3", "edit", "delete2"] {
+        let p = Product::open(t);
+        let (before, _) = db_bytes(&p.path);
+        let stats_before = rt.block_on(p.store.stats()).expect("stats");
+        for slot in 0..GROWTH_OPS {
+            match name {
+                "squash3" => product_squash(rt, &p, slot, Some(squash_text())),
+                "edit" => product_edit(rt, &p, slot),
+                _ => product_delete(rt, &p, slot),
+            }
+        }
+        let stats_after = rt.block_on(p.store.stats()).expect("stats");
+        let (after, logical) = db_bytes(&p.path);
+        assert_eq!(logical, after, "the checkpointed file is the database");
+
+        let mut f = Floor::open(t);
+        let (floor_before, _) = db_bytes(&f.path);
+        for slot in 0..GROWTH_OPS {
+            match name {
+                "squash3" => floor_squash(&mut f, slot),
+                "edit" => floor_edit(&mut f, slot),
+                _ => floor_delete(&mut f, slot),
+            }
+        }
+        let (floor_after, _) = db_bytes(&f.path);
+        println!(
+            "| {name} | {} | {} | {} |",
+            (after - before) / GROWTH_OPS as u64,
+            (floor_after - floor_before) / GROWTH_OPS as u64,
+            (stats_after.thread_links - stats_before.thread_links) / GROWTH_OPS as u64,
+        );
+    }
+    println!();
+}
+
+// ---- summary --------------------------------------------------------------------------------
+
+/// The median of a benchmark from criterion's saved estimates, in nanoseconds.
+fn median_ns(group: &str, function: &str) -> Option<f64> {
+    let dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target"));
+    let path = dir
+        .join("criterion")
+        .join(group)
+        .join(function)
+        .join("new/estimates.json");
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    json["median"]["point_estimate"].as_f64()
+}
+
+fn human(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else {
+        format!("{:.1} µs", ns / 1e3)
+    }
+}
+
+fn summary() {
+    println!();
+    println!("| operation | Squash (median) | floor (median) | ratio | goal ≤ 1.5× met? |");
+    println!("|---|---:|---:|---:|---|");
+    let rows = [
+        ("append", "append", "floor"),
+        ("squash 3 (explicit text)", "squash3_text", "floor"),
+        ("squash 3 (concatenation)", "squash3_concat", "floor"),
+        ("edit", "edit", "floor"),
+        ("undo", "undo", "floor"),
+        ("redo", "redo", "floor"),
+        (
+            "load current thread (floor: rows + decode)",
+            "load_current_thread",
+            "floor_rows_decode",
+        ),
+        (
+            "load current thread (floor: rows only)",
+            "load_current_thread",
+            "floor_rows",
+        ),
+    ];
+    for (label, group, floor) in rows {
+        match (median_ns(group, "squash"), median_ns(group, floor)) {
+            (Some(s), Some(f)) => println!(
+                "| {label} | {} | {} | {:.2}× | {} |",
+                human(s),
+                human(f),
+                s / f,
+                if s / f <= 1.5 { "yes" } else { "no" }
+            ),
+            _ => println!("| {label} | (not run) | | | |"),
+        }
+    }
+    println!();
+}
+
+fn main() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .configure_from_args();
+    let templates = Templates::build(&rt);
+    if std::env::var_os("SQUASH_BENCH_NO_GROWTH").is_none() {
+        growth_report(&rt, &templates);
+    }
+    bench_append(&mut c, &rt, &templates);
+    bench_cow(&mut c, &rt, &templates);
+    bench_undo_redo(&mut c, &rt, &templates);
+    bench_load(&mut c, &rt, &templates);
+    c.final_summary();
+    summary();
+}
