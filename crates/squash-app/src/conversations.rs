@@ -4,7 +4,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::Utc;
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
 use squash_core::{
     render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId, Project,
@@ -292,7 +291,7 @@ impl ConversationService {
             content: req.content,
             instructions: original.instructions.clone(),
             metadata: None,
-            created_at: Utc::now(),
+            created_at: squash_core::time::now(),
         };
         let operation = self.new_operation(op_id, conversation, vec![req.message], edited.id);
         let target = req.message;
@@ -414,7 +413,7 @@ impl ConversationService {
             content: app.content.clone(),
             instructions: Vec::new(),
             metadata: None,
-            created_at: Utc::now(),
+            created_at: squash_core::time::now(),
         };
         let mut template = self.new_operation(op_id, conversation, Vec::new(), result.id);
         template.performed_by_agent = app.performed_by_agent;
@@ -554,7 +553,7 @@ impl ConversationService {
             result_thread_id: None,
             usage: None,
             duration_ms: None,
-            created_at: Utc::now(),
+            created_at: squash_core::time::now(),
         }
     }
 

@@ -6,15 +6,23 @@
 //! meanwhile (an append during a slow model call), the operation is recomputed on the new current
 //! thread while all its sources are still there, and fails with a conflict otherwise.
 
+mod chat;
 mod conversations;
 mod error;
 mod history;
+pub mod providers;
 mod refs;
+mod squash;
 
+pub use chat::{ChatError, ChatOptions, ChatTurn};
 pub use conversations::{
     ConversationService, EditRequest, ManualSquashRequest, OperationOutcome, SquashApplication,
     ThreadView,
 };
 pub use error::ServiceError;
 pub use history::{HistoryEntry, ProvenanceNode};
+pub use squash::{
+    prompt_from_record, AiSquash, Progress, SquashEngine, SquashError, SquashOptions, SquashResult,
+    CONTEXT_WINDOW_ENV, SQUASH_MAX_OUTPUT_TOKENS, SQUASH_TEMPERATURE,
+};
 pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};

@@ -7,7 +7,7 @@ use crate::conversations::ConversationService;
 use crate::error::ServiceError;
 
 impl ConversationService {
-    /// A conversation by full id or unique id prefix.
+    /// A conversation by full id, unique id prefix, or exact display name.
     pub async fn resolve_conversation(
         &self,
         reference: &str,
@@ -17,7 +17,18 @@ impl ConversationService {
             return Ok(id);
         }
         let found = self.store().conversation_ids_with_prefix(reference).await?;
-        unique(found, Entity::Conversation, reference)
+        if !found.is_empty() {
+            return unique(found, Entity::Conversation, reference);
+        }
+        let named: Vec<ConversationId> = self
+            .store()
+            .conversations(None)
+            .await?
+            .into_iter()
+            .filter(|c| c.display_name == reference)
+            .map(|c| c.id)
+            .collect();
+        unique(named, Entity::Conversation, reference)
     }
 
     /// A message by `@N` (the N-th message of the conversation's current thread, 1-based), full

@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 Select any messages and squash them into one; every edit, delete and squash creates a new \
 thread, so `undo` and `redo` always work and `provenance` shows where a message came from.\n\n\
 Messages are referred to by full id, a unique id prefix, or @N (the N-th message of the \
-conversation's current thread, 1-based). Conversations by full id or unique id prefix.",
+conversation's current thread, 1-based). Conversations by full id, unique id prefix or exact name.",
     after_help = "Examples:\n  \
 squash conversation new \"Fix the build\"\n  \
 squash message add 0192 --role user --text \"The build fails with E0308\"\n  \
@@ -56,7 +56,7 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct ConvArg {
-    /// Conversation id or unique id prefix.
+    /// Conversation id, unique id prefix, or exact name.
     pub conversation: String,
 }
 

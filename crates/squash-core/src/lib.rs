@@ -13,6 +13,7 @@ pub mod prompt;
 pub mod quality;
 pub mod render;
 pub mod thread_ops;
+pub mod time;
 pub mod tokens;
 
 pub use conversation::{Conversation, Project, Thread, ThreadOrigin};

@@ -261,7 +261,7 @@ impl Message {
             content,
             instructions: Vec::new(),
             metadata: None,
-            created_at: Utc::now(),
+            created_at: crate::time::now(),
         })
     }
 

@@ -532,3 +532,21 @@ async fn copy_on_write_of_a_long_thread() {
     eprintln!("snapshot read: {:?}", started.elapsed());
     store.drop_schema().await.unwrap();
 }
+
+#[tokio::test]
+async fn connect_errors_do_not_leak_the_password() {
+    // Port 1 refuses at once; no server is needed.
+    let url = "postgres://squash:s3cr3t-pw@127.0.0.1:1/nowhere";
+    match PostgresStore::connect_in_schema(url, "unused").await {
+        Err(StoreError::Backend(message)) => {
+            assert!(!message.contains("s3cr3t-pw"), "{message}");
+            assert!(message.contains("127.0.0.1:1"), "{message}");
+        }
+        Err(other) => panic!("expected a backend error, got {other:?}"),
+        Ok(_) => panic!("connected to port 1"),
+    }
+    assert!(matches!(
+        PostgresStore::connect_in_schema(url, "bad\"name").await,
+        Err(StoreError::Invalid(_))
+    ));
+}

@@ -276,3 +276,19 @@ pub async fn dense_positions(b: &Backend) -> Vec<String> {
         .map(|(t, n, lo, hi)| format!("thread key {t}: {n} links at positions {lo}..={hi}"))
         .collect()
 }
+
+impl Backend {
+    /// Wraps an already open SQLite store (the crash test reopens the same file).
+    pub fn from_sqlite(store: Arc<SqliteStore>, path: std::path::PathBuf) -> Backend {
+        let store: Arc<dyn ConversationStore> = store;
+        Backend {
+            name: "sqlite",
+            service: ConversationService::new(store.clone()),
+            store,
+            sqlite_path: Some(path),
+            pg_schema: None,
+            pg: None,
+            _dir: None,
+        }
+    }
+}

@@ -5,6 +5,8 @@
 //! never block. Links are written set-wise (`UNNEST`), one statement per thread whatever its
 //! length. See `migrations/0001_init.sql` for the schema.
 
+mod commit;
+mod conversations;
 mod error;
 mod read;
 mod rows;
@@ -74,14 +76,16 @@ impl PostgresStore {
 
     async fn open(url: &str, schema: Option<&str>) -> Result<Self> {
         let options = PgConnectOptions::from_str(url).map_err(|e| connect_error(url, e))?;
+        // One plain connection first: an unreachable server fails here at once, where the pool
+        // would keep retrying until its acquire timeout.
+        let mut conn = PgConnection::connect_with(&options)
+            .await
+            .map_err(|e| connect_error(url, e))?;
         if let Some(schema) = schema {
-            let mut conn = PgConnection::connect_with(&options)
-                .await
-                .map_err(|e| connect_error(url, e))?;
             let statement = format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\"");
             sqlx::raw_sql(&statement).execute(&mut conn).await.db()?;
-            conn.close().await.db()?;
         }
+        conn.close().await.db()?;
         let mut session = format!("SET lock_timeout = '{LOCK_TIMEOUT}';");
         if let Some(schema) = schema {
             session.push_str(&format!(" SET search_path TO \"{schema}\";"));
@@ -127,7 +131,7 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn ensure_project(&self, path: &str) -> Result<Project> {
-        write::ensure_project(&self.pool, path).await
+        conversations::ensure_project(&self.pool, path).await
     }
 
     async fn projects(&self) -> Result<Vec<Project>> {
@@ -139,7 +143,7 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn create_conversation(&self, project: ProjectId, name: &str) -> Result<Conversation> {
-        write::create_conversation(&self.pool, project, name).await
+        conversations::create_conversation(&self.pool, project, name).await
     }
 
     async fn conversation(&self, id: ConversationId) -> Result<Conversation> {
@@ -151,11 +155,11 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn rename_conversation(&self, id: ConversationId, name: &str) -> Result<Conversation> {
-        write::rename_conversation(&self.pool, id, name).await
+        conversations::rename_conversation(&self.pool, id, name).await
     }
 
     async fn delete_conversation(&self, id: ConversationId) -> Result<()> {
-        write::delete_conversation(&self.pool, id).await
+        conversations::delete_conversation(&self.pool, id).await
     }
 
     async fn append(&self, message: &Message) -> Result<Appended> {
@@ -163,7 +167,7 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn commit(&self, commit: &Commit) -> Result<Thread> {
-        write::commit(&self.pool, commit).await
+        commit::commit(&self.pool, commit).await
     }
 
     async fn switch_thread(

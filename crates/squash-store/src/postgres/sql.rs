@@ -79,7 +79,24 @@ macro_rules! operation_select {
     };
 }
 
+/// Inserts the message ($1–$9) and its tool ids ($10, $11) in one statement; `m` holds the new
+/// key. Parameter $2 is the conversation key.
+macro_rules! insert_message_ctes {
+    () => {
+        "m AS ( \
+             INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
+                                   content, instructions, metadata, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING key \
+         ), tools AS ( \
+             INSERT INTO message_tools (conversation_key, tool_use_id, message_key, is_result) \
+             SELECT $2, u.tool_use_id, m.key, u.is_result \
+             FROM m, UNNEST($10::text[], $11::boolean[]) AS u(tool_use_id, is_result) \
+             ON CONFLICT DO NOTHING \
+         )"
+    };
+}
+
 pub(super) use {
-    conversation_select, message_columns, operation_select, project_select, snapshot_select,
-    thread_columns, thread_select,
+    conversation_select, insert_message_ctes, message_columns, operation_select, project_select,
+    snapshot_select, thread_columns, thread_select,
 };

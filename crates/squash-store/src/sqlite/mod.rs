@@ -260,16 +260,27 @@ fn insert_operation(
     op: &SquashOperation,
     result_message_key: i64,
     result_thread_key: i64,
+    result_thread_id: ThreadId,
     keys: &HashMap<MessageId, i64>,
 ) -> Result<()> {
-    let base_key = match op.base_thread_id {
-        Some(id) => Some(thread_key(tx, id)?.0),
-        None => None,
+    // Both thread references must name threads of this conversation.
+    let in_conversation = |id: ThreadId| -> Result<i64> {
+        match thread_key(tx, id)? {
+            (key, conv) if conv == conversation_key => Ok(key),
+            _ => Err(StoreError::not_found(Entity::Thread, id)),
+        }
     };
-    let result_key = match op.result_thread_id {
-        Some(_) => Some(result_thread_key),
-        None => None,
-    };
+    let base_key = op.base_thread_id.map(in_conversation).transpose()?;
+    let result_key = op
+        .result_thread_id
+        .map(|id| {
+            if id == result_thread_id {
+                Ok(result_thread_key)
+            } else {
+                in_conversation(id)
+            }
+        })
+        .transpose()?;
     tx.prepare_cached(
         "INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, model, \
          performed_by_agent, performed_by, custom_instructions, provider, base_thread_key, \
@@ -916,7 +927,7 @@ fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
             Some(k) if c.message.as_ref().map(|m| m.id) == Some(op.result_message_id) => k,
             _ => message_key(tx, conv_key, op.result_message_id)?,
         };
-        insert_operation(tx, conv_key, op, result_key, thread_key, &keys)?;
+        insert_operation(tx, conv_key, op, result_key, thread_key, c.thread_id, &keys)?;
     }
     touch_conversation(tx, conv_key, Some(thread_key))?;
     load_thread(tx, thread_key)

@@ -1,0 +1,539 @@
+//! Choosing a model provider from what the environment configures, and `doctor`: what is
+//! configured, and does it answer.
+//!
+//! The choice is deliberately simple: an explicit provider wins; otherwise
+//! `ANTHROPIC_API_KEY` selects Anthropic, `OPENAI_API_KEY` or `OPENAI_BASE_URL` an
+//! OpenAI-compatible server, and a `claude` executable on `PATH` the Claude Code CLI.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use squash_llm::{
+    find_on_path, AnthropicConfig, AnthropicModel, CancellationToken, ChatMessage, ChatModel,
+    ChatRequest, ClaudeCliConfig, ClaudeCliModel, LlmError, OpenAiConfig, OpenAiModel,
+    ProviderKind, RetryPolicy, ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL,
+    CLAUDE_CLI_DEFAULT_MODEL, OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL,
+};
+use thiserror::Error;
+
+use crate::squash::{parse_provider_kind, CONTEXT_WINDOW_ENV};
+
+/// The providers a person can name, as they type them.
+pub const PROVIDER_NAMES: [&str; 3] = ["anthropic", "openai", "claude-cli"];
+
+/// How long `doctor` waits for a provider's answer.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Why no model could be built.
+#[derive(Debug, Error)]
+pub enum ProviderError {
+    #[error("unknown provider `{0}`: use one of anthropic, openai, claude-cli")]
+    Unknown(String),
+    #[error(
+        "the {0} provider cannot be selected here yet: use one of anthropic, openai, claude-cli"
+    )]
+    Unsupported(ProviderKind),
+    #[error(
+        "no model provider is configured: set ANTHROPIC_API_KEY (anthropic), set OPENAI_API_KEY \
+         or OPENAI_BASE_URL (openai, also for local servers such as Ollama), or install the \
+         Claude Code CLI so that `claude` is on PATH (claude-cli); or pass --provider"
+    )]
+    NoneConfigured,
+    #[error("{provider}: {source}")]
+    Llm {
+        provider: ProviderKind,
+        #[source]
+        source: LlmError,
+    },
+}
+
+impl ProviderError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ProviderError::Unknown(_) | ProviderError::Unsupported(_) => "invalid_input",
+            ProviderError::NoneConfigured => "not_configured",
+            ProviderError::Llm { source, .. } => source.class(),
+        }
+    }
+
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            ProviderError::Unknown(_)
+            | ProviderError::Unsupported(_)
+            | ProviderError::NoneConfigured => false,
+            ProviderError::Llm { source, .. } => source.is_retryable(),
+        }
+    }
+}
+
+/// The name people type for a provider (`claude-cli`, not the record's `claude_cli`).
+pub fn provider_name(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::ClaudeCli => "claude-cli",
+        other => other.as_str(),
+    }
+}
+
+/// Parses `anthropic`, `openai`, `claude-cli` (or a recorded `claude_cli`).
+pub fn parse_provider(name: &str) -> Result<ProviderKind, ProviderError> {
+    match parse_provider_kind(name) {
+        Some(kind @ (ProviderKind::Anthropic | ProviderKind::OpenAi | ProviderKind::ClaudeCli)) => {
+            Ok(kind)
+        }
+        Some(other) => Err(ProviderError::Unsupported(other)),
+        None => Err(ProviderError::Unknown(name.trim().to_owned())),
+    }
+}
+
+/// The provider to use: `explicit` if given, else the first configured one of Anthropic
+/// (`ANTHROPIC_API_KEY`), OpenAI (`OPENAI_API_KEY` or `OPENAI_BASE_URL`), the Claude CLI
+/// (`claude` on `PATH`).
+pub fn select_provider(explicit: Option<&str>) -> Result<ProviderKind, ProviderError> {
+    if let Some(name) = explicit {
+        return parse_provider(name);
+    }
+    if env_set("ANTHROPIC_API_KEY") {
+        Ok(ProviderKind::Anthropic)
+    } else if env_set("OPENAI_API_KEY") || env_set("OPENAI_BASE_URL") {
+        Ok(ProviderKind::OpenAi)
+    } else if find_on_path("claude").is_some() {
+        Ok(ProviderKind::ClaudeCli)
+    } else {
+        Err(ProviderError::NoneConfigured)
+    }
+}
+
+/// A model of `provider`, configured from the environment, with `model` instead of the
+/// configured model id when given.
+pub fn build_model(
+    provider: ProviderKind,
+    model: Option<&str>,
+) -> Result<Arc<dyn ChatModel>, ProviderError> {
+    build(provider, model, None)
+}
+
+/// [`select_provider`] then [`build_model`].
+pub fn model_from_env(
+    provider: Option<&str>,
+    model: Option<&str>,
+) -> Result<Arc<dyn ChatModel>, ProviderError> {
+    build_model(select_provider(provider)?, model)
+}
+
+/// Builds the model; `probe` shortens timeouts and disables retries for `doctor`.
+fn build(
+    provider: ProviderKind,
+    model: Option<&str>,
+    probe: Option<Duration>,
+) -> Result<Arc<dyn ChatModel>, ProviderError> {
+    let model = model.map(str::trim).filter(|m| !m.is_empty());
+    let llm = |source| ProviderError::Llm { provider, source };
+    match provider {
+        ProviderKind::Anthropic => {
+            let mut config = AnthropicConfig::from_env().map_err(llm)?;
+            if let Some(m) = model {
+                config.model = m.to_owned();
+            }
+            if let Some(timeout) = probe {
+                config.timeout = timeout;
+                config.retry = RetryPolicy::none();
+            }
+            Ok(Arc::new(AnthropicModel::new(config).map_err(llm)?))
+        }
+        ProviderKind::OpenAi => {
+            let mut config = OpenAiConfig::from_env().map_err(llm)?;
+            if let Some(m) = model {
+                config.model = m.to_owned();
+                if !env_set("OPENAI_CONTEXT_WINDOW") {
+                    config.context_window_tokens =
+                        OpenAiConfig::default_context_window(&config.base_url, m);
+                }
+            }
+            if let Some(timeout) = probe {
+                config.timeout = timeout;
+                config.retry = RetryPolicy::none();
+            }
+            Ok(Arc::new(OpenAiModel::new(config).map_err(llm)?))
+        }
+        ProviderKind::ClaudeCli => {
+            let mut config = ClaudeCliConfig::from_path().map_err(llm)?;
+            if let Some(m) = model {
+                config.model = m.to_owned();
+            }
+            if let Some(timeout) = probe {
+                config.timeout = timeout;
+            }
+            Ok(Arc::new(ClaudeCliModel::new(config)))
+        }
+        other => Err(ProviderError::Unsupported(other)),
+    }
+}
+
+fn env_value(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn env_set(name: &str) -> bool {
+    env_value(name).is_some()
+}
+
+// ---- doctor ---------------------------------------------------------------------------------
+
+/// What `doctor` checks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DoctorOptions {
+    /// Send a tiny request to each configured HTTP provider.
+    pub probe: bool,
+    /// Also run the Claude CLI once (slow: it starts a whole agent runtime).
+    pub probe_cli: bool,
+}
+
+/// One setting a provider reads. Secrets are reported as set or not, never by value.
+#[derive(Clone, Debug, Serialize)]
+pub struct Setting {
+    pub name: String,
+    pub set: bool,
+    /// The value, for settings that are not secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    pub secret: bool,
+}
+
+/// Whether a provider answered.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Probe {
+    /// Not tried; `reason` says why.
+    Skipped {
+        reason: String,
+    },
+    Reachable {
+        model: String,
+        latency_ms: u64,
+    },
+    Failed {
+        class: String,
+        message: String,
+        hint: String,
+    },
+}
+
+/// One provider's configuration and reachability.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProviderStatus {
+    pub provider: ProviderKind,
+    /// The name to pass to `--provider`.
+    pub name: &'static str,
+    pub configured: bool,
+    pub settings: Vec<Setting>,
+    /// The model id used unless overridden.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Where requests go (a URL, or the executable's path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u32>,
+    pub probe: Probe,
+}
+
+/// What `doctor` found.
+#[derive(Clone, Debug, Serialize)]
+pub struct DoctorReport {
+    pub providers: Vec<ProviderStatus>,
+    /// The provider used when none is named.
+    pub selected: Option<ProviderKind>,
+    /// Why none is selected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection_error: Option<String>,
+    /// `SQUASH_CONTEXT_WINDOW`, the window assumed for models the table does not know.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_context_window: Option<String>,
+}
+
+impl DoctorReport {
+    /// A few lines for a person.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for p in &self.providers {
+            let mark = match (&p.probe, p.configured) {
+                (Probe::Reachable { .. }, _) => "✓",
+                (Probe::Failed { .. }, _) => "✗",
+                (_, true) => "•",
+                (_, false) => "-",
+            };
+            let selected = if self.selected == Some(p.provider) {
+                "  (selected by default)"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "{mark} {}: {}{selected}\n",
+                p.name,
+                if p.configured {
+                    "configured"
+                } else {
+                    "not configured"
+                }
+            ));
+            for s in &p.settings {
+                let state = match (&s.value, s.set) {
+                    (Some(v), true) => v.clone(),
+                    (None, true) => "set".to_owned(),
+                    (_, false) => "not set".to_owned(),
+                };
+                out.push_str(&format!("    {:<22} {state}\n", s.name));
+            }
+            if let Some(m) = &p.model {
+                out.push_str(&format!("    {:<22} {m}\n", "model"));
+            }
+            if let Some(e) = &p.endpoint {
+                out.push_str(&format!("    {:<22} {e}\n", "endpoint"));
+            }
+            if let Some(w) = p.context_window {
+                out.push_str(&format!(
+                    "    {:<22} {} tokens\n",
+                    "context window",
+                    squash_core::tokens::format_count(u64::from(w))
+                ));
+            }
+            let probe = match &p.probe {
+                Probe::Skipped { reason } => format!("not checked ({reason})"),
+                Probe::Reachable { model, latency_ms } => {
+                    format!("reachable: {model} answered in {latency_ms} ms")
+                }
+                Probe::Failed {
+                    class,
+                    message,
+                    hint,
+                } => format!("FAILED ({class}): {message}\n    {:<22} {hint}", "hint"),
+            };
+            out.push_str(&format!("    {:<22} {probe}\n", "reachability"));
+        }
+        match (&self.selected, &self.selection_error) {
+            (Some(kind), _) => out.push_str(&format!(
+                "\ndefault provider: {} (override with --provider)",
+                provider_name(*kind)
+            )),
+            (None, Some(e)) => out.push_str(&format!("\n{e}")),
+            (None, None) => {}
+        }
+        if let Some(w) = &self.default_context_window {
+            out.push_str(&format!("\n{CONTEXT_WINDOW_ENV} = {w}"));
+        }
+        out
+    }
+}
+
+/// Reports what each provider is configured with and, optionally, whether it answers.
+pub async fn doctor(options: DoctorOptions, cancel: &CancellationToken) -> DoctorReport {
+    let mut providers = Vec::new();
+    for kind in [
+        ProviderKind::Anthropic,
+        ProviderKind::OpenAi,
+        ProviderKind::ClaudeCli,
+    ] {
+        providers.push(provider_status(kind, options, cancel).await);
+    }
+    let (selected, selection_error) = match select_provider(None) {
+        Ok(kind) => (Some(kind), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    DoctorReport {
+        providers,
+        selected,
+        selection_error,
+        default_context_window: env_value(CONTEXT_WINDOW_ENV),
+    }
+}
+
+async fn provider_status(
+    kind: ProviderKind,
+    options: DoctorOptions,
+    cancel: &CancellationToken,
+) -> ProviderStatus {
+    let (settings, configured, model, endpoint) = match kind {
+        ProviderKind::Anthropic => (
+            vec![
+                secret("ANTHROPIC_API_KEY"),
+                plain("ANTHROPIC_BASE_URL"),
+                plain("ANTHROPIC_MODEL"),
+            ],
+            env_set("ANTHROPIC_API_KEY"),
+            env_value("ANTHROPIC_MODEL").unwrap_or_else(|| ANTHROPIC_DEFAULT_MODEL.to_owned()),
+            Some(redact_url(
+                &env_value("ANTHROPIC_BASE_URL")
+                    .unwrap_or_else(|| ANTHROPIC_DEFAULT_BASE_URL.to_owned()),
+            )),
+        ),
+        ProviderKind::OpenAi => (
+            vec![
+                secret("OPENAI_API_KEY"),
+                plain("OPENAI_BASE_URL"),
+                plain("OPENAI_MODEL"),
+                plain("OPENAI_CONTEXT_WINDOW"),
+            ],
+            env_set("OPENAI_API_KEY") || env_set("OPENAI_BASE_URL"),
+            env_value("OPENAI_MODEL").unwrap_or_else(|| OPENAI_DEFAULT_MODEL.to_owned()),
+            Some(redact_url(
+                &env_value("OPENAI_BASE_URL").unwrap_or_else(|| OPENAI_DEFAULT_BASE_URL.to_owned()),
+            )),
+        ),
+        _ => {
+            let path = find_on_path("claude");
+            (
+                vec![Setting {
+                    name: "claude on PATH".into(),
+                    set: path.is_some(),
+                    value: path.as_ref().map(|p| p.display().to_string()),
+                    secret: false,
+                }],
+                path.is_some(),
+                CLAUDE_CLI_DEFAULT_MODEL.to_owned(),
+                path.map(|p| p.display().to_string()),
+            )
+        }
+    };
+    let mut status = ProviderStatus {
+        provider: kind,
+        name: provider_name(kind),
+        configured,
+        settings,
+        model: configured.then_some(model),
+        endpoint: if configured { endpoint } else { None },
+        context_window: None,
+        probe: Probe::Skipped {
+            reason: "not configured".into(),
+        },
+    };
+    if !configured {
+        return status;
+    }
+    let built = match build(kind, None, Some(PROBE_TIMEOUT)) {
+        Ok(m) => m,
+        Err(e) => {
+            status.probe = failed(&e);
+            return status;
+        }
+    };
+    let info = built.info();
+    status.model = Some(info.model.clone());
+    status.context_window = Some(info.context_window_tokens);
+    let wanted = match kind {
+        ProviderKind::ClaudeCli => options.probe_cli,
+        _ => options.probe,
+    };
+    if !wanted {
+        status.probe = Probe::Skipped {
+            reason: match kind {
+                ProviderKind::ClaudeCli => "a CLI call starts a whole agent; use --probe-cli",
+                _ => "use --probe to send a tiny request",
+            }
+            .into(),
+        };
+        return status;
+    }
+    let mut request = ChatRequest::new(vec![ChatMessage::user("Reply with the single word OK.")]);
+    request.max_output_tokens = 16;
+    let started = Instant::now();
+    status.probe = match built.complete(&request, cancel).await {
+        Ok(response) => Probe::Reachable {
+            model: response.model,
+            latency_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        },
+        Err(e) => Probe::Failed {
+            class: e.class().into(),
+            message: e.to_string(),
+            hint: e.hint().into(),
+        },
+    };
+    status
+}
+
+fn failed(e: &ProviderError) -> Probe {
+    match e {
+        ProviderError::Llm { source, .. } => Probe::Failed {
+            class: source.class().into(),
+            message: source.to_string(),
+            hint: source.hint().into(),
+        },
+        other => Probe::Failed {
+            class: other.code().into(),
+            message: other.to_string(),
+            hint: String::new(),
+        },
+    }
+}
+
+fn secret(name: &str) -> Setting {
+    Setting {
+        name: name.into(),
+        set: env_set(name),
+        value: None,
+        secret: true,
+    }
+}
+
+fn plain(name: &str) -> Setting {
+    let value = env_value(name).map(|v| redact_url(&v));
+    Setting {
+        name: name.into(),
+        set: value.is_some(),
+        value,
+        secret: false,
+    }
+}
+
+/// A URL without the password or token it may carry in its user info or query.
+fn redact_url(url: &str) -> String {
+    let mut out = url.to_owned();
+    if let Some(scheme) = out.find("://") {
+        let rest = &out[scheme + 3..];
+        let host_end = rest.find('/').unwrap_or(rest.len());
+        if let Some(at) = rest[..host_end].rfind('@') {
+            out = format!("{}***@{}", &out[..scheme + 3], &rest[at + 1..]);
+        }
+    }
+    if let Some(q) = out.find('?') {
+        out.truncate(q);
+        out.push_str("?***");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse() {
+        assert_eq!(
+            parse_provider("claude-cli").unwrap(),
+            ProviderKind::ClaudeCli
+        );
+        assert_eq!(parse_provider("openai").unwrap(), ProviderKind::OpenAi);
+        assert!(matches!(
+            parse_provider("fake"),
+            Err(ProviderError::Unsupported(_))
+        ));
+        let err = parse_provider("gemini").unwrap_err().to_string();
+        assert!(err.contains("anthropic, openai, claude-cli"), "{err}");
+        for name in PROVIDER_NAMES {
+            assert_eq!(provider_name(parse_provider(name).unwrap()), name);
+        }
+    }
+
+    #[test]
+    fn urls_lose_credentials() {
+        assert_eq!(
+            redact_url("https://user:pw@host:1/v1"),
+            "https://***@host:1/v1"
+        );
+        assert_eq!(redact_url("http://h/v1?key=abc"), "http://h/v1?***");
+        assert_eq!(
+            redact_url("http://127.0.0.1:11434/v1"),
+            "http://127.0.0.1:11434/v1"
+        );
+    }
+}
