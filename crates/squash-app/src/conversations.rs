@@ -609,6 +609,9 @@ impl ConversationService {
                 }
                 Err(e) => return Err(e),
             };
+            // Planning on a newer thread than the one the result was computed from is a
+            // re-application, even on the first attempt.
+            let replanned = u32::from(moved_on && attempt == 0);
             base = Some((snap.thread.id, snap.thread.revision));
             let thread_id = ThreadId::new();
             let operation = planned.operation.map(|mut op| {
@@ -635,7 +638,7 @@ impl ConversationService {
                         operation,
                         added_partners: planned.added_partners,
                         sources: planned.sources,
-                        reapplied: attempt,
+                        reapplied: attempt + replanned,
                     })
                 }
                 Err(StoreError::Conflict { .. }) => {

@@ -198,6 +198,9 @@ pub struct Setting {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     pub secret: bool,
+    /// What a person reads when it is not set.
+    #[serde(skip)]
+    pub missing: &'static str,
 }
 
 /// Whether a provider answered.
@@ -281,7 +284,7 @@ impl DoctorReport {
                 let state = match (&s.value, s.set) {
                     (Some(v), true) => v.clone(),
                     (None, true) => "set".to_owned(),
-                    (_, false) => "not set".to_owned(),
+                    (_, false) => s.missing.to_owned(),
                 };
                 out.push_str(&format!("    {:<22} {state}\n", s.name));
             }
@@ -388,6 +391,7 @@ async fn provider_status(
                     set: path.is_some(),
                     value: path.as_ref().map(|p| p.display().to_string()),
                     secret: false,
+                    missing: "not found",
                 }],
                 path.is_some(),
                 CLAUDE_CLI_DEFAULT_MODEL.to_owned(),
@@ -472,6 +476,7 @@ fn secret(name: &str) -> Setting {
         set: env_set(name),
         value: None,
         secret: true,
+        missing: "not set",
     }
 }
 
@@ -482,6 +487,7 @@ fn plain(name: &str) -> Setting {
         set: value.is_some(),
         value,
         secret: false,
+        missing: "not set",
     }
 }
 

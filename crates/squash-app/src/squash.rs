@@ -543,26 +543,35 @@ impl ConversationService {
         &self,
         result: &SquashResult,
     ) -> Result<OperationOutcome, ServiceError> {
-        self.apply_squash(
-            result.conversation_id,
-            SquashApplication {
-                messages: result.sources.clone(),
-                content: vec![ContentItem::text_for(Role::User, result.text.clone())],
-                role: Role::User,
-                // The sources already hold every partner; a new one (a tool result that arrived
-                // for a selected call during the model call) is not in the answer: a conflict.
-                policy: PartnerPolicy::Refuse,
-                performed_by_agent: true,
-                prompt: Some(result.prompt.full_text()),
-                model: Some(result.model.clone()),
-                provider: Some(result.provider.as_str().to_owned()),
-                custom_instructions: result.custom_instructions.clone(),
-                usage: Some(result.usage),
-                duration_ms: Some(result.duration_ms()),
-                computed_on: Some(result.computed_on),
-            },
-        )
-        .await
+        // The service recomputes on the newer thread without counting it when the first
+        // attempt already sees it; count it here, so callers can tell the user.
+        let before = self.store().current_thread(result.conversation_id).await?;
+        let moved_on = (before.thread.id, before.thread.revision) != result.computed_on;
+        let mut outcome = self
+            .apply_squash(
+                result.conversation_id,
+                SquashApplication {
+                    messages: result.sources.clone(),
+                    content: vec![ContentItem::text_for(Role::User, result.text.clone())],
+                    role: Role::User,
+                    // The sources already hold every partner; a new one (a tool result that arrived
+                    // for a selected call during the model call) is not in the answer: a conflict.
+                    policy: PartnerPolicy::Refuse,
+                    performed_by_agent: true,
+                    prompt: Some(result.prompt.full_text()),
+                    model: Some(result.model.clone()),
+                    provider: Some(result.provider.as_str().to_owned()),
+                    custom_instructions: result.custom_instructions.clone(),
+                    usage: Some(result.usage),
+                    duration_ms: Some(result.duration_ms()),
+                    computed_on: Some(result.computed_on),
+                },
+            )
+            .await?;
+        if moved_on {
+            outcome.reapplied = outcome.reapplied.max(1);
+        }
+        Ok(outcome)
     }
 
     /// Squashes `messages` with `model` and applies the result (see [`SquashEngine`]), with the

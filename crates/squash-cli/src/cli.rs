@@ -17,6 +17,7 @@ squash conversation new \"Fix the build\"\n  \
 squash message add 0192 --role user --text \"The build fails with E0308\"\n  \
 squash conversation show 0192\n  \
 squash manual 0192 @2 @4 @5\n  \
+squash ai 0192 @2 @3 @4 --preview\n  \
 squash undo 0192"
 )]
 pub struct Cli {
@@ -52,6 +53,16 @@ pub enum Command {
     Thread(ThreadCmd),
     /// Show how a message came to be: its operation and sources, recursively.
     Provenance(ProvenanceArgs),
+    /// Squash messages into one with an LLM: semantic compression, optionally following your
+    /// instructions. Shows the result's quality report; --preview applies nothing.
+    Ai(crate::commands::ai::AiArgs),
+    /// Repeat a recorded AI squash with its stored prompt and model, as a new thread (the
+    /// earlier result stays reachable). Its sources must be in the current thread again.
+    Rerun(crate::commands::ai::RerunArgs),
+    /// Send a message to the model and stream its reply; both are stored in the conversation.
+    Chat(crate::commands::chat::ChatArgs),
+    /// Show which model providers are configured and whether they answer.
+    Doctor(crate::commands::doctor::DoctorArgs),
 }
 
 #[derive(Args, Debug)]

@@ -62,6 +62,10 @@ fn database_location(cli: &Cli) -> anyhow::Result<String> {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
+    if let Command::Doctor(args) = &cli.command {
+        // Needs no database.
+        return commands::doctor::run(&output::Output::new(cli.json), args).await;
+    }
     let location = database_location(&cli)?;
     let store = squash_store::open(&location)
         .await
@@ -77,6 +81,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Redo(arg) => commands::thread::redo(&service, &out, &arg.conversation).await,
         Command::Thread(cmd) => commands::thread::run(&service, &out, cmd).await,
         Command::Provenance(args) => commands::provenance::run(&service, &out, args).await,
+        Command::Ai(args) => commands::ai::ai(&service, &out, cli.json, args).await,
+        Command::Rerun(args) => commands::ai::rerun(&service, &out, cli.json, args).await,
+        Command::Chat(args) => commands::chat::run(&service, &out, cli.json, args).await,
+        Command::Doctor(_) => Ok(()),
     }
 }
 

@@ -1,4 +1,7 @@
+pub mod ai;
+pub mod chat;
 pub mod conversation;
+pub mod doctor;
 pub mod message;
 pub mod provenance;
 pub mod squash;

@@ -1,0 +1,254 @@
+//! `squash ai` (an AI squash, or its preview) and `squash rerun` (an AI squash again).
+
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+
+use anyhow::anyhow;
+use clap::Args;
+use squash_app::providers::{self, parse_provider, ProviderError};
+use squash_app::{
+    ConversationService, OperationOutcome, PartnerPolicy, Progress, SquashEngine, SquashError,
+    SquashOptions, SquashResult,
+};
+use squash_core::tokens::format_count;
+use squash_llm::{CancellationToken, ChatModel};
+
+use crate::output::{ids, outcome_json, outcome_text, Output};
+
+#[derive(Args, Debug)]
+pub struct AiArgs {
+    /// Conversation id, unique id prefix, or exact name.
+    pub conversation: String,
+    /// Two or more messages, in any order; non-contiguous is fine.
+    #[arg(required = true, num_args = 1..)]
+    pub messages: Vec<String>,
+    /// Your own instructions for the model ("keep the code", "only the decisions").
+    #[arg(long, short)]
+    pub instructions: Option<String>,
+    /// Print the result and its quality report without applying it.
+    #[arg(long)]
+    pub preview: bool,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Refuse instead of bringing in a selected tool call's result (or a result's call).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RerunArgs {
+    /// The AI squash operation to repeat (id or unique id prefix).
+    pub operation: String,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ModelArgs {
+    /// anthropic, openai or claude-cli; default: the first configured of those (see
+    /// `squash doctor`).
+    #[arg(long, value_name = "PROVIDER")]
+    pub provider: Option<String>,
+    /// A model id instead of the provider's configured one.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// The context window to check the input against, in tokens (default: the model's, or
+    /// SQUASH_CONTEXT_WINDOW for models Squash does not know).
+    #[arg(long, value_name = "TOKENS")]
+    pub context_window: Option<u32>,
+}
+
+pub async fn ai(
+    service: &ConversationService,
+    out: &Output,
+    json: bool,
+    args: AiArgs,
+) -> anyhow::Result<()> {
+    let conv = service.resolve_conversation(&args.conversation).await?;
+    let mut selection = Vec::with_capacity(args.messages.len());
+    for m in &args.messages {
+        selection.push(service.resolve_message(Some(conv), m).await?);
+    }
+    let model =
+        providers::model_from_env(args.model.provider.as_deref(), args.model.model.as_deref())
+            .map_err(provider_error)?;
+    let mut options = SquashOptions::from_env().map_err(squash_error)?;
+    options.context_window = args.model.context_window;
+    if args.strict {
+        options.partner_policy = PartnerPolicy::Refuse;
+    }
+    let engine = engine(service, model, options, json);
+    let result = engine
+        .squash_messages(conv, &selection, args.instructions.as_deref())
+        .await;
+    end_progress(json);
+    let result = result.map_err(squash_error)?;
+    if args.preview {
+        return out.emit(&result_json(&result, None), || {
+            format!(
+                "{}\n\nnot applied (preview); run again without --preview to apply it",
+                result_text(&result)
+            )
+        });
+    }
+    let outcome = engine.apply(&result).await.map_err(squash_error)?;
+    out.emit(&result_json(&result, Some(&outcome)), || {
+        format!(
+            "{}\n\n{}",
+            result_text(&result),
+            outcome_text("AI-squashed", &outcome)
+        )
+    })
+}
+
+pub async fn rerun(
+    service: &ConversationService,
+    out: &Output,
+    json: bool,
+    args: RerunArgs,
+) -> anyhow::Result<()> {
+    let id = service.resolve_operation(&args.operation).await?;
+    let op = service.operation(id).await?;
+    let model = rerun_model(op.provider.as_deref(), &args.model)?;
+    let mut options = SquashOptions::from_env().map_err(squash_error)?;
+    options.context_window = args.model.context_window;
+    options.model = args.model.model.clone();
+    let engine = engine(service, model, options, json);
+    let done = engine.rerun(id).await;
+    end_progress(json);
+    let done = done.map_err(squash_error)?;
+    out.emit(&result_json(&done.result, Some(&done.outcome)), || {
+        format!(
+            "{}\n\n{}\nthe earlier result stays on thread {}",
+            result_text(&done.result),
+            outcome_text(&format!("re-ran {id}: AI-squashed"), &done.outcome),
+            op.result_thread_id
+                .map(|t| t.to_string())
+                .unwrap_or_else(|| "(unknown)".into())
+        )
+    })
+}
+
+/// The recorded provider when it can be used, else the one configured; `--provider` wins.
+fn rerun_model(recorded: Option<&str>, args: &ModelArgs) -> anyhow::Result<Arc<dyn ChatModel>> {
+    if args.provider.is_none() {
+        if let Some(kind) = recorded.and_then(|p| parse_provider(p).ok()) {
+            if let Ok(model) = providers::build_model(kind, args.model.as_deref()) {
+                return Ok(model);
+            }
+        }
+    }
+    providers::model_from_env(args.provider.as_deref(), args.model.as_deref())
+        .map_err(provider_error)
+}
+
+fn engine(
+    service: &ConversationService,
+    model: Arc<dyn ChatModel>,
+    options: SquashOptions,
+    json: bool,
+) -> SquashEngine {
+    let mut engine = SquashEngine::new(service.clone(), model)
+        .with_options(options)
+        .with_cancel(cancel_on_ctrl_c());
+    if let Some(progress) = progress(json) {
+        engine = engine.with_progress(progress);
+    }
+    engine
+}
+
+/// A token cancelled by Ctrl-C: the model call stops and nothing is stored. A second Ctrl-C
+/// exits at once.
+pub fn cancel_on_ctrl_c() -> CancellationToken {
+    let cancel = CancellationToken::new();
+    let on_signal = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_signal.cancel();
+            if tokio::signal::ctrl_c().await.is_ok() {
+                std::process::exit(130);
+            }
+        }
+    });
+    cancel
+}
+
+/// Streams the answer to stderr while it arrives, when a person is watching.
+fn progress(json: bool) -> Option<Progress> {
+    if json || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    eprintln!("asking the model…");
+    Some(Arc::new(|delta: &str| {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(delta.as_bytes());
+        let _ = err.flush();
+    }))
+}
+
+fn end_progress(json: bool) {
+    if !json && std::io::stderr().is_terminal() {
+        eprintln!("\n");
+    }
+}
+
+fn result_text(r: &SquashResult) -> String {
+    let mut s = format!("{}\n\nquality: {}", r.text, r.report.render());
+    s.push_str(&format!(
+        "\nmodel: {} ({}) · {} → {} tokens · {:.1} s",
+        r.model,
+        providers::provider_name(r.provider),
+        format_count(r.usage.input_tokens),
+        format_count(r.usage.output_tokens),
+        r.duration.as_secs_f64()
+    ));
+    s.push_str(&format!("\nsources: {}", ids(&r.sources)));
+    for p in &r.added_partners {
+        s.push_str(&format!(
+            "\nalso included {} (the tool {} of `{}`), so the call and its result stay together",
+            p.message, p.side, p.tool_use_id
+        ));
+    }
+    if r.truncated {
+        s.push_str(
+            "\nwarning: the answer hit the output limit and may be cut off; check it, or \
+             select fewer messages",
+        );
+    }
+    s
+}
+
+fn result_json(r: &SquashResult, outcome: Option<&OperationOutcome>) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "applied": outcome.is_some(),
+        "result": r,
+        "report": r.report,
+        "added_partners": r.added_partners.iter().map(|p| serde_json::json!({
+            "message": p.message, "partner_of": p.partner_of,
+            "tool_use_id": p.tool_use_id, "side": p.side,
+        })).collect::<Vec<_>>(),
+    });
+    if let Some(o) = outcome {
+        let applied = outcome_json(o);
+        v["operation"] = applied["operation"].clone();
+        v["thread"] = applied["thread"].clone();
+        v["message"] = applied["message"].clone();
+        v["reapplied"] = applied["reapplied"].clone();
+    }
+    v
+}
+
+/// The error with what the user can do about it.
+pub fn squash_error(e: SquashError) -> anyhow::Error {
+    match e.hint() {
+        Some(hint) => anyhow!("{e} [{}]\nhint: {hint}", e.class().unwrap_or(e.code())),
+        None => anyhow!(e),
+    }
+}
+
+pub fn provider_error(e: ProviderError) -> anyhow::Error {
+    match &e {
+        ProviderError::Llm { source, .. } => anyhow!("{e}\nhint: {}", source.hint()),
+        _ => anyhow!(e),
+    }
+}
