@@ -464,8 +464,8 @@ impl ConversationService {
 
     /// Switches back to the thread the current one was derived from.
     pub async fn undo(&self, conversation: ConversationId) -> Result<Conversation> {
-        self.switch_relative(conversation, |snap, _threads| {
-            snap.thread.original_thread_id.ok_or_else(|| {
+        self.switch_relative(conversation, |current, _threads| {
+            current.original_thread_id.ok_or_else(|| {
                 ServiceError::Invalid("nothing to undo: this is the first thread".into())
             })
         })
@@ -474,11 +474,11 @@ impl ConversationService {
 
     /// Switches forward to the most recent thread derived from the current one.
     pub async fn redo(&self, conversation: ConversationId) -> Result<Conversation> {
-        self.switch_relative(conversation, |snap, threads| {
+        self.switch_relative(conversation, |current, threads| {
             threads
                 .iter()
                 .rev()
-                .find(|t| t.original_thread_id == Some(snap.thread.id))
+                .find(|t| t.original_thread_id == Some(current.id))
                 .map(|t| t.id)
                 .ok_or_else(|| {
                     ServiceError::Invalid(
@@ -507,17 +507,24 @@ impl ConversationService {
     async fn switch_relative(
         &self,
         conversation: ConversationId,
-        pick: impl Fn(&ThreadSnapshot, &[Thread]) -> Result<ThreadId>,
+        pick: impl Fn(&Thread, &[Thread]) -> Result<ThreadId>,
     ) -> Result<Conversation> {
         for _ in 0..MAX_ATTEMPTS {
-            let snap = self.store.current_thread(conversation).await?;
-            let threads = self.store.threads(conversation).await?;
-            let to = pick(&snap, &threads)?;
-            match self
+            // Undo and redo need the thread tree, not the links: reading a 10,000-message
+            // thread's links here would cost more than the switch itself.
+            let current_id = self
                 .store
-                .switch_thread(conversation, to, snap.thread.id)
-                .await
-            {
+                .conversation(conversation)
+                .await?
+                .current_thread_id;
+            let threads = self.store.threads(conversation).await?;
+            let current = threads.iter().find(|t| t.id == current_id).ok_or_else(|| {
+                ServiceError::Store(StoreError::Corrupt(format!(
+                    "current thread {current_id} is not a thread of conversation {conversation}"
+                )))
+            })?;
+            let to = pick(current, &threads)?;
+            match self.store.switch_thread(conversation, to, current_id).await {
                 Ok(c) => return Ok(c),
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(e) if e.is_retryable() => tokio::time::sleep(Duration::from_millis(5)).await,
