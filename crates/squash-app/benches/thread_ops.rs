@@ -8,8 +8,19 @@
 //! within 0.5% of 10,000 messages (append: 2%) and the file does not grow without bound. The
 //! first operation on each copy is an untimed warm-up (it fills the connection's page cache),
 //! for the product and the floor alike.
+//!
+//! Parts, in order (select with `SQUASH_BENCH=growth,breakdown,paired,criterion`):
+//! * growth — bytes per copy-on-write op (squash, edit, delete), product and floor;
+//! * breakdown — the store calls each service operation makes, timed alone;
+//! * paired — product and floor run alternately, wall clock and process CPU time, medians and
+//!   ratios (`SQUASH_BENCH_OP=<group>` for one operation); the fair comparison on a shared,
+//!   loaded machine;
+//! * criterion — the usual criterion benchmarks (groups `append`, `squash3_text`,
+//!   `squash3_concat`, `edit`, `undo`, `redo`, `load_current_thread`; functions `squash`,
+//!   `floor`, `floor_rows`, `floor_rows_decode`), then a table of their medians.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -347,8 +358,9 @@ impl<'t, T> Rotating<'t, T> {
         }
     }
 
-    /// Runs `op(fixture, slot)` `iters` times and returns the time spent in the timed runs.
-    fn run(&mut self, iters: u64, mut op: impl FnMut(&mut T, usize)) -> Duration {
+    /// Runs `op(fixture, slot)` `iters` times; `op` times itself (to leave its own set-up
+    /// out) and returns the timed part.
+    fn run_timed(&mut self, iters: u64, mut op: impl FnMut(&mut T, usize) -> Duration) -> Duration {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             if self.used >= self.per_copy {
@@ -361,9 +373,7 @@ impl<'t, T> Rotating<'t, T> {
             }
             let slot = self.used;
             self.used += 1;
-            let started = Instant::now();
-            op(&mut self.current, slot);
-            total += started.elapsed();
+            total += op(&mut self.current, slot);
         }
         total
     }
@@ -900,15 +910,13 @@ fn floor_squash_concat(f: &mut Floor, sources: &[MessageId]) {
         {
             let mut stmt = tx
                 .prepare_cached(
-                    "SELECT m.id, m.role, m.content, m.created_at, m.key FROM messages m \
-                     JOIN thread_messages tm ON tm.message_key = m.key \
-                     WHERE tm.thread_key = (SELECT current_thread_key FROM conversations \
-                     WHERE id = ?2) AND m.id = ?1",
+                    "SELECT m.id, m.role, m.content, m.created_at FROM messages m \
+                     WHERE m.id = ?1",
                 )
                 .unwrap();
             for id in sources {
                 out.push(
-                    stmt.query_row(params![id.as_bytes(), f.conv.as_bytes()], |r| {
+                    stmt.query_row(params![id.as_bytes()], |r| {
                         let content: String = r.get(2)?;
                         let role: String = r.get(1)?;
                         Ok(Message {
@@ -960,157 +968,671 @@ fn floor_delete(f: &mut Floor, slot: usize) {
     floor_cow(f, FloorOp::Delete { targets: &targets });
 }
 
-// ---- benchmarks -----------------------------------------------------------------------------
-
-fn bench_append(c: &mut Criterion, rt: &Runtime, t: &Templates) {
-    let mut g = c.benchmark_group("append");
-    g.sample_size(20).measurement_time(Duration::from_secs(4));
-    g.bench_function("squash", |b| {
-        let mut fx = Rotating::new(APPENDS_PER_COPY, || Product::open(t));
-        b.iter_custom(|iters| fx.run(iters, |p, _| product_append(rt, p)));
-    });
-    g.bench_function("floor", |b| {
-        let mut fx = Rotating::new(APPENDS_PER_COPY, || Floor::open(t));
-        b.iter_custom(|iters| fx.run(iters, |f, _| floor_append(f)));
-    });
-    g.finish();
+/// Not a floor: the same squash with the ~10,000 links copied inside SQLite by one
+/// `INSERT … SELECT` instead of one statement per link — what a store could do instead.
+fn squash_by_insert_select(f: &mut Floor, slot: usize) {
+    let (sources, _, _) = slot_ids(&f.ids, slot);
+    let content =
+        serde_json::to_string(&[ContentItem::text_for(Role::User, squash_text())]).unwrap();
+    let tx = f
+        .conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .unwrap();
+    let (conv_key, base_key) = floor_current(&tx, f.conv);
+    // (position, key) of each source: the key by the id index, the position by a scan of the
+    // thread's links inside SQLite.
+    let mut found: Vec<(i64, i64)> = sources
+        .iter()
+        .map(|id| {
+            let key: i64 = tx
+                .prepare_cached("SELECT key FROM messages WHERE id = ?1 AND conversation_key = ?2")
+                .unwrap()
+                .query_row(params![id.as_bytes(), conv_key], |r| r.get(0))
+                .unwrap();
+            let position: i64 = tx
+                .prepare_cached(
+                    "SELECT position FROM thread_messages WHERE thread_key = ?1 \
+                     AND message_key = ?2",
+                )
+                .unwrap()
+                .query_row(params![base_key, key], |r| r.get(0))
+                .unwrap();
+            (position, key)
+        })
+        .collect();
+    found.sort();
+    let count: i64 = tx
+        .prepare_cached("SELECT message_count FROM threads WHERE key = ?1")
+        .unwrap()
+        .query_row([base_key], |r| r.get(0))
+        .unwrap();
+    let op_id = SquashOperationId::new();
+    let result_key = floor_insert_message(
+        &tx,
+        conv_key,
+        op_id,
+        &NewMessage {
+            role: Role::User.as_str(),
+            reply_to: None,
+            instructions: None,
+            content,
+        },
+    );
+    let t = now_micros();
+    tx.prepare_cached(
+        "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
+         message_count, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?6)",
+    )
+    .unwrap()
+    .execute(params![
+        ThreadId::new().as_bytes(),
+        conv_key,
+        base_key,
+        serde_json::to_string(&ThreadOrigin::Squash {
+            operation_id: op_id
+        })
+        .unwrap(),
+        count - 2,
+        t
+    ])
+    .unwrap();
+    let thread_key = tx.last_insert_rowid();
+    let copied = tx
+        .prepare_cached(
+            "INSERT INTO thread_messages (thread_key, position, message_key) \
+             SELECT ?1, position - (position > ?3) - (position > ?4), \
+             CASE WHEN position = ?2 THEN ?5 ELSE message_key END \
+             FROM thread_messages WHERE thread_key = ?6 AND position NOT IN (?3, ?4) \
+             ORDER BY position",
+        )
+        .unwrap()
+        .execute(params![
+            thread_key, found[0].0, found[1].0, found[2].0, result_key, base_key
+        ])
+        .unwrap();
+    assert_eq!(copied as i64, count - 2);
+    tx.prepare_cached(
+        "INSERT INTO squash_operations (id, conversation_key, result_message_key, \
+         performed_by_agent, performed_by, base_thread_key, result_thread_key, created_at) \
+         VALUES (?1, ?2, ?3, 0, 'bench', ?4, ?5, ?6)",
+    )
+    .unwrap()
+    .execute(params![
+        op_id.as_bytes(),
+        conv_key,
+        result_key,
+        base_key,
+        thread_key,
+        t
+    ])
+    .unwrap();
+    let op_key = tx.last_insert_rowid();
+    for (pos, (_, key)) in found.iter().enumerate() {
+        tx.prepare_cached(
+            "INSERT INTO squash_operation_sources (operation_key, position, message_key) \
+             VALUES (?1, ?2, ?3)",
+        )
+        .unwrap()
+        .execute(params![op_key, pos as i64, key])
+        .unwrap();
+    }
+    tx.prepare_cached(
+        "UPDATE conversations SET current_thread_key = ?2, updated_at = ?3 WHERE key = ?1",
+    )
+    .unwrap()
+    .execute(params![conv_key, thread_key, t])
+    .unwrap();
+    tx.commit().unwrap();
 }
 
-fn bench_cow(c: &mut Criterion, rt: &Runtime, t: &Templates) {
-    for name in ["squash3_text", "squash3_concat", "edit"] {
-        let mut g = c.benchmark_group(name);
-        g.sample_size(10)
-            .sampling_mode(SamplingMode::Flat)
-            .measurement_time(Duration::from_secs(6));
+// ---- the operations, product and floor ------------------------------------------------------
+
+/// One benchmarked operation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Append,
+    Squash3Text,
+    Squash3Concat,
+    Edit,
+    Undo,
+    Redo,
+    Load,
+}
+
+const OPS: [Op; 7] = [
+    Op::Append,
+    Op::Squash3Text,
+    Op::Squash3Concat,
+    Op::Edit,
+    Op::Undo,
+    Op::Redo,
+    Op::Load,
+];
+
+/// How the floor of an operation is taken (load has two).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FloorKind {
+    Same,
+    RowsOnly,
+    RowsDecode,
+}
+
+impl Op {
+    /// The criterion group.
+    fn group(self) -> &'static str {
+        match self {
+            Op::Append => "append",
+            Op::Squash3Text => "squash3_text",
+            Op::Squash3Concat => "squash3_concat",
+            Op::Edit => "edit",
+            Op::Undo => "undo",
+            Op::Redo => "redo",
+            Op::Load => "load_current_thread",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Op::Append => "append 1 message",
+            Op::Squash3Text => "squash 3 non-contiguous (explicit text)",
+            Op::Squash3Concat => "squash 3 non-contiguous (concatenation)",
+            Op::Edit => "edit 1 message",
+            Op::Undo => "undo (switch back)",
+            Op::Redo => "redo (switch forward)",
+            Op::Load => "load current thread (10,000 messages)",
+        }
+    }
+
+    fn floors(self) -> &'static [(FloorKind, &'static str)] {
+        match self {
+            Op::Load => &[
+                (FloorKind::RowsDecode, "floor_rows_decode"),
+                (FloorKind::RowsOnly, "floor_rows"),
+            ],
+            _ => &[(FloorKind::Same, "floor")],
+        }
+    }
+
+    /// Operations on one database copy before a fresh one.
+    fn per_copy(self) -> usize {
+        match self {
+            Op::Append => APPENDS_PER_COPY,
+            Op::Squash3Text | Op::Squash3Concat | Op::Edit => COW_OPS_PER_COPY,
+            // Switching and reading grow nothing.
+            Op::Undo | Op::Redo | Op::Load => usize::MAX,
+        }
+    }
+
+    /// Rounds of the paired (interleaved) measurement.
+    fn rounds(self) -> usize {
+        match self {
+            Op::Append => 400,
+            Op::Undo | Op::Redo => 200,
+            Op::Squash3Text | Op::Squash3Concat | Op::Edit => 50,
+            Op::Load => 40,
+        }
+    }
+
+    /// Undo and redo need a derived thread: one edit on every fresh copy.
+    fn needs_edit(self) -> bool {
+        matches!(self, Op::Undo | Op::Redo)
+    }
+}
+
+fn product_fixture<'t>(op: Op, rt: &'t Runtime, t: &'t Templates) -> Rotating<'t, Product> {
+    Rotating::new(op.per_copy(), move || {
+        let p = Product::open(t);
+        if op.needs_edit() {
+            product_edit(rt, &p, 0);
+        }
+        p
+    })
+}
+
+fn floor_fixture(op: Op, t: &Templates) -> Rotating<'_, Floor> {
+    Rotating::new(op.per_copy(), move || {
+        let mut f = Floor::open(t);
+        if op.needs_edit() {
+            floor_edit(&mut f, 0);
+        }
+        f
+    })
+}
+
+/// Whether `timed` also takes the process's CPU time (paired table only).
+static MEASURE_CPU: AtomicBool = AtomicBool::new(false);
+/// The CPU time of the last `timed` section, in nanoseconds.
+static LAST_CPU_NS: AtomicU64 = AtomicU64::new(0);
+
+/// CPU time of all threads of this process so far, in nanoseconds
+/// (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`); `None` off 64-bit Linux.
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn process_cpu_ns() -> Option<u64> {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
+    let mut ts = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    let rc = unsafe { clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+}
+
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn process_cpu_ns() -> Option<u64> {
+    None
+}
+
+/// Times `f` (wall clock; with `MEASURE_CPU`, also all threads' CPU time into `LAST_CPU_NS`).
+/// Dropping the result is not timed.
+fn timed<T>(f: impl FnOnce() -> T) -> Duration {
+    let cpu = MEASURE_CPU.load(Ordering::Relaxed);
+    let cpu_before = if cpu { process_cpu_ns() } else { None };
+    let started = Instant::now();
+    let out = f();
+    let elapsed = started.elapsed();
+    if let (Some(before), Some(after)) = (cpu_before, cpu.then(process_cpu_ns).flatten()) {
+        LAST_CPU_NS.store(after.saturating_sub(before), Ordering::Relaxed);
+    }
+    drop(out);
+    elapsed
+}
+
+fn last_cpu() -> Duration {
+    Duration::from_nanos(LAST_CPU_NS.load(Ordering::Relaxed))
+}
+
+/// One run of `op` through the service; times only the operation itself.
+fn product_op(op: Op, rt: &Runtime, p: &mut Product, slot: usize) -> Duration {
+    let undo = |p: &Product| rt.block_on(p.service.undo(p.conv)).expect("undo");
+    let redo = |p: &Product| rt.block_on(p.service.redo(p.conv)).expect("redo");
+    match op {
+        Op::Append => timed(|| product_append(rt, p)),
+        Op::Squash3Text => timed(|| product_squash(rt, p, slot, Some(squash_text()))),
+        Op::Squash3Concat => timed(|| product_squash(rt, p, slot, None)),
+        Op::Edit => timed(|| product_edit(rt, p, slot)),
+        Op::Undo => {
+            let d = timed(|| undo(p));
+            redo(p);
+            d
+        }
+        Op::Redo => {
+            undo(p);
+            timed(|| redo(p))
+        }
+        Op::Load => timed(|| {
+            let view = rt.block_on(p.service.current_thread(p.conv)).expect("load");
+            assert_eq!(view.messages.len(), MESSAGES);
+            view
+        }),
+    }
+}
+
+/// One run of the floor of `op`; times only the operation itself.
+fn floor_op(op: Op, kind: FloorKind, f: &mut Floor, slot: usize) -> Duration {
+    match op {
+        Op::Append => timed(|| floor_append(f)),
+        Op::Squash3Text => timed(|| floor_squash(f, slot)),
+        Op::Squash3Concat => {
+            let (sources, _, _) = slot_ids(&f.ids, slot);
+            timed(|| floor_squash_concat(f, &sources))
+        }
+        Op::Edit => timed(|| floor_edit(f, slot)),
+        Op::Undo => {
+            let d = timed(|| floor_switch(f, true));
+            floor_switch(f, false);
+            d
+        }
+        Op::Redo => {
+            floor_switch(f, true);
+            timed(|| floor_switch(f, false))
+        }
+        Op::Load if kind == FloorKind::RowsOnly => timed(|| {
+            let rows = floor_load_rows(f);
+            assert_eq!(rows.len(), MESSAGES);
+            rows
+        }),
+        Op::Load => timed(|| {
+            let messages = floor_load_decoded(f);
+            assert_eq!(messages.len(), MESSAGES);
+            messages
+        }),
+    }
+}
+
+// ---- criterion ------------------------------------------------------------------------------
+
+fn criterion_benches(c: &mut Criterion, rt: &Runtime, t: &Templates) {
+    for op in OPS {
+        let mut g = c.benchmark_group(op.group());
+        match op {
+            Op::Append | Op::Undo | Op::Redo => {
+                g.sample_size(20).measurement_time(Duration::from_secs(4));
+            }
+            _ => {
+                g.sample_size(10)
+                    .sampling_mode(SamplingMode::Flat)
+                    .measurement_time(Duration::from_secs(6));
+            }
+        }
         g.bench_function("squash", |b| {
-            let mut fx = Rotating::new(COW_OPS_PER_COPY, || Product::open(t));
-            b.iter_custom(|iters| {
-                fx.run(iters, |p, slot| match name {
-                    "squash3_text" => product_squash(rt, p, slot, Some(squash_text())),
-                    "squash3_concat" => product_squash(rt, p, slot, None),
-                    _ => product_edit(rt, p, slot),
-                })
-            });
+            let mut fx = product_fixture(op, rt, t);
+            b.iter_custom(|iters| fx.run_timed(iters, |p, slot| product_op(op, rt, p, slot)));
         });
-        g.bench_function("floor", |b| {
-            let mut fx = Rotating::new(COW_OPS_PER_COPY, || Floor::open(t));
-            b.iter_custom(|iters| {
-                fx.run(iters, |f, slot| match name {
-                    "squash3_text" => floor_squash(f, slot),
-                    "squash3_concat" => {
-                        let (sources, _, _) = slot_ids(&f.ids, slot);
-                        floor_squash_concat(f, &sources)
-                    }
-                    _ => floor_edit(f, slot),
-                })
+        for &(kind, name) in op.floors() {
+            g.bench_function(name, |b| {
+                let mut fx = floor_fixture(op, t);
+                b.iter_custom(|iters| fx.run_timed(iters, |f, slot| floor_op(op, kind, f, slot)));
             });
-        });
+        }
         g.finish();
     }
 }
 
-/// Undo and redo between the initial thread and one edited thread (the switch itself grows
-/// nothing, so one copy serves all iterations).
-fn bench_undo_redo(c: &mut Criterion, rt: &Runtime, t: &Templates) {
-    let product = Product::open(t);
-    product_edit(rt, &product, 0);
-    let mut floor = Floor::open(t);
-    floor_edit(&mut floor, 0);
-    let undo = |p: &Product| {
-        rt.block_on(p.service.undo(p.conv)).expect("undo");
-    };
-    let redo = |p: &Product| {
-        rt.block_on(p.service.redo(p.conv)).expect("redo");
-    };
-
-    let mut g = c.benchmark_group("undo");
-    g.sample_size(20).measurement_time(Duration::from_secs(4));
-    g.bench_function("squash", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let started = Instant::now();
-                undo(&product);
-                total += started.elapsed();
-                redo(&product);
-            }
-            total
-        })
-    });
-    g.bench_function("floor", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let started = Instant::now();
-                floor_switch(&mut floor, true);
-                total += started.elapsed();
-                floor_switch(&mut floor, false);
-            }
-            total
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("redo");
-    g.sample_size(20).measurement_time(Duration::from_secs(4));
-    g.bench_function("squash", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                undo(&product);
-                let started = Instant::now();
-                redo(&product);
-                total += started.elapsed();
-            }
-            total
-        })
-    });
-    g.bench_function("floor", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                floor_switch(&mut floor, true);
-                let started = Instant::now();
-                floor_switch(&mut floor, false);
-                total += started.elapsed();
-            }
-            total
-        })
-    });
-    g.finish();
+fn row_label(op: Op, kind: FloorKind) -> String {
+    match kind {
+        FloorKind::Same => op.label().to_owned(),
+        FloorKind::RowsDecode => format!("{} — floor: rows + decode", op.label()),
+        FloorKind::RowsOnly => format!("{} — floor: rows only", op.label()),
+    }
 }
 
-fn bench_load(c: &mut Criterion, rt: &Runtime, t: &Templates) {
-    let product = Product::open(t);
-    let mut floor = Floor::open(t);
-    let mut g = c.benchmark_group("load_current_thread");
-    g.sample_size(10)
-        .sampling_mode(SamplingMode::Flat)
-        .measurement_time(Duration::from_secs(6));
-    g.bench_function("squash", |b| {
-        b.iter(|| {
-            let view = rt
-                .block_on(product.service.current_thread(product.conv))
-                .expect("load");
-            assert_eq!(view.messages.len(), MESSAGES);
-            view
-        })
-    });
-    g.bench_function("floor_rows", |b| {
-        b.iter(|| {
-            let rows = floor_load_rows(&mut floor);
-            assert_eq!(rows.len(), MESSAGES);
-            rows
-        })
-    });
-    g.bench_function("floor_rows_decode", |b| {
-        b.iter(|| {
-            let messages = floor_load_decoded(&mut floor);
-            assert_eq!(messages.len(), MESSAGES);
-            messages
-        })
-    });
-    g.finish();
+/// Criterion's medians (from its saved estimates) as one table.
+fn criterion_summary() {
+    // Where criterion saves its estimates: $CRITERION_HOME, else <target dir>/criterion.
+    let dir = std::env::var_os("CRITERION_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            std::env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"))
+                .join("criterion")
+        });
+    let median_of = |group: &str, function: &str| -> Option<Duration> {
+        let path = dir.join(group).join(function).join("new/estimates.json");
+        let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+        Some(Duration::from_nanos(
+            json["median"]["point_estimate"].as_f64()? as u64,
+        ))
+    };
+    println!();
+    println!("criterion medians (one benchmark after the other):");
+    println!();
+    println!("| operation | Squash (median) | floor (median) | ratio |");
+    println!("|---|---:|---:|---:|");
+    for op in OPS {
+        for &(kind, name) in op.floors() {
+            let label = row_label(op, kind);
+            match (median_of(op.group(), "squash"), median_of(op.group(), name)) {
+                (Some(p), Some(f)) => println!(
+                    "| {label} | {} | {} | {:.2}× |",
+                    human(p),
+                    human(f),
+                    p.as_secs_f64() / f.as_secs_f64()
+                ),
+                _ => println!("| {label} | (not run) | | |"),
+            }
+        }
+    }
+    println!();
+}
+
+// ---- the paired measurement -------------------------------------------------------------------
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn human(d: Duration) -> String {
+    let ns = d.as_nanos() as f64;
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else {
+        format!("{:.1} µs", ns / 1e3)
+    }
+}
+
+/// Product and floor run alternately (which goes first alternates too), so that both see the
+/// same machine load; the medians of each and their ratio. On a shared, loaded machine this is
+/// the fairer comparison than criterion's one-after-the-other runs.
+fn paired_table(rt: &Runtime, t: &Templates, filter: Option<&str>) {
+    MEASURE_CPU.store(true, Ordering::Relaxed);
+    println!();
+    println!("paired (interleaved) medians; wall clock, and CPU time of all threads:");
+    println!();
+    println!(
+        "| operation | Squash (median) | floor (median) | ratio | goal ≤ 1.5× met? \
+         | Squash CPU | floor CPU | CPU ratio |"
+    );
+    println!("|---|---:|---:|---:|---|---:|---:|---:|");
+    for op in OPS {
+        if filter.is_some_and(|f| !op.group().contains(f)) {
+            continue;
+        }
+        let mut product = product_fixture(op, rt, t);
+        let mut floors: Vec<_> = op.floors().iter().map(|_| floor_fixture(op, t)).collect();
+        let (mut ps, mut pc) = (Vec::new(), Vec::new());
+        let mut fs: Vec<(Vec<Duration>, Vec<Duration>)> = vec![Default::default(); floors.len()];
+        for round in 0..op.rounds() {
+            let mut run_product = || {
+                ps.push(product.run_timed(1, |p, slot| product_op(op, rt, p, slot)));
+                pc.push(last_cpu());
+            };
+            if round % 2 == 0 {
+                run_product();
+            }
+            for (i, &(kind, _)) in op.floors().iter().enumerate() {
+                let wall = floors[i].run_timed(1, |f, slot| floor_op(op, kind, f, slot));
+                fs[i].0.push(wall);
+                fs[i].1.push(last_cpu());
+            }
+            if round % 2 == 1 {
+                run_product();
+            }
+        }
+        let (p, p_cpu) = (median(ps), median(pc));
+        for (i, &(kind, _)) in op.floors().iter().enumerate() {
+            let (wall, cpu) = std::mem::take(&mut fs[i]);
+            let (f, f_cpu) = (median(wall), median(cpu));
+            let ratio = p.as_secs_f64() / f.as_secs_f64();
+            println!(
+                "| {} | {} | {} | {ratio:.2}× | {} | {} | {} | {:.2}× |",
+                row_label(op, kind),
+                human(p),
+                human(f),
+                if ratio <= 1.5 { "yes" } else { "**no**" },
+                human(p_cpu),
+                human(f_cpu),
+                p_cpu.as_secs_f64() / f_cpu.as_secs_f64(),
+            );
+        }
+    }
+    println!();
+    MEASURE_CPU.store(false, Ordering::Relaxed);
+}
+
+/// Where the service's time goes: the store calls its operations make, each timed alone.
+fn breakdown(rt: &Runtime, t: &Templates) {
+    const ROUNDS: usize = 30;
+    let p = Product::open(t);
+    let store = p.store.clone();
+    let conv = p.conv;
+    let (sources, _, _) = slot_ids(&p.ids, 1);
+    let thread_id = rt
+        .block_on(store.current_thread(conv))
+        .expect("current")
+        .thread
+        .id;
+    let mut f = Floor::open(t);
+    let snap = rt.block_on(store.current_thread(conv)).expect("current");
+
+    MEASURE_CPU.store(true, Ordering::Relaxed);
+    let row = |label: &str, mut run: Box<dyn FnMut() -> Duration + '_>| {
+        run();
+        let (wall, cpu): (Vec<_>, Vec<_>) = (0..ROUNDS).map(|_| (run(), last_cpu())).unzip();
+        println!(
+            "| {label} | {} | {} |",
+            human(median(wall)),
+            human(median(cpu))
+        );
+    };
+    println!();
+    println!("where the time goes (medians of {ROUNDS} runs, each step alone):");
+    println!();
+    println!("| step | wall | CPU (all threads) |");
+    println!("|---|---:|---:|");
+    row(
+        "tokio spawn_blocking round trip, empty (each store call pays one)",
+        Box::new(|| {
+            timed(|| rt.block_on(async { tokio::task::spawn_blocking(|| ()).await.unwrap() }))
+        }),
+    );
+    row(
+        "store.conversation",
+        Box::new(|| timed(|| rt.block_on(store.conversation(conv)).unwrap())),
+    );
+    row(
+        "store.current_thread (thread + 10,000 link ids)",
+        Box::new(|| timed(|| rt.block_on(store.current_thread(conv)).unwrap())),
+    );
+    row(
+        "store.threads",
+        Box::new(|| timed(|| rt.block_on(store.threads(conv)).unwrap())),
+    );
+    row(
+        "store.thread_messages (10,000 messages, decoded)",
+        Box::new(|| timed(|| rt.block_on(store.thread_messages(thread_id)).unwrap())),
+    );
+    row(
+        "store.tool_refs_closure (3 ids)",
+        Box::new(|| {
+            timed(|| {
+                rt.block_on(store.tool_refs_closure(conv, &sources))
+                    .unwrap()
+            })
+        }),
+    );
+    row(
+        "store.messages (3 ids)",
+        Box::new(|| timed(|| rt.block_on(store.messages(&sources)).unwrap())),
+    );
+    row(
+        "plan: thread_ops order + partners + squash on 10,000 links",
+        Box::new(|| {
+            timed(|| {
+                let refs = std::collections::HashMap::new();
+                let ordered =
+                    squash_core::thread_ops::order_by_thread(&snap.links, &sources).expect("order");
+                let added = squash_core::thread_ops::tool_partners(&snap.links, &ordered, &refs);
+                assert!(added.is_empty());
+                squash_core::thread_ops::squash(&snap.links, &ordered, MessageId::new())
+                    .expect("squash")
+            })
+        }),
+    );
+    row(
+        "floor: read 10,000 links (key + id) in a read transaction",
+        Box::new(|| {
+            timed(|| {
+                let tx = f.conn.transaction().unwrap();
+                let (_, thread_key) = floor_current(&tx, f.conv);
+                let links = floor_links(&tx, thread_key);
+                tx.commit().unwrap();
+                links
+            })
+        }),
+    );
+    drop(p);
+
+    // The squash's write transaction alone: through the store, the floor's, and one copying the
+    // links with INSERT … SELECT; interleaved.
+    let mut product = Rotating::new(COW_OPS_PER_COPY, || Product::open(t));
+    let mut floor = Rotating::new(COW_OPS_PER_COPY, || Floor::open(t));
+    let mut copying = Rotating::new(COW_OPS_PER_COPY, || Floor::open(t));
+    let mut rows: [(Vec<Duration>, Vec<Duration>); 3] = Default::default();
+    for _ in 0..ROUNDS {
+        let wall = product.run_timed(1, |p, slot| timed_squash_commit(rt, p, slot));
+        rows[0].0.push(wall);
+        rows[0].1.push(last_cpu());
+        let wall = floor.run_timed(1, |f, slot| timed(|| floor_squash(f, slot)));
+        rows[1].0.push(wall);
+        rows[1].1.push(last_cpu());
+        let wall = copying.run_timed(1, |f, slot| timed(|| squash_by_insert_select(f, slot)));
+        rows[2].0.push(wall);
+        rows[2].1.push(last_cpu());
+    }
+    let labels = [
+        "store.commit of a 3-message squash (the write transaction alone)",
+        "floor: the same squash (links read, ~10,000 single-row inserts)",
+        "not a floor: the same squash, links copied by one INSERT … SELECT",
+    ];
+    for (label, (wall, cpu)) in labels.iter().zip(rows) {
+        println!(
+            "| {label} | {} | {} |",
+            human(median(wall)),
+            human(median(cpu))
+        );
+    }
+    println!();
+    MEASURE_CPU.store(false, Ordering::Relaxed);
+}
+
+/// Builds the commit the service would build for a squash of `slot`'s sources and times only
+/// `store.commit`.
+fn timed_squash_commit(rt: &Runtime, p: &Product, slot: usize) -> Duration {
+    let (sources, _, _) = slot_ids(&p.ids, slot);
+    let snap = rt
+        .block_on(p.store.current_thread(p.conv))
+        .expect("current");
+    let op_id = SquashOperationId::new();
+    let mut result = Message::new(
+        p.conv,
+        Role::User,
+        vec![ContentItem::text_for(Role::User, squash_text())],
+    )
+    .expect("message");
+    result.squash_operation_id = Some(op_id);
+    let links = squash_core::thread_ops::squash(&snap.links, &sources, result.id).expect("squash");
+    let thread_id = ThreadId::new();
+    let operation = squash_core::SquashOperation {
+        id: op_id,
+        conversation_id: p.conv,
+        source_message_ids: sources.to_vec(),
+        result_message_id: result.id,
+        prompt: None,
+        model: None,
+        performed_by_agent: false,
+        performed_by: Some("bench".into()),
+        custom_instructions: None,
+        provider: None,
+        base_thread_id: Some(snap.thread.id),
+        result_thread_id: Some(thread_id),
+        usage: None,
+        duration_ms: None,
+        created_at: Utc::now(),
+    };
+    let commit = squash_store::Commit {
+        conversation_id: p.conv,
+        base_thread_id: snap.thread.id,
+        base_revision: snap.thread.revision,
+        thread_id,
+        origin: ThreadOrigin::Squash {
+            operation_id: op_id,
+        },
+        links,
+        message: Some(result),
+        operation: Some(operation),
+    };
+    timed(|| rt.block_on(p.store.commit(&commit)).expect("commit"))
 }
 
 // ---- bytes per copy-on-write operation ----------------------------------------------------------
@@ -1131,19 +1653,20 @@ fn db_bytes(path: &Path) -> (u64, u64) {
 fn growth_report(rt: &Runtime, t: &Templates) {
     println!();
     println!(
-        "bytes the database grows per copy-on-write op ({GROWTH_OPS} ops each, 10,000-message \
-         thread, file size after wal_checkpoint(TRUNCATE)):"
+        "bytes the database grows per copy-on-write op ({GROWTH_OPS} ops each on the \
+         10,000-message conversation; file size after wal_checkpoint(TRUNCATE)):"
     );
-    println!("| operation | Squash bytes/op | floor bytes/op | links/op |");
+    println!();
+    println!("| operation | Squash bytes/op | floor bytes/op | links written/op |");
     println!("|---|---:|---:|---:|");
-    for name in ["squash3", "edit", "delete2"] {
+    for name in ["squash 3", "edit 1", "delete 2"] {
         let p = Product::open(t);
         let (before, _) = db_bytes(&p.path);
         let stats_before = rt.block_on(p.store.stats()).expect("stats");
         for slot in 0..GROWTH_OPS {
             match name {
-                "squash3" => product_squash(rt, &p, slot, Some(squash_text())),
-                "edit" => product_edit(rt, &p, slot),
+                "squash 3" => product_squash(rt, &p, slot, Some(squash_text())),
+                "edit 1" => product_edit(rt, &p, slot),
                 _ => product_delete(rt, &p, slot),
             }
         }
@@ -1155,8 +1678,8 @@ fn growth_report(rt: &Runtime, t: &Templates) {
         let (floor_before, _) = db_bytes(&f.path);
         for slot in 0..GROWTH_OPS {
             match name {
-                "squash3" => floor_squash(&mut f, slot),
-                "edit" => floor_edit(&mut f, slot),
+                "squash 3" => floor_squash(&mut f, slot),
+                "edit 1" => floor_edit(&mut f, slot),
                 _ => floor_delete(&mut f, slot),
             }
         }
@@ -1171,68 +1694,18 @@ fn growth_report(rt: &Runtime, t: &Templates) {
     println!();
 }
 
-// ---- summary --------------------------------------------------------------------------------
+// ---- main -----------------------------------------------------------------------------------
 
-/// The median of a benchmark from criterion's saved estimates, in nanoseconds.
-fn median_ns(group: &str, function: &str) -> Option<f64> {
-    let dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("target"));
-    let path = dir
-        .join("criterion")
-        .join(group)
-        .join(function)
-        .join("new/estimates.json");
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-    json["median"]["point_estimate"].as_f64()
-}
-
-fn human(ns: f64) -> String {
-    if ns >= 1e6 {
-        format!("{:.2} ms", ns / 1e6)
-    } else {
-        format!("{:.1} µs", ns / 1e3)
-    }
-}
-
-fn summary() {
-    println!();
-    println!("| operation | Squash (median) | floor (median) | ratio | goal ≤ 1.5× met? |");
-    println!("|---|---:|---:|---:|---|");
-    let rows = [
-        ("append", "append", "floor"),
-        ("squash 3 (explicit text)", "squash3_text", "floor"),
-        ("squash 3 (concatenation)", "squash3_concat", "floor"),
-        ("edit", "edit", "floor"),
-        ("undo", "undo", "floor"),
-        ("redo", "redo", "floor"),
-        (
-            "load current thread (floor: rows + decode)",
-            "load_current_thread",
-            "floor_rows_decode",
-        ),
-        (
-            "load current thread (floor: rows only)",
-            "load_current_thread",
-            "floor_rows",
-        ),
-    ];
-    for (label, group, floor) in rows {
-        match (median_ns(group, "squash"), median_ns(group, floor)) {
-            (Some(s), Some(f)) => println!(
-                "| {label} | {} | {} | {:.2}× | {} |",
-                human(s),
-                human(f),
-                s / f,
-                if s / f <= 1.5 { "yes" } else { "no" }
-            ),
-            _ => println!("| {label} | (not run) | | | |"),
-        }
-    }
-    println!();
-}
-
+/// `SQUASH_BENCH=criterion|paired|growth|breakdown` (comma-separated) selects the parts; all by
+/// default. `SQUASH_BENCH_OP=<group>` restricts the paired table to one operation.
 fn main() {
+    let parts = std::env::var("SQUASH_BENCH")
+        .unwrap_or_else(|_| "growth,breakdown,paired,criterion".into());
+    // `--test` / `--list` (criterion's quick modes) run only the criterion part.
+    let quick = std::env::args().any(|a| a == "--test" || a == "--list");
+    let on =
+        |part: &str| parts.split(',').any(|p| p.trim() == part) && (!quick || part == "criterion");
+    let op_filter = std::env::var("SQUASH_BENCH_OP").ok();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -1241,13 +1714,20 @@ fn main() {
         .warm_up_time(Duration::from_secs(1))
         .configure_from_args();
     let templates = Templates::build(&rt);
-    if std::env::var_os("SQUASH_BENCH_NO_GROWTH").is_none() {
+    if on("growth") {
         growth_report(&rt, &templates);
     }
-    bench_append(&mut c, &rt, &templates);
-    bench_cow(&mut c, &rt, &templates);
-    bench_undo_redo(&mut c, &rt, &templates);
-    bench_load(&mut c, &rt, &templates);
-    c.final_summary();
-    summary();
+    if on("breakdown") {
+        breakdown(&rt, &templates);
+    }
+    if on("paired") {
+        paired_table(&rt, &templates, op_filter.as_deref());
+    }
+    if on("criterion") {
+        criterion_benches(&mut c, &rt, &templates);
+        c.final_summary();
+        if !quick {
+            criterion_summary();
+        }
+    }
 }
