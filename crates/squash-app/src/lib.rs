@@ -9,7 +9,9 @@
 mod chat;
 mod conversations;
 mod error;
+pub mod export;
 mod history;
+pub mod import;
 pub mod providers;
 mod refs;
 mod squash;
@@ -20,7 +22,11 @@ pub use conversations::{
     ThreadView,
 };
 pub use error::ServiceError;
+pub use export::{ExportFormat, ExportOptions, ExportReport};
 pub use history::{HistoryEntry, ProvenanceNode};
+pub use import::{
+    ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
+};
 pub use squash::{
     prompt_from_record, AiSquash, Progress, SquashEngine, SquashError, SquashOptions, SquashResult,
     CONTEXT_WINDOW_ENV, SQUASH_MAX_OUTPUT_TOKENS, SQUASH_TEMPERATURE,

@@ -63,6 +63,15 @@ pub enum Command {
     Chat(crate::commands::chat::ChatArgs),
     /// Show which model providers are configured and whether they answer.
     Doctor(crate::commands::doctor::DoctorArgs),
+    /// Serve the web UI and the HTTP API (default http://127.0.0.1:7878).
+    Serve(crate::commands::serve::ServeArgs),
+    /// Import sessions: Claude Code and Codex CLI logs, OpenAI- or Anthropic-style chat JSON,
+    /// Gromozeka databases, Squash JSON exports — a file or a whole directory. Importing the
+    /// same source again changes nothing; a session that grew gets its new messages appended.
+    Import(crate::commands::import::ImportArgs),
+    /// Export a conversation: a Markdown transcript, lossless Squash JSON, or a Claude Code
+    /// session that `claude --resume` accepts (--install puts it where Claude Code looks).
+    Export(crate::commands::export::ExportArgs),
 }
 
 #[derive(Args, Debug)]

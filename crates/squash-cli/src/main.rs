@@ -85,6 +85,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rerun(args) => commands::ai::rerun(&service, &out, cli.json, args).await,
         Command::Chat(args) => commands::chat::run(&service, &out, cli.json, args).await,
         Command::Doctor(_) => Ok(()),
+        Command::Serve(args) => commands::serve::run(&service, args).await,
+        Command::Import(args) => commands::import::run(&service, &out, cli.json, args).await,
+        Command::Export(args) => commands::export::run(&service, &out, args).await,
     }
 }
 

@@ -8,6 +8,8 @@
 //! - [`OpenAiModel`]: OpenAI Chat Completions and the local servers that speak it
 //!   (`OPENAI_API_KEY`, `OPENAI_BASE_URL`).
 //! - [`ClaudeCliModel`]: the Claude Code CLI in print mode.
+//! - `LocalModel` (feature `local`): a GGUF model run in-process by llama.cpp; [`models`]
+//!   installs the catalog's models without a model hub.
 //! - `FakeModel` (feature `test-support`): scripted answers for tests.
 //!
 //! Every failure is an [`LlmError`] with a stable [`LlmError::class`], a retry verdict and a
@@ -22,7 +24,10 @@ mod error;
 mod fake;
 mod guard;
 mod http;
+#[cfg(feature = "local")]
+mod local;
 mod model;
+pub mod models;
 mod openai;
 mod retry;
 mod transcript;
@@ -36,6 +41,11 @@ pub use error::LlmError;
 #[cfg(feature = "test-support")]
 pub use fake::{FakeModel, FakeReply};
 pub use http::DEFAULT_TIMEOUT;
+#[cfg(feature = "local")]
+pub use local::{
+    LocalConfig, LocalModel, LocalSampling, LocalStats, LOCAL_DEFAULT_CONTEXT_TOKENS,
+    LOCAL_DEFAULT_TEMPERATURE,
+};
 pub use model::{
     ChatImage, ChatMessage, ChatModel, ChatPart, ChatRequest, ChatResponse, ChatRole, ModelInfo,
     ProviderKind, Usage,

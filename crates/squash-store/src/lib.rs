@@ -23,7 +23,10 @@ use squash_core::{
 };
 
 pub use error::{Entity, StoreError};
-pub use types::{Appended, Commit, StoreStats, ThreadSnapshot};
+pub use types::{
+    Appended, Commit, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
+    ImportThread, StoreStats, ThreadSnapshot,
+};
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
@@ -98,6 +101,21 @@ pub trait ConversationStore: Send + Sync {
 
     /// Row counts and size, for diagnostics and the benchmarks.
     async fn stats(&self) -> Result<StoreStats>;
+
+    /// Stores a whole imported conversation in one transaction: the project (created if
+    /// needed), the conversation, its messages, threads with their links, operations, the
+    /// current thread and the import record. If the source key is already recorded with the same
+    /// content hash, nothing is written ([`ImportOutcome::AlreadyImported`]); with another hash
+    /// the record moves to the new conversation (the old one stays).
+    async fn import_conversation(&self, batch: ImportBatch) -> Result<ImportOutcome>;
+    /// Appends the new messages of a source that grew to its conversation's current thread and
+    /// updates the import record — one transaction, and only if the record still has
+    /// `expected_hash`. Returns the current thread's revision after the append.
+    async fn import_append(&self, append: ImportAppend) -> Result<Appended>;
+    /// The import record of a source key, if it was imported.
+    async fn import_record(&self, source_key: &str) -> Result<Option<ImportRecord>>;
+    /// The import records that point to a conversation (most recent first).
+    async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>>;
 }
 
 /// Opens the store a URL names: `postgres://…`/`postgresql://…` for PostgreSQL, `sqlite://PATH`

@@ -44,3 +44,86 @@ pub struct StoreStats {
     /// Bytes on disk (SQLite file pages or PostgreSQL relation sizes).
     pub bytes: u64,
 }
+
+/// Where an import came from, for idempotency: a second import of the same source with the same
+/// content hash writes nothing.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ImportSource {
+    /// Stable name of the source, e.g. `claude-code:<sessionId>` or `gromozeka:<conversation id>`.
+    pub source_key: String,
+    /// The format it was read from (`claude-code`, `codex`, `openai`, `gromozeka`, ...).
+    pub format: String,
+    /// Hash of the source content; a changed hash means the source changed since.
+    pub content_hash: String,
+    /// What the conversation model has no place for but an export needs (e.g. a Claude Code
+    /// session's non-message lines), kept verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Value>,
+}
+
+/// A thread of an imported conversation, with its links.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportThread {
+    pub id: ThreadId,
+    /// Must name a thread listed earlier in the batch.
+    pub original_thread_id: Option<ThreadId>,
+    pub origin: ThreadOrigin,
+    pub revision: u64,
+    pub links: Vec<MessageId>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    pub updated_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// A whole conversation to store in one transaction: project (created if needed),
+/// conversation, every message, every thread with its links, every operation, the current
+/// thread, and the import record.
+#[derive(Clone, Debug)]
+pub struct ImportBatch {
+    pub source: ImportSource,
+    pub project_path: String,
+    pub conversation_id: ConversationId,
+    pub display_name: String,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    pub updated_at: chrono::DateTime<chrono::Utc>,
+    /// Every message of the conversation; each must name `conversation_id`.
+    pub messages: Vec<Message>,
+    /// Parents before the threads derived from them; at least one.
+    pub threads: Vec<ImportThread>,
+    pub current_thread_id: ThreadId,
+    pub operations: Vec<SquashOperation>,
+}
+
+/// New messages of a source that grew since it was imported, appended to the conversation's
+/// current thread in one transaction.
+#[derive(Clone, Debug)]
+pub struct ImportAppend {
+    pub source: ImportSource,
+    pub conversation_id: ConversationId,
+    /// The content hash the append was planned against; if the import record changed meanwhile
+    /// (another import of the same source won), the append is refused with
+    /// [`StoreError::Invalid`](crate::StoreError::Invalid) and nothing is written.
+    pub expected_hash: String,
+    pub messages: Vec<Message>,
+}
+
+/// What [`ConversationStore::import_conversation`](crate::ConversationStore::import_conversation)
+/// did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImportOutcome {
+    /// The conversation was written. `replaced` names the conversation the source key pointed
+    /// to before, when the source had been imported with other content.
+    Imported {
+        conversation_id: ConversationId,
+        replaced: Option<ConversationId>,
+    },
+    /// The same source with the same content hash is already stored; nothing was written.
+    AlreadyImported { conversation_id: ConversationId },
+}
+
+/// A row of the `imports` table.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ImportRecord {
+    pub source: ImportSource,
+    pub conversation_id: ConversationId,
+    pub imported_at: chrono::DateTime<chrono::Utc>,
+}

@@ -161,7 +161,7 @@ async fn insert_links(
         .ok_or_else(|| StoreError::Corrupt("link count does not match the messages found".into()))
 }
 
-async fn insert_operation(
+pub(super) async fn insert_operation(
     conn: &mut PgConnection,
     conversation_key: i64,
     op: &SquashOperation,

@@ -115,6 +115,7 @@ pub(super) async fn delete_conversation(pool: &PgPool, id: ConversationId) -> Re
     // Referencing rows before referenced ones; the threads' references to each other go in the
     // one statement that deletes them all.
     for statement in [
+        "DELETE FROM imports WHERE conversation_key = $1",
         "DELETE FROM thread_messages WHERE thread_key IN \
          (SELECT key FROM threads WHERE conversation_key = $1)",
         "DELETE FROM squash_operation_sources WHERE operation_key IN \

@@ -8,6 +8,7 @@
 mod commit;
 mod conversations;
 mod error;
+mod import;
 mod read;
 mod rows;
 mod sql;
@@ -27,7 +28,10 @@ use squash_core::{
 };
 
 use self::error::{connect_error, DbResult};
-use crate::{Appended, Commit, ConversationStore, Result, StoreError, StoreStats, ThreadSnapshot};
+use crate::{
+    Appended, Commit, ConversationStore, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
+    Result, StoreError, StoreStats, ThreadSnapshot,
+};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
 
@@ -241,6 +245,22 @@ impl ConversationStore for PostgresStore {
 
     async fn stats(&self) -> Result<StoreStats> {
         read::stats(&self.pool).await
+    }
+
+    async fn import_conversation(&self, batch: ImportBatch) -> Result<ImportOutcome> {
+        import::import_conversation(&self.pool, batch).await
+    }
+
+    async fn import_append(&self, append: ImportAppend) -> Result<Appended> {
+        import::import_append(&self.pool, append).await
+    }
+
+    async fn import_record(&self, source_key: &str) -> Result<Option<ImportRecord>> {
+        import::import_record(&self.pool, source_key).await
+    }
+
+    async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>> {
+        import::import_records_of(&self.pool, conversation).await
     }
 }
 

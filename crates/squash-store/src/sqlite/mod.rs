@@ -1,6 +1,7 @@
 //! The embedded default backend: a SQLite file in WAL mode.
 
 mod conn;
+mod import;
 mod rows;
 
 use std::collections::{HashMap, HashSet};
@@ -16,7 +17,10 @@ use squash_core::{
 };
 
 use crate::error::{Entity, StoreError};
-use crate::types::{Appended, Commit, StoreStats, ThreadSnapshot};
+use crate::types::{
+    Appended, Commit, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, StoreStats,
+    ThreadSnapshot,
+};
 use crate::{normalize_prefix, ConversationStore, RefsByMessage, Result};
 
 pub use conn::PRAGMAS;
@@ -25,7 +29,10 @@ use rows::{col, micros};
 
 /// The schema, in order. Applied automatically on open; `user_version` records the level.
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!("migrations/0001_init.sql"))])
+    Migrations::new(vec![
+        M::up(include_str!("migrations/0001_init.sql")),
+        M::up(include_str!("migrations/0002_imports.sql")),
+    ])
 }
 
 pub struct SqliteStore {
@@ -568,6 +575,7 @@ impl ConversationStore for SqliteStore {
             pool.write(|tx| {
                 let key = conversation_key(tx, id)?;
                 for sql in [
+                    "DELETE FROM imports WHERE conversation_key = ?1",
                     "DELETE FROM thread_messages WHERE thread_key IN \
                      (SELECT key FROM threads WHERE conversation_key = ?1)",
                     "DELETE FROM squash_operation_sources WHERE operation_key IN \
@@ -869,6 +877,27 @@ impl ConversationStore for SqliteStore {
             })
         })
         .await
+    }
+
+    async fn import_conversation(&self, batch: ImportBatch) -> Result<ImportOutcome> {
+        self.run(move |pool| pool.write(|tx| import::import_conversation(tx, &batch)))
+            .await
+    }
+
+    async fn import_append(&self, append: ImportAppend) -> Result<Appended> {
+        self.run(move |pool| pool.write(|tx| import::import_append(tx, &append)))
+            .await
+    }
+
+    async fn import_record(&self, source_key: &str) -> Result<Option<ImportRecord>> {
+        let key = source_key.to_owned();
+        self.run(move |pool| pool.read(|tx| import::import_record(tx, &key)))
+            .await
+    }
+
+    async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>> {
+        self.run(move |pool| pool.read(|tx| import::import_records_of(tx, conversation)))
+            .await
     }
 }
 

@@ -1,0 +1,353 @@
+//! A Claude Code session file that `claude --resume <sessionId>` accepts: one JSON line per
+//! message part, every line with `uuid`, `parentUuid` (the previous line), `sessionId`, `type`,
+//! `cwd`, `version`, `timestamp` and `message`.
+//!
+//! Messages imported from Claude Code and unchanged are written back as the lines they came
+//! from (same uuids, same fields, same content blocks). A squash result is ordinary user text.
+//! Thinking blocks are never altered: those inside a squashed range are gone with it, and an
+//! edited message loses its thinking (a changed turn cannot carry the old signature). A tool
+//! result whose call is not written before it would make the API refuse the session; it becomes
+//! text, and the report says so. The lines that were not messages (summaries, snapshots, ...)
+//! are written back in their original order.
+
+use std::collections::{HashMap, HashSet};
+use std::io::{self, Write};
+
+use chrono::SecondsFormat;
+use serde_json::{json, Map, Value};
+use squash_core::{render, ContentItem, Message, Role, SquashOperation, SquashOperationId};
+use squash_store::ImportRecord;
+
+use crate::import::anthropic_json::{item_to_block, ToolNames};
+use crate::import::claude_code::{restore_line, META_KEY};
+
+/// The version written when no imported line names one.
+pub const FALLBACK_VERSION: &str = "1.0.108";
+
+pub struct Session<'a> {
+    pub session_id: &'a str,
+    pub cwd: &'a str,
+    /// The thread's messages, in order.
+    pub messages: &'a [Message],
+    pub operations: &'a HashMap<SquashOperationId, SquashOperation>,
+    /// The conversation's non-message lines (`claude_code.extras` of its import record).
+    pub extras: &'a [Value],
+}
+
+#[derive(Debug, Default)]
+pub struct Written {
+    pub lines: usize,
+    pub warnings: Vec<String>,
+}
+
+/// The `claude_code.extras` of the first import record that has them.
+pub fn extras_of(records: &[ImportRecord]) -> Vec<Value> {
+    records
+        .iter()
+        .find_map(|r| {
+            r.source
+                .metadata
+                .as_ref()?
+                .get(META_KEY)?
+                .get("extras")?
+                .as_array()
+                .cloned()
+        })
+        .unwrap_or_default()
+}
+
+/// The directory Claude Code keeps the sessions of `cwd` in: `<config>/projects/<cwd with every
+/// non-alphanumeric character replaced by '-'>`, where config is `$CLAUDE_CONFIG_DIR` or
+/// `~/.claude`.
+pub fn project_dir(config_dir: &std::path::Path, cwd: &str) -> std::path::PathBuf {
+    let encoded: String = cwd
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    config_dir.join("projects").join(encoded)
+}
+
+fn line_metas(message: &Message) -> Option<&Vec<Value>> {
+    message
+        .metadata
+        .as_ref()?
+        .get(META_KEY)?
+        .get("lines")?
+        .as_array()
+}
+
+struct Writer<'a, W: Write> {
+    out: &'a mut W,
+    session: &'a Session<'a>,
+    names: ToolNames,
+    version: String,
+    git_branch: Value,
+    previous: Option<String>,
+    tool_uses: HashSet<String>,
+    written: Written,
+}
+
+impl<W: Write> Writer<'_, W> {
+    fn emit(&mut self, mut line: Value, chain: bool) -> io::Result<()> {
+        if let Some(obj) = line.as_object_mut() {
+            if obj.contains_key("sessionId") || chain {
+                obj.insert("sessionId".into(), json!(self.session.session_id));
+            }
+            if chain {
+                obj.insert("cwd".into(), json!(self.session.cwd));
+                let boundary =
+                    obj.get("subtype").and_then(Value::as_str) == Some("compact_boundary");
+                if boundary {
+                    // A compaction starts a new chain; the history stays reachable logically.
+                    obj.insert("parentUuid".into(), Value::Null);
+                    obj.insert("logicalParentUuid".into(), json!(self.previous));
+                } else {
+                    obj.insert("parentUuid".into(), json!(self.previous));
+                }
+                if let Some(uuid) = obj.get("uuid").and_then(Value::as_str) {
+                    self.previous = Some(uuid.to_owned());
+                }
+                self.pair_tools(obj);
+            }
+        }
+        serde_json::to_writer(&mut *self.out, &line)?;
+        self.out.write_all(b"\n")?;
+        self.written.lines += 1;
+        Ok(())
+    }
+
+    /// Records the calls of an assistant line; turns results without a written call into text.
+    fn pair_tools(&mut self, line: &mut Map<String, Value>) {
+        let Some(blocks) = line
+            .get_mut("message")
+            .and_then(|m| m.get_mut("content"))
+            .and_then(Value::as_array_mut)
+        else {
+            return;
+        };
+        for block in blocks {
+            match block.get("type").and_then(Value::as_str) {
+                Some("tool_use") => {
+                    if let Some(id) = block.get("id").and_then(Value::as_str) {
+                        self.tool_uses.insert(id.to_owned());
+                    }
+                }
+                Some("tool_result") => {
+                    let id = block
+                        .get("tool_use_id")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned();
+                    if !self.tool_uses.contains(&id) {
+                        let text = match block.get("content") {
+                            Some(Value::String(s)) => s.clone(),
+                            Some(other) => other.to_string(),
+                            None => String::new(),
+                        };
+                        *block = json!({"type": "text", "text": format!("[result of tool call {id}]\n{text}")});
+                        self.written.warnings.push(format!(
+                            "the result of tool call {id} has no call before it; written as text"
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A line for content made here (squash results, edits, messages of other sources).
+    fn fresh(&mut self, message: &Message, role: Role, content: Value) -> io::Result<()> {
+        let timestamp = message
+            .created_at
+            .to_rfc3339_opts(SecondsFormat::Millis, true);
+        let uuid = uuid::Uuid::now_v7().to_string();
+        let mut line = json!({
+            "parentUuid": self.previous,
+            "isSidechain": false,
+            "userType": "external",
+            "cwd": self.session.cwd,
+            "sessionId": self.session.session_id,
+            "version": self.version,
+            "gitBranch": self.git_branch,
+            "type": if role == Role::Assistant { "assistant" } else { "user" },
+            "uuid": uuid,
+            "timestamp": timestamp,
+        });
+        line["message"] = if role == Role::Assistant {
+            json!({
+                "id": format!("msg_squash_{}", message.id.as_uuid().simple()),
+                "type": "message",
+                "role": "assistant",
+                "model": "<synthetic>",
+                "content": content,
+                "stop_reason": "end_turn",
+                "stop_sequence": null,
+                "usage": {"input_tokens": 0, "output_tokens": 0},
+            })
+        } else {
+            json!({"role": "user", "content": content})
+        };
+        self.emit(line, true)
+    }
+
+    fn message(&mut self, message: &Message) -> io::Result<()> {
+        let squash = super::is_squash_result(message, self.session.operations);
+        if squash {
+            // A squash result is ordinary user text.
+            return self.fresh(message, Role::User, json!(render::message_text(message)));
+        }
+        if message.squash_operation_id.is_none() {
+            if let Some(lines) = line_metas(message) {
+                if let Some(parts) = split(lines, &message.content) {
+                    for (meta, items) in parts {
+                        let role = match meta
+                            .get("json")
+                            .and_then(|j| j.get("type"))
+                            .and_then(Value::as_str)
+                        {
+                            Some("assistant") => Role::Assistant,
+                            Some("system") => Role::System,
+                            _ => Role::User,
+                        };
+                        let line = restore_line(role, items, meta, &self.names);
+                        self.emit(line, true)?;
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        // An edit or a message from elsewhere: fresh lines without thinking — a block that is
+        // not exactly the one the API signed for this turn would make it refuse the session.
+        let items: Vec<&ContentItem> = message
+            .content
+            .iter()
+            .filter(|i| !matches!(i, ContentItem::Thinking { .. }))
+            .collect();
+        if items.is_empty() {
+            return Ok(());
+        }
+        match message.role {
+            Role::Assistant | Role::User => {
+                let blocks: Vec<Value> = items.iter().map(|i| api_block(i)).collect();
+                self.fresh(message, message.role, Value::Array(blocks))
+            }
+            Role::System => {
+                let text = items
+                    .iter()
+                    .map(|i| render::item_text(i))
+                    .collect::<Vec<_>>()
+                    .join("\n\n");
+                self.fresh(message, Role::User, json!(text))
+            }
+        }
+    }
+}
+
+/// A block for a fresh line, with tool ids the API accepts (`^[a-zA-Z0-9_-]+$`; other sources
+/// may use other characters).
+fn api_block(item: &ContentItem) -> Value {
+    let mut block = item_to_block(item);
+    for key in ["id", "tool_use_id"] {
+        if let Some(Value::String(id)) = block.get_mut(key) {
+            if !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            {
+                *id = id
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '-' {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect();
+            }
+        }
+    }
+    block
+}
+
+/// One original line's metadata and the content items it carried.
+type LineItems<'a> = (&'a Map<String, Value>, &'a [ContentItem]);
+
+/// The message's items split over the lines they came from, if they still fit (an unchanged
+/// message).
+fn split<'a>(lines: &'a [Value], items: &'a [ContentItem]) -> Option<Vec<LineItems<'a>>> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut at: usize = 0;
+    for line in lines {
+        let meta = line.as_object()?;
+        let n = meta.get("blocks").and_then(Value::as_u64)? as usize;
+        let end = at.checked_add(n)?;
+        if end > items.len() {
+            return None;
+        }
+        out.push((meta, &items[at..end]));
+        at = end;
+    }
+    (at == items.len()).then_some(out)
+}
+
+fn first_field(session: &Session<'_>, key: &str) -> Option<Value> {
+    session
+        .messages
+        .iter()
+        .filter_map(line_metas)
+        .flatten()
+        .find_map(|l| l.get("json")?.get(key).cloned())
+        .or_else(|| {
+            session
+                .extras
+                .iter()
+                .find_map(|e| e.get("json")?.get(key).cloned())
+        })
+}
+
+/// Writes the session.
+pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Result<Written> {
+    let mut names = ToolNames::new();
+    for item in session.messages.iter().flat_map(|m| &m.content) {
+        if let ContentItem::ToolCall { id, name, .. } = item {
+            names.insert(id.clone(), name.clone());
+        }
+    }
+    let version = first_field(session, "version")
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| FALLBACK_VERSION.to_owned());
+    let git_branch = first_field(session, "gitBranch").unwrap_or(json!(""));
+    let mut out = out;
+    let mut w = Writer {
+        out: &mut out,
+        session,
+        names,
+        version,
+        git_branch,
+        previous: None,
+        tool_uses: HashSet::new(),
+        written: Written::default(),
+    };
+    // Lines that were no message go back where they were, relative to the messages' lines.
+    let mut extras = session.extras.iter().peekable();
+    for message in session.messages {
+        let anchor = line_metas(message)
+            .and_then(|l| l.first())
+            .and_then(|l| l.get("line"))
+            .and_then(Value::as_u64);
+        if let Some(anchor) = anchor {
+            while let Some(extra) =
+                extras.next_if(|e| e.get("line").and_then(Value::as_u64).unwrap_or(0) < anchor)
+            {
+                let chain = extra.get("chain").and_then(Value::as_bool) == Some(true);
+                w.emit(extra.get("json").cloned().unwrap_or(Value::Null), chain)?;
+            }
+        }
+        w.message(message)?;
+    }
+    for extra in extras {
+        let chain = extra.get("chain").and_then(Value::as_bool) == Some(true);
+        w.emit(extra.get("json").cloned().unwrap_or(Value::Null), chain)?;
+    }
+    Ok(w.written)
+}

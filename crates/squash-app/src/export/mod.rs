@@ -1,0 +1,210 @@
+//! Export of a conversation: a readable Markdown transcript, our own lossless JSON (everything
+//! needed to import the conversation back: messages, threads, operations, import records), and
+//! a Claude Code session that `claude --resume` accepts.
+//!
+//! The writers are pure functions over loaded data; [`ConversationService::export`] loads what
+//! they need and writes to any `Write`.
+
+pub mod claude_code;
+pub mod json;
+pub mod markdown;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Write;
+use std::str::FromStr;
+
+use serde::Serialize;
+use squash_core::{ConversationId, Message, SquashOperation, ThreadId};
+
+use crate::conversations::ConversationService;
+use crate::error::ServiceError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExportFormat {
+    Markdown,
+    Json,
+    ClaudeCode,
+}
+
+impl ExportFormat {
+    pub const ALL: [ExportFormat; 3] = [
+        ExportFormat::Markdown,
+        ExportFormat::Json,
+        ExportFormat::ClaudeCode,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExportFormat::Markdown => "markdown",
+            ExportFormat::Json => "json",
+            ExportFormat::ClaudeCode => "claude-code",
+        }
+    }
+
+    /// The usual file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Markdown => "md",
+            ExportFormat::Json => "json",
+            ExportFormat::ClaudeCode => "jsonl",
+        }
+    }
+}
+
+impl fmt::Display for ExportFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ExportFormat {
+    type Err = ServiceError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ExportFormat::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| {
+                ServiceError::Invalid(format!(
+                    "unknown export format {s:?} (markdown, json, claude-code)"
+                ))
+            })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    pub format: ExportFormat,
+    /// The thread to export instead of the current one (markdown and claude-code; the JSON
+    /// export always holds every thread).
+    pub thread: Option<ThreadId>,
+    /// Claude Code: the session id (default: a new UUID).
+    pub session_id: Option<String>,
+    /// Claude Code: the working directory written on every line (default: the project path).
+    pub cwd: Option<String>,
+}
+
+impl ExportOptions {
+    pub fn new(format: ExportFormat) -> ExportOptions {
+        ExportOptions {
+            format,
+            thread: None,
+            session_id: None,
+            cwd: None,
+        }
+    }
+}
+
+/// What an export wrote.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ExportReport {
+    pub conversation_id: Option<ConversationId>,
+    pub thread_id: Option<ThreadId>,
+    pub messages: usize,
+    /// Claude Code: lines written, the session id and the working directory.
+    pub lines: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// What was changed on the way (orphaned tool results turned into text, ...).
+    pub warnings: Vec<String>,
+}
+
+impl ConversationService {
+    /// Writes the conversation in `options.format` to `out`.
+    pub async fn export(
+        &self,
+        conversation: ConversationId,
+        options: &ExportOptions,
+        out: &mut (dyn Write + Send),
+    ) -> Result<ExportReport, ServiceError> {
+        let io = |e: std::io::Error| ServiceError::Invalid(format!("cannot write the export: {e}"));
+        let conv = self.store().conversation(conversation).await?;
+        let project = self.store().project(conv.project_id).await?;
+        let imports = self.store().import_records_of(conversation).await?;
+        let operations = self.store().operations(conversation).await?;
+        let mut report = ExportReport {
+            conversation_id: Some(conversation),
+            ..ExportReport::default()
+        };
+        match options.format {
+            ExportFormat::Json => {
+                let threads = self.store().threads(conversation).await?;
+                let mut snapshots = Vec::with_capacity(threads.len());
+                for t in threads {
+                    snapshots.push(self.store().thread(t.id).await?);
+                }
+                let messages = self.store().all_messages(conversation).await?;
+                report.messages = messages.len();
+                report.thread_id = Some(conv.current_thread_id);
+                let doc = json::ExportDocument::new(
+                    project, conv, snapshots, messages, operations, imports,
+                );
+                serde_json::to_writer_pretty(&mut *out, &doc)
+                    .map_err(|e| ServiceError::Invalid(format!("cannot write the export: {e}")))?;
+                out.write_all(b"\n").map_err(io)?;
+            }
+            ExportFormat::Markdown | ExportFormat::ClaudeCode => {
+                let thread_id = options.thread.unwrap_or(conv.current_thread_id);
+                let snapshot = self.store().thread(thread_id).await?;
+                if snapshot.thread.conversation_id != conversation {
+                    return Err(ServiceError::Invalid(format!(
+                        "thread {thread_id} belongs to another conversation"
+                    )));
+                }
+                let messages = self.store().thread_messages(thread_id).await?;
+                report.messages = messages.len();
+                report.thread_id = Some(thread_id);
+                let ops: HashMap<_, _> = operations.into_iter().map(|o| (o.id, o)).collect();
+                if options.format == ExportFormat::Markdown {
+                    let text = markdown::render(&markdown::Transcript {
+                        conversation: &conv,
+                        project: &project.path,
+                        thread: &snapshot.thread,
+                        messages: &messages,
+                        operations: &ops,
+                    });
+                    out.write_all(text.as_bytes()).map_err(io)?;
+                } else {
+                    let session_id = options
+                        .session_id
+                        .clone()
+                        .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+                    let cwd = options.cwd.clone().unwrap_or_else(|| project.path.clone());
+                    let extras = claude_code::extras_of(&imports);
+                    let stats = claude_code::write(
+                        &claude_code::Session {
+                            session_id: &session_id,
+                            cwd: &cwd,
+                            messages: &messages,
+                            operations: &ops,
+                            extras: &extras,
+                        },
+                        out,
+                    )
+                    .map_err(io)?;
+                    report.lines = stats.lines;
+                    report.warnings = stats.warnings;
+                    report.session_id = Some(session_id);
+                    report.cwd = Some(cwd);
+                }
+            }
+        }
+        out.flush().map_err(io)?;
+        Ok(report)
+    }
+}
+
+/// Whether `message` is the result of a squash of several messages (not an edit).
+pub(crate) fn is_squash_result(
+    message: &Message,
+    operations: &HashMap<squash_core::SquashOperationId, SquashOperation>,
+) -> bool {
+    message
+        .squash_operation_id
+        .and_then(|id| operations.get(&id))
+        .is_some_and(|op| !op.is_edit())
+}

@@ -1,0 +1,338 @@
+//! OpenAI-style chat JSON: `{"messages": [...]}`, a bare array of messages, or an SWE-agent
+//! trajectory (`{"history": [...], "trajectory": ..., "info": ...}`). Assistant `tool_calls`
+//! become tool calls (arguments parsed from their JSON string), `tool` replies tool results.
+//!
+//! Some producers reuse a tool-call id for several calls (SWE-agent replays do). Our threads pair
+//! a call with its result by id, so a repeated id is renamed `id-2`, `id-3`, ... (characters the
+//! model APIs accept in ids) and each reply pairs with the latest call of its id; the original
+//! ids stay in the message metadata.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use serde_json::{json, Map, Value};
+use squash_core::{
+    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SystemLevel, ToolResultData,
+};
+
+use super::anthropic_json::short;
+use super::{title_from, ImportError, ImportFormat, ImportedConversation, Parsed, SOURCE_ID_KEY};
+
+pub const META_KEY: &str = "openai";
+
+/// Tool-call ids as written and as imported.
+#[derive(Default)]
+struct CallIds {
+    seen: HashMap<String, usize>,
+    latest: HashMap<String, String>,
+    names: HashMap<String, String>,
+    renamed: usize,
+    last_function: Option<String>,
+}
+
+impl CallIds {
+    fn call(&mut self, id: &str, name: &str) -> String {
+        let n = self.seen.entry(id.to_owned()).or_insert(0);
+        *n += 1;
+        let unique = if *n == 1 {
+            id.to_owned()
+        } else {
+            self.renamed += 1;
+            format!("{id}-{n}")
+        };
+        self.latest.insert(id.to_owned(), unique.clone());
+        self.names.insert(unique.clone(), name.to_owned());
+        self.last_function = Some(unique.clone());
+        unique
+    }
+
+    fn reply(&self, id: &str) -> String {
+        self.latest
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| id.to_owned())
+    }
+}
+
+fn text_of(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn content_items(role: Role, content: &Value) -> Vec<ContentItem> {
+    match content {
+        Value::Null => Vec::new(),
+        Value::String(s) if s.is_empty() && role == Role::Assistant => Vec::new(),
+        Value::String(s) => vec![ContentItem::text_for(role, s.as_str())],
+        Value::Array(parts) => parts
+            .iter()
+            .map(|p| match p.get("type").and_then(Value::as_str) {
+                Some("text" | "input_text" | "output_text") => ContentItem::text_for(
+                    role,
+                    p.get("text").and_then(Value::as_str).unwrap_or_default(),
+                ),
+                Some("image_url") => match p
+                    .get("image_url")
+                    .and_then(|u| u.get("url").or(Some(u)))
+                    .and_then(Value::as_str)
+                {
+                    Some(url) => ContentItem::Image {
+                        source: ImageSource::Url {
+                            url: url.to_owned(),
+                        },
+                    },
+                    None => ContentItem::UnknownJson { json: p.clone() },
+                },
+                _ => ContentItem::UnknownJson { json: p.clone() },
+            })
+            .collect(),
+        other => vec![ContentItem::UnknownJson {
+            json: other.clone(),
+        }],
+    }
+}
+
+fn arguments(value: Option<&Value>) -> Value {
+    match value {
+        // Arguments are a JSON document in a string; keep the string when it is not one.
+        Some(Value::String(s)) => {
+            serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone()))
+        }
+        Some(other) => other.clone(),
+        None => Value::Null,
+    }
+}
+
+/// Parses an OpenAI-style document.
+pub fn parse(
+    source_name: &str,
+    doc: Value,
+    content_hash: &str,
+    now: DateTime<Utc>,
+) -> Result<Parsed, ImportError> {
+    let (raw_messages, rest) = match doc {
+        Value::Array(list) => (list, Map::new()),
+        Value::Object(mut top) => {
+            let list = match top.remove("messages").or_else(|| top.remove("history")) {
+                Some(Value::Array(list)) => list,
+                _ => {
+                    return Err(ImportError::invalid(
+                        source_name,
+                        "expected a \"messages\" (or SWE-agent \"history\") array",
+                    ))
+                }
+            };
+            (list, top)
+        }
+        _ => {
+            return Err(ImportError::invalid(
+                source_name,
+                "expected a JSON object or array",
+            ))
+        }
+    };
+    let conversation_id = ConversationId::new();
+    let mut parsed = Parsed::default();
+    let mut ids = CallIds::default();
+    let mut messages = Vec::with_capacity(raw_messages.len());
+    for (i, mut raw) in raw_messages.into_iter().enumerate() {
+        let role_name = raw
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let content = super::take_field(&mut raw, "content").unwrap_or(Value::Null);
+        let (role, content_items) = match role_name.as_str() {
+            "system" | "developer" => (
+                Role::System,
+                vec![ContentItem::System {
+                    level: SystemLevel::Info,
+                    content: text_of(&content),
+                    tool_use_id: None,
+                }],
+            ),
+            "user" => (Role::User, content_items(Role::User, &content)),
+            "assistant" => {
+                let mut items = content_items(Role::Assistant, &content);
+                if let Some(calls) = raw.get("tool_calls").and_then(Value::as_array) {
+                    for call in calls {
+                        let function = call.get("function");
+                        let name = function
+                            .and_then(|f| f.get("name"))
+                            .and_then(Value::as_str)
+                            .unwrap_or("tool");
+                        let original = call
+                            .get("id")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                            .unwrap_or_else(|| format!("call_{i}_{}", items.len()));
+                        items.push(ContentItem::ToolCall {
+                            id: ids.call(&original, name),
+                            name: name.to_owned(),
+                            input: arguments(function.and_then(|f| f.get("arguments"))),
+                        });
+                    }
+                }
+                if let Some(call) = raw.get("function_call") {
+                    let name = call
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("function");
+                    items.push(ContentItem::ToolCall {
+                        id: ids.call(&format!("function_call_{i}"), name),
+                        name: name.to_owned(),
+                        input: arguments(call.get("arguments")),
+                    });
+                }
+                (Role::Assistant, items)
+            }
+            "tool" | "function" => {
+                let mut targets: Vec<String> = Vec::new();
+                if let Some(id) = raw.get("tool_call_id").and_then(Value::as_str) {
+                    targets.push(ids.reply(id));
+                }
+                if let Some(list) = raw.get("tool_call_ids").and_then(Value::as_array) {
+                    targets.extend(
+                        list.iter()
+                            .filter_map(Value::as_str)
+                            .map(|id| ids.reply(id)),
+                    );
+                }
+                if targets.is_empty() {
+                    targets.extend(ids.last_function.clone());
+                }
+                let text = text_of(&content);
+                let items = targets
+                    .into_iter()
+                    .map(|id| ContentItem::ToolResult {
+                        tool_name: raw
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                            .or_else(|| ids.names.get(&id).cloned())
+                            .unwrap_or_default(),
+                        tool_use_id: id,
+                        result: vec![ToolResultData::Text { text: text.clone() }],
+                        is_error: false,
+                    })
+                    .collect();
+                (Role::User, items)
+            }
+            other => {
+                parsed.skip(
+                    source_name,
+                    None,
+                    format!("message {}: unknown role {other:?}", i + 1),
+                );
+                continue;
+            }
+        };
+        let form = match &content {
+            Value::String(_) => "string",
+            Value::Null => "null",
+            _ => "parts",
+        };
+        let mut original = raw;
+        if let Some(obj) = original.as_object_mut() {
+            if form == "parts" {
+                obj.insert("content".into(), content);
+            }
+        }
+        messages.push(Message {
+            id: MessageId::new(),
+            conversation_id,
+            squash_operation_id: None,
+            reply_to: None,
+            role,
+            content: content_items,
+            instructions: Vec::new(),
+            metadata: Some(json!({
+                SOURCE_ID_KEY: format!("message:{i}"),
+                META_KEY: {"content_form": form, "message": original},
+            })),
+            created_at: now + chrono::Duration::microseconds(i as i64),
+        });
+    }
+    if ids.renamed > 0 {
+        parsed.warnings.push(format!(
+            "{source_name}: {} repeated tool-call id(s) renamed (id-2, id-3, …) so that each call \
+             pairs with its own result; the original ids are kept in the message metadata",
+            ids.renamed
+        ));
+    }
+    let name = messages
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .find_map(|m| match m.content.first() {
+            Some(ContentItem::UserMessage { text }) => {
+                // SWE-agent's first user message is the task statement under a preamble.
+                let text = text
+                    .split_once("ISSUE:\n")
+                    .map(|(_, issue)| issue)
+                    .unwrap_or(text);
+                title_from(text, 60)
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| format!("Chat {}", short(source_name)));
+    let mut conv = ImportedConversation::linear(
+        ImportFormat::OpenAi,
+        format!("openai:{source_name}"),
+        conversation_id,
+        name,
+        messages,
+        now,
+    );
+    conv.content_hash = content_hash.to_owned();
+    if !rest.is_empty() {
+        conv.metadata = Some(json!({META_KEY: Value::Object(rest)}));
+    }
+    parsed.conversations.push(conv);
+    Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_call_ids_pair_with_their_own_results() {
+        let doc = json!({"messages": [
+            {"role": "system", "content": "tools"},
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "c", "type": "function",
+                "function": {"name": "bash", "arguments": "{\"command\":\"ls\"}"}}]},
+            {"role": "tool", "tool_call_id": "c", "content": "a b"},
+            {"role": "assistant", "content": "again", "tool_calls": [{"id": "c", "type": "function",
+                "function": {"name": "bash", "arguments": "not json"}}]},
+            {"role": "tool", "tool_call_ids": ["c"], "content": [{"type": "text", "text": "c d"}]},
+        ]});
+        let parsed = parse("t.json", doc, "h", Utc::now()).unwrap();
+        let conv = &parsed.conversations[0];
+        assert_eq!(conv.messages.len(), 6);
+        assert_eq!(
+            conv.messages[2].content.len(),
+            1,
+            "empty assistant text is dropped"
+        );
+        let ids: Vec<String> = conv
+            .messages
+            .iter()
+            .flat_map(|m| m.tool_refs().calls.into_iter().chain(m.tool_refs().results))
+            .collect();
+        assert_eq!(ids, ["c", "c", "c-2", "c-2"]);
+        assert_eq!(parsed.warnings.len(), 1);
+        match &conv.messages[4].content[1] {
+            ContentItem::ToolCall { input, .. } => assert_eq!(input, &json!("not json")),
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! What an import did: per conversation, totals, and everything it skipped with the reason.
+
+use serde::Serialize;
+use squash_core::{ContentItem, ConversationId, Message};
+
+/// Figures of one conversation's content.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ContentCounts {
+    pub messages: usize,
+    pub tool_calls: usize,
+    pub tool_results: usize,
+    pub tool_errors: usize,
+    pub thinking: usize,
+    pub images: usize,
+    pub unknown: usize,
+}
+
+impl ContentCounts {
+    pub fn of<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ContentCounts {
+        let mut c = ContentCounts::default();
+        for m in messages {
+            c.messages += 1;
+            for item in &m.content {
+                match item {
+                    ContentItem::ToolCall { .. } => c.tool_calls += 1,
+                    ContentItem::ToolResult { is_error, .. } => {
+                        c.tool_results += 1;
+                        if *is_error {
+                            c.tool_errors += 1;
+                        }
+                    }
+                    ContentItem::Thinking { .. } => c.thinking += 1,
+                    ContentItem::Image { .. } => c.images += 1,
+                    ContentItem::UnknownJson { .. } => c.unknown += 1,
+                    _ => {}
+                }
+            }
+        }
+        c
+    }
+
+    pub fn add(&mut self, other: &ContentCounts) {
+        self.messages += other.messages;
+        self.tool_calls += other.tool_calls;
+        self.tool_results += other.tool_results;
+        self.tool_errors += other.tool_errors;
+        self.thinking += other.thinking;
+        self.images += other.images;
+        self.unknown += other.unknown;
+    }
+}
+
+/// What happened to one conversation of the source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "status")]
+pub enum ImportStatus {
+    /// Stored as a new conversation.
+    Imported,
+    /// The same source with the same content was imported before; nothing was written.
+    AlreadyImported,
+    /// The source grew since it was imported; its new messages were appended to the
+    /// conversation's current thread.
+    Appended { messages: usize },
+    /// The source changed since it was imported in a way that is not a plain growth; it was
+    /// imported again as a new conversation (the old one stays).
+    Reimported { previous: ConversationId },
+}
+
+/// One conversation of an import.
+#[derive(Clone, Debug, Serialize)]
+pub struct ConversationReport {
+    pub source_key: String,
+    pub format: String,
+    pub display_name: String,
+    pub conversation_id: ConversationId,
+    pub status: ImportStatus,
+    /// A sub-agent (sidechain) run kept as its own conversation.
+    pub sidechain: bool,
+    pub counts: ContentCounts,
+    pub threads: usize,
+    pub operations: usize,
+    /// Operations created from legacy provenance (Gromozeka `originalIds`).
+    pub backfilled_operations: usize,
+}
+
+/// An input line (or row) that was not imported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub file: String,
+    /// 1-based line number, for line-based formats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    pub reason: String,
+}
+
+/// A whole file that could not be imported.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileFailure {
+    pub file: String,
+    pub error: String,
+}
+
+/// The summary an import reports at the end.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ImportSummary {
+    pub files: usize,
+    pub bytes: u64,
+    pub conversations: Vec<ConversationReport>,
+    pub skipped: Vec<Skipped>,
+    /// Things converted with a loss or a change worth knowing (renamed duplicate tool ids,
+    /// unparsable stored messages kept as unknown content, ...).
+    pub warnings: Vec<String>,
+    pub failed: Vec<FileFailure>,
+}
+
+/// Totals over every conversation of a summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ImportTotals {
+    pub conversations: usize,
+    pub imported: usize,
+    pub already_imported: usize,
+    pub sidechains: usize,
+    pub counts: ContentCounts,
+    pub threads: usize,
+    pub operations: usize,
+    pub backfilled_operations: usize,
+    pub skipped: usize,
+}
+
+impl ImportSummary {
+    pub fn totals(&self) -> ImportTotals {
+        let mut t = ImportTotals {
+            conversations: self.conversations.len(),
+            skipped: self.skipped.len(),
+            ..ImportTotals::default()
+        };
+        for c in &self.conversations {
+            match c.status {
+                ImportStatus::AlreadyImported => t.already_imported += 1,
+                _ => t.imported += 1,
+            }
+            if c.sidechain {
+                t.sidechains += 1;
+            }
+            t.counts.add(&c.counts);
+            t.threads += c.threads;
+            t.operations += c.operations;
+            t.backfilled_operations += c.backfilled_operations;
+        }
+        t
+    }
+
+    pub fn merge(&mut self, other: ImportSummary) {
+        self.files += other.files;
+        self.bytes += other.bytes;
+        self.conversations.extend(other.conversations);
+        self.skipped.extend(other.skipped);
+        self.warnings.extend(other.warnings);
+        self.failed.extend(other.failed);
+    }
+
+    /// A readable summary, several lines.
+    pub fn text(&self) -> String {
+        let t = self.totals();
+        let mut out = format!(
+            "{} file(s), {:.1} MB: {} conversation(s) ({} new or updated, {} already imported{}), \
+             {} messages, {} tool calls ({} errors), {} threads, {} operations ({} backfilled)",
+            self.files,
+            self.bytes as f64 / 1_000_000.0,
+            t.conversations,
+            t.imported,
+            t.already_imported,
+            if t.sidechains > 0 {
+                format!(", {} sub-agent runs", t.sidechains)
+            } else {
+                String::new()
+            },
+            t.counts.messages,
+            t.counts.tool_calls,
+            t.counts.tool_errors,
+            t.threads,
+            t.operations,
+            t.backfilled_operations,
+        );
+        for c in &self.conversations {
+            let status = match &c.status {
+                ImportStatus::Imported => "imported".to_owned(),
+                ImportStatus::AlreadyImported => "already imported".to_owned(),
+                ImportStatus::Appended { messages } => format!("grew: {messages} appended"),
+                ImportStatus::Reimported { previous } => {
+                    format!(
+                        "changed since import; re-imported as a new conversation (was {previous})"
+                    )
+                }
+            };
+            out.push_str(&format!(
+                "\n  {}  {}{}  [{}] {} messages, {} tool calls, {} threads, {} operations — {status}",
+                c.conversation_id,
+                c.display_name,
+                if c.sidechain && !c.display_name.contains("sub-agent") {
+                    " (sub-agent)"
+                } else {
+                    ""
+                },
+                c.format,
+                c.counts.messages,
+                c.counts.tool_calls,
+                c.threads,
+                c.operations,
+            ));
+        }
+        if !self.skipped.is_empty() {
+            out.push_str(&format!("\nskipped {}:", self.skipped.len()));
+            for s in self.skipped.iter().take(20) {
+                match s.line {
+                    Some(line) => out.push_str(&format!("\n  {}:{line}: {}", s.file, s.reason)),
+                    None => out.push_str(&format!("\n  {}: {}", s.file, s.reason)),
+                }
+            }
+            if self.skipped.len() > 20 {
+                out.push_str(&format!("\n  … and {} more", self.skipped.len() - 20));
+            }
+        }
+        for w in &self.warnings {
+            out.push_str(&format!("\nwarning: {w}"));
+        }
+        for f in &self.failed {
+            out.push_str(&format!("\nfailed: {}: {}", f.file, f.error));
+        }
+        out
+    }
+}

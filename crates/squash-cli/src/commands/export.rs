@@ -1,0 +1,168 @@
+//! `squash export`: a conversation's current (or named) thread as Markdown or a resumable Claude
+//! Code session, or the whole conversation as our lossless JSON.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use squash_app::export::claude_code::project_dir;
+use squash_app::{ConversationService, ExportFormat, ExportOptions};
+
+use crate::output::Output;
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Conversation id, unique id prefix, or exact name.
+    pub conversation: String,
+    #[arg(long, value_enum, default_value = "markdown")]
+    pub format: FormatArg,
+    /// Write to this file (or into this directory, as <session>.jsonl for claude-code) instead
+    /// of standard output.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// A thread id or prefix instead of the current thread (markdown, claude-code).
+    #[arg(long)]
+    pub thread: Option<String>,
+    /// claude-code: write the session where Claude Code looks for the sessions of its working
+    /// directory (~/.claude/projects/<encoded cwd>/<session>.jsonl, or under
+    /// $CLAUDE_CONFIG_DIR), ready for `claude --resume <session>`.
+    #[arg(long)]
+    pub install: bool,
+    /// claude-code: the working directory the session will be resumed from (default: the
+    /// conversation's project).
+    #[arg(long)]
+    pub cwd: Option<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum FormatArg {
+    Markdown,
+    Json,
+    ClaudeCode,
+}
+
+impl From<FormatArg> for ExportFormat {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::Markdown => ExportFormat::Markdown,
+            FormatArg::Json => ExportFormat::Json,
+            FormatArg::ClaudeCode => ExportFormat::ClaudeCode,
+        }
+    }
+}
+
+fn claude_config_dir() -> anyhow::Result<PathBuf> {
+    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    let base = directories::BaseDirs::new().context("cannot find the home directory")?;
+    Ok(base.home_dir().join(".claude"))
+}
+
+pub async fn run(
+    service: &ConversationService,
+    out: &Output,
+    args: ExportArgs,
+) -> anyhow::Result<()> {
+    let format: ExportFormat = args.format.into();
+    if args.install && format != ExportFormat::ClaudeCode {
+        anyhow::bail!("--install only applies to --format claude-code");
+    }
+    let conversation = service.resolve_conversation(&args.conversation).await?;
+    let thread = match &args.thread {
+        Some(t) => Some(service.resolve_thread(conversation, t).await?),
+        None => None,
+    };
+    let session_id = uuid_v7();
+    let cwd = match (&args.cwd, format) {
+        (Some(cwd), _) => Some(cwd.clone()),
+        (None, ExportFormat::ClaudeCode) => {
+            let conv = service.conversation(conversation).await?;
+            Some(service.project(conv.project_id).await?.path)
+        }
+        _ => None,
+    };
+    let options = ExportOptions {
+        thread,
+        session_id: Some(session_id.clone()),
+        cwd: cwd.clone(),
+        ..ExportOptions::new(format)
+    };
+    let target: Option<PathBuf> = if args.install {
+        let dir = project_dir(&claude_config_dir()?, cwd.as_deref().unwrap_or_default());
+        Some(dir.join(format!("{session_id}.jsonl")))
+    } else {
+        match &args.output {
+            // An existing directory, or a path written as one ("out/"), gets a file name.
+            Some(p) if p.is_dir() || p.as_os_str().to_string_lossy().ends_with('/') => {
+                Some(p.join(match format {
+                    ExportFormat::ClaudeCode => format!("{session_id}.jsonl"),
+                    f => format!("{conversation}.{}", f.extension()),
+                }))
+            }
+            other => other.clone(),
+        }
+    };
+    let Some(path) = target else {
+        let mut stdout = BufWriter::new(std::io::stdout());
+        service.export(conversation, &options, &mut stdout).await?;
+        stdout.flush()?;
+        return Ok(());
+    };
+    let report = write_file(service, conversation, &options, &path).await?;
+    out.emit(&serde_json::json!({"path": path, "report": report}), || {
+        let mut text = format!(
+            "wrote {} message(s) of conversation {conversation} to {}",
+            report.messages,
+            path.display()
+        );
+        if let (Some(session), Some(cwd)) = (&report.session_id, &report.cwd) {
+            text.push_str(&format!(
+                "\nClaude Code session {session}: cd {cwd} && claude --resume {session}"
+            ));
+        }
+        for w in &report.warnings {
+            text.push_str(&format!("\nwarning: {w}"));
+        }
+        text
+    })
+}
+
+async fn write_file(
+    service: &ConversationService,
+    conversation: squash_core::ConversationId,
+    options: &ExportOptions,
+    path: &Path,
+) -> anyhow::Result<squash_app::ExportReport> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    // Written beside the target and renamed into place, so a failed export leaves no half file
+    // where Claude Code would find it.
+    let partial = path.with_extension("partial");
+    let file = std::fs::File::create(&partial)
+        .with_context(|| format!("cannot create {}", partial.display()))?;
+    let mut writer = BufWriter::new(file);
+    let result = service.export(conversation, options, &mut writer).await;
+    let flushed = writer.flush();
+    match (result, flushed) {
+        (Ok(report), Ok(())) => {
+            std::fs::rename(&partial, path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            Ok(report)
+        }
+        (Err(e), _) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e.into())
+        }
+        (_, Err(e)) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e.into())
+        }
+    }
+}
+
+fn uuid_v7() -> String {
+    squash_core::MessageId::new().to_string()
+}

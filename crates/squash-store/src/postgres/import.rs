@@ -1,0 +1,488 @@
+//! Imports: a whole conversation in one transaction with set-wise inserts (`UNNEST`, a few
+//! statements whatever the size), the append of a grown source, and the `imports` records that
+//! make a second import of the same source a no-op.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use sqlx::{PgConnection, PgPool};
+use squash_core::{ConversationId, Message, MessageId, ProjectId, ThreadId};
+use uuid::Uuid;
+
+use super::commit::insert_operation;
+use super::error::{classify, DbResult};
+use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
+use super::write::lock;
+use crate::types::{
+    Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
+};
+use crate::{Result, StoreError};
+
+/// Messages per INSERT: bounds the size of one statement's parameter arrays.
+const CHUNK: usize = 2_000;
+
+/// The record of `source_key`, locked for this transaction: (content hash, conversation id).
+async fn existing(
+    conn: &mut PgConnection,
+    source_key: &str,
+) -> Result<Option<(String, ConversationId)>> {
+    let row: Option<(String, Uuid)> = sqlx::query_as(
+        "SELECT i.content_hash, c.id FROM imports i \
+         JOIN conversations c ON c.key = i.conversation_key \
+         WHERE i.source_key = $1 FOR UPDATE OF i",
+    )
+    .bind(source_key)
+    .fetch_optional(&mut *conn)
+    .await
+    .db()?;
+    Ok(row.map(|(hash, id)| (hash, id.into())))
+}
+
+/// Inserts `messages` and their tool ids; returns each message's key.
+async fn insert_messages(
+    conn: &mut PgConnection,
+    conversation_key: i64,
+    messages: &[Message],
+) -> Result<HashMap<MessageId, i64>> {
+    let mut keys = HashMap::with_capacity(messages.len());
+    for chunk in messages.chunks(CHUNK) {
+        let rows: Vec<NewMessageRow> =
+            chunk.iter().map(NewMessageRow::of).collect::<Result<_>>()?;
+        let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+        let ops: Vec<Option<Uuid>> = rows.iter().map(|r| r.squash_operation_id).collect();
+        let replies: Vec<Option<Uuid>> = rows.iter().map(|r| r.reply_to).collect();
+        let roles: Vec<&str> = rows.iter().map(|r| r.role).collect();
+        let contents: Vec<&str> = rows.iter().map(|r| r.content.as_str()).collect();
+        let instructions: Vec<Option<&str>> =
+            rows.iter().map(|r| r.instructions.as_deref()).collect();
+        let metadata: Vec<Option<&str>> = rows.iter().map(|r| r.metadata.as_deref()).collect();
+        let created: Vec<DateTime<Utc>> = rows.iter().map(|r| r.created_at).collect();
+        let inserted: Vec<(Uuid, i64)> = sqlx::query_as(
+            "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
+                                   content, instructions, metadata, created_at) \
+             SELECT u.id, $1, u.op, u.reply, u.role, u.content, u.instructions, u.metadata, \
+                    u.created_at \
+             FROM UNNEST($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], \
+                         $7::text[], $8::text[], $9::timestamptz[]) WITH ORDINALITY \
+                  AS u(id, op, reply, role, content, instructions, metadata, created_at, ord) \
+             ORDER BY u.ord \
+             RETURNING id, key",
+        )
+        .bind(conversation_key)
+        .bind(&ids)
+        .bind(&ops)
+        .bind(&replies)
+        .bind(&roles)
+        .bind(&contents)
+        .bind(&instructions)
+        .bind(&metadata)
+        .bind(&created)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(|e| match classify(e) {
+            StoreError::Invalid(m) if m.contains("messages_id_key") => {
+                StoreError::Invalid("an imported message id already exists".into())
+            }
+            other => other,
+        })?;
+        for (id, key) in inserted {
+            keys.insert(MessageId::from(id), key);
+        }
+        let mut tool_ids = Vec::new();
+        let mut tool_keys = Vec::new();
+        let mut tool_results = Vec::new();
+        for row in &rows {
+            let key = keys.get(&MessageId::from(row.id)).copied().ok_or_else(|| {
+                StoreError::Corrupt("an inserted message did not return its key".into())
+            })?;
+            for (tool, is_result) in row.tool_ids.iter().zip(&row.tool_is_result) {
+                tool_ids.push(tool.as_str());
+                tool_keys.push(key);
+                tool_results.push(*is_result);
+            }
+        }
+        if !tool_ids.is_empty() {
+            sqlx::query(
+                "INSERT INTO message_tools (conversation_key, tool_use_id, message_key, is_result) \
+                 SELECT $1, u.tool, u.key, u.is_result \
+                 FROM UNNEST($2::text[], $3::bigint[], $4::boolean[]) AS u(tool, key, is_result) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(conversation_key)
+            .bind(&tool_ids)
+            .bind(&tool_keys)
+            .bind(&tool_results)
+            .execute(&mut *conn)
+            .await
+            .db()?;
+        }
+    }
+    Ok(keys)
+}
+
+async fn insert_links(
+    conn: &mut PgConnection,
+    thread_key: i64,
+    start: i64,
+    keys: &[i64],
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO thread_messages (thread_key, position, message_key) \
+         SELECT $1, $2 + l.ord - 1, l.key FROM UNNEST($3::bigint[]) WITH ORDINALITY AS l(key, ord)",
+    )
+    .bind(thread_key)
+    .bind(start)
+    .bind(keys)
+    .execute(&mut *conn)
+    .await
+    .db()?;
+    Ok(())
+}
+
+/// Inserts or (with `replace`) updates the record of `source`; `metadata` is its JSON text.
+async fn write_record(
+    conn: &mut PgConnection,
+    source: &ImportSource,
+    metadata: Option<String>,
+    conversation_key: i64,
+    replace: bool,
+) -> std::result::Result<(), sqlx::Error> {
+    let sql = if replace {
+        "UPDATE imports SET format = $2, conversation_key = $3, content_hash = $4, metadata = $5, \
+         imported_at = $6 WHERE source_key = $1"
+    } else {
+        "INSERT INTO imports (source_key, format, conversation_key, content_hash, metadata, \
+         imported_at) VALUES ($1, $2, $3, $4, $5, $6)"
+    };
+    sqlx::query(sql)
+        .bind(&source.source_key)
+        .bind(&source.format)
+        .bind(conversation_key)
+        .bind(&source.content_hash)
+        .bind(metadata)
+        .bind(Utc::now())
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+fn check_batch(batch: &ImportBatch) -> Result<()> {
+    if !batch
+        .threads
+        .iter()
+        .any(|t| t.id == batch.current_thread_id)
+    {
+        return Err(StoreError::Invalid(format!(
+            "the current thread {} is not among the imported threads",
+            batch.current_thread_id
+        )));
+    }
+    if let Some(m) = batch
+        .messages
+        .iter()
+        .find(|m| m.conversation_id != batch.conversation_id)
+    {
+        return Err(StoreError::Invalid(format!(
+            "message {} belongs to another conversation",
+            m.id
+        )));
+    }
+    if let Some(op) = batch
+        .operations
+        .iter()
+        .find(|o| o.conversation_id != batch.conversation_id)
+    {
+        return Err(StoreError::Invalid(format!(
+            "operation {} belongs to another conversation",
+            op.id
+        )));
+    }
+    Ok(())
+}
+
+pub(super) async fn import_conversation(
+    pool: &PgPool,
+    batch: ImportBatch,
+) -> Result<ImportOutcome> {
+    check_batch(&batch)?;
+    let mut tx = pool.begin().await.db()?;
+    let previous = existing(&mut tx, &batch.source.source_key).await?;
+    if let Some((hash, conversation_id)) = &previous {
+        if *hash == batch.source.content_hash {
+            return Ok(ImportOutcome::AlreadyImported {
+                conversation_id: *conversation_id,
+            });
+        }
+    }
+
+    // Two statements, as in ensure_project: only a new statement sees a concurrent winner's row.
+    sqlx::query(
+        "INSERT INTO projects (id, path, created_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (path) DO NOTHING",
+    )
+    .bind(ProjectId::new().as_uuid())
+    .bind(&batch.project_path)
+    .bind(Utc::now())
+    .execute(&mut *tx)
+    .await
+    .db()?;
+    let project_key: i64 = sqlx::query_scalar("SELECT key FROM projects WHERE path = $1")
+        .bind(&batch.project_path)
+        .fetch_one(&mut *tx)
+        .await
+        .db()?;
+
+    let conversation_key: i64 = sqlx::query_scalar(
+        "INSERT INTO conversations (id, project_key, display_name, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5) RETURNING key",
+    )
+    .bind(batch.conversation_id.as_uuid())
+    .bind(project_key)
+    .bind(&batch.display_name)
+    .bind(batch.created_at)
+    .bind(batch.updated_at)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(|e| match classify(e) {
+        StoreError::Invalid(_) => StoreError::Invalid(format!(
+            "conversation {} already exists",
+            batch.conversation_id
+        )),
+        other => other,
+    })?;
+
+    let message_keys = insert_messages(&mut tx, conversation_key, &batch.messages).await?;
+
+    let mut thread_keys: HashMap<ThreadId, i64> = HashMap::with_capacity(batch.threads.len());
+    for t in &batch.threads {
+        let original = match t.original_thread_id {
+            None => None,
+            Some(o) => Some(*thread_keys.get(&o).ok_or_else(|| {
+                StoreError::Invalid(format!(
+                    "thread {} derives from {o}, which is not listed before it",
+                    t.id
+                ))
+            })?),
+        };
+        let links: Vec<i64> = t
+            .links
+            .iter()
+            .map(|id| {
+                message_keys.get(id).copied().ok_or_else(|| {
+                    StoreError::Invalid(format!(
+                        "thread {} links message {id}, which is not imported",
+                        t.id
+                    ))
+                })
+            })
+            .collect::<Result<_>>()?;
+        let key: i64 = sqlx::query_scalar(
+            "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
+                                  message_count, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING key",
+        )
+        .bind(t.id.as_uuid())
+        .bind(conversation_key)
+        .bind(original)
+        .bind(to_json(&t.origin)?)
+        .bind(to_i64("thread revision", t.revision)?)
+        .bind(to_i64("link count", links.len() as u64)?)
+        .bind(t.created_at)
+        .bind(t.updated_at)
+        .fetch_one(&mut *tx)
+        .await
+        .db()?;
+        insert_links(&mut tx, key, 0, &links).await?;
+        thread_keys.insert(t.id, key);
+    }
+
+    for op in &batch.operations {
+        let result_thread_key = op
+            .result_thread_id
+            .and_then(|id| thread_keys.get(&id).copied());
+        insert_operation(&mut tx, conversation_key, op, result_thread_key).await?;
+    }
+
+    let current = thread_keys
+        .get(&batch.current_thread_id)
+        .copied()
+        .ok_or_else(|| StoreError::Invalid("the current thread is not imported".into()))?;
+    sqlx::query("UPDATE conversations SET current_thread_key = $1 WHERE key = $2")
+        .bind(current)
+        .bind(conversation_key)
+        .execute(&mut *tx)
+        .await
+        .db()?;
+
+    let metadata = batch.source.metadata.as_ref().map(to_json).transpose()?;
+    let written = write_record(
+        &mut tx,
+        &batch.source,
+        metadata,
+        conversation_key,
+        previous.is_some(),
+    )
+    .await;
+    match written {
+        Ok(()) => {}
+        Err(sqlx::Error::Database(db))
+            if db.code().as_deref() == Some("23505")
+                && db.constraint() == Some("imports_source_key_key") =>
+        {
+            // A concurrent import of the same source committed first: drop ours and report it.
+            drop(tx);
+            let winner = import_record(pool, &batch.source.source_key).await?;
+            return match winner {
+                Some(r) if r.source.content_hash == batch.source.content_hash => {
+                    Ok(ImportOutcome::AlreadyImported {
+                        conversation_id: r.conversation_id,
+                    })
+                }
+                _ => Err(StoreError::Busy(format!(
+                    "another import of {} ran at the same time; try again",
+                    batch.source.source_key
+                ))),
+            };
+        }
+        Err(e) => return Err(classify(e)),
+    }
+    tx.commit().await.db()?;
+    Ok(ImportOutcome::Imported {
+        conversation_id: batch.conversation_id,
+        replaced: previous.map(|(_, id)| id),
+    })
+}
+
+pub(super) async fn import_append(pool: &PgPool, append: ImportAppend) -> Result<Appended> {
+    if let Some(m) = append
+        .messages
+        .iter()
+        .find(|m| m.conversation_id != append.conversation_id)
+    {
+        return Err(StoreError::Invalid(format!(
+            "message {} belongs to another conversation",
+            m.id
+        )));
+    }
+    let mut tx = pool.begin().await.db()?;
+    let locked = lock(&mut tx, append.conversation_id).await?;
+    match existing(&mut tx, &append.source.source_key).await? {
+        Some((hash, id)) if id == append.conversation_id && hash == append.expected_hash => {}
+        _ => {
+            return Err(StoreError::Invalid(format!(
+                "the import record of {} changed meanwhile; import again",
+                append.source.source_key
+            )))
+        }
+    }
+    let keys = insert_messages(&mut tx, locked.conversation_key, &append.messages).await?;
+    let ordered: Vec<i64> = append
+        .messages
+        .iter()
+        .map(|m| {
+            keys.get(&m.id)
+                .copied()
+                .ok_or_else(|| StoreError::Corrupt("an inserted message lost its key".into()))
+        })
+        .collect::<Result<_>>()?;
+    let mut revision = locked.revision;
+    if !ordered.is_empty() {
+        insert_links(&mut tx, locked.thread_key, locked.message_count, &ordered).await?;
+        let now = Utc::now();
+        revision = sqlx::query_scalar(
+            "UPDATE threads SET revision = revision + 1, message_count = message_count + $2, \
+                                updated_at = $3 WHERE key = $1 RETURNING revision",
+        )
+        .bind(locked.thread_key)
+        .bind(to_i64("link count", ordered.len() as u64)?)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await
+        .db()?;
+        sqlx::query("UPDATE conversations SET updated_at = $2 WHERE key = $1")
+            .bind(locked.conversation_key)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .db()?;
+    }
+    let metadata = append.source.metadata.as_ref().map(to_json).transpose()?;
+    write_record(
+        &mut tx,
+        &append.source,
+        metadata,
+        locked.conversation_key,
+        true,
+    )
+    .await
+    .db()?;
+    tx.commit().await.db()?;
+    Ok(Appended {
+        thread_id: locked.thread_id,
+        position: to_u64("thread message count", locked.message_count)?,
+        revision: to_u64("thread revision", revision)?,
+    })
+}
+
+#[derive(sqlx::FromRow)]
+struct RecordRow {
+    source_key: String,
+    format: String,
+    content_hash: String,
+    metadata: Option<String>,
+    conversation_id: Uuid,
+    imported_at: DateTime<Utc>,
+}
+
+impl TryFrom<RecordRow> for ImportRecord {
+    type Error = StoreError;
+
+    fn try_from(row: RecordRow) -> Result<Self> {
+        let metadata = row
+            .metadata
+            .map(|text| {
+                serde_json::from_str(&text).map_err(|e| {
+                    StoreError::Corrupt(format!("import metadata of {}: {e}", row.source_key))
+                })
+            })
+            .transpose()?;
+        Ok(ImportRecord {
+            source: ImportSource {
+                source_key: row.source_key,
+                format: row.format,
+                content_hash: row.content_hash,
+                metadata,
+            },
+            conversation_id: row.conversation_id.into(),
+            imported_at: row.imported_at,
+        })
+    }
+}
+
+const RECORD_SELECT: &str = "SELECT i.source_key, i.format, i.content_hash, i.metadata, \
+     c.id AS conversation_id, i.imported_at \
+     FROM imports i JOIN conversations c ON c.key = i.conversation_key";
+
+pub(super) async fn import_record(pool: &PgPool, source_key: &str) -> Result<Option<ImportRecord>> {
+    let row: Option<RecordRow> =
+        sqlx::query_as(&format!("{RECORD_SELECT} WHERE i.source_key = $1"))
+            .bind(source_key)
+            .fetch_optional(pool)
+            .await
+            .db()?;
+    row.map(TryInto::try_into).transpose()
+}
+
+pub(super) async fn import_records_of(
+    pool: &PgPool,
+    conversation: ConversationId,
+) -> Result<Vec<ImportRecord>> {
+    let rows: Vec<RecordRow> = sqlx::query_as(&format!(
+        "{RECORD_SELECT} WHERE c.id = $1 ORDER BY i.imported_at DESC, i.key DESC"
+    ))
+    .bind(conversation.as_uuid())
+    .fetch_all(pool)
+    .await
+    .db()?;
+    rows.into_iter().map(TryInto::try_into).collect()
+}

@@ -1,0 +1,346 @@
+//! Imports: a whole conversation in one transaction, the append of a grown source, and the
+//! `imports` records that make a second import of the same source a no-op.
+
+use std::collections::HashMap;
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use squash_core::{ConversationId, MessageId, ThreadId};
+
+use super::conn::map_err;
+use super::rows::{self, col, micros};
+use super::{
+    conversation_key, current_state, insert_links, insert_message, insert_operation, now,
+    touch_conversation,
+};
+use crate::error::StoreError;
+use crate::types::{
+    Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
+};
+use crate::Result;
+
+/// The record of `source_key`: (content hash, conversation id).
+fn existing(tx: &Transaction<'_>, source_key: &str) -> Result<Option<(String, ConversationId)>> {
+    let found: Option<(String, Vec<u8>)> = tx
+        .prepare_cached(
+            "SELECT i.content_hash, c.id FROM imports i \
+             JOIN conversations c ON c.key = i.conversation_key WHERE i.source_key = ?1",
+        )
+        .and_then(|mut s| {
+            s.query_row([source_key], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()
+        })
+        .map_err(map_err)?;
+    found
+        .map(|(hash, id)| Ok((hash, rows::uuid(&id)?.into())))
+        .transpose()
+}
+
+fn check_batch(batch: &ImportBatch) -> Result<()> {
+    if batch.threads.is_empty() {
+        return Err(StoreError::Invalid(
+            "an imported conversation needs at least one thread".into(),
+        ));
+    }
+    if !batch
+        .threads
+        .iter()
+        .any(|t| t.id == batch.current_thread_id)
+    {
+        return Err(StoreError::Invalid(format!(
+            "the current thread {} is not among the imported threads",
+            batch.current_thread_id
+        )));
+    }
+    if let Some(m) = batch
+        .messages
+        .iter()
+        .find(|m| m.conversation_id != batch.conversation_id)
+    {
+        return Err(StoreError::Invalid(format!(
+            "message {} belongs to another conversation",
+            m.id
+        )));
+    }
+    if let Some(op) = batch
+        .operations
+        .iter()
+        .find(|o| o.conversation_id != batch.conversation_id)
+    {
+        return Err(StoreError::Invalid(format!(
+            "operation {} belongs to another conversation",
+            op.id
+        )));
+    }
+    Ok(())
+}
+
+fn upsert_record(
+    tx: &Transaction<'_>,
+    source: &ImportSource,
+    conversation_key: i64,
+    replace: bool,
+) -> Result<()> {
+    let metadata = source
+        .metadata
+        .as_ref()
+        .map(serde_json::to_string)
+        .transpose()?;
+    let sql = if replace {
+        "UPDATE imports SET format = ?2, conversation_key = ?3, content_hash = ?4, metadata = ?5, \
+         imported_at = ?6 WHERE source_key = ?1"
+    } else {
+        "INSERT INTO imports (source_key, format, conversation_key, content_hash, metadata, \
+         imported_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    };
+    tx.prepare_cached(sql)
+        .and_then(|mut s| {
+            s.execute(params![
+                source.source_key,
+                source.format,
+                conversation_key,
+                source.content_hash,
+                metadata,
+                now()
+            ])
+        })
+        .map_err(map_err)?;
+    Ok(())
+}
+
+pub(super) fn import_conversation(
+    tx: &Transaction<'_>,
+    batch: &ImportBatch,
+) -> Result<ImportOutcome> {
+    let previous = existing(tx, &batch.source.source_key)?;
+    if let Some((hash, conversation_id)) = &previous {
+        if *hash == batch.source.content_hash {
+            return Ok(ImportOutcome::AlreadyImported {
+                conversation_id: *conversation_id,
+            });
+        }
+    }
+    check_batch(batch)?;
+
+    tx.prepare_cached(
+        "INSERT INTO projects (id, path, created_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (path) DO NOTHING",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            squash_core::ProjectId::new().as_bytes(),
+            batch.project_path,
+            now()
+        ])
+    })
+    .map_err(map_err)?;
+    let project_key: i64 = tx
+        .prepare_cached("SELECT key FROM projects WHERE path = ?1")
+        .and_then(|mut s| s.query_row([&batch.project_path], |r| r.get(0)))
+        .map_err(map_err)?;
+
+    tx.prepare_cached(
+        "INSERT INTO conversations (id, project_key, display_name, created_at, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            batch.conversation_id.as_bytes(),
+            project_key,
+            batch.display_name,
+            micros(batch.created_at),
+            micros(batch.updated_at)
+        ])
+    })
+    .map_err(|e| match map_err(e) {
+        StoreError::Invalid(_) => StoreError::Invalid(format!(
+            "conversation {} already exists",
+            batch.conversation_id
+        )),
+        other => other,
+    })?;
+    let conv_key = tx.last_insert_rowid();
+
+    let mut message_keys: HashMap<MessageId, i64> = HashMap::with_capacity(batch.messages.len());
+    for m in &batch.messages {
+        let key = insert_message(tx, conv_key, m)?;
+        message_keys.insert(m.id, key);
+    }
+
+    let mut thread_keys: HashMap<ThreadId, i64> = HashMap::with_capacity(batch.threads.len());
+    for t in &batch.threads {
+        let original = match t.original_thread_id {
+            None => None,
+            Some(o) => Some(*thread_keys.get(&o).ok_or_else(|| {
+                StoreError::Invalid(format!(
+                    "thread {} derives from {o}, which is not listed before it",
+                    t.id
+                ))
+            })?),
+        };
+        let links: Vec<i64> = t
+            .links
+            .iter()
+            .map(|id| {
+                message_keys.get(id).copied().ok_or_else(|| {
+                    StoreError::Invalid(format!(
+                        "thread {} links message {id}, which is not imported",
+                        t.id
+                    ))
+                })
+            })
+            .collect::<Result<_>>()?;
+        let origin = serde_json::to_string(&t.origin)?;
+        tx.prepare_cached(
+            "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
+             message_count, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )
+        .and_then(|mut s| {
+            s.execute(params![
+                t.id.as_bytes(),
+                conv_key,
+                original,
+                origin,
+                t.revision as i64,
+                links.len() as i64,
+                micros(t.created_at),
+                micros(t.updated_at)
+            ])
+        })
+        .map_err(map_err)?;
+        let key = tx.last_insert_rowid();
+        insert_links(tx, key, &links, 0)?;
+        thread_keys.insert(t.id, key);
+    }
+
+    for op in &batch.operations {
+        let result_key = *message_keys.get(&op.result_message_id).ok_or_else(|| {
+            StoreError::Invalid(format!(
+                "operation {} results in message {}, which is not imported",
+                op.id, op.result_message_id
+            ))
+        })?;
+        // insert_operation resolves thread references by id; hand it one it already knows.
+        let (result_thread_key, result_thread_id) = op
+            .result_thread_id
+            .and_then(|id| thread_keys.get(&id).map(|k| (*k, id)))
+            .unwrap_or((0, ThreadId::from_uuid(uuid::Uuid::nil())));
+        insert_operation(
+            tx,
+            conv_key,
+            op,
+            result_key,
+            result_thread_key,
+            result_thread_id,
+            &message_keys,
+        )?;
+    }
+
+    let current = *thread_keys
+        .get(&batch.current_thread_id)
+        .ok_or_else(|| StoreError::Invalid("the current thread is not imported".into()))?;
+    tx.prepare_cached("UPDATE conversations SET current_thread_key = ?2 WHERE key = ?1")
+        .and_then(|mut s| s.execute(params![conv_key, current]))
+        .map_err(map_err)?;
+    upsert_record(tx, &batch.source, conv_key, previous.is_some())?;
+    Ok(ImportOutcome::Imported {
+        conversation_id: batch.conversation_id,
+        replaced: previous.map(|(_, id)| id),
+    })
+}
+
+pub(super) fn import_append(tx: &Transaction<'_>, append: &ImportAppend) -> Result<Appended> {
+    if let Some(m) = append
+        .messages
+        .iter()
+        .find(|m| m.conversation_id != append.conversation_id)
+    {
+        return Err(StoreError::Invalid(format!(
+            "message {} belongs to another conversation",
+            m.id
+        )));
+    }
+    let conv_key = conversation_key(tx, append.conversation_id)?;
+    match existing(tx, &append.source.source_key)? {
+        Some((hash, id)) if id == append.conversation_id && hash == append.expected_hash => {}
+        _ => {
+            return Err(StoreError::Invalid(format!(
+                "the import record of {} changed meanwhile; import again",
+                append.source.source_key
+            )))
+        }
+    }
+    let (thread_key, thread_id, mut revision) = current_state(tx, conv_key)?;
+    let count: i64 = tx
+        .prepare_cached("SELECT message_count FROM threads WHERE key = ?1")
+        .and_then(|mut s| s.query_row([thread_key], |r| r.get(0)))
+        .map_err(map_err)?;
+    let mut keys = Vec::with_capacity(append.messages.len());
+    for m in &append.messages {
+        keys.push(insert_message(tx, conv_key, m)?);
+    }
+    insert_links(tx, thread_key, &keys, count as usize)?;
+    if !keys.is_empty() {
+        revision = tx
+            .prepare_cached(
+                "UPDATE threads SET revision = revision + 1, message_count = message_count + ?2, \
+                 updated_at = ?3 WHERE key = ?1 RETURNING revision",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![thread_key, keys.len() as i64, now()], |r| {
+                    r.get::<_, i64>(0)
+                })
+            })
+            .map_err(map_err)? as u64;
+        touch_conversation(tx, conv_key, None)?;
+    }
+    upsert_record(tx, &append.source, conv_key, true)?;
+    Ok(Appended {
+        thread_id,
+        position: count as u64,
+        revision,
+    })
+}
+
+const RECORD_SELECT: &str = "SELECT i.source_key, i.format, i.content_hash, i.metadata, c.id, \
+     i.imported_at FROM imports i JOIN conversations c ON c.key = i.conversation_key";
+
+fn record(row: &rusqlite::Row<'_>) -> Result<ImportRecord> {
+    let metadata: Option<String> = col(row, 3)?;
+    Ok(ImportRecord {
+        source: ImportSource {
+            source_key: col(row, 0)?,
+            format: col(row, 1)?,
+            content_hash: col(row, 2)?,
+            metadata: metadata.map(|s| serde_json::from_str(&s)).transpose()?,
+        },
+        conversation_id: rows::uuid(&col::<Vec<u8>>(row, 4)?)?.into(),
+        imported_at: rows::time(col(row, 5)?)?,
+    })
+}
+
+pub(super) fn import_record(
+    tx: &Transaction<'_>,
+    source_key: &str,
+) -> Result<Option<ImportRecord>> {
+    let sql = format!("{RECORD_SELECT} WHERE i.source_key = ?1");
+    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = stmt.query([source_key]).map_err(map_err)?;
+    match rows.next().map_err(map_err)? {
+        Some(row) => record(row).map(Some),
+        None => Ok(None),
+    }
+}
+
+pub(super) fn import_records_of(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+) -> Result<Vec<ImportRecord>> {
+    let sql = format!("{RECORD_SELECT} WHERE c.id = ?1 ORDER BY i.imported_at DESC, i.key DESC");
+    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = stmt.query([conversation.as_bytes()]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        out.push(record(row)?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,151 @@
+//! Messages: append (the fast path, in place), read, edit and delete (each a new thread).
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use squash_app::{EditRequest, PartnerPolicy};
+use squash_core::{ContentItem, ConversationId, MessageId, Role};
+
+use super::{outcome_json, parse_id, Body, Query};
+use crate::error::ApiError;
+use crate::state::AppState;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppendBody {
+    /// Defaults to `user`.
+    role: Option<Role>,
+    /// Plain text, as the role's natural content item.
+    text: Option<String>,
+    /// Content items, for anything but plain text (tool calls, results, thinking, ...).
+    content: Option<Vec<ContentItem>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditBody {
+    text: Option<String>,
+    content: Option<Vec<ContentItem>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteBody {
+    messages: Vec<String>,
+    /// Refuse instead of also removing a tool call's partner.
+    #[serde(default)]
+    strict: bool,
+}
+
+#[derive(Deserialize)]
+pub struct StrictQuery {
+    #[serde(default)]
+    strict: bool,
+}
+
+pub async fn append(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Body(body): Body<AppendBody>,
+) -> Result<Response, ApiError> {
+    let id: ConversationId = parse_id(&id, "conversation")?;
+    let role = body.role.unwrap_or(Role::User);
+    let content = content_of(role, body.text, body.content)?;
+    let (message, appended) = state.service().append(id, role, content).await?;
+    let value = json!({
+        "message": message,
+        "thread_id": appended.thread_id,
+        "position": appended.position,
+        "revision": appended.revision,
+    });
+    Ok((StatusCode::CREATED, Json(value)).into_response())
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id: MessageId = parse_id(&id, "message")?;
+    Ok(Json(json!(state.service().message(id).await?)))
+}
+
+pub async fn edit(
+    State(state): State<AppState>,
+    Path((id, message)): Path<(String, String)>,
+    Body(body): Body<EditBody>,
+) -> Result<Json<Value>, ApiError> {
+    let id: ConversationId = parse_id(&id, "conversation")?;
+    let message: MessageId = parse_id(&message, "message")?;
+    let service = state.service();
+    let content = match (body.text, body.content) {
+        (None, Some(content)) => content,
+        (text, content) => {
+            let original = service.message(message).await?;
+            content_of(original.role, text, content)?
+        }
+    };
+    let outcome = service.edit(id, EditRequest { message, content }).await?;
+    Ok(Json(outcome_json(&outcome)))
+}
+
+pub async fn delete_one(
+    State(state): State<AppState>,
+    Path((id, message)): Path<(String, String)>,
+    Query(q): Query<StrictQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let id: ConversationId = parse_id(&id, "conversation")?;
+    let message: MessageId = parse_id(&message, "message")?;
+    let outcome = state
+        .service()
+        .delete(id, &[message], policy(q.strict))
+        .await?;
+    Ok(Json(outcome_json(&outcome)))
+}
+
+pub async fn delete_many(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Body(body): Body<DeleteBody>,
+) -> Result<Json<Value>, ApiError> {
+    let id: ConversationId = parse_id(&id, "conversation")?;
+    let messages = message_ids(&body.messages)?;
+    let outcome = state
+        .service()
+        .delete(id, &messages, policy(body.strict))
+        .await?;
+    Ok(Json(outcome_json(&outcome)))
+}
+
+pub fn policy(strict: bool) -> PartnerPolicy {
+    if strict {
+        PartnerPolicy::Refuse
+    } else {
+        PartnerPolicy::Include
+    }
+}
+
+pub fn message_ids(raw: &[String]) -> Result<Vec<MessageId>, ApiError> {
+    if raw.is_empty() {
+        return Err(ApiError::invalid("no message selected"));
+    }
+    raw.iter().map(|m| parse_id(m, "message")).collect()
+}
+
+/// Exactly one of `text` and `content`.
+fn content_of(
+    role: Role,
+    text: Option<String>,
+    content: Option<Vec<ContentItem>>,
+) -> Result<Vec<ContentItem>, ApiError> {
+    match (text, content) {
+        (Some(text), None) => Ok(vec![ContentItem::text_for(role, text)]),
+        (None, Some(content)) => Ok(content),
+        (Some(_), Some(_)) => Err(ApiError::invalid(
+            "give either `text` or `content`, not both",
+        )),
+        (None, None) => Err(ApiError::invalid("give `text` or `content`")),
+    }
+}

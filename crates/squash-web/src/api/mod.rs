@@ -1,0 +1,130 @@
+//! The JSON API: one file per resource. [`ROUTES`] lists every route exactly as the router
+//! serves it; a test checks it against `openapi.json` both ways.
+
+mod chat;
+mod conversations;
+mod messages;
+mod model;
+mod openapi;
+mod operations;
+mod previews;
+mod provenance;
+mod squash;
+mod threads;
+
+use std::str::FromStr;
+
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::routing::{delete, get, patch, post, put};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use squash_app::{OperationOutcome, ThreadView};
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+pub use openapi::OPENAPI_JSON;
+
+/// Declares the routes once, for both the router and [`ROUTES`].
+macro_rules! routes {
+    ($($method:ident $path:literal => $handler:path;)*) => {
+        /// Every API route as `(method, path)`, in the router's path syntax (OpenAPI's too).
+        pub const ROUTES: &[(&str, &str)] = &[$((stringify!($method), $path)),*];
+
+        pub fn router() -> Router<AppState> {
+            Router::new()$(.route($path, $method($handler)))*
+        }
+    };
+}
+
+routes! {
+    get "/api/openapi.json" => openapi::spec;
+    get "/api/model" => model::status;
+    get "/api/projects" => conversations::projects;
+    get "/api/conversations" => conversations::list;
+    post "/api/conversations" => conversations::create;
+    get "/api/conversations/{id}" => conversations::get;
+    patch "/api/conversations/{id}" => conversations::rename;
+    delete "/api/conversations/{id}" => conversations::delete;
+    get "/api/conversations/{id}/thread" => threads::current;
+    get "/api/conversations/{id}/history" => threads::history;
+    post "/api/conversations/{id}/undo" => threads::undo;
+    post "/api/conversations/{id}/redo" => threads::redo;
+    post "/api/conversations/{id}/switch" => threads::switch;
+    get "/api/threads/{id}" => threads::get;
+    post "/api/conversations/{id}/messages" => messages::append;
+    post "/api/conversations/{id}/messages/delete" => messages::delete_many;
+    put "/api/conversations/{id}/messages/{message}" => messages::edit;
+    delete "/api/conversations/{id}/messages/{message}" => messages::delete_one;
+    get "/api/messages/{id}" => messages::get;
+    get "/api/messages/{id}/provenance" => provenance::get;
+    post "/api/conversations/{id}/squash/manual" => squash::manual;
+    post "/api/conversations/{id}/squash/ai" => squash::ai;
+    get "/api/conversations/{id}/previews/{preview}" => previews::get;
+    post "/api/conversations/{id}/previews/{preview}/apply" => previews::apply;
+    post "/api/conversations/{id}/previews/{preview}/retry" => previews::retry;
+    delete "/api/conversations/{id}/previews/{preview}" => previews::discard;
+    get "/api/conversations/{id}/operations" => operations::list;
+    get "/api/operations/{id}" => operations::get;
+    post "/api/operations/{id}/rerun" => operations::rerun;
+    post "/api/conversations/{id}/chat" => chat::turn;
+}
+
+/// A JSON body whose problems answer as `invalid_input` in the API's error shape.
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let Json(value) = Json::<T>::from_request(req, state).await?;
+        Ok(Body(value))
+    }
+}
+
+/// A query string, likewise.
+pub struct Query<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let axum::extract::Query(value) =
+            axum::extract::Query::<T>::from_request_parts(parts, state).await?;
+        Ok(Query(value))
+    }
+}
+
+/// Parses an id from the path, naming what was expected when it is not one.
+pub fn parse_id<T: FromStr>(raw: &str, what: &str) -> Result<T, ApiError> {
+    raw.trim()
+        .parse()
+        .map_err(|_| ApiError::invalid(format!("`{raw}` is not a {what} id (a UUID)")))
+}
+
+pub fn view_json(view: &ThreadView) -> Value {
+    json!({
+        "conversation": view.conversation,
+        "thread": view.thread,
+        "messages": view.messages,
+    })
+}
+
+pub fn outcome_json(o: &OperationOutcome) -> Value {
+    json!({
+        "conversation_id": o.conversation_id,
+        "thread": o.thread,
+        "message": o.message,
+        "operation": o.operation,
+        "sources": o.sources,
+        "added_partners": o.added_partners.iter().map(|p| json!({
+            "message": p.message,
+            "partner_of": p.partner_of,
+            "tool_use_id": p.tool_use_id,
+            "side": p.side,
+        })).collect::<Vec<_>>(),
+        "reapplied": o.reapplied,
+    })
+}

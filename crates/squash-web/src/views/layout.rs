@@ -1,0 +1,49 @@
+//! The page shell.
+
+use maud::{html, Markup, DOCTYPE};
+
+use crate::state::ModelChoice;
+
+/// A whole page; `model` adds the model indicator to the header.
+pub fn page(title: &str, model: Option<&ModelChoice>, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="referrer" content="no-referrer";
+                title { (title) " · Squash" }
+                link rel="icon" href="data:,";
+                link rel="stylesheet" href="/static/app.css";
+                script src="/static/app.js" defer {}
+            }
+            body {
+                header.top {
+                    a.brand href="/" { "Squash" }
+                    span.title { (title) }
+                    @if let Some(model) = model {
+                        (model_status(model))
+                    }
+                }
+                (body)
+            }
+        }
+    }
+}
+
+fn model_status(model: &ModelChoice) -> Markup {
+    match model {
+        ModelChoice::Ready(m) => {
+            let info = m.info();
+            html! {
+                span.model-status.ready #model-status title="The model AI squash and chat use" {
+                    "model: " code { (info.model) } " (" (info.provider.as_str()) ")"
+                }
+            }
+        }
+        ModelChoice::Missing(reason) => html! {
+            span.model-status.missing #model-status title=(reason) { "no model configured" }
+        },
+    }
+}

@@ -1,0 +1,107 @@
+//! An AI squash result waiting for the person: the text, its quality report, and the
+//! actions (apply, edit then apply, retry, discard).
+
+use axum::extract::{Path, State};
+use maud::{html, Markup};
+use squash_core::quality::QualityReport;
+use squash_core::ConversationId;
+use uuid::Uuid;
+
+use super::errors::PageError;
+use crate::api::parse_id;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+pub async fn fragment(
+    State(state): State<AppState>,
+    Path((id, preview)): Path<(String, String)>,
+) -> Result<Markup, PageError> {
+    let id: ConversationId = parse_id(&id, "conversation")?;
+    let preview_id: Uuid = parse_id(&preview, "preview")?;
+    let preview = state
+        .previews()
+        .get(id, preview_id)
+        .ok_or_else(|| ApiError::not_found("this preview is gone; run the AI squash again"))?;
+    let links = state.service().current_links(id).await?.links;
+    let result = &preview.result;
+    let positions: Vec<String> = result
+        .sources
+        .iter()
+        .map(|s| {
+            links
+                .iter()
+                .position(|l| l == s)
+                .map_or_else(|| "(gone)".to_owned(), |i| format!("@{}", i + 1))
+        })
+        .collect();
+    Ok(html! {
+        div.preview-card data-preview=(preview.id) {
+            div.preview-head {
+                h2 { "AI squash preview" }
+                span.muted.small {
+                    code { (result.model) } " (" (result.provider.as_str()) ") · "
+                    (result.usage.input_tokens) " → " (result.usage.output_tokens) " tokens · "
+                    (format!("{:.1}", result.duration.as_secs_f64())) " s"
+                }
+            }
+            p.small {
+                "Replaces " (result.sources.len()) " messages: " (positions.join(", "))
+                ". The result takes the place of the first one."
+            }
+            @if let Some(instructions) = &result.custom_instructions {
+                p.small { "Instructions: " span.instructions { (instructions) } }
+            }
+            @if result.truncated {
+                p.warning { "The answer hit the output limit and may be cut off." }
+            }
+            div.preview-text.text.plain #preview-text { (result.text) }
+            textarea #preview-edit.preview-edit rows="10" hidden aria-label="Edit the squashed text" { (result.text) }
+            (report_view(&result.report))
+            div.preview-actions {
+                button.primary type="button" data-preview-action="apply" { "Apply" }
+                button type="button" data-preview-action="edit" { "Edit" }
+                button.primary type="button" data-preview-action="apply-edited" hidden { "Apply edited" }
+                button type="button" data-preview-action="retry" { "Retry" }
+                button.danger type="button" data-preview-action="discard" { "Discard" }
+            }
+        }
+    })
+}
+
+fn report_view(r: &QualityReport) -> Markup {
+    let total = r.kept.len() + r.dropped.len();
+    html! {
+        div.report #quality-report {
+            h3 { "Quality report" }
+            ul.metrics {
+                li {
+                    strong { "Compression: " }
+                    (r.input_chars) " → " (r.output_chars) " characters ("
+                    (format!("{:.0}", r.char_ratio * 100.0)) "% of the original), ~"
+                    (r.input_tokens) " → ~" (r.output_tokens) " tokens"
+                }
+                li {
+                    strong { "Salient terms kept: " }
+                    @if total == 0 { "none in the input" } @else { (r.kept.len()) " of " (total) }
+                }
+            }
+            (terms("Kept", "kept", &r.kept, "none"))
+            (terms("Dropped", "dropped", &r.dropped, "none: every salient term survived"))
+            (terms("New (not in the input: check them)", "introduced", &r.introduced, "none"))
+        }
+    }
+}
+
+fn terms(label: &str, class: &str, list: &[String], empty: &str) -> Markup {
+    html! {
+        div class={ "terms terms-" (class) } {
+            span.terms-label { (label) ": " }
+            @if list.is_empty() {
+                span.muted { (empty) }
+            }
+            @for t in list {
+                code.term { (t) }
+            }
+        }
+    }
+}

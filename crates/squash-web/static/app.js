@@ -1,0 +1,614 @@
+// Squash web UI: selection, the Squash menu, streamed AI squash and chat, the preview,
+// undo/redo, history, provenance, edit and delete. No framework and no build step.
+//
+// Safety: this script never turns data into markup. Text goes in with textContent; the only
+// HTML it inserts is what the server rendered (and escaped) for a fragment or a page.
+"use strict";
+
+// Sent with every state-changing request: a cross-site page cannot send it without a CORS
+// preflight, which the server never grants.
+const CSRF = { "X-Squash-Csrf": "1" };
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+function apiError(data, status) {
+  const e = (data && data.error) || {
+    code: "http_" + status,
+    message: "The server answered with status " + status + ".",
+  };
+  const err = new Error(e.message);
+  err.code = e.code;
+  err.cls = e.class;
+  err.hint = e.hint;
+  return err;
+}
+
+async function api(method, url, body) {
+  const opts = {
+    method,
+    credentials: "same-origin",
+    headers: Object.assign({ Accept: "application/json" }, CSRF),
+  };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(url, opts);
+  if (res.status === 204) return null;
+  let data = null;
+  try {
+    data = await res.json();
+  } catch (_) {
+    data = null;
+  }
+  if (!res.ok) throw apiError(data, res.status);
+  return data;
+}
+
+// A POST answered with server-sent events: `start` and `delta` go to the handlers, `error`
+// rejects, the final event's data resolves.
+async function stream(url, body, handlers, signal) {
+  const res = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: Object.assign(
+      { "Content-Type": "application/json", Accept: "text/event-stream" },
+      CSRF
+    ),
+    body: JSON.stringify(body || {}),
+    signal,
+  });
+  if (!res.ok) {
+    let data = null;
+    try {
+      data = await res.json();
+    } catch (_) {
+      data = null;
+    }
+    throw apiError(data, res.status);
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let final = null;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer = (buffer + decoder.decode(value, { stream: true })).replace(/\r\n/g, "\n");
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const event = parseEvent(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+      if (!event) continue;
+      if (event.name === "delta") {
+        if (handlers.delta) handlers.delta(event.data.text || "");
+      } else if (event.name === "start") {
+        if (handlers.start) handlers.start(event.data);
+      } else if (event.name === "error") {
+        throw apiError(event.data, 200);
+      } else {
+        final = event;
+      }
+    }
+  }
+  if (!final) {
+    throw new Error("The connection closed before the operation finished; nothing was changed.");
+  }
+  return final.data;
+}
+
+function parseEvent(raw) {
+  let name = "message";
+  const data = [];
+  for (const line of raw.split("\n")) {
+    if (line.startsWith(":")) continue; // keep-alive comment
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "event") name = value;
+    else if (field === "data") data.push(value);
+  }
+  if (!data.length) return null;
+  try {
+    return { name, data: JSON.parse(data.join("\n")) };
+  } catch (_) {
+    return null;
+  }
+}
+
+async function fetchHtml(url) {
+  const res = await fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } });
+  if (!res.ok) {
+    throw new Error("Could not load " + url + " (status " + res.status + ").");
+  }
+  return res.text();
+}
+
+// ---- messages in the page -------------------------------------------------------------------
+
+function flash(message, kind, hint) {
+  const el = $("#flash");
+  if (!el) return;
+  el.replaceChildren();
+  const text = document.createElement("div");
+  text.className = "flash-message";
+  text.textContent = message;
+  el.append(text);
+  if (hint) {
+    const h = document.createElement("div");
+    h.className = "flash-hint";
+    h.textContent = hint;
+    el.append(h);
+  }
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "flash-close";
+  close.setAttribute("aria-label", "Dismiss");
+  close.textContent = "✕";
+  close.addEventListener("click", () => {
+    el.hidden = true;
+  });
+  el.append(close);
+  el.className = "flash " + (kind || "error");
+  el.hidden = false;
+}
+
+function showError(err) {
+  if (err && err.name === "AbortError") return;
+  flash((err && err.message) || String(err), "error", err && err.hint);
+}
+
+function clearFlash() {
+  const el = $("#flash");
+  if (el) el.hidden = true;
+}
+
+// ---- the conversation list ------------------------------------------------------------------
+
+function initHome() {
+  const form = $("#create-form");
+  if (!form) return;
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const name = form.elements.namedItem("name").value;
+    const project = form.elements.namedItem("project").value;
+    try {
+      const c = await api("POST", "/api/conversations", { name, project });
+      location.href = "/c/" + encodeURIComponent(c.id);
+    } catch (e) {
+      showError(e);
+    }
+  });
+  document.addEventListener("click", async (ev) => {
+    const item = ev.target.closest("li.conversation");
+    if (!item) return;
+    const id = item.dataset.id;
+    if (ev.target.closest(".rename-btn")) {
+      const f = $(".rename-form", item);
+      f.hidden = false;
+      f.elements.namedItem("name").focus();
+    } else if (ev.target.closest(".cancel-btn")) {
+      $(".rename-form", item).hidden = true;
+    } else if (ev.target.closest(".delete-conversation-btn")) {
+      const name = $(".conversation-link", item).textContent;
+      if (!confirm("Delete “" + name + "” with all its threads and messages? This cannot be undone.")) return;
+      try {
+        await api("DELETE", "/api/conversations/" + encodeURIComponent(id));
+        location.reload();
+      } catch (e) {
+        showError(e);
+      }
+    }
+  });
+  document.addEventListener("submit", async (ev) => {
+    const f = ev.target.closest(".rename-form");
+    if (!f) return;
+    ev.preventDefault();
+    const id = f.closest("li.conversation").dataset.id;
+    try {
+      await api("PATCH", "/api/conversations/" + encodeURIComponent(id), {
+        name: f.elements.namedItem("name").value,
+      });
+      location.reload();
+    } catch (e) {
+      showError(e);
+    }
+  });
+}
+
+// ---- the conversation -----------------------------------------------------------------------
+
+function initConversation(root) {
+  const cid = root.dataset.conversation;
+  const base = "/api/conversations/" + encodeURIComponent(cid);
+  const selected = new Set();
+  let lastIndex = null;
+  let running = null; // the AbortController of the running AI squash
+  let chatting = false;
+
+  const boxes = () => $$("#thread .select-box");
+  const idOf = (el) => el.closest(".msg").dataset.id;
+  const selectedIds = () => boxes().map(idOf).filter((id) => selected.has(id));
+
+  function updateSelection() {
+    for (const box of boxes()) {
+      box.checked = selected.has(idOf(box));
+      box.closest(".msg").classList.toggle("selected", box.checked);
+    }
+    const n = selected.size;
+    $("#selection-count").textContent = n + " selected";
+    $("#clear-selection").disabled = n === 0;
+    $("#delete-selected").disabled = n === 0;
+    const squash = $("#squash-btn");
+    squash.disabled = n < 2 || running !== null;
+    squash.title = running
+      ? "An AI squash is running"
+      : n < 2
+        ? "Select at least two messages"
+        : "Squash the " + n + " selected messages into one";
+  }
+
+  function onBoxClick(box, ev) {
+    const all = boxes();
+    const index = all.indexOf(box);
+    if (ev.shiftKey && lastIndex !== null && lastIndex < all.length) {
+      const from = Math.min(lastIndex, index);
+      const to = Math.max(lastIndex, index);
+      for (let i = from; i <= to; i++) {
+        if (box.checked) selected.add(idOf(all[i]));
+        else selected.delete(idOf(all[i]));
+      }
+    } else if (box.checked) {
+      selected.add(idOf(box));
+    } else {
+      selected.delete(idOf(box));
+    }
+    lastIndex = index;
+    updateSelection();
+  }
+
+  // Re-renders the thread, the history and the toolbar from the server, leaving a running
+  // AI squash, its preview and the chat box alone.
+  async function refresh() {
+    const doc = new DOMParser().parseFromString(await fetchHtml(location.pathname), "text/html");
+    for (const sel of ["#thread", "#history-panel > .history", "#undo-btn", "#redo-btn"]) {
+      const fresh = $(sel, doc);
+      const old = $(sel);
+      if (fresh && old) old.replaceWith(document.importNode(fresh, true));
+    }
+    const historyBtn = $("#history-btn", doc);
+    if (historyBtn) $("#history-btn").textContent = historyBtn.textContent;
+    const shown = new Set(boxes().map(idOf));
+    for (const id of Array.from(selected)) if (!shown.has(id)) selected.delete(id);
+    lastIndex = null;
+    updateSelection();
+  }
+
+  function toggleMenu(open) {
+    const menu = $("#squash-menu");
+    const show = open === undefined ? menu.hidden : open;
+    menu.hidden = !show;
+    $("#squash-btn").setAttribute("aria-expanded", String(show));
+  }
+
+  function outcomeNote(out) {
+    const partners = (out.added_partners || []).length;
+    return partners
+      ? "Also included " + partners + " tool message(s), so that every tool call stays with its result."
+      : undefined;
+  }
+
+  async function act(work, success) {
+    clearFlash();
+    try {
+      const out = await work();
+      await refresh();
+      if (success) flash(typeof success === "function" ? success(out) : success, "info", out && outcomeNote(out));
+      return out;
+    } catch (e) {
+      showError(e);
+      return null;
+    }
+  }
+
+  // ---- squash ----
+
+  async function manualSquash() {
+    toggleMenu(false);
+    const ids = selectedIds();
+    const out = await act(
+      () => api("POST", base + "/squash/manual", { messages: ids }),
+      (o) => "Squashed " + o.sources.length + " messages into one by concatenation. Undo brings them back."
+    );
+    if (out) {
+      selected.clear();
+      updateSelection();
+    }
+  }
+
+  function showProgress(title) {
+    $("#progress-title").textContent = title;
+    $("#progress-model").textContent = "";
+    $("#progress-text").textContent = "";
+    $("#progress").hidden = false;
+  }
+
+  async function runAi(url, body, title) {
+    clearFlash();
+    running = new AbortController();
+    updateSelection();
+    showProgress(title);
+    hidePreview();
+    try {
+      const data = await stream(
+        url,
+        body,
+        {
+          start: (d) => {
+            $("#progress-model").textContent = "with " + d.model + " (" + d.provider + ")";
+          },
+          delta: (text) => {
+            const out = $("#progress-text");
+            out.textContent += text;
+            out.scrollTop = out.scrollHeight;
+          },
+        },
+        running.signal
+      );
+      await showPreview(data.preview_id);
+    } catch (e) {
+      if (e.name === "AbortError") flash("AI squash cancelled; nothing was changed.", "info");
+      else showError(e);
+    } finally {
+      running = null;
+      $("#progress").hidden = true;
+      updateSelection();
+    }
+  }
+
+  function aiSquash(instructions) {
+    toggleMenu(false);
+    const body = { messages: selectedIds() };
+    if (instructions && instructions.trim()) body.instructions = instructions;
+    runAi(base + "/squash/ai", body, "AI squash running…");
+  }
+
+  async function showPreview(previewId) {
+    const html = await fetchHtml(
+      "/ui/conversations/" + encodeURIComponent(cid) + "/previews/" + encodeURIComponent(previewId)
+    );
+    const box = $("#preview");
+    box.innerHTML = html; // server-rendered, escaped
+    box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  function hidePreview() {
+    const box = $("#preview");
+    box.hidden = true;
+    box.replaceChildren();
+  }
+
+  async function previewAction(action, card) {
+    const pid = card.dataset.preview;
+    const url = base + "/previews/" + encodeURIComponent(pid);
+    if (action === "edit") {
+      $("#preview-text", card).hidden = true;
+      const edit = $("#preview-edit", card);
+      edit.hidden = false;
+      edit.focus();
+      $("[data-preview-action=apply]", card).hidden = true;
+      $("[data-preview-action=edit]", card).hidden = true;
+      $("[data-preview-action=apply-edited]", card).hidden = false;
+    } else if (action === "apply" || action === "apply-edited") {
+      const body = action === "apply-edited" ? { text: $("#preview-edit", card).value } : {};
+      const out = await act(() => api("POST", url + "/apply", body), (o) =>
+        "Applied: " + o.sources.length + " messages are now one" + (o.edited ? " (with your edits)" : "") + ". Undo brings them back."
+      );
+      if (out) {
+        hidePreview();
+        selected.clear();
+        updateSelection();
+      }
+    } else if (action === "retry") {
+      runAi(url + "/retry", {}, "Retrying the AI squash…");
+    } else if (action === "discard") {
+      try {
+        await api("DELETE", url);
+      } catch (e) {
+        // Already gone: discarding it is what was wanted anyway.
+      }
+      hidePreview();
+      flash("Discarded; nothing was changed.", "info");
+    }
+  }
+
+  // ---- messages ----
+
+  function openEdit(li) {
+    $(".edit-form", li).hidden = false;
+    $(".msg-body", li).hidden = true;
+    $(".edit-form textarea", li).focus();
+  }
+
+  function closeEdit(li) {
+    $(".edit-form", li).hidden = true;
+    $(".msg-body", li).hidden = false;
+  }
+
+  async function saveEdit(form) {
+    const li = form.closest(".msg");
+    const text = form.elements.namedItem("text").value;
+    let body;
+    if (form.dataset.mode === "json") {
+      try {
+        body = { content: JSON.parse(text) };
+      } catch (e) {
+        flash("The content is not valid JSON: " + e.message, "error");
+        return;
+      }
+    } else {
+      body = { text };
+    }
+    await act(
+      () => api("PUT", base + "/messages/" + encodeURIComponent(li.dataset.id), body),
+      "Edited. Undo brings the original back."
+    );
+  }
+
+  async function openProvenance(messageId) {
+    try {
+      const html = await fetchHtml("/ui/messages/" + encodeURIComponent(messageId) + "/provenance");
+      $("#provenance-body").innerHTML = html; // server-rendered, escaped
+      $("#provenance-dialog").showModal();
+    } catch (e) {
+      showError(e);
+    }
+  }
+
+  // ---- chat ----
+
+  async function chat() {
+    const input = $("#chat-input");
+    const text = input.value;
+    if (!text.trim() || chatting) return;
+    chatting = true;
+    clearFlash();
+    $("#chat-send").disabled = true;
+    const box = $("#chat-stream");
+    const out = $("#chat-stream-text");
+    out.textContent = "";
+    box.hidden = false;
+    try {
+      await stream(base + "/chat", { text }, {
+        delta: (t) => {
+          out.textContent += t;
+        },
+      });
+      input.value = "";
+    } catch (e) {
+      showError(e);
+    } finally {
+      chatting = false;
+      box.hidden = true;
+      $("#chat-send").disabled = false;
+      // The user's message is stored once the model was asked, whatever it answered.
+      await refresh().catch(showError);
+    }
+  }
+
+  async function append() {
+    const input = $("#chat-input");
+    const text = input.value;
+    if (!text.trim()) {
+      flash("Write the message first.", "error");
+      return;
+    }
+    const role = $("#append-role").value;
+    const out = await act(() => api("POST", base + "/messages", { role, text }));
+    if (out) {
+      input.value = "";
+      input.focus();
+    }
+  }
+
+  // ---- wiring: one delegated listener, so re-rendered parts keep working ----
+
+  root.addEventListener("click", (ev) => {
+    const t = ev.target;
+    const box = t.closest(".select-box");
+    if (box) return onBoxClick(box, ev);
+    if (t.closest("#squash-btn")) return toggleMenu();
+    const item = t.closest("[data-squash]");
+    if (item) {
+      const kind = item.dataset.squash;
+      if (kind === "manual") return manualSquash();
+      if (kind === "ai") return aiSquash(null);
+      toggleMenu(false);
+      $("#custom-instructions").value = "";
+      $("#custom-dialog").showModal();
+      return $("#custom-instructions").focus();
+    }
+    if (t.closest("#clear-selection")) {
+      selected.clear();
+      return updateSelection();
+    }
+    if (t.closest("#delete-selected")) {
+      const ids = selectedIds();
+      return act(() => api("POST", base + "/messages/delete", { messages: ids }), (o) =>
+        "Removed " + o.sources.length + " message(s) from the thread (they stay stored). Undo brings them back."
+      ).then((o) => {
+        if (o) selected.clear();
+        updateSelection();
+      });
+    }
+    if (t.closest("#undo-btn")) {
+      return act(() => api("POST", base + "/undo"), "Undone: back on the previous thread. Redo goes forward again.");
+    }
+    if (t.closest("#redo-btn")) return act(() => api("POST", base + "/redo"), "Redone.");
+    if (t.closest("#history-btn")) {
+      const panel = $("#history-panel");
+      panel.hidden = !panel.hidden;
+      return $("#history-btn").setAttribute("aria-expanded", String(!panel.hidden));
+    }
+    const sw = t.closest(".switch-btn");
+    if (sw) {
+      return act(() => api("POST", base + "/switch", { thread: sw.dataset.thread }), "Switched thread.");
+    }
+    const badge = t.closest(".prov-badge");
+    if (badge) return openProvenance(badge.dataset.message);
+    if (t.closest(".close-dialog")) return t.closest("dialog").close();
+    if (t.closest("#custom-cancel")) return $("#custom-dialog").close();
+    if (t.closest("#progress-cancel")) {
+      if (running) running.abort();
+      return;
+    }
+    const action = t.closest("[data-preview-action]");
+    if (action) return previewAction(action.dataset.previewAction, action.closest(".preview-card"));
+    const msg = t.closest(".msg");
+    if (msg && t.closest(".edit-btn")) return openEdit(msg);
+    if (msg && t.closest(".cancel-edit")) return closeEdit(msg);
+    if (msg && t.closest(".delete-btn")) {
+      return act(
+        () => api("DELETE", base + "/messages/" + encodeURIComponent(msg.dataset.id)),
+        "Removed the message from the thread (it stays stored). Undo brings it back."
+      );
+    }
+    if (t.closest("#append-btn")) return append();
+  });
+
+  root.addEventListener("submit", (ev) => {
+    const form = ev.target;
+    if (form.id === "custom-form") {
+      // method=dialog closes the dialog by itself.
+      return aiSquash($("#custom-instructions").value);
+    }
+    ev.preventDefault();
+    if (form.id === "chat-form") return chat();
+    if (form.classList.contains("edit-form")) return saveEdit(form);
+  });
+
+  $("#chat-input").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      chat();
+    }
+  });
+
+  document.addEventListener("click", (ev) => {
+    if (!ev.target.closest("#squash-menu-wrap")) toggleMenu(false);
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") toggleMenu(false);
+  });
+
+  updateSelection();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const conversation = $("#conversation");
+  if (conversation) initConversation(conversation);
+  else initHome();
+});

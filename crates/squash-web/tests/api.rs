@@ -1,0 +1,1243 @@
+//! The API through the router (no sockets): every endpoint, every error code, the event
+//! streams, the security guard and the pages, over a fresh SQLite file per test.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use squash_app::ConversationService;
+use squash_llm::{FakeModel, FakeReply, LlmError, ProviderKind};
+use squash_store::sqlite::SqliteStore;
+use squash_web::AppState;
+use tower::ServiceExt;
+
+struct App {
+    router: Router,
+    model: Arc<FakeModel>,
+    db: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+fn service(dir: &tempfile::TempDir) -> (ConversationService, std::path::PathBuf) {
+    let path = dir.path().join("squash.db");
+    let store = SqliteStore::open(&path).expect("open sqlite");
+    (
+        ConversationService::new(Arc::new(store)).with_actor(Some("tester".into())),
+        path,
+    )
+}
+
+/// An app with a scripted model.
+fn app() -> App {
+    app_with(|state, _| state)
+}
+
+fn app_with(configure: impl FnOnce(AppState, Arc<FakeModel>) -> AppState) -> App {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (service, db) = service(&dir);
+    let model = Arc::new(FakeModel::new());
+    let state = AppState::new(service)
+        .with_default_project("/work/demo")
+        .with_model(model.clone());
+    let state = configure(state, model.clone());
+    App {
+        router: squash_web::router(state),
+        model,
+        db,
+        _dir: dir,
+    }
+}
+
+struct Reply {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    text: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
+    }
+
+    /// Asserts the error shape and code, returns the error object.
+    fn error(&self, status: StatusCode, code: &str) -> Value {
+        assert_eq!(self.status, status, "{}", self.text);
+        let body = self.json();
+        let error = body["error"].clone();
+        assert_eq!(error["code"], code, "{}", self.text);
+        assert!(
+            error["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{}",
+            self.text
+        );
+        error
+    }
+
+    /// `(event, data)` pairs of an event stream.
+    fn events(&self) -> Vec<(String, Value)> {
+        self.text
+            .replace("\r\n", "\n")
+            .split("\n\n")
+            .filter_map(|raw| {
+                let mut name = "message".to_owned();
+                let mut data = String::new();
+                for line in raw.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        name = v.trim().to_owned();
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.strip_prefix(' ').unwrap_or(v));
+                    }
+                }
+                (!data.is_empty()).then(|| (name, serde_json::from_str(&data).expect("event JSON")))
+            })
+            .collect()
+    }
+}
+
+impl App {
+    async fn send(&self, req: Request<Body>) -> Reply {
+        let response = self.router.clone().oneshot(req).await.expect("infallible");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        Reply {
+            status,
+            headers,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    fn request(method: Method, uri: &str, body: Option<Value>) -> axum::http::request::Builder {
+        let mut builder = Request::builder().method(method.clone()).uri(uri);
+        if method != Method::GET {
+            builder = builder.header("x-squash-csrf", "1");
+        }
+        if body.is_some() {
+            builder = builder.header(header::CONTENT_TYPE, "application/json");
+        }
+        builder
+    }
+
+    async fn call(&self, method: Method, uri: &str, body: Option<Value>) -> Reply {
+        let req = App::request(method, uri, body.clone())
+            .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+            .expect("request");
+        self.send(req).await
+    }
+
+    async fn get(&self, uri: &str) -> Reply {
+        self.call(Method::GET, uri, None).await
+    }
+
+    async fn post(&self, uri: &str, body: Value) -> Reply {
+        self.call(Method::POST, uri, Some(body)).await
+    }
+
+    /// A POST asking for an event stream.
+    async fn post_events(&self, uri: &str, body: Value) -> Reply {
+        let req = App::request(Method::POST, uri, Some(body.clone()))
+            .header(header::ACCEPT, "text/event-stream")
+            .body(Body::from(body.to_string()))
+            .expect("request");
+        self.send(req).await
+    }
+
+    async fn conversation(&self, name: &str) -> String {
+        let r = self
+            .post("/api/conversations", json!({ "name": name }))
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        r.json()["id"].as_str().expect("id").to_owned()
+    }
+
+    async fn append(&self, conv: &str, role: &str, text: &str) -> String {
+        let r = self
+            .post(
+                &format!("/api/conversations/{conv}/messages"),
+                json!({ "role": role, "text": text }),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        r.json()["message"]["id"].as_str().expect("id").to_owned()
+    }
+
+    async fn thread_ids(&self, conv: &str) -> Vec<String> {
+        let r = self.get(&format!("/api/conversations/{conv}/thread")).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        r.json()["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| m["id"].as_str().expect("id").to_owned())
+            .collect()
+    }
+
+    /// A conversation with five messages.
+    async fn five(&self) -> (String, Vec<String>) {
+        let conv = self.conversation("Fix the build").await;
+        let mut ids = Vec::new();
+        for (role, text) in [
+            (
+                "user",
+                "The build fails with error E0308 in src/main.rs line 42.",
+            ),
+            (
+                "assistant",
+                "Let me look at src/main.rs; the mismatched type is the config loader.",
+            ),
+            (
+                "user",
+                "I also see a warning about unused imports in src/lib.rs.",
+            ),
+            (
+                "assistant",
+                "Fixed the E0308: load_config now returns Result<Config, Error>.",
+            ),
+            ("user", "Thanks, the build passes now."),
+        ] {
+            ids.push(self.append(&conv, role, text).await);
+        }
+        (conv, ids)
+    }
+}
+
+#[tokio::test]
+async fn conversations_crud_and_listing() {
+    let app = app();
+    let created = app
+        .post(
+            "/api/conversations",
+            json!({ "name": "  First ", "project": "/p/one" }),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED);
+    let first = created.json();
+    assert_eq!(first["display_name"], "First");
+    assert_eq!(first["project_path"], "/p/one");
+    let id = first["id"].as_str().unwrap().to_owned();
+    let second = app.conversation("Second").await;
+
+    let all = app.get("/api/conversations").await.json();
+    assert_eq!(all["conversations"].as_array().unwrap().len(), 2);
+    let only = app
+        .get("/api/conversations?project=%2Fp%2Fone")
+        .await
+        .json();
+    assert_eq!(only["conversations"].as_array().unwrap().len(), 1);
+    assert_eq!(only["conversations"][0]["id"], id.as_str());
+    let projects = app.get("/api/projects").await.json();
+    let paths: Vec<&str> = projects["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"/p/one") && paths.contains(&"/work/demo"),
+        "{paths:?}"
+    );
+
+    let got = app.get(&format!("/api/conversations/{second}")).await;
+    assert_eq!(got.json()["project_path"], "/work/demo");
+
+    let renamed = app
+        .call(
+            Method::PATCH,
+            &format!("/api/conversations/{id}"),
+            Some(json!({ "name": "Renamed" })),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.text);
+    assert_eq!(renamed.json()["display_name"], "Renamed");
+
+    let deleted = app
+        .call(Method::DELETE, &format!("/api/conversations/{id}"), None)
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    app.get(&format!("/api/conversations/{id}"))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[tokio::test]
+async fn bad_input_is_invalid_input() {
+    let app = app();
+    let conv = app.conversation("x").await;
+    // Domain validation.
+    app.post("/api/conversations", json!({ "name": "  " }))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    // Not an id.
+    app.get("/api/conversations/nope")
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    // Malformed JSON, unknown fields, wrong types.
+    let req = App::request(Method::POST, "/api/conversations", Some(json!({})))
+        .body(Body::from("{not json"))
+        .unwrap();
+    app.send(req)
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.post(
+        "/api/conversations",
+        json!({ "name": "a", "colour": "red" }),
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.post(
+        &format!("/api/conversations/{conv}/messages"),
+        json!({ "role": "robot", "text": "hi" }),
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+    // No JSON content type.
+    let req = Request::builder()
+        .method(Method::POST)
+        .uri("/api/conversations")
+        .header("x-squash-csrf", "1")
+        .body(Body::from(r#"{"name":"a"}"#))
+        .unwrap();
+    app.send(req)
+        .await
+        .error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "invalid_input");
+    // Both text and content, neither, blank text.
+    let uri = format!("/api/conversations/{conv}/messages");
+    app.post(&uri, json!({ "text": "a", "content": [] }))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.post(&uri, json!({ "role": "user" }))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.post(&uri, json!({ "text": "   " }))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods() {
+    let app = app();
+    app.get("/api/nothing-here")
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+    app.call(Method::PUT, "/api/conversations", Some(json!({})))
+        .await
+        .error(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed");
+    let page = app.get("/no/such/page").await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    assert!(page.text.contains("<html"), "{}", page.text);
+}
+
+#[tokio::test]
+async fn messages_append_read_edit_delete() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+
+    // Content items, not just text: a tool call and its result.
+    let call = app
+        .post(
+            &format!("/api/conversations/{conv}/messages"),
+            json!({ "role": "assistant", "content": [
+                { "type": "tool_call", "id": "t1", "name": "Bash", "input": { "command": "cargo build" } }
+            ]}),
+        )
+        .await;
+    assert_eq!(call.status, StatusCode::CREATED, "{}", call.text);
+    let appended = call.json();
+    assert_eq!(appended["position"], 5);
+    let call_id = appended["message"]["id"].as_str().unwrap().to_owned();
+    let result_id = app
+        .post(
+            &format!("/api/conversations/{conv}/messages"),
+            json!({ "role": "user", "content": [
+                { "type": "tool_result", "tool_use_id": "t1", "tool_name": "Bash",
+                  "result": [{ "type": "text", "text": "ok" }], "is_error": false }
+            ]}),
+        )
+        .await
+        .json()["message"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let message = app.get(&format!("/api/messages/{}", ids[0])).await;
+    assert_eq!(message.status, StatusCode::OK);
+    assert_eq!(message.json()["role"], "user");
+    app.get(&format!("/api/messages/{}", uuid7()))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+
+    // Edit: a new thread, the original still stored.
+    let edited = app
+        .call(
+            Method::PUT,
+            &format!("/api/conversations/{conv}/messages/{}", ids[1]),
+            Some(json!({ "text": "Edited answer." })),
+        )
+        .await;
+    assert_eq!(edited.status, StatusCode::OK, "{}", edited.text);
+    let edited = edited.json();
+    let new_id = edited["message"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(edited["message"]["content"][0]["type"], "assistant_message");
+    let thread = app.thread_ids(&conv).await;
+    assert_eq!(thread[1], new_id);
+    let thread_id = edited["thread"]["id"].as_str().unwrap();
+    let by_id = app.get(&format!("/api/threads/{thread_id}")).await;
+    assert_eq!(by_id.json()["messages"][1]["id"], new_id.as_str());
+    app.get(&format!("/api/threads/{}", uuid7()))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+    // Editing to the same content changes nothing: refused.
+    app.call(
+        Method::PUT,
+        &format!("/api/conversations/{conv}/messages/{new_id}"),
+        Some(json!({ "text": "Edited answer." })),
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+
+    // Delete one; deleting a tool call brings its result along (or is refused when strict).
+    app.call(
+        Method::DELETE,
+        &format!("/api/conversations/{conv}/messages/{call_id}?strict=true"),
+        None,
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+    let gone = app
+        .call(
+            Method::DELETE,
+            &format!("/api/conversations/{conv}/messages/{call_id}"),
+            None,
+        )
+        .await;
+    assert_eq!(gone.status, StatusCode::OK, "{}", gone.text);
+    let gone = gone.json();
+    assert_eq!(gone["sources"], json!([call_id, result_id]));
+    assert_eq!(gone["added_partners"][0]["side"], "result");
+
+    // Delete several.
+    let many = app
+        .post(
+            &format!("/api/conversations/{conv}/messages/delete"),
+            json!({ "messages": [ids[4], ids[0]] }),
+        )
+        .await;
+    assert_eq!(many.status, StatusCode::OK, "{}", many.text);
+    assert_eq!(
+        app.thread_ids(&conv).await,
+        vec![new_id, ids[2].clone(), ids[3].clone()]
+    );
+    app.post(
+        &format!("/api/conversations/{conv}/messages/delete"),
+        json!({ "messages": [] }),
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+}
+
+#[tokio::test]
+async fn manual_squash_history_undo_redo_switch_provenance() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+    let original = app.thread_ids(&conv).await;
+
+    // Three non-contiguous messages, selected out of order.
+    let squashed = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/manual"),
+            json!({ "messages": [ids[3], ids[0], ids[2]] }),
+        )
+        .await;
+    assert_eq!(squashed.status, StatusCode::OK, "{}", squashed.text);
+    let squashed = squashed.json();
+    assert_eq!(squashed["sources"], json!([ids[0], ids[2], ids[3]]));
+    let result = squashed["message"]["id"].as_str().unwrap().to_owned();
+    let text = squashed["message"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("E0308") && text.contains("unused imports"),
+        "{text}"
+    );
+    // The result takes the first source's place.
+    assert_eq!(
+        app.thread_ids(&conv).await,
+        vec![result.clone(), ids[1].clone(), ids[4].clone()]
+    );
+    let op_id = squashed["operation"]["id"].as_str().unwrap().to_owned();
+
+    // Provenance, operations.
+    let prov = app
+        .get(&format!("/api/messages/{result}/provenance"))
+        .await
+        .json();
+    assert_eq!(prov["operation"]["performed_by_agent"], false);
+    assert_eq!(prov["sources"].as_array().unwrap().len(), 3);
+    assert_eq!(prov["sources"][0]["message"]["id"], ids[0].as_str());
+    let ops = app
+        .get(&format!("/api/conversations/{conv}/operations"))
+        .await
+        .json();
+    assert_eq!(ops["operations"][0]["id"], op_id.as_str());
+    let op = app.get(&format!("/api/operations/{op_id}")).await.json();
+    assert_eq!(op["result_message_id"], result.as_str());
+    app.get(&format!("/api/operations/{}", uuid7()))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+    app.get(&format!("/api/messages/{}/provenance", uuid7()))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+
+    // A squash of one message is bad input; of a message not in the thread too.
+    app.post(
+        &format!("/api/conversations/{conv}/squash/manual"),
+        json!({ "messages": [result] }),
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.post(
+        &format!("/api/conversations/{conv}/squash/manual"),
+        json!({ "messages": [result, ids[0]] }),
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+
+    // Undo restores the original list; redo brings the squash back.
+    let undone = app
+        .post(&format!("/api/conversations/{conv}/undo"), json!({}))
+        .await;
+    assert_eq!(undone.status, StatusCode::OK, "{}", undone.text);
+    assert_eq!(app.thread_ids(&conv).await, original);
+    let redone = app
+        .post(&format!("/api/conversations/{conv}/redo"), json!({}))
+        .await;
+    assert_eq!(redone.status, StatusCode::OK, "{}", redone.text);
+    assert_eq!(redone.json()["message_ids"][0], result.as_str());
+    app.post(&format!("/api/conversations/{conv}/redo"), json!({}))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+
+    // History: two threads, the squash current; switch to the first.
+    let history = app
+        .get(&format!("/api/conversations/{conv}/history"))
+        .await
+        .json();
+    let threads = history["threads"].as_array().unwrap();
+    assert_eq!(threads.len(), 2);
+    assert_eq!(threads[1]["is_current"], true);
+    assert_eq!(threads[1]["operation"]["id"], op_id.as_str());
+    let first = threads[0]["thread"]["id"].as_str().unwrap();
+    let switched = app
+        .post(
+            &format!("/api/conversations/{conv}/switch"),
+            json!({ "thread": first }),
+        )
+        .await;
+    assert_eq!(switched.status, StatusCode::OK, "{}", switched.text);
+    assert_eq!(app.thread_ids(&conv).await, original);
+    app.post(&format!("/api/conversations/{conv}/undo"), json!({}))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    // A thread of another conversation, or none at all.
+    let other = app.conversation("other").await;
+    let other_thread = app.get(&format!("/api/conversations/{other}")).await.json()
+        ["current_thread_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.post(
+        &format!("/api/conversations/{conv}/switch"),
+        json!({ "thread": other_thread }),
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.post(
+        &format!("/api/conversations/{conv}/switch"),
+        json!({ "thread": uuid7() }),
+    )
+    .await
+    .error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[tokio::test]
+async fn ai_squash_streams_a_preview_then_applies_it() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+    app.model.push(FakeReply::Deltas(vec![
+        "Build failed with E0308 in src/main.rs; ".into(),
+        "fixed: load_config returns Result.".into(),
+    ]));
+    let r = app
+        .post_events(
+            &format!("/api/conversations/{conv}/squash/ai"),
+            json!({ "messages": [ids[3], ids[0], ids[1]], "instructions": "Keep error codes." }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.headers[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
+    let events = r.events();
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["start", "delta", "delta", "preview"], "{}", r.text);
+    assert_eq!(events[0].1["model"], "fake-model");
+    assert_eq!(
+        events[1].1["text"],
+        "Build failed with E0308 in src/main.rs; "
+    );
+    let preview = &events[3].1;
+    assert_eq!(
+        preview["text"],
+        "Build failed with E0308 in src/main.rs; fixed: load_config returns Result."
+    );
+    assert_eq!(preview["sources"], json!([ids[0], ids[1], ids[3]]));
+    assert_eq!(preview["custom_instructions"], "Keep error codes.");
+    assert_eq!(preview["provider"], "fake");
+    assert!(preview["report"]["kept"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t == "E0308"));
+    assert!(preview["report"]["char_ratio"].as_f64().unwrap() < 1.0);
+    // The instructions reached the model.
+    let sent = format!("{:?}", app.model.requests()[0]);
+    assert!(sent.contains("Keep error codes."), "{sent}");
+    // Nothing changed yet.
+    assert_eq!(app.thread_ids(&conv).await, ids);
+
+    let pid = preview["preview_id"].as_str().unwrap().to_owned();
+    let base = format!("/api/conversations/{conv}/previews/{pid}");
+    let fetched = app.get(&base).await;
+    assert_eq!(fetched.status, StatusCode::OK);
+    assert_eq!(fetched.json()["preview_id"], pid.as_str());
+    // A preview belongs to its conversation.
+    let other = app.conversation("other").await;
+    app.get(&format!("/api/conversations/{other}/previews/{pid}"))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+
+    // Apply with the person's edit.
+    let applied = app
+        .post(
+            &format!("{base}/apply"),
+            json!({ "text": "E0308 fixed in src/main.rs." }),
+        )
+        .await;
+    assert_eq!(applied.status, StatusCode::OK, "{}", applied.text);
+    let applied = applied.json();
+    assert_eq!(applied["edited"], true);
+    assert_eq!(applied["operation"]["performed_by_agent"], true);
+    assert_eq!(applied["operation"]["model"], "fake-model");
+    assert_eq!(
+        applied["operation"]["custom_instructions"],
+        "Keep error codes."
+    );
+    let result = applied["message"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        app.thread_ids(&conv).await,
+        vec![result.clone(), ids[2].clone(), ids[4].clone()]
+    );
+    let prov = app
+        .get(&format!("/api/messages/{result}/provenance"))
+        .await
+        .json();
+    assert!(prov["operation"]["prompt"]
+        .as_str()
+        .unwrap()
+        .contains("Keep error codes."));
+    // Applied once: the preview is gone.
+    app.post(&format!("{base}/apply"), json!({}))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+    app.get("/api/conversations/x/previews/y")
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+}
+
+#[tokio::test]
+async fn preview_retry_discard_and_blocking_json() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+    app.model.push_text("E0308 in src/main.rs, fixed.");
+    app.model
+        .push_text("E0308 fixed: load_config returns Result.");
+    // Without an event-stream Accept header the answer is the final JSON.
+    let first = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/ai"),
+            json!({ "messages": [ids[0], ids[3]] }),
+        )
+        .await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let pid = first.json()["preview_id"].as_str().unwrap().to_owned();
+    let base = format!("/api/conversations/{conv}/previews/{pid}");
+
+    let retried = app.post_events(&format!("{base}/retry"), json!({})).await;
+    let events = retried.events();
+    let (name, preview) = events.last().unwrap();
+    assert_eq!(name, "preview", "{}", retried.text);
+    assert_eq!(preview["text"], "E0308 fixed: load_config returns Result.");
+    assert_eq!(preview["selection"], json!([ids[0], ids[3]]));
+    let new_pid = preview["preview_id"].as_str().unwrap().to_owned();
+    assert_ne!(new_pid, pid);
+    app.get(&base)
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+
+    let new_base = format!("/api/conversations/{conv}/previews/{new_pid}");
+    let discarded = app.call(Method::DELETE, &new_base, None).await;
+    assert_eq!(discarded.status, StatusCode::NO_CONTENT);
+    app.call(Method::DELETE, &new_base, None)
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+    app.post(&format!("{new_base}/retry"), json!({}))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+    assert_eq!(app.thread_ids(&conv).await, ids);
+}
+
+#[tokio::test]
+async fn ai_squash_applied_at_once_and_rerun() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+    app.model
+        .push_text("E0308 in src/main.rs fixed by returning Result.");
+    let r = app
+        .post_events(
+            &format!("/api/conversations/{conv}/squash/ai"),
+            json!({ "messages": [ids[0], ids[1], ids[3]], "apply": true }),
+        )
+        .await;
+    let events = r.events();
+    let (name, applied) = events.last().unwrap();
+    assert_eq!(name, "applied", "{}", r.text);
+    let op = applied["outcome"]["operation"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let result = applied["outcome"]["message"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(app.thread_ids(&conv).await[0], result);
+
+    // Re-run needs the sources back in the current thread: undo first.
+    app.post(&format!("/api/operations/{op}/rerun"), json!({}))
+        .await
+        .error(StatusCode::CONFLICT, "conflict");
+    app.post(&format!("/api/conversations/{conv}/undo"), json!({}))
+        .await;
+    app.model.push_text("E0308 fixed (src/main.rs).");
+    let rerun = app
+        .post(&format!("/api/operations/{op}/rerun"), json!({}))
+        .await;
+    assert_eq!(rerun.status, StatusCode::OK, "{}", rerun.text);
+    let rerun = rerun.json();
+    assert_eq!(rerun["result"]["text"], "E0308 fixed (src/main.rs).");
+    assert_ne!(rerun["outcome"]["operation"]["id"], op.as_str());
+
+    // A manual squash cannot be re-run.
+    app.post(&format!("/api/conversations/{conv}/undo"), json!({}))
+        .await;
+    let manual = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/manual"),
+            json!({ "messages": [ids[0], ids[1]] }),
+        )
+        .await
+        .json();
+    let manual_op = manual["operation"]["id"].as_str().unwrap();
+    app.post(&format!("/api/operations/{manual_op}/rerun"), json!({}))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.post(&format!("/api/operations/{}/rerun", uuid7()), json!({}))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[tokio::test]
+async fn model_failures_change_nothing_and_say_why() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+    let uri = format!("/api/conversations/{conv}/squash/ai");
+    let body = json!({ "messages": [ids[0], ids[2]] });
+
+    app.model.push_error(LlmError::Auth {
+        provider: ProviderKind::OpenAi,
+        message: "invalid api key".into(),
+    });
+    let e = app
+        .post(&uri, body.clone())
+        .await
+        .error(StatusCode::BAD_GATEWAY, "model_error");
+    assert_eq!(e["class"], "auth");
+    assert!(
+        e["hint"].as_str().unwrap().contains("OPENAI_API_KEY"),
+        "{e}"
+    );
+
+    // The same as an event: the stream itself is fine, the operation failed.
+    app.model.push_error(LlmError::RateLimited {
+        retry_after: None,
+        message: "slow down".into(),
+    });
+    let r = app.post_events(&uri, body.clone()).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let events = r.events();
+    let (name, data) = events.last().unwrap();
+    assert_eq!(name, "error", "{}", r.text);
+    assert_eq!(data["error"]["code"], "model_error");
+    assert_eq!(data["error"]["class"], "rate_limit");
+    assert_eq!(data["error"]["retryable"], true);
+
+    // An answer that is not a compression.
+    app.model.push_text("   ");
+    let e = app
+        .post(&uri, body.clone())
+        .await
+        .error(StatusCode::BAD_GATEWAY, "bad_model_output");
+    assert_eq!(e["class"], "empty");
+
+    assert_eq!(app.thread_ids(&conv).await, ids);
+    let history = app
+        .get(&format!("/api/conversations/{conv}/history"))
+        .await
+        .json();
+    assert_eq!(history["threads"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn input_too_large_for_the_model() {
+    let app = app_with(|state, _| {
+        state.with_model(Arc::new(FakeModel::new().with_context_window(1_000)))
+    });
+    let (conv, ids) = app.five().await;
+    let e = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/ai"),
+            json!({ "messages": [ids[0], ids[1]] }),
+        )
+        .await
+        .error(StatusCode::UNPROCESSABLE_ENTITY, "input_too_large");
+    assert!(e["hint"].is_string());
+}
+
+#[tokio::test]
+async fn applying_a_stale_preview_is_a_conflict() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+    app.model.push_text("E0308 fixed in src/main.rs.");
+    let preview = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/ai"),
+            json!({ "messages": [ids[0], ids[3]] }),
+        )
+        .await
+        .json();
+    let pid = preview["preview_id"].as_str().unwrap();
+    // Meanwhile a source left the thread.
+    app.call(
+        Method::DELETE,
+        &format!("/api/conversations/{conv}/messages/{}", ids[3]),
+        None,
+    )
+    .await;
+    let after_delete = app.thread_ids(&conv).await;
+    app.post(
+        &format!("/api/conversations/{conv}/previews/{pid}/apply"),
+        json!({}),
+    )
+    .await
+    .error(StatusCode::CONFLICT, "conflict");
+    assert_eq!(app.thread_ids(&conv).await, after_delete);
+    // The proposal is still there: undo the delete and apply it.
+    app.post(&format!("/api/conversations/{conv}/undo"), json!({}))
+        .await;
+    let applied = app
+        .post(
+            &format!("/api/conversations/{conv}/previews/{pid}/apply"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(applied.status, StatusCode::OK, "{}", applied.text);
+    assert_eq!(applied.json()["edited"], false);
+}
+
+#[tokio::test]
+async fn without_a_model_ai_actions_say_so_and_the_rest_works() {
+    let app = app_with(|state, _| state.without_model("no model is configured"));
+    let (conv, ids) = app.five().await;
+    let model = app.get("/api/model").await.json();
+    assert_eq!(model["configured"], false);
+    for (uri, body) in [
+        (
+            format!("/api/conversations/{conv}/squash/ai"),
+            json!({ "messages": [ids[0], ids[1]] }),
+        ),
+        (
+            format!("/api/conversations/{conv}/chat"),
+            json!({ "text": "hello" }),
+        ),
+        (format!("/api/operations/{}/rerun", uuid7()), json!({})),
+    ] {
+        let e = app
+            .post(&uri, body)
+            .await
+            .error(StatusCode::SERVICE_UNAVAILABLE, "not_configured");
+        assert!(e["hint"].as_str().unwrap().contains("Manual squash"), "{e}");
+    }
+    let manual = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/manual"),
+            json!({ "messages": [ids[0], ids[1]] }),
+        )
+        .await;
+    assert_eq!(manual.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn chat_turn_streams_the_reply_and_stores_both() {
+    let app = app();
+    let conv = app.conversation("chat").await;
+    let status = app.get("/api/model").await.json();
+    assert_eq!(status["configured"], true);
+    assert_eq!(status["model"], "fake-model");
+
+    app.model
+        .push(FakeReply::Deltas(vec!["Hel".into(), "lo!".into()]));
+    let r = app
+        .post_events(
+            &format!("/api/conversations/{conv}/chat"),
+            json!({ "text": "Hi there" }),
+        )
+        .await;
+    let events = r.events();
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["start", "delta", "delta", "done"], "{}", r.text);
+    let done = &events[3].1;
+    assert_eq!(
+        done["assistant"]["content"][0]["structured"]["full_text"],
+        "Hello!"
+    );
+    let thread = app.thread_ids(&conv).await;
+    assert_eq!(thread.len(), 2);
+    assert_eq!(thread[1], done["assistant"]["id"].as_str().unwrap());
+
+    app.model.push_text("Second.");
+    let json_turn = app
+        .post(
+            &format!("/api/conversations/{conv}/chat"),
+            json!({ "text": "Again", "system": "Be brief." }),
+        )
+        .await;
+    assert_eq!(json_turn.status, StatusCode::OK, "{}", json_turn.text);
+    assert_eq!(app.model.requests()[1].system.as_deref(), Some("Be brief."));
+    app.post(
+        &format!("/api/conversations/{conv}/chat"),
+        json!({ "text": " " }),
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.post(
+        &format!("/api/conversations/{}/chat", uuid7()),
+        json!({ "text": "hello" }),
+    )
+    .await
+    .error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[tokio::test]
+async fn storage_failures_are_generic_and_logged() {
+    let app = app();
+    app.conversation("x").await;
+    let db = rusqlite::Connection::open(&app.db).unwrap();
+    db.execute_batch("ALTER TABLE projects RENAME TO projects_gone")
+        .unwrap();
+    let e = app
+        .get("/api/projects")
+        .await
+        .error(StatusCode::INTERNAL_SERVER_ERROR, "storage_error");
+    let message = e["message"].as_str().unwrap();
+    assert!(!message.contains("projects"), "{message}");
+    assert!(!message.to_ascii_lowercase().contains("table"), "{message}");
+}
+
+#[tokio::test]
+async fn cross_site_requests_are_refused() {
+    let app = app();
+    let post = |headers: &[(&str, &str)]| {
+        let mut b = Request::builder()
+            .method(Method::POST)
+            .uri("/api/conversations")
+            .header(header::CONTENT_TYPE, "application/json");
+        for (k, v) in headers {
+            b = b.header(*k, *v);
+        }
+        b.body(Body::from(r#"{"name":"csrf"}"#)).unwrap()
+    };
+    app.send(post(&[]))
+        .await
+        .error(StatusCode::FORBIDDEN, "forbidden");
+    app.send(post(&[
+        ("x-squash-csrf", "1"),
+        ("sec-fetch-site", "cross-site"),
+    ]))
+    .await
+    .error(StatusCode::FORBIDDEN, "forbidden");
+    app.send(post(&[
+        ("x-squash-csrf", "1"),
+        ("host", "127.0.0.1:7878"),
+        ("origin", "http://evil.example"),
+    ]))
+    .await
+    .error(StatusCode::FORBIDDEN, "forbidden");
+    let ok = app
+        .send(post(&[
+            ("x-squash-csrf", "1"),
+            ("host", "127.0.0.1:7878"),
+            ("origin", "http://127.0.0.1:7878"),
+            ("sec-fetch-site", "same-origin"),
+        ]))
+        .await;
+    assert_eq!(ok.status, StatusCode::CREATED, "{}", ok.text);
+    // DNS rebinding: a foreign Host is refused without a token.
+    let req = Request::builder()
+        .uri("/api/conversations")
+        .header("host", "evil.example:7878")
+        .body(Body::empty())
+        .unwrap();
+    app.send(req)
+        .await
+        .error(StatusCode::FORBIDDEN, "forbidden");
+}
+
+#[tokio::test]
+async fn a_token_is_required_on_every_request() {
+    let app = app_with(|state, _| state.with_token(Some("s3cret".into())));
+    app.get("/api/conversations")
+        .await
+        .error(StatusCode::UNAUTHORIZED, "unauthorized");
+    let page = app.get("/").await;
+    assert_eq!(page.status, StatusCode::UNAUTHORIZED);
+    assert!(page.text.contains("token"), "{}", page.text);
+
+    let bearer = |method: Method, uri: &str, token: &str| {
+        Request::builder()
+            .method(method)
+            .uri(uri)
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .header("host", "0.0.0.0:7878")
+    };
+    let wrong = app
+        .send(
+            bearer(Method::GET, "/api/conversations", "nope")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    wrong.error(StatusCode::UNAUTHORIZED, "unauthorized");
+    let ok = app
+        .send(
+            bearer(Method::GET, "/api/conversations", "s3cret")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.text);
+    // A bearer-authenticated client needs no CSRF header: browsers never add that header.
+    let created = app
+        .send(
+            bearer(Method::POST, "/api/conversations", "s3cret")
+                .body(Body::from(r#"{"name":"api"}"#))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+
+    // The browser way: ?token= once sets an HttpOnly cookie and drops the token from the URL.
+    let login = app.get("/c/abc?token=s3cret&x=1").await;
+    assert_eq!(login.status, StatusCode::SEE_OTHER);
+    assert_eq!(login.headers[header::LOCATION], "/c/abc?x=1");
+    let cookie = login.headers[header::SET_COOKIE]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    let pair = cookie.split(';').next().unwrap().to_owned();
+    let with_cookie = Request::builder()
+        .uri("/api/conversations")
+        .header(header::COOKIE, pair.clone())
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(app.send(with_cookie).await.status, StatusCode::OK);
+    // A cookie alone does not make a state-changing request same-site.
+    let forged = Request::builder()
+        .method(Method::POST)
+        .uri("/api/conversations")
+        .header(header::COOKIE, pair)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"name":"forged"}"#))
+        .unwrap();
+    app.send(forged)
+        .await
+        .error(StatusCode::FORBIDDEN, "forbidden");
+    let bad_login = app.get("/?token=wrong").await;
+    assert_eq!(bad_login.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn openapi_describes_every_route_and_only_routes() {
+    let app = app();
+    let r = app.get("/api/openapi.json").await;
+    assert_eq!(r.status, StatusCode::OK);
+    let spec = r.json();
+    assert_eq!(spec["openapi"], "3.0.3");
+    let paths = spec["paths"].as_object().unwrap();
+    for (method, path) in squash_web::api::ROUTES {
+        assert!(
+            paths.get(*path).and_then(|p| p.get(*method)).is_some(),
+            "{method} {path} is routed but not in openapi.json"
+        );
+    }
+    let mut described = 0;
+    for (path, ops) in paths {
+        for method in ops.as_object().unwrap().keys() {
+            described += 1;
+            assert!(
+                squash_web::api::ROUTES.contains(&(method.as_str(), path.as_str())),
+                "{method} {path} is in openapi.json but not routed"
+            );
+            // And the router really answers it (not the fallback or 405).
+            let uri = path.replace(['{', '}'], "");
+            let m = Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap();
+            let reply = app.call(m, &uri, Some(json!({}))).await;
+            assert!(
+                !matches!(reply.status, StatusCode::METHOD_NOT_ALLOWED)
+                    && !reply.text.contains("no API route"),
+                "{method} {path}: {} {}",
+                reply.status,
+                reply.text
+            );
+        }
+    }
+    assert_eq!(described, squash_web::api::ROUTES.len());
+}
+
+#[tokio::test]
+async fn pages_render_every_content_type_and_escape_everything() {
+    let app = app();
+    let conv = app.conversation("<b>Bold</b> name").await;
+    let xss = "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\">";
+    app.append(&conv, "user", xss).await;
+    app.append(
+        &conv,
+        "assistant",
+        &format!("**ok** {xss} [x](javascript:alert(1))"),
+    )
+    .await;
+    for content in [
+        json!([{ "type": "tool_call", "id": "t1", "name": "Grep<x>", "input": { "q": "</pre><script>1</script>" } }]),
+        json!([{ "type": "tool_result", "tool_use_id": "t1", "tool_name": "Grep", "is_error": true,
+                 "result": [{ "type": "text", "text": "<script>2</script>" }] }]),
+        json!([{ "type": "thinking", "signature": "s", "thinking": "hmm <script>3</script>" },
+               { "type": "system", "level": "warning", "content": "careful" },
+               { "type": "image", "source": { "type": "url", "url": "javascript:alert(4)" } },
+               { "type": "unknown_json", "json": { "x": "<script>5</script>" } }]),
+    ] {
+        let r = app
+            .post(
+                &format!("/api/conversations/{conv}/messages"),
+                json!({ "role": "assistant", "content": content }),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let home = app.get("/").await;
+    assert_eq!(home.status, StatusCode::OK);
+    assert!(
+        home.text.contains("&lt;b&gt;Bold&lt;/b&gt; name"),
+        "{}",
+        home.text
+    );
+    assert!(home.headers[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .unwrap()
+        .contains("script-src 'self'"));
+
+    let page = app.get(&format!("/c/{conv}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let html = page.text;
+    assert!(!html.contains("<script>"), "{html}");
+    assert!(!html.contains("<img src=x"), "{html}");
+    assert!(!html.contains("href=\"javascript"), "{html}");
+    assert!(html.contains("&lt;script&gt;window.pwned=1&lt;/script&gt;"));
+    assert!(html.contains("<strong>ok</strong>"), "markdown renders");
+    assert!(html.contains("details class=\"tool tool-call\""));
+    assert!(html.contains("tool-error"));
+    assert!(html.contains("details class=\"thinking\""));
+    assert!(html.contains("system level-warning"));
+    assert!(html.contains("Squash ▾") && html.contains("Custom AI Squash…"));
+    // The only script is the embedded file.
+    assert_eq!(html.matches("<script").count(), 1, "{html}");
+    let js = app.get("/static/app.js").await;
+    assert_eq!(js.status, StatusCode::OK);
+    assert!(js.text.contains("X-Squash-Csrf"));
+    assert_eq!(app.get("/static/app.css").await.status, StatusCode::OK);
+
+    let missing = app.get(&format!("/c/{}", uuid7())).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn fragments_for_provenance_and_preview() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+    let squashed = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/manual"),
+            json!({ "messages": [ids[0], ids[2]] }),
+        )
+        .await
+        .json();
+    let result = squashed["message"]["id"].as_str().unwrap();
+    let page = app.get(&format!("/c/{conv}")).await.text;
+    assert!(page.contains("◆ squashed"));
+    let prov = app.get(&format!("/ui/messages/{result}/provenance")).await;
+    assert_eq!(prov.status, StatusCode::OK);
+    assert!(prov.text.contains("Manual squash"), "{}", prov.text);
+    assert!(prov.text.contains("Sources (2)"), "{}", prov.text);
+
+    app.model
+        .push_text("E0308 in src/main.rs; new term FooBar_Baz.");
+    let preview = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/ai"),
+            json!({ "messages": [ids[1], ids[3]] }),
+        )
+        .await
+        .json();
+    let pid = preview["preview_id"].as_str().unwrap();
+    let frag = app
+        .get(&format!("/ui/conversations/{conv}/previews/{pid}"))
+        .await;
+    assert_eq!(frag.status, StatusCode::OK);
+    assert!(frag.text.contains("Quality report"), "{}", frag.text);
+    assert!(frag.text.contains("Compression"), "{}", frag.text);
+    assert!(frag.text.contains("FooBar_Baz"), "{}", frag.text);
+    assert!(frag.text.contains("@2, @3"), "{}", frag.text);
+}
+
+fn uuid7() -> String {
+    squash_core::MessageId::new().to_string()
+}

@@ -1,0 +1,40 @@
+//! The Claude Code session parser on arbitrary input, and the export of whatever it made:
+//! neither may panic, and an unchanged import must export to lines that parse again.
+#![no_main]
+
+use std::collections::HashMap;
+
+use libfuzzer_sys::fuzz_target;
+use squash_app::export::claude_code::{write, Session};
+use squash_app::import::claude_code::{ClaudeCodeParser, META_KEY};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let parsed = ClaudeCodeParser::parse_str("fuzz.jsonl", text, "");
+    for conv in &parsed.conversations {
+        assert_eq!(conv.threads[0].links.len(), conv.messages.len());
+        let extras = conv
+            .metadata
+            .as_ref()
+            .and_then(|m| m.get(META_KEY))
+            .and_then(|c| c.get("extras"))
+            .and_then(|e| e.as_array())
+            .cloned()
+            .unwrap_or_default();
+        let operations = HashMap::new();
+        let mut out = Vec::new();
+        let session = Session {
+            session_id: "00000000-0000-4000-8000-000000000000",
+            cwd: "/fuzz",
+            messages: &conv.messages,
+            operations: &operations,
+            extras: &extras,
+        };
+        write(&session, &mut out).expect("writing to memory cannot fail");
+        for line in out.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            serde_json::from_slice::<serde_json::Value>(line).expect("exported lines are JSON");
+        }
+    }
+});

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Import throughput: generates a large Claude Code session (default 64 MB) and imports it with
+# the release build, first into an empty SQLite database, then again (already imported: read,
+# parse and hash only), and — when SQUASH_BENCH_PG names a PostgreSQL database — into that.
+# Prints MB/s and the peak RSS that /usr/bin/time -v reports.
+#
+#   scripts/bench-import.sh [MEGABYTES]
+#   SQUASH_BENCH_PG=postgres://postgres@127.0.0.1:5432/squash_bench scripts/bench-import.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MB=${1:-64}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+python3 scripts/gen-claude-session.py "$WORK/session.jsonl" "$MB"
+cargo build --release -q -p squash-cli
+BIN="${CARGO_TARGET_DIR:-target}/release/squash"
+SIZE=$(stat -c %s "$WORK/session.jsonl")
+
+measure() { # label, database
+  /usr/bin/time -v "$BIN" --db "$2" --json import "$WORK/session.jsonl" \
+    >"$WORK/summary.json" 2>"$WORK/time.txt"
+  python3 - "$1" "$SIZE" "$WORK/time.txt" "$WORK/summary.json" <<'PY'
+import json, sys
+label, size, time_file, summary_file = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+fields = {}
+for line in open(time_file):
+    if ":" in line:
+        k, v = line.rsplit(":", 1) if "Elapsed" not in line else line.split(": ", 1)
+        fields[k.strip()] = v.strip()
+clock = fields["Elapsed (wall clock) time (h:mm:ss or m:ss)"].split(":")
+seconds = sum(float(p) * 60 ** i for i, p in enumerate(reversed(clock)))
+rss_mib = int(fields["Maximum resident set size (kbytes)"]) / 1024
+totals = json.load(open(summary_file))["totals"]
+print(f"{label}: {size / 1e6:.1f} MB in {seconds:.2f} s = {size / 1e6 / seconds:.1f} MB/s, "
+      f"peak RSS {rss_mib:.0f} MiB ({totals['counts']['messages']} messages, "
+      f"{totals['counts']['tool_calls']} tool calls, {totals['sidechains']} sub-agent runs)")
+PY
+}
+
+measure "SQLite, first import" "$WORK/squash.db"
+measure "SQLite, again (already imported)" "$WORK/squash.db"
+if [ -n "${SQUASH_BENCH_PG:-}" ]; then
+  measure "PostgreSQL, first import" "$SQUASH_BENCH_PG"
+fi
