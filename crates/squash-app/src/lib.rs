@@ -7,13 +7,16 @@
 //! thread while all its sources are still there, and fails with a conflict otherwise.
 
 mod chat;
+pub mod config;
 mod conversations;
 mod error;
 pub mod export;
 mod history;
 pub mod import;
+mod local;
 pub mod providers;
 mod refs;
+pub mod selection;
 mod squash;
 
 pub use chat::{ChatError, ChatOptions, ChatTurn};
@@ -28,7 +31,7 @@ pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };
 pub use squash::{
-    prompt_from_record, AiSquash, Progress, SquashEngine, SquashError, SquashOptions, SquashResult,
-    CONTEXT_WINDOW_ENV, SQUASH_MAX_OUTPUT_TOKENS, SQUASH_TEMPERATURE,
+    prompt_from_record, prompt_style_for, AiSquash, Progress, SquashEngine, SquashError,
+    SquashOptions, SquashResult, CONTEXT_WINDOW_ENV, SQUASH_MAX_OUTPUT_TOKENS, SQUASH_TEMPERATURE,
 };
 pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};

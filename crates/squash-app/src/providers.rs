@@ -1,9 +1,8 @@
 //! Choosing a model provider from what the environment configures, and `doctor`: what is
 //! configured, and does it answer.
 //!
-//! The choice is deliberately simple: an explicit provider wins; otherwise
-//! `ANTHROPIC_API_KEY` selects Anthropic, `OPENAI_API_KEY` or `OPENAI_BASE_URL` an
-//! OpenAI-compatible server, and a `claude` executable on `PATH` the Claude Code CLI.
+//! Which provider is chosen when none is named is [`crate::selection`]'s business; the local
+//! model's loading is in [`crate::local`].
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,10 +16,15 @@ use squash_llm::{
 };
 use thiserror::Error;
 
+use squash_llm::models::ModelError;
+
+use crate::config::{load_config, ConfigError, LoadedConfig};
+use crate::local;
+use crate::selection::{select, Selection};
 use crate::squash::{parse_provider_kind, CONTEXT_WINDOW_ENV};
 
 /// The providers a person can name, as they type them.
-pub const PROVIDER_NAMES: [&str; 3] = ["anthropic", "openai", "claude-cli"];
+pub const PROVIDER_NAMES: [&str; 4] = ["anthropic", "openai", "claude-cli", "local"];
 
 /// How long `doctor` waits for a provider's answer.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -28,18 +32,21 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 /// Why no model could be built.
 #[derive(Debug, Error)]
 pub enum ProviderError {
-    #[error("unknown provider `{0}`: use one of anthropic, openai, claude-cli")]
+    #[error("unknown provider `{0}`: use one of anthropic, openai, claude-cli, local")]
     Unknown(String),
     #[error(
-        "the {0} provider cannot be selected here yet: use one of anthropic, openai, claude-cli"
+        "the {0} provider cannot be selected: use one of anthropic, openai, claude-cli, local"
     )]
     Unsupported(ProviderKind),
     #[error(
-        "no model provider is configured: set ANTHROPIC_API_KEY (anthropic), set OPENAI_API_KEY \
-         or OPENAI_BASE_URL (openai, also for local servers such as Ollama), or install the \
-         Claude Code CLI so that `claude` is on PATH (claude-cli); or pass --provider"
+        "this build of squash has no embedded local model (built without the `local` feature): \
+         set ANTHROPIC_API_KEY or OPENAI_API_KEY, put `claude` on PATH, or run a local server"
     )]
-    NoneConfigured,
+    NoLocalSupport,
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    LocalModel(#[from] ModelError),
     #[error("{provider}: {source}")]
     Llm {
         provider: ProviderKind,
@@ -52,7 +59,9 @@ impl ProviderError {
     pub fn code(&self) -> &'static str {
         match self {
             ProviderError::Unknown(_) | ProviderError::Unsupported(_) => "invalid_input",
-            ProviderError::NoneConfigured => "not_configured",
+            ProviderError::NoLocalSupport
+            | ProviderError::Config(_)
+            | ProviderError::LocalModel(_) => "not_configured",
             ProviderError::Llm { source, .. } => source.class(),
         }
     }
@@ -61,7 +70,9 @@ impl ProviderError {
         match self {
             ProviderError::Unknown(_)
             | ProviderError::Unsupported(_)
-            | ProviderError::NoneConfigured => false,
+            | ProviderError::NoLocalSupport
+            | ProviderError::Config(_)
+            | ProviderError::LocalModel(_) => false,
             ProviderError::Llm { source, .. } => source.is_retryable(),
         }
     }
@@ -75,59 +86,75 @@ pub fn provider_name(kind: ProviderKind) -> &'static str {
     }
 }
 
-/// Parses `anthropic`, `openai`, `claude-cli` (or a recorded `claude_cli`).
+/// Parses `anthropic`, `openai`, `claude-cli` (or a recorded `claude_cli`), `local`.
 pub fn parse_provider(name: &str) -> Result<ProviderKind, ProviderError> {
     match parse_provider_kind(name) {
-        Some(kind @ (ProviderKind::Anthropic | ProviderKind::OpenAi | ProviderKind::ClaudeCli)) => {
-            Ok(kind)
-        }
+        Some(
+            kind @ (ProviderKind::Anthropic
+            | ProviderKind::OpenAi
+            | ProviderKind::ClaudeCli
+            | ProviderKind::Local),
+        ) => Ok(kind),
         Some(other) => Err(ProviderError::Unsupported(other)),
         None => Err(ProviderError::Unknown(name.trim().to_owned())),
     }
 }
 
-/// The provider to use: `explicit` if given, else the first configured one of Anthropic
-/// (`ANTHROPIC_API_KEY`), OpenAI (`OPENAI_API_KEY` or `OPENAI_BASE_URL`), the Claude CLI
-/// (`claude` on `PATH`).
-pub fn select_provider(explicit: Option<&str>) -> Result<ProviderKind, ProviderError> {
-    if let Some(name) = explicit {
-        return parse_provider(name);
-    }
-    if env_set("ANTHROPIC_API_KEY") {
-        Ok(ProviderKind::Anthropic)
-    } else if env_set("OPENAI_API_KEY") || env_set("OPENAI_BASE_URL") {
-        Ok(ProviderKind::OpenAi)
-    } else if find_on_path("claude").is_some() {
-        Ok(ProviderKind::ClaudeCli)
-    } else {
-        Err(ProviderError::NoneConfigured)
-    }
-}
-
-/// A model of `provider`, configured from the environment, with `model` instead of the
-/// configured model id when given.
-pub fn build_model(
-    provider: ProviderKind,
+/// The model to use and why it was chosen: the provider `explicit` names (`--provider`), else
+/// the one [`select`](crate::selection::select) detects; `model` instead of the configured
+/// model id when given (for `local`: a catalog name or a GGUF path).
+pub async fn select_model(
+    explicit: Option<&str>,
     model: Option<&str>,
-) -> Result<Arc<dyn ChatModel>, ProviderError> {
-    build(provider, model, None)
+) -> Result<(Arc<dyn ChatModel>, Selection), ProviderError> {
+    let config = load_config()?;
+    let selection = select(explicit, &config).await?;
+    let built = build(&selection, model, None, &config).await?;
+    Ok((built, selection))
 }
 
-/// [`select_provider`] then [`build_model`].
-pub fn model_from_env(
+/// [`select_model`] without the reason.
+pub async fn model_from_env(
     provider: Option<&str>,
     model: Option<&str>,
 ) -> Result<Arc<dyn ChatModel>, ProviderError> {
-    build_model(select_provider(provider)?, model)
+    Ok(select_model(provider, model).await?.0)
+}
+
+/// A model of `provider` (as recorded by an earlier squash), configured from the environment
+/// and the configuration file.
+pub async fn build_model(
+    provider: ProviderKind,
+    model: Option<&str>,
+) -> Result<Arc<dyn ChatModel>, ProviderError> {
+    let config = load_config()?;
+    let selection = Selection {
+        provider,
+        why: "recorded".into(),
+        server: None,
+    };
+    build(&selection, model, None, &config).await
 }
 
 /// Builds the model; `probe` shortens timeouts and disables retries for `doctor`.
-fn build(
-    provider: ProviderKind,
+async fn build(
+    selection: &Selection,
     model: Option<&str>,
     probe: Option<Duration>,
+    config: &LoadedConfig,
 ) -> Result<Arc<dyn ChatModel>, ProviderError> {
-    let model = model.map(str::trim).filter(|m| !m.is_empty());
+    let provider = selection.provider;
+    let configured = &config.config.model;
+    // The configured model id belongs to the configured provider only.
+    let configured_model = if configured.explicit_provider().is_some() {
+        configured.model.as_deref()
+    } else {
+        None
+    };
+    let model = model
+        .or(configured_model)
+        .map(str::trim)
+        .filter(|m| !m.is_empty());
     let llm = |source| ProviderError::Llm { provider, source };
     match provider {
         ProviderKind::Anthropic => {
@@ -142,7 +169,10 @@ fn build(
             Ok(Arc::new(AnthropicModel::new(config).map_err(llm)?))
         }
         ProviderKind::OpenAi => {
-            let mut config = OpenAiConfig::from_env().map_err(llm)?;
+            let mut config = match &selection.server {
+                Some(server) => OpenAiConfig::new(&server.base_url, &server.model),
+                None => OpenAiConfig::from_env().map_err(llm)?,
+            };
             if let Some(m) = model {
                 config.model = m.to_owned();
                 if !env_set("OPENAI_CONTEXT_WINDOW") {
@@ -166,6 +196,7 @@ fn build(
             }
             Ok(Arc::new(ClaudeCliModel::new(config)))
         }
+        ProviderKind::Local => local::build(model, configured).await,
         other => Err(ProviderError::Unsupported(other)),
     }
 }
@@ -247,6 +278,12 @@ pub struct DoctorReport {
     pub providers: Vec<ProviderStatus>,
     /// The provider used when none is named.
     pub selected: Option<ProviderKind>,
+    /// The same, with the reason it was chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Selection>,
+    /// The configuration file read, if one exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config_file: Option<String>,
     /// Why none is selected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selection_error: Option<String>,
@@ -314,10 +351,14 @@ impl DoctorReport {
             };
             out.push_str(&format!("    {:<22} {probe}\n", "reachability"));
         }
-        match (&self.selected, &self.selection_error) {
-            (Some(kind), _) => out.push_str(&format!(
-                "\ndefault provider: {} (override with --provider)",
-                provider_name(*kind)
+        if let Some(file) = &self.config_file {
+            out.push_str(&format!("\nconfiguration file: {file}"));
+        }
+        match (&self.selection, &self.selection_error) {
+            (Some(s), _) => out.push_str(&format!(
+                "\ndefault provider: {} (override with --provider)\n  because {}",
+                provider_name(s.provider),
+                s.why
             )),
             (None, Some(e)) => out.push_str(&format!("\n{e}")),
             (None, None) => {}
@@ -329,24 +370,35 @@ impl DoctorReport {
     }
 }
 
-/// Reports what each provider is configured with and, optionally, whether it answers.
+/// Reports what each provider is configured with, which one is used by default and why, and,
+/// optionally, whether they answer.
 pub async fn doctor(options: DoctorOptions, cancel: &CancellationToken) -> DoctorReport {
+    let (config, config_error) = match load_config() {
+        Ok(config) => (config, None),
+        Err(e) => (LoadedConfig::default(), Some(e.to_string())),
+    };
     let mut providers = Vec::new();
     for kind in [
         ProviderKind::Anthropic,
         ProviderKind::OpenAi,
         ProviderKind::ClaudeCli,
+        ProviderKind::Local,
     ] {
-        providers.push(provider_status(kind, options, cancel).await);
+        providers.push(provider_status(kind, options, cancel, &config).await);
     }
-    let (selected, selection_error) = match select_provider(None) {
-        Ok(kind) => (Some(kind), None),
-        Err(e) => (None, Some(e.to_string())),
+    let (selection, selection_error) = match &config_error {
+        Some(e) => (None, Some(e.clone())),
+        None => match select(None, &config).await {
+            Ok(s) => (Some(s), None),
+            Err(e) => (None, Some(e.to_string())),
+        },
     };
     DoctorReport {
         providers,
-        selected,
+        selected: selection.as_ref().map(|s| s.provider),
+        selection,
         selection_error,
+        config_file: config.path.map(|p| p.display().to_string()),
         default_context_window: env_value(CONTEXT_WINDOW_ENV),
     }
 }
@@ -355,6 +407,7 @@ async fn provider_status(
     kind: ProviderKind,
     options: DoctorOptions,
     cancel: &CancellationToken,
+    config: &LoadedConfig,
 ) -> ProviderStatus {
     let (settings, configured, model, endpoint) = match kind {
         ProviderKind::Anthropic => (
@@ -383,6 +436,28 @@ async fn provider_status(
                 &env_value("OPENAI_BASE_URL").unwrap_or_else(|| OPENAI_DEFAULT_BASE_URL.to_owned()),
             )),
         ),
+        ProviderKind::Local => {
+            let resolved = local::resolve_path(None, &config.config.model);
+            let mut settings = vec![plain(squash_llm::models::LOCAL_MODEL_ENV)];
+            settings.push(Setting {
+                name: "local_model (config)".into(),
+                set: config.config.model.local_model.is_some(),
+                value: config.config.model.local_model.clone(),
+                secret: false,
+                missing: "not set (the first installed model)",
+            });
+            let (configured, model, endpoint) = match &resolved {
+                Ok(path) => (
+                    true,
+                    path.file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                    Some(path.display().to_string()),
+                ),
+                Err(e) => (false, String::new(), Some(e.to_string())),
+            };
+            (settings, configured, model, endpoint)
+        }
         _ => {
             let path = find_on_path("claude");
             (
@@ -399,13 +474,19 @@ async fn provider_status(
             )
         }
     };
+    // For the local model, the endpoint line says why it is not usable.
+    let endpoint = if configured || kind == ProviderKind::Local {
+        endpoint
+    } else {
+        None
+    };
     let mut status = ProviderStatus {
         provider: kind,
         name: provider_name(kind),
         configured,
         settings,
         model: configured.then_some(model),
-        endpoint: if configured { endpoint } else { None },
+        endpoint,
         context_window: None,
         probe: Probe::Skipped {
             reason: "not configured".into(),
@@ -414,7 +495,12 @@ async fn provider_status(
     if !configured {
         return status;
     }
-    let built = match build(kind, None, Some(PROBE_TIMEOUT)) {
+    let selection = Selection {
+        provider: kind,
+        why: "doctor".into(),
+        server: None,
+    };
+    let built = match build(&selection, None, Some(PROBE_TIMEOUT), config).await {
         Ok(m) => m,
         Err(e) => {
             status.probe = failed(&e);

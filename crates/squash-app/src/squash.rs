@@ -48,7 +48,9 @@ pub type Progress = Arc<dyn Fn(&str) + Send + Sync>;
 /// How a squash is asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SquashOptions {
-    pub style: PromptStyle,
+    /// The prompt's shape; `None`: the one suited to the model's provider (see
+    /// [`prompt_style_for`]).
+    pub style: Option<PromptStyle>,
     pub temperature: f32,
     pub max_output_tokens: u32,
     /// A model id to use instead of the provider's configured one (and, for a re-run, instead
@@ -66,7 +68,7 @@ pub struct SquashOptions {
 impl Default for SquashOptions {
     fn default() -> Self {
         SquashOptions {
-            style: PromptStyle::Spec,
+            style: None,
             temperature: SQUASH_TEMPERATURE,
             max_output_tokens: SQUASH_MAX_OUTPUT_TOKENS,
             model: None,
@@ -354,7 +356,11 @@ impl SquashEngine {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(str::to_owned);
-        let prompt = build_squash_prompt(&refs, custom_instructions.as_deref(), self.options.style);
+        let style = self
+            .options
+            .style
+            .unwrap_or_else(|| prompt_style_for(self.model.info().provider));
+        let prompt = build_squash_prompt(&refs, custom_instructions.as_deref(), style);
         let input_text = messages_text(&refs);
         let answer = self
             .ask(&prompt, self.options.model.clone(), &input_text)
@@ -621,6 +627,19 @@ async fn select_with_partners(
     let mut all = ordered;
     all.extend(added.iter().map(|p| p.message));
     Ok((thread_ops::order_by_thread(links, &all)?, added))
+}
+
+/// The prompt for a provider's models: the spec's prompt for large hosted models; the compact
+/// prompt for the small embedded ones, which the spec's XML-heavy prompt makes echo markup or
+/// refuse (measured: see the README's local model table).
+pub fn prompt_style_for(provider: ProviderKind) -> PromptStyle {
+    match provider {
+        ProviderKind::Local => PromptStyle::Compact,
+        ProviderKind::Anthropic
+        | ProviderKind::OpenAi
+        | ProviderKind::ClaudeCli
+        | ProviderKind::Fake => PromptStyle::Spec,
+    }
 }
 
 /// A provider name as stored in a record (`claude_cli`) or typed (`claude-cli`).

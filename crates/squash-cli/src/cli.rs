@@ -61,8 +61,17 @@ pub enum Command {
     Rerun(crate::commands::ai::RerunArgs),
     /// Send a message to the model and stream its reply; both are stored in the conversation.
     Chat(crate::commands::chat::ChatArgs),
-    /// Show which model providers are configured and whether they answer.
+    /// Show which model providers are configured, which one is used by default and why, and
+    /// whether they answer.
     Doctor(crate::commands::doctor::DoctorArgs),
+    /// List and install the embedded local models (no API key or network service needed to
+    /// run them).
+    #[command(subcommand)]
+    Model(crate::commands::model::ModelCmd),
+    /// The main job on a shipped coding-agent session: AI-squash its run of tool calls with the
+    /// model at hand (the embedded local model on a bare machine), show the quality report,
+    /// apply it.
+    Demo(crate::commands::demo::DemoArgs),
     /// Serve the web UI and the HTTP API (default http://127.0.0.1:7878).
     Serve(crate::commands::serve::ServeArgs),
     /// Import sessions: Claude Code and Codex CLI logs, OpenAI- or Anthropic-style chat JSON,

@@ -62,10 +62,19 @@ fn database_location(cli: &Cli) -> anyhow::Result<String> {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
-    if let Command::Doctor(args) = &cli.command {
-        // Needs no database.
-        return commands::doctor::run(&output::Output::new(cli.json), args).await;
+    // These need no database.
+    match cli.command {
+        Command::Doctor(args) => {
+            return commands::doctor::run(&output::Output::new(cli.json), &args).await
+        }
+        Command::Model(cmd) => {
+            return commands::model::run(&output::Output::new(cli.json), cmd).await
+        }
+        command => run_with_database(Cli { command, ..cli }).await,
     }
+}
+
+async fn run_with_database(cli: Cli) -> anyhow::Result<()> {
     let location = database_location(&cli)?;
     let store = squash_store::open(&location)
         .await
@@ -84,7 +93,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Ai(args) => commands::ai::ai(&service, &out, cli.json, args).await,
         Command::Rerun(args) => commands::ai::rerun(&service, &out, cli.json, args).await,
         Command::Chat(args) => commands::chat::run(&service, &out, cli.json, args).await,
-        Command::Doctor(_) => Ok(()),
+        Command::Doctor(_) | Command::Model(_) => Ok(()),
+        Command::Demo(args) => commands::demo::run(&service, &out, cli.json, args).await,
         Command::Serve(args) => commands::serve::run(&service, args).await,
         Command::Import(args) => commands::import::run(&service, &out, cli.json, args).await,
         Command::Export(args) => commands::export::run(&service, &out, args).await,

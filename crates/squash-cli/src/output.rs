@@ -13,6 +13,10 @@ impl Output {
         Output { json }
     }
 
+    pub fn is_json(&self) -> bool {
+        self.json
+    }
+
     /// Prints `value` as JSON, or the text `human` builds.
     pub fn emit<T: Serialize>(
         &self,

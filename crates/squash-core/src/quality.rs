@@ -56,6 +56,15 @@ pub enum OutputProblem {
     )]
     /// A line, sentence, word sequence or character pattern repeated like a runaway loop.
     Looping { repeated: String, times: u64 },
+    #[error(
+        "the model's answer only copies a part of the messages ({} of {} characters, word for \
+         word) instead of compressing them all; nothing was applied",
+        format_count(*.output_chars),
+        format_count(*.input_chars)
+    )]
+    /// The answer is a verbatim piece of the input, at most half of it: small models copy
+    /// one message (often the first) instead of compressing the selection.
+    CopiedPart { input_chars: u64, output_chars: u64 },
 }
 
 impl OutputProblem {
@@ -68,6 +77,7 @@ impl OutputProblem {
             OutputProblem::Refusal { .. } => "refusal",
             OutputProblem::EchoedMarkup { .. } => "echoed_markup",
             OutputProblem::Looping { .. } => "looping",
+            OutputProblem::CopiedPart { .. } => "copied_part",
         }
     }
 }
@@ -376,7 +386,27 @@ pub fn guard_output(input_text: &str, output: &str) -> Result<(), OutputProblem>
             output_chars,
         });
     }
+    if is_copied_part(input_text, output) {
+        return Err(OutputProblem::CopiedPart {
+            input_chars,
+            output_chars,
+        });
+    }
     Ok(())
+}
+
+/// Whether `output`, fences and whitespace aside, occurs word for word in the input and is at
+/// most half of it. Short answers (under 40 characters) may legitimately quote one line.
+fn is_copied_part(input_text: &str, output: &str) -> bool {
+    let squeeze = |t: &str| -> String {
+        t.lines()
+            .filter(|l| !l.trim_start().starts_with("```"))
+            .flat_map(str::split_whitespace)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (input, output) = (squeeze(input_text), squeeze(output));
+    output.chars().count() >= 40 && output.len() * 2 <= input.len() && input.contains(&output)
 }
 
 fn find_loop(input_text: &str, output: &str) -> Option<(String, u64)> {
@@ -1486,5 +1516,25 @@ mod tests {
         let json = serde_json::to_string(&r).unwrap();
         let back: QualityReport = serde_json::from_str(&json).unwrap();
         assert_eq!(back, r);
+    }
+
+    #[test]
+    fn a_copied_message_is_refused_but_a_quoted_line_is_not() {
+        let input = "The build fails with error E0308 in src/main.rs line 42.\n\n\
+                     Let me check src/main.rs. The mismatched type comes from load_config.\n\n\
+                     Fixed E0308: load_config now returns Result<Config, Error>.";
+        let copied =
+            "```\nLet me check   src/main.rs. The mismatched type comes from load_config.\n```";
+        assert_eq!(
+            check_output(input, copied).map_err(|p| p.class()),
+            Err("copied_part")
+        );
+        // Short verbatim answers and real compressions pass.
+        assert!(check_output(input, "Fixed E0308.").is_ok());
+        assert!(check_output(
+            input,
+            "E0308 in src/main.rs fixed: load_config returns Result<Config, Error>."
+        )
+        .is_ok());
     }
 }

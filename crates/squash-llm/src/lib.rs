@@ -51,7 +51,8 @@ pub use model::{
     ProviderKind, Usage,
 };
 pub use openai::{
-    OpenAiConfig, OpenAiModel, TokenLimitField, OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL,
+    list_models, OpenAiConfig, OpenAiModel, TokenLimitField, OPENAI_DEFAULT_BASE_URL,
+    OPENAI_DEFAULT_MODEL,
 };
 pub use retry::RetryPolicy;
 pub use tokio_util::sync::CancellationToken;

@@ -302,6 +302,11 @@ pub fn resolve(data_dir: &Path, configured: Option<&str>) -> Result<PathBuf, Mod
     }
 }
 
+/// The model file `value` names: a catalog name (installed under `data_dir`) or a GGUF path.
+pub fn resolve_named(data_dir: &Path, value: &str) -> Result<PathBuf, ModelError> {
+    resolve_value(data_dir, value.trim())
+}
+
 fn resolve_value(data_dir: &Path, value: &str) -> Result<PathBuf, ModelError> {
     if let Some(model) = find(value) {
         let path = models_dir(data_dir).join(model.file_name);

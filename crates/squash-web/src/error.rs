@@ -223,8 +223,12 @@ impl From<ProviderError> for ApiError {
     fn from(e: ProviderError) -> ApiError {
         match e {
             ProviderError::Llm { source, .. } => source.into(),
-            ProviderError::NoneConfigured => ApiError::not_configured(&e.to_string()),
-            other => ApiError::invalid(other.to_string()),
+            ProviderError::Unknown(_) | ProviderError::Unsupported(_) => {
+                ApiError::invalid(e.to_string())
+            }
+            ProviderError::NoLocalSupport
+            | ProviderError::Config(_)
+            | ProviderError::LocalModel(_) => ApiError::not_configured(&e.to_string()),
         }
     }
 }

@@ -45,11 +45,13 @@ pub struct RerunArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct ModelArgs {
-    /// anthropic, openai or claude-cli; default: the first configured of those (see
-    /// `squash doctor`).
+    /// anthropic, openai, claude-cli or local; default: auto-detected (the configuration file,
+    /// then API keys, `claude` on PATH, a local server, else the embedded local model; `squash
+    /// doctor` shows the choice and why).
     #[arg(long, value_name = "PROVIDER")]
     pub provider: Option<String>,
-    /// A model id instead of the provider's configured one.
+    /// A model id instead of the provider's configured one (for local: a catalog name from
+    /// `squash model list` or a .gguf path).
     #[arg(long, value_name = "MODEL")]
     pub model: Option<String>,
     /// The context window to check the input against, in tokens (default: the model's, or
@@ -71,6 +73,7 @@ pub async fn ai(
     }
     let model =
         providers::model_from_env(args.model.provider.as_deref(), args.model.model.as_deref())
+            .await
             .map_err(provider_error)?;
     let mut options = SquashOptions::from_env().map_err(squash_error)?;
     options.context_window = args.model.context_window;
@@ -109,7 +112,7 @@ pub async fn rerun(
 ) -> anyhow::Result<()> {
     let id = service.resolve_operation(&args.operation).await?;
     let op = service.operation(id).await?;
-    let model = rerun_model(op.provider.as_deref(), &args.model)?;
+    let model = rerun_model(op.provider.as_deref(), &args.model).await?;
     let mut options = SquashOptions::from_env().map_err(squash_error)?;
     options.context_window = args.model.context_window;
     options.model = args.model.model.clone();
@@ -130,19 +133,23 @@ pub async fn rerun(
 }
 
 /// The recorded provider when it can be used, else the one configured; `--provider` wins.
-fn rerun_model(recorded: Option<&str>, args: &ModelArgs) -> anyhow::Result<Arc<dyn ChatModel>> {
+async fn rerun_model(
+    recorded: Option<&str>,
+    args: &ModelArgs,
+) -> anyhow::Result<Arc<dyn ChatModel>> {
     if args.provider.is_none() {
         if let Some(kind) = recorded.and_then(|p| parse_provider(p).ok()) {
-            if let Ok(model) = providers::build_model(kind, args.model.as_deref()) {
+            if let Ok(model) = providers::build_model(kind, args.model.as_deref()).await {
                 return Ok(model);
             }
         }
     }
     providers::model_from_env(args.provider.as_deref(), args.model.as_deref())
+        .await
         .map_err(provider_error)
 }
 
-fn engine(
+pub(crate) fn engine(
     service: &ConversationService,
     model: Arc<dyn ChatModel>,
     options: SquashOptions,
@@ -186,13 +193,13 @@ fn progress(json: bool) -> Option<Progress> {
     }))
 }
 
-fn end_progress(json: bool) {
+pub(crate) fn end_progress(json: bool) {
     if !json && std::io::stderr().is_terminal() {
         eprintln!("\n");
     }
 }
 
-fn result_text(r: &SquashResult) -> String {
+pub(crate) fn result_text(r: &SquashResult) -> String {
     let mut s = format!("{}\n\nquality: {}", r.text, r.report.render());
     s.push_str(&format!(
         "\nmodel: {} ({}) · {} → {} tokens · {:.1} s",
@@ -218,7 +225,10 @@ fn result_text(r: &SquashResult) -> String {
     s
 }
 
-fn result_json(r: &SquashResult, outcome: Option<&OperationOutcome>) -> serde_json::Value {
+pub(crate) fn result_json(
+    r: &SquashResult,
+    outcome: Option<&OperationOutcome>,
+) -> serde_json::Value {
     let mut v = serde_json::json!({
         "applied": outcome.is_some(),
         "result": r,

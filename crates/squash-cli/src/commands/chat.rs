@@ -33,6 +33,7 @@ pub async fn run(
     let conv = service.resolve_conversation(&args.conversation).await?;
     let model =
         providers::model_from_env(args.model.provider.as_deref(), args.model.model.as_deref())
+            .await
             .map_err(provider_error)?;
     let defaults = SquashOptions::from_env().map_err(squash_error)?;
     let options = ChatOptions {

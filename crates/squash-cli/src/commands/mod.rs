@@ -1,10 +1,12 @@
 pub mod ai;
 pub mod chat;
 pub mod conversation;
+pub mod demo;
 pub mod doctor;
 pub mod export;
 pub mod import;
 pub mod message;
+pub mod model;
 pub mod provenance;
 pub mod serve;
 pub mod squash;

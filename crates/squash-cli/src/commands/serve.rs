@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 
 use anyhow::Context;
 use clap::Args;
-use squash_app::providers::{model_from_env, ProviderError};
+use squash_app::providers::select_model;
 use squash_app::{ChatOptions, ConversationService, SquashOptions};
 use squash_web::AppState;
 use tracing_subscriber::filter::LevelFilter;
@@ -27,7 +27,7 @@ pub struct ServeArgs {
     /// Open the web UI in the default browser.
     #[arg(long)]
     pub open: bool,
-    /// Model provider for AI squash and chat (anthropic, openai, claude-cli); detected from
+    /// Model provider for AI squash and chat (anthropic, openai, claude-cli, local); detected from
     /// the environment when absent. Without one, everything but AI squash and chat works.
     #[arg(long)]
     pub provider: Option<String>,
@@ -54,19 +54,19 @@ pub async fn run(service: &ConversationService, args: ServeArgs) -> anyhow::Resu
         .with_token(token.clone())
         .with_squash_options(squash_options)
         .with_chat_options(chat_options);
-    match model_from_env(args.provider.as_deref(), args.model.as_deref()) {
-        Ok(model) => {
+    match select_model(args.provider.as_deref(), args.model.as_deref()).await {
+        Ok((model, selection)) => {
             let info = model.info();
-            eprintln!("model: {} ({})", info.model, info.provider);
+            eprintln!(
+                "model: {} ({}), because {}",
+                info.model, info.provider, selection.why
+            );
             state = state.with_model(model);
         }
         // Asked for by name: failing to build it is an error, not a silent downgrade.
         Err(e) if args.provider.is_some() => return Err(e.into()),
         Err(e) => {
-            let reason = match e {
-                ProviderError::NoneConfigured => e.to_string(),
-                other => format!("the configured model cannot be used: {other}"),
-            };
+            let reason = format!("the selected model cannot be used: {e}");
             eprintln!("no model: AI squash and chat are off; everything else works ({reason})");
             state = state.without_model(reason);
         }

@@ -22,6 +22,9 @@ const SPEC_INSTRUCTIONS_TEMPLATE: &str = include_str!("spec_instructions.txt");
 const COMPACT_SYSTEM: &str = include_str!("compact_system.txt");
 const COMPACT_TEMPLATE: &str = include_str!("compact.txt");
 const COMPACT_INSTRUCTIONS_TEMPLATE: &str = include_str!("compact_instructions.txt");
+const NOTES_SYSTEM: &str = include_str!("notes_system.txt");
+const NOTES_TEMPLATE: &str = include_str!("notes.txt");
+const NOTES_INSTRUCTIONS_TEMPLATE: &str = include_str!("notes_instructions.txt");
 
 /// Which shape of prompt to send.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -35,17 +38,22 @@ pub enum PromptStyle {
     /// instruction repeated after the messages (small models forget what came before a long
     /// input) and a `Summary:` line that primes the answer to start with the content.
     Compact,
+    /// Bullet-point notes on a plain transcript, for the smallest local models (0.5B–1.5B):
+    /// measured, they copy one of the compact prompt's fenced blocks instead of compressing
+    /// them; a transcript with the task after it and a fixed answer shape works better.
+    Notes,
 }
 
 impl PromptStyle {
     /// Every style, for configuration help and tests.
-    pub const ALL: [PromptStyle; 2] = [PromptStyle::Spec, PromptStyle::Compact];
+    pub const ALL: [PromptStyle; 3] = [PromptStyle::Spec, PromptStyle::Compact, PromptStyle::Notes];
 
     /// The stable name used in configuration and in stored provenance.
     pub fn as_str(self) -> &'static str {
         match self {
             PromptStyle::Spec => "spec",
             PromptStyle::Compact => "compact",
+            PromptStyle::Notes => "notes",
         }
     }
 
@@ -172,6 +180,37 @@ pub fn build_squash_prompt(
             );
             SquashPrompt {
                 system: Some(COMPACT_SYSTEM.trim().to_owned()),
+                user: user.trim_end().to_owned(),
+                style,
+            }
+        }
+        PromptStyle::Notes => {
+            let transcript: Vec<String> = messages
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{}:\n{}",
+                        display_role(m).to_uppercase(),
+                        message_body(m, &names).trim()
+                    )
+                })
+                .collect();
+            let instructions_block = instructions
+                .map(|text| {
+                    fill(NOTES_INSTRUCTIONS_TEMPLATE, &[("instructions", text)])
+                        .trim_end()
+                        .to_owned()
+                })
+                .unwrap_or_default();
+            let user = fill(
+                NOTES_TEMPLATE,
+                &[
+                    ("transcript", &transcript.join("\n\n")),
+                    ("instructions", &instructions_block),
+                ],
+            );
+            SquashPrompt {
+                system: Some(NOTES_SYSTEM.trim().to_owned()),
                 user: user.trim_end().to_owned(),
                 style,
             }
@@ -310,6 +349,9 @@ mod tests {
             ["instructions"]
         );
         assert!(placeholders(COMPACT_SYSTEM).is_empty());
+        assert_eq!(placeholders(NOTES_TEMPLATE), ["transcript", "instructions"]);
+        assert_eq!(placeholders(NOTES_INSTRUCTIONS_TEMPLATE), ["instructions"]);
+        assert!(placeholders(NOTES_SYSTEM).is_empty());
     }
 
     #[test]

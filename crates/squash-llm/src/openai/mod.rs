@@ -17,7 +17,7 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind
 use crate::non_empty_env;
 use crate::retry::{with_retry, RetryPolicy};
 pub use wire::TokenLimitField;
-use wire::{Chunk, Completion, CompletionRequest};
+use wire::{Chunk, Completion, CompletionRequest, ModelList};
 
 /// Where the API lives unless `OPENAI_BASE_URL` says otherwise.
 pub const OPENAI_DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -128,6 +128,31 @@ impl OpenAiConfig {
             .find(|(prefix, _)| model.starts_with(prefix))
             .map_or(8_192, |(_, window)| *window)
     }
+}
+
+/// Asks an OpenAI-compatible server at `base_url` (with its version path, e.g.
+/// `http://127.0.0.1:11434/v1`) which models it serves, giving up after `timeout`. Provider
+/// detection uses it to find a local server (Ollama, llama.cpp's server) that answers.
+pub async fn list_models(base_url: &str, timeout: Duration) -> Result<Vec<String>, LlmError> {
+    let client = http::client(timeout)?;
+    let url = format!("{}/models", base_url.trim_end_matches('/'));
+    let response = client
+        .get(&url)
+        .send()
+        .await
+        .map_err(|e| LlmError::Network(redact(&e.to_string(), None)))?;
+    let status = response.status();
+    if !status.is_success() {
+        return Err(LlmError::Network(format!(
+            "{} answered {status}",
+            redact(&url, None)
+        )));
+    }
+    let list: ModelList = response
+        .json()
+        .await
+        .map_err(|e| LlmError::MalformedResponse(redact(&e.to_string(), None)))?;
+    Ok(list.data.into_iter().map(|m| m.id).collect())
 }
 
 fn is_official(base_url: &str) -> bool {

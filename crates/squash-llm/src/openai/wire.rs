@@ -414,3 +414,15 @@ mod tests {
         );
     }
 }
+
+/// `GET {base}/models`: the list a server says it serves.
+#[derive(Deserialize)]
+pub(super) struct ModelList {
+    #[serde(default)]
+    pub data: Vec<ModelEntry>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct ModelEntry {
+    pub id: String,
+}
