@@ -629,12 +629,12 @@ async fn select_with_partners(
     Ok((thread_ops::order_by_thread(links, &all)?, added))
 }
 
-/// The prompt for a provider's models: the spec's prompt for large hosted models; the compact
-/// prompt for the small embedded ones, which the spec's XML-heavy prompt makes echo markup or
-/// refuse (measured: see the README's local model table).
+/// The prompt for a provider's models: the spec's prompt for large hosted models; the notes
+/// prompt for the small embedded ones, which copy or echo the others' blocks and markup
+/// (measured: see the README's local model table).
 pub fn prompt_style_for(provider: ProviderKind) -> PromptStyle {
     match provider {
-        ProviderKind::Local => PromptStyle::Compact,
+        ProviderKind::Local => PromptStyle::Notes,
         ProviderKind::Anthropic
         | ProviderKind::OpenAi
         | ProviderKind::ClaudeCli

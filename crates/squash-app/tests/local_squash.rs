@@ -1,0 +1,112 @@
+//! A real AI squash on the embedded local model: the smallest GGUF (SmolLM2-135M, 98 MB) through
+//! the provider trait and the squash engine, on a SQLite file. The model is too weak to squash
+//! well, so the output guard may refuse its answer; what must hold either way is that the
+//! engine ran a real inference with the local prompt, and that an accepted answer is applied
+//! with its provenance while a refused one changes nothing.
+//!
+//! The model comes from `scripts/fetch-test-model.sh` (`$SQUASH_TEST_GGUF` or
+//! `target/models/smollm2-135m-instruct-q4_1.gguf`); without it the test prints a note and
+//! passes, except under CI (`CI` set), where the model must be there.
+
+#![cfg(feature = "local")]
+
+mod common;
+
+use std::path::PathBuf;
+
+use squash_app::{prompt_style_for, SquashEngine, SquashError, SquashOptions};
+use squash_core::{ContentItem, Role};
+use squash_llm::{LocalConfig, LocalModel, ProviderKind};
+
+fn test_model() -> Option<PathBuf> {
+    let path = std::env::var_os("SQUASH_TEST_GGUF")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../target/models/smollm2-135m-instruct-q4_1.gguf")
+        });
+    if path.is_file() {
+        return Some(path);
+    }
+    let message = format!(
+        "no test model at {} (run scripts/fetch-test-model.sh)",
+        path.display()
+    );
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{message}: CI must run it"
+    );
+    eprintln!("note: skipping: {message}");
+    None
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_squashes_with_the_embedded_model() {
+    let Some(path) = test_model() else { return };
+    let model = LocalModel::load(
+        &path,
+        LocalConfig {
+            context_tokens: 2048,
+            ..LocalConfig::default()
+        },
+    )
+    .expect("load the test model");
+
+    let b = common::sqlite().await;
+    let conv = b
+        .service
+        .create_conversation("/tmp/local", "Local squash")
+        .await
+        .expect("conversation");
+    let texts = [
+        (Role::User, "cargo build fails: error E0432 unresolved import `crate::store::Pool` in src/main.rs."),
+        (Role::Assistant, "The module was renamed: `Pool` now lives in `crate::db::Pool`. I changed the import in src/main.rs and `cargo build` passes."),
+        (Role::User, "Great, thanks. Please also run the tests."),
+    ];
+    let mut ids = Vec::new();
+    for (role, text) in texts {
+        let (m, _) = b
+            .service
+            .append(conv.id, role, vec![ContentItem::text_for(role, text)])
+            .await
+            .expect("append");
+        ids.push(m.id);
+    }
+    let before = b.service.current_links(conv.id).await.expect("links").links;
+
+    let options = SquashOptions {
+        max_output_tokens: 48,
+        ..SquashOptions::default()
+    };
+    let engine = SquashEngine::new(b.service.clone(), model).with_options(options);
+    match engine.squash_messages(conv.id, &ids[..2], None).await {
+        Ok(result) => {
+            assert_eq!(result.provider, ProviderKind::Local);
+            assert_eq!(result.model, "smollm2-135m-instruct-q4_1");
+            assert_eq!(result.prompt.style, prompt_style_for(ProviderKind::Local));
+            assert!(result.usage.input_tokens > 20, "{:?}", result.usage);
+            assert!((1..=48).contains(&result.usage.output_tokens));
+            let outcome = engine.apply(&result).await.expect("apply");
+            let after = b.service.current_links(conv.id).await.expect("links").links;
+            assert_eq!(after.len(), 2);
+            let squashed = outcome.message.expect("the squashed message");
+            assert_eq!(after[0], squashed.id);
+            let op = b
+                .service
+                .operation(outcome.operation.expect("an operation").id)
+                .await
+                .expect("operation");
+            assert_eq!(op.provider.as_deref(), Some("local"));
+            assert!(op.prompt.is_some_and(|p| !p.is_empty()));
+        }
+        Err(SquashError::Output(problem)) => {
+            // Refused by the guard: a classified problem and nothing applied.
+            assert!(!problem.class().is_empty());
+            let after = b.service.current_links(conv.id).await.expect("links").links;
+            assert_eq!(after, before);
+        }
+        Err(other) => panic!("the local squash failed: {other}"),
+    }
+    b.cleanup().await;
+}
