@@ -25,7 +25,7 @@ use squash_core::{
 pub use error::{Entity, StoreError};
 pub use types::{
     Appended, Commit, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
-    ImportThread, StoreStats, ThreadSnapshot,
+    ImportThread, LinkEdit, NewLinks, StoreStats, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -69,6 +69,13 @@ pub trait ConversationStore: Send + Sync {
     async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot>;
     /// All threads of a conversation, oldest first.
     async fn threads(&self, conversation: ConversationId) -> Result<Vec<Thread>>;
+    /// A thread without its links: what undo, redo and loading need, at the cost of one row
+    /// instead of 10,000.
+    async fn thread_header(&self, id: ThreadId) -> Result<Thread>;
+    /// The conversation's current thread, without its links.
+    async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread>;
+    /// The most recent thread derived from `thread` (redo's target), if any.
+    async fn latest_derived_thread(&self, thread: ThreadId) -> Result<Option<Thread>>;
 
     async fn message(&self, id: MessageId) -> Result<Message>;
     /// The messages with `ids`, in the order given; [`StoreError::NotFound`] if one is missing.

@@ -195,6 +195,18 @@ impl ConversationStore for PostgresStore {
         read::threads(&self.pool, conversation).await
     }
 
+    async fn thread_header(&self, id: ThreadId) -> Result<Thread> {
+        read::thread_header(&self.pool, id).await
+    }
+
+    async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
+        read::current_thread_header(&self.pool, conversation).await
+    }
+
+    async fn latest_derived_thread(&self, thread: ThreadId) -> Result<Option<Thread>> {
+        read::latest_derived_thread(&self.pool, thread).await
+    }
+
     async fn message(&self, id: MessageId) -> Result<Message> {
         read::message(&self.pool, id).await
     }
