@@ -11,7 +11,7 @@ use squash_core::{
     TokenUsage, ToolRefs,
 };
 use squash_store::{
-    Appended, Commit, ConversationStore, LinkEdit, NewLinks, StoreError, ThreadSnapshot,
+    Appended, Commit, ConversationStore, Direction, LinkEdit, NewLinks, StoreError, ThreadSnapshot,
 };
 
 use crate::error::ServiceError;
@@ -496,25 +496,23 @@ impl ConversationService {
 
     /// Switches back to the thread the current one was derived from.
     pub async fn undo(&self, conversation: ConversationId) -> Result<Conversation> {
-        self.switch_relative(conversation, |current| async move {
-            current.original_thread_id.ok_or_else(|| {
+        // One store call: the target is found inside the write transaction.
+        self.store
+            .switch_relative(conversation, Direction::Back)
+            .await?
+            .ok_or_else(|| {
                 ServiceError::Invalid("nothing to undo: this is the first thread".into())
             })
-        })
-        .await
     }
 
     /// Switches forward to the most recent thread derived from the current one.
     pub async fn redo(&self, conversation: ConversationId) -> Result<Conversation> {
-        self.switch_relative(conversation, |current| async move {
-            match self.store.latest_derived_thread(current.id).await? {
-                Some(t) => Ok(t.id),
-                None => Err(ServiceError::Invalid(
-                    "nothing to redo: no thread was derived from this one".into(),
-                )),
-            }
-        })
-        .await
+        self.store
+            .switch_relative(conversation, Direction::Forward)
+            .await?
+            .ok_or_else(|| {
+                ServiceError::Invalid("nothing to redo: no thread was derived from this one".into())
+            })
     }
 
     /// Makes any thread of the conversation current.

@@ -24,8 +24,8 @@ use squash_core::{
 
 pub use error::{Entity, StoreError};
 pub use types::{
-    Appended, Commit, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
-    ImportThread, LinkEdit, NewLinks, StoreStats, ThreadSnapshot,
+    Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
+    ImportSource, ImportThread, LinkEdit, NewLinks, StoreStats, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -64,6 +64,15 @@ pub trait ConversationStore: Send + Sync {
         to: ThreadId,
         expected: ThreadId,
     ) -> Result<Conversation>;
+
+    /// Undo or redo in one write transaction: the target is found from the thread that is
+    /// current inside it, so no other writer can slip in between. `None` when there is no
+    /// thread that way (nothing is written).
+    async fn switch_relative(
+        &self,
+        conversation: ConversationId,
+        direction: Direction,
+    ) -> Result<Option<Conversation>>;
 
     async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot>;
     async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot>;

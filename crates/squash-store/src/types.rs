@@ -9,6 +9,16 @@ pub struct ThreadSnapshot {
     pub links: Vec<MessageId>,
 }
 
+/// Which way [`ConversationStore::switch_relative`](crate::ConversationStore::switch_relative)
+/// moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Undo: to the thread the current one was derived from.
+    Back,
+    /// Redo: to the most recent thread derived from the current one.
+    Forward,
+}
+
 /// Where an appended message landed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Appended {

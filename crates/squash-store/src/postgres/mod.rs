@@ -29,8 +29,8 @@ use squash_core::{
 
 use self::error::{connect_error, DbResult};
 use crate::{
-    Appended, Commit, ConversationStore, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    Result, StoreError, StoreStats, ThreadSnapshot,
+    Appended, Commit, ConversationStore, Direction, ImportAppend, ImportBatch, ImportOutcome,
+    ImportRecord, Result, StoreError, StoreStats, ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -181,6 +181,14 @@ impl ConversationStore for PostgresStore {
         expected: ThreadId,
     ) -> Result<Conversation> {
         write::switch_thread(&self.pool, conversation, to, expected).await
+    }
+
+    async fn switch_relative(
+        &self,
+        conversation: ConversationId,
+        direction: Direction,
+    ) -> Result<Option<Conversation>> {
+        write::switch_relative(&self.pool, conversation, direction).await
     }
 
     async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot> {

@@ -19,8 +19,8 @@ use squash_core::{
 
 use crate::error::{Entity, StoreError};
 use crate::types::{
-    Appended, Commit, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, NewLinks, StoreStats,
-    ThreadSnapshot,
+    Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, NewLinks,
+    StoreStats, ThreadSnapshot,
 };
 use crate::{normalize_prefix, ConversationStore, RefsByMessage, Result};
 
@@ -702,6 +702,39 @@ impl ConversationStore for SqliteStore {
                 }
                 touch_conversation(tx, conv_key, Some(to_key))?;
                 load_conversation(tx, conversation)
+            })
+        })
+        .await
+    }
+
+    async fn switch_relative(
+        &self,
+        conversation: ConversationId,
+        direction: Direction,
+    ) -> Result<Option<Conversation>> {
+        self.run(move |pool| {
+            pool.write(|tx| {
+                let current = current_of(tx, conversation)?;
+                let sql = match direction {
+                    Direction::Back => "SELECT original_thread_key FROM threads WHERE key = ?1",
+                    // `threads_by_original`; keys grow with creation: the highest is the newest.
+                    Direction::Forward => {
+                        "SELECT key FROM threads WHERE original_thread_key = ?1 \
+                         ORDER BY key DESC LIMIT 1"
+                    }
+                };
+                let target: Option<i64> = tx
+                    .prepare_cached(sql)
+                    .and_then(|mut s| s.query_row([current.thread_key], |r| r.get(0)).optional())
+                    .map_err(map_err)?
+                    .flatten();
+                match target {
+                    None => Ok(None),
+                    Some(key) => {
+                        touch_conversation(tx, current.conversation_key, Some(key))?;
+                        load_conversation(tx, conversation).map(Some)
+                    }
+                }
             })
         })
         .await
