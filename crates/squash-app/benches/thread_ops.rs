@@ -1628,7 +1628,7 @@ fn timed_squash_commit(rt: &Runtime, p: &Product, slot: usize) -> Duration {
         origin: ThreadOrigin::Squash {
             operation_id: op_id,
         },
-        links,
+        links: links.into(),
         message: Some(result),
         operation: Some(operation),
     };

@@ -10,7 +10,9 @@ use squash_core::{
     ProjectId, Role, SquashOperation, SquashOperationId, Thread, ThreadId, ThreadOrigin,
     TokenUsage, ToolRefs,
 };
-use squash_store::{Appended, Commit, ConversationStore, StoreError, ThreadSnapshot};
+use squash_store::{
+    Appended, Commit, ConversationStore, Direction, LinkEdit, NewLinks, StoreError, ThreadSnapshot,
+};
 
 use crate::error::ServiceError;
 
@@ -82,9 +84,9 @@ pub struct SquashApplication {
     pub computed_on: Option<(ThreadId, u64)>,
 }
 
-/// One attempt's plan: the new link list and what it introduces.
+/// One attempt's plan: the new thread as a change of its base, and what it introduces.
 struct Planned {
-    links: Vec<MessageId>,
+    links: NewLinks,
     origin: ThreadOrigin,
     message: Option<Message>,
     operation: Option<SquashOperation>,
@@ -188,25 +190,23 @@ impl ConversationService {
 
     pub async fn current_thread(&self, id: ConversationId) -> Result<ThreadView> {
         let conversation = self.store.conversation(id).await?;
-        let snapshot = self.store.current_thread(id).await?;
-        let messages = self.store.thread_messages(snapshot.thread.id).await?;
+        // The header, not the links: the messages come with the next read.
+        let thread = self.store.current_thread_header(id).await?;
+        let messages = self.store.thread_messages(thread.id).await?;
         Ok(ThreadView {
             conversation,
-            thread: snapshot.thread,
+            thread,
             messages,
         })
     }
 
     pub async fn thread_view(&self, id: ThreadId) -> Result<ThreadView> {
-        let snapshot = self.store.thread(id).await?;
-        let conversation = self
-            .store
-            .conversation(snapshot.thread.conversation_id)
-            .await?;
+        let thread = self.store.thread_header(id).await?;
+        let conversation = self.store.conversation(thread.conversation_id).await?;
         let messages = self.store.thread_messages(id).await?;
         Ok(ThreadView {
             conversation,
-            thread: snapshot.thread,
+            thread,
             messages,
         })
     }
@@ -295,13 +295,16 @@ impl ConversationService {
         };
         let operation = self.new_operation(op_id, conversation, vec![req.message], edited.id);
         let target = req.message;
-        self.commit_loop(conversation, None, move |snap| {
-            let links = thread_ops::edit(&snap.links, target, edited.id)?;
+        self.commit_loop(conversation, None, None, move |snap| {
+            let position = positions(&snap.links, &[target])?[0];
             let in_thread = in_thread(&snap.links, &refs);
             let old_refs = refs.get(&target).cloned().unwrap_or_default();
             thread_ops::check_edit_keeps_pairs(target, &old_refs, &new_refs, &in_thread)?;
             Ok(Planned {
-                links,
+                links: NewLinks::Edit(LinkEdit {
+                    dropped: Vec::new(),
+                    replaced: Some(position),
+                }),
                 origin: ThreadOrigin::Edit {
                     operation_id: op_id,
                 },
@@ -323,9 +326,12 @@ impl ConversationService {
     ) -> Result<OperationOutcome> {
         let refs = self.tool_refs(conversation, messages).await?;
         let selected = messages.to_vec();
-        self.commit_loop(conversation, None, move |snap| {
+        self.commit_loop(conversation, None, None, move |snap| {
             let (ordered, added) = select_with_partners(&snap.links, &selected, &refs, policy)?;
-            let links = thread_ops::delete(&snap.links, &ordered)?;
+            let links = NewLinks::Edit(LinkEdit {
+                dropped: positions(&snap.links, &ordered)?,
+                replaced: None,
+            });
             Ok(Planned {
                 links,
                 origin: ThreadOrigin::Delete {
@@ -347,6 +353,7 @@ impl ConversationService {
         req: ManualSquashRequest,
     ) -> Result<OperationOutcome> {
         let role = req.role.unwrap_or(Role::User);
+        let mut prepared = None;
         let content = match (req.content, req.text) {
             (Some(content), _) => content,
             (None, Some(text)) => {
@@ -366,11 +373,16 @@ impl ConversationService {
                     return Err(DomainError::TooFewMessages(ordered.len()).into());
                 }
                 let sources = self.store.messages(&ordered).await?;
+                // The squash is planned on this same snapshot (a second read of 10,000 links
+                // would cost more than the plan); the commit's revision check still catches a
+                // conversation that moved on since.
+                prepared = Some((snap, refs));
                 vec![ContentItem::text_for(role, render::concatenate(&sources))]
             }
         };
-        self.apply_squash(
+        self.apply_squash_on(
             conversation,
+            prepared,
             SquashApplication {
                 messages: req.messages,
                 content,
@@ -396,13 +408,27 @@ impl ConversationService {
         conversation: ConversationId,
         app: SquashApplication,
     ) -> Result<OperationOutcome> {
+        self.apply_squash_on(conversation, None, app).await
+    }
+
+    /// [`Self::apply_squash`], planned first on `prepared` (a snapshot of the current thread
+    /// and the tool references of the selection) when the caller already read them.
+    async fn apply_squash_on(
+        &self,
+        conversation: ConversationId,
+        prepared: Option<(ThreadSnapshot, HashMap<MessageId, ToolRefs>)>,
+        app: SquashApplication,
+    ) -> Result<OperationOutcome> {
         if app.content.is_empty() {
             return Err(DomainError::EmptyContent.into());
         }
         if app.content.iter().all(ContentItem::is_blank) {
             return Err(DomainError::EmptyText.into());
         }
-        let refs = self.tool_refs(conversation, &app.messages).await?;
+        let (snapshot, refs) = match prepared {
+            Some((snap, refs)) => (Some(snap), refs),
+            None => (None, self.tool_refs(conversation, &app.messages).await?),
+        };
         let op_id = SquashOperationId::new();
         let result = Message {
             id: MessageId::new(),
@@ -428,7 +454,7 @@ impl ConversationService {
         let mut first_sources: Option<Vec<MessageId>> = None;
         let selected = app.messages.clone();
         let policy = app.policy;
-        self.commit_loop(conversation, app.computed_on, move |snap| {
+        self.commit_loop(conversation, app.computed_on, snapshot, move |snap| {
             let (ordered, added) = select_with_partners(&snap.links, &selected, &refs, policy)?;
             if ordered.len() < 2 {
                 return Err(DomainError::TooFewMessages(ordered.len()).into());
@@ -443,7 +469,13 @@ impl ConversationService {
                 Some(_) => {}
                 None => first_sources = Some(ordered.clone()),
             }
-            let links = thread_ops::squash(&snap.links, &ordered, result.id)?;
+            // The result takes the first source's place; the other sources leave.
+            let mut at = positions(&snap.links, &ordered)?;
+            let first = at.remove(0);
+            let links = NewLinks::Edit(LinkEdit {
+                dropped: at,
+                replaced: Some(first),
+            });
             let mut operation = template.clone();
             operation.source_message_ids = ordered.clone();
             Ok(Planned {
@@ -464,29 +496,23 @@ impl ConversationService {
 
     /// Switches back to the thread the current one was derived from.
     pub async fn undo(&self, conversation: ConversationId) -> Result<Conversation> {
-        self.switch_relative(conversation, |current, _threads| {
-            current.original_thread_id.ok_or_else(|| {
+        // One store call: the target is found inside the write transaction.
+        self.store
+            .switch_relative(conversation, Direction::Back)
+            .await?
+            .ok_or_else(|| {
                 ServiceError::Invalid("nothing to undo: this is the first thread".into())
             })
-        })
-        .await
     }
 
     /// Switches forward to the most recent thread derived from the current one.
     pub async fn redo(&self, conversation: ConversationId) -> Result<Conversation> {
-        self.switch_relative(conversation, |current, threads| {
-            threads
-                .iter()
-                .rev()
-                .find(|t| t.original_thread_id == Some(current.id))
-                .map(|t| t.id)
-                .ok_or_else(|| {
-                    ServiceError::Invalid(
-                        "nothing to redo: no thread was derived from this one".into(),
-                    )
-                })
-        })
-        .await
+        self.store
+            .switch_relative(conversation, Direction::Forward)
+            .await?
+            .ok_or_else(|| {
+                ServiceError::Invalid("nothing to redo: no thread was derived from this one".into())
+            })
     }
 
     /// Makes any thread of the conversation current.
@@ -495,35 +521,31 @@ impl ConversationService {
         conversation: ConversationId,
         to: ThreadId,
     ) -> Result<Conversation> {
-        let target = self.store.thread(to).await?;
-        if target.thread.conversation_id != conversation {
+        let target = self.store.thread_header(to).await?;
+        if target.conversation_id != conversation {
             return Err(ServiceError::Invalid(format!(
                 "thread {to} belongs to another conversation"
             )));
         }
-        self.switch_relative(conversation, move |_, _| Ok(to)).await
+        self.switch_relative(conversation, move |_| async move { Ok(to) })
+            .await
     }
 
-    async fn switch_relative(
+    async fn switch_relative<F, Fut>(
         &self,
         conversation: ConversationId,
-        pick: impl Fn(&Thread, &[Thread]) -> Result<ThreadId>,
-    ) -> Result<Conversation> {
+        pick: F,
+    ) -> Result<Conversation>
+    where
+        F: Fn(Thread) -> Fut,
+        Fut: std::future::Future<Output = Result<ThreadId>>,
+    {
         for _ in 0..MAX_ATTEMPTS {
-            // Undo and redo need the thread tree, not the links: reading a 10,000-message
-            // thread's links here would cost more than the switch itself.
-            let current_id = self
-                .store
-                .conversation(conversation)
-                .await?
-                .current_thread_id;
-            let threads = self.store.threads(conversation).await?;
-            let current = threads.iter().find(|t| t.id == current_id).ok_or_else(|| {
-                ServiceError::Store(StoreError::Corrupt(format!(
-                    "current thread {current_id} is not a thread of conversation {conversation}"
-                )))
-            })?;
-            let to = pick(current, &threads)?;
+            // Undo and redo need the current thread's row (and, for redo, its newest child),
+            // not its links nor the whole thread list: both grow with the conversation.
+            let current = self.store.current_thread_header(conversation).await?;
+            let current_id = current.id;
+            let to = pick(current).await?;
             match self.store.switch_thread(conversation, to, current_id).await {
                 Ok(c) => return Ok(c),
                 Err(StoreError::Conflict { .. }) => continue,
@@ -601,11 +623,15 @@ impl ConversationService {
         &self,
         conversation: ConversationId,
         computed_on: Option<(ThreadId, u64)>,
+        mut first: Option<ThreadSnapshot>,
         mut plan: impl FnMut(&ThreadSnapshot) -> Result<Planned>,
     ) -> Result<OperationOutcome> {
         let mut base = computed_on;
         for attempt in 0..MAX_ATTEMPTS {
-            let snap = self.store.current_thread(conversation).await?;
+            let snap = match first.take() {
+                Some(snap) => snap,
+                None => self.store.current_thread(conversation).await?,
+            };
             let moved_on = base.is_some_and(|b| b != (snap.thread.id, snap.thread.revision));
             let planned = match plan(&snap) {
                 Ok(p) => p,
@@ -662,6 +688,22 @@ impl ConversationService {
                 .into(),
         ))
     }
+}
+
+/// The 0-based positions in `links` of `ordered`, ids already in thread order: one forward
+/// scan, no hashing of the thread's 10,000 ids.
+fn positions(links: &[MessageId], ordered: &[MessageId]) -> Result<Vec<u64>> {
+    let mut out = Vec::with_capacity(ordered.len());
+    let mut from = 0;
+    for id in ordered {
+        let found = links
+            .get(from..)
+            .and_then(|rest| rest.iter().position(|l| l == id))
+            .ok_or(DomainError::NotInThread(*id))?;
+        out.push((from + found) as u64);
+        from += found + 1;
+    }
+    Ok(out)
 }
 
 /// The selection in thread order with the tool partners it must bring along.

@@ -24,8 +24,8 @@ use squash_core::{
 
 pub use error::{Entity, StoreError};
 pub use types::{
-    Appended, Commit, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
-    ImportThread, StoreStats, ThreadSnapshot,
+    Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
+    ImportSource, ImportThread, LinkEdit, NewLinks, StoreStats, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -65,10 +65,26 @@ pub trait ConversationStore: Send + Sync {
         expected: ThreadId,
     ) -> Result<Conversation>;
 
+    /// Undo or redo in one write transaction: the target is found from the thread that is
+    /// current inside it, so no other writer can slip in between. `None` when there is no
+    /// thread that way (nothing is written).
+    async fn switch_relative(
+        &self,
+        conversation: ConversationId,
+        direction: Direction,
+    ) -> Result<Option<Conversation>>;
+
     async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot>;
     async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot>;
     /// All threads of a conversation, oldest first.
     async fn threads(&self, conversation: ConversationId) -> Result<Vec<Thread>>;
+    /// A thread without its links: what undo, redo and loading need, at the cost of one row
+    /// instead of 10,000.
+    async fn thread_header(&self, id: ThreadId) -> Result<Thread>;
+    /// The conversation's current thread, without its links.
+    async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread>;
+    /// The most recent thread derived from `thread` (redo's target), if any.
+    async fn latest_derived_thread(&self, thread: ThreadId) -> Result<Option<Thread>>;
 
     async fn message(&self, id: MessageId) -> Result<Message>;
     /// The messages with `ids`, in the order given; [`StoreError::NotFound`] if one is missing.

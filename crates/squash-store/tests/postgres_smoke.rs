@@ -15,7 +15,7 @@ use squash_core::{
     ToolResultData,
 };
 use squash_store::postgres::PostgresStore;
-use squash_store::{Commit, ConversationStore, Entity, StoreError};
+use squash_store::{Commit, ConversationStore, Entity, NewLinks, StoreError};
 
 const DEFAULT_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 
@@ -85,7 +85,7 @@ async fn squash_commit(
         base_revision: current.thread.revision,
         thread_id,
         origin: ThreadOrigin::Squash { operation_id },
-        links,
+        links: links.into(),
         operation: Some(SquashOperation {
             id: operation_id,
             conversation_id: conversation,
@@ -193,10 +193,10 @@ async fn story_append_commit_switch() {
     assert_eq!(thread.message_count, 4);
     let current = store.current_thread(conv.id).await.unwrap();
     assert_eq!(current.thread, thread);
-    assert_eq!(current.links, commit.links);
+    assert_eq!(NewLinks::List(current.links.clone()), commit.links);
     let in_thread = store.thread_messages(thread.id).await.unwrap();
     assert_eq!(
-        in_thread.iter().map(|m| m.id).collect::<Vec<_>>(),
+        NewLinks::List(in_thread.iter().map(|m| m.id).collect()),
         commit.links
     );
     let op = commit.operation.clone().unwrap();
@@ -311,7 +311,9 @@ async fn stale_commit_conflicts_and_writes_nothing() {
     let stranger = text(other.id, Role::User, "elsewhere");
     store.append(&stranger).await.unwrap();
     let mut bad = squash_commit(&store, conv.id, &[a.id, b.id]).await;
-    bad.links.push(stranger.id);
+    if let NewLinks::List(links) = &mut bad.links {
+        links.push(stranger.id);
+    }
     assert!(matches!(
         store.commit(&bad).await,
         Err(StoreError::Invalid(_))
@@ -516,7 +518,7 @@ async fn copy_on_write_of_a_long_thread() {
         origin: ThreadOrigin::Delete {
             message_ids: current.links[..1].to_vec(),
         },
-        links,
+        links: links.into(),
         message: None,
         operation: None,
     };

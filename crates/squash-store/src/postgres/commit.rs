@@ -10,7 +10,7 @@ use super::error::{taken, DbResult};
 use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
 use super::sql::insert_message_ctes;
 use super::write::{bind_message, lock, message_taken};
-use crate::{Commit, Entity, Result, StoreError};
+use crate::{Commit, Entity, LinkEdit, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     let message_row = match &commit.message {
@@ -31,8 +31,6 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
             )));
         }
     }
-    let message_count = to_i64("link count", commit.links.len() as u64)?;
-
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, commit.conversation_id).await?;
     if locked.thread_id != commit.base_thread_id
@@ -41,9 +39,22 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         return Err(locked.conflict()?);
     }
     let conversation_key = locked.conversation_key;
+    let base_count = to_u64("message count", locked.message_count)?;
+    let message_count = match &commit.links {
+        NewLinks::List(links) => links.len() as u64,
+        NewLinks::Edit(edit) => {
+            if edit.replaced.is_some() && commit.message.is_none() {
+                return Err(StoreError::Invalid(
+                    "a replaced position needs the commit's message".into(),
+                ));
+            }
+            edit.new_count(base_count)?
+        }
+    };
 
+    let mut message_key = None;
     if let (Some(message), Some(row)) = (&commit.message, &message_row) {
-        bind_message(
+        let key: i64 = bind_message(
             sqlx::query_scalar(concat!(
                 "WITH ",
                 insert_message_ctes!(),
@@ -55,6 +66,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| taken(e, "messages_id_key", message_taken(message.id)))?;
+        message_key = Some(key);
     }
 
     let (thread_key, created_at): (i64, DateTime<Utc>) = sqlx::query_as(
@@ -66,7 +78,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     .bind(conversation_key)
     .bind(locked.thread_key)
     .bind(to_json(&commit.origin)?)
-    .bind(message_count)
+    .bind(to_i64("link count", message_count)?)
     .bind(Utc::now())
     .fetch_one(&mut *tx)
     .await
@@ -76,19 +88,34 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         })
     })?;
 
-    let linked = insert_links(
-        &mut tx,
-        "INSERT INTO thread_messages (thread_key, position, message_key)",
-        thread_key,
-        conversation_key,
-        &commit.links,
-    )
-    .await?;
-    if let Some(missing) = linked {
-        return Err(StoreError::Invalid(format!(
-            "message {missing} is not in conversation {}",
-            commit.conversation_id
-        )));
+    match &commit.links {
+        NewLinks::List(links) => {
+            let linked = insert_links(
+                &mut tx,
+                "INSERT INTO thread_messages (thread_key, position, message_key)",
+                thread_key,
+                conversation_key,
+                links,
+            )
+            .await?;
+            if let Some(missing) = linked {
+                return Err(StoreError::Invalid(format!(
+                    "message {missing} is not in conversation {}",
+                    commit.conversation_id
+                )));
+            }
+        }
+        NewLinks::Edit(edit) => {
+            let written =
+                copy_edited_links(&mut tx, thread_key, locked.thread_key, edit, message_key)
+                    .await?;
+            if written != message_count {
+                return Err(StoreError::Corrupt(format!(
+                    "thread {} has {written} of its {base_count} links",
+                    commit.base_thread_id
+                )));
+            }
+        }
     }
 
     if let Some(op) = &commit.operation {
@@ -112,10 +139,54 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         original_thread_id: Some(commit.base_thread_id),
         origin: commit.origin.clone(),
         revision: 0,
-        message_count: commit.links.len() as u64,
+        message_count,
         created_at,
         updated_at: created_at,
     })
+}
+
+/// Copies the base thread's links into the new thread inside the server: kept positions shift
+/// down by the number of dropped positions before them, the replaced one points to
+/// `replacement`. `width_bucket` over the sorted dropped positions finds that number (and
+/// whether a position is itself dropped) by binary search, so the statement stays linear in
+/// the thread's length however many positions are dropped.
+async fn copy_edited_links(
+    conn: &mut PgConnection,
+    thread_key: i64,
+    base_key: i64,
+    edit: &LinkEdit,
+    replacement: Option<i64>,
+) -> Result<u64> {
+    // A sentinel past every position keeps the array non-empty (width_bucket needs one).
+    let mut dropped = edit
+        .dropped
+        .iter()
+        .map(|p| to_i64("position", *p))
+        .collect::<Result<Vec<i64>>>()?;
+    dropped.push(i64::MAX);
+    let replaced = edit
+        .replaced
+        .map(|p| to_i64("position", p))
+        .transpose()?
+        .unwrap_or(-1);
+    let written = sqlx::query(
+        "INSERT INTO thread_messages (thread_key, position, message_key) \
+         SELECT $1, tm.position - b.i, \
+                CASE WHEN tm.position = $4 THEN $5 ELSE tm.message_key END \
+         FROM thread_messages tm \
+         CROSS JOIN LATERAL (SELECT width_bucket(tm.position, $3::bigint[]) AS i) b \
+         WHERE tm.thread_key = $2 AND ($3::bigint[])[b.i] IS DISTINCT FROM tm.position",
+    )
+    .bind(thread_key)
+    .bind(base_key)
+    .bind(&dropped)
+    .bind(replaced)
+    .bind(replacement)
+    .execute(&mut *conn)
+    .await
+    .db()?
+    .rows_affected();
+    Ok(written)
 }
 
 /// Writes one row per id into the link table `insert` names — `(parent, position, message

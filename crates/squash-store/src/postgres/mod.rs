@@ -29,8 +29,8 @@ use squash_core::{
 
 use self::error::{connect_error, DbResult};
 use crate::{
-    Appended, Commit, ConversationStore, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    Result, StoreError, StoreStats, ThreadSnapshot,
+    Appended, Commit, ConversationStore, Direction, ImportAppend, ImportBatch, ImportOutcome,
+    ImportRecord, Result, StoreError, StoreStats, ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -183,6 +183,14 @@ impl ConversationStore for PostgresStore {
         write::switch_thread(&self.pool, conversation, to, expected).await
     }
 
+    async fn switch_relative(
+        &self,
+        conversation: ConversationId,
+        direction: Direction,
+    ) -> Result<Option<Conversation>> {
+        write::switch_relative(&self.pool, conversation, direction).await
+    }
+
     async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot> {
         read::thread(&self.pool, id).await
     }
@@ -193,6 +201,18 @@ impl ConversationStore for PostgresStore {
 
     async fn threads(&self, conversation: ConversationId) -> Result<Vec<Thread>> {
         read::threads(&self.pool, conversation).await
+    }
+
+    async fn thread_header(&self, id: ThreadId) -> Result<Thread> {
+        read::thread_header(&self.pool, id).await
+    }
+
+    async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
+        read::current_thread_header(&self.pool, conversation).await
+    }
+
+    async fn latest_derived_thread(&self, thread: ThreadId) -> Result<Option<Thread>> {
+        read::latest_derived_thread(&self.pool, thread).await
     }
 
     async fn message(&self, id: MessageId) -> Result<Message> {

@@ -117,6 +117,51 @@ pub(super) async fn threads(pool: &PgPool, conversation: ConversationId) -> Resu
     rows.into_iter().map(TryInto::try_into).collect()
 }
 
+pub(super) async fn thread_header(pool: &PgPool, id: ThreadId) -> Result<Thread> {
+    let row: Option<ThreadRow> = sqlx::query_as(concat!(thread_select!(), " WHERE t.id = $1"))
+        .bind(id.as_uuid())
+        .fetch_optional(pool)
+        .await
+        .db()?;
+    row.ok_or_else(|| StoreError::not_found(Entity::Thread, id))?
+        .try_into()
+}
+
+pub(super) async fn current_thread_header(
+    pool: &PgPool,
+    conversation: ConversationId,
+) -> Result<Thread> {
+    let row: Option<ThreadRow> = sqlx::query_as(concat!(
+        thread_select!(),
+        " WHERE t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)"
+    ))
+    .bind(conversation.as_uuid())
+    .fetch_optional(pool)
+    .await
+    .db()?;
+    row.ok_or_else(|| StoreError::not_found(Entity::Conversation, conversation))?
+        .try_into()
+}
+
+/// Redo's target: the newest thread derived from `thread` (keys grow with creation).
+pub(super) async fn latest_derived_thread(
+    pool: &PgPool,
+    thread: ThreadId,
+) -> Result<Option<Thread>> {
+    let found: Option<(Option<Uuid>,)> = sqlx::query_as(
+        "SELECT (SELECT d.id FROM threads d WHERE d.original_thread_key = t.key \
+                 ORDER BY d.key DESC LIMIT 1) FROM threads t WHERE t.id = $1",
+    )
+    .bind(thread.as_uuid())
+    .fetch_optional(pool)
+    .await
+    .db()?;
+    match found.ok_or_else(|| StoreError::not_found(Entity::Thread, thread))? {
+        (Some(child),) => thread_header(pool, child.into()).await.map(Some),
+        (None,) => Ok(None),
+    }
+}
+
 pub(super) async fn message(pool: &PgPool, id: MessageId) -> Result<Message> {
     let row: Option<MessageRow> = sqlx::query_as(concat!(
         "SELECT ",

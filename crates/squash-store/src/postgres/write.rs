@@ -12,7 +12,7 @@ use super::error::{taken, DbResult};
 use super::read;
 use super::rows::{to_u64, NewMessageRow};
 use super::sql::insert_message_ctes;
-use crate::{Appended, Entity, Result, StoreError};
+use crate::{Appended, Direction, Entity, Result, StoreError};
 
 /// A conversation row locked for this transaction, and its current thread as of the lock.
 pub(super) struct Locked {
@@ -153,4 +153,39 @@ pub(super) async fn switch_thread(
     let updated = read::conversation(&mut *tx, conversation).await?;
     tx.commit().await.db()?;
     Ok(updated)
+}
+
+/// Undo/redo with the target found under the conversation's lock, from the thread current then.
+pub(super) async fn switch_relative(
+    pool: &PgPool,
+    conversation: ConversationId,
+    direction: Direction,
+) -> Result<Option<Conversation>> {
+    let mut tx = pool.begin().await.db()?;
+    let locked = lock(&mut tx, conversation).await?;
+    let sql = match direction {
+        Direction::Back => "SELECT original_thread_key FROM threads WHERE key = $1",
+        // `threads_by_original`; keys grow with creation: the highest is the newest.
+        Direction::Forward => {
+            "SELECT key FROM threads WHERE original_thread_key = $1 ORDER BY key DESC LIMIT 1"
+        }
+    };
+    let target: Option<Option<i64>> = sqlx::query_scalar(sql)
+        .bind(locked.thread_key)
+        .fetch_optional(&mut *tx)
+        .await
+        .db()?;
+    let Some(to_key) = target.flatten() else {
+        return Ok(None);
+    };
+    sqlx::query("UPDATE conversations SET current_thread_key = $1, updated_at = $2 WHERE key = $3")
+        .bind(to_key)
+        .bind(Utc::now())
+        .bind(locked.conversation_key)
+        .execute(&mut *tx)
+        .await
+        .db()?;
+    let updated = read::conversation(&mut *tx, conversation).await?;
+    tx.commit().await.db()?;
+    Ok(Some(updated))
 }

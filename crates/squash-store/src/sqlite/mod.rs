@@ -1,6 +1,7 @@
 //! The embedded default backend: a SQLite file in WAL mode.
 
 mod conn;
+mod cow;
 mod import;
 mod rows;
 
@@ -18,8 +19,8 @@ use squash_core::{
 
 use crate::error::{Entity, StoreError};
 use crate::types::{
-    Appended, Commit, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, StoreStats,
-    ThreadSnapshot,
+    Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, NewLinks,
+    StoreStats, ThreadSnapshot,
 };
 use crate::{normalize_prefix, ConversationStore, RefsByMessage, Result};
 
@@ -91,6 +92,46 @@ fn conversation_key(tx: &Transaction<'_>, id: ConversationId) -> Result<i64> {
         .ok_or_else(|| StoreError::not_found(Entity::Conversation, id))
 }
 
+/// A conversation and its current thread, found with one statement: what every write starts
+/// with.
+struct Current {
+    conversation_key: i64,
+    thread_key: i64,
+    thread_id: ThreadId,
+    revision: u64,
+    message_count: u64,
+}
+
+fn current_of(tx: &Transaction<'_>, id: ConversationId) -> Result<Current> {
+    let row = tx
+        .prepare_cached(
+            "SELECT c.key, t.key, t.id, t.revision, t.message_count FROM conversations c \
+             JOIN threads t ON t.key = c.current_thread_key WHERE c.id = ?1",
+        )
+        .and_then(|mut s| {
+            s.query_row([id.as_bytes()], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, Vec<u8>>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
+                ))
+            })
+            .optional()
+        })
+        .map_err(map_err)?;
+    let (conversation_key, thread_key, thread_id, revision, message_count) =
+        row.ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?;
+    Ok(Current {
+        conversation_key,
+        thread_key,
+        thread_id: rows::uuid(&thread_id)?.into(),
+        revision: revision as u64,
+        message_count: message_count as u64,
+    })
+}
+
 /// The conversation's current thread: (thread key, thread id, revision).
 fn current_state(tx: &Transaction<'_>, conversation_key: i64) -> Result<(i64, ThreadId, u64)> {
     let (key, id, revision): (i64, Vec<u8>, i64) = tx
@@ -156,8 +197,12 @@ fn links(tx: &Transaction<'_>, thread_key: i64) -> Result<Vec<MessageId>> {
     let mut rows = stmt.query([thread_key]).map_err(map_err)?;
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(map_err)? {
-        let bytes: Vec<u8> = col(row, 0)?;
-        out.push(rows::uuid(&bytes)?.into());
+        // Borrowed, not a Vec<u8> per row: 10,000 allocations fewer per thread read.
+        let bytes = row
+            .get_ref(0)
+            .and_then(|v| v.as_blob().map_err(Into::into))
+            .map_err(map_err)?;
+        out.push(rows::uuid(bytes)?.into());
     }
     Ok(out)
 }
@@ -600,8 +645,12 @@ impl ConversationStore for SqliteStore {
         let message = message.clone();
         self.run(move |pool| {
             pool.write(|tx| {
-                let conv_key = conversation_key(tx, message.conversation_id)?;
-                let (thread_key, thread_id, _) = current_state(tx, conv_key)?;
+                let Current {
+                    conversation_key: conv_key,
+                    thread_key,
+                    thread_id,
+                    ..
+                } = current_of(tx, message.conversation_id)?;
                 let msg_key = insert_message(tx, conv_key, &message)?;
                 let (count, revision): (i64, i64) = tx
                     .prepare_cached(
@@ -639,10 +688,13 @@ impl ConversationStore for SqliteStore {
     ) -> Result<Conversation> {
         self.run(move |pool| {
             pool.write(|tx| {
-                let conv_key = conversation_key(tx, conversation)?;
-                let (_, current, revision) = current_state(tx, conv_key)?;
-                if current != expected {
-                    return Err(StoreError::Conflict { current, revision });
+                let now_current = current_of(tx, conversation)?;
+                let conv_key = now_current.conversation_key;
+                if now_current.thread_id != expected {
+                    return Err(StoreError::Conflict {
+                        current: now_current.thread_id,
+                        revision: now_current.revision,
+                    });
                 }
                 let (to_key, to_conv) = thread_key(tx, to)?;
                 if to_conv != conv_key {
@@ -650,6 +702,39 @@ impl ConversationStore for SqliteStore {
                 }
                 touch_conversation(tx, conv_key, Some(to_key))?;
                 load_conversation(tx, conversation)
+            })
+        })
+        .await
+    }
+
+    async fn switch_relative(
+        &self,
+        conversation: ConversationId,
+        direction: Direction,
+    ) -> Result<Option<Conversation>> {
+        self.run(move |pool| {
+            pool.write(|tx| {
+                let current = current_of(tx, conversation)?;
+                let sql = match direction {
+                    Direction::Back => "SELECT original_thread_key FROM threads WHERE key = ?1",
+                    // `threads_by_original`; keys grow with creation: the highest is the newest.
+                    Direction::Forward => {
+                        "SELECT key FROM threads WHERE original_thread_key = ?1 \
+                         ORDER BY key DESC LIMIT 1"
+                    }
+                };
+                let target: Option<i64> = tx
+                    .prepare_cached(sql)
+                    .and_then(|mut s| s.query_row([current.thread_key], |r| r.get(0)).optional())
+                    .map_err(map_err)?
+                    .flatten();
+                match target {
+                    None => Ok(None),
+                    Some(key) => {
+                        touch_conversation(tx, current.conversation_key, Some(key))?;
+                        load_conversation(tx, conversation).map(Some)
+                    }
+                }
             })
         })
         .await
@@ -666,14 +751,8 @@ impl ConversationStore for SqliteStore {
     }
 
     async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot> {
-        self.run(move |pool| {
-            pool.read(|tx| {
-                let conv_key = conversation_key(tx, conversation)?;
-                let (key, _, _) = current_state(tx, conv_key)?;
-                snapshot(tx, key)
-            })
-        })
-        .await
+        self.run(move |pool| pool.read(|tx| snapshot(tx, current_of(tx, conversation)?.thread_key)))
+            .await
     }
 
     async fn threads(&self, conversation: ConversationId) -> Result<Vec<Thread>> {
@@ -692,6 +771,42 @@ impl ConversationStore for SqliteStore {
                     out.push(rows::thread(row)?);
                 }
                 Ok(out)
+            })
+        })
+        .await
+    }
+
+    async fn thread_header(&self, id: ThreadId) -> Result<Thread> {
+        self.run(move |pool| {
+            pool.read(|tx| {
+                let (key, _) = thread_key(tx, id)?;
+                load_thread(tx, key)
+            })
+        })
+        .await
+    }
+
+    async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
+        self.run(move |pool| {
+            pool.read(|tx| load_thread(tx, current_of(tx, conversation)?.thread_key))
+        })
+        .await
+    }
+
+    async fn latest_derived_thread(&self, thread: ThreadId) -> Result<Option<Thread>> {
+        self.run(move |pool| {
+            pool.read(|tx| {
+                let (key, _) = thread_key(tx, thread)?;
+                // `threads_by_original` serves this; keys grow with creation, so the highest
+                // is the most recent.
+                let child: Option<i64> = tx
+                    .prepare_cached(
+                        "SELECT key FROM threads WHERE original_thread_key = ?1 \
+                         ORDER BY key DESC LIMIT 1",
+                    )
+                    .and_then(|mut s| s.query_row([key], |r| r.get(0)).optional())
+                    .map_err(map_err)?;
+                child.map(|k| load_thread(tx, k)).transpose()
             })
         })
         .await
@@ -902,12 +1017,25 @@ impl ConversationStore for SqliteStore {
 }
 
 fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
-    let conv_key = conversation_key(tx, c.conversation_id)?;
-    let (base_key, current, revision) = current_state(tx, conv_key)?;
-    if current != c.base_thread_id || revision != c.base_revision {
-        return Err(StoreError::Conflict { current, revision });
+    let base = current_of(tx, c.conversation_id)?;
+    if base.thread_id != c.base_thread_id || base.revision != c.base_revision {
+        return Err(StoreError::Conflict {
+            current: base.thread_id,
+            revision: base.revision,
+        });
     }
-    let mut keys = link_keys(tx, base_key)?;
+    let conv_key = base.conversation_key;
+    let message_count = match &c.links {
+        NewLinks::List(links) => links.len() as u64,
+        NewLinks::Edit(edit) => {
+            if edit.replaced.is_some() && c.message.is_none() {
+                return Err(StoreError::Invalid(
+                    "a replaced position needs the commit's message".into(),
+                ));
+            }
+            edit.new_count(base.message_count)?
+        }
+    };
     let new_message_key = match &c.message {
         Some(m) => {
             if m.conversation_id != c.conversation_id {
@@ -916,22 +1044,10 @@ fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
                     m.id
                 )));
             }
-            let key = insert_message(tx, conv_key, m)?;
-            keys.insert(m.id, key);
-            Some(key)
+            Some(insert_message(tx, conv_key, m)?)
         }
         None => None,
     };
-    let link_keys: Vec<i64> = c
-        .links
-        .iter()
-        .map(|id| match keys.get(id) {
-            Some(k) => Ok(*k),
-            None => message_key(tx, conv_key, *id).map_err(|_| {
-                StoreError::Invalid(format!("message {id} is not in this conversation"))
-            }),
-        })
-        .collect::<Result<_>>()?;
     let t = now();
     let origin = serde_json::to_string(&c.origin)?;
     tx.prepare_cached(
@@ -942,15 +1058,50 @@ fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
         s.execute(params![
             c.thread_id.as_bytes(),
             conv_key,
-            base_key,
+            base.thread_key,
             origin,
-            c.links.len() as i64,
+            message_count as i64,
             t
         ])
     })
     .map_err(map_err)?;
     let thread_key = tx.last_insert_rowid();
-    insert_links(tx, thread_key, &link_keys, 0)?;
+    // Ids the operation's sources resolve through without an index lookup each.
+    let mut keys = HashMap::new();
+    if let (Some(m), Some(k)) = (&c.message, new_message_key) {
+        keys.insert(m.id, k);
+    }
+    match &c.links {
+        NewLinks::List(links) => {
+            keys.extend(link_keys(tx, base.thread_key)?);
+            let link_keys: Vec<i64> = links
+                .iter()
+                .map(|id| match keys.get(id) {
+                    Some(k) => Ok(*k),
+                    None => message_key(tx, conv_key, *id).map_err(|_| {
+                        StoreError::Invalid(format!("message {id} is not in this conversation"))
+                    }),
+                })
+                .collect::<Result<_>>()?;
+            insert_links(tx, thread_key, &link_keys, 0)?;
+        }
+        NewLinks::Edit(edit) => {
+            let written = cow::copy_edited_links(
+                tx,
+                thread_key,
+                base.thread_key,
+                base.message_count,
+                edit,
+                new_message_key,
+            )?;
+            if written != message_count {
+                return Err(StoreError::Corrupt(format!(
+                    "thread {} has {written} of its {} links",
+                    base.thread_id, base.message_count
+                )));
+            }
+        }
+    }
     if let Some(op) = &c.operation {
         let result_key = match new_message_key {
             Some(k) if c.message.as_ref().map(|m| m.id) == Some(op.result_message_id) => k,
