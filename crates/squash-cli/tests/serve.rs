@@ -12,6 +12,13 @@ fn squash(dir: &Path) -> Command {
     c.env("SQUASH_DB", dir.join("squash.db"))
         // No `claude` on this PATH, and no provider keys: the server runs without a model.
         .env("PATH", dir)
+        // A home of its own: no configuration file, no installed local model, no local server.
+        .env("HOME", dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("SQUASH_LOCAL_SERVERS", "none")
+        .env_remove("SQUASH_LOCAL_MODEL")
+        .env_remove("SQUASH_CONFIG")
         .env_remove("ANTHROPIC_API_KEY")
         .env_remove("OPENAI_API_KEY")
         .env_remove("OPENAI_BASE_URL")
