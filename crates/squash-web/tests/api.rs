@@ -1283,14 +1283,23 @@ fn gromozeka_db(path: &std::path::Path) {
     .unwrap();
     let tool = "com.gromozeka.shared.domain.Conversation.Message.ContentItem.ToolCall";
     let messages = [
-        ("m1", json!({"id": "m1", "conversationId": "conv-1", "role": "USER",
-            "content": [{"type": "Message", "text": "The build fails"}], "createdAt": "2025-11-02T15:32:01Z"})),
-        ("m2", json!({"id": "m2", "conversationId": "conv-1", "role": "ASSISTANT",
+        (
+            "m1",
+            json!({"id": "m1", "conversationId": "conv-1", "role": "USER",
+            "content": [{"type": "Message", "text": "The build fails"}], "createdAt": "2025-11-02T15:32:01Z"}),
+        ),
+        (
+            "m2",
+            json!({"id": "m2", "conversationId": "conv-1", "role": "ASSISTANT",
             "content": [{"type": tool, "id": "toolu_1", "call": {"name": "Bash", "input": {"command": "cargo build"}}}],
-            "createdAt": "2025-11-02T15:32:02.5Z"})),
-        ("m3", json!({"id": "m3", "conversationId": "conv-1", "role": "USER",
+            "createdAt": "2025-11-02T15:32:02.5Z"}),
+        ),
+        (
+            "m3",
+            json!({"id": "m3", "conversationId": "conv-1", "role": "USER",
             "content": [{"type": "Message", "text": "The build fails with E0308"}],
-            "createdAt": "2025-11-02T15:33:00Z", "originalIds": ["m1"]})),
+            "createdAt": "2025-11-02T15:33:00Z", "originalIds": ["m1"]}),
+        ),
     ];
     for (id, doc) in &messages {
         db.execute(
@@ -1299,7 +1308,12 @@ fn gromozeka_db(path: &std::path::Path) {
         )
         .unwrap();
     }
-    for (thread, id, pos) in [("t1", "m1", 0), ("t1", "m2", 1), ("t2", "m3", 0), ("t2", "m2", 1)] {
+    for (thread, id, pos) in [
+        ("t1", "m1", 0),
+        ("t1", "m2", 1),
+        ("t2", "m3", 0),
+        ("t2", "m2", 1),
+    ] {
         db.execute(
             "INSERT INTO thread_messages VALUES (?1, ?2, ?3)",
             rusqlite::params![thread, id, pos],
@@ -1331,12 +1345,20 @@ async fn import_and_export_over_the_api() {
     // The same file again: nothing new.
     let again = app.upload("?format=claude-code", data).await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text);
-    assert_eq!(again.json()["totals"]["already_imported"], 1, "{}", again.text);
+    assert_eq!(
+        again.json()["totals"]["already_imported"],
+        1,
+        "{}",
+        again.text
+    );
 
     // Markdown (the default), with a file name.
     let md = app.get(&format!("/api/conversations/{conv}/export")).await;
     assert_eq!(md.status, StatusCode::OK, "{}", md.text);
-    assert_eq!(md.headers[header::CONTENT_TYPE], "text/markdown; charset=utf-8");
+    assert_eq!(
+        md.headers[header::CONTENT_TYPE],
+        "text/markdown; charset=utf-8"
+    );
     assert_eq!(
         md.headers[header::CONTENT_DISPOSITION],
         format!("attachment; filename=\"squash-{conv}.md\"").as_str()
@@ -1344,8 +1366,10 @@ async fn import_and_export_over_the_api() {
     assert!(!md.text.is_empty());
 
     // Claude Code: one JSON object a line, named by its session id.
-    let thread = app.get(&format!("/api/conversations/{conv}/thread")).await.json()["thread"]
-        ["id"]
+    let thread = app
+        .get(&format!("/api/conversations/{conv}/thread"))
+        .await
+        .json()["thread"]["id"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -1399,14 +1423,20 @@ async fn import_and_export_over_the_api() {
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert!(!r.text.contains("squash-import-"), "no temp paths: {}", r.text);
+    assert!(
+        !r.text.contains("squash-import-"),
+        "no temp paths: {}",
+        r.text
+    );
     let body = r.json();
     assert_eq!(body["summary"]["conversations"][0]["format"], "gromozeka");
     assert_eq!(body["totals"]["imported"], 1, "{}", r.text);
     assert_eq!(body["totals"]["threads"], 2);
     assert_eq!(body["totals"]["counts"]["tool_calls"], 1);
     assert_eq!(body["totals"]["backfilled_operations"], 1, "{}", r.text);
-    let listed = app.get("/api/conversations?project=/work/from-gromozeka").await;
+    let listed = app
+        .get("/api/conversations?project=/work/from-gromozeka")
+        .await;
     assert_eq!(listed.json()["conversations"].as_array().unwrap().len(), 1);
 }
 
@@ -1432,12 +1462,18 @@ async fn import_and_export_errors() {
         .await
         .error(StatusCode::BAD_REQUEST, "invalid_input");
     let e = app
-        .upload("?format=gromozeka&name=g.db", b"not a database at all".repeat(100))
+        .upload(
+            "?format=gromozeka&name=g.db",
+            b"not a database at all".repeat(100),
+        )
         .await
         .error(StatusCode::BAD_REQUEST, "invalid_input");
     let message = e["message"].as_str().unwrap();
     assert!(message.starts_with("g.db:"), "{message}");
-    assert!(!message.contains("squash-import-") && !message.contains("/tmp"), "{message}");
+    assert!(
+        !message.contains("squash-import-") && !message.contains("/tmp"),
+        "{message}"
+    );
     // Over the limit by its declared length: refused before reading.
     let req = App::request(Method::POST, "/api/import", None)
         .header(header::CONTENT_LENGTH, (300u64 << 20).to_string())
@@ -1454,7 +1490,9 @@ async fn import_and_export_errors() {
         .uri("/api/import")
         .body(Body::from(session.clone()))
         .unwrap();
-    app.send(req).await.error(StatusCode::FORBIDDEN, "forbidden");
+    app.send(req)
+        .await
+        .error(StatusCode::FORBIDDEN, "forbidden");
     // Nothing above imported anything.
     assert_eq!(
         app.get("/api/conversations").await.json()["conversations"],

@@ -88,7 +88,9 @@ pub async fn import(
             }
         })?;
     if body.is_empty() {
-        return Err(ApiError::invalid("the request body is empty: send the file's content"));
+        return Err(ApiError::invalid(
+            "the request body is empty: send the file's content",
+        ));
     }
     let name = q
         .name
