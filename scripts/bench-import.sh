@@ -2,21 +2,22 @@
 # Import throughput: generates a large Claude Code session (default 64 MB) and imports it with
 # the release build, first into an empty SQLite database, then again (already imported: read,
 # parse and hash only), and — when SQUASH_BENCH_PG names a PostgreSQL database — into that.
-# Prints MB/s and the peak RSS that /usr/bin/time -v reports.
+# Prints MB/s and the peak RSS that /usr/bin/time -v reports. Several sizes show whether the
+# peak RSS grows with the file.
 #
-#   scripts/bench-import.sh [MEGABYTES]
+#   scripts/bench-import.sh [MEGABYTES...]        (default: 64)
+#   scripts/bench-import.sh 64 128
 #   SQUASH_BENCH_PG=postgres://postgres@127.0.0.1:5432/squash_bench scripts/bench-import.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-MB=${1:-64}
+SIZES=("${@:-64}")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-python3 scripts/gen-claude-session.py "$WORK/session.jsonl" "$MB"
 cargo build --release -q -p squash-cli
 BIN="${CARGO_TARGET_DIR:-target}/release/squash"
-SIZE=$(stat -c %s "$WORK/session.jsonl")
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 measure() { # label, database
   /usr/bin/time -v "$BIN" --db "$2" --json import "$WORK/session.jsonl" \
@@ -39,8 +40,14 @@ print(f"{label}: {size / 1e6:.1f} MB in {seconds:.2f} s = {size / 1e6 / seconds:
 PY
 }
 
-measure "SQLite, first import" "$WORK/squash.db"
-measure "SQLite, again (already imported)" "$WORK/squash.db"
-if [ -n "${SQUASH_BENCH_PG:-}" ]; then
-  measure "PostgreSQL, first import" "$SQUASH_BENCH_PG"
-fi
+for MB in "${SIZES[@]}"; do
+  rm -f "$WORK"/squash.db*
+  python3 scripts/gen-claude-session.py "$WORK/session.jsonl" "$MB"
+  SIZE=$(stat -c %s "$WORK/session.jsonl")
+  measure "$MB MB, SQLite, first import" "$WORK/squash.db"
+  measure "$MB MB, SQLite, again (already imported)" "$WORK/squash.db"
+  if [ -n "${SQUASH_BENCH_PG:-}" ]; then
+    measure "$MB MB, PostgreSQL, first import" "$SQUASH_BENCH_PG"
+  fi
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -206,6 +206,18 @@ async fn real_files(b: &Backend) {
             openai_figures(&data("swe-agent-marshmallow-1867.traj")),
         ),
     ];
+    // Every file of the data folder is covered (a file added there must be added here).
+    let mut listed: Vec<String> = std::fs::read_dir(data(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    listed.sort();
+    let mut covered: Vec<String> = cases.iter().map(|(n, _)| (*n).to_owned()).collect();
+    covered.sort();
+    assert_eq!(
+        listed, covered,
+        "files under shared/data/sessions vs this test"
+    );
     // The publishers' own figures (SOURCES.md), as a check on the independent counting.
     assert_eq!((cases[0].1.tool_calls, cases[0].1.tool_errors), (12, 1));
     assert_eq!((cases[1].1.tool_calls, cases[1].1.tool_errors), (21, 3));

@@ -1238,6 +1238,301 @@ async fn fragments_for_provenance_and_preview() {
     assert!(frag.text.contains("@2, @3"), "{}", frag.text);
 }
 
+// ---- import and export --------------------------------------------------------------------
+
+fn session_file(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/sessions")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+impl App {
+    /// `POST /api/import` with raw bytes.
+    async fn upload(&self, query: &str, data: Vec<u8>) -> Reply {
+        let req = App::request(Method::POST, &format!("/api/import{query}"), None)
+            .header(header::CONTENT_TYPE, "application/octet-stream")
+            .body(Body::from(data))
+            .expect("request");
+        self.send(req).await
+    }
+}
+
+/// A small Gromozeka database: one conversation, two threads (an edit), a tool call.
+fn gromozeka_db(path: &std::path::Path) {
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.execute_batch(
+        r#"CREATE TABLE projects (id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT, created_at INTEGER);
+         CREATE TABLE conversations (id TEXT PRIMARY KEY, project_id TEXT, display_name TEXT NOT NULL DEFAULT '',
+             current_thread_id TEXT NOT NULL, ai_provider TEXT, model_name TEXT, created_at, updated_at);
+         CREATE TABLE threads (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, original_thread_id TEXT,
+             created_at, updated_at);
+         CREATE TABLE thread_messages (thread_id TEXT NOT NULL, message_id TEXT NOT NULL, position INT NOT NULL,
+             PRIMARY KEY (thread_id, message_id));
+         CREATE TABLE messages (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, message_json TEXT NOT NULL,
+             created_at);
+         CREATE TABLE squash_operations (id VARCHAR(255) PRIMARY KEY, conversation_id VARCHAR(255),
+             source_message_ids TEXT, result_message_id VARCHAR(255), prompt TEXT NULL, model VARCHAR(255) NULL,
+             performed_by_agent BOOLEAN, created_at TIMESTAMP);
+         INSERT INTO projects VALUES ('p1', '/home/dev/gromozeka-project', 'demo', 1762097000000);
+         INSERT INTO conversations VALUES ('conv-1', 'p1', 'Fix the build', 't2', 'CLAUDE_CODE', 'sonnet',
+             1762097521123, '2025-11-02 16:00:00.5');
+         INSERT INTO threads VALUES ('t1', 'conv-1', NULL, 1762097521123, 1762097521123);
+         INSERT INTO threads VALUES ('t2', 'conv-1', 't1', '2025-11-02 16:00:00.5', '2025-11-02 16:00:00.5');"#,
+    )
+    .unwrap();
+    let tool = "com.gromozeka.shared.domain.Conversation.Message.ContentItem.ToolCall";
+    let messages = [
+        (
+            "m1",
+            json!({"id": "m1", "conversationId": "conv-1", "role": "USER",
+            "content": [{"type": "Message", "text": "The build fails"}], "createdAt": "2025-11-02T15:32:01Z"}),
+        ),
+        (
+            "m2",
+            json!({"id": "m2", "conversationId": "conv-1", "role": "ASSISTANT",
+            "content": [{"type": tool, "id": "toolu_1", "call": {"name": "Bash", "input": {"command": "cargo build"}}}],
+            "createdAt": "2025-11-02T15:32:02.5Z"}),
+        ),
+        (
+            "m3",
+            json!({"id": "m3", "conversationId": "conv-1", "role": "USER",
+            "content": [{"type": "Message", "text": "The build fails with E0308"}],
+            "createdAt": "2025-11-02T15:33:00Z", "originalIds": ["m1"]}),
+        ),
+    ];
+    for (id, doc) in &messages {
+        db.execute(
+            "INSERT INTO messages VALUES (?1, 'conv-1', ?2, 1762097521123)",
+            rusqlite::params![id, doc.to_string()],
+        )
+        .unwrap();
+    }
+    for (thread, id, pos) in [
+        ("t1", "m1", 0),
+        ("t1", "m2", 1),
+        ("t2", "m3", 0),
+        ("t2", "m2", 1),
+    ] {
+        db.execute(
+            "INSERT INTO thread_messages VALUES (?1, ?2, ?3)",
+            rusqlite::params![thread, id, pos],
+        )
+        .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn import_and_export_over_the_api() {
+    let app = app();
+    let data = session_file("claude-code-linear-1af7fc5e.jsonl");
+    let r = app
+        .upload("?name=claude-code-linear-1af7fc5e.jsonl", data.clone())
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let body = r.json();
+    assert_eq!(body["totals"]["conversations"], 1, "{}", r.text);
+    assert_eq!(body["totals"]["imported"], 1);
+    assert_eq!(body["totals"]["counts"]["tool_calls"], 12);
+    assert_eq!(body["totals"]["counts"]["tool_errors"], 1);
+    assert_eq!(body["summary"]["bytes"], data.len());
+    let report = &body["summary"]["conversations"][0];
+    assert_eq!(report["format"], "claude-code");
+    let conv = report["conversation_id"].as_str().unwrap().to_owned();
+    let messages = body["totals"]["counts"]["messages"].as_u64().unwrap();
+    assert_eq!(app.thread_ids(&conv).await.len() as u64, messages);
+
+    // The same file again: nothing new.
+    let again = app.upload("?format=claude-code", data).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(
+        again.json()["totals"]["already_imported"],
+        1,
+        "{}",
+        again.text
+    );
+
+    // Markdown (the default), with a file name.
+    let md = app.get(&format!("/api/conversations/{conv}/export")).await;
+    assert_eq!(md.status, StatusCode::OK, "{}", md.text);
+    assert_eq!(
+        md.headers[header::CONTENT_TYPE],
+        "text/markdown; charset=utf-8"
+    );
+    assert_eq!(
+        md.headers[header::CONTENT_DISPOSITION],
+        format!("attachment; filename=\"squash-{conv}.md\"").as_str()
+    );
+    assert!(!md.text.is_empty());
+
+    // Claude Code: one JSON object a line, named by its session id.
+    let thread = app
+        .get(&format!("/api/conversations/{conv}/thread"))
+        .await
+        .json()["thread"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let cc = app
+        .get(&format!(
+            "/api/conversations/{conv}/export?format=claude-code&thread={thread}"
+        ))
+        .await;
+    assert_eq!(cc.status, StatusCode::OK, "{}", cc.text);
+    assert_eq!(cc.headers[header::CONTENT_TYPE], "application/x-ndjson");
+    let lines: Vec<Value> = cc
+        .text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert!(!lines.is_empty());
+    let session = lines[0]["sessionId"].as_str().unwrap();
+    assert!(lines.iter().all(|l| l["sessionId"] == session));
+    assert_eq!(
+        cc.headers[header::CONTENT_DISPOSITION],
+        format!("attachment; filename=\"{session}.jsonl\"").as_str()
+    );
+
+    // Our JSON: lossless, and it imports back (as a copy: this store holds the original).
+    let js = app
+        .get(&format!("/api/conversations/{conv}/export?format=json"))
+        .await;
+    assert_eq!(js.status, StatusCode::OK, "{}", js.text);
+    assert_eq!(js.headers[header::CONTENT_TYPE], "application/json");
+    assert!(js.headers[header::CONTENT_DISPOSITION]
+        .to_str()
+        .unwrap()
+        .ends_with(&format!("squash-{conv}.json\"")));
+    js.json();
+    let back = app
+        .upload("?format=squash&name=export.json", js.text.into_bytes())
+        .await;
+    assert_eq!(back.status, StatusCode::OK, "{}", back.text);
+    let back = back.json();
+    assert_eq!(back["totals"]["counts"]["messages"], messages);
+    assert_ne!(back["summary"]["conversations"][0]["conversation_id"], conv);
+
+    // A Gromozeka database, uploaded as its binary file, into a chosen project.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gromozeka.db");
+    gromozeka_db(&db);
+    let r = app
+        .upload(
+            "?name=gromozeka.db&project=/work/from-gromozeka",
+            std::fs::read(&db).unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(
+        !r.text.contains("squash-import-"),
+        "no temp paths: {}",
+        r.text
+    );
+    let body = r.json();
+    assert_eq!(body["summary"]["conversations"][0]["format"], "gromozeka");
+    assert_eq!(body["totals"]["imported"], 1, "{}", r.text);
+    assert_eq!(body["totals"]["threads"], 2);
+    assert_eq!(body["totals"]["counts"]["tool_calls"], 1);
+    assert_eq!(body["totals"]["backfilled_operations"], 1, "{}", r.text);
+    let listed = app
+        .get("/api/conversations?project=/work/from-gromozeka")
+        .await;
+    assert_eq!(listed.json()["conversations"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn import_and_export_errors() {
+    let app = app();
+    let session = session_file("claude-code-linear-1af7fc5e.jsonl");
+    let e = app
+        .upload("?format=word", session.clone())
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    assert!(e["message"].as_str().unwrap().contains("claude-code"));
+    app.upload("?colour=red", session.clone())
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.upload("", Vec::new())
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.upload("?name=notes.txt", b"just some words".to_vec())
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.upload("?format=openai", b"{\"messages\": [".to_vec())
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    let e = app
+        .upload(
+            "?format=gromozeka&name=g.db",
+            b"not a database at all".repeat(100),
+        )
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    let message = e["message"].as_str().unwrap();
+    assert!(message.starts_with("g.db:"), "{message}");
+    assert!(
+        !message.contains("squash-import-") && !message.contains("/tmp"),
+        "{message}"
+    );
+    // Over the limit by its declared length: refused before reading.
+    let req = App::request(Method::POST, "/api/import", None)
+        .header(header::CONTENT_LENGTH, (300u64 << 20).to_string())
+        .body(Body::from("{}"))
+        .unwrap();
+    let e = app
+        .send(req)
+        .await
+        .error(StatusCode::PAYLOAD_TOO_LARGE, "input_too_large");
+    assert!(e["message"].as_str().unwrap().contains("256 MiB"));
+    // State-changing: the CSRF header is required.
+    let req = Request::builder()
+        .method(Method::POST)
+        .uri("/api/import")
+        .body(Body::from(session.clone()))
+        .unwrap();
+    app.send(req)
+        .await
+        .error(StatusCode::FORBIDDEN, "forbidden");
+    // Nothing above imported anything.
+    assert_eq!(
+        app.get("/api/conversations").await.json()["conversations"],
+        json!([])
+    );
+
+    let (conv, _) = app.five().await;
+    let other = app.conversation("other").await;
+    let other_thread = app
+        .get(&format!("/api/conversations/{other}/thread"))
+        .await
+        .json()["thread"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.get(&format!("/api/conversations/{conv}/export?format=pdf"))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.get("/api/conversations/nope/export")
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.get(&format!("/api/conversations/{conv}/export?thread=nope"))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.get(&format!(
+        "/api/conversations/{conv}/export?thread={other_thread}"
+    ))
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
+    app.get(&format!("/api/conversations/{}/export", uuid7()))
+        .await
+        .error(StatusCode::NOT_FOUND, "not_found");
+    app.get(&format!(
+        "/api/conversations/{conv}/export?format=claude-code&thread={}",
+        uuid7()
+    ))
+    .await
+    .error(StatusCode::NOT_FOUND, "not_found");
+}
+
 fn uuid7() -> String {
     squash_core::MessageId::new().to_string()
 }

@@ -110,6 +110,19 @@ impl ConversationService {
         progress: Arc<dyn ImportProgress>,
     ) -> Result<ImportSummary, ImportError> {
         let name = path.display().to_string();
+        self.import_file_as(path, &name, options, progress).await
+    }
+
+    /// Imports one file, naming it `name` in the summary and in errors (an upload staged in a
+    /// temporary file keeps its own name; the temporary path is nobody's business).
+    async fn import_file_as(
+        &self,
+        path: &Path,
+        name: &str,
+        options: &ImportOptions,
+        progress: Arc<dyn ImportProgress>,
+    ) -> Result<ImportSummary, ImportError> {
+        let name = name.to_owned();
         let io = |error| ImportError::Io {
             path: name.clone(),
             error,
@@ -165,7 +178,8 @@ impl ConversationService {
                         format,
                         ..options.clone()
                     };
-                    self.import_file(&file, &opts, Arc::new(NoProgress)).await
+                    self.import_file_as(&file, name, &opts, Arc::new(NoProgress))
+                        .await
                 }
                 Err(error) => Err(ImportError::Io {
                     path: file.display().to_string(),

@@ -11,10 +11,11 @@ mod previews;
 mod provenance;
 mod squash;
 mod threads;
+mod transfer;
 
 use std::str::FromStr;
 
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::routing::{delete, get, patch, post, put};
 use axum::{Json, Router};
@@ -27,14 +28,18 @@ use crate::state::AppState;
 
 pub use openapi::OPENAPI_JSON;
 
-/// Declares the routes once, for both the router and [`ROUTES`].
+/// Declares the routes once, for both the router and [`ROUTES`]; `, body_limit N` raises a
+/// route's request body limit (axum's default is 2 MB).
 macro_rules! routes {
-    ($($method:ident $path:literal => $handler:path;)*) => {
+    ($($method:ident $path:literal => $handler:path $(, body_limit $limit:expr)?;)*) => {
         /// Every API route as `(method, path)`, in the router's path syntax (OpenAPI's too).
         pub const ROUTES: &[(&str, &str)] = &[$((stringify!($method), $path)),*];
 
         pub fn router() -> Router<AppState> {
-            Router::new()$(.route($path, $method($handler)))*
+            Router::new()$(.route(
+                $path,
+                $method($handler)$(.layer(DefaultBodyLimit::max($limit)))?,
+            ))*
         }
     };
 }
@@ -70,6 +75,8 @@ routes! {
     get "/api/operations/{id}" => operations::get;
     post "/api/operations/{id}/rerun" => operations::rerun;
     post "/api/conversations/{id}/chat" => chat::turn;
+    get "/api/conversations/{id}/export" => transfer::export;
+    post "/api/import" => transfer::import, body_limit transfer::IMPORT_LIMIT;
 }
 
 /// A JSON body whose problems answer as `invalid_input` in the API's error shape.

@@ -1,0 +1,182 @@
+//! Import and export: an uploaded session file (any format the importer reads) in, a
+//! conversation out as Markdown, our lossless JSON or a Claude Code session. The parsing and
+//! writing live in `squash-app`; this file only maps HTTP onto them.
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{FromRequest, Path, Request, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use squash_app::import::{ImportError, ImportFormat, ImportOptions};
+use squash_app::{ExportFormat, ExportOptions};
+use squash_core::{ConversationId, ThreadId};
+
+use super::{parse_id, Query};
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The largest upload `POST /api/import` accepts (also in openapi.json).
+pub const IMPORT_LIMIT: usize = 256 * 1024 * 1024;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportQuery {
+    /// `auto` (default), `claude-code`, `codex`, `openai`, `anthropic`, `gromozeka`, `squash`.
+    format: Option<String>,
+    /// The project the conversations go to; default: the one the file names, else the
+    /// server's default project.
+    project: Option<String>,
+    /// The uploaded file's name: it names the source in the summary, and identifies it for
+    /// formats that carry no id of their own (re-uploading the same file is idempotent).
+    name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportQuery {
+    /// `markdown` (default), `json` or `claude-code`.
+    format: Option<String>,
+    /// A thread to export instead of the current one (markdown and claude-code; the JSON
+    /// export always holds every thread).
+    thread: Option<String>,
+}
+
+pub async fn import(
+    State(state): State<AppState>,
+    Query(q): Query<ImportQuery>,
+    req: Request,
+) -> Result<Json<Value>, ApiError> {
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "input_too_large",
+            format!(
+                "the upload is larger than the import limit of {} MiB",
+                IMPORT_LIMIT >> 20
+            ),
+        )
+    };
+    // A declared length over the limit is refused before reading anything; the route's body
+    // limit stops uploads that do not declare one.
+    let declared = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > IMPORT_LIMIT as u64) {
+        return Err(too_large());
+    }
+    let format: ImportFormat = q
+        .format
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .unwrap_or("auto")
+        .parse()
+        .map_err(|e: ImportError| ApiError::invalid(e.to_string()))?;
+    let body = Bytes::from_request(req, &state)
+        .await
+        .map_err(|rejection: BytesRejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                too_large()
+            } else {
+                ApiError::invalid(rejection.body_text())
+            }
+        })?;
+    if body.is_empty() {
+        return Err(ApiError::invalid(
+            "the request body is empty: send the file's content",
+        ));
+    }
+    let name = q
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .unwrap_or("upload")
+        .to_owned();
+    let options = ImportOptions {
+        format,
+        project: q.project.filter(|p| !p.trim().is_empty()),
+        fallback_project: state.default_project().to_owned(),
+    };
+    let summary = state
+        .service()
+        .import_bytes(&name, Vec::from(body), &options)
+        .await
+        .map_err(import_error)?;
+    let totals = summary.totals();
+    Ok(Json(json!({ "summary": summary, "totals": totals })))
+}
+
+/// Problems with the upload are `invalid_input`; the server's own failures say nothing of its
+/// files.
+fn import_error(e: ImportError) -> ApiError {
+    match e {
+        ImportError::Undetected(name) => ApiError::invalid(format!(
+            "cannot tell the format of {name}; pass format= (claude-code, codex, openai, \
+             anthropic, gromozeka, squash)"
+        )),
+        ImportError::UnknownFormat(_)
+        | ImportError::Invalid { .. }
+        | ImportError::Database { .. } => ApiError::invalid(e.to_string()),
+        ImportError::Io { .. } => {
+            tracing::error!(error = %e, "import failed on the server's side");
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "storage_error",
+                "the server could not stage the upload; the server log has the details",
+            )
+        }
+        ImportError::Service(s) => s.into(),
+    }
+}
+
+pub async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<ExportQuery>,
+) -> Result<Response, ApiError> {
+    let id: ConversationId = parse_id(&id, "conversation")?;
+    let format: ExportFormat = q
+        .format
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .unwrap_or("markdown")
+        .parse()?;
+    let mut options = ExportOptions::new(format);
+    options.thread = q
+        .thread
+        .as_deref()
+        .map(|t| parse_id::<ThreadId>(t, "thread"))
+        .transpose()?;
+    let mut out = Vec::new();
+    let report = state.service().export(id, &options, &mut out).await?;
+    let (content_type, file_name) = match format {
+        ExportFormat::Markdown => ("text/markdown; charset=utf-8", format!("squash-{id}.md")),
+        ExportFormat::Json => ("application/json", format!("squash-{id}.json")),
+        // `claude --resume` finds a session by its file name: the session id.
+        ExportFormat::ClaudeCode => (
+            "application/x-ndjson",
+            format!(
+                "{}.jsonl",
+                report.session_id.as_deref().unwrap_or("squash-session")
+            ),
+        ),
+    };
+    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))
+        .map_err(|_| ApiError::invalid("the export's file name is not a valid header"))?;
+    Ok((
+        [
+            (CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (CONTENT_DISPOSITION, disposition),
+        ],
+        out,
+    )
+        .into_response())
+}
