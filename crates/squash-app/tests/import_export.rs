@@ -19,7 +19,7 @@ use squash_core::{ContentItem, ConversationId, Message, ThreadOrigin};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/sessions")
+        .join("../../testdata/sessions")
         .join(name)
 }
 
@@ -216,7 +216,7 @@ async fn real_files(b: &Backend) {
     covered.sort();
     assert_eq!(
         listed, covered,
-        "files under shared/data/sessions vs this test"
+        "files under testdata/sessions vs this test"
     );
     // The publishers' own figures (SOURCES.md), as a check on the independent counting.
     assert_eq!((cases[0].1.tool_calls, cases[0].1.tool_errors), (12, 1));

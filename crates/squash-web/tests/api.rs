@@ -1242,7 +1242,7 @@ async fn fragments_for_provenance_and_preview() {
 
 fn session_file(name: &str) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/sessions")
+        .join("../../testdata/sessions")
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -1,5 +1,5 @@
 //! The squash cases the local model is measured on: the spec's situations (built here) and
-//! runs cut from real sessions in `shared/data/sessions` (parsed by hand: no importer exists in
+//! runs cut from real sessions in `testdata/sessions` (parsed by hand: no importer exists in
 //! this layer).
 
 use std::collections::HashMap;

@@ -54,7 +54,7 @@ fn parse_args() -> Result<Args, String> {
         context: 8192,
         threads: 2,
         cases: None,
-        sessions: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sessions"),
+        sessions: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sessions"),
         out: None,
     };
     let mut it = std::env::args().skip(1);
