@@ -7,6 +7,7 @@
 pub mod conversation;
 pub mod error;
 pub mod ids;
+pub mod ledger;
 pub mod message;
 pub mod operation;
 pub mod prompt;

@@ -1,0 +1,163 @@
+//! Checking a summary against the ledger: which facts it states, which terms it invented.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Fact, Ledger};
+use crate::quality::quality_report;
+
+/// Which facts of a ledger a text states (indexes into [`Ledger::facts`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FactCheck {
+    pub kept: Vec<usize>,
+    pub missing: Vec<usize>,
+}
+
+/// Splits the ledger's facts into those `text` states and those it does not. A fact is stated
+/// when the text holds every one of its anchors (case-insensitively; a path also by its last
+/// two components, or by its file name when no other path of the ledger has that name).
+pub fn check_facts(ledger: &Ledger, text: &str) -> FactCheck {
+    let haystack = normalise(text);
+    let paths: Vec<&str> = ledger.anchors().filter(|a| is_path(a)).collect();
+    let mut check = FactCheck::default();
+    for (i, fact) in ledger.facts.iter().enumerate() {
+        if states(fact, &haystack, &paths) {
+            check.kept.push(i);
+        } else {
+            check.missing.push(i);
+        }
+    }
+    check
+}
+
+fn states(fact: &Fact, haystack: &str, paths: &[&str]) -> bool {
+    fact.anchors
+        .iter()
+        .all(|anchor| anchor_forms(anchor, paths).iter().any(|f| haystack.contains(f)))
+}
+
+/// The spellings that count for `anchor`.
+fn anchor_forms(anchor: &str, paths: &[&str]) -> Vec<String> {
+    let full = normalise(anchor);
+    let mut forms = vec![full.clone()];
+    if !is_path(anchor) {
+        return forms;
+    }
+    let parts: Vec<&str> = full.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+    if parts.len() >= 3 {
+        forms.push(parts[parts.len() - 2..].join("/"));
+    }
+    if let Some(name) = parts.last().filter(|n| n.contains('.')) {
+        let same_name = paths
+            .iter()
+            .filter(|p| normalise(p).rsplit(['/', '\\']).next() == Some(name))
+            .count();
+        if same_name <= 1 {
+            forms.push((*name).to_owned());
+        }
+    }
+    forms
+}
+
+fn is_path(s: &str) -> bool {
+    s.contains('/') || s.contains('\\')
+}
+
+/// Lower case, backticks and quotes dropped, whitespace collapsed: how a summary may quote a
+/// term differs from how the messages did.
+fn normalise(text: &str) -> String {
+    text.to_lowercase()
+        .replace(['`', '"', '\u{201c}', '\u{201d}'], "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Salient terms (paths, identifiers, numbers, error codes, URLs) of `output` that neither
+/// `input_text` (the selected messages, whole) nor the ledger has: possible inventions.
+pub fn invented_terms(input_text: &str, output: &str) -> Vec<String> {
+    quality_report(input_text, output).introduced
+}
+
+/// The sentences (or list items) of `text` that contain one of `terms`, removed; what is left,
+/// and how many sentences went. For an answer whose invented terms a repair did not remove.
+pub fn drop_sentences_with(text: &str, terms: &[String]) -> (String, usize) {
+    let mut removed = 0;
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        let mut kept_parts = Vec::new();
+        for part in split_keep_ends(line) {
+            if terms.iter().any(|t| part.contains(t.as_str())) {
+                removed += 1;
+            } else {
+                kept_parts.push(part);
+            }
+        }
+        let joined = kept_parts.concat();
+        let bare = joined.trim().trim_start_matches(['-', '*']).trim();
+        if !bare.is_empty() || line.trim().is_empty() {
+            lines.push(joined.trim_end().to_owned());
+        }
+    }
+    (lines.join("\n").trim().to_owned(), removed)
+}
+
+/// A line split after sentence ends, each part keeping its end and the space after it.
+fn split_keep_ends(line: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let bytes = line.as_bytes();
+    for i in 0..bytes.len() {
+        if matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1) == Some(&b' ') {
+            parts.push(&line[start..=i + 1]);
+            start = i + 2;
+        }
+    }
+    if start < line.len() {
+        parts.push(&line[start..]);
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::MessageId;
+    use crate::ledger::FactKind;
+
+    fn fact(anchors: &[&str]) -> Fact {
+        Fact {
+            kind: FactKind::Value,
+            text: anchors.join(" "),
+            anchors: anchors.iter().map(|a| a.to_string()).collect(),
+            source: MessageId::new(),
+        }
+    }
+
+    #[test]
+    fn paths_count_by_shorter_unique_forms() {
+        let ledger = Ledger {
+            facts: vec![
+                fact(&["/home/u/proj/src/main.rs"]),
+                fact(&["crates/a/lib.rs"]),
+                fact(&["crates/b/lib.rs"]),
+                fact(&["E0308", "42"]),
+            ],
+        };
+        let check = check_facts(&ledger, "Fixed `main.rs` and a/lib.rs; e0308 at line 42.");
+        assert_eq!(check.kept, vec![0, 1, 3]);
+        assert_eq!(check.missing, vec![2]);
+        // A file name two paths share does not count for either.
+        let check = check_facts(&ledger, "edited lib.rs");
+        assert_eq!(check.kept, Vec::<usize>::new());
+    }
+
+    #[test]
+    fn sentences_with_invented_terms_go() {
+        let (text, removed) = drop_sentences_with(
+            "Edited src/a.rs. Also touched src/zzz.py. Tests pass.\n- ran bogus_tool\n- ok",
+            &["src/zzz.py".into(), "bogus_tool".into()],
+        );
+        assert_eq!(removed, 2);
+        assert_eq!(text, "Edited src/a.rs. Tests pass.\n- ok");
+    }
+}

@@ -1,0 +1,305 @@
+//! Errors (from failed commands, failed tools and system errors) and what fixed them.
+//!
+//! The spec's rule for errors and corrections is "keep the final corrected state": an error
+//! that a later run of the same command no longer has becomes one `Fix` fact ("X fixed by Y")
+//! instead of an open error.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::commands::{summary_line, CommandRun, Status};
+use super::text::{anchors_of, content_words, one_line};
+use super::{Fact, FactKind, ToolUse};
+use crate::message::{ContentItem, Message, SystemLevel};
+
+/// Error lines kept per failed run: the first ones name the cause, later ones its echoes.
+const LINES_PER_RUN: usize = 2;
+const LINE_MAX_CHARS: usize = 140;
+
+static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:\berror(?:\[[A-Z]*\d+\])?(?::|\s+[A-Z]{1,3}\d{3,})|\bERROR\b|\bFAIL(?:ED|URE)?\b|panicked at|\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bError:|npm ERR!|\bfatal:|command not found|No such file or directory|Permission denied|Segmentation fault|\bAssertion)",
+    )
+    .expect("static regex")
+});
+static CODE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:E\d{4}|TS\d{4}|[A-Z]{1,4}\d{3,5}|E[A-Z]{3,9}|[A-Z][A-Za-z]*(?:Error|Exception))\b")
+        .expect("static regex")
+});
+static TEST_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:[a-z_][a-z0-9_]*::)+[a-z_][a-z0-9_]*\b|\btest_[A-Za-z0-9_]+\b|\b[\w/.-]+\.(?:py|ts|js|rs|go)::[\w:]+")
+        .expect("static regex")
+});
+
+pub(crate) fn error_facts(
+    messages: &[&Message],
+    uses: &[ToolUse<'_>],
+    runs: &[CommandRun],
+) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    for (i, run) in runs.iter().enumerate() {
+        if !matches!(run.status, Status::Failed(_)) {
+            continue;
+        }
+        let (lines, anchors) = run_errors(&run.output);
+        let fixed_by = runs[i + 1..]
+            .iter()
+            .find(|later| later.status == Status::Ok && same_command(run, later));
+        let (kind, text) = match fixed_by {
+            Some(later) => (FactKind::Fix, fix_text(&lines, run, later, uses)),
+            None => (
+                FactKind::Error,
+                format!("`{}` failed: {}", run.display, lines.join("; ")),
+            ),
+        };
+        facts.push(Fact {
+            kind,
+            text,
+            anchors,
+            source: run.source,
+        });
+    }
+    facts.extend(tool_errors(uses));
+    facts.extend(system_errors(messages));
+    facts
+}
+
+/// A later run fixes an earlier one when it runs the same command (or a chain containing it).
+fn same_command(failed: &CommandRun, later: &CommandRun) -> bool {
+    later.display.contains(&failed.display) || later.anchor == failed.anchor
+}
+
+fn fix_text(
+    lines: &[String],
+    failed: &CommandRun,
+    fixed: &CommandRun,
+    uses: &[ToolUse<'_>],
+) -> String {
+    let edits: Vec<String> = uses
+        .iter()
+        .filter(|u| u.index > failed.index && u.index <= fixed.index)
+        .filter(|u| u.result.as_ref().is_none_or(|r| !r.is_error))
+        .filter_map(edited_path)
+        .fold(Vec::new(), |mut acc, p| {
+            if !acc.contains(&p) {
+                acc.push(p);
+            }
+            acc
+        });
+    let how = if !edits.is_empty() {
+        format!(" by editing {}", edits.join(", "))
+    } else if fixed.display != failed.display {
+        format!(" (ok after `{}`)", fixed.display)
+    } else {
+        String::new()
+    };
+    format!(
+        "Fixed{how}: `{}` failed with {}",
+        failed.display,
+        lines.join("; ")
+    )
+}
+
+/// The error lines of a failed run that add something (a line naming only what an earlier
+/// line named is an echo of it), and the anchors they name together.
+fn run_errors(output: &str) -> (Vec<String>, Vec<String>) {
+    let mut lines = Vec::new();
+    let mut anchors: Vec<String> = Vec::new();
+    for line in error_lines(output) {
+        let own = anchors_of_error(&line);
+        if !lines.is_empty() && own.iter().all(|a| anchors.contains(a)) {
+            continue;
+        }
+        for a in own {
+            if !anchors.contains(&a) && anchors.len() < 3 {
+                anchors.push(a);
+            }
+        }
+        lines.push(line);
+    }
+    (lines, anchors)
+}
+
+fn edited_path(use_: &ToolUse<'_>) -> Option<String> {
+    let name = use_.name.to_ascii_lowercase();
+    if !(name.contains("edit") || name.contains("write") || name.contains("patch")) {
+        return None;
+    }
+    ["file_path", "filePath", "path", "notebook_path"]
+        .iter()
+        .find_map(|k| use_.input.get(*k).and_then(Value::as_str))
+        .map(str::to_owned)
+}
+
+/// The lines of an output that say what went wrong, at most [`LINES_PER_RUN`]; when none
+/// does, the line that sums the run up, else the last line.
+fn error_lines(output: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for line in output.lines() {
+        if lines.len() == LINES_PER_RUN {
+            break;
+        }
+        let trimmed = line.trim();
+        if ERROR_LINE.is_match(trimmed) && !is_benign(trimmed) {
+            let shown = one_line(trimmed, LINE_MAX_CHARS);
+            if !lines.contains(&shown) {
+                lines.push(shown);
+            }
+        }
+    }
+    if lines.is_empty() {
+        let fallback = summary_line(output).or_else(|| {
+            output
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .map(|l| one_line(l.trim(), LINE_MAX_CHARS))
+        });
+        lines.extend(fallback);
+    }
+    lines
+}
+
+/// Lines that mention errors without being one ("0 errors", "error handling").
+fn is_benign(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    lower.contains(" 0 failed") && !lower.contains("failed;") && lower.contains("ok")
+        || lower.starts_with("test result: ok")
+}
+
+fn anchors_of_error(line: &str) -> Vec<String> {
+    let mut anchors: Vec<String> = CODE
+        .find_iter(line)
+        .chain(TEST_NAME.find_iter(line))
+        .map(|m| m.as_str().to_owned())
+        .fold(Vec::new(), |mut acc, a| {
+            if !acc.contains(&a) {
+                acc.push(a);
+            }
+            acc
+        });
+    anchors.truncate(3);
+    if anchors.is_empty() {
+        anchors = anchors_of(line, 2);
+    }
+    if anchors.is_empty() {
+        anchors = content_words(line, 2);
+    }
+    anchors
+}
+
+/// A tool other than a shell that failed (an edit whose text was not found, a missing file),
+/// fixed when a later call of the same tool on the same input path succeeded.
+fn tool_errors(uses: &[ToolUse<'_>]) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    for (i, use_) in uses.iter().enumerate() {
+        let Some(result) = use_.result.as_ref().filter(|r| r.is_error) else {
+            continue;
+        };
+        if use_.input.get("command").is_some() || use_.input.get("cmd").is_some() {
+            continue;
+        }
+        let target = target_of(use_);
+        let retried = uses[i + 1..].iter().any(|later| {
+            later.name == use_.name
+                && target_of(later) == target
+                && later.result.as_ref().is_some_and(|r| !r.is_error)
+        });
+        let first = error_lines(&result.text).into_iter().next().unwrap_or_default();
+        let what = match &target {
+            Some(t) => format!("{} on {t}", use_.name),
+            None => use_.name.to_owned(),
+        };
+        let text = if retried {
+            format!("{what} failed ({first}), then succeeded on retry")
+        } else {
+            format!("{what} failed: {first}")
+        };
+        let mut anchors = anchors_of_error(&first);
+        if let Some(t) = target {
+            anchors.insert(0, t);
+            anchors.truncate(2);
+        }
+        facts.push(Fact {
+            kind: if retried { FactKind::Fix } else { FactKind::Error },
+            text,
+            anchors,
+            source: result.source,
+        });
+    }
+    facts
+}
+
+fn target_of(use_: &ToolUse<'_>) -> Option<String> {
+    ["file_path", "filePath", "path", "url", "pattern"]
+        .iter()
+        .find_map(|k| use_.input.get(*k).and_then(Value::as_str))
+        .map(str::to_owned)
+}
+
+fn system_errors(messages: &[&Message]) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    for message in messages {
+        for item in &message.content {
+            if let ContentItem::System {
+                level: SystemLevel::Error,
+                content,
+                ..
+            } = item
+            {
+                let line = one_line(content, LINE_MAX_CHARS);
+                if line.is_empty() {
+                    continue;
+                }
+                facts.push(Fact {
+                    kind: FactKind::Error,
+                    text: format!("System error: {line}"),
+                    anchors: anchors_of_error(&line),
+                    source: message.id,
+                });
+            }
+        }
+    }
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_lines_skip_success_summaries() {
+        let out = "running 4 tests\ntest a ... ok\ntest tests::parses ... FAILED\n\
+                   thread 'tests::parses' panicked at src/lib.rs:3:5\n\
+                   test result: FAILED. 3 passed; 1 failed";
+        assert_eq!(
+            error_lines(out),
+            vec![
+                "test tests::parses ... FAILED".to_owned(),
+                "thread 'tests::parses' panicked at src/lib.rs:3:5".to_owned()
+            ]
+        );
+        assert_eq!(
+            error_lines("test result: ok. 4 passed; 0 failed"),
+            vec!["test result: ok. 4 passed; 0 failed".to_owned()]
+        );
+    }
+
+    #[test]
+    fn error_anchors_prefer_codes_and_test_names() {
+        assert_eq!(
+            anchors_of_error("error[E0425]: cannot find function `x` in this scope"),
+            vec!["E0425".to_owned()]
+        );
+        assert_eq!(
+            anchors_of_error("test tests::parses_minimal_file ... FAILED"),
+            vec!["tests::parses_minimal_file".to_owned()]
+        );
+        assert_eq!(
+            anchors_of_error("FileNotFoundError: config.yaml"),
+            vec!["FileNotFoundError".to_owned()]
+        );
+    }
+}
