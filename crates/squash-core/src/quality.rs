@@ -16,6 +16,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::ledger::{Fallback, FactReport};
 use crate::prompt::undo_escaping;
 use crate::tokens::{estimate_tokens, format_count};
 
@@ -788,6 +789,16 @@ pub struct QualityReport {
     /// Salient terms of the output that the input never had (possible inventions), in output
     /// order.
     pub introduced: Vec<String>,
+    /// The fact ledger against the result; `None` for a report made without a ledger.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<FactReport>,
+    /// How many repair requests were sent after the first answer.
+    #[serde(default)]
+    pub repairs: u32,
+    /// Set when another style stood in for the one asked for (the extractive squash after
+    /// unusable answers).
+    #[serde(default)]
+    pub fallback: Option<Fallback>,
 }
 
 /// Compares a squash result with the text of the messages it replaces (use
@@ -827,6 +838,9 @@ pub fn quality_report(input_text: &str, output_text: &str) -> QualityReport {
         kept,
         dropped,
         introduced,
+        facts: None,
+        repairs: 0,
+        fallback: None,
     }
 }
 
@@ -875,6 +889,28 @@ impl QualityReport {
                 "; kept {}/{} salient terms",
                 self.kept.len(),
                 total
+            ));
+        }
+        if let Some(facts) = &self.facts {
+            out.push_str(&format!("; facts: {}/{} stated", facts.stated(), facts.total));
+            if !facts.restored.is_empty() {
+                out.push_str(&format!(
+                    " ({} restored under \"Details\")",
+                    facts.restored.len()
+                ));
+            }
+            if !facts.invented.is_empty() {
+                let terms: Vec<String> = facts.invented.iter().map(|t| t.term.clone()).collect();
+                out.push_str(&format!("; invented and removed: {}", list_terms(&terms)));
+            }
+        }
+        if self.repairs > 0 {
+            out.push_str(&format!("; {} repair request(s)", self.repairs));
+        }
+        if let Some(fallback) = &self.fallback {
+            out.push_str(&format!(
+                "; fell back to the {} style: {}",
+                fallback.style, fallback.reason
             ));
         }
         if !self.dropped.is_empty() {
@@ -1468,6 +1504,9 @@ mod tests {
             kept: (0..12).map(|i| format!("t{i:02}")).collect(),
             dropped: vec!["src/b.rs".into(), "42".into()],
             introduced: vec!["foo_bar".into()],
+            facts: None,
+            repairs: 0,
+            fallback: None,
         };
         assert_eq!(
             r.render(),
@@ -1490,6 +1529,9 @@ mod tests {
             kept: vec![],
             dropped: (0..11).map(|i| format!("d{i:02}")).collect(),
             introduced: vec![],
+            facts: None,
+            repairs: 0,
+            fallback: None,
         };
         assert!(
             r.render()

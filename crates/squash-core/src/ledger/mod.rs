@@ -15,6 +15,7 @@ mod errors;
 mod files;
 mod prose;
 pub mod render;
+mod report;
 mod text;
 
 use std::collections::HashMap;
@@ -25,7 +26,9 @@ use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, ToolResultData};
 
 pub use check::{check_facts, invented_terms, FactCheck};
-pub use render::{details_section, extract_text};
+pub use check::drop_sentences_with;
+pub use render::{details_section, extract_text, DETAILS_HEADING};
+pub use report::{Fallback, FactEntry, FactReport, InventedOutcome, InventedTerm};
 
 /// What a fact is about; the order is the order of the extractive rendering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

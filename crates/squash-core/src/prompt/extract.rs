@@ -91,10 +91,29 @@ pub(crate) fn display_role(message: &Message) -> &'static str {
 /// The text of one message for the model: its items, blank items skipped, separated by blank
 /// lines. Never empty, so that message indexes stay continuous.
 pub(crate) fn message_body(message: &Message, names: &ToolNames<'_>) -> String {
+    body_with(message, names, Cut::Prompt)
+}
+
+/// [`message_body`] with tool outputs cut harder: for the small local models, which read slowly
+/// and get lost in long logs.
+pub(crate) fn condensed_body(message: &Message, names: &ToolNames<'_>) -> String {
+    body_with(message, names, Cut::Condensed)
+}
+
+/// How much of a long tool output a prompt shows.
+#[derive(Clone, Copy)]
+enum Cut {
+    /// Head and tail by characters ([`shorten_output`]).
+    Prompt,
+    /// A few head and tail lines plus every error line ([`condense_output`]).
+    Condensed,
+}
+
+fn body_with(message: &Message, names: &ToolNames<'_>, cut: Cut) -> String {
     let parts: Vec<String> = message
         .content
         .iter()
-        .filter_map(|item| item_text(item, names))
+        .filter_map(|item| item_text(item, names, cut))
         .collect();
     if parts.is_empty() {
         "[no text]".to_owned()
@@ -103,7 +122,7 @@ pub(crate) fn message_body(message: &Message, names: &ToolNames<'_>) -> String {
     }
 }
 
-fn item_text(item: &ContentItem, names: &ToolNames<'_>) -> Option<String> {
+fn item_text(item: &ContentItem, names: &ToolNames<'_>, cut: Cut) -> Option<String> {
     if item.is_blank() {
         return None;
     }
@@ -123,10 +142,12 @@ fn item_text(item: &ContentItem, names: &ToolNames<'_>) -> Option<String> {
             tool_name,
             result,
             is_error,
-        } => tool_result_text(names.label(tool_name, tool_use_id), result, *is_error),
-        ContentItem::Thinking { thinking, .. } => {
-            format!("Reasoning: {}", shorten_output(thinking.trim()))
-        }
+        } => tool_result_text(names.label(tool_name, tool_use_id), result, *is_error, cut),
+        ContentItem::Thinking { thinking, .. } => match cut {
+            Cut::Prompt => format!("Reasoning: {}", shorten_output(thinking.trim())),
+            // Reasoning restates what the calls and answers show; a small model need not read it.
+            Cut::Condensed => return None,
+        },
         ContentItem::System { level, content, .. } => {
             format!("System {}: {}", level.as_str(), content.trim())
         }
@@ -150,7 +171,7 @@ fn item_text(item: &ContentItem, names: &ToolNames<'_>) -> Option<String> {
     Some(text)
 }
 
-fn tool_result_text(label: &str, result: &[ToolResultData], is_error: bool) -> String {
+fn tool_result_text(label: &str, result: &[ToolResultData], is_error: bool, cut: Cut) -> String {
     let body = result
         .iter()
         .map(|data| match data {
@@ -168,7 +189,10 @@ fn tool_result_text(label: &str, result: &[ToolResultData], is_error: bool) -> S
             format!("{label} returned no output.")
         };
     }
-    let body = shorten_output(body);
+    let body = match cut {
+        Cut::Prompt => shorten_output(body),
+        Cut::Condensed => condense_output(body),
+    };
     if body.contains('\n') {
         format!("{label} {verb}:\n{body}")
     } else {
@@ -208,6 +232,55 @@ pub(crate) fn shorten_output(text: &str) -> String {
         "{head}\n[… {} characters omitted …]\n{tail}",
         format_count(omitted as u64)
     )
+}
+
+/// Lines of a tool output a condensed transcript keeps from its start and its end.
+const CONDENSED_HEAD_LINES: usize = 3;
+const CONDENSED_TAIL_LINES: usize = 2;
+const CONDENSED_ERROR_LINES: usize = 4;
+const CONDENSED_LINE_CHARS: usize = 160;
+
+/// The first and last lines of a long output and the error lines between them, with a marker
+/// saying how many lines were cut.
+pub(crate) fn condense_output(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let keep_all = CONDENSED_HEAD_LINES + CONDENSED_TAIL_LINES + CONDENSED_ERROR_LINES;
+    if lines.len() <= keep_all {
+        return lines
+            .iter()
+            .map(|l| shorten_chars(l, CONDENSED_LINE_CHARS))
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    let tail_start = lines.len() - CONDENSED_TAIL_LINES;
+    let mut out: Vec<String> = Vec::new();
+    let mut cut = 0usize;
+    let mut errors = 0usize;
+    let flush_cut = |out: &mut Vec<String>, cut: &mut usize| {
+        if *cut > 0 {
+            out.push(format!("[… {cut} lines cut …]"));
+            *cut = 0;
+        }
+    };
+    for (i, line) in lines.iter().enumerate() {
+        let is_error = errors < CONDENSED_ERROR_LINES && looks_like_error(line);
+        if i < CONDENSED_HEAD_LINES || i >= tail_start || is_error {
+            errors += usize::from(is_error && i >= CONDENSED_HEAD_LINES && i < tail_start);
+            flush_cut(&mut out, &mut cut);
+            out.push(shorten_chars(line, CONDENSED_LINE_CHARS));
+        } else {
+            cut += 1;
+        }
+    }
+    out.join("\n")
+}
+
+fn looks_like_error(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    ["error", "failed", "panicked", "exception", "traceback", "fatal", "denied"]
+        .iter()
+        .any(|w| lower.contains(w))
+        && !lower.contains(" 0 failed")
 }
 
 /// `{"pattern": "*.ts", "path": "src"}` → `pattern="*.ts", path="src"`: what a person would
@@ -311,6 +384,26 @@ fn shorten_chars(s: &str, max: usize) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn condensed_outputs_keep_head_tail_and_errors() {
+        let log: String = (1..=30)
+            .map(|i| {
+                if i == 15 {
+                    "error[E0308]: mismatched types".to_owned()
+                } else {
+                    format!("line {i}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(
+            condense_output(&log),
+            "line 1\nline 2\nline 3\n[… 11 lines cut …]\nerror[E0308]: mismatched types\n\
+             [… 13 lines cut …]\nline 29\nline 30"
+        );
+        assert_eq!(condense_output("a\nb"), "a\nb");
+    }
 
     #[test]
     fn args_are_compact_and_primary_first() {
@@ -426,7 +519,7 @@ mod tests {
             is_error: false,
         };
         assert_eq!(
-            item_text(&ok, &names).unwrap(),
+            item_text(&ok, &names, Cut::Prompt).unwrap(),
             "Grep returned: Found 2 files"
         );
         let failed = ContentItem::ToolResult {
@@ -436,7 +529,7 @@ mod tests {
             is_error: true,
         };
         assert_eq!(
-            item_text(&failed, &names).unwrap(),
+            item_text(&failed, &names, Cut::Prompt).unwrap(),
             "Bash failed with no output."
         );
         let unknown = ContentItem::ToolResult {
@@ -449,7 +542,7 @@ mod tests {
             is_error: false,
         };
         assert_eq!(
-            item_text(&unknown, &names).unwrap(),
+            item_text(&unknown, &names, Cut::Prompt).unwrap(),
             "The tool returned: [image/png, 4 bytes base64]"
         );
     }
@@ -463,28 +556,28 @@ mod tests {
                 data: "A".repeat(10_000),
             },
         };
-        assert_eq!(item_text(&image, &names).unwrap(), "[image]");
+        assert_eq!(item_text(&image, &names, Cut::Prompt).unwrap(), "[image]");
         let file = ContentItem::Image {
             source: ImageSource::File {
                 path: "docs/screenshot.png".into(),
             },
         };
         assert_eq!(
-            item_text(&file, &names).unwrap(),
+            item_text(&file, &names, Cut::Prompt).unwrap(),
             "[image: docs/screenshot.png]"
         );
         let unknown = ContentItem::UnknownJson {
             json: json!({"type": "server_tool_use", "payload": "x".repeat(5_000)}),
         };
         assert_eq!(
-            item_text(&unknown, &names).unwrap(),
+            item_text(&unknown, &names, Cut::Prompt).unwrap(),
             "[unrecognised content of type \"server_tool_use\"]"
         );
         let untyped = ContentItem::UnknownJson {
             json: json!([1, 2]),
         };
         assert_eq!(
-            item_text(&untyped, &names).unwrap(),
+            item_text(&untyped, &names, Cut::Prompt).unwrap(),
             "[unrecognised content]"
         );
     }
@@ -496,6 +589,6 @@ mod tests {
             signature: "sig".into(),
             thinking: "  ".into(),
         };
-        assert_eq!(item_text(&redacted, &names), None);
+        assert_eq!(item_text(&redacted, &names, Cut::Prompt), None);
     }
 }

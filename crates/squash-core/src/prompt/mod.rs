@@ -12,10 +12,11 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ledger::{build_ledger, Fact, Ledger};
 use crate::message::Message;
 use crate::tokens::estimate_tokens;
 
-use extract::{display_role, message_body, ToolNames};
+use extract::{condensed_body, display_role, message_body, ToolNames};
 
 const SPEC_TEMPLATE: &str = include_str!("spec.txt");
 const SPEC_INSTRUCTIONS_TEMPLATE: &str = include_str!("spec_instructions.txt");
@@ -25,6 +26,56 @@ const COMPACT_INSTRUCTIONS_TEMPLATE: &str = include_str!("compact_instructions.t
 const NOTES_SYSTEM: &str = include_str!("notes_system.txt");
 const NOTES_TEMPLATE: &str = include_str!("notes.txt");
 const NOTES_INSTRUCTIONS_TEMPLATE: &str = include_str!("notes_instructions.txt");
+const STRUCTURED_TEMPLATE: &str = include_str!("structured.txt");
+const BRIEF_SYSTEM: &str = include_str!("brief_system.txt");
+const BRIEF_TEMPLATE: &str = include_str!("brief.txt");
+const REPAIR_TEMPLATE: &str = include_str!("repair.txt");
+
+/// What a squash result should look like: the user's choice (`squash ai --style`), recorded
+/// with the operation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SquashStyle {
+    /// One concise message in prose (the spec's squash).
+    #[default]
+    Prose,
+    /// Sections: goal, what was done, files, commands and results, errors and fixes,
+    /// decisions, open items.
+    Structured,
+    /// The fact ledger as text, with no model call: instant, exact, offline.
+    Extract,
+}
+
+impl SquashStyle {
+    pub const ALL: [SquashStyle; 3] = [
+        SquashStyle::Prose,
+        SquashStyle::Structured,
+        SquashStyle::Extract,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SquashStyle::Prose => "prose",
+            SquashStyle::Structured => "structured",
+            SquashStyle::Extract => "extract",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<SquashStyle> {
+        SquashStyle::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+
+    /// Whether the style asks a model at all.
+    pub fn needs_model(self) -> bool {
+        self != SquashStyle::Extract
+    }
+}
+
+impl fmt::Display for SquashStyle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Which shape of prompt to send.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -42,11 +93,22 @@ pub enum PromptStyle {
     /// measured, they copy one of the compact prompt's fenced blocks instead of compressing
     /// them; a transcript with the task after it and a fixed answer shape works better.
     Notes,
+    /// The spec's prompt asking for sections (the `structured` squash style).
+    Structured,
+    /// For the small local models: the fact ledger and a condensed transcript, asking only for
+    /// the few sentences that connect the facts; the facts themselves are added by Squash.
+    Brief,
 }
 
 impl PromptStyle {
     /// Every style, for configuration help and tests.
-    pub const ALL: [PromptStyle; 3] = [PromptStyle::Spec, PromptStyle::Compact, PromptStyle::Notes];
+    pub const ALL: [PromptStyle; 5] = [
+        PromptStyle::Spec,
+        PromptStyle::Compact,
+        PromptStyle::Notes,
+        PromptStyle::Structured,
+        PromptStyle::Brief,
+    ];
 
     /// The stable name used in configuration and in stored provenance.
     pub fn as_str(self) -> &'static str {
@@ -54,6 +116,8 @@ impl PromptStyle {
             PromptStyle::Spec => "spec",
             PromptStyle::Compact => "compact",
             PromptStyle::Notes => "notes",
+            PromptStyle::Structured => "structured",
+            PromptStyle::Brief => "brief",
         }
     }
 
@@ -113,7 +177,7 @@ pub fn build_squash_prompt(
     let instructions = custom_instructions.map(str::trim).filter(|s| !s.is_empty());
     let names = ToolNames::of(messages);
     match style {
-        PromptStyle::Spec => {
+        PromptStyle::Spec | PromptStyle::Structured => {
             let elements: Vec<String> = messages
                 .iter()
                 .enumerate()
@@ -134,8 +198,13 @@ pub fn build_squash_prompt(
                     )
                 })
                 .unwrap_or_default();
+            let template = if style == PromptStyle::Spec {
+                SPEC_TEMPLATE
+            } else {
+                STRUCTURED_TEMPLATE
+            };
             let user = fill(
-                SPEC_TEMPLATE,
+                template,
                 &[
                     ("additional_instructions", &instructions_block),
                     ("messages", &elements.join("\n\n")),
@@ -184,6 +253,7 @@ pub fn build_squash_prompt(
                 style,
             }
         }
+        PromptStyle::Brief => build_brief_prompt(messages, &build_ledger(messages), instructions),
         PromptStyle::Notes => {
             let transcript: Vec<String> = messages
                 .iter()
@@ -216,6 +286,98 @@ pub fn build_squash_prompt(
             }
         }
     }
+}
+
+/// The small-model prompt ([`PromptStyle::Brief`]): a condensed transcript and the ledger's
+/// facts, asking for the sentences that connect them.
+pub fn build_brief_prompt(
+    messages: &[&Message],
+    ledger: &Ledger,
+    custom_instructions: Option<&str>,
+) -> SquashPrompt {
+    let names = ToolNames::of(messages);
+    let transcript: Vec<String> = messages
+        .iter()
+        .map(|m| {
+            format!(
+                "{}: {}",
+                display_role(m).to_uppercase(),
+                condensed_body(m, &names).trim()
+            )
+        })
+        .collect();
+    let facts = if ledger.is_empty() {
+        "(none)".to_owned()
+    } else {
+        ledger
+            .facts
+            .iter()
+            .map(|f| format!("- {}", f.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let instructions = custom_instructions
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|text| {
+            fill(NOTES_INSTRUCTIONS_TEMPLATE, &[("instructions", text)])
+                .trim_end()
+                .to_owned()
+        })
+        .unwrap_or_default();
+    let user = fill(
+        BRIEF_TEMPLATE,
+        &[
+            ("transcript", &transcript.join("\n\n")),
+            ("facts", &facts),
+            ("instructions", &instructions),
+        ],
+    );
+    SquashPrompt {
+        system: Some(BRIEF_SYSTEM.trim().to_owned()),
+        user: user.trim_end().to_owned(),
+        style: PromptStyle::Brief,
+    }
+}
+
+/// The follow-up turn that asks a model to correct its answer: the facts it left out, the
+/// terms it invented, or why the answer could not be used at all.
+pub fn build_repair_prompt(missing: &[&Fact], invented: &[String], problem: Option<&str>) -> String {
+    let missing = if missing.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = missing.iter().map(|f| format!("- {}", f.text)).collect();
+        format!(
+            "It leaves out these facts from the messages; state each of them:\n{}",
+            list.join("\n")
+        )
+    };
+    let invented = if invented.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "It mentions terms that do not occur in the messages; remove them: {}",
+            invented.join(", ")
+        )
+    };
+    let problem = problem
+        .map(|p| {
+            format!(
+                "It could not be used: {p}. Write a compressed message that is much shorter \
+                 than the messages and says what happened in them."
+            )
+        })
+        .unwrap_or_default();
+    fill(
+        REPAIR_TEMPLATE,
+        &[
+            ("missing", &missing),
+            ("invented", &invented),
+            ("problem", &problem),
+        ],
+    )
+    .trim_end()
+    .to_owned()
 }
 
 /// The messages' text as the prompt shows it (same extraction, same shortening of long tool
@@ -352,6 +514,19 @@ mod tests {
         assert_eq!(placeholders(NOTES_TEMPLATE), ["transcript", "instructions"]);
         assert_eq!(placeholders(NOTES_INSTRUCTIONS_TEMPLATE), ["instructions"]);
         assert!(placeholders(NOTES_SYSTEM).is_empty());
+        assert_eq!(
+            placeholders(STRUCTURED_TEMPLATE),
+            ["additional_instructions", "messages"]
+        );
+        assert_eq!(
+            placeholders(BRIEF_TEMPLATE),
+            ["transcript", "facts", "instructions"]
+        );
+        assert!(placeholders(BRIEF_SYSTEM).is_empty());
+        assert_eq!(
+            placeholders(REPAIR_TEMPLATE),
+            ["missing", "invented", "problem"]
+        );
     }
 
     #[test]
