@@ -1618,6 +1618,8 @@ fn timed_squash_commit(rt: &Runtime, p: &Product, slot: usize) -> Duration {
         result_thread_id: Some(thread_id),
         usage: None,
         duration_ms: None,
+        style: None,
+        prompt_style: None,
         created_at: Utc::now(),
     };
     let commit = squash_store::Commit {

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
 use squash_core::{
     render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId, Project,
@@ -82,6 +83,9 @@ pub struct SquashApplication {
     /// The thread (and revision) the result was computed from, when it was computed earlier
     /// (an AI call): a source missing now is then a conflict rather than bad input.
     pub computed_on: Option<(ThreadId, u64)>,
+    /// The engine's squash style and first prompt style (none for manual squashes).
+    pub style: Option<SquashStyle>,
+    pub prompt_style: Option<PromptStyle>,
 }
 
 /// One attempt's plan: the new thread as a change of its base, and what it introduces.
@@ -396,6 +400,8 @@ impl ConversationService {
                 usage: None,
                 duration_ms: None,
                 computed_on: None,
+                style: None,
+                prompt_style: None,
             },
         )
         .await
@@ -449,6 +455,8 @@ impl ConversationService {
         template.custom_instructions = app.custom_instructions.clone();
         template.usage = app.usage;
         template.duration_ms = app.duration_ms;
+        template.style = app.style;
+        template.prompt_style = app.prompt_style;
         // The result's content was made from one set of sources; it must not be applied to
         // another.
         let mut first_sources: Option<Vec<MessageId>> = None;
@@ -582,6 +590,8 @@ impl ConversationService {
             result_thread_id: None,
             usage: None,
             duration_ms: None,
+            style: None,
+            prompt_style: None,
             created_at: squash_core::time::now(),
         }
     }

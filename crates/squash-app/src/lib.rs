@@ -31,7 +31,8 @@ pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };
 pub use squash::{
-    prompt_from_record, prompt_style_for, AiSquash, Progress, SquashEngine, SquashError,
-    SquashOptions, SquashResult, CONTEXT_WINDOW_ENV, SQUASH_MAX_OUTPUT_TOKENS, SQUASH_TEMPERATURE,
+    prompt_style_for, result_role, AiSquash, Progress, PromptPurpose, SentPrompt, SquashEngine,
+    SquashError, SquashOptions, SquashResult, SquashStage, StageListener, BRIEF_MAX_OUTPUT_TOKENS,
+    CONTEXT_TOKENS_ENV, CONTEXT_WINDOW_ENV, SQUASH_MAX_OUTPUT_TOKENS, SQUASH_TEMPERATURE,
 };
 pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};

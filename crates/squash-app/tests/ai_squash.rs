@@ -95,8 +95,8 @@ async fn ai_squash_end_to_end(b: &Backend) {
     let outcome = &squash.outcome;
     assert_eq!(result.text, SUMMARY);
     assert_eq!(result.sources, vec![ids[1], ids[3]], "thread order");
-    assert_eq!(result.model, "fake-model");
-    assert_eq!(result.provider, ProviderKind::Fake);
+    assert_eq!(result.model.as_deref(), Some("fake-model"));
+    assert_eq!(result.provider, Some(ProviderKind::Fake));
 
     // The request: the spec's prompt, temperature 0.3, 4096 output tokens, one user turn.
     let requests = fake.requests();

@@ -63,6 +63,8 @@ async fn writers(b: &Backend) {
                         usage: None,
                         duration_ms: None,
                         computed_on: Some((snap.thread.id, snap.thread.revision)),
+                        style: None,
+                        prompt_style: None,
                     };
                     match service.apply_squash(conv.id, app).await {
                         Ok(o) => {

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{ConversationId, MessageId, SquashOperationId, ThreadId};
+use crate::prompt::{PromptStyle, SquashStyle};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenUsage {
@@ -41,6 +42,12 @@ pub struct SquashOperation {
     pub usage: Option<TokenUsage>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<u64>,
+    /// The style of a squash made by the engine (prose, structured, extract).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<SquashStyle>,
+    /// The prompt the engine sent first, so a re-run sends the same kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_style: Option<PromptStyle>,
     pub created_at: DateTime<Utc>,
 }
 

@@ -190,3 +190,27 @@ pub struct ImportRecord {
     pub conversation_id: ConversationId,
     pub imported_at: chrono::DateTime<chrono::Utc>,
 }
+
+/// A stored squash style; an unknown name is corrupt data (a newer version wrote it), not "none".
+pub(crate) fn parse_style(
+    stored: Option<String>,
+) -> Result<Option<squash_core::prompt::SquashStyle>, crate::StoreError> {
+    stored
+        .map(|s| {
+            squash_core::prompt::SquashStyle::parse(&s)
+                .ok_or_else(|| crate::StoreError::Corrupt(format!("unknown squash style {s:?}")))
+        })
+        .transpose()
+}
+
+/// A stored prompt style; unknown names as in [`parse_style`].
+pub(crate) fn parse_prompt_style(
+    stored: Option<String>,
+) -> Result<Option<squash_core::prompt::PromptStyle>, crate::StoreError> {
+    stored
+        .map(|s| {
+            squash_core::prompt::PromptStyle::parse(&s)
+                .ok_or_else(|| crate::StoreError::Corrupt(format!("unknown prompt style {s:?}")))
+        })
+        .transpose()
+}

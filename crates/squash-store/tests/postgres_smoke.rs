@@ -104,6 +104,8 @@ async fn squash_commit(
                 output_tokens: 12,
             }),
             duration_ms: Some(1500),
+            style: Some(squash_core::prompt::SquashStyle::Prose),
+            prompt_style: Some(squash_core::prompt::PromptStyle::Spec),
             created_at: micros_now(),
         }),
         message: Some(squashed),

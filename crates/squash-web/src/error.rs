@@ -176,6 +176,7 @@ impl From<SquashError> for ApiError {
                     .with_class(class)
             }
             SquashError::NotAiSquash(_) => ApiError::invalid(e.to_string()),
+            SquashError::NoModel(_) => return ApiError::not_configured(&e.to_string()).retryable(retryable),
             SquashError::SourcesGone { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "conflict", e.to_string())
             }

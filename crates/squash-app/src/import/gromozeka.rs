@@ -723,6 +723,8 @@ impl ConversationReader<'_> {
                     result_thread_id: thread.map(|t| thread_ids[t]),
                     usage: None,
                     duration_ms: None,
+                    style: None,
+                    prompt_style: None,
                     created_at: column_time(&r[6]).unwrap_or(created_at),
                 };
                 op_gids.insert(gid, op.id);
@@ -787,6 +789,8 @@ impl ConversationReader<'_> {
                 result_thread_id: thread.map(|t| thread_ids[t]),
                 usage: None,
                 duration_ms: None,
+                style: None,
+                prompt_style: None,
                 created_at: messages[*i].created_at,
             };
             messages[*i].squash_operation_id = Some(op.id);

@@ -4,13 +4,15 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use anyhow::anyhow;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use squash_app::providers::{self, parse_provider, ProviderError};
 use squash_app::{
     ConversationService, OperationOutcome, PartnerPolicy, Progress, SquashEngine, SquashError,
-    SquashOptions, SquashResult,
+    SquashOptions, SquashResult, SquashStage, StageListener,
 };
+use squash_core::prompt::SquashStyle;
 use squash_core::tokens::format_count;
+use squash_core::Role;
 use squash_llm::{CancellationToken, ChatModel};
 
 use crate::output::{ids, outcome_json, outcome_text, Output};
@@ -33,6 +35,49 @@ pub struct AiArgs {
     /// Refuse instead of bringing in a selected tool call's result (or a result's call).
     #[arg(long)]
     pub strict: bool,
+    /// prose: one concise message; structured: sections (goal, what was done, files,
+    /// commands and results, errors and fixes, decisions, open items); extract: the fact
+    /// ledger itself, no model call (instant, exact, offline).
+    #[arg(long, value_enum, default_value_t = StyleArg::Prose)]
+    pub style: StyleArg,
+    /// The result's role (default: assistant for a run of the agent's messages and tool
+    /// results, user when the selection holds text the user typed).
+    #[arg(long, value_enum)]
+    pub role: Option<RoleArg>,
+}
+
+/// `--style`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    Prose,
+    Structured,
+    Extract,
+}
+
+impl From<StyleArg> for SquashStyle {
+    fn from(s: StyleArg) -> SquashStyle {
+        match s {
+            StyleArg::Prose => SquashStyle::Prose,
+            StyleArg::Structured => SquashStyle::Structured,
+            StyleArg::Extract => SquashStyle::Extract,
+        }
+    }
+}
+
+/// `--role`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RoleArg {
+    User,
+    Assistant,
+}
+
+impl From<RoleArg> for Role {
+    fn from(r: RoleArg) -> Role {
+        match r {
+            RoleArg::User => Role::User,
+            RoleArg::Assistant => Role::Assistant,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -71,12 +116,23 @@ pub async fn ai(
     for m in &args.messages {
         selection.push(service.resolve_message(Some(conv), m).await?);
     }
-    let model =
-        providers::model_from_env(args.model.provider.as_deref(), args.model.model.as_deref())
-            .await
-            .map_err(provider_error)?;
+    let style = SquashStyle::from(args.style);
+    // The extract needs no model: it works with none configured.
+    let model = if style.needs_model() {
+        Some(
+            providers::model_from_env(args.model.provider.as_deref(), args.model.model.as_deref())
+                .await
+                .map_err(provider_error)?,
+        )
+    } else {
+        None
+    };
     let mut options = SquashOptions::from_env().map_err(squash_error)?;
-    options.context_window = args.model.context_window;
+    if let Some(window) = args.model.context_window {
+        options.context_window = Some(window);
+    }
+    options.style = style;
+    options.role = args.role.map(Role::from);
     if args.strict {
         options.partner_policy = PartnerPolicy::Refuse;
     }
@@ -114,9 +170,11 @@ pub async fn rerun(
     let op = service.operation(id).await?;
     let model = rerun_model(op.provider.as_deref(), &args.model).await?;
     let mut options = SquashOptions::from_env().map_err(squash_error)?;
-    options.context_window = args.model.context_window;
+    if let Some(window) = args.model.context_window {
+        options.context_window = Some(window);
+    }
     options.model = args.model.model.clone();
-    let engine = engine(service, model, options, json);
+    let engine = engine(service, Some(model), options, json);
     let done = engine.rerun(id).await;
     end_progress(json);
     let done = done.map_err(squash_error)?;
@@ -151,17 +209,45 @@ async fn rerun_model(
 
 pub(crate) fn engine(
     service: &ConversationService,
-    model: Arc<dyn ChatModel>,
+    model: Option<Arc<dyn ChatModel>>,
     options: SquashOptions,
     json: bool,
 ) -> SquashEngine {
-    let mut engine = SquashEngine::new(service.clone(), model)
+    let engine = match model {
+        Some(model) => SquashEngine::new(service.clone(), model),
+        None => SquashEngine::offline(service.clone()),
+    };
+    let mut engine = engine
         .with_options(options)
         .with_cancel(cancel_on_ctrl_c());
     if let Some(progress) = progress(json) {
         engine = engine.with_progress(progress);
     }
+    if !json {
+        engine = engine.with_stages(stages());
+    }
     engine
+}
+
+/// Says on stderr what a long squash is doing (parts of a large selection, a repair request,
+/// the fallback to the extract).
+fn stages() -> StageListener {
+    Arc::new(|stage: SquashStage| {
+        let line = match stage {
+            SquashStage::Part { index, of } => {
+                format!("the selection does not fit the model's context window: part {index} of {of}…")
+            }
+            SquashStage::Combining => "combining the parts…".to_owned(),
+            SquashStage::Repairing => {
+                "asking the model to correct its answer (facts left out, terms invented, or an unusable answer)…"
+                    .to_owned()
+            }
+            SquashStage::FallingBack => {
+                "no usable answer: using the extractive squash instead".to_owned()
+            }
+        };
+        eprintln!("\n{line}");
+    })
 }
 
 /// A token cancelled by Ctrl-C: the model call stops and nothing is stored. A second Ctrl-C
@@ -201,14 +287,36 @@ pub(crate) fn end_progress(json: bool) {
 
 pub(crate) fn result_text(r: &SquashResult) -> String {
     let mut s = format!("{}\n\nquality: {}", r.text, r.report.render());
-    s.push_str(&format!(
-        "\nmodel: {} ({}) · {} → {} tokens · {:.1} s",
-        r.model,
-        providers::provider_name(r.provider),
-        format_count(r.usage.input_tokens),
-        format_count(r.usage.output_tokens),
-        r.duration.as_secs_f64()
-    ));
+    if let Some(facts) = &r.report.facts {
+        for f in &facts.restored {
+            s.push_str(&format!(
+                "\n  restored ({}, from {}): {}",
+                f.kind.as_str(),
+                f.source,
+                f.text
+            ));
+        }
+        for f in &facts.missing {
+            s.push_str(&format!(
+                "\n  missing ({}, from {}): {}",
+                f.kind.as_str(),
+                f.source,
+                f.text
+            ));
+        }
+    }
+    match (&r.model, r.provider) {
+        (Some(model), Some(provider)) => s.push_str(&format!(
+            "\nstyle: {} · model: {} ({}) · {} → {} tokens · {:.1} s",
+            r.style,
+            model,
+            providers::provider_name(provider),
+            format_count(r.usage.input_tokens),
+            format_count(r.usage.output_tokens),
+            r.duration.as_secs_f64()
+        )),
+        _ => s.push_str(&format!("\nstyle: {} · no model call", r.style)),
+    }
     s.push_str(&format!("\nsources: {}", ids(&r.sources)));
     for p in &r.added_partners {
         s.push_str(&format!(

@@ -112,7 +112,7 @@ pub async fn run(
             .join(" @")
     ));
     let options = SquashOptions::from_env().map_err(squash_error)?;
-    let engine = engine(service, model, options, json);
+    let engine = engine(service, Some(model), options, json);
     let result = engine
         .squash_messages(conversation.id, &selected, None)
         .await;

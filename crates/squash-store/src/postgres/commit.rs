@@ -273,8 +273,9 @@ pub(super) async fn insert_operation(
     let operation_key: i64 = sqlx::query_scalar(
         "INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, model, \
              performed_by_agent, performed_by, custom_instructions, provider, base_thread_key, \
-             result_thread_key, input_tokens, output_tokens, duration_ms, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
+             result_thread_key, input_tokens, output_tokens, duration_ms, created_at, style, \
+             prompt_style) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
          RETURNING key",
     )
     .bind(op.id.as_uuid())
@@ -292,6 +293,8 @@ pub(super) async fn insert_operation(
     .bind(usage.map(|u| u.1))
     .bind(op.duration_ms.map(|d| to_i64("duration", d)).transpose()?)
     .bind(op.created_at)
+    .bind(op.style.map(|s| s.as_str()))
+    .bind(op.prompt_style.map(|s| s.as_str()))
     .fetch_one(&mut *conn)
     .await
     .map_err(|e| {

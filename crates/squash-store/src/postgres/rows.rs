@@ -209,6 +209,8 @@ pub(super) struct OperationRow {
     pub output_tokens: Option<i64>,
     pub duration_ms: Option<i64>,
     pub created_at: DateTime<Utc>,
+    pub style: Option<String>,
+    pub prompt_style: Option<String>,
 }
 
 impl TryFrom<OperationRow> for SquashOperation {
@@ -238,6 +240,8 @@ impl TryFrom<OperationRow> for SquashOperation {
             usage,
             duration_ms: row.duration_ms.map(|d| to_u64("duration", d)).transpose()?,
             created_at: row.created_at,
+            style: crate::types::parse_style(row.style)?,
+            prompt_style: crate::types::parse_prompt_style(row.prompt_style)?,
         })
     }
 }

@@ -70,7 +70,8 @@ macro_rules! operation_select {
                 rm.id AS result_message_id, o.prompt, o.model, o.performed_by_agent, \
                 o.performed_by, o.custom_instructions, o.provider, \
                 bt.id AS base_thread_id, rt.id AS result_thread_id, \
-                o.input_tokens, o.output_tokens, o.duration_ms, o.created_at \
+                o.input_tokens, o.output_tokens, o.duration_ms, o.created_at, \
+                o.style, o.prompt_style \
          FROM squash_operations o \
          JOIN conversations c ON c.key = o.conversation_key \
          JOIN messages rm ON rm.key = o.result_message_key \

@@ -33,6 +33,7 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("migrations/0001_init.sql")),
         M::up(include_str!("migrations/0002_imports.sql")),
+        M::up(include_str!("migrations/0003_styles.sql")),
     ])
 }
 
@@ -336,8 +337,9 @@ fn insert_operation(
     tx.prepare_cached(
         "INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, model, \
          performed_by_agent, performed_by, custom_instructions, provider, base_thread_key, \
-         result_thread_key, input_tokens, output_tokens, duration_ms, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+         result_thread_key, input_tokens, output_tokens, duration_ms, created_at, style, \
+         prompt_style) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     )
     .and_then(|mut s| {
         s.execute(params![
@@ -356,6 +358,8 @@ fn insert_operation(
             op.usage.map(|u| u.output_tokens as i64),
             op.duration_ms.map(|d| d as i64),
             micros(op.created_at),
+            op.style.map(|s| s.as_str()),
+            op.prompt_style.map(|s| s.as_str()),
         ])
     })
     .map_err(map_err)?;

@@ -102,7 +102,7 @@ pub fn message(row: &Row<'_>) -> Result<Message, StoreError> {
 
 pub const OPERATION_COLUMNS: &str = "o.key, o.id, c.id, m.id, o.prompt, o.model, \
      o.performed_by_agent, o.performed_by, o.custom_instructions, o.provider, bt.id, rt.id, \
-     o.input_tokens, o.output_tokens, o.duration_ms, o.created_at";
+     o.input_tokens, o.output_tokens, o.duration_ms, o.created_at, o.style, o.prompt_style";
 pub const OPERATION_FROM: &str = "squash_operations o \
      JOIN conversations c ON c.key = o.conversation_key \
      JOIN messages m ON m.key = o.result_message_key \
@@ -138,6 +138,8 @@ pub fn operation(row: &Row<'_>) -> Result<(i64, SquashOperation), StoreError> {
             },
             duration_ms: duration.map(|d| d as u64),
             created_at: time(col(row, 15)?)?,
+            style: crate::types::parse_style(col(row, 16)?)?,
+            prompt_style: crate::types::parse_prompt_style(col(row, 17)?)?,
         },
     ))
 }

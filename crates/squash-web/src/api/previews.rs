@@ -97,7 +97,11 @@ pub async fn retry(
 ) -> Result<Response, ApiError> {
     let (id, preview_id) = ids(&id, &preview)?;
     let old = find(&state, id, preview_id)?;
-    let model = state.model()?;
+    let model = if old.result.requested_style.needs_model() {
+        Some(state.model()?)
+    } else {
+        None
+    };
     Ok(
         sse::run(&headers, "preview", move |events, cancel| async move {
             let request = AiRequest {
@@ -105,6 +109,8 @@ pub async fn retry(
                 selection: old.selection.clone(),
                 instructions: old.result.custom_instructions.clone(),
                 strict: old.strict,
+                style: old.result.requested_style,
+                role: Some(old.result.role),
             };
             let result = compute(&state, model, &request, &events, cancel).await?;
             state.previews().take(id, old.id);

@@ -9,7 +9,8 @@ use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use squash_app::{ManualSquashRequest, SquashEngine, SquashResult};
+use squash_app::{ManualSquashRequest, SquashEngine, SquashResult, SquashStage};
+use squash_core::prompt::SquashStyle;
 use squash_core::{ConversationId, MessageId, Role};
 use squash_llm::{CancellationToken, ChatModel};
 
@@ -43,6 +44,10 @@ pub struct AiBody {
     apply: bool,
     #[serde(default)]
     strict: bool,
+    /// `prose` (default), `structured`, or `extract` (the fact ledger, no model needed).
+    style: Option<SquashStyle>,
+    /// The result's role; from its sources when absent (the agent's run → assistant).
+    role: Option<Role>,
 }
 
 pub async fn manual(
@@ -76,7 +81,12 @@ pub async fn ai(
 ) -> Result<Response, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
     let selection = message_ids(&body.messages)?;
-    let model = state.model()?;
+    let style = body.style.unwrap_or_default();
+    let model = if style.needs_model() {
+        Some(state.model()?)
+    } else {
+        None
+    };
     // Refuse what cannot work with a proper status before any event stream starts.
     state.service().conversation(id).await?;
     let final_event = if body.apply { "applied" } else { "preview" };
@@ -86,6 +96,8 @@ pub async fn ai(
             selection,
             instructions: body.instructions,
             strict: body.strict,
+            style,
+            role: body.role,
         };
         let result = compute(&state, model.clone(), &request, &events, cancel).await?;
         if body.apply {
@@ -108,33 +120,43 @@ pub struct AiRequest {
     pub selection: Vec<MessageId>,
     pub instructions: Option<String>,
     pub strict: bool,
+    pub style: SquashStyle,
+    pub role: Option<Role>,
 }
 
 /// Computes an AI squash, streaming the answer to `events`. Stores nothing.
 pub async fn compute(
     state: &AppState,
-    model: Arc<dyn ChatModel>,
+    model: Option<Arc<dyn ChatModel>>,
     request: &AiRequest,
     events: &Events,
     cancel: CancellationToken,
 ) -> Result<SquashResult, ApiError> {
-    let info = model.info();
+    let info = model.as_ref().map(|m| m.info());
     events.send(
         "start",
         &json!({
-            "provider": info.provider.as_str(),
-            "model": info.model,
+            "provider": info.as_ref().map(|i| i.provider.as_str()),
+            "model": info.as_ref().map(|i| i.model.clone()),
             "messages": request.selection.len(),
             "instructions": request.instructions,
+            "style": request.style,
         }),
     );
     let mut options = state.squash_options().clone();
     options.partner_policy = policy(request.strict);
+    options.style = request.style;
+    options.role = request.role;
     let sink = events.clone();
-    let engine = SquashEngine::new(state.service().clone(), model)
-        .with_options(options)
-        .with_cancel(cancel)
-        .with_progress(Arc::new(move |delta: &str| sink.delta(delta)));
+    let stages = events.clone();
+    let engine = match model {
+        Some(model) => SquashEngine::new(state.service().clone(), model),
+        None => SquashEngine::offline(state.service().clone()),
+    }
+    .with_options(options)
+    .with_cancel(cancel)
+    .with_progress(Arc::new(move |delta: &str| sink.delta(delta)))
+    .with_stages(Arc::new(move |stage: SquashStage| stages.send("stage", &json!(stage))));
     Ok(engine
         .squash_messages(
             request.conversation,
@@ -148,7 +170,7 @@ pub async fn compute(
 pub fn result_json(result: &SquashResult) -> Value {
     let mut value = json!(result);
     // The name people and provenance records use (`openai`), not the enum's serde spelling.
-    value["provider"] = json!(result.provider.as_str());
+    value["provider"] = json!(result.provider.map(|p| p.as_str()));
     value
 }
 

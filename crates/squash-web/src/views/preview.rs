@@ -3,6 +3,7 @@
 
 use axum::extract::{Path, State};
 use maud::{html, Markup};
+use squash_core::ledger::{FactEntry, FactReport, InventedOutcome};
 use squash_core::quality::QualityReport;
 use squash_core::ConversationId;
 use uuid::Uuid;
@@ -37,11 +38,16 @@ pub async fn fragment(
     Ok(html! {
         div.preview-card data-preview=(preview.id) {
             div.preview-head {
-                h2 { "AI squash preview" }
+                h2 { "Squash preview · " (result.style) }
                 span.muted.small {
-                    code { (result.model) } " (" (result.provider.as_str()) ") · "
-                    (result.usage.input_tokens) " → " (result.usage.output_tokens) " tokens · "
-                    (format!("{:.1}", result.duration.as_secs_f64())) " s"
+                    @match (&result.model, result.provider) {
+                        (Some(model), Some(provider)) => {
+                            code { (model) } " (" (provider.as_str()) ") · "
+                            (result.usage.input_tokens) " → " (result.usage.output_tokens) " tokens · "
+                            (format!("{:.1}", result.duration.as_secs_f64())) " s"
+                        }
+                        _ => { "extracted from the messages, no model" }
+                    }
                 }
             }
             p.small {
@@ -50,6 +56,12 @@ pub async fn fragment(
             }
             @if let Some(instructions) = &result.custom_instructions {
                 p.small { "Instructions: " span.instructions { (instructions) } }
+            }
+            @if let Some(fallback) = &result.report.fallback {
+                p.warning.fallback {
+                    "The model gave no usable answer, so the " (fallback.style)
+                    " squash stands in: " (fallback.reason)
+                }
             }
             @if result.truncated {
                 p.warning { "The answer hit the output limit and may be cut off." }
@@ -85,10 +97,69 @@ fn report_view(r: &QualityReport) -> Markup {
                     @if total == 0 { "none in the input" } @else { (r.kept.len()) " of " (total) }
                 }
             }
+            @if let Some(facts) = &r.facts {
+                (facts_view(facts))
+            }
             (terms("Kept", "kept", &r.kept, "none"))
             (terms("Dropped", "dropped", &r.dropped, "none: every salient term survived"))
             (terms("New (not in the input: check them)", "introduced", &r.introduced, "none"))
         }
+    }
+}
+
+/// The fact ledger against the result: kept in the model's words, restored under "Details",
+/// missing, invented. Each fact names its source message, and a fact can be added to the
+/// edited text with one click.
+fn facts_view(facts: &FactReport) -> Markup {
+    html! {
+        div.facts #fact-report {
+            h4 {
+                "Facts: " (facts.stated()) " of " (facts.total) " stated"
+                @if !facts.restored.is_empty() {
+                    " (" (facts.restored.len()) " restored under “Details”)"
+                }
+            }
+            (fact_list("kept", "In the model's words", &facts.kept))
+            (fact_list("restored", "Left out by the model, restored under “Details”", &facts.restored))
+            (fact_list("missing", "Missing", &facts.missing))
+            @if !facts.invented.is_empty() {
+                div.fact-group.fact-invented {
+                    span.terms-label { "Invented by the model, removed: " }
+                    @for t in &facts.invented {
+                        code.term title=(invented_outcome(t.outcome)) { (t.term) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn fact_list(class: &str, label: &str, list: &[FactEntry]) -> Markup {
+    html! {
+        @if !list.is_empty() {
+            details class={ "fact-group fact-" (class) } open[class != "kept"] {
+                summary { (label) " (" (list.len()) ")" }
+                ul {
+                    @for f in list {
+                        li data-fact-kind=(f.kind.as_str()) {
+                            span.fact-kind { (f.kind.as_str()) }
+                            " " span.fact-text { (f.text) } " "
+                            a.fact-source href={ "#m-" (f.source) } title="The message it came from" { "source" }
+                            " "
+                            button.fact-add type="button" data-fact-text=(f.text) title="Add this fact to the text (opens the editor)" { "+ add" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn invented_outcome(o: InventedOutcome) -> &'static str {
+    match o {
+        InventedOutcome::RemovedByRepair => "removed by the repair request",
+        InventedOutcome::SentenceDropped => "its sentence was cut",
+        InventedOutcome::AnswerReplaced => "the answer was replaced by the extract",
     }
 }
 

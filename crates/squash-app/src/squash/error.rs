@@ -1,0 +1,152 @@
+//! Why an AI squash did not happen. Nothing was changed in every case.
+
+use squash_core::quality::OutputProblem;
+use squash_core::tokens::TooLarge;
+use squash_core::{DomainError, MessageId, SquashOperationId};
+use squash_llm::LlmError;
+use squash_store::StoreError;
+use thiserror::Error;
+
+use crate::error::ServiceError;
+
+#[derive(Debug, Error)]
+pub enum SquashError {
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+    #[error("the model call failed: {0}")]
+    Model(#[from] LlmError),
+    #[error("{0}")]
+    TooLarge(TooLarge),
+    #[error("{0}")]
+    Output(#[from] OutputProblem),
+    #[error("the {0} style needs a model, and none is configured")]
+    NoModel(squash_core::prompt::SquashStyle),
+    #[error(
+        "operation {0} is not an AI squash (it has no recorded prompt and model); only AI \
+         squashes can be re-run"
+    )]
+    NotAiSquash(SquashOperationId),
+    #[error(
+        "cannot re-run operation {operation}: {} of its source messages are no longer in the \
+         current thread ({}); switch back to the thread it was applied to (`squash undo` or \
+         `squash thread switch`) first",
+        .missing.len(),
+        .missing.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    SourcesGone {
+        operation: SquashOperationId,
+        missing: Vec<MessageId>,
+    },
+}
+
+impl From<TooLarge> for SquashError {
+    fn from(e: TooLarge) -> Self {
+        SquashError::TooLarge(e)
+    }
+}
+
+impl From<DomainError> for SquashError {
+    fn from(e: DomainError) -> Self {
+        SquashError::Service(e.into())
+    }
+}
+
+impl From<StoreError> for SquashError {
+    fn from(e: StoreError) -> Self {
+        SquashError::Service(e.into())
+    }
+}
+
+impl SquashError {
+    /// A stable code for exit statuses, API responses and logs.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SquashError::Service(e) => e.code(),
+            SquashError::Model(_) => "model_error",
+            SquashError::TooLarge(_) => "input_too_large",
+            SquashError::Output(_) => "bad_model_output",
+            SquashError::NoModel(_) => "not_configured",
+            SquashError::NotAiSquash(_) => "invalid_input",
+            SquashError::SourcesGone { .. } => "conflict",
+        }
+    }
+
+    /// The finer class of a model or output failure (`rate_limit`, `empty`, ...).
+    pub fn class(&self) -> Option<&'static str> {
+        match self {
+            SquashError::Model(e) => Some(e.class()),
+            SquashError::Output(p) => Some(p.class()),
+            SquashError::Service(_)
+            | SquashError::TooLarge(_)
+            | SquashError::NoModel(_)
+            | SquashError::NotAiSquash(_)
+            | SquashError::SourcesGone { .. } => None,
+        }
+    }
+
+    /// Whether trying the same squash again later may succeed.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            SquashError::Service(e) => e.is_retryable(),
+            SquashError::Model(e) => e.is_retryable(),
+            SquashError::TooLarge(_) => false,
+            // Answers vary between calls; another attempt may give a usable one.
+            SquashError::Output(_) => true,
+            SquashError::NoModel(_) => false,
+            SquashError::NotAiSquash(_) => false,
+            SquashError::SourcesGone { .. } => false,
+        }
+    }
+
+    /// What the user can do about it, when there is something specific to say.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            SquashError::Model(e) => Some(e.hint()),
+            SquashError::Output(_) => {
+                Some("Try again, add --instructions to steer the model, or use another model.")
+            }
+            SquashError::NoModel(_) => Some(
+                "Use --style extract (no model needed), or configure a model: `squash doctor` \
+                 says how.",
+            ),
+            SquashError::TooLarge(_) => Some(
+                "Select fewer messages, or set SQUASH_CONTEXT_TOKENS if the model's window is \
+                 larger than Squash assumes.",
+            ),
+            SquashError::Service(_)
+            | SquashError::NotAiSquash(_)
+            | SquashError::SourcesGone { .. } => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_has_a_code() {
+        let errors = [
+            SquashError::Service(ServiceError::Invalid("x".into())),
+            SquashError::Model(LlmError::Cancelled),
+            SquashError::TooLarge(TooLarge {
+                estimated: 10,
+                available: 5,
+                window: 9,
+            }),
+            SquashError::Output(OutputProblem::Empty),
+            SquashError::NoModel(squash_core::prompt::SquashStyle::Prose),
+            SquashError::NotAiSquash(SquashOperationId::new()),
+            SquashError::SourcesGone {
+                operation: SquashOperationId::new(),
+                missing: vec![MessageId::new()],
+            },
+        ];
+        for e in &errors {
+            assert!(!e.code().is_empty());
+            assert!(!e.to_string().is_empty());
+        }
+        assert!(errors[3].is_retryable());
+        assert!(!errors[2].is_retryable());
+    }
+}

@@ -1,0 +1,276 @@
+//! The faithful squash: the model's answer checked against the fact ledger, repaired once,
+//! completed with what it still leaves out, cleaned of what it invented — or replaced by the
+//! extractive squash when no usable answer comes. The user never waits for nothing, and never
+//! gets a fact the messages did not have.
+
+use squash_core::ledger::{
+    check_facts, details_section, drop_sentences_with, extract_text, invented_terms, Fallback,
+    FactReport, InventedOutcome, InventedTerm, Ledger,
+};
+use squash_core::prompt::{build_repair_prompt, build_squash_prompt, PromptStyle, SquashPrompt, SquashStyle};
+use squash_core::quality::check_output;
+use squash_core::Message;
+
+use super::asker::{Asker, SquashStage};
+use super::batch::squash_in_parts;
+use super::result::{PromptPurpose, SentPrompt};
+use super::SquashError;
+
+/// The most facts one repair request lists; the rest are appended without asking.
+const REPAIR_MAX_FACTS: usize = 20;
+
+/// What a squash works from.
+pub(super) struct Input<'a> {
+    pub messages: &'a [&'a Message],
+    pub ledger: &'a Ledger,
+    /// The messages' whole text: a term not in it is invented.
+    pub full_text: &'a str,
+    /// The messages' text as prompts show it: what the output guard compares with.
+    pub prompt_text: &'a str,
+    pub instructions: Option<&'a str>,
+    pub style: SquashStyle,
+    pub prompt_style: PromptStyle,
+}
+
+/// A finished answer.
+pub(super) struct Faithful {
+    pub text: String,
+    pub style: SquashStyle,
+    pub prompts: Vec<SentPrompt>,
+    pub facts: FactReport,
+    pub repairs: u32,
+    pub fallback: Option<Fallback>,
+    pub estimated_prompt_tokens: u64,
+}
+
+/// Squashes `input` with the model behind `asker`.
+pub(super) async fn squash(
+    asker: &mut Asker<'_>,
+    input: &Input<'_>,
+) -> Result<Faithful, SquashError> {
+    let mut prompts = Vec::new();
+    let (prompt, raw) = first_answer(asker, input, &mut prompts).await?;
+    let estimated_prompt_tokens = prompts
+        .first()
+        .map_or(0, |p: &SentPrompt| p.prompt.estimated_tokens());
+    let mut repairs = 0;
+    let draft = match check_output(input.prompt_text, &raw) {
+        Ok(text) => Ok(text),
+        Err(problem) => {
+            // One more chance, told what was wrong; then the extract.
+            asker.stage(SquashStage::Repairing);
+            repairs += 1;
+            let follow = build_repair_prompt(&[], &[], Some(&problem.to_string()));
+            record_repair(&mut prompts, &prompt, &follow);
+            let retry = asker.follow_up(&prompt, &raw, &follow).await?;
+            check_output(input.prompt_text, &retry.text).map_err(|again| again.to_string())
+        }
+    };
+    let draft = match draft {
+        Ok(text) => text,
+        Err(reason) => {
+            asker.stage(SquashStage::FallingBack);
+            return Ok(fallback(
+                input,
+                prompts,
+                repairs,
+                estimated_prompt_tokens,
+                format!("no usable answer after a repair request ({reason})"),
+                Vec::new(),
+            ));
+        }
+    };
+    let verified = verify(asker, input, &prompt, draft, &mut prompts, &mut repairs).await?;
+    let (draft, invented) = match verified {
+        Verified::Clean { draft, invented } => (draft, invented),
+        Verified::Unusable { invented } => {
+            asker.stage(SquashStage::FallingBack);
+            let terms: Vec<String> = invented.iter().map(|t| t.term.clone()).collect();
+            return Ok(fallback(
+                input,
+                prompts,
+                repairs,
+                estimated_prompt_tokens,
+                format!(
+                    "the answer held terms the messages never had ({})",
+                    terms.join(", ")
+                ),
+                invented,
+            ));
+        }
+    };
+    Ok(compose(input, draft, invented, prompts, repairs, estimated_prompt_tokens))
+}
+
+/// The first prompt and its raw answer: one prompt when the selection fits the context window,
+/// otherwise the parts' results combined.
+async fn first_answer(
+    asker: &mut Asker<'_>,
+    input: &Input<'_>,
+    prompts: &mut Vec<SentPrompt>,
+) -> Result<(SquashPrompt, String), SquashError> {
+    let prompt = build_squash_prompt(input.messages, input.instructions, input.prompt_style);
+    if asker.fits(&prompt) || input.messages.len() < 2 {
+        prompts.push(SentPrompt {
+            purpose: PromptPurpose::Squash,
+            prompt: prompt.clone(),
+        });
+        let answer = asker.ask(&prompt).await?;
+        return Ok((prompt, answer.text));
+    }
+    squash_in_parts(asker, input, prompts).await
+}
+
+enum Verified {
+    /// An answer free of invented terms (the ones it had were removed).
+    Clean {
+        draft: String,
+        invented: Vec<InventedTerm>,
+    },
+    /// Invented terms that could not be removed.
+    Unusable { invented: Vec<InventedTerm> },
+}
+
+/// Checks the draft against the ledger; asks for one repair when it leaves facts out (except
+/// from the brief prompt, which asks for connecting prose only) or invents terms; removes the
+/// sentences holding invented terms that the repair kept.
+async fn verify(
+    asker: &mut Asker<'_>,
+    input: &Input<'_>,
+    prompt: &SquashPrompt,
+    mut draft: String,
+    prompts: &mut Vec<SentPrompt>,
+    repairs: &mut u32,
+) -> Result<Verified, SquashError> {
+    let provider = asker.model.info().provider;
+    let mut invented = invented_terms(input.full_text, &draft);
+    let check = check_facts(input.ledger, &draft);
+    let ask_for_facts = input.prompt_style != PromptStyle::Brief && !check.missing.is_empty();
+    let mut report = Vec::new();
+    if asker.options.repair_rounds_on(provider) > 0 && (ask_for_facts || !invented.is_empty()) {
+        asker.stage(SquashStage::Repairing);
+        *repairs += 1;
+        let missing: Vec<_> = if ask_for_facts {
+            let mut m = input.ledger.subset(&check.missing);
+            m.truncate(REPAIR_MAX_FACTS);
+            m
+        } else {
+            Vec::new()
+        };
+        let follow = build_repair_prompt(&missing, &invented, None);
+        record_repair(prompts, prompt, &follow);
+        let answer = asker.follow_up(prompt, &draft, &follow).await?;
+        // An unusable repair answer leaves the draft as it was.
+        if let Ok(repaired) = check_output(input.prompt_text, &answer.text) {
+            let still = invented_terms(input.full_text, &repaired);
+            report.extend(
+                invented
+                    .iter()
+                    .filter(|t| !still.contains(t))
+                    .map(|t| InventedTerm {
+                        term: t.clone(),
+                        outcome: InventedOutcome::RemovedByRepair,
+                    }),
+            );
+            draft = repaired;
+            invented = still;
+        }
+    }
+    if invented.is_empty() {
+        return Ok(Verified::Clean { draft, invented: report });
+    }
+    let (rest, _) = drop_sentences_with(&draft, &invented);
+    let left_over = invented_terms(input.full_text, &rest);
+    if rest.trim().is_empty() || !left_over.is_empty() {
+        report.extend(invented.into_iter().map(|term| InventedTerm {
+            term,
+            outcome: InventedOutcome::AnswerReplaced,
+        }));
+        return Ok(Verified::Unusable { invented: report });
+    }
+    report.extend(invented.into_iter().map(|term| InventedTerm {
+        term,
+        outcome: InventedOutcome::SentenceDropped,
+    }));
+    Ok(Verified::Clean {
+        draft: rest,
+        invented: report,
+    })
+}
+
+/// The applied text: the answer and the facts it does not state, under "Details:" — or, for
+/// the structured style from the brief prompt, the answer as a summary above the ledger's
+/// sections.
+fn compose(
+    input: &Input<'_>,
+    draft: String,
+    invented: Vec<InventedTerm>,
+    prompts: Vec<SentPrompt>,
+    repairs: u32,
+    estimated_prompt_tokens: u64,
+) -> Faithful {
+    let kept = check_facts(input.ledger, &draft).kept;
+    let text = if input.style == SquashStyle::Structured && input.prompt_style == PromptStyle::Brief
+    {
+        format!(
+            "Summary: {}\n\n{}",
+            draft.trim(),
+            extract_text(input.ledger, input.messages)
+        )
+    } else {
+        let missing = check_facts(input.ledger, &draft).missing;
+        let details = details_section(&input.ledger.subset(&missing));
+        if details.is_empty() {
+            draft
+        } else {
+            format!("{}\n\n{details}", draft.trim_end())
+        }
+    };
+    let stated = check_facts(input.ledger, &text).kept;
+    let restored: Vec<usize> = stated.into_iter().filter(|i| !kept.contains(i)).collect();
+    Faithful {
+        facts: FactReport::new(input.ledger, &kept, &restored, invented),
+        text,
+        style: input.style,
+        prompts,
+        repairs,
+        fallback: None,
+        estimated_prompt_tokens,
+    }
+}
+
+/// The extractive squash in place of unusable answers.
+fn fallback(
+    input: &Input<'_>,
+    prompts: Vec<SentPrompt>,
+    repairs: u32,
+    estimated_prompt_tokens: u64,
+    reason: String,
+    invented: Vec<InventedTerm>,
+) -> Faithful {
+    let text = extract_text(input.ledger, input.messages);
+    let stated = check_facts(input.ledger, &text).kept;
+    Faithful {
+        facts: FactReport::new(input.ledger, &stated, &[], invented),
+        text,
+        style: SquashStyle::Extract,
+        prompts,
+        repairs,
+        fallback: Some(Fallback {
+            style: SquashStyle::Extract,
+            reason,
+        }),
+        estimated_prompt_tokens,
+    }
+}
+
+fn record_repair(prompts: &mut Vec<SentPrompt>, prompt: &SquashPrompt, follow: &str) {
+    prompts.push(SentPrompt {
+        purpose: PromptPurpose::Repair,
+        prompt: SquashPrompt {
+            system: None,
+            user: follow.to_owned(),
+            style: prompt.style,
+        },
+    });
+}
