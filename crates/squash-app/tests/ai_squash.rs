@@ -10,8 +10,8 @@ use common::Backend;
 use squash_app::{
     ChatError, ChatOptions, PartnerPolicy, ServiceError, SquashEngine, SquashError, SquashOptions,
 };
-use squash_core::quality::OutputProblem;
 use squash_core::tokens::format_count;
+use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::{render, ContentItem, ConversationId, MessageId, Role, ToolResultData};
 use squash_llm::{
     chat_messages_from_domain, CancellationToken, ChatModel, ChatPart, ChatRole, FakeModel,
@@ -135,8 +135,15 @@ async fn ai_squash_end_to_end(b: &Backend) {
     // The result message points at its operation; the thread has the expected order.
     let message = outcome.message.clone().unwrap();
     assert_eq!(message.squash_operation_id, Some(op.id));
-    assert_eq!(message.role, Role::User);
+    // A run of the assistant's messages reads as the assistant's own account.
+    assert_eq!(message.role, Role::Assistant);
     assert_eq!(render::message_text(&message), SUMMARY);
+    // The style and the prompt are recorded (and round-trip through the store, above).
+    assert_eq!(op.style, Some(SquashStyle::Prose));
+    assert_eq!(op.prompt_style, Some(PromptStyle::Spec));
+    let facts = result.report.facts.as_ref().expect("a fact report");
+    assert!(facts.total > 0 && facts.missing.is_empty() && facts.restored.is_empty());
+    assert_eq!(result.report.repairs, 0);
     assert_eq!(
         links(b, conv).await,
         vec![ids[0], message.id, ids[2], ids[4], ids[5]]
@@ -401,27 +408,49 @@ async fn too_large_input_is_refused_before_any_request() {
 }
 
 #[tokio::test]
-async fn empty_or_meta_only_output_is_an_error_and_changes_nothing() {
+async fn an_unusable_answer_gets_one_retry_then_the_extract() {
     let b = common::sqlite().await;
     let (conv, ids) = conversation(&b, 3).await;
-    let before = counts(&b).await;
     let fake = Arc::new(FakeModel::new());
+    // Empty, then only a preamble: both unusable. The user still gets a squash: the extract.
     fake.push_text("   \n ");
     fake.push_text("Here is the compressed message:");
-    for expected in [OutputProblem::Empty, OutputProblem::MetaOnly] {
-        let err = b
-            .service
-            .squash_messages_with_ai(fake.clone(), conv, &[ids[0], ids[1]], None)
-            .await
-            .unwrap_err();
-        match &err {
-            SquashError::Output(p) => assert_eq!(*p, expected),
-            other => panic!("expected an output problem, got {other}"),
-        }
-        assert_eq!(err.code(), "bad_model_output");
-        assert!(err.is_retryable());
-    }
-    assert_eq!(counts(&b).await, before);
+    let done = b
+        .service
+        .squash_messages_with_ai(fake.clone(), conv, &[ids[0], ids[1]], None)
+        .await
+        .unwrap();
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2, "one retry");
+    let retry = requests[1].messages.last().unwrap();
+    let ChatPart::Text(follow) = &retry.content[0] else {
+        panic!("text");
+    };
+    assert!(follow.contains("could not be used: the model returned an empty answer"), "{follow}");
+    let report = &done.result.report;
+    let fallback = report.fallback.as_ref().expect("a fallback");
+    assert_eq!(fallback.style, SquashStyle::Extract);
+    assert!(fallback.reason.contains("only a comment"), "{}", fallback.reason);
+    assert_eq!(done.result.style, SquashStyle::Extract);
+    assert_eq!(report.repairs, 1);
+    assert!(done.result.text.contains("E0308"), "{}", done.result.text);
+    let op = done.outcome.operation.unwrap();
+    assert_eq!(op.style, Some(SquashStyle::Extract));
+    // Both prompts are in the record.
+    assert!(op.prompt.unwrap().contains("=== prompt 2 of 2: repair ==="));
+
+    // An unusable answer followed by a good one: the good one, after one repair.
+    fake.push_text("");
+    fake.push_text(SUMMARY);
+    let (conv, ids) = conversation(&b, 3).await;
+    let done = b
+        .service
+        .squash_messages_with_ai(fake.clone(), conv, &[ids[0], ids[1]], None)
+        .await
+        .unwrap();
+    assert_eq!(done.result.report.repairs, 1);
+    assert!(done.result.report.fallback.is_none());
+    assert!(done.result.text.starts_with(SUMMARY));
 }
 
 #[tokio::test]
@@ -500,11 +529,19 @@ async fn tool_partners_join_the_selection() {
         .await
         .unwrap();
     let fake = Arc::new(FakeModel::new());
+    // The first answer leaves out the command; the repair request names it.
     fake.push_text(SUMMARY);
+    fake.push_text(format!("{SUMMARY} `cargo build` had failed with it."));
     let squash = s
         .squash_messages_with_ai(fake.clone(), conv, &[q.id, call.id], None)
         .await
         .unwrap();
+    assert_eq!(squash.result.report.repairs, 1);
+    let ChatPart::Text(repair) = &fake.requests()[1].messages[2].content[0] else {
+        panic!("text repair");
+    };
+    assert!(repair.contains("Ran `cargo build` → failed"), "{repair}");
+    assert!(squash.result.text.contains("`cargo build` had failed"));
     assert_eq!(squash.result.sources, vec![q.id, call.id, result.id]);
     assert_eq!(squash.result.added_partners.len(), 1);
     assert_eq!(squash.result.added_partners[0].message, result.id);
@@ -555,7 +592,7 @@ async fn tool_partners_join_the_selection() {
         .await
         .unwrap_err();
     assert_eq!(err.code(), "invalid_input", "{err}");
-    assert_eq!(fake.requests().len(), 1);
+    assert_eq!(fake.requests().len(), 2, "no request for the refused selection");
 }
 
 #[tokio::test]

@@ -1,0 +1,283 @@
+//! The faithful squash through the service: a model that drops facts and invents a path gets a
+//! repair request, what it still leaves out is appended, what it still invents is cut; the
+//! extract needs no model; a selection too large for the window goes in parts; the result's
+//! role follows its sources. The demo session (a real-shaped agent run) is the input.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use common::Backend;
+use serde::Deserialize;
+use squash_app::{SquashEngine, SquashOptions, SquashStage};
+use squash_core::ledger::{build_ledger, check_facts, InventedOutcome};
+use squash_core::prompt::{PromptStyle, SquashStyle};
+use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
+use squash_llm::{ChatModel, ChatPart, FakeModel};
+
+#[derive(Deserialize)]
+struct Session {
+    messages: Vec<SessionMessage>,
+}
+
+#[derive(Deserialize)]
+struct SessionMessage {
+    role: Role,
+    content: Vec<ContentItem>,
+}
+
+/// The demo session stored as a conversation; its messages in order.
+async fn demo(b: &Backend) -> (ConversationId, Vec<Message>) {
+    let session: Session =
+        serde_json::from_str(include_str!("../../squash-cli/demo/session.json")).unwrap();
+    let conv = b
+        .service
+        .create_conversation("/tmp/faithful", "demo")
+        .await
+        .unwrap()
+        .id;
+    let mut messages = Vec::new();
+    for m in session.messages {
+        let (message, _) = b.service.append(conv, m.role, m.content).await.unwrap();
+        messages.push(message);
+    }
+    (conv, messages)
+}
+
+/// Messages 2 to 11: the agent's tool run, as `squash demo` selects it.
+fn run(messages: &[Message]) -> Vec<MessageId> {
+    messages[1..11].iter().map(|m| m.id).collect()
+}
+
+fn text_of(part: &ChatPart) -> &str {
+    match part {
+        ChatPart::Text(t) => t,
+        other => panic!("expected text, got {other:?}"),
+    }
+}
+
+/// Drops most facts and names a file the session never touched.
+const FORGETFUL: &str = "The assistant fixed the config tests by editing src/settings.py.";
+
+async fn repair_then_details(b: &Backend) {
+    let (conv, messages) = demo(b).await;
+    let fake = Arc::new(FakeModel::new());
+    fake.push_text(FORGETFUL);
+    // The repair keeps the invented path and adds only one fact.
+    fake.push_text(format!("{FORGETFUL} It fixed E0425."));
+    let done = b
+        .service
+        .squash_messages_with_ai(fake.clone(), conv, &run(&messages), None)
+        .await
+        .unwrap();
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2, "one repair request");
+    let repair = text_of(&requests[1].messages[2].content[0]);
+    assert!(repair.contains("leaves out these facts"), "{repair}");
+    assert!(repair.contains("crates/config/src/lib.rs"), "{repair}");
+    assert!(repair.contains("src/settings.py"), "the invented term is named: {repair}");
+    // The previous answer is in the conversation the repair continues.
+    assert_eq!(text_of(&requests[1].messages[1].content[0]), FORGETFUL);
+
+    let text = &done.result.text;
+    assert!(!text.contains("src/settings.py"), "{text}");
+    assert!(text.contains("Details:"), "{text}");
+    // Every fact of the ledger is in the applied text, checked independently of the report.
+    let refs: Vec<&Message> = messages[1..11].iter().collect();
+    let ledger = build_ledger(&refs);
+    assert!(check_facts(&ledger, text).missing.is_empty(), "{text}");
+    let facts = done.result.report.facts.as_ref().unwrap();
+    assert_eq!(facts.total, ledger.len());
+    assert!(facts.missing.is_empty());
+    assert!(!facts.restored.is_empty());
+    assert!(facts
+        .invented
+        .iter()
+        .any(|t| t.term == "src/settings.py" && t.outcome == InventedOutcome::SentenceDropped));
+    assert_eq!(done.result.report.repairs, 1);
+    // An agent run becomes the assistant's message.
+    assert_eq!(done.result.role, Role::Assistant);
+    let stored = b.service.message(done.outcome.message.unwrap().id).await.unwrap();
+    assert_eq!(stored.role, Role::Assistant);
+    assert!(common::violations(b, conv).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_forgetful_inventive_model_is_repaired_and_completed() {
+    on_every_backend!(repair_then_details);
+}
+
+#[tokio::test]
+async fn a_repair_that_works_is_applied_as_is() {
+    let b = common::sqlite().await;
+    let (conv, messages) = demo(&b).await;
+    let refs: Vec<&Message> = messages[1..11].iter().collect();
+    let ledger = build_ledger(&refs);
+    // The repaired answer states every fact in its own words (the ledger's lines, joined).
+    let complete: String = ledger
+        .facts
+        .iter()
+        .map(|f| f.text.clone())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let fake = Arc::new(FakeModel::new());
+    fake.push_text(FORGETFUL);
+    fake.push_text(complete.clone());
+    let done = b
+        .service
+        .squash_messages_with_ai(fake.clone(), conv, &run(&messages), None)
+        .await
+        .unwrap();
+    assert_eq!(done.result.text, complete);
+    let facts = done.result.report.facts.unwrap();
+    assert_eq!(facts.kept.len(), facts.total);
+    assert!(facts.restored.is_empty());
+    assert_eq!(facts.invented.len(), 1);
+    assert_eq!(facts.invented[0].outcome, InventedOutcome::RemovedByRepair);
+}
+
+async fn extract_needs_no_model(b: &Backend) {
+    let (conv, messages) = demo(b).await;
+    let before = b.service.current_thread(conv).await.unwrap().messages.len();
+    let engine = SquashEngine::offline(b.service.clone()).with_options(SquashOptions {
+        style: SquashStyle::Extract,
+        ..SquashOptions::default()
+    });
+    let done = engine
+        .squash_and_apply(conv, &run(&messages), None)
+        .await
+        .unwrap();
+    assert!(done.result.model.is_none() && done.result.prompts.is_empty());
+    assert!(done.result.text.starts_with("Files:\n- Edited crates/config/src/lib.rs"));
+    assert!(done.result.text.contains("E0425"));
+    let facts = done.result.report.facts.as_ref().unwrap();
+    assert_eq!(facts.kept.len(), facts.total);
+    let op = done.outcome.operation.unwrap();
+    assert_eq!(op.style, Some(SquashStyle::Extract));
+    assert!(!op.performed_by_agent && op.prompt.is_none() && op.usage.is_none());
+    assert_eq!(b.service.operation(op.id).await.unwrap(), op);
+    let after = b.service.current_thread(conv).await.unwrap().messages.len();
+    assert_eq!(after, before - 9);
+    b.service.undo(conv).await.unwrap();
+    assert_eq!(
+        b.service.current_thread(conv).await.unwrap().messages.len(),
+        before
+    );
+    // A model style without a model is a clear error that changes nothing.
+    let err = SquashEngine::offline(b.service.clone())
+        .squash_messages(conv, &run(&messages), None)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "not_configured", "{err}");
+}
+
+#[tokio::test]
+async fn the_extract_needs_no_model() {
+    on_every_backend!(extract_needs_no_model);
+}
+
+#[tokio::test]
+async fn a_selection_larger_than_the_window_goes_in_parts() {
+    let b = common::sqlite().await;
+    let (conv, messages) = demo(&b).await;
+    let fake = Arc::new(FakeModel::new());
+    for i in 0..3 {
+        fake.push_text(format!("Part {i}: the assistant worked on crates/config/src/lib.rs."));
+    }
+    fake.push_text("The assistant fixed crates/config/src/lib.rs; E0425 along the way.");
+    let stages = Arc::new(Mutex::new(Vec::new()));
+    let seen = stages.clone();
+    let engine = SquashEngine::new(b.service.clone(), fake.clone())
+        .with_options(SquashOptions {
+            // Room for two or three of these messages at a time.
+            context_window: Some(1_000),
+            max_output_tokens: 200,
+            repair_rounds: Some(0),
+            ..SquashOptions::default()
+        })
+        .with_stages(Arc::new(move |s: SquashStage| {
+            seen.lock().unwrap().push(s);
+        }));
+    let done = engine
+        .squash_and_apply(conv, &run(&messages), None)
+        .await
+        .unwrap();
+    let stages = stages.lock().unwrap().clone();
+    let parts = stages
+        .iter()
+        .filter(|s| matches!(s, SquashStage::Part { .. }))
+        .count();
+    assert!(parts >= 2, "{stages:?}");
+    assert_eq!(stages.last(), Some(&SquashStage::Combining));
+    let requests = fake.requests();
+    assert_eq!(requests.len(), parts + 1);
+    // No part separates a call from its result: every toolu id sent with its result.
+    for r in &requests[..parts] {
+        let sent = text_of(&r.messages[0].content[0]);
+        assert!(sent.len() < 4_000, "each part fits");
+    }
+    let op = done.outcome.operation.unwrap();
+    let prompt = op.prompt.unwrap();
+    assert!(prompt.contains(&format!("=== prompt 1 of {}: part 1 of {parts}", parts + 1)));
+    assert!(prompt.contains("combine the parts"));
+    // The combined answer is checked against the whole ledger: what it lacks is appended.
+    assert!(done.result.text.contains("Details:"));
+    let refs: Vec<&Message> = messages[1..11].iter().collect();
+    assert!(check_facts(&build_ledger(&refs), &done.result.text)
+        .missing
+        .is_empty());
+}
+
+#[tokio::test]
+async fn the_brief_prompt_asks_only_for_the_connecting_prose() {
+    let b = common::sqlite().await;
+    let (conv, messages) = demo(&b).await;
+    let fake = Arc::new(FakeModel::new());
+    fake.push_text("The assistant made cargo test pass again for the config crate.");
+    let engine = SquashEngine::new(b.service.clone(), fake.clone()).with_options(SquashOptions {
+        prompt_style: Some(PromptStyle::Brief),
+        style: SquashStyle::Structured,
+        ..SquashOptions::default()
+    });
+    let done = engine
+        .squash_messages(conv, &run(&messages), None)
+        .await
+        .unwrap();
+    let request = &fake.requests()[0];
+    assert_eq!(request.max_output_tokens, 256);
+    let sent = text_of(&request.messages[0].content[0]);
+    assert!(sent.contains("Facts already recorded"), "{sent}");
+    assert!(sent.contains("- Edited crates/config/src/lib.rs"), "{sent}");
+    assert!(request.system.as_deref().unwrap().contains("The assistant runs every tool"));
+    // Structured from the brief prompt: the prose as a summary, then the ledger's sections.
+    assert!(done.text.starts_with("Summary: The assistant made cargo test pass"));
+    assert!(done.text.contains("\n\nFiles:\n- Edited crates/config/src/lib.rs"));
+    assert_eq!(done.prompt_style(), Some(PromptStyle::Brief));
+}
+
+#[tokio::test]
+async fn the_result_role_follows_its_sources_unless_overridden() {
+    let b = common::sqlite().await;
+    let (conv, messages) = demo(&b).await;
+    let fake = Arc::new(FakeModel::new());
+    fake.push_text(
+        "The user asked to fix cargo test for `timeout_secs` with a default of 30; done.",
+    );
+    let model: Arc<dyn ChatModel> = fake.clone();
+    // With the user's request in the selection, the result stays a user message.
+    let ids: Vec<MessageId> = messages[0..3].iter().map(|m| m.id).collect();
+    let engine = SquashEngine::new(b.service.clone(), model.clone()).with_options(SquashOptions {
+        repair_rounds: Some(0),
+        ..SquashOptions::default()
+    });
+    let result = engine.squash_messages(conv, &ids, None).await.unwrap();
+    assert_eq!(result.role, Role::User);
+    fake.push_text("The assistant ran the failing test.");
+    let engine = SquashEngine::new(b.service.clone(), model).with_options(SquashOptions {
+        repair_rounds: Some(0),
+        role: Some(Role::User),
+        ..SquashOptions::default()
+    });
+    let result = engine.squash_messages(conv, &run(&messages), None).await.unwrap();
+    assert_eq!(result.role, Role::User);
+}
