@@ -86,7 +86,7 @@ pub(crate) fn command_facts(runs: &[CommandRun]) -> Vec<Fact> {
             Status::Failed(None) => "failed".to_owned(),
             Status::Unknown => "no result in the selection".to_owned(),
         };
-        let outcome = match summary_line(&run.output) {
+        let outcome = match summary_line(&run.output).or_else(|| short_output(run)) {
             Some(s) => format!("{outcome}: {s}"),
             None => outcome,
         };
@@ -104,6 +104,57 @@ pub(crate) fn command_facts(runs: &[CommandRun]) -> Vec<Fact> {
             source: first.source,
         })
         .collect()
+}
+
+/// Searches (Grep, Glob, a find tool) and what they found: the first line of their output.
+pub(crate) fn search_facts(uses: &[ToolUse<'_>]) -> Vec<Fact> {
+    uses.iter()
+        .filter(|u| {
+            let n = u.name.to_ascii_lowercase();
+            (n.contains("grep") || n.contains("glob") || n.contains("search") || n.contains("find"))
+                && command_of(u.input).is_none()
+        })
+        .filter_map(|u| {
+            let result = u.result.as_ref()?;
+            let first = result.text.lines().map(str::trim).find(|l| !l.is_empty())?;
+            let what = ["pattern", "query", "file_name", "name", "path"]
+                .iter()
+                .find_map(|k| u.input.get(*k).and_then(Value::as_str))
+                .unwrap_or("");
+            let mut anchors = super::text::anchors_of(first, 2);
+            if anchors.is_empty() {
+                anchors = super::text::content_words(first, 2);
+            }
+            if anchors.is_empty() {
+                return None;
+            }
+            Some(Fact {
+                kind: FactKind::Command,
+                text: format!("{} `{}` → {}", u.name, one_line(what, 60), one_line(first, 100)),
+                anchors,
+                source: result.source,
+            })
+        })
+        .collect()
+}
+
+/// The output of a successful run that is one or two lines long ("344", "Imported 1,842
+/// rows"): what the run found, in full.
+fn short_output(run: &CommandRun) -> Option<String> {
+    if run.status != Status::Ok {
+        return None;
+    }
+    let lines: Vec<&str> = run
+        .output
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l))
+        .collect();
+    match lines.as_slice() {
+        [one] => Some(one_line(one, 100)),
+        [_, two] => Some(one_line(two, 100)),
+        _ => None,
+    }
 }
 
 /// The command string of a shell call: `command` as a string or an argv array (Codex's

@@ -15,12 +15,12 @@ use super::{Fact, FactKind, ToolUse};
 use crate::message::{ContentItem, Message, SystemLevel};
 
 /// Error lines kept per failed run: the first ones name the cause, later ones its echoes.
-const LINES_PER_RUN: usize = 2;
+const LINES_PER_RUN: usize = 3;
 const LINE_MAX_CHARS: usize = 140;
 
 static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:\berror(?:\[[A-Z]*\d+\])?(?::|\s+[A-Z]{1,3}\d{3,})|\bERROR\b|\bFAIL(?:ED|URE)?\b|panicked at|\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bError:|npm ERR!|\bfatal:|command not found|No such file or directory|Permission denied|Segmentation fault|\bAssertion)",
+        r"(?:\berror(?:\[[A-Z]*\d+\])?(?::|\s+[A-Z]{1,3}\d{3,})|\bERROR\b|\bFAIL(?:ED|URE)?\b|panicked at|\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bError:|npm ERR!|\bfatal:|syntax error|\bCONFLICT\b|●|command not found|No such file or directory|Permission denied|Segmentation fault|\bAssertion)",
     )
     .expect("static regex")
 });
@@ -195,7 +195,7 @@ fn anchors_of_error(line: &str) -> Vec<String> {
 fn tool_errors(uses: &[ToolUse<'_>]) -> Vec<Fact> {
     let mut facts = Vec::new();
     for (i, use_) in uses.iter().enumerate() {
-        let Some(result) = use_.result.as_ref().filter(|r| r.is_error) else {
+        let Some(result) = use_.result.as_ref().filter(|r| failed(use_.name, r)) else {
             continue;
         };
         if use_.input.get("command").is_some() || use_.input.get("cmd").is_some() {
@@ -205,7 +205,7 @@ fn tool_errors(uses: &[ToolUse<'_>]) -> Vec<Fact> {
         let retried = uses[i + 1..].iter().any(|later| {
             later.name == use_.name
                 && target_of(later) == target
-                && later.result.as_ref().is_some_and(|r| !r.is_error)
+                && later.result.as_ref().is_some_and(|r| !failed(later.name, r))
         });
         let first = error_lines(&result.text).into_iter().next().unwrap_or_default();
         let what = match &target {
@@ -230,6 +230,24 @@ fn tool_errors(uses: &[ToolUse<'_>]) -> Vec<Fact> {
         });
     }
     facts
+}
+
+/// A tool result that failed: flagged as an error, or (for a tool that changes something) one
+/// whose first lines say so without the flag (SWE-agent's editor, some MCP tools).
+fn failed(tool: &str, result: &super::ToolOutcome) -> bool {
+    if result.is_error {
+        return true;
+    }
+    let name = tool.to_ascii_lowercase();
+    let reads = ["read", "open", "view", "cat", "search", "find", "grep", "glob", "list", "ls"]
+        .iter()
+        .any(|r| name.contains(r));
+    !reads
+        && result
+            .text
+            .lines()
+            .take(6)
+            .any(|l| ERROR_LINE.is_match(l.trim()) && !is_benign(l.trim()))
 }
 
 fn target_of(use_: &ToolUse<'_>) -> Option<String> {
@@ -278,7 +296,8 @@ mod tests {
             error_lines(out),
             vec![
                 "test tests::parses ... FAILED".to_owned(),
-                "thread 'tests::parses' panicked at src/lib.rs:3:5".to_owned()
+                "thread 'tests::parses' panicked at src/lib.rs:3:5".to_owned(),
+                "test result: FAILED. 3 passed; 1 failed".to_owned()
             ]
         );
         assert_eq!(

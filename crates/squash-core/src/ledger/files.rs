@@ -43,8 +43,9 @@ impl Action {
 const PATH_KEYS: &[&str] = &["file_path", "filePath", "path", "notebook_path", "filename"];
 
 pub(crate) fn file_facts(uses: &[ToolUse<'_>]) -> Vec<Fact> {
-    // (path, strongest action, source of the first touch), in first-touch order.
-    let mut touched: Vec<(String, Action, crate::ids::MessageId)> = Vec::new();
+    // (path, strongest action, source of the first touch, names an edit introduced), in
+    // first-touch order.
+    let mut touched: Vec<(String, Action, crate::ids::MessageId, Vec<String>)> = Vec::new();
     let mut record = |path: &str, action: Action, use_: &ToolUse<'_>| {
         let path = path.trim();
         if path.is_empty() || path.len() > 300 {
@@ -55,9 +56,17 @@ pub(crate) fn file_facts(uses: &[ToolUse<'_>]) -> Vec<Fact> {
         if failed && action != Action::Read {
             return;
         }
-        match touched.iter_mut().find(|(p, _, _)| p == path) {
-            Some(entry) => entry.1 = entry.1.max(action),
-            None => touched.push((path.to_owned(), action, use_.source)),
+        let introduced = introduced_names(use_.input);
+        match touched.iter_mut().find(|(p, _, _, _)| p == path) {
+            Some(entry) => {
+                entry.1 = entry.1.max(action);
+                for name in introduced {
+                    if !entry.3.contains(&name) && entry.3.len() < 3 {
+                        entry.3.push(name);
+                    }
+                }
+            }
+            None => touched.push((path.to_owned(), action, use_.source, introduced)),
         }
     };
     for use_ in uses {
@@ -79,13 +88,45 @@ pub(crate) fn file_facts(uses: &[ToolUse<'_>]) -> Vec<Fact> {
     }
     touched
         .into_iter()
-        .map(|(path, action, source)| Fact {
-            kind: FactKind::File,
-            text: format!("{} {path}", action.verb()),
-            anchors: vec![path],
-            source,
+        .map(|(path, action, source, names)| {
+            let text = if names.is_empty() {
+                format!("{} {path}", action.verb())
+            } else {
+                format!("{} {path} ({})", action.verb(), names.join(", "))
+            };
+            let mut anchors = vec![path];
+            anchors.extend(names);
+            Fact {
+                kind: FactKind::File,
+                text,
+                anchors,
+                source,
+            }
         })
         .collect()
+}
+
+/// Identifiers an edit brings in (in its new text and not in its old one): what changed, in
+/// names. At most two.
+fn introduced_names(input: &Value) -> Vec<String> {
+    let (Some(old), Some(new)) = (
+        input.get("old_string").and_then(Value::as_str),
+        input.get("new_string").and_then(Value::as_str),
+    ) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = Vec::new();
+    for term in super::text::anchors_of(new, 8) {
+        let term = term.trim_end_matches("()").to_owned();
+        let fits = !old.contains(term.as_str())
+            && term.chars().any(|c| c.is_alphabetic())
+            && term.len() <= 40
+            && !term.contains(char::is_whitespace);
+        if fits && !names.contains(&term) && names.len() < 2 {
+            names.push(term);
+        }
+    }
+    names
 }
 
 /// The patch text of an `apply_patch` call (Codex), whatever the input's shape.

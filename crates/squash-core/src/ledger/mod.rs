@@ -133,6 +133,7 @@ pub fn build_ledger(messages: &[&Message]) -> Ledger {
     facts.extend(files::file_facts(&uses));
     let runs = commands::command_runs(&uses);
     facts.extend(commands::command_facts(&runs));
+    facts.extend(commands::search_facts(&uses));
     facts.extend(errors::error_facts(messages, &uses, &runs));
     let mut prose_facts = prose::statements(messages);
     // A value already named by a structural fact needs no fact of its own.

@@ -46,7 +46,7 @@ fn demo_run_has_its_files_commands_and_fixes() {
     let ledger = build_ledger(&selection);
     assert_eq!(
         texts(&ledger, FactKind::File),
-        vec!["Edited crates/config/src/lib.rs"]
+        vec!["Edited crates/config/src/lib.rs (default_timeout_secs)"]
     );
     let commands = texts(&ledger, FactKind::Command);
     assert!(
