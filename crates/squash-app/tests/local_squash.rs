@@ -14,6 +14,7 @@ mod common;
 
 use std::path::PathBuf;
 
+use squash_core::prompt::SquashStyle;
 use squash_app::{prompt_style_for, SquashEngine, SquashError, SquashOptions};
 use squash_core::{ContentItem, Role};
 use squash_llm::{LocalConfig, LocalModel, ProviderKind};
@@ -82,11 +83,16 @@ async fn the_engine_squashes_with_the_embedded_model() {
     let engine = SquashEngine::new(b.service.clone(), model).with_options(options);
     match engine.squash_messages(conv.id, &ids[..2], None).await {
         Ok(result) => {
-            assert_eq!(result.provider, ProviderKind::Local);
-            assert_eq!(result.model, "smollm2-135m-instruct-q4_1");
-            assert_eq!(result.prompt.style, prompt_style_for(ProviderKind::Local));
+            assert_eq!(result.provider, Some(ProviderKind::Local));
+            assert_eq!(result.model.as_deref(), Some("smollm2-135m-instruct-q4_1"));
+            assert_eq!(
+                result.prompt.as_ref().map(|p| p.style),
+                Some(prompt_style_for(SquashStyle::Prose, ProviderKind::Local))
+            );
             assert!(result.usage.input_tokens > 20, "{:?}", result.usage);
-            assert!((1..=48).contains(&result.usage.output_tokens));
+            // 48 tokens a call; an unusable first answer gets one retry.
+            let calls = result.prompts.len() as u64;
+            assert!((1..=48 * calls).contains(&result.usage.output_tokens));
             let outcome = engine.apply(&result).await.expect("apply");
             let after = b.service.current_links(conv.id).await.expect("links").links;
             assert_eq!(after.len(), 2);
