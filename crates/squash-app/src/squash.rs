@@ -19,20 +19,20 @@ use serde::{Serialize, Serializer};
 use squash_core::prompt::{build_squash_prompt, messages_text, PromptStyle, SquashPrompt};
 use squash_core::quality::{check_output, quality_report, OutputProblem, QualityReport};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
-use squash_core::tokens::{check_fits, context_window_for, TooLarge};
+use squash_core::tokens::{check_fits, TooLarge};
 use squash_core::{
     ContentItem, ConversationId, DomainError, Message, MessageId, Role, SquashOperationId,
     ThreadId, TokenUsage,
 };
 use squash_llm::{
-    CancellationToken, ChatMessage, ChatModel, ChatRequest, ChatResponse, LlmError, ModelInfo,
-    ProviderKind,
+    context_window_for, CancellationToken, ChatMessage, ChatModel, ChatRequest, ChatResponse,
+    LlmError, ModelInfo, ProviderKind, StopReason,
 };
 use squash_store::StoreError;
 use thiserror::Error;
 
 use crate::conversations::{ConversationService, OperationOutcome, SquashApplication};
-use crate::error::ServiceError;
+use crate::error::{ErrorCode, ServiceError};
 
 /// The sampling temperature of a squash call: low, for a faithful summary.
 pub const SQUASH_TEMPERATURE: f32 = 0.3;
@@ -134,8 +134,8 @@ pub struct SquashResult {
     /// The model id the provider reported.
     pub model: String,
     pub provider: ProviderKind,
-    /// Tokens as the provider counted them.
-    pub usage: TokenUsage,
+    /// Tokens as the provider counted them; `None` when it did not say.
+    pub usage: Option<TokenUsage>,
     /// How long the model call took.
     #[serde(rename = "duration_ms", serialize_with = "as_millis")]
     pub duration: Duration,
@@ -143,7 +143,7 @@ pub struct SquashResult {
     /// The squashed messages in thread order, tool partners included.
     pub sources: Vec<MessageId>,
     /// Tool partners that joined the selection.
-    #[serde(skip)]
+    #[serde(serialize_with = "crate::answers::partners")]
     pub added_partners: Vec<PartnerAdded>,
     pub custom_instructions: Option<String>,
     /// The thread and revision the result was computed from.
@@ -151,7 +151,7 @@ pub struct SquashResult {
     /// The estimated prompt tokens and the context window they were checked against.
     pub estimated_prompt_tokens: u64,
     pub context_window: u32,
-    pub stop_reason: Option<String>,
+    pub stop_reason: Option<StopReason>,
     /// The answer hit the output limit and may be cut off.
     pub truncated: bool,
 }
@@ -223,14 +223,14 @@ impl From<StoreError> for SquashError {
 
 impl SquashError {
     /// A stable code for exit statuses, API responses and logs.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
             SquashError::Service(e) => e.code(),
-            SquashError::Model(_) => "model_error",
-            SquashError::TooLarge(_) => "input_too_large",
-            SquashError::Output(_) => "bad_model_output",
-            SquashError::NotAiSquash(_) => "invalid_input",
-            SquashError::SourcesGone { .. } => "conflict",
+            SquashError::Model(_) => ErrorCode::ModelError,
+            SquashError::TooLarge(_) => ErrorCode::InputTooLarge,
+            SquashError::Output(_) => ErrorCode::BadModelOutput,
+            SquashError::NotAiSquash(_) => ErrorCode::InvalidInput,
+            SquashError::SourcesGone { .. } => ErrorCode::Conflict,
         }
     }
 
@@ -428,7 +428,7 @@ impl SquashEngine {
         let same_provider = op
             .provider
             .as_deref()
-            .and_then(parse_provider_kind)
+            .and_then(ProviderKind::parse)
             .is_none_or(|p| p == self.model.info().provider);
         let model = self
             .options
@@ -511,20 +511,18 @@ impl SquashEngine {
         computed_on: (ThreadId, u64),
     ) -> SquashResult {
         let report = quality_report(input_text, &answer.text);
-        let truncated = matches!(
-            answer.response.stop_reason.as_deref(),
-            Some("max_tokens" | "length")
-        );
+        let truncated = answer
+            .response
+            .stop_reason
+            .as_ref()
+            .is_some_and(StopReason::is_truncated);
         SquashResult {
             conversation_id: conversation,
             text: answer.text,
             prompt,
             model: answer.response.model,
             provider: self.model.info().provider,
-            usage: TokenUsage {
-                input_tokens: answer.response.usage.input_tokens,
-                output_tokens: answer.response.usage.output_tokens,
-            },
+            usage: answer.response.usage,
             duration: answer.duration,
             report,
             sources,
@@ -568,7 +566,7 @@ impl ConversationService {
                     model: Some(result.model.clone()),
                     provider: Some(result.provider.as_str().to_owned()),
                     custom_instructions: result.custom_instructions.clone(),
-                    usage: Some(result.usage),
+                    usage: result.usage,
                     duration_ms: Some(result.duration_ms()),
                     computed_on: Some(result.computed_on),
                 },
@@ -635,16 +633,9 @@ async fn select_with_partners(
 pub fn prompt_style_for(provider: ProviderKind) -> PromptStyle {
     match provider {
         ProviderKind::Local => PromptStyle::Notes,
-        ProviderKind::Anthropic
-        | ProviderKind::OpenAi
-        | ProviderKind::ClaudeCli
-        | ProviderKind::Fake => PromptStyle::Spec,
+        // The hosted models, and the test fake (`ProviderKind` is non-exhaustive for it).
+        _ => PromptStyle::Spec,
     }
-}
-
-/// A provider name as stored in a record (`claude_cli`) or typed (`claude-cli`).
-pub(crate) fn parse_provider_kind(name: &str) -> Option<ProviderKind> {
-    ProviderKind::parse(&name.trim().to_ascii_lowercase().replace('-', "_"))
 }
 
 /// The prompt a record holds ([`SquashPrompt::full_text`]), split back into its messages.
@@ -727,20 +718,6 @@ mod tests {
     }
 
     #[test]
-    fn provider_names_parse_both_spellings() {
-        assert_eq!(
-            parse_provider_kind("claude-cli"),
-            Some(ProviderKind::ClaudeCli)
-        );
-        assert_eq!(
-            parse_provider_kind("claude_cli"),
-            Some(ProviderKind::ClaudeCli)
-        );
-        assert_eq!(parse_provider_kind("OpenAI"), Some(ProviderKind::OpenAi));
-        assert_eq!(parse_provider_kind("nope"), None);
-    }
-
-    #[test]
     fn every_error_has_a_code() {
         let errors = [
             SquashError::Service(ServiceError::Invalid("x".into())),
@@ -758,7 +735,7 @@ mod tests {
             },
         ];
         for e in &errors {
-            assert!(!e.code().is_empty());
+            assert!(!e.code().as_str().is_empty());
             assert!(!e.to_string().is_empty());
         }
         assert!(errors[3].is_retryable());

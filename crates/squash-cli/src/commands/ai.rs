@@ -5,15 +5,14 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 use clap::Args;
-use squash_app::providers::{self, parse_provider, ProviderError};
+use squash_app::providers::{self, ProviderError};
 use squash_app::{
     ConversationService, OperationOutcome, PartnerPolicy, Progress, SquashEngine, SquashError,
     SquashOptions, SquashResult,
 };
-use squash_core::tokens::format_count;
-use squash_llm::{CancellationToken, ChatModel};
+use squash_llm::{CancellationToken, ChatModel, ProviderKind};
 
-use crate::output::{ids, outcome_json, outcome_text, Output};
+use crate::output::{ids, outcome_json, outcome_text, usage_text, Output};
 
 #[derive(Args, Debug)]
 pub struct AiArgs {
@@ -48,8 +47,8 @@ pub struct ModelArgs {
     /// anthropic, openai, claude-cli or local; default: auto-detected (the configuration file,
     /// then API keys, `claude` on PATH, a local server, else the embedded local model; `squash
     /// doctor` shows the choice and why).
-    #[arg(long, value_name = "PROVIDER")]
-    pub provider: Option<String>,
+    #[arg(long, value_name = "PROVIDER", value_enum, ignore_case = true)]
+    pub provider: Option<ProviderKind>,
     /// A model id instead of the provider's configured one (for local: a catalog name from
     /// `squash model list` or a .gguf path).
     #[arg(long, value_name = "MODEL")]
@@ -71,10 +70,9 @@ pub async fn ai(
     for m in &args.messages {
         selection.push(service.resolve_message(Some(conv), m).await?);
     }
-    let model =
-        providers::model_from_env(args.model.provider.as_deref(), args.model.model.as_deref())
-            .await
-            .map_err(provider_error)?;
+    let model = providers::model_from_env(args.model.provider, args.model.model.as_deref())
+        .await
+        .map_err(provider_error)?;
     let mut options = SquashOptions::from_env().map_err(squash_error)?;
     options.context_window = args.model.context_window;
     if args.strict {
@@ -138,13 +136,13 @@ async fn rerun_model(
     args: &ModelArgs,
 ) -> anyhow::Result<Arc<dyn ChatModel>> {
     if args.provider.is_none() {
-        if let Some(kind) = recorded.and_then(|p| parse_provider(p).ok()) {
+        if let Some(kind) = recorded.and_then(ProviderKind::parse) {
             if let Ok(model) = providers::build_model(kind, args.model.as_deref()).await {
                 return Ok(model);
             }
         }
     }
-    providers::model_from_env(args.provider.as_deref(), args.model.as_deref())
+    providers::model_from_env(args.provider, args.model.as_deref())
         .await
         .map_err(provider_error)
 }
@@ -202,11 +200,10 @@ pub(crate) fn end_progress(json: bool) {
 pub(crate) fn result_text(r: &SquashResult) -> String {
     let mut s = format!("{}\n\nquality: {}", r.text, r.report.render());
     s.push_str(&format!(
-        "\nmodel: {} ({}) · {} → {} tokens · {:.1} s",
+        "\nmodel: {} ({}) · {} · {:.1} s",
         r.model,
-        providers::provider_name(r.provider),
-        format_count(r.usage.input_tokens),
-        format_count(r.usage.output_tokens),
+        r.provider,
+        usage_text(r.usage),
         r.duration.as_secs_f64()
     ));
     s.push_str(&format!("\nsources: {}", ids(&r.sources)));
@@ -244,6 +241,9 @@ pub(crate) fn result_json(
         v["thread"] = applied["thread"].clone();
         v["message"] = applied["message"].clone();
         v["reapplied"] = applied["reapplied"].clone();
+        // `result` and `outcome` as the API's apply answers them; the keys above stay for
+        // scripts written before.
+        v["outcome"] = applied;
     }
     v
 }
@@ -251,7 +251,10 @@ pub(crate) fn result_json(
 /// The error with what the user can do about it.
 pub fn squash_error(e: SquashError) -> anyhow::Error {
     match e.hint() {
-        Some(hint) => anyhow!("{e} [{}]\nhint: {hint}", e.class().unwrap_or(e.code())),
+        Some(hint) => anyhow!(
+            "{e} [{}]\nhint: {hint}",
+            e.class().unwrap_or(e.code().as_str())
+        ),
         None => anyhow!(e),
     }
 }

@@ -146,10 +146,7 @@ pub async fn compute(
 
 /// A computed result as the API shows it.
 pub fn result_json(result: &SquashResult) -> Value {
-    let mut value = json!(result);
-    // The name people and provenance records use (`openai`), not the enum's serde spelling.
-    value["provider"] = json!(result.provider.as_str());
-    value
+    json!(result)
 }
 
 /// A preview as the API shows it: the computed result plus its id and the selection.

@@ -40,7 +40,10 @@ pub async fn fragment(
                 h2 { "AI squash preview" }
                 span.muted.small {
                     code { (result.model) } " (" (result.provider.as_str()) ") · "
-                    (result.usage.input_tokens) " → " (result.usage.output_tokens) " tokens · "
+                    @match result.usage {
+                        Some(usage) => { (usage.input_tokens) " → " (usage.output_tokens) " tokens · " }
+                        None => "tokens unknown · ",
+                    }
                     (format!("{:.1}", result.duration.as_secs_f64())) " s"
                 }
             }
