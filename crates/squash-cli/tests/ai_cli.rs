@@ -165,6 +165,17 @@ const SQUASH_RESULT_KEYS: [&str; 16] = [
     "usage",
 ];
 
+/// The fields of an operation's outcome (the API test checks the same list).
+const OUTCOME_KEYS: [&str; 7] = [
+    "added_partners",
+    "conversation_id",
+    "message",
+    "operation",
+    "reapplied",
+    "sources",
+    "thread",
+];
+
 fn result_keys(result: &Value) -> Vec<&str> {
     let mut keys: Vec<&str> = result
         .as_object()
@@ -414,6 +425,10 @@ async fn ai_preview_apply_rerun_chat_and_doctor() {
     let doctor_json = json_of(&squash(db, &url, &["--json", "doctor", "--no-probe"]).await);
     assert_eq!(doctor_json["selected"], "openai");
     assert!(!doctor_json.to_string().contains(KEY));
+
+    // An operation's outcome in the shape the API answers with.
+    let manual = json_of(&squash(db, &url, &["--json", "manual", conv, "@1", "@2"]).await);
+    assert_eq!(result_keys(&manual), OUTCOME_KEYS, "{manual:#}");
 }
 
 #[test]

@@ -149,7 +149,7 @@ impl FakeModel {
                 .map(|t| t.len())
                 .sum::<usize>();
         ChatResponse {
-            usage: self.counts.then(|| Usage {
+            usage: self.counts.then_some(Usage {
                 // The usual four characters a token: close enough for a fake.
                 input_tokens: (input_chars / 4) as u64,
                 output_tokens: (text.len() / 4) as u64,
