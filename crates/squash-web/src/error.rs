@@ -134,12 +134,12 @@ impl ApiError {
         self
     }
 
-    pub(crate) fn with_hint(mut self, hint: impl Into<String>) -> ApiError {
+    fn with_hint(mut self, hint: impl Into<String>) -> ApiError {
         self.hint = Some(hint.into());
         self
     }
 
-    pub(crate) fn retryable(mut self, retryable: bool) -> ApiError {
+    fn retryable(mut self, retryable: bool) -> ApiError {
         self.retryable = retryable;
         self
     }
@@ -282,5 +282,57 @@ impl From<JsonRejection> for ApiError {
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> ApiError {
         ApiError::invalid(rejection.body_text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_keep_their_names_and_map_to_one_status() {
+        let cases = [
+            (ApiCode::Service(ErrorCode::NotFound), "not_found", 404),
+            (
+                ApiCode::Service(ErrorCode::InvalidInput),
+                "invalid_input",
+                400,
+            ),
+            (ApiCode::UnsupportedMediaType, "invalid_input", 415),
+            (ApiCode::Service(ErrorCode::Conflict), "conflict", 409),
+            (ApiCode::Service(ErrorCode::ModelError), "model_error", 502),
+            (
+                ApiCode::Service(ErrorCode::BadModelOutput),
+                "bad_model_output",
+                502,
+            ),
+            (
+                ApiCode::Service(ErrorCode::InputTooLarge),
+                "input_too_large",
+                422,
+            ),
+            (ApiCode::PayloadTooLarge, "input_too_large", 413),
+            (
+                ApiCode::Service(ErrorCode::StorageError),
+                "storage_error",
+                500,
+            ),
+            (
+                ApiCode::Service(ErrorCode::NotConfigured),
+                "not_configured",
+                503,
+            ),
+            (ApiCode::Unauthorized, "unauthorized", 401),
+            (ApiCode::Forbidden, "forbidden", 403),
+            (ApiCode::MethodNotAllowed, "method_not_allowed", 405),
+        ];
+        for (code, name, status) in cases {
+            assert_eq!(code.as_str(), name);
+            assert_eq!(code.status(false).as_u16(), status, "{name}");
+        }
+        // A busy database may answer next time: 503, not 500.
+        let busy = ApiError::new(ErrorCode::StorageError, "busy").retryable(true);
+        assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(busy.body()["error"]["code"], "storage_error");
     }
 }
