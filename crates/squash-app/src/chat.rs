@@ -2,17 +2,18 @@
 
 use std::time::{Duration, Instant};
 
+use serde::Serialize;
 use squash_core::tokens::{check_fits, estimate_tokens, TooLarge};
 use squash_core::{ContentItem, ConversationId, Message, Role, ThreadId, TokenUsage};
 use squash_llm::{
     chat_messages_from_domain, CancellationToken, ChatMessage, ChatModel, ChatPart, ChatRequest,
-    LlmError, ProviderKind,
+    LlmError, ProviderKind, StopReason,
 };
 use squash_store::StoreError;
 use thiserror::Error;
 
 use crate::conversations::ConversationService;
-use crate::error::ServiceError;
+use crate::error::{ErrorCode, ServiceError};
 use crate::squash::{SquashOptions, SQUASH_MAX_OUTPUT_TOKENS};
 
 /// What an image costs in the estimate: about what the providers charge for a large one.
@@ -47,7 +48,8 @@ impl Default for ChatOptions {
 }
 
 /// A finished chat turn: both stored messages and what the call cost.
-#[derive(Clone, Debug)]
+/// A stored chat turn; serialized as `squash --json chat` and the API both answer it.
+#[derive(Clone, Debug, Serialize)]
 pub struct ChatTurn {
     pub conversation_id: ConversationId,
     /// The thread both messages were appended to.
@@ -57,9 +59,11 @@ pub struct ChatTurn {
     /// The model id the provider reported.
     pub model: String,
     pub provider: ProviderKind,
-    pub usage: TokenUsage,
+    /// Tokens as the provider counted them; `None` when it did not say.
+    pub usage: Option<TokenUsage>,
+    #[serde(rename = "duration_ms", serialize_with = "crate::answers::as_millis")]
     pub duration: Duration,
-    pub stop_reason: Option<String>,
+    pub stop_reason: Option<StopReason>,
 }
 
 /// Why a chat turn failed. The user's message is stored once the call was made (it is part of
@@ -90,12 +94,12 @@ impl From<StoreError> for ChatError {
 }
 
 impl ChatError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
             ChatError::Service(e) => e.code(),
-            ChatError::Model(_) => "model_error",
-            ChatError::TooLarge(_) => "input_too_large",
-            ChatError::EmptyReply => "bad_model_output",
+            ChatError::Model(_) => ErrorCode::ModelError,
+            ChatError::TooLarge(_) => ErrorCode::InputTooLarge,
+            ChatError::EmptyReply => ErrorCode::BadModelOutput,
         }
     }
 
@@ -189,10 +193,7 @@ impl ConversationService {
             assistant,
             model: response.model,
             provider: info.provider,
-            usage: TokenUsage {
-                input_tokens: response.usage.input_tokens,
-                output_tokens: response.usage.output_tokens,
-            },
+            usage: response.usage,
             duration,
             stop_reason: response.stop_reason,
         })

@@ -14,6 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use squash_llm::ProviderKind;
 use thiserror::Error;
 
 /// Names the configuration file instead of the default location.
@@ -30,7 +31,7 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 pub struct ModelConfig {
     /// `auto` or a provider name; a named provider wins over anything detected.
-    pub provider: Option<String>,
+    pub provider: Option<ProviderChoice>,
     /// The model id for the provider (not for `local`: see `local_model`).
     pub model: Option<String>,
     /// A catalog name (`squash model list`) or the path of a GGUF file.
@@ -40,12 +41,56 @@ pub struct ModelConfig {
 }
 
 impl ModelConfig {
-    /// The configured provider name, unless it is empty or `auto`.
-    pub fn explicit_provider(&self) -> Option<&str> {
-        self.provider
-            .as_deref()
-            .map(str::trim)
-            .filter(|p| !p.is_empty() && !p.eq_ignore_ascii_case("auto"))
+    /// The configured provider, unless it is `auto` (or not set).
+    pub fn explicit_provider(&self) -> Option<ProviderKind> {
+        match self.provider {
+            Some(ProviderChoice::Named(kind)) => Some(kind),
+            Some(ProviderChoice::Auto) | None => None,
+        }
+    }
+}
+
+/// `provider = ...` in the configuration file: `auto` (detect, the default) or one provider,
+/// spelled as `--provider` takes it. Anything else is refused when the file is read, with the
+/// list of valid names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProviderChoice {
+    Auto,
+    Named(ProviderKind),
+}
+
+impl ProviderChoice {
+    const AUTO: &'static str = "auto";
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderChoice::Auto => ProviderChoice::AUTO,
+            ProviderChoice::Named(kind) => kind.as_str(),
+        }
+    }
+}
+
+impl Serialize for ProviderChoice {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ProviderChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        if name.trim().eq_ignore_ascii_case(ProviderChoice::AUTO) {
+            return Ok(ProviderChoice::Auto);
+        }
+        ProviderKind::parse(&name)
+            .map(ProviderChoice::Named)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown provider `{}`: use auto or one of {}",
+                    name.trim(),
+                    ProviderKind::names()
+                ))
+            })
     }
 }
 
@@ -126,7 +171,10 @@ mod tests {
         )
         .expect("write");
         let loaded = load_from(&path).expect("valid");
-        assert_eq!(loaded.config.model.explicit_provider(), Some("local"));
+        assert_eq!(
+            loaded.config.model.explicit_provider(),
+            Some(ProviderKind::Local)
+        );
         assert_eq!(loaded.config.model.local_model.as_deref(), Some("x.gguf"));
 
         std::fs::write(&path, "[model]\nprovidr = \"local\"\n").expect("write");
@@ -134,12 +182,45 @@ mod tests {
         assert!(err.to_string().contains("providr"), "{err}");
     }
 
+    fn provider_in(text: &str) -> Result<ModelConfig, toml::de::Error> {
+        toml::from_str::<Config>(text).map(|c| c.model)
+    }
+
     #[test]
     fn auto_is_no_explicit_provider() {
-        let auto = ModelConfig {
-            provider: Some(" Auto ".into()),
-            ..ModelConfig::default()
-        };
+        let auto = provider_in("[model]\nprovider = \" Auto \"\n").expect("auto");
+        assert_eq!(auto.provider, Some(ProviderChoice::Auto));
         assert_eq!(auto.explicit_provider(), None);
+        assert_eq!(ModelConfig::default().explicit_provider(), None);
+    }
+
+    #[test]
+    fn providers_are_read_in_every_spelling_and_written_in_one() {
+        for (written, kind) in [
+            ("anthropic", ProviderKind::Anthropic),
+            ("openai", ProviderKind::OpenAi),
+            ("open_ai", ProviderKind::OpenAi),
+            ("claude-cli", ProviderKind::ClaudeCli),
+            ("claude_cli", ProviderKind::ClaudeCli),
+            ("local", ProviderKind::Local),
+        ] {
+            let model = provider_in(&format!("[model]\nprovider = \"{written}\"\n"))
+                .unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(model.explicit_provider(), Some(kind), "{written}");
+            let again = serde_json::to_value(&model).expect("serializes");
+            assert_eq!(again["provider"], kind.as_str(), "{written}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_provider_is_refused_with_the_valid_names() {
+        let err = provider_in("[model]\nprovider = \"gemini\"\n")
+            .expect_err("unknown")
+            .to_string();
+        assert!(
+            err.contains("gemini")
+                && err.contains("auto or one of anthropic, openai, claude-cli, local"),
+            "{err}"
+        );
     }
 }

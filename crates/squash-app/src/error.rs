@@ -1,6 +1,53 @@
+use serde::{Deserialize, Serialize};
 use squash_core::DomainError;
 use squash_store::{Entity, StoreError};
 use thiserror::Error;
+
+/// The stable code of every failure a service reports, for exit statuses, API responses and
+/// logs. Serialized in snake_case (`not_found`, `invalid_input`, ...), the strings the API has
+/// always answered with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// What the request names does not exist.
+    NotFound,
+    /// The request itself is wrong; nothing was changed.
+    InvalidInput,
+    /// The conversation changed in a way the operation cannot survive.
+    Conflict,
+    /// The model call failed.
+    ModelError,
+    /// The selection does not fit the model's context window (or an upload its limit).
+    InputTooLarge,
+    /// The model answered with something unusable.
+    BadModelOutput,
+    /// The database failed.
+    StorageError,
+    /// No model (or no usable configuration) is available.
+    NotConfigured,
+}
+
+impl ErrorCode {
+    /// The code as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::InvalidInput => "invalid_input",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::ModelError => "model_error",
+            ErrorCode::InputTooLarge => "input_too_large",
+            ErrorCode::BadModelOutput => "bad_model_output",
+            ErrorCode::StorageError => "storage_error",
+            ErrorCode::NotConfigured => "not_configured",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Every way a service call can fail, each with a stable [`code`](ServiceError::code) that the
 /// interfaces map to exit statuses and HTTP responses.
@@ -24,14 +71,14 @@ pub enum ServiceError {
 }
 
 impl ServiceError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            ServiceError::NotFound(..) => "not_found",
+            ServiceError::NotFound(..) => ErrorCode::NotFound,
             ServiceError::Invalid(_) | ServiceError::Domain(_) | ServiceError::Ambiguous(_) => {
-                "invalid_input"
+                ErrorCode::InvalidInput
             }
-            ServiceError::Conflict(_) => "conflict",
-            ServiceError::Store(_) => "storage_error",
+            ServiceError::Conflict(_) => ErrorCode::Conflict,
+            ServiceError::Store(_) => ErrorCode::StorageError,
         }
     }
 
@@ -57,5 +104,32 @@ impl From<StoreError> for ServiceError {
             )),
             other => ServiceError::Store(other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+
+    #[test]
+    fn codes_serialize_as_their_names() {
+        for code in [
+            ErrorCode::NotFound,
+            ErrorCode::InvalidInput,
+            ErrorCode::Conflict,
+            ErrorCode::ModelError,
+            ErrorCode::InputTooLarge,
+            ErrorCode::BadModelOutput,
+            ErrorCode::StorageError,
+            ErrorCode::NotConfigured,
+        ] {
+            let json = serde_json::to_value(code).expect("serializes");
+            assert_eq!(json, serde_json::json!(code.as_str()));
+            assert_eq!(
+                serde_json::from_value::<ErrorCode>(json).expect("reads back"),
+                code
+            );
+        }
+        assert_eq!(ErrorCode::InputTooLarge.to_string(), "input_too_large");
     }
 }

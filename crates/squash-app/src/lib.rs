@@ -6,6 +6,7 @@
 //! meanwhile (an append during a slow model call), the operation is recomputed on the new current
 //! thread while all its sources are still there, and fails with a conflict otherwise.
 
+mod answers;
 mod chat;
 pub mod config;
 mod conversations;
@@ -24,7 +25,7 @@ pub use conversations::{
     ConversationService, EditRequest, ManualSquashRequest, OperationOutcome, SquashApplication,
     ThreadView,
 };
-pub use error::ServiceError;
+pub use error::{ErrorCode, ServiceError};
 pub use export::{ExportFormat, ExportOptions, ExportReport};
 pub use history::{HistoryEntry, ProvenanceNode};
 pub use import::{

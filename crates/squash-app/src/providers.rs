@@ -18,13 +18,14 @@ use thiserror::Error;
 
 use squash_llm::models::ModelError;
 
+use squash_core::redact::redact_url;
+use squash_llm::env::{is_set as env_set, non_empty as env_value};
+
 use crate::config::{load_config, ConfigError, LoadedConfig};
+use crate::error::ErrorCode;
 use crate::local;
 use crate::selection::{select, Selection};
-use crate::squash::{parse_provider_kind, CONTEXT_WINDOW_ENV};
-
-/// The providers a person can name, as they type them.
-pub const PROVIDER_NAMES: [&str; 4] = ["anthropic", "openai", "claude-cli", "local"];
+use crate::squash::CONTEXT_WINDOW_ENV;
 
 /// How long `doctor` waits for a provider's answer.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -32,10 +33,9 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 /// Why no model could be built.
 #[derive(Debug, Error)]
 pub enum ProviderError {
-    #[error("unknown provider `{0}`: use one of anthropic, openai, claude-cli, local")]
-    Unknown(String),
     #[error(
-        "the {0} provider cannot be selected: use one of anthropic, openai, claude-cli, local"
+        "the {0} provider cannot be selected: use one of {names}",
+        names = ProviderKind::names()
     )]
     Unsupported(ProviderKind),
     #[error(
@@ -56,20 +56,23 @@ pub enum ProviderError {
 }
 
 impl ProviderError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            ProviderError::Unknown(_) | ProviderError::Unsupported(_) => "invalid_input",
+            ProviderError::Unsupported(_) => ErrorCode::InvalidInput,
             ProviderError::NoLocalSupport
             | ProviderError::Config(_)
-            | ProviderError::LocalModel(_) => "not_configured",
-            ProviderError::Llm { source, .. } => source.class(),
+            | ProviderError::LocalModel(_)
+            | ProviderError::Llm {
+                source: LlmError::NotConfigured(_),
+                ..
+            } => ErrorCode::NotConfigured,
+            ProviderError::Llm { .. } => ErrorCode::ModelError,
         }
     }
 
     pub fn is_retryable(&self) -> bool {
         match self {
-            ProviderError::Unknown(_)
-            | ProviderError::Unsupported(_)
+            ProviderError::Unsupported(_)
             | ProviderError::NoLocalSupport
             | ProviderError::Config(_)
             | ProviderError::LocalModel(_) => false,
@@ -78,33 +81,11 @@ impl ProviderError {
     }
 }
 
-/// The name people type for a provider (`claude-cli`, not the record's `claude_cli`).
-pub fn provider_name(kind: ProviderKind) -> &'static str {
-    match kind {
-        ProviderKind::ClaudeCli => "claude-cli",
-        other => other.as_str(),
-    }
-}
-
-/// Parses `anthropic`, `openai`, `claude-cli` (or a recorded `claude_cli`), `local`.
-pub fn parse_provider(name: &str) -> Result<ProviderKind, ProviderError> {
-    match parse_provider_kind(name) {
-        Some(
-            kind @ (ProviderKind::Anthropic
-            | ProviderKind::OpenAi
-            | ProviderKind::ClaudeCli
-            | ProviderKind::Local),
-        ) => Ok(kind),
-        Some(other) => Err(ProviderError::Unsupported(other)),
-        None => Err(ProviderError::Unknown(name.trim().to_owned())),
-    }
-}
-
 /// The model to use and why it was chosen: the provider `explicit` names (`--provider`), else
 /// the one [`select`](crate::selection::select) detects; `model` instead of the configured
 /// model id when given (for `local`: a catalog name or a GGUF path).
 pub async fn select_model(
-    explicit: Option<&str>,
+    explicit: Option<ProviderKind>,
     model: Option<&str>,
 ) -> Result<(Arc<dyn ChatModel>, Selection), ProviderError> {
     let config = load_config()?;
@@ -115,7 +96,7 @@ pub async fn select_model(
 
 /// [`select_model`] without the reason.
 pub async fn model_from_env(
-    provider: Option<&str>,
+    provider: Option<ProviderKind>,
     model: Option<&str>,
 ) -> Result<Arc<dyn ChatModel>, ProviderError> {
     Ok(select_model(provider, model).await?.0)
@@ -201,14 +182,6 @@ async fn build(
     }
 }
 
-fn env_value(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-}
-
-fn env_set(name: &str) -> bool {
-    env_value(name).is_some()
-}
-
 // ---- doctor ---------------------------------------------------------------------------------
 
 /// What `doctor` checks.
@@ -257,7 +230,8 @@ pub enum Probe {
 #[derive(Clone, Debug, Serialize)]
 pub struct ProviderStatus {
     pub provider: ProviderKind,
-    /// The name to pass to `--provider`.
+    /// The name to pass to `--provider` (the same as `provider`; kept for readers of the
+    /// JSON report).
     pub name: &'static str,
     pub configured: bool,
     pub settings: Vec<Setting>,
@@ -357,8 +331,7 @@ impl DoctorReport {
         match (&self.selection, &self.selection_error) {
             (Some(s), _) => out.push_str(&format!(
                 "\ndefault provider: {} (override with --provider)\n  because {}",
-                provider_name(s.provider),
-                s.why
+                s.provider, s.why
             )),
             (None, Some(e)) => out.push_str(&format!("\n{e}")),
             (None, None) => {}
@@ -378,12 +351,7 @@ pub async fn doctor(options: DoctorOptions, cancel: &CancellationToken) -> Docto
         Err(e) => (LoadedConfig::default(), Some(e.to_string())),
     };
     let mut providers = Vec::new();
-    for kind in [
-        ProviderKind::Anthropic,
-        ProviderKind::OpenAi,
-        ProviderKind::ClaudeCli,
-        ProviderKind::Local,
-    ] {
+    for kind in ProviderKind::SELECTABLE {
         providers.push(provider_status(kind, options, cancel, &config).await);
     }
     let (selection, selection_error) = match &config_error {
@@ -482,7 +450,7 @@ async fn provider_status(
     };
     let mut status = ProviderStatus {
         provider: kind,
-        name: provider_name(kind),
+        name: kind.as_str(),
         configured,
         settings,
         model: configured.then_some(model),
@@ -549,7 +517,7 @@ fn failed(e: &ProviderError) -> Probe {
             hint: source.hint().into(),
         },
         other => Probe::Failed {
-            class: other.code().into(),
+            class: other.code().as_str().into(),
             message: other.to_string(),
             hint: String::new(),
         },
@@ -574,58 +542,5 @@ fn plain(name: &str) -> Setting {
         value,
         secret: false,
         missing: "not set",
-    }
-}
-
-/// A URL without the password or token it may carry in its user info or query.
-fn redact_url(url: &str) -> String {
-    let mut out = url.to_owned();
-    if let Some(scheme) = out.find("://") {
-        let rest = &out[scheme + 3..];
-        let host_end = rest.find('/').unwrap_or(rest.len());
-        if let Some(at) = rest[..host_end].rfind('@') {
-            out = format!("{}***@{}", &out[..scheme + 3], &rest[at + 1..]);
-        }
-    }
-    if let Some(q) = out.find('?') {
-        out.truncate(q);
-        out.push_str("?***");
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_parse() {
-        assert_eq!(
-            parse_provider("claude-cli").unwrap(),
-            ProviderKind::ClaudeCli
-        );
-        assert_eq!(parse_provider("openai").unwrap(), ProviderKind::OpenAi);
-        assert!(matches!(
-            parse_provider("fake"),
-            Err(ProviderError::Unsupported(_))
-        ));
-        let err = parse_provider("gemini").unwrap_err().to_string();
-        assert!(err.contains("anthropic, openai, claude-cli"), "{err}");
-        for name in PROVIDER_NAMES {
-            assert_eq!(provider_name(parse_provider(name).unwrap()), name);
-        }
-    }
-
-    #[test]
-    fn urls_lose_credentials() {
-        assert_eq!(
-            redact_url("https://user:pw@host:1/v1"),
-            "https://***@host:1/v1"
-        );
-        assert_eq!(redact_url("http://h/v1?key=abc"), "http://h/v1?***");
-        assert_eq!(
-            redact_url("http://127.0.0.1:11434/v1"),
-            "http://127.0.0.1:11434/v1"
-        );
     }
 }

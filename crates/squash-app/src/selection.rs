@@ -9,10 +9,11 @@
 use std::time::Duration;
 
 use serde::Serialize;
+use squash_llm::env::is_set as env_set;
 use squash_llm::{find_on_path, list_models, ProviderKind};
 
 use crate::config::LoadedConfig;
-use crate::providers::{parse_provider, ProviderError};
+use crate::providers::ProviderError;
 
 /// The local servers tried, as OpenAI-compatible base URLs.
 pub const LOCAL_SERVERS: [&str; 2] = ["http://127.0.0.1:11434/v1", "http://127.0.0.1:8080/v1"];
@@ -51,24 +52,24 @@ impl Selection {
 /// Picks the provider: `explicit` (from `--provider`) if given, else the first that applies in
 /// the order the module describes.
 pub async fn select(
-    explicit: Option<&str>,
+    explicit: Option<ProviderKind>,
     config: &LoadedConfig,
 ) -> Result<Selection, ProviderError> {
-    if let Some(name) = explicit.map(str::trim).filter(|n| !n.is_empty()) {
+    if let Some(kind) = explicit {
         return Ok(Selection::new(
-            parse_provider(name)?,
-            format!("--provider {name}"),
+            selectable(kind)?,
+            format!("--provider {kind}"),
         ));
     }
-    if let Some(name) = config.config.model.explicit_provider() {
+    if let Some(kind) = config.config.model.explicit_provider() {
         let file = config
             .path
             .as_ref()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "the configuration".into());
         return Ok(Selection::new(
-            parse_provider(name)?,
-            format!("provider = \"{name}\" in {file}"),
+            selectable(kind)?,
+            format!("provider = \"{kind}\" in {file}"),
         ));
     }
     for (var, kind) in [
@@ -113,6 +114,15 @@ pub async fn select(
     ))
 }
 
+/// `kind`, when a person may choose it (the test fake is built directly, never selected).
+fn selectable(kind: ProviderKind) -> Result<ProviderKind, ProviderError> {
+    if ProviderKind::SELECTABLE.contains(&kind) {
+        Ok(kind)
+    } else {
+        Err(ProviderError::Unsupported(kind))
+    }
+}
+
 fn local_servers() -> Vec<String> {
     match std::env::var(LOCAL_SERVERS_ENV) {
         Ok(v) if v.trim().eq_ignore_ascii_case("none") => Vec::new(),
@@ -123,8 +133,4 @@ fn local_servers() -> Vec<String> {
             .collect(),
         _ => LOCAL_SERVERS.iter().map(|s| (*s).to_owned()).collect(),
     }
-}
-
-fn env_set(name: &str) -> bool {
-    std::env::var(name).is_ok_and(|v| !v.trim().is_empty())
 }

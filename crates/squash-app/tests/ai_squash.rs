@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use common::Backend;
 use squash_app::{
-    ChatError, ChatOptions, PartnerPolicy, ServiceError, SquashEngine, SquashError, SquashOptions,
+    ChatError, ChatOptions, ErrorCode, PartnerPolicy, ServiceError, SquashEngine, SquashError,
+    SquashOptions,
 };
-use squash_core::tokens::format_count;
 use squash_core::prompt::{PromptStyle, SquashStyle};
+use squash_core::tokens::format_count;
 use squash_core::{render, ContentItem, ConversationId, MessageId, Role, ToolResultData};
 use squash_llm::{
     chat_messages_from_domain, CancellationToken, ChatModel, ChatPart, ChatRole, FakeModel,
@@ -252,7 +253,7 @@ async fn source_removed_during_call(b: &Backend) {
     let after_delete = links(b, conv).await;
     let ops_before = b.service.operations(conv).await.unwrap().len();
     let err = task.await.unwrap().unwrap_err();
-    assert_eq!(err.code(), "conflict", "{err}");
+    assert_eq!(err.code(), ErrorCode::Conflict, "{err}");
     assert_eq!(links(b, conv).await, after_delete);
     assert_eq!(b.service.operations(conv).await.unwrap().len(), ops_before);
 }
@@ -312,7 +313,7 @@ async fn failed_calls_change_nothing(b: &Backend) {
             SquashError::Model(e) => assert_eq!(e, expected),
             other => panic!("expected a model error, got {other}"),
         }
-        assert_eq!(err.code(), "model_error");
+        assert_eq!(err.code(), ErrorCode::ModelError);
         assert_eq!(err.is_retryable(), expected.is_retryable());
         assert!(err.hint().is_some());
         classes.push(err.class().unwrap());
@@ -384,7 +385,7 @@ async fn too_large_input_is_refused_before_any_request() {
     assert!(text.contains(&format_count(too_large.available)), "{text}");
     assert!(too_large.estimated > too_large.available);
     assert_eq!(too_large.window, 4_300);
-    assert_eq!(err.code(), "input_too_large");
+    assert_eq!(err.code(), ErrorCode::InputTooLarge);
     assert!(fake.requests().is_empty(), "no request was sent");
     assert_eq!(counts(&b).await, before);
 
@@ -426,11 +427,18 @@ async fn an_unusable_answer_gets_one_retry_then_the_extract() {
     let ChatPart::Text(follow) = &retry.content[0] else {
         panic!("text");
     };
-    assert!(follow.contains("could not be used: the model returned an empty answer"), "{follow}");
+    assert!(
+        follow.contains("could not be used: the model returned an empty answer"),
+        "{follow}"
+    );
     let report = &done.result.report;
     let fallback = report.fallback.as_ref().expect("a fallback");
     assert_eq!(fallback.style, SquashStyle::Extract);
-    assert!(fallback.reason.contains("only a comment"), "{}", fallback.reason);
+    assert!(
+        fallback.reason.contains("only a comment"),
+        "{}",
+        fallback.reason
+    );
     assert_eq!(done.result.style, SquashStyle::Extract);
     assert_eq!(report.repairs, 1);
     assert!(done.result.text.contains("E0308"), "{}", done.result.text);
@@ -591,8 +599,12 @@ async fn tool_partners_join_the_selection() {
         .squash_messages(conv2, &[ids2[1], call2.id], None)
         .await
         .unwrap_err();
-    assert_eq!(err.code(), "invalid_input", "{err}");
-    assert_eq!(fake.requests().len(), 2, "no request for the refused selection");
+    assert_eq!(err.code(), ErrorCode::InvalidInput, "{err}");
+    assert_eq!(
+        fake.requests().len(),
+        2,
+        "no request for the refused selection"
+    );
 }
 
 #[tokio::test]
@@ -614,7 +626,7 @@ async fn bad_selections_are_refused_before_any_request() {
         .squash_messages_with_ai(fake.clone(), conv, &[ids[0], MessageId::new()], None)
         .await
         .unwrap_err();
-    assert_eq!(unknown.code(), "invalid_input", "{unknown}");
+    assert_eq!(unknown.code(), ErrorCode::InvalidInput, "{unknown}");
     assert!(fake.requests().is_empty());
 }
 
@@ -794,4 +806,22 @@ async fn a_failed_or_empty_chat_reply_stores_no_assistant_message() {
     assert!(matches!(err, ChatError::TooLarge(_)), "{err}");
     assert_eq!(s.current_thread(conv).await.unwrap().messages.len(), 2);
     assert!(small.requests().is_empty());
+}
+
+#[tokio::test]
+async fn a_provider_that_does_not_count_leaves_the_usage_unknown() {
+    let b = common::sqlite().await;
+    let (conv, ids) = conversation(&b, 4).await;
+    let fake = Arc::new(FakeModel::new().without_usage());
+    fake.push_text(SUMMARY);
+    let squash = b
+        .service
+        .squash_messages_with_ai(fake, conv, &[ids[1], ids[3]], None)
+        .await
+        .unwrap();
+    assert_eq!(squash.result.usage, None);
+    let op = squash.outcome.operation.expect("an operation");
+    assert_eq!(op.usage, None, "unknown, not zero tokens");
+    let stored = b.service.operation(op.id).await.unwrap();
+    assert_eq!(stored.usage, None);
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use common::{mixed_content, Backend};
 use rand::{Rng, SeedableRng};
-use squash_app::{PartnerPolicy, ServiceError, SquashApplication};
+use squash_app::{ErrorCode, PartnerPolicy, ServiceError, SquashApplication};
 use squash_core::{ContentItem, MessageId, Role};
 
 const WRITERS: usize = 8;
@@ -77,7 +77,7 @@ async fn writers(b: &Backend) {
                         }
                         // The pair grew past two with partners and then lost one... any other
                         // refusal must be bad input, never a storage failure.
-                        Err(e) => assert_eq!(e.code(), "invalid_input", "writer {w}: {e}"),
+                        Err(e) => assert_eq!(e.code(), ErrorCode::InvalidInput, "writer {w}: {e}"),
                     }
                 } else {
                     let (role, content) = mixed_content(rng.gen_range(0..10));

@@ -75,7 +75,10 @@ async fn repair_then_details(b: &Backend) {
     let repair = text_of(&requests[1].messages[2].content[0]);
     assert!(repair.contains("leaves out these facts"), "{repair}");
     assert!(repair.contains("crates/config/src/lib.rs"), "{repair}");
-    assert!(repair.contains("src/settings.py"), "the invented term is named: {repair}");
+    assert!(
+        repair.contains("src/settings.py"),
+        "the invented term is named: {repair}"
+    );
     // The previous answer is in the conversation the repair continues.
     assert_eq!(text_of(&requests[1].messages[1].content[0]), FORGETFUL);
 
@@ -97,7 +100,11 @@ async fn repair_then_details(b: &Backend) {
     assert_eq!(done.result.report.repairs, 1);
     // An agent run becomes the assistant's message.
     assert_eq!(done.result.role, Role::Assistant);
-    let stored = b.service.message(done.outcome.message.unwrap().id).await.unwrap();
+    let stored = b
+        .service
+        .message(done.outcome.message.unwrap().id)
+        .await
+        .unwrap();
     assert_eq!(stored.role, Role::Assistant);
     assert!(common::violations(b, conv).await.is_empty());
 }
@@ -148,7 +155,10 @@ async fn extract_needs_no_model(b: &Backend) {
         .await
         .unwrap();
     assert!(done.result.model.is_none() && done.result.prompts.is_empty());
-    assert!(done.result.text.starts_with("Files:\n- Edited crates/config/src/lib.rs"));
+    assert!(done
+        .result
+        .text
+        .starts_with("Files:\n- Edited crates/config/src/lib.rs"));
     assert!(done.result.text.contains("E0425"));
     let facts = done.result.report.facts.as_ref().unwrap();
     assert_eq!(facts.kept.len(), facts.total);
@@ -168,7 +178,7 @@ async fn extract_needs_no_model(b: &Backend) {
         .squash_messages(conv, &run(&messages), None)
         .await
         .unwrap_err();
-    assert_eq!(err.code(), "not_configured", "{err}");
+    assert_eq!(err.code(), squash_app::ErrorCode::NotConfigured, "{err}");
 }
 
 #[tokio::test]
@@ -182,7 +192,9 @@ async fn a_selection_larger_than_the_window_goes_in_parts() {
     let (conv, messages) = demo(&b).await;
     let fake = Arc::new(FakeModel::new());
     for i in 0..3 {
-        fake.push_text(format!("Part {i}: the assistant worked on crates/config/src/lib.rs."));
+        fake.push_text(format!(
+            "Part {i}: the assistant worked on crates/config/src/lib.rs."
+        ));
     }
     fake.push_text("The assistant fixed crates/config/src/lib.rs; E0425 along the way.");
     let stages = Arc::new(Mutex::new(Vec::new()));
@@ -248,10 +260,18 @@ async fn the_brief_prompt_asks_only_for_the_connecting_prose() {
     let sent = text_of(&request.messages[0].content[0]);
     assert!(sent.contains("Facts already recorded"), "{sent}");
     assert!(sent.contains("- Edited crates/config/src/lib.rs"), "{sent}");
-    assert!(request.system.as_deref().unwrap().contains("The assistant runs every tool"));
+    assert!(request
+        .system
+        .as_deref()
+        .unwrap()
+        .contains("The assistant runs every tool"));
     // Structured from the brief prompt: the prose as a summary, then the ledger's sections.
-    assert!(done.text.starts_with("Summary: The assistant made cargo test pass"));
-    assert!(done.text.contains("\n\nFiles:\n- Edited crates/config/src/lib.rs"));
+    assert!(done
+        .text
+        .starts_with("Summary: The assistant made cargo test pass"));
+    assert!(done
+        .text
+        .contains("\n\nFiles:\n- Edited crates/config/src/lib.rs"));
     assert_eq!(done.prompt_style(), Some(PromptStyle::Brief));
 }
 
@@ -278,6 +298,9 @@ async fn the_result_role_follows_its_sources_unless_overridden() {
         role: Some(Role::User),
         ..SquashOptions::default()
     });
-    let result = engine.squash_messages(conv, &run(&messages), None).await.unwrap();
+    let result = engine
+        .squash_messages(conv, &run(&messages), None)
+        .await
+        .unwrap();
     assert_eq!(result.role, Role::User);
 }

@@ -309,7 +309,7 @@ async fn story(b: &Backend) {
         s.undo(ConversationId::new()).await.unwrap_err(),
         s.rename_conversation(conv.id, " ").await.unwrap_err(),
     ];
-    let codes: Vec<&str> = errors.iter().map(|e| e.code()).collect();
+    let codes: Vec<&str> = errors.iter().map(|e| e.code().as_str()).collect();
     assert_eq!(
         codes,
         vec![

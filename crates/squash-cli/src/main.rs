@@ -11,6 +11,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::Parser;
 use squash_app::ConversationService;
+use squash_core::redact::redact_url;
 
 use crate::cli::{Cli, Command};
 
@@ -78,7 +79,7 @@ async fn run_with_database(cli: Cli) -> anyhow::Result<()> {
     let location = database_location(&cli)?;
     let store = squash_store::open(&location)
         .await
-        .with_context(|| format!("cannot open the database {}", redact(&location)))?;
+        .with_context(|| format!("cannot open the database {}", redact_url(&location)))?;
     let actor = std::env::var("USER").ok().filter(|u| !u.is_empty());
     let service = ConversationService::new(Arc::from(store)).with_actor(actor);
     let out = output::Output::new(cli.json);
@@ -98,36 +99,5 @@ async fn run_with_database(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => commands::serve::run(&service, args).await,
         Command::Import(args) => commands::import::run(&service, &out, cli.json, args).await,
         Command::Export(args) => commands::export::run(&service, &out, args).await,
-    }
-}
-
-/// A database URL without its password, for messages.
-fn redact(location: &str) -> String {
-    match (location.find("://"), location.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let userinfo = &location[scheme + 3..at];
-            match userinfo.find(':') {
-                Some(colon) => format!(
-                    "{}{}:***{}",
-                    &location[..scheme + 3],
-                    &userinfo[..colon],
-                    &location[at..]
-                ),
-                None => location.to_owned(),
-            }
-        }
-        _ => location.to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn redacts_passwords() {
-        assert_eq!(
-            super::redact("postgres://u:secret@h/db"),
-            "postgres://u:***@h/db"
-        );
-        assert_eq!(super::redact("/tmp/x.db"), "/tmp/x.db");
     }
 }

@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 use squash_app::{OperationOutcome, ThreadView};
-use squash_core::{render, Message, MessageId};
+use squash_core::tokens::format_count;
+use squash_core::{render, Message, MessageId, TokenUsage};
 
 pub struct Output {
     json: bool,
@@ -91,19 +92,21 @@ pub fn thread_json(view: &ThreadView) -> serde_json::Value {
     })
 }
 
+/// An operation's outcome, serialized as the API answers it.
 pub fn outcome_json(o: &OperationOutcome) -> serde_json::Value {
-    serde_json::json!({
-        "conversation_id": o.conversation_id,
-        "thread": o.thread,
-        "message": o.message,
-        "operation": o.operation,
-        "sources": o.sources,
-        "added_partners": o.added_partners.iter().map(|p| serde_json::json!({
-            "message": p.message, "partner_of": p.partner_of,
-            "tool_use_id": p.tool_use_id, "side": p.side,
-        })).collect::<Vec<_>>(),
-        "reapplied": o.reapplied,
-    })
+    serde_json::json!(o)
+}
+
+/// `1,234 → 56 tokens`, or `tokens unknown` when the provider did not count (never `0`).
+pub fn usage_text(usage: Option<TokenUsage>) -> String {
+    match usage {
+        Some(u) => format!(
+            "{} → {} tokens",
+            format_count(u.input_tokens),
+            format_count(u.output_tokens)
+        ),
+        None => "tokens unknown".to_owned(),
+    }
 }
 
 pub fn ids(list: &[MessageId]) -> String {

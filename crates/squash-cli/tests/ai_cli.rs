@@ -144,6 +144,49 @@ fn json_of(run: &Run) -> Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
 }
 
+/// The fields of a computed AI squash, as both `squash --json ai` and the API print it
+/// (crates/squash-web/tests/api.rs checks the same list).
+const SQUASH_RESULT_KEYS: [&str; 16] = [
+    "added_partners",
+    "computed_on",
+    "context_window",
+    "conversation_id",
+    "custom_instructions",
+    "duration_ms",
+    "estimated_prompt_tokens",
+    "model",
+    "prompt",
+    "provider",
+    "report",
+    "sources",
+    "stop_reason",
+    "text",
+    "truncated",
+    "usage",
+];
+
+/// The fields of an operation's outcome (the API test checks the same list).
+const OUTCOME_KEYS: [&str; 7] = [
+    "added_partners",
+    "conversation_id",
+    "message",
+    "operation",
+    "reapplied",
+    "sources",
+    "thread",
+];
+
+fn result_keys(result: &Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = result
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
 fn long_text(n: usize) -> String {
     format!(
         "Message {n}: the build fails with error E0308 (mismatched types) in parse_config at \
@@ -305,6 +348,10 @@ async fn ai_preview_apply_rerun_chat_and_doctor() {
     assert!(json_preview["report"]["char_ratio"].as_f64().unwrap() < 1.0);
     assert!(json_preview["report"]["kept"].as_array().is_some());
     assert!(json_preview["result"]["prompt"]["user"].as_str().is_some());
+    // One spelling of the provider, and the result in the shape the API answers with.
+    assert_eq!(json_preview["result"]["provider"], "openai");
+    assert_eq!(result_keys(&json_preview["result"]), SQUASH_RESULT_KEYS);
+    assert!(json_preview["result"]["usage"]["input_tokens"].is_u64());
     assert_eq!(message_count(db, &url, conv).await, 3);
 
     // A failed call: a clear error, nothing stored.
@@ -376,8 +423,12 @@ async fn ai_preview_apply_rerun_chat_and_doctor() {
     assert!(doctor.stdout.contains("OPENAI_API_KEY"));
     assert!(!doctor.stdout.contains(KEY));
     let doctor_json = json_of(&squash(db, &url, &["--json", "doctor", "--no-probe"]).await);
-    assert_eq!(doctor_json["selected"], "open_ai");
+    assert_eq!(doctor_json["selected"], "openai");
     assert!(!doctor_json.to_string().contains(KEY));
+
+    // An operation's outcome in the shape the API answers with.
+    let manual = json_of(&squash(db, &url, &["--json", "manual", conv, "@1", "@2"]).await);
+    assert_eq!(result_keys(&manual), OUTCOME_KEYS, "{manual:#}");
 }
 
 #[test]
@@ -416,17 +467,33 @@ fn unknown_or_missing_providers_are_clear_errors() {
     let conv: Value = serde_json::from_str(&stdout).unwrap();
     let conv = conv["id"].as_str().unwrap();
 
+    // `--provider` takes the provider names only, and says which.
     let (ok, _, stderr) = run(&["chat", conv, "hi", "--provider", "gemini"]);
     assert!(!ok);
-    assert!(stderr.contains("unknown provider `gemini`"), "{stderr}");
-    assert!(stderr.contains("anthropic, openai, claude-cli"), "{stderr}");
+    assert!(stderr.contains("invalid value 'gemini'"), "{stderr}");
+    assert!(
+        stderr.contains("[possible values: anthropic, openai, claude-cli, local]"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = run(&["ai", conv, "@1", "@2", "--provider", "bogus"]);
+    assert!(!ok);
+    assert!(stderr.contains("invalid value 'bogus'"), "{stderr}");
+    assert!(
+        stderr.contains("[possible values: anthropic, openai, claude-cli, local]"),
+        "{stderr}"
+    );
 
     // Auto-detection falls through to the embedded model, which is not installed here: the
-    // error says how to get one.
+    // error says how to get one (or, in a build without it, what to configure instead).
     let (ok, _, stderr) = run(&["chat", conv, "hi"]);
     assert!(!ok);
-    assert!(stderr.contains("squash model install"), "{stderr}");
-    assert!(stderr.contains("SQUASH_LOCAL_MODEL"), "{stderr}");
+    if cfg!(feature = "local") {
+        assert!(stderr.contains("squash model install"), "{stderr}");
+        assert!(stderr.contains("SQUASH_LOCAL_MODEL"), "{stderr}");
+    } else {
+        assert!(stderr.contains("without the `local` feature"), "{stderr}");
+        assert!(stderr.contains("OPENAI_API_KEY"), "{stderr}");
+    }
     // Nothing was stored for the refused turns.
     let (_, shown, _) = run(&["--json", "conversation", "show", conv]);
     let shown: Value = serde_json::from_str(&shown).unwrap();

@@ -12,6 +12,7 @@ pub mod message;
 pub mod operation;
 pub mod prompt;
 pub mod quality;
+pub mod redact;
 pub mod render;
 pub mod thread_ops;
 pub mod time;

@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use crate::ids::{ConversationId, MessageId, SquashOperationId, ThreadId};
 use crate::prompt::{PromptStyle, SquashStyle};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Tokens as the provider counted them. Where a provider did not count, the record holds no
+/// usage at all (`Option<TokenUsage>`): unknown, never zero. No `Default` for that reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenUsage {
     pub input_tokens: u64,
     pub output_tokens: u64,

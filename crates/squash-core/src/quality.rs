@@ -16,7 +16,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::ledger::{Fallback, FactReport};
+use crate::ledger::{FactReport, Fallback};
 use crate::prompt::undo_escaping;
 use crate::tokens::{estimate_tokens, format_count};
 
@@ -892,7 +892,11 @@ impl QualityReport {
             ));
         }
         if let Some(facts) = &self.facts {
-            out.push_str(&format!("; facts: {}/{} stated", facts.stated(), facts.total));
+            out.push_str(&format!(
+                "; facts: {}/{} stated",
+                facts.stated(),
+                facts.total
+            ));
             if !facts.restored.is_empty() {
                 out.push_str(&format!(
                     " ({} restored under \"Details\")",

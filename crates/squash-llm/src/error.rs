@@ -113,7 +113,9 @@ impl LlmError {
                 ProviderKind::ClaudeCli => {
                     "Run `claude` once and log in, or set ANTHROPIC_API_KEY for it."
                 }
-                ProviderKind::Local | ProviderKind::Fake => "Check the model configuration.",
+                ProviderKind::Local => "Check the model configuration.",
+                #[cfg(feature = "test-support")]
+                ProviderKind::Fake => "Check the model configuration.",
             },
             LlmError::RateLimited { .. } => {
                 "Wait a moment and try again, or use a model with a higher rate limit."

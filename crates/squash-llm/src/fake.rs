@@ -9,7 +9,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::LlmError;
 use crate::guard::cancellable;
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind, Usage};
+use crate::model::{
+    ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind, StopReason, Usage,
+};
 
 /// One scripted answer.
 #[derive(Clone, Debug)]
@@ -32,6 +34,8 @@ pub struct FakeModel {
     replies: Mutex<VecDeque<FakeReply>>,
     requests: Mutex<Vec<ChatRequest>>,
     delay: Option<Duration>,
+    /// Whether answers report token usage, as most providers do.
+    counts: bool,
 }
 
 impl Default for FakeModel {
@@ -52,7 +56,14 @@ impl FakeModel {
             replies: Mutex::new(VecDeque::new()),
             requests: Mutex::new(Vec::new()),
             delay: None,
+            counts: true,
         }
+    }
+
+    /// Answers without token usage, like a server that does not count.
+    pub fn without_usage(mut self) -> FakeModel {
+        self.counts = false;
+        self
     }
 
     /// Replaces the reported model id.
@@ -138,14 +149,14 @@ impl FakeModel {
                 .map(|t| t.len())
                 .sum::<usize>();
         ChatResponse {
-            usage: Usage {
+            usage: self.counts.then_some(Usage {
                 // The usual four characters a token: close enough for a fake.
                 input_tokens: (input_chars / 4) as u64,
                 output_tokens: (text.len() / 4) as u64,
-            },
+            }),
             text,
             model: req.model.clone().unwrap_or_else(|| self.info.model.clone()),
-            stop_reason: Some("end_turn".into()),
+            stop_reason: Some(StopReason::EndTurn),
         }
     }
 }

@@ -18,7 +18,9 @@
 
 mod anthropic;
 mod claude_cli;
+mod context_window;
 mod convert;
+pub mod env;
 mod error;
 #[cfg(feature = "test-support")]
 mod fake;
@@ -36,6 +38,7 @@ pub use anthropic::{
     AnthropicConfig, AnthropicModel, ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL,
 };
 pub use claude_cli::{find_on_path, ClaudeCliConfig, ClaudeCliModel, CLAUDE_CLI_DEFAULT_MODEL};
+pub use context_window::context_window_for;
 pub use convert::chat_messages_from_domain;
 pub use error::LlmError;
 #[cfg(feature = "test-support")]
@@ -48,7 +51,7 @@ pub use local::{
 };
 pub use model::{
     ChatImage, ChatMessage, ChatModel, ChatPart, ChatRequest, ChatResponse, ChatRole, ModelInfo,
-    ProviderKind, Usage,
+    ProviderKind, StopReason, UnknownProvider, Usage,
 };
 pub use openai::{
     list_models, OpenAiConfig, OpenAiModel, TokenLimitField, OPENAI_DEFAULT_BASE_URL,
@@ -56,8 +59,3 @@ pub use openai::{
 };
 pub use retry::RetryPolicy;
 pub use tokio_util::sync::CancellationToken;
-
-/// An environment variable's value, unless it is unset or blank.
-fn non_empty_env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-}

@@ -7,8 +7,16 @@ use tokio_util::sync::CancellationToken;
 use crate::error::LlmError;
 
 /// Which implementation answers a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+///
+/// One spelling everywhere: serde, `Display`, the `--provider` flag and provenance records all
+/// use [`ProviderKind::as_str`] (`anthropic`, `openai`, `claude-cli`, `local`). Records written
+/// before that spelled two of them differently (`open_ai`, `claude_cli`); [`ProviderKind::parse`]
+/// still reads those, but nothing writes them any more.
+///
+/// Non-exhaustive because the `test-support` feature adds [`ProviderKind::Fake`]: a match in
+/// another crate must not depend on which features a build unified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ProviderKind {
     /// The Anthropic Messages API.
     Anthropic,
@@ -19,39 +27,111 @@ pub enum ProviderKind {
     /// A model embedded in the process.
     Local,
     /// The scripted model used in tests.
+    #[cfg(feature = "test-support")]
     Fake,
 }
 
 impl ProviderKind {
-    /// Every kind, in a stable order.
-    pub const ALL: [ProviderKind; 5] = [
+    /// The providers a person can choose, in a stable order.
+    pub const SELECTABLE: [ProviderKind; 4] = [
         ProviderKind::Anthropic,
         ProviderKind::OpenAi,
         ProviderKind::ClaudeCli,
         ProviderKind::Local,
-        ProviderKind::Fake,
     ];
 
-    /// A stable snake_case name, as stored in squash provenance records.
+    /// The one name of a provider: what people type, what records and JSON answers hold.
     pub fn as_str(self) -> &'static str {
         match self {
             ProviderKind::Anthropic => "anthropic",
             ProviderKind::OpenAi => "openai",
-            ProviderKind::ClaudeCli => "claude_cli",
+            ProviderKind::ClaudeCli => "claude-cli",
             ProviderKind::Local => "local",
+            #[cfg(feature = "test-support")]
             ProviderKind::Fake => "fake",
         }
     }
 
-    /// The inverse of [`ProviderKind::as_str`].
-    pub fn parse(s: &str) -> Option<ProviderKind> {
-        ProviderKind::ALL.into_iter().find(|k| k.as_str() == s)
+    /// Every kind this build knows.
+    const ALL: &'static [ProviderKind] = &[
+        ProviderKind::Anthropic,
+        ProviderKind::OpenAi,
+        ProviderKind::ClaudeCli,
+        ProviderKind::Local,
+        #[cfg(feature = "test-support")]
+        ProviderKind::Fake,
+    ];
+
+    /// The spellings records written before there was one name hold (serde's `open_ai`, the
+    /// record's `claude_cli`): read, never written.
+    fn legacy_names(self) -> &'static [&'static str] {
+        match self {
+            ProviderKind::OpenAi => &["open_ai"],
+            ProviderKind::ClaudeCli => &["claude_cli"],
+            _ => &[],
+        }
+    }
+
+    /// The inverse of [`ProviderKind::as_str`], ignoring case and surrounding blanks, and also
+    /// reading the spellings older records hold (`open_ai`, `claude_cli`).
+    pub fn parse(name: &str) -> Option<ProviderKind> {
+        let name = name.trim().to_ascii_lowercase();
+        ProviderKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == name || k.legacy_names().contains(&name.as_str()))
+    }
+
+    /// The selectable names, for messages: `anthropic, openai, claude-cli, local`.
+    pub fn names() -> String {
+        ProviderKind::SELECTABLE
+            .map(ProviderKind::as_str)
+            .join(", ")
     }
 }
 
 impl std::fmt::Display for ProviderKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ProviderKind {
+    type Err = UnknownProvider;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ProviderKind::parse(s).ok_or_else(|| UnknownProvider(s.trim().to_owned()))
+    }
+}
+
+/// A provider name [`ProviderKind::parse`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown provider `{0}`: use one of {names}", names = ProviderKind::names())]
+pub struct UnknownProvider(pub String);
+
+impl Serialize for ProviderKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ProviderKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// `--provider` takes exactly the names [`ProviderKind::as_str`] gives; a wrong one is refused
+/// with the list.
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for ProviderKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &ProviderKind::SELECTABLE
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()).aliases(self.legacy_names()))
     }
 }
 
@@ -185,11 +265,81 @@ impl ChatRequest {
     }
 }
 
-/// Tokens counted by the provider.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Usage {
-    pub input_tokens: u64,
-    pub output_tokens: u64,
+/// Tokens counted by the provider: the domain's type, so an answer's count is recorded as is.
+pub use squash_core::TokenUsage as Usage;
+
+/// Why the model stopped writing, as each provider's wire conversion reads it.
+///
+/// Serialized as the plain name [`StopReason::as_str`] gives (`"max_tokens"`), the shape JSON
+/// answers had when this was a string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The model finished its answer (Anthropic `end_turn`, OpenAI `stop`).
+    EndTurn,
+    /// The answer hit the output limit and may be cut off (Anthropic `max_tokens`, OpenAI
+    /// `length`).
+    MaxTokens,
+    /// A stop sequence ended it (Anthropic `stop_sequence`).
+    StopSequence,
+    /// The model wants to call a tool (Anthropic `tool_use`, OpenAI `tool_calls`).
+    ToolUse,
+    /// The provider refused or filtered the answer (Anthropic `refusal`, OpenAI
+    /// `content_filter`).
+    Refusal,
+    /// Anything else, verbatim.
+    Other(String),
+}
+
+impl StopReason {
+    /// The inverse of [`StopReason::as_str`]. Each provider reads its own names in its wire
+    /// conversion; this reads the neutral ones back (from JSON).
+    pub fn parse(name: &str) -> StopReason {
+        match name {
+            "end_turn" => StopReason::EndTurn,
+            "max_tokens" => StopReason::MaxTokens,
+            "stop_sequence" => StopReason::StopSequence,
+            "tool_use" => StopReason::ToolUse,
+            "refusal" => StopReason::Refusal,
+            other => StopReason::Other(other.to_owned()),
+        }
+    }
+
+    /// Whether the answer was cut off by the output limit.
+    pub fn is_truncated(&self) -> bool {
+        matches!(self, StopReason::MaxTokens)
+    }
+
+    /// A stable name for records and JSON answers (`end_turn`, `max_tokens`, ...); an unknown
+    /// reason keeps the provider's own name.
+    pub fn as_str(&self) -> &str {
+        match self {
+            StopReason::EndTurn => "end_turn",
+            StopReason::MaxTokens => "max_tokens",
+            StopReason::StopSequence => "stop_sequence",
+            StopReason::ToolUse => "tool_use",
+            StopReason::Refusal => "refusal",
+            StopReason::Other(reason) => reason,
+        }
+    }
+}
+
+impl Serialize for StopReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for StopReason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Ok(StopReason::parse(&name))
+    }
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A finished answer.
@@ -198,9 +348,10 @@ pub struct ChatResponse {
     pub text: String,
     /// The model id the provider reports having used (may be more specific than requested).
     pub model: String,
-    pub usage: Usage,
-    /// The provider's own stop reason (`end_turn`, `stop`, `max_tokens`, `length`, ...).
-    pub stop_reason: Option<String>,
+    /// `None` when the provider did not say: unknown, which is not zero.
+    pub usage: Option<Usage>,
+    /// `None` when the provider did not say.
+    pub stop_reason: Option<StopReason>,
 }
 
 /// A chat model. Implementations must honour `cancel` at every await point and classify every
@@ -234,5 +385,80 @@ pub trait ChatModel: Send + Sync {
             on_delta(&response.text);
         }
         Ok(response)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_spelling_for_serde_display_and_parse() {
+        for (kind, name) in [
+            (ProviderKind::Anthropic, "anthropic"),
+            (ProviderKind::OpenAi, "openai"),
+            (ProviderKind::ClaudeCli, "claude-cli"),
+            (ProviderKind::Local, "local"),
+        ] {
+            assert_eq!(kind.to_string(), name);
+            assert_eq!(serde_json::to_value(kind).unwrap(), serde_json::json!(name));
+            assert_eq!(ProviderKind::parse(name), Some(kind));
+            assert_eq!(
+                serde_json::from_value::<ProviderKind>(serde_json::json!(name)).unwrap(),
+                kind
+            );
+        }
+        assert_eq!(
+            ProviderKind::names(),
+            "anthropic, openai, claude-cli, local"
+        );
+    }
+
+    #[test]
+    fn old_records_still_read() {
+        assert_eq!(ProviderKind::parse("open_ai"), Some(ProviderKind::OpenAi));
+        assert_eq!(
+            ProviderKind::parse(" Claude_CLI "),
+            Some(ProviderKind::ClaudeCli)
+        );
+        assert_eq!(ProviderKind::parse("OpenAI"), Some(ProviderKind::OpenAi));
+        let old: ModelInfo = serde_json::from_value(serde_json::json!({
+            "provider": "claude_cli", "model": "m", "context_window_tokens": 1
+        }))
+        .unwrap();
+        assert_eq!(old.provider, ProviderKind::ClaudeCli);
+        // ... and are written in the one spelling.
+        assert_eq!(
+            serde_json::to_value(&old).unwrap()["provider"],
+            "claude-cli"
+        );
+    }
+
+    #[test]
+    fn unknown_names_are_refused_with_the_list() {
+        assert_eq!(ProviderKind::parse("gemini"), None);
+        let err = "gemini".parse::<ProviderKind>().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "unknown provider `gemini`: use one of anthropic, openai, claude-cli, local"
+        );
+        assert!(serde_json::from_value::<ProviderKind>(serde_json::json!("nope")).is_err());
+    }
+
+    #[test]
+    fn stop_reasons_round_trip_and_know_truncation() {
+        for reason in [
+            StopReason::EndTurn,
+            StopReason::MaxTokens,
+            StopReason::StopSequence,
+            StopReason::ToolUse,
+            StopReason::Refusal,
+            StopReason::Other("pause_turn".into()),
+        ] {
+            let json = serde_json::to_value(&reason).unwrap();
+            assert_eq!(json, serde_json::json!(reason.as_str()));
+            assert_eq!(serde_json::from_value::<StopReason>(json).unwrap(), reason);
+            assert_eq!(reason.is_truncated(), reason == StopReason::MaxTokens);
+        }
     }
 }

@@ -424,7 +424,7 @@ pub fn verify(path: &Path, model: &CatalogModel) -> Result<(), ModelError> {
 
 /// The pip commands tried in order, unless `SQUASH_PIP` names one.
 fn pip_candidates() -> Vec<Vec<String>> {
-    if let Some(custom) = std::env::var(PIP_ENV).ok().filter(|s| !s.trim().is_empty()) {
+    if let Some(custom) = crate::env::non_empty(PIP_ENV) {
         return vec![custom.split_whitespace().map(str::to_owned).collect()];
     }
     [&["python3", "-m", "pip"][..], &["pip3"], &["pip"]]

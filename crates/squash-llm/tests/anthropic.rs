@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use squash_llm::{
     AnthropicConfig, AnthropicModel, CancellationToken, ChatMessage, ChatModel, ChatRequest,
-    LlmError, ProviderKind,
+    LlmError, ProviderKind, StopReason,
 };
 use support::{closed_port_url, fast_retry, Deltas, MockServer, Reply};
 
@@ -70,9 +70,9 @@ async fn complete_sends_the_documented_request() {
 
     assert_eq!(response.text, "squashed");
     assert_eq!(response.model, "claude-sonnet-4-5-20250929");
-    assert_eq!(response.usage.input_tokens, 120);
-    assert_eq!(response.usage.output_tokens, 7);
-    assert_eq!(response.stop_reason.as_deref(), Some("end_turn"));
+    assert_eq!(response.usage.map(|u| u.input_tokens), Some(120));
+    assert_eq!(response.usage.map(|u| u.output_tokens), Some(7));
+    assert_eq!(response.stop_reason, Some(StopReason::EndTurn));
 
     let request = server.only_request();
     assert_eq!(request.path, "/v1/messages");
@@ -375,9 +375,9 @@ async fn streaming_reports_deltas_and_the_whole_answer() {
     assert_eq!(deltas.all(), vec!["Squa", "shed ", "text"]);
     assert_eq!(response.text, "Squashed text");
     assert_eq!(response.model, "claude-sonnet-4-5-20250929");
-    assert_eq!(response.usage.input_tokens, 55);
-    assert_eq!(response.usage.output_tokens, 9);
-    assert_eq!(response.stop_reason.as_deref(), Some("end_turn"));
+    assert_eq!(response.usage.map(|u| u.input_tokens), Some(55));
+    assert_eq!(response.usage.map(|u| u.output_tokens), Some(9));
+    assert_eq!(response.stop_reason, Some(StopReason::EndTurn));
     let body = server.only_request().body;
     assert_eq!(body["stream"], true);
     assert!(body.get("tools").is_none());

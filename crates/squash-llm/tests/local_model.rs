@@ -17,7 +17,7 @@ use squash_core::quality::{check_output, quality_report};
 use squash_core::{ConversationId, Message, Role};
 use squash_llm::{
     CancellationToken, ChatMessage, ChatModel, ChatRequest, LlmError, LocalConfig, LocalModel,
-    ProviderKind,
+    ProviderKind, StopReason,
 };
 
 const MODEL_ENV: &str = "SQUASH_TEST_GGUF";
@@ -41,8 +41,31 @@ fn test_model() -> Option<PathBuf> {
     if std::env::var_os("CI").is_some() {
         panic!("{message}: CI must run the local model tests");
     }
-    eprintln!("note: skipping: {message}");
+    note_skip(&message);
     None
+}
+
+/// Says that the running test did not run, on stderr and, under `scripts/test.sh`, in the list
+/// its summary prints (`SQUASH_SKIP_LOG`): libtest hides a passing test's stderr, and a skip
+/// must not read as a pass.
+fn note_skip(message: &str) {
+    eprintln!("note: skipping: {message}");
+    if let Some(log) = std::env::var_os("SQUASH_SKIP_LOG") {
+        use std::io::Write;
+        let test = std::thread::current().name().unwrap_or("a test").to_owned();
+        let line = format!("{} {test}: {message}\n", env!("CARGO_PKG_NAME"));
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+        if let Err(e) = written {
+            eprintln!(
+                "note: cannot record the skip in {}: {e}",
+                log.to_string_lossy()
+            );
+        }
+    }
 }
 
 fn config() -> LocalConfig {
@@ -87,13 +110,14 @@ async fn completes_a_short_answer_through_the_trait() {
         .await
         .expect("a local answer");
     assert!(!response.text.trim().is_empty(), "{response:?}");
-    assert!(response.usage.input_tokens > 10, "{response:?}");
+    let usage = response.usage.expect("the local model counts its tokens");
+    assert!(usage.input_tokens > 10, "{response:?}");
+    assert!((1..=32).contains(&usage.output_tokens), "{response:?}");
+    let stop = response.stop_reason.clone();
     assert!(
-        (1..=32).contains(&response.usage.output_tokens),
-        "{response:?}"
+        matches!(stop, Some(StopReason::EndTurn | StopReason::MaxTokens)),
+        "{stop:?}"
     );
-    let stop = response.stop_reason.as_deref();
-    assert!(stop == Some("stop") || stop == Some("length"), "{stop:?}");
     // The chat template's markers are special tokens and never leak into the text.
     assert!(!response.text.contains("<|im_"), "{}", response.text);
 }
@@ -113,7 +137,10 @@ async fn streams_the_same_text_it_returns() {
     let deltas = deltas.into_inner().unwrap();
     assert!(deltas.len() > 1, "token by token, got {deltas:?}");
     assert_eq!(deltas.concat(), response.text);
-    assert_eq!(u64::from(stats.output_tokens), response.usage.output_tokens);
+    assert_eq!(
+        Some(u64::from(stats.output_tokens)),
+        response.usage.map(|u| u.output_tokens)
+    );
     assert!(stats.prompt_tokens_per_second() > 0.0, "{stats:?}");
     assert!(stats.generation_tokens_per_second() > 0.0, "{stats:?}");
 }
@@ -251,7 +278,7 @@ async fn squashes_messages_through_the_prompt_and_checks() {
         .complete(&request, &CancellationToken::new())
         .await
         .expect("a local answer");
-    assert!(response.usage.output_tokens <= 32);
+    assert!(response.usage.is_some_and(|u| u.output_tokens <= 32));
     let input = messages_text(&refs);
     match check_output(&input, &response.text) {
         Ok(text) => {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use squash_llm::{
     CancellationToken, ChatMessage, ChatModel, ChatRequest, LlmError, OpenAiConfig, OpenAiModel,
-    ProviderKind, TokenLimitField,
+    ProviderKind, StopReason, TokenLimitField,
 };
 use support::{closed_port_url, fast_retry, Deltas, MockServer, Reply};
 
@@ -59,6 +59,25 @@ fn error_body(message: &str, kind: &str, code: Option<&str>) -> serde_json::Valu
 }
 
 #[tokio::test]
+async fn a_cut_off_answer_without_usage_says_so_and_counts_nothing() {
+    // A local server that does not count tokens and stopped at the output limit.
+    let mut body = success_body("half an ans");
+    body["choices"][0]["finish_reason"] = json!("length");
+    body.as_object_mut().expect("object").remove("usage");
+    let server = MockServer::start(vec![Reply::json(200, body)]).await;
+    let response = model(&server.url)
+        .complete(&squash_request(), &CancellationToken::new())
+        .await
+        .expect("answer");
+    assert_eq!(response.usage, None, "unknown, not zero");
+    assert_eq!(response.stop_reason, Some(StopReason::MaxTokens));
+    assert!(response
+        .stop_reason
+        .as_ref()
+        .is_some_and(StopReason::is_truncated));
+}
+
+#[tokio::test]
 async fn complete_sends_the_documented_request() {
     let server = MockServer::start(vec![Reply::json(200, success_body("squashed"))]).await;
     let response = model(&server.url)
@@ -68,9 +87,9 @@ async fn complete_sends_the_documented_request() {
 
     assert_eq!(response.text, "squashed");
     assert_eq!(response.model, "gpt-4o-mini-2024-07-18");
-    assert_eq!(response.usage.input_tokens, 80);
-    assert_eq!(response.usage.output_tokens, 6);
-    assert_eq!(response.stop_reason.as_deref(), Some("stop"));
+    assert_eq!(response.usage.map(|u| u.input_tokens), Some(80));
+    assert_eq!(response.usage.map(|u| u.output_tokens), Some(6));
+    assert_eq!(response.stop_reason, Some(StopReason::EndTurn));
 
     let request = server.only_request();
     assert_eq!(request.path, "/v1/chat/completions");
@@ -385,9 +404,9 @@ async fn streaming_reports_deltas_usage_and_the_whole_answer() {
     assert_eq!(deltas.all(), vec!["Squa", "shed"]);
     assert_eq!(response.text, "Squashed");
     assert_eq!(response.model, "gpt-4o-mini-2024-07-18");
-    assert_eq!(response.usage.input_tokens, 42);
-    assert_eq!(response.usage.output_tokens, 3);
-    assert_eq!(response.stop_reason.as_deref(), Some("stop"));
+    assert_eq!(response.usage.map(|u| u.input_tokens), Some(42));
+    assert_eq!(response.usage.map(|u| u.output_tokens), Some(3));
+    assert_eq!(response.stop_reason, Some(StopReason::EndTurn));
     let body = server.only_request().body;
     assert_eq!(body["stream"], true);
     assert_eq!(body["stream_options"], json!({"include_usage": true}));

@@ -13,15 +13,72 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 use squash_app::providers::ProviderError;
-use squash_app::{ChatError, ServiceError, SquashError};
+use squash_app::{ChatError, ErrorCode, ServiceError, SquashError};
 use squash_llm::LlmError;
 use thiserror::Error;
+
+/// What went wrong, as the API answers it: a service's [`ErrorCode`], or one of the failures
+/// only HTTP has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApiCode {
+    Service(ErrorCode),
+    /// The body is not JSON (`invalid_input`, but 415).
+    UnsupportedMediaType,
+    /// An upload over the limit (`input_too_large`, but 413).
+    PayloadTooLarge,
+    Unauthorized,
+    Forbidden,
+    MethodNotAllowed,
+}
+
+impl ApiCode {
+    /// The `code` field of the answer.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApiCode::Service(code) => code.as_str(),
+            ApiCode::UnsupportedMediaType => ErrorCode::InvalidInput.as_str(),
+            ApiCode::PayloadTooLarge => ErrorCode::InputTooLarge.as_str(),
+            ApiCode::Unauthorized => "unauthorized",
+            ApiCode::Forbidden => "forbidden",
+            ApiCode::MethodNotAllowed => "method_not_allowed",
+        }
+    }
+
+    /// The one place a failure becomes an HTTP status. A storage failure that may pass
+    /// (`retryable`: the database is busy) is 503, any other 500.
+    pub fn status(self, retryable: bool) -> StatusCode {
+        match self {
+            ApiCode::Service(ErrorCode::NotFound) => StatusCode::NOT_FOUND,
+            ApiCode::Service(ErrorCode::InvalidInput) => StatusCode::BAD_REQUEST,
+            ApiCode::Service(ErrorCode::Conflict) => StatusCode::CONFLICT,
+            ApiCode::Service(ErrorCode::ModelError | ErrorCode::BadModelOutput) => {
+                StatusCode::BAD_GATEWAY
+            }
+            ApiCode::Service(ErrorCode::InputTooLarge) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiCode::Service(ErrorCode::StorageError) if retryable => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiCode::Service(ErrorCode::StorageError) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiCode::Service(ErrorCode::NotConfigured) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiCode::Forbidden => StatusCode::FORBIDDEN,
+            ApiCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        }
+    }
+}
+
+impl From<ErrorCode> for ApiCode {
+    fn from(code: ErrorCode) -> ApiCode {
+        ApiCode::Service(code)
+    }
+}
 
 #[derive(Debug, Error)]
 #[error("{message}")]
 pub struct ApiError {
-    pub status: StatusCode,
-    pub code: &'static str,
+    pub code: ApiCode,
     pub message: String,
     pub class: Option<&'static str>,
     pub hint: Option<String>,
@@ -29,10 +86,9 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn new(code: impl Into<ApiCode>, message: impl Into<String>) -> ApiError {
         ApiError {
-            status,
-            code,
+            code: code.into(),
             message: message.into(),
             class: None,
             hint: None,
@@ -40,16 +96,21 @@ impl ApiError {
         }
     }
 
+    /// The HTTP status the answer is sent with.
+    pub fn status(&self) -> StatusCode {
+        self.code.status(self.retryable)
+    }
+
     pub fn invalid(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "invalid_input", message)
+        ApiError::new(ErrorCode::InvalidInput, message)
     }
 
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+        ApiError::new(ErrorCode::NotFound, message)
     }
 
     pub fn not_configured(reason: &str) -> ApiError {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "not_configured", reason).with_hint(
+        ApiError::new(ErrorCode::NotConfigured, reason).with_hint(
             "Configure a model (ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL, or the \
              claude CLI) and restart `squash serve`. Manual squash, edit, delete and undo work \
              without one.",
@@ -58,15 +119,14 @@ impl ApiError {
 
     pub fn unauthorized() -> ApiError {
         ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
+            ApiCode::Unauthorized,
             "this server needs an access token: send `Authorization: Bearer TOKEN`, or open \
              the address `squash serve` printed (it ends in ?token=…)",
         )
     }
 
     pub fn forbidden(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+        ApiError::new(ApiCode::Forbidden, message)
     }
 
     fn with_class(mut self, class: &'static str) -> ApiError {
@@ -87,7 +147,7 @@ impl ApiError {
     /// The JSON body, also sent as the data of an SSE `error` event.
     pub fn body(&self) -> serde_json::Value {
         let mut error = json!({
-            "code": self.code,
+            "code": self.code.as_str(),
             "message": self.message,
             "retryable": self.retryable,
         });
@@ -103,7 +163,7 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body())).into_response()
+        (self.status(), Json(self.body())).into_response()
     }
 }
 
@@ -115,26 +175,19 @@ impl From<ServiceError> for ApiError {
             ServiceError::Invalid(_) | ServiceError::Domain(_) | ServiceError::Ambiguous(_) => {
                 ApiError::invalid(e.to_string())
             }
-            ServiceError::Conflict(_) => {
-                ApiError::new(StatusCode::CONFLICT, "conflict", e.to_string())
-                    .with_hint("Reload the conversation and try again.")
-            }
+            ServiceError::Conflict(_) => ApiError::new(ErrorCode::Conflict, e.to_string())
+                .with_hint("Reload the conversation and try again."),
             ServiceError::Store(inner) => {
                 // The store's text may hold SQL or file paths: log it, answer generically.
                 tracing::error!(error = ?inner, "storage failure");
-                if inner.is_retryable() {
-                    ApiError::new(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "storage_error",
-                        "the database is busy; try again",
-                    )
-                } else {
-                    ApiError::new(
-                        StatusCode::INTERNAL_SERVER_ERROR,
-                        "storage_error",
-                        "the database failed; the server log has the details",
-                    )
-                }
+                ApiError::new(
+                    ErrorCode::StorageError,
+                    if inner.is_retryable() {
+                        "the database is busy; try again"
+                    } else {
+                        "the database failed; the server log has the details"
+                    },
+                )
             }
         };
         err.retryable(retryable)
@@ -144,14 +197,10 @@ impl From<ServiceError> for ApiError {
 impl From<LlmError> for ApiError {
     fn from(e: LlmError) -> ApiError {
         tracing::warn!(class = e.class(), error = %e, "model call failed");
-        ApiError::new(
-            StatusCode::BAD_GATEWAY,
-            "model_error",
-            format!("the model call failed: {e}"),
-        )
-        .with_class(e.class())
-        .with_hint(e.hint())
-        .retryable(e.is_retryable())
+        ApiError::new(ErrorCode::ModelError, format!("the model call failed: {e}"))
+            .with_class(e.class())
+            .with_hint(e.hint())
+            .retryable(e.is_retryable())
     }
 }
 
@@ -162,28 +211,23 @@ impl From<SquashError> for ApiError {
         let err = match e {
             SquashError::Service(s) => return s.into(),
             SquashError::Model(m) => return m.into(),
-            SquashError::TooLarge(_) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "input_too_large",
-                e.to_string(),
-            )
-            .with_hint(
+            SquashError::TooLarge(_) => ApiError::new(ErrorCode::InputTooLarge, e.to_string())
+                .with_hint(
                 "Select fewer or shorter messages, or use a model with a larger context window.",
             ),
             SquashError::Output(ref p) => {
                 let class = p.class();
-                ApiError::new(StatusCode::BAD_GATEWAY, "bad_model_output", e.to_string())
-                    .with_class(class)
+                ApiError::new(ErrorCode::BadModelOutput, e.to_string()).with_class(class)
             }
             SquashError::NotAiSquash(_) => ApiError::invalid(e.to_string()),
-            SquashError::NoModel(_) => return ApiError::not_configured(&e.to_string()).retryable(retryable),
-            SquashError::SourcesGone { .. } => {
-                ApiError::new(StatusCode::CONFLICT, "conflict", e.to_string())
+            SquashError::NoModel(_) => {
+                return ApiError::not_configured(&e.to_string()).retryable(retryable)
             }
+            SquashError::SourcesGone { .. } => ApiError::new(ErrorCode::Conflict, e.to_string()),
         };
         let err = match hint {
             // The CLI's hint names a flag; the API says the same in its own words.
-            Some(_) if err.code == "bad_model_output" => err
+            Some(_) if err.code == ApiCode::Service(ErrorCode::BadModelOutput) => err
                 .with_hint("Try again, add instructions to steer the model, or use another model."),
             Some(h) => err.with_hint(h),
             None => err,
@@ -199,18 +243,13 @@ impl From<ChatError> for ApiError {
         let err = match e {
             ChatError::Service(s) => return s.into(),
             ChatError::Model(m) => return m.into(),
-            ChatError::TooLarge(_) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "input_too_large",
-                e.to_string(),
-            ),
+            ChatError::TooLarge(_) => ApiError::new(ErrorCode::InputTooLarge, e.to_string()),
             ChatError::EmptyReply => {
-                ApiError::new(StatusCode::BAD_GATEWAY, "bad_model_output", e.to_string())
-                    .with_class("empty")
+                ApiError::new(ErrorCode::BadModelOutput, e.to_string()).with_class("empty")
             }
         };
         let err = match hint {
-            Some(_) if err.code == "input_too_large" => {
+            Some(_) if err.code == ApiCode::Service(ErrorCode::InputTooLarge) => {
                 err.with_hint("Squash older messages to make room, then try again.")
             }
             Some(h) => err.with_hint(h),
@@ -224,9 +263,7 @@ impl From<ProviderError> for ApiError {
     fn from(e: ProviderError) -> ApiError {
         match e {
             ProviderError::Llm { source, .. } => source.into(),
-            ProviderError::Unknown(_) | ProviderError::Unsupported(_) => {
-                ApiError::invalid(e.to_string())
-            }
+            ProviderError::Unsupported(_) => ApiError::invalid(e.to_string()),
             ProviderError::NoLocalSupport
             | ProviderError::Config(_)
             | ProviderError::LocalModel(_) => ApiError::not_configured(&e.to_string()),
@@ -236,17 +273,69 @@ impl From<ProviderError> for ApiError {
 
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> ApiError {
-        let status = match rejection {
-            JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            _ => StatusCode::BAD_REQUEST,
+        let code = match rejection {
+            JsonRejection::MissingJsonContentType(_) => ApiCode::UnsupportedMediaType,
+            _ => ApiCode::Service(ErrorCode::InvalidInput),
         };
         // axum's text names the field and the problem, never server internals.
-        ApiError::new(status, "invalid_input", rejection.body_text())
+        ApiError::new(code, rejection.body_text())
     }
 }
 
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> ApiError {
         ApiError::invalid(rejection.body_text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_keep_their_names_and_map_to_one_status() {
+        let cases = [
+            (ApiCode::Service(ErrorCode::NotFound), "not_found", 404),
+            (
+                ApiCode::Service(ErrorCode::InvalidInput),
+                "invalid_input",
+                400,
+            ),
+            (ApiCode::UnsupportedMediaType, "invalid_input", 415),
+            (ApiCode::Service(ErrorCode::Conflict), "conflict", 409),
+            (ApiCode::Service(ErrorCode::ModelError), "model_error", 502),
+            (
+                ApiCode::Service(ErrorCode::BadModelOutput),
+                "bad_model_output",
+                502,
+            ),
+            (
+                ApiCode::Service(ErrorCode::InputTooLarge),
+                "input_too_large",
+                422,
+            ),
+            (ApiCode::PayloadTooLarge, "input_too_large", 413),
+            (
+                ApiCode::Service(ErrorCode::StorageError),
+                "storage_error",
+                500,
+            ),
+            (
+                ApiCode::Service(ErrorCode::NotConfigured),
+                "not_configured",
+                503,
+            ),
+            (ApiCode::Unauthorized, "unauthorized", 401),
+            (ApiCode::Forbidden, "forbidden", 403),
+            (ApiCode::MethodNotAllowed, "method_not_allowed", 405),
+        ];
+        for (code, name, status) in cases {
+            assert_eq!(code.as_str(), name);
+            assert_eq!(code.status(false).as_u16(), status, "{name}");
+        }
+        // A busy database may answer next time: 503, not 500.
+        let busy = ApiError::new(ErrorCode::StorageError, "busy").retryable(true);
+        assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(busy.body()["error"]["code"], "storage_error");
     }
 }

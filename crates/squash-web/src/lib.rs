@@ -25,7 +25,7 @@ use axum::{middleware, Router};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
-pub use error::ApiError;
+pub use error::{ApiCode, ApiError};
 pub use state::{AppState, ModelChoice};
 
 /// No inline script or style, no plugins, no framing, images only from here or inline data:
@@ -94,8 +94,7 @@ async fn not_found(uri: Uri) -> Response {
 
 async fn method_not_allowed() -> Response {
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        ApiCode::MethodNotAllowed,
         "this route does not accept that method",
     )
     .into_response()

@@ -173,7 +173,7 @@ fn refuse(error: ApiError, is_api: bool) -> Response {
     if is_api {
         error.into_response()
     } else {
-        crate::views::errors::error_page(error.status, &error.message)
+        crate::views::errors::error_page(error.status(), &error.message)
     }
 }
 

@@ -45,10 +45,7 @@ async fn completions(State(b): State<Behaviour>, Json(body): Json<Value>) -> Res
         .unwrap_or("")
         .to_owned();
     let text = if last.starts_with("Your answer needs one correction") && !b.stubborn {
-        let facts: Vec<&str> = last
-            .lines()
-            .filter_map(|l| l.strip_prefix("- "))
-            .collect();
+        let facts: Vec<&str> = last.lines().filter_map(|l| l.strip_prefix("- ")).collect();
         if facts.is_empty() {
             "The assistant worked through the task.".to_owned()
         } else {

@@ -25,8 +25,8 @@ use squash_app::{ConversationService, SquashEngine, SquashOptions};
 use squash_core::prompt::SquashStyle;
 use squash_core::render::message_text;
 use squash_core::{ContentItem, ConversationId, MessageId};
-use squash_llm::{OpenAiConfig, OpenAiModel};
 use squash_llm::{ChatModel, ProviderKind};
+use squash_llm::{OpenAiConfig, OpenAiModel};
 use squash_store::sqlite::SqliteStore;
 
 use cases::Case;
@@ -81,6 +81,7 @@ struct Row {
     model: String,
     style: SquashStyle,
     case: String,
+    origin: String,
     tool_heavy: bool,
     score: Option<Score>,
     error: Option<String>,
@@ -124,7 +125,11 @@ async fn run() -> Result<(), String> {
                             s.output_tokens,
                             row.seconds,
                             if row.fallback { " FALLBACK" } else { "" },
-                            if s.missing.is_empty() { String::new() } else { format!(" missing {:?}", s.missing) }
+                            if s.missing.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" missing {:?}", s.missing)
+                            }
                         ),
                         (None, Some(e)) => format!("ERROR {e}"),
                         _ => String::new(),
@@ -155,7 +160,7 @@ async fn model_for(spec: &str) -> Result<Option<Arc<dyn ChatModel>>, String> {
             let (kind, name) = match other.split_once(':') {
                 Some(("local", name)) => (ProviderKind::Local, Some(name)),
                 _ => (
-                    squash_app::providers::parse_provider(other).map_err(|e| e.to_string())?,
+                    ProviderKind::parse(other).ok_or_else(|| format!("unknown model {other}"))?,
                     None,
                 ),
             };
@@ -176,6 +181,7 @@ async fn run_case(
         model: spec.to_owned(),
         style,
         case: case.name.clone(),
+        origin: case.origin.clone(),
         tool_heavy: false,
         score: None,
         error: None,
@@ -198,10 +204,13 @@ async fn squash_case(
     row: &mut Row,
 ) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let store = SqliteStore::open(&dir.path().join("eval.db")).map_err(|e| e.to_string())?;
+    let store = SqliteStore::open(dir.path().join("eval.db")).map_err(|e| e.to_string())?;
     let service = ConversationService::new(Arc::new(store));
     let (conv, selection) = load_case(root, &service, case).await?;
-    let messages = service.messages(&selection).await.map_err(|e| e.to_string())?;
+    let messages = service
+        .messages(&selection)
+        .await
+        .map_err(|e| e.to_string())?;
     let input: String = messages
         .iter()
         .map(message_text)
@@ -236,10 +245,20 @@ async fn squash_case(
     row.repairs = done.result.report.repairs;
     // Scored on what was stored, read back.
     let stored = service
-        .message(done.outcome.message.map(|m| m.id).ok_or("no result message")?)
+        .message(
+            done.outcome
+                .message
+                .map(|m| m.id)
+                .ok_or("no result message")?,
+        )
         .await
         .map_err(|e| e.to_string())?;
-    row.score = Some(score(&input, &message_text(&stored), &case.facts, &case.forbidden));
+    row.score = Some(score(
+        &input,
+        &message_text(&stored),
+        &case.facts,
+        &case.forbidden,
+    ));
     Ok(())
 }
 
@@ -325,7 +344,8 @@ fn write_rows(path: &Path, rows: &[Row]) -> Result<(), String> {
         .iter()
         .map(|r| {
             serde_json::json!({
-                "model": r.model, "style": r.style, "case": r.case, "tool_heavy": r.tool_heavy,
+                "model": r.model, "style": r.style, "case": r.case, "origin": r.origin,
+                "tool_heavy": r.tool_heavy,
                 "error": r.error, "fallback": r.fallback, "repairs": r.repairs, "seconds": r.seconds,
                 "facts_kept": r.score.as_ref().map(|s| s.facts_kept),
                 "facts_total": r.score.as_ref().map(|s| s.facts_total),
@@ -366,7 +386,9 @@ fn table(rows: &[Row]) -> String {
             let (i, o) = rs
                 .iter()
                 .filter_map(|r| r.score.as_ref())
-                .fold((0u64, 0u64), |(i, o), s| (i + s.input_tokens, o + s.output_tokens));
+                .fold((0u64, 0u64), |(i, o), s| {
+                    (i + s.input_tokens, o + s.output_tokens)
+                });
             if i == 0 {
                 "–".to_owned()
             } else {
@@ -374,8 +396,7 @@ fn table(rows: &[Row]) -> String {
             }
         };
         let heavy: Vec<&Row> = group.iter().copied().filter(|r| r.tool_heavy).collect();
-        let seconds: f64 =
-            group.iter().map(|r| r.seconds).sum::<f64>() / group.len().max(1) as f64;
+        let seconds: f64 = group.iter().map(|r| r.seconds).sum::<f64>() / group.len().max(1) as f64;
         out.push_str(&format!(
             "| {model} | {style} | {} | {kept}/{total} ({:.1}%) | {} | {} | {} | {} | {} | {} | {} | {:.2} |\n",
             group.len(),

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use squash_core::prompt::{PromptStyle, SquashPrompt};
 use squash_core::tokens::check_fits;
 use squash_core::TokenUsage;
-use squash_llm::{CancellationToken, ChatMessage, ChatModel, ChatRequest, ChatResponse};
+use squash_llm::{
+    CancellationToken, ChatMessage, ChatModel, ChatRequest, ChatResponse, StopReason,
+};
 
 use super::options::{SquashOptions, BRIEF_MAX_OUTPUT_TOKENS};
 use super::SquashError;
@@ -41,10 +43,11 @@ pub(super) struct Asker<'a> {
     pub cancel: &'a CancellationToken,
     pub progress: Option<&'a Progress>,
     pub stages: Option<&'a StageListener>,
-    pub usage: TokenUsage,
+    /// Summed over the calls; `None` once one call's count is unknown.
+    pub usage: Option<TokenUsage>,
     pub duration: Duration,
     pub model_reported: Option<String>,
-    pub stop_reason: Option<String>,
+    pub stop_reason: Option<StopReason>,
 }
 
 impl Asker<'_> {
@@ -126,8 +129,13 @@ impl Asker<'_> {
         let started = Instant::now();
         let response = self.model.stream(&request, self.cancel, on_delta).await?;
         self.duration += started.elapsed();
-        self.usage.input_tokens += response.usage.input_tokens;
-        self.usage.output_tokens += response.usage.output_tokens;
+        self.usage = match (self.usage, response.usage) {
+            (Some(total), Some(call)) => Some(TokenUsage {
+                input_tokens: total.input_tokens + call.input_tokens,
+                output_tokens: total.output_tokens + call.output_tokens,
+            }),
+            _ => None,
+        };
         self.model_reported = Some(response.model.clone());
         self.stop_reason.clone_from(&response.stop_reason);
         Ok(response)

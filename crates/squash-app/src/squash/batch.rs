@@ -75,7 +75,7 @@ fn partial_message(slice: &[&Message], text: String) -> Result<Message, SquashEr
     let conversation = slice
         .first()
         .map(|m| m.conversation_id)
-        .ok_or_else(|| squash_core::DomainError::TooFewMessages(0))?;
+        .ok_or(squash_core::DomainError::TooFewMessages(0))?;
     Ok(Message::new(
         conversation,
         Role::Assistant,

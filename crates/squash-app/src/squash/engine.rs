@@ -26,7 +26,7 @@ use squash_core::{
     ContentItem, ConversationId, DomainError, Message, MessageId, Role, SquashOperationId,
     ThreadId, TokenUsage,
 };
-use squash_llm::{CancellationToken, ChatModel};
+use squash_llm::{CancellationToken, ChatModel, ProviderKind, StopReason};
 
 use super::asker::{Asker, Progress, StageListener};
 use super::faithful::{self, Faithful, Input};
@@ -152,7 +152,11 @@ impl SquashEngine {
         let (true, Some(recorded_model)) = (op.performed_by_agent, op.model.clone()) else {
             return Err(SquashError::NotAiSquash(operation));
         };
-        let snap = self.service.store().current_thread(op.conversation_id).await?;
+        let snap = self
+            .service
+            .store()
+            .current_thread(op.conversation_id)
+            .await?;
         let in_thread: HashSet<&MessageId> = snap.links.iter().collect();
         let missing: Vec<MessageId> = op
             .source_message_ids
@@ -164,12 +168,15 @@ impl SquashEngine {
             return Err(SquashError::SourcesGone { operation, missing });
         }
         let prepared = self
-            .prepare(op.conversation_id, &op.source_message_ids, PartnerPolicy::Refuse)
+            .prepare(
+                op.conversation_id,
+                &op.source_message_ids,
+                PartnerPolicy::Refuse,
+            )
             .await?;
         let same_provider = match (&op.provider, &self.model) {
             (Some(recorded), Some(model)) => {
-                crate::squash::parse_provider_kind(recorded)
-                    .is_none_or(|p| p == model.info().provider)
+                ProviderKind::parse(recorded).is_none_or(|p| p == model.info().provider)
             }
             _ => true,
         };
@@ -262,7 +269,10 @@ impl SquashEngine {
             cancel: &self.cancel,
             progress: self.progress.as_ref(),
             stages: self.stages.as_ref(),
-            usage: TokenUsage::default(),
+            usage: Some(TokenUsage {
+                input_tokens: 0,
+                output_tokens: 0,
+            }),
             duration: Duration::ZERO,
             model_reported: None,
             stop_reason: None,
@@ -295,7 +305,7 @@ impl ResultBase<'_> {
             prompts: Vec::new(),
             model: None,
             provider: None,
-            usage: TokenUsage::default(),
+            usage: None,
             duration: Duration::ZERO,
             sources: self.prepared.messages.iter().map(|m| m.id).collect(),
             added_partners: self.prepared.added_partners.clone(),
@@ -320,7 +330,7 @@ impl ResultBase<'_> {
         &self,
         faithful: Faithful,
         asker: Asker<'_>,
-        provider: squash_llm::ProviderKind,
+        provider: ProviderKind,
         context_window: u32,
     ) -> SquashResult {
         let mut result = self.result(faithful.text, faithful.style);
@@ -335,7 +345,10 @@ impl ResultBase<'_> {
         result.duration = asker.duration;
         result.estimated_prompt_tokens = faithful.estimated_prompt_tokens;
         result.context_window = context_window;
-        result.truncated = matches!(asker.stop_reason.as_deref(), Some("max_tokens" | "length"));
+        result.truncated = asker
+            .stop_reason
+            .as_ref()
+            .is_some_and(StopReason::is_truncated);
         result.stop_reason = asker.stop_reason;
         result
     }

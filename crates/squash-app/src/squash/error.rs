@@ -7,7 +7,7 @@ use squash_llm::LlmError;
 use squash_store::StoreError;
 use thiserror::Error;
 
-use crate::error::ServiceError;
+use crate::error::{ErrorCode, ServiceError};
 
 #[derive(Debug, Error)]
 pub enum SquashError {
@@ -59,15 +59,15 @@ impl From<StoreError> for SquashError {
 
 impl SquashError {
     /// A stable code for exit statuses, API responses and logs.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
             SquashError::Service(e) => e.code(),
-            SquashError::Model(_) => "model_error",
-            SquashError::TooLarge(_) => "input_too_large",
-            SquashError::Output(_) => "bad_model_output",
-            SquashError::NoModel(_) => "not_configured",
-            SquashError::NotAiSquash(_) => "invalid_input",
-            SquashError::SourcesGone { .. } => "conflict",
+            SquashError::Model(_) => ErrorCode::ModelError,
+            SquashError::TooLarge(_) => ErrorCode::InputTooLarge,
+            SquashError::Output(_) => ErrorCode::BadModelOutput,
+            SquashError::NoModel(_) => ErrorCode::NotConfigured,
+            SquashError::NotAiSquash(_) => ErrorCode::InvalidInput,
+            SquashError::SourcesGone { .. } => ErrorCode::Conflict,
         }
     }
 
@@ -143,7 +143,7 @@ mod tests {
             },
         ];
         for e in &errors {
-            assert!(!e.code().is_empty());
+            assert!(!e.code().as_str().is_empty());
             assert!(!e.to_string().is_empty());
         }
         assert!(errors[3].is_retryable());

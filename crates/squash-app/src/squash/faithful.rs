@@ -4,10 +4,12 @@
 //! gets a fact the messages did not have.
 
 use squash_core::ledger::{
-    check_facts, details_section, drop_sentences_with, extract_text, invented_terms, Fallback,
-    FactReport, InventedOutcome, InventedTerm, Ledger,
+    check_facts, details_section, drop_sentences_with, extract_text, invented_terms, FactReport,
+    Fallback, InventedOutcome, InventedTerm, Ledger,
 };
-use squash_core::prompt::{build_repair_prompt, build_squash_prompt, PromptStyle, SquashPrompt, SquashStyle};
+use squash_core::prompt::{
+    build_repair_prompt, build_squash_prompt, PromptStyle, SquashPrompt, SquashStyle,
+};
 use squash_core::quality::check_output;
 use squash_core::Message;
 
@@ -99,7 +101,14 @@ pub(super) async fn squash(
             ));
         }
     };
-    Ok(compose(input, draft, invented, prompts, repairs, estimated_prompt_tokens))
+    Ok(compose(
+        input,
+        draft,
+        invented,
+        prompts,
+        repairs,
+        estimated_prompt_tokens,
+    ))
 }
 
 /// The first prompt and its raw answer: one prompt when the selection fits the context window,
@@ -177,7 +186,10 @@ async fn verify(
         }
     }
     if invented.is_empty() {
-        return Ok(Verified::Clean { draft, invented: report });
+        return Ok(Verified::Clean {
+            draft,
+            invented: report,
+        });
     }
     let (rest, _) = drop_sentences_with(&draft, &invented);
     let left_over = invented_terms(input.full_text, &rest);

@@ -18,7 +18,7 @@ mod result;
 use std::sync::Arc;
 
 use squash_core::{ContentItem, MessageId, SquashOperationId};
-use squash_llm::{ChatModel, ProviderKind};
+use squash_llm::ChatModel;
 
 pub use asker::{Progress, SquashStage, StageListener};
 pub use engine::{result_role, SquashEngine};
@@ -64,7 +64,7 @@ impl ConversationService {
                     model: result.model.clone(),
                     provider: result.provider.map(|p| p.as_str().to_owned()),
                     custom_instructions: result.custom_instructions.clone(),
-                    usage: result.model.is_some().then_some(result.usage),
+                    usage: result.usage,
                     duration_ms: result.model.is_some().then(|| result.duration_ms()),
                     computed_on: Some(result.computed_on),
                     style: Some(result.style),
@@ -101,29 +101,5 @@ impl ConversationService {
         SquashEngine::new(self.clone(), model)
             .rerun(operation)
             .await
-    }
-}
-
-/// A provider name as stored in a record (`claude_cli`) or typed (`claude-cli`).
-pub(crate) fn parse_provider_kind(name: &str) -> Option<ProviderKind> {
-    ProviderKind::parse(&name.trim().to_ascii_lowercase().replace('-', "_"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn provider_names_parse_both_spellings() {
-        assert_eq!(
-            parse_provider_kind("claude-cli"),
-            Some(ProviderKind::ClaudeCli)
-        );
-        assert_eq!(
-            parse_provider_kind("claude_cli"),
-            Some(ProviderKind::ClaudeCli)
-        );
-        assert_eq!(parse_provider_kind("OpenAI"), Some(ProviderKind::OpenAi));
-        assert_eq!(parse_provider_kind("nope"), None);
     }
 }

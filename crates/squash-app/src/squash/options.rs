@@ -2,9 +2,8 @@
 
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::PartnerPolicy;
-use squash_core::tokens::context_window_for;
 use squash_core::Role;
-use squash_llm::{ModelInfo, ProviderKind};
+use squash_llm::{context_window_for, ModelInfo, ProviderKind};
 
 use super::SquashError;
 use crate::error::ServiceError;
@@ -185,12 +184,18 @@ mod tests {
     fn the_small_model_gets_the_brief_prompt() {
         let o = SquashOptions::default();
         assert_eq!(o.prompt_style_on(ProviderKind::Local), PromptStyle::Brief);
-        assert_eq!(o.prompt_style_on(ProviderKind::Anthropic), PromptStyle::Spec);
+        assert_eq!(
+            o.prompt_style_on(ProviderKind::Anthropic),
+            PromptStyle::Spec
+        );
         let s = SquashOptions {
             style: SquashStyle::Structured,
             ..SquashOptions::default()
         };
-        assert_eq!(s.prompt_style_on(ProviderKind::OpenAi), PromptStyle::Structured);
+        assert_eq!(
+            s.prompt_style_on(ProviderKind::OpenAi),
+            PromptStyle::Structured
+        );
         assert_eq!(o.repair_rounds_on(ProviderKind::Local), 0);
         assert_eq!(o.repair_rounds_on(ProviderKind::ClaudeCli), 1);
     }

@@ -7,7 +7,7 @@ use squash_core::prompt::{PromptStyle, SquashPrompt, SquashStyle};
 use squash_core::quality::QualityReport;
 use squash_core::thread_ops::PartnerAdded;
 use squash_core::{ConversationId, MessageId, Role, ThreadId, TokenUsage};
-use squash_llm::ProviderKind;
+use squash_llm::{ProviderKind, StopReason};
 
 use crate::conversations::OperationOutcome;
 
@@ -52,8 +52,9 @@ pub struct SquashResult {
     /// The model id the provider reported; `None` when no model was asked.
     pub model: Option<String>,
     pub provider: Option<ProviderKind>,
-    /// Tokens as the provider counted them, over every call.
-    pub usage: TokenUsage,
+    /// Tokens as the provider counted them, over every call; `None` when a call's count is
+    /// unknown (or no model was asked).
+    pub usage: Option<TokenUsage>,
     /// How long the model calls took.
     #[serde(rename = "duration_ms", serialize_with = "as_millis")]
     pub duration: Duration,
@@ -61,7 +62,7 @@ pub struct SquashResult {
     /// The squashed messages in thread order, tool partners included.
     pub sources: Vec<MessageId>,
     /// Tool partners that joined the selection.
-    #[serde(skip)]
+    #[serde(serialize_with = "crate::answers::partners")]
     pub added_partners: Vec<PartnerAdded>,
     pub custom_instructions: Option<String>,
     /// The thread and revision the result was computed from.
@@ -70,7 +71,7 @@ pub struct SquashResult {
     /// against.
     pub estimated_prompt_tokens: u64,
     pub context_window: u32,
-    pub stop_reason: Option<String>,
+    pub stop_reason: Option<StopReason>,
     /// The answer hit the output limit and may be cut off.
     pub truncated: bool,
 }

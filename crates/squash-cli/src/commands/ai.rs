@@ -5,17 +5,16 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};
-use squash_app::providers::{self, parse_provider, ProviderError};
+use squash_app::providers::{self, ProviderError};
 use squash_app::{
     ConversationService, OperationOutcome, PartnerPolicy, Progress, SquashEngine, SquashError,
     SquashOptions, SquashResult, SquashStage, StageListener,
 };
 use squash_core::prompt::SquashStyle;
-use squash_core::tokens::format_count;
 use squash_core::Role;
-use squash_llm::{CancellationToken, ChatModel};
+use squash_llm::{CancellationToken, ChatModel, ProviderKind};
 
-use crate::output::{ids, outcome_json, outcome_text, Output};
+use crate::output::{ids, outcome_json, outcome_text, usage_text, Output};
 
 #[derive(Args, Debug)]
 pub struct AiArgs {
@@ -93,8 +92,8 @@ pub struct ModelArgs {
     /// anthropic, openai, claude-cli or local; default: auto-detected (the configuration file,
     /// then API keys, `claude` on PATH, a local server, else the embedded local model; `squash
     /// doctor` shows the choice and why).
-    #[arg(long, value_name = "PROVIDER")]
-    pub provider: Option<String>,
+    #[arg(long, value_name = "PROVIDER", value_enum, ignore_case = true)]
+    pub provider: Option<ProviderKind>,
     /// A model id instead of the provider's configured one (for local: a catalog name from
     /// `squash model list` or a .gguf path).
     #[arg(long, value_name = "MODEL")]
@@ -120,7 +119,7 @@ pub async fn ai(
     // The extract needs no model: it works with none configured.
     let model = if style.needs_model() {
         Some(
-            providers::model_from_env(args.model.provider.as_deref(), args.model.model.as_deref())
+            providers::model_from_env(args.model.provider, args.model.model.as_deref())
                 .await
                 .map_err(provider_error)?,
         )
@@ -196,13 +195,13 @@ async fn rerun_model(
     args: &ModelArgs,
 ) -> anyhow::Result<Arc<dyn ChatModel>> {
     if args.provider.is_none() {
-        if let Some(kind) = recorded.and_then(|p| parse_provider(p).ok()) {
+        if let Some(kind) = recorded.and_then(ProviderKind::parse) {
             if let Ok(model) = providers::build_model(kind, args.model.as_deref()).await {
                 return Ok(model);
             }
         }
     }
-    providers::model_from_env(args.provider.as_deref(), args.model.as_deref())
+    providers::model_from_env(args.provider, args.model.as_deref())
         .await
         .map_err(provider_error)
 }
@@ -217,9 +216,7 @@ pub(crate) fn engine(
         Some(model) => SquashEngine::new(service.clone(), model),
         None => SquashEngine::offline(service.clone()),
     };
-    let mut engine = engine
-        .with_options(options)
-        .with_cancel(cancel_on_ctrl_c());
+    let mut engine = engine.with_options(options).with_cancel(cancel_on_ctrl_c());
     if let Some(progress) = progress(json) {
         engine = engine.with_progress(progress);
     }
@@ -307,12 +304,11 @@ pub(crate) fn result_text(r: &SquashResult) -> String {
     }
     match (&r.model, r.provider) {
         (Some(model), Some(provider)) => s.push_str(&format!(
-            "\nstyle: {} · model: {} ({}) · {} → {} tokens · {:.1} s",
+            "\nstyle: {} · model: {} ({}) · {} · {:.1} s",
             r.style,
             model,
-            providers::provider_name(provider),
-            format_count(r.usage.input_tokens),
-            format_count(r.usage.output_tokens),
+            provider,
+            usage_text(r.usage),
             r.duration.as_secs_f64()
         )),
         _ => s.push_str(&format!("\nstyle: {} · no model call", r.style)),
@@ -352,6 +348,9 @@ pub(crate) fn result_json(
         v["thread"] = applied["thread"].clone();
         v["message"] = applied["message"].clone();
         v["reapplied"] = applied["reapplied"].clone();
+        // `result` and `outcome` as the API's apply answers them; the keys above stay for
+        // scripts written before.
+        v["outcome"] = applied;
     }
     v
 }
@@ -359,7 +358,10 @@ pub(crate) fn result_json(
 /// The error with what the user can do about it.
 pub fn squash_error(e: SquashError) -> anyhow::Error {
     match e.hint() {
-        Some(hint) => anyhow!("{e} [{}]\nhint: {hint}", e.class().unwrap_or(e.code())),
+        Some(hint) => anyhow!(
+            "{e} [{}]\nhint: {hint}",
+            e.class().unwrap_or(e.code().as_str())
+        ),
         None => anyhow!(e),
     }
 }

@@ -6,10 +6,9 @@ use anyhow::anyhow;
 use clap::Args;
 use squash_app::providers;
 use squash_app::{ChatError, ChatOptions, ConversationService, SquashOptions};
-use squash_core::tokens::format_count;
 
 use crate::commands::ai::{cancel_on_ctrl_c, provider_error, squash_error, ModelArgs};
-use crate::output::Output;
+use crate::output::{usage_text, Output};
 
 #[derive(Args, Debug)]
 pub struct ChatArgs {
@@ -31,10 +30,9 @@ pub async fn run(
     args: ChatArgs,
 ) -> anyhow::Result<()> {
     let conv = service.resolve_conversation(&args.conversation).await?;
-    let model =
-        providers::model_from_env(args.model.provider.as_deref(), args.model.model.as_deref())
-            .await
-            .map_err(provider_error)?;
+    let model = providers::model_from_env(args.model.provider, args.model.model.as_deref())
+        .await
+        .map_err(provider_error)?;
     let defaults = SquashOptions::from_env().map_err(squash_error)?;
     let options = ChatOptions {
         system: args.system.clone(),
@@ -65,27 +63,13 @@ pub async fn run(
     }
     let turn = turn.map_err(chat_error)?;
     if json {
-        return out.emit(
-            &serde_json::json!({
-                "conversation_id": turn.conversation_id,
-                "thread_id": turn.thread_id,
-                "user": turn.user,
-                "assistant": turn.assistant,
-                "model": turn.model,
-                "provider": turn.provider,
-                "usage": turn.usage,
-                "duration_ms": u64::try_from(turn.duration.as_millis()).unwrap_or(u64::MAX),
-                "stop_reason": turn.stop_reason,
-            }),
-            String::new,
-        );
+        return out.emit(&serde_json::json!(turn), String::new);
     }
     eprintln!(
-        "({} ({}) · {} → {} tokens · {:.1} s · stored as {})",
+        "({} ({}) · {} · {:.1} s · stored as {})",
         turn.model,
-        providers::provider_name(turn.provider),
-        format_count(turn.usage.input_tokens),
-        format_count(turn.usage.output_tokens),
+        turn.provider,
+        usage_text(turn.usage),
         turn.duration.as_secs_f64(),
         turn.assistant.id
     );

@@ -7,9 +7,10 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::Deserialize;
 use serde_json::json;
-use squash_app::providers::{provider_name, select_model};
+use squash_app::providers::select_model;
 use squash_app::{ConversationService, SquashOptions};
 use squash_core::{ContentItem, MessageId, Role};
+use squash_llm::ProviderKind;
 
 use crate::commands::ai::{
     end_progress, engine, provider_error, result_json, result_text, squash_error,
@@ -23,8 +24,8 @@ const SESSION: &str = include_str!("../../demo/session.json");
 #[derive(Args, Debug)]
 pub struct DemoArgs {
     /// Model provider (default: auto-detected; see `squash doctor`).
-    #[arg(long)]
-    pub provider: Option<String>,
+    #[arg(long, value_enum, ignore_case = true)]
+    pub provider: Option<ProviderKind>,
     /// Model id (for local: a catalog name or a .gguf path).
     #[arg(long)]
     pub model: Option<String>,
@@ -64,15 +65,13 @@ pub async fn run(
 
     // The model first: without one there is no demo, and nothing should be stored.
     say("choosing a model…");
-    let (model, selection) = select_model(args.provider.as_deref(), args.model.as_deref())
+    let (model, selection) = select_model(args.provider, args.model.as_deref())
         .await
         .map_err(provider_error)?;
     let info = model.info();
     say(&format!(
         "model: {} ({}), because {}",
-        info.model,
-        provider_name(info.provider),
-        selection.why
+        info.model, info.provider, selection.why
     ));
 
     let conversation = service

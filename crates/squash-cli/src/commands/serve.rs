@@ -6,6 +6,7 @@ use anyhow::Context;
 use clap::Args;
 use squash_app::providers::select_model;
 use squash_app::{ChatOptions, ConversationService, SquashOptions};
+use squash_llm::ProviderKind;
 use squash_web::AppState;
 use tracing_subscriber::filter::LevelFilter;
 
@@ -29,8 +30,8 @@ pub struct ServeArgs {
     pub open: bool,
     /// Model provider for AI squash and chat (anthropic, openai, claude-cli, local); detected from
     /// the environment when absent. Without one, everything but AI squash and chat works.
-    #[arg(long)]
-    pub provider: Option<String>,
+    #[arg(long, value_enum, ignore_case = true)]
+    pub provider: Option<ProviderKind>,
     /// Model id instead of the provider's default.
     #[arg(long)]
     pub model: Option<String>,
@@ -54,7 +55,7 @@ pub async fn run(service: &ConversationService, args: ServeArgs) -> anyhow::Resu
         .with_token(token.clone())
         .with_squash_options(squash_options)
         .with_chat_options(chat_options);
-    match select_model(args.provider.as_deref(), args.model.as_deref()).await {
+    match select_model(args.provider, args.model.as_deref()).await {
         Ok((model, selection)) => {
             let info = model.info();
             eprintln!(

@@ -30,9 +30,11 @@ pub fn check_facts(ledger: &Ledger, text: &str) -> FactCheck {
 }
 
 fn states(fact: &Fact, haystack: &str, paths: &[&str]) -> bool {
-    fact.anchors
-        .iter()
-        .all(|anchor| anchor_forms(anchor, paths).iter().any(|f| haystack.contains(f)))
+    fact.anchors.iter().all(|anchor| {
+        anchor_forms(anchor, paths)
+            .iter()
+            .any(|f| haystack.contains(f))
+    })
 }
 
 /// The spellings that count for `anchor`.

@@ -37,7 +37,8 @@ static EXIT_CODE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 static PLUMBING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\s*(?:\d?>&\d|\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)\s*").expect("static regex")
+    Regex::new(r"\s*(?:\d?>&\d|\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)\s*")
+        .expect("static regex")
 });
 static SUMMARY_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -70,7 +71,11 @@ pub(crate) fn command_runs(uses: &[ToolUse<'_>]) -> Vec<CommandRun> {
                 anchor: anchor_of(&display),
                 display,
                 status,
-                output: use_.result.as_ref().map(|r| r.text.clone()).unwrap_or_default(),
+                output: use_
+                    .result
+                    .as_ref()
+                    .map(|r| r.text.clone())
+                    .unwrap_or_default(),
             })
         })
         .collect()
@@ -130,7 +135,12 @@ pub(crate) fn search_facts(uses: &[ToolUse<'_>]) -> Vec<Fact> {
             }
             Some(Fact {
                 kind: FactKind::Command,
-                text: format!("{} `{}` → {}", u.name, one_line(what, 60), one_line(first, 100)),
+                text: format!(
+                    "{} `{}` → {}",
+                    u.name,
+                    one_line(what, 60),
+                    one_line(first, 100)
+                ),
                 anchors,
                 source: result.source,
             })
@@ -237,14 +247,20 @@ mod tests {
     fn anchors_name_program_and_subcommand() {
         assert_eq!(anchor_of("cargo test -p config"), "cargo test");
         assert_eq!(anchor_of("cd crates/x && npm run build"), "npm run");
-        assert_eq!(anchor_of("python3 scripts/move_fn.py a b"), "scripts/move_fn.py");
+        assert_eq!(
+            anchor_of("python3 scripts/move_fn.py a b"),
+            "scripts/move_fn.py"
+        );
         assert_eq!(anchor_of("RUST_LOG=debug cargo run"), "cargo run");
         assert_eq!(anchor_of("ls -la"), "ls");
     }
 
     #[test]
     fn plumbing_is_not_part_of_the_command() {
-        assert_eq!(display_of("cargo test -p config 2>&1 | tail -20"), "cargo test -p config");
+        assert_eq!(
+            display_of("cargo test -p config 2>&1 | tail -20"),
+            "cargo test -p config"
+        );
         assert_eq!(display_of("make 2>&1 | head -n 5\nsecond line"), "make");
     }
 

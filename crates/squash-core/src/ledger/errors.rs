@@ -25,8 +25,10 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex")
 });
 static CODE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:E\d{4}|TS\d{4}|[A-Z]{1,4}\d{3,5}|E[A-Z]{3,9}|[A-Z][A-Za-z]*(?:Error|Exception))\b")
-        .expect("static regex")
+    Regex::new(
+        r"\b(?:E\d{4}|TS\d{4}|[A-Z]{1,4}\d{3,5}|E[A-Z]{3,9}|[A-Z][A-Za-z]*(?:Error|Exception))\b",
+    )
+    .expect("static regex")
 });
 static TEST_NAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:[a-z_][a-z0-9_]*::)+[a-z_][a-z0-9_]*\b|\btest_[A-Za-z0-9_]+\b|\b[\w/.-]+\.(?:py|ts|js|rs|go)::[\w:]+")
@@ -205,9 +207,15 @@ fn tool_errors(uses: &[ToolUse<'_>]) -> Vec<Fact> {
         let retried = uses[i + 1..].iter().any(|later| {
             later.name == use_.name
                 && target_of(later) == target
-                && later.result.as_ref().is_some_and(|r| !failed(later.name, r))
+                && later
+                    .result
+                    .as_ref()
+                    .is_some_and(|r| !failed(later.name, r))
         });
-        let first = error_lines(&result.text).into_iter().next().unwrap_or_default();
+        let first = error_lines(&result.text)
+            .into_iter()
+            .next()
+            .unwrap_or_default();
         let what = match &target {
             Some(t) => format!("{} on {t}", use_.name),
             None => use_.name.to_owned(),
@@ -223,7 +231,11 @@ fn tool_errors(uses: &[ToolUse<'_>]) -> Vec<Fact> {
             anchors.truncate(2);
         }
         facts.push(Fact {
-            kind: if retried { FactKind::Fix } else { FactKind::Error },
+            kind: if retried {
+                FactKind::Fix
+            } else {
+                FactKind::Error
+            },
             text,
             anchors,
             source: result.source,
@@ -239,9 +251,11 @@ fn failed(tool: &str, result: &super::ToolOutcome) -> bool {
         return true;
     }
     let name = tool.to_ascii_lowercase();
-    let reads = ["read", "open", "view", "cat", "search", "find", "grep", "glob", "list", "ls"]
-        .iter()
-        .any(|r| name.contains(r));
+    let reads = [
+        "read", "open", "view", "cat", "search", "find", "grep", "glob", "list", "ls",
+    ]
+    .iter()
+    .any(|r| name.contains(r));
     !reads
         && result
             .text

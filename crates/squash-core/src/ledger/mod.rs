@@ -25,10 +25,10 @@ use serde::{Deserialize, Serialize};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, ToolResultData};
 
-pub use check::{check_facts, invented_terms, FactCheck};
 pub use check::drop_sentences_with;
+pub use check::{check_facts, invented_terms, FactCheck};
 pub use render::{details_section, extract_text, DETAILS_HEADING};
-pub use report::{Fallback, FactEntry, FactReport, InventedOutcome, InventedTerm};
+pub use report::{FactEntry, FactReport, Fallback, InventedOutcome, InventedTerm};
 
 /// What a fact is about; the order is the order of the extractive rendering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -62,15 +62,7 @@ pub(crate) fn requests(messages: &[&Message]) -> Vec<Fact> {
 /// from the user's).
 pub(crate) fn statements(messages: &[&Message]) -> Vec<Fact> {
     let mut facts = Vec::new();
-    // The last thing the assistant says is the conclusion: its first sentences are facts even
-    // when they name nothing technical ("The directory is empty.").
-    let conclusion = messages
-        .iter()
-        .rev()
-        .find(|m| m.role == Role::Assistant && !assistant_text(m).trim().is_empty())
-        .map(|m| m.id);
     for message in messages {
-        let mut conclusion_sentences: u32 = if Some(message.id) == conclusion { 2 } else { 0 };
         let prose = match message.role {
             Role::Assistant => assistant_text(message),
             Role::User | Role::System => continue,
@@ -88,10 +80,9 @@ pub(crate) fn statements(messages: &[&Message]) -> Vec<Fact> {
             };
             let mut anchors = anchors_of(&sentence, 4);
             anchors.extend(shouted_words(&sentence));
-            if anchors.is_empty() && (kind != FactKind::Value || conclusion_sentences > 0) {
+            if anchors.is_empty() && kind != FactKind::Value {
                 anchors = content_words(&sentence, 2);
             }
-            conclusion_sentences = conclusion_sentences.saturating_sub(1);
             facts.push(Fact {
                 kind,
                 text: one_line(&sentence, STATEMENT_MAX_CHARS),
@@ -105,7 +96,9 @@ pub(crate) fn statements(messages: &[&Message]) -> Vec<Fact> {
 
 /// Words in capitals (`CONCURRENTLY`, `NOT NULL`'s parts): keywords a sentence stresses.
 fn shouted_words(sentence: &str) -> Vec<String> {
-    const COMMON: &[&str] = &["TODO", "FIXME", "NOTE", "THE", "AND", "NOT", "OK", "API", "URL"];
+    const COMMON: &[&str] = &[
+        "TODO", "FIXME", "NOTE", "THE", "AND", "NOT", "OK", "API", "URL",
+    ];
     sentence
         .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|w| w.len() >= 5 && w.chars().all(|c| c.is_ascii_uppercase()))

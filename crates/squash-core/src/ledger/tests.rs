@@ -57,15 +57,19 @@ fn demo_run_has_its_files_commands_and_fixes() {
         "{commands:?}"
     );
     assert!(
-        commands.iter().any(|c| c.starts_with("Ran `python3 scripts/move_fn.py")
-            && c.ends_with("→ ok: test result: ok. 4 passed; 0 failed; 0 ignored")),
+        commands
+            .iter()
+            .any(|c| c.starts_with("Ran `python3 scripts/move_fn.py")
+                && c.ends_with("→ ok: test result: ok. 4 passed; 0 failed; 0 ignored")),
         "{commands:?}"
     );
     let fixes = texts(&ledger, FactKind::Fix);
     assert!(fixes.iter().any(|f| f.contains("E0425")), "{fixes:?}");
     assert!(
-        fixes.iter().any(|f| f.contains("tests::parses_minimal_file")
-            && f.contains("by editing crates/config/src/lib.rs")),
+        fixes
+            .iter()
+            .any(|f| f.contains("tests::parses_minimal_file")
+                && f.contains("by editing crates/config/src/lib.rs")),
         "{fixes:?}"
     );
     assert!(texts(&ledger, FactKind::Error).is_empty());
@@ -99,8 +103,11 @@ fn the_ledger_checks_its_own_extract() {
     let ledger = build_ledger(&all);
     let extract = extract_text(&ledger, &all);
     let check = check_facts(&ledger, &extract);
-    assert!(check.missing.is_empty(), "{:?}", ledger.subset(&check.missing));
+    assert!(
+        check.missing.is_empty(),
+        "{:?}",
+        ledger.subset(&check.missing)
+    );
     // An empty answer states nothing.
     assert_eq!(check_facts(&ledger, "").kept.len(), 0);
 }
-

@@ -77,15 +77,51 @@ fn is_useful_anchor(term: &str) -> bool {
 /// have no salient term: they stand for the fact when checking a summary.
 pub(crate) fn content_words(text: &str, max: usize) -> Vec<String> {
     const COMMON: &[&str] = &[
-        "about", "after", "again", "could", "would", "should", "there", "their", "these", "those",
-        "which", "while", "where", "please", "thanks", "thank", "something", "anything", "being",
-        "every", "other", "first", "still", "before", "because", "since", "maybe", "think",
-        "right", "using", "might", "make", "doesn", "didn", "haven", "isn't", "can't", "won't",
+        "about",
+        "after",
+        "again",
+        "could",
+        "would",
+        "should",
+        "there",
+        "their",
+        "these",
+        "those",
+        "which",
+        "while",
+        "where",
+        "please",
+        "thanks",
+        "thank",
+        "something",
+        "anything",
+        "being",
+        "every",
+        "other",
+        "first",
+        "still",
+        "before",
+        "because",
+        "since",
+        "maybe",
+        "think",
+        "right",
+        "using",
+        "might",
+        "make",
+        "doesn",
+        "didn",
+        "haven",
+        "isn't",
+        "can't",
+        "won't",
     ];
     let mut words: Vec<String> = Vec::new();
     for w in text.split(|c: char| !c.is_alphabetic() && c != '\'') {
         let lower = w.to_lowercase();
-        if lower.chars().count() >= 5 && !COMMON.contains(&lower.as_str()) && !words.contains(&lower)
+        if lower.chars().count() >= 5
+            && !COMMON.contains(&lower.as_str())
+            && !words.contains(&lower)
         {
             words.push(lower);
         }
@@ -105,7 +141,12 @@ mod tests {
         let s = sentences("Fixed it. Now 4 tests pass!\n- next: add docs\n\ne.g. this stays");
         assert_eq!(
             s,
-            vec!["Fixed it.", "Now 4 tests pass!", "next: add docs", "e.g. this stays"]
+            vec![
+                "Fixed it.",
+                "Now 4 tests pass!",
+                "next: add docs",
+                "e.g. this stays"
+            ]
         );
     }
 

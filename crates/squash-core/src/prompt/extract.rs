@@ -277,9 +277,17 @@ pub(crate) fn condense_output(text: &str) -> String {
 
 fn looks_like_error(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
-    ["error", "failed", "panicked", "exception", "traceback", "fatal", "denied"]
-        .iter()
-        .any(|w| lower.contains(w))
+    [
+        "error",
+        "failed",
+        "panicked",
+        "exception",
+        "traceback",
+        "fatal",
+        "denied",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
         && !lower.contains(" 0 failed")
 }
 

@@ -342,7 +342,11 @@ pub fn build_brief_prompt(
 
 /// The follow-up turn that asks a model to correct its answer: the facts it left out, the
 /// terms it invented, or why the answer could not be used at all.
-pub fn build_repair_prompt(missing: &[&Fact], invented: &[String], problem: Option<&str>) -> String {
+pub fn build_repair_prompt(
+    missing: &[&Fact],
+    invented: &[String],
+    problem: Option<&str>,
+) -> String {
     let missing = if missing.is_empty() {
         String::new()
     } else {

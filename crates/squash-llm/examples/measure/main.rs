@@ -280,7 +280,7 @@ async fn run() -> Result<(), String> {
                 let report = quality_report(&input, &scored);
                 totals.runs += 1;
                 totals.seconds_sum += seconds;
-                totals.output_tokens_sum += response.usage.output_tokens;
+                totals.output_tokens_sum += response.usage.map_or(0, |u| u.output_tokens);
                 let recall = report.salient_recall();
                 match &checked {
                     Ok(_) => {

@@ -2,6 +2,8 @@
 
 mod wire;
 
+pub(crate) use wire::stop_reason;
+
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -9,11 +11,11 @@ use reqwest::header::HeaderMap;
 use reqwest::StatusCode;
 use tokio_util::sync::CancellationToken;
 
+use crate::env::non_empty as non_empty_env;
 use crate::error::{redact, LlmError};
 use crate::guard::timed;
 use crate::http::{self, ErrorBody, SseReader, DEFAULT_TIMEOUT};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind, Usage};
-use crate::non_empty_env;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind};
 use crate::retry::{with_retry, RetryPolicy};
 use wire::{ErrorEnvelope, MessagesRequest, MessagesResponse, StreamEvent};
 
@@ -186,12 +188,9 @@ impl ChatModel for AnthropicModel {
             .map_err(|e| LlmError::MalformedResponse(format!("messages response: {e}")))?;
         Ok(ChatResponse {
             text: parsed.text(),
-            usage: Usage {
-                input_tokens: parsed.usage.total_input(),
-                output_tokens: parsed.usage.output_tokens,
-            },
+            usage: parsed.usage.as_ref().and_then(wire::WireUsage::usage),
             model: parsed.model,
-            stop_reason: parsed.stop_reason,
+            stop_reason: parsed.stop_reason.as_deref().map(stop_reason),
         })
     }
 
@@ -219,7 +218,7 @@ impl ChatModel for AnthropicModel {
         let mut out = ChatResponse {
             text: String::new(),
             model: model.to_string(),
-            usage: Usage::default(),
+            usage: None,
             stop_reason: None,
         };
         let mut stopped = false;
@@ -235,8 +234,7 @@ impl ChatModel for AnthropicModel {
                     if !message.model.is_empty() {
                         out.model = message.model;
                     }
-                    out.usage.input_tokens = message.usage.total_input();
-                    out.usage.output_tokens = message.usage.output_tokens;
+                    out.usage = message.usage.as_ref().and_then(wire::WireUsage::usage);
                 }
                 StreamEvent::ContentBlockDelta {
                     delta: wire::BlockDelta::TextDelta { text },
@@ -246,11 +244,14 @@ impl ChatModel for AnthropicModel {
                 }
                 StreamEvent::ContentBlockDelta { .. } => {}
                 StreamEvent::MessageDelta { delta, usage } => {
-                    if delta.stop_reason.is_some() {
-                        out.stop_reason = delta.stop_reason;
+                    if let Some(reason) = delta.stop_reason.as_deref() {
+                        out.stop_reason = Some(stop_reason(reason));
                     }
-                    if let Some(tokens) = usage.and_then(|u| u.output_tokens) {
-                        out.usage.output_tokens = tokens;
+                    // The final count replaces the one `message_start` reported.
+                    if let (Some(known), Some(tokens)) =
+                        (out.usage.as_mut(), usage.and_then(|u| u.output_tokens))
+                    {
+                        known.output_tokens = tokens;
                     }
                 }
                 StreamEvent::MessageStop {} => {

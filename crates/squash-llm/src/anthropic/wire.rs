@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{ChatImage, ChatMessage, ChatPart, ChatRequest, ChatRole};
+use crate::model::{ChatImage, ChatMessage, ChatPart, ChatRequest, ChatRole, StopReason, Usage};
 use crate::transcript::part_text;
 
 #[derive(Debug, Serialize)]
@@ -117,7 +117,7 @@ pub(super) struct MessagesResponse {
     #[serde(default)]
     pub stop_reason: Option<String>,
     #[serde(default)]
-    pub usage: WireUsage,
+    pub usage: Option<WireUsage>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -146,9 +146,9 @@ impl MessagesResponse {
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct WireUsage {
     #[serde(default)]
-    pub input_tokens: u64,
+    pub input_tokens: Option<u64>,
     #[serde(default)]
-    pub output_tokens: u64,
+    pub output_tokens: Option<u64>,
     #[serde(default)]
     pub cache_creation_input_tokens: Option<u64>,
     #[serde(default)]
@@ -157,10 +157,34 @@ pub(super) struct WireUsage {
 
 impl WireUsage {
     /// Cached prompt tokens are reported apart from `input_tokens`; the prompt's size is the sum.
-    pub(super) fn total_input(&self) -> u64 {
-        self.input_tokens
-            + self.cache_creation_input_tokens.unwrap_or(0)
-            + self.cache_read_input_tokens.unwrap_or(0)
+    /// `None` when the API left the count out: unknown, not zero.
+    pub(super) fn total_input(&self) -> Option<u64> {
+        Some(
+            self.input_tokens?
+                + self.cache_creation_input_tokens.unwrap_or(0)
+                + self.cache_read_input_tokens.unwrap_or(0),
+        )
+    }
+
+    /// Both counts, when the API reported them.
+    pub(super) fn usage(&self) -> Option<Usage> {
+        Some(Usage {
+            input_tokens: self.total_input()?,
+            output_tokens: self.output_tokens?,
+        })
+    }
+}
+
+/// A Messages API `stop_reason` in the provider-neutral terms. The Claude CLI reports the same
+/// names.
+pub(crate) fn stop_reason(reason: &str) -> StopReason {
+    match reason {
+        "end_turn" => StopReason::EndTurn,
+        "max_tokens" => StopReason::MaxTokens,
+        "stop_sequence" => StopReason::StopSequence,
+        "tool_use" => StopReason::ToolUse,
+        "refusal" => StopReason::Refusal,
+        other => StopReason::Other(other.to_owned()),
     }
 }
 
@@ -194,7 +218,7 @@ pub(super) struct StartedMessage {
     #[serde(default)]
     pub model: String,
     #[serde(default)]
-    pub usage: WireUsage,
+    pub usage: Option<WireUsage>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -31,13 +31,26 @@ struct CliResult {
 #[derive(Debug, Default, Deserialize)]
 struct CliUsage {
     #[serde(default)]
-    input_tokens: u64,
+    input_tokens: Option<u64>,
     #[serde(default)]
-    output_tokens: u64,
+    output_tokens: Option<u64>,
     #[serde(default)]
     cache_creation_input_tokens: u64,
     #[serde(default)]
     cache_read_input_tokens: u64,
+}
+
+impl CliUsage {
+    /// Both counts, when the CLI reported them; prompt caching splits the prompt's tokens over
+    /// three counters.
+    fn usage(&self) -> Option<Usage> {
+        Some(Usage {
+            input_tokens: self.input_tokens?
+                + self.cache_creation_input_tokens
+                + self.cache_read_input_tokens,
+            output_tokens: self.output_tokens?,
+        })
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -89,7 +102,6 @@ pub(super) fn parse(
     let text = result.result.ok_or_else(|| {
         LlmError::MalformedResponse("the CLI's result has no `result` text".into())
     })?;
-    let usage = result.usage.unwrap_or_default();
     // The CLI may consult a small model on the side; the answer comes from the one that wrote
     // the most.
     let model = result
@@ -101,14 +113,11 @@ pub(super) fn parse(
     Ok(ChatResponse {
         text,
         model,
-        usage: Usage {
-            // Prompt caching splits the prompt's tokens over three counters.
-            input_tokens: usage.input_tokens
-                + usage.cache_creation_input_tokens
-                + usage.cache_read_input_tokens,
-            output_tokens: usage.output_tokens,
-        },
-        stop_reason: result.stop_reason,
+        usage: result.usage.as_ref().and_then(CliUsage::usage),
+        stop_reason: result
+            .stop_reason
+            .as_deref()
+            .map(crate::anthropic::stop_reason),
     })
 }
 
@@ -185,8 +194,9 @@ mod tests {
         let response = parse(SUCCESS, "", Some(0), "sonnet").unwrap();
         assert_eq!(response.text, "short version");
         assert_eq!(response.model, "claude-sonnet-4-5-20250929");
-        assert_eq!(response.usage.input_tokens, 1110);
-        assert_eq!(response.usage.output_tokens, 5);
+        let usage = response.usage.expect("reported");
+        assert_eq!(usage.input_tokens, 1110);
+        assert_eq!(usage.output_tokens, 5);
     }
 
     #[test]

@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::LlmError;
 use crate::model::{
-    ChatModel, ChatRequest, ChatResponse, ChatRole, ModelInfo, ProviderKind, Usage,
+    ChatModel, ChatRequest, ChatResponse, ChatRole, ModelInfo, ProviderKind, StopReason, Usage,
 };
 use crate::transcript::message_text;
 
@@ -357,11 +357,14 @@ impl LocalModel {
         let response = ChatResponse {
             text: output.text,
             model: self.weights.name().to_owned(),
-            usage: Usage {
+            usage: Some(Usage {
                 input_tokens: u64::from(output.prompt_tokens),
                 output_tokens: u64::from(output.output_tokens),
-            },
-            stop_reason: Some(output.stop_reason.to_owned()),
+            }),
+            stop_reason: Some(match output.stop_reason {
+                "length" => StopReason::MaxTokens,
+                _ => StopReason::EndTurn,
+            }),
         };
         Ok((response, stats))
     }

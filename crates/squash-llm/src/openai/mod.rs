@@ -10,14 +10,14 @@ use reqwest::header::HeaderMap;
 use reqwest::StatusCode;
 use tokio_util::sync::CancellationToken;
 
+use crate::env::non_empty as non_empty_env;
 use crate::error::{redact, LlmError};
 use crate::guard::timed;
 use crate::http::{self, ErrorBody, SseReader, DEFAULT_TIMEOUT};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind, Usage};
-use crate::non_empty_env;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind};
 use crate::retry::{with_retry, RetryPolicy};
 pub use wire::TokenLimitField;
-use wire::{Chunk, Completion, CompletionRequest, ModelList};
+use wire::{Chunk, Completion, CompletionRequest, ModelList, WireUsage};
 
 /// Where the API lives unless `OPENAI_BASE_URL` says otherwise.
 pub const OPENAI_DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -107,26 +107,14 @@ impl OpenAiConfig {
         }
     }
 
-    /// The context window of well-known OpenAI models; 8192 tokens for anything else, since a
-    /// local server's window depends on how it was started (set it explicitly there).
+    /// The context window of well-known OpenAI models (the shared table,
+    /// [`crate::context_window_for`]); 8192 tokens for anything else, since a local server's
+    /// window depends on how it was started (set it explicitly there).
     pub fn default_context_window(base_url: &str, model: &str) -> u32 {
         if !is_official(base_url) {
             return 8_192;
         }
-        let known: [(&str, u32); 8] = [
-            ("gpt-4.1", 1_047_576),
-            ("gpt-5", 400_000),
-            ("gpt-4o", 128_000),
-            ("gpt-4-turbo", 128_000),
-            ("o1", 200_000),
-            ("o3", 200_000),
-            ("o4", 200_000),
-            ("gpt-3.5", 16_385),
-        ];
-        known
-            .iter()
-            .find(|(prefix, _)| model.starts_with(prefix))
-            .map_or(8_192, |(_, window)| *window)
+        crate::context_window_for(model).unwrap_or(8_192)
     }
 }
 
@@ -259,15 +247,11 @@ impl ChatModel for OpenAiModel {
             parsed.choices.into_iter().next().ok_or_else(|| {
                 LlmError::MalformedResponse("chat completion without choices".into())
             })?;
-        let usage = parsed.usage.unwrap_or_default();
         Ok(ChatResponse {
             text: choice.message.content.unwrap_or_default(),
             model: parsed.model.unwrap_or_else(|| model.to_string()),
-            usage: Usage {
-                input_tokens: usage.prompt_tokens,
-                output_tokens: usage.completion_tokens,
-            },
-            stop_reason: choice.finish_reason,
+            usage: parsed.usage.as_ref().and_then(WireUsage::usage),
+            stop_reason: choice.finish_reason.as_deref().map(wire::stop_reason),
         })
     }
 
@@ -295,7 +279,7 @@ impl ChatModel for OpenAiModel {
         let mut out = ChatResponse {
             text: String::new(),
             model: model.to_string(),
-            usage: Usage::default(),
+            usage: None,
             stop_reason: None,
         };
         let mut done = false;
@@ -316,11 +300,8 @@ impl ChatModel for OpenAiModel {
             if let Some(reported) = chunk.model.filter(|m| !m.is_empty()) {
                 out.model = reported;
             }
-            if let Some(usage) = chunk.usage {
-                out.usage = Usage {
-                    input_tokens: usage.prompt_tokens,
-                    output_tokens: usage.completion_tokens,
-                };
+            if let Some(usage) = chunk.usage.as_ref().and_then(WireUsage::usage) {
+                out.usage = Some(usage);
             }
             for choice in chunk.choices {
                 if let Some(text) = choice.delta.and_then(|d| d.content) {
@@ -329,8 +310,8 @@ impl ChatModel for OpenAiModel {
                         out.text.push_str(&text);
                     }
                 }
-                if choice.finish_reason.is_some() {
-                    out.stop_reason = choice.finish_reason;
+                if let Some(reason) = choice.finish_reason.as_deref() {
+                    out.stop_reason = Some(wire::stop_reason(reason));
                 }
             }
         }

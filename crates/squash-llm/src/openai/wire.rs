@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{ChatImage, ChatMessage, ChatPart, ChatRequest, ChatRole};
+use crate::model::{ChatImage, ChatMessage, ChatPart, ChatRequest, ChatRole, StopReason, Usage};
 use crate::transcript::part_text;
 
 #[derive(Debug, Serialize)]
@@ -241,9 +241,31 @@ pub(super) struct ChoiceMessage {
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct WireUsage {
     #[serde(default)]
-    pub prompt_tokens: u64,
+    pub prompt_tokens: Option<u64>,
     #[serde(default)]
-    pub completion_tokens: u64,
+    pub completion_tokens: Option<u64>,
+}
+
+impl WireUsage {
+    /// The counts, when the server reported both: a server that leaves one out did not count,
+    /// which is not the same as zero.
+    pub(super) fn usage(&self) -> Option<Usage> {
+        Some(Usage {
+            input_tokens: self.prompt_tokens?,
+            output_tokens: self.completion_tokens?,
+        })
+    }
+}
+
+/// A `finish_reason` in the provider-neutral terms.
+pub(super) fn stop_reason(finish_reason: &str) -> StopReason {
+    match finish_reason {
+        "stop" => StopReason::EndTurn,
+        "length" => StopReason::MaxTokens,
+        "tool_calls" | "function_call" => StopReason::ToolUse,
+        "content_filter" => StopReason::Refusal,
+        other => StopReason::Other(other.to_owned()),
+    }
 }
 
 /// One `data:` chunk of a streamed answer.

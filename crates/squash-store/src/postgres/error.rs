@@ -1,6 +1,8 @@
 //! sqlx errors to [`StoreError`]: the retryable ones become `Busy`, the caller's mistakes
 //! `Invalid`, and nothing that could carry the connection password reaches a message.
 
+use squash_core::redact::redact_url;
+
 use crate::StoreError;
 
 /// `.db()` on sqlx results: a `From` impl would put sqlx into the crate's public API.
@@ -58,14 +60,6 @@ pub(super) fn taken(
             StoreError::Invalid(message())
         }
         _ => classify(error),
-    }
-}
-
-/// `url` with its password replaced, for messages about the connection.
-pub(super) fn redact_url(url: &str) -> String {
-    match password_span(url) {
-        Some((start, end)) => format!("{}***{}", &url[..start], &url[end..]),
-        None => url.to_string(),
     }
 }
 

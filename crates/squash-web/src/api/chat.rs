@@ -37,7 +37,7 @@ pub async fn turn(
             let info = model.info();
             events.send(
                 "start",
-                &json!({ "provider": info.provider.as_str(), "model": info.model }),
+                &json!({ "provider": info.provider, "model": info.model }),
             );
             let mut options = state.chat_options().clone();
             if body.system.is_some() {
@@ -48,17 +48,7 @@ pub async fn turn(
                 .service()
                 .chat_turn(model.as_ref(), id, &body.text, &options, &cancel, &on_delta)
                 .await?;
-            Ok(json!({
-                "conversation_id": turn.conversation_id,
-                "thread_id": turn.thread_id,
-                "user": turn.user,
-                "assistant": turn.assistant,
-                "model": turn.model,
-                "provider": turn.provider.as_str(),
-                "usage": turn.usage,
-                "duration_ms": u64::try_from(turn.duration.as_millis()).unwrap_or(u64::MAX),
-                "stop_reason": turn.stop_reason,
-            }))
+            Ok(json!(turn))
         })
         .await,
     )

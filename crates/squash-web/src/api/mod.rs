@@ -119,19 +119,7 @@ pub fn view_json(view: &ThreadView) -> Value {
     })
 }
 
+/// An operation's outcome, serialized as `squash --json` prints it.
 pub fn outcome_json(o: &OperationOutcome) -> Value {
-    json!({
-        "conversation_id": o.conversation_id,
-        "thread": o.thread,
-        "message": o.message,
-        "operation": o.operation,
-        "sources": o.sources,
-        "added_partners": o.added_partners.iter().map(|p| json!({
-            "message": p.message,
-            "partner_of": p.partner_of,
-            "tool_use_id": p.tool_use_id,
-            "side": p.side,
-        })).collect::<Vec<_>>(),
-        "reapplied": o.reapplied,
-    })
+    json!(o)
 }

@@ -12,7 +12,7 @@ pub async fn status(State(state): State<AppState>) -> Json<Value> {
             let info = model.info();
             json!({
                 "configured": true,
-                "provider": info.provider.as_str(),
+                "provider": info.provider,
                 "model": info.model,
                 "context_window_tokens": info.context_window_tokens,
             })

@@ -47,7 +47,7 @@ pub async fn rerun(
             events.send(
                 "start",
                 &json!({
-                    "provider": info.provider.as_str(),
+                    "provider": info.provider,
                     "model": info.model,
                     "messages": operation.source_message_ids.len(),
                     "rerun_of": operation.id,

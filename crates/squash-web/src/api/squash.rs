@@ -156,7 +156,9 @@ pub async fn compute(
     .with_options(options)
     .with_cancel(cancel)
     .with_progress(Arc::new(move |delta: &str| sink.delta(delta)))
-    .with_stages(Arc::new(move |stage: SquashStage| stages.send("stage", &json!(stage))));
+    .with_stages(Arc::new(move |stage: SquashStage| {
+        stages.send("stage", &json!(stage))
+    }));
     Ok(engine
         .squash_messages(
             request.conversation,
@@ -168,10 +170,7 @@ pub async fn compute(
 
 /// A computed result as the API shows it.
 pub fn result_json(result: &SquashResult) -> Value {
-    let mut value = json!(result);
-    // The name people and provenance records use (`openai`), not the enum's serde spelling.
-    value["provider"] = json!(result.provider.map(|p| p.as_str()));
-    value
+    json!(result)
 }
 
 /// A preview as the API shows it: the computed result plus its id and the selection.

@@ -12,11 +12,11 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use squash_app::import::{ImportError, ImportFormat, ImportOptions};
-use squash_app::{ExportFormat, ExportOptions};
+use squash_app::{ErrorCode, ExportFormat, ExportOptions};
 use squash_core::{ConversationId, ThreadId};
 
 use super::{parse_id, Query};
-use crate::error::ApiError;
+use crate::error::{ApiCode, ApiError};
 use crate::state::AppState;
 
 /// The largest upload `POST /api/import` accepts (also in openapi.json).
@@ -52,8 +52,7 @@ pub async fn import(
 ) -> Result<Json<Value>, ApiError> {
     let too_large = || {
         ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "input_too_large",
+            ApiCode::PayloadTooLarge,
             format!(
                 "the upload is larger than the import limit of {} MiB",
                 IMPORT_LIMIT >> 20
@@ -127,8 +126,7 @@ fn import_error(e: ImportError) -> ApiError {
         ImportError::Io { .. } => {
             tracing::error!(error = %e, "import failed on the server's side");
             ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "storage_error",
+                ErrorCode::StorageError,
                 "the server could not stage the upload; the server log has the details",
             )
         }

@@ -18,7 +18,7 @@ impl<E: Into<ApiError>> From<E> for PageError {
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
-        error_page(self.0.status, &self.0.message)
+        error_page(self.0.status(), &self.0.message)
     }
 }
 

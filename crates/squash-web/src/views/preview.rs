@@ -43,7 +43,10 @@ pub async fn fragment(
                     @match (&result.model, result.provider) {
                         (Some(model), Some(provider)) => {
                             code { (model) } " (" (provider.as_str()) ") · "
-                            (result.usage.input_tokens) " → " (result.usage.output_tokens) " tokens · "
+                            @match result.usage {
+                                Some(usage) => { (usage.input_tokens) " → " (usage.output_tokens) " tokens · " }
+                                None => "tokens unknown · ",
+                            }
                             (format!("{:.1}", result.duration.as_secs_f64())) " s"
                         }
                         _ => { "extracted from the messages, no model" }

@@ -95,6 +95,9 @@ fn operation_view(op: &SquashOperation) -> Markup {
             }
             @if let Some(usage) = &op.usage {
                 dt { "Tokens" } dd { (usage.input_tokens) " in · " (usage.output_tokens) " out" }
+            } @else if op.performed_by_agent {
+                // The provider did not count: say so rather than show zero.
+                dt { "Tokens" } dd.muted { "unknown (not reported by the provider)" }
             }
             @if let Some(ms) = op.duration_ms {
                 dt { "Duration" } dd { (format!("{:.1}", ms as f64 / 1000.0)) " s" }
