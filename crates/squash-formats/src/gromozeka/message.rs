@@ -260,9 +260,6 @@ pub fn parse_message_json(text_: &str) -> Result<GromozekaMessage, GromozekaErro
     })
 }
 
-/// A `created_at` column: integers (epoch seconds, milliseconds or microseconds, told apart by
-/// size), RFC 3339 text, or local-time text like `2025-11-02 15:32:01.123` (read in this
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -15,6 +15,9 @@ mod reader;
 mod schema;
 mod threads;
 
+#[cfg(test)]
+mod tests;
+
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
