@@ -167,3 +167,17 @@ fn other_sqlite_files_are_refused_with_the_reason() {
         "{err:?}"
     );
 }
+
+/// The content hash is how a re-import knows a database did not change: if it moved between
+/// versions, every re-import would store the same conversations again. It covers every column
+/// of every row read, in a fixed order.
+#[test]
+fn the_content_hash_is_stable_across_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pinned.db");
+    old_schema(&path, "edited");
+    let parsed = read_database(&path, "pinned.db", Utc::now()).unwrap();
+    assert_eq!(parsed.conversations[0].content_hash, PINNED_HASH);
+}
+
+const PINNED_HASH: &str = "aaaf2ee56bafa1c1bf55765cca2ed33fc5a81ada6e17eca42ec6a17036090a36";
