@@ -5,8 +5,7 @@
 use std::collections::HashMap;
 
 use libfuzzer_sys::fuzz_target;
-use squash_app::export::claude_code::{write, Session};
-use squash_app::import::claude_code::{ClaudeCodeParser, META_KEY};
+use squash_formats::claude_code::{write, ClaudeCodeParser, Session, META_KEY};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use squash_app::import::gromozeka::{column_time, parse_message_json};
+use squash_formats::gromozeka::{column_time, parse_message_json, SqlValue};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -17,6 +17,6 @@ fuzz_target!(|data: &[u8]| {
     let _ = column_time(&rusqlite_text(text));
 });
 
-fn rusqlite_text(text: &str) -> squash_app::import::gromozeka::SqlValue {
-    squash_app::import::gromozeka::SqlValue::Text(text.to_owned())
+fn rusqlite_text(text: &str) -> SqlValue {
+    SqlValue::Text(text.to_owned())
 }

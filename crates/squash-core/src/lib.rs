@@ -7,6 +7,7 @@
 pub mod conversation;
 pub mod error;
 pub mod ids;
+pub mod import;
 pub mod ledger;
 pub mod message;
 pub mod operation;
@@ -21,6 +22,7 @@ pub mod tokens;
 pub use conversation::{Conversation, Project, Thread, ThreadOrigin};
 pub use error::DomainError;
 pub use ids::{ConversationId, MessageId, ProjectId, SquashOperationId, ThreadId};
+pub use import::{ImportRecord, ImportSource, ImportThread, SourceFormat, UnknownSourceFormat};
 pub use message::{
     ContentItem, ImageSource, Instruction, InstructionSource, Message, Role, StructuredText,
     SystemLevel, ToolRefs, ToolResultData,

@@ -1,6 +1,8 @@
 use squash_core::{
     ConversationId, Message, MessageId, SquashOperation, Thread, ThreadId, ThreadOrigin,
 };
+// The import vocabulary is the domain's; the store keeps its records.
+pub use squash_core::{ImportRecord, ImportSource, ImportThread};
 
 /// A thread with its ordered message ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,35 +110,6 @@ pub struct StoreStats {
     pub bytes: u64,
 }
 
-/// Where an import came from, for idempotency: a second import of the same source with the same
-/// content hash writes nothing.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ImportSource {
-    /// Stable name of the source, e.g. `claude-code:<sessionId>` or `gromozeka:<conversation id>`.
-    pub source_key: String,
-    /// The format it was read from (`claude-code`, `codex`, `openai`, `gromozeka`, ...).
-    pub format: String,
-    /// Hash of the source content; a changed hash means the source changed since.
-    pub content_hash: String,
-    /// What the conversation model has no place for but an export needs (e.g. a Claude Code
-    /// session's non-message lines), kept verbatim.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<serde_json::Value>,
-}
-
-/// A thread of an imported conversation, with its links.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ImportThread {
-    pub id: ThreadId,
-    /// Must name a thread listed earlier in the batch.
-    pub original_thread_id: Option<ThreadId>,
-    pub origin: ThreadOrigin,
-    pub revision: u64,
-    pub links: Vec<MessageId>,
-    pub created_at: chrono::DateTime<chrono::Utc>,
-    pub updated_at: chrono::DateTime<chrono::Utc>,
-}
-
 /// A whole conversation to store in one transaction: project (created if needed),
 /// conversation, every message, every thread with its links, every operation, the current
 /// thread, and the import record.
@@ -181,14 +154,6 @@ pub enum ImportOutcome {
     },
     /// The same source with the same content hash is already stored; nothing was written.
     AlreadyImported { conversation_id: ConversationId },
-}
-
-/// A row of the `imports` table.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ImportRecord {
-    pub source: ImportSource,
-    pub conversation_id: ConversationId,
-    pub imported_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// A stored squash style; an unknown name is corrupt data (a newer version wrote it), not "none".

@@ -2,75 +2,26 @@
 //! needed to import the conversation back: messages, threads, operations, import records), and
 //! a Claude Code session that `claude --resume` accepts.
 //!
-//! The writers are pure functions over loaded data; [`ConversationService::export`] loads what
-//! they need and writes to any `Write`.
-
-pub mod claude_code;
-pub mod json;
-pub mod markdown;
+//! The writers are pure functions over loaded data, in `squash-formats`;
+//! [`ConversationService::export`] loads what they need and writes to any `Write`.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::io::Write;
-use std::str::FromStr;
 
 use serde::Serialize;
-use squash_core::{ConversationId, Message, SquashOperation, ThreadId};
+use squash_core::{ConversationId, ThreadId};
+use squash_formats::squash_json::{self, ExportedThread};
+use squash_formats::{claude_code, markdown};
+
+pub use squash_formats::claude_code::project_dir;
+pub use squash_formats::{ExportFormat, UnknownExportFormat};
 
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ExportFormat {
-    Markdown,
-    Json,
-    ClaudeCode,
-}
-
-impl ExportFormat {
-    pub const ALL: [ExportFormat; 3] = [
-        ExportFormat::Markdown,
-        ExportFormat::Json,
-        ExportFormat::ClaudeCode,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ExportFormat::Markdown => "markdown",
-            ExportFormat::Json => "json",
-            ExportFormat::ClaudeCode => "claude-code",
-        }
-    }
-
-    /// The usual file extension.
-    pub fn extension(self) -> &'static str {
-        match self {
-            ExportFormat::Markdown => "md",
-            ExportFormat::Json => "json",
-            ExportFormat::ClaudeCode => "jsonl",
-        }
-    }
-}
-
-impl fmt::Display for ExportFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for ExportFormat {
-    type Err = ServiceError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ExportFormat::ALL
-            .into_iter()
-            .find(|f| f.as_str() == s)
-            .ok_or_else(|| {
-                ServiceError::Invalid(format!(
-                    "unknown export format {s:?} (markdown, json, claude-code)"
-                ))
-            })
+impl From<UnknownExportFormat> for ServiceError {
+    fn from(e: UnknownExportFormat) -> Self {
+        ServiceError::Invalid(e.to_string())
     }
 }
 
@@ -135,12 +86,16 @@ impl ConversationService {
                 let threads = self.store().threads(conversation).await?;
                 let mut snapshots = Vec::with_capacity(threads.len());
                 for t in threads {
-                    snapshots.push(self.store().thread(t.id).await?);
+                    let s = self.store().thread(t.id).await?;
+                    snapshots.push(ExportedThread {
+                        thread: s.thread,
+                        links: s.links,
+                    });
                 }
                 let messages = self.store().all_messages(conversation).await?;
                 report.messages = messages.len();
                 report.thread_id = Some(conv.current_thread_id);
-                let doc = json::ExportDocument::new(
+                let doc = squash_json::ExportDocument::new(
                     project, conv, snapshots, messages, operations, imports,
                 );
                 serde_json::to_writer_pretty(&mut *out, &doc)
@@ -196,15 +151,4 @@ impl ConversationService {
         out.flush().map_err(io)?;
         Ok(report)
     }
-}
-
-/// Whether `message` is the result of a squash of several messages (not an edit).
-pub(crate) fn is_squash_result(
-    message: &Message,
-    operations: &HashMap<squash_core::SquashOperationId, SquashOperation>,
-) -> bool {
-    message
-        .squash_operation_id
-        .and_then(|id| operations.get(&id))
-        .is_some_and(|op| !op.is_edit())
 }

@@ -2,22 +2,16 @@
 //! their format, runs the parsers off the async runtime, and stores each conversation in one
 //! transaction with the idempotency rules of the module docs.
 
-use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chrono::Utc;
-use serde_json::Value;
-use sha2::{Digest, Sha256};
+use squash_core::SourceFormat;
+use squash_formats::{detect, read, squash_json};
 use squash_store::{ImportAppend, ImportOutcome, ImportRecord, ImportSource};
 
-use super::claude_code::ClaudeCodeParser;
-use super::codex::CodexParser;
 use super::summary::{ContentCounts, ConversationReport, FileFailure, ImportStatus, ImportSummary};
-use super::{
-    anthropic_json, gromozeka, hex_digest, openai_json, sha256_hex, source_id, ImportError,
-    ImportFormat, ImportedConversation, Parsed,
-};
+use super::{into_batch, source_id, ImportError, ImportFormat, ImportedConversation, Parsed};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
 
@@ -57,9 +51,6 @@ pub trait ImportProgress: Send + Sync {
 pub struct NoProgress;
 
 impl ImportProgress for NoProgress {}
-
-/// Bytes between progress reports.
-const PROGRESS_STEP: u64 = 1 << 20;
 
 /// Files a directory import considers.
 const EXTENSIONS: [&str; 6] = ["jsonl", "json", "traj", "db", "sqlite", "sqlite3"];
@@ -129,16 +120,17 @@ impl ConversationService {
         };
         let bytes = std::fs::metadata(path).map_err(io)?.len();
         progress.file_started(&name, bytes);
-        let format = match options.format {
-            ImportFormat::Auto => detect_file(path).map_err(io)?,
-            f => Some(f),
+        let format = match options.format.source() {
+            None => detect_file(path).map_err(io)?,
+            Some(f) => Some(f),
         }
         .ok_or_else(|| ImportError::Undetected(name.clone()))?;
         let owned = path.to_path_buf();
         let source_name = name.clone();
         let reporter = progress.clone();
         let parsed = tokio::task::spawn_blocking(move || {
-            parse_file(&owned, &source_name, format, reporter.as_ref())
+            let mut advanced = |bytes| reporter.advanced(bytes);
+            read::read_file(&owned, &source_name, format, Utc::now(), &mut advanced)
         })
         .await
         .map_err(|e| ImportError::invalid(&name, format!("the parser stopped: {e}")))??;
@@ -159,12 +151,12 @@ impl ConversationService {
         options: &ImportOptions,
     ) -> Result<ImportSummary, ImportError> {
         let bytes = data.len() as u64;
-        let format = match options.format {
-            ImportFormat::Auto => detect_bytes(&data),
-            f => Some(f),
+        let format = match options.format.source() {
+            None => detect::detect_bytes(&data),
+            Some(f) => Some(f),
         }
         .ok_or_else(|| ImportError::Undetected(name.to_owned()))?;
-        if format == ImportFormat::Gromozeka {
+        if format == SourceFormat::Gromozeka {
             // SQLite reads files: stage the upload in a temporary one.
             let dir = std::env::temp_dir().join(format!("squash-import-{}", uuid_like()));
             std::fs::create_dir_all(&dir).map_err(|error| ImportError::Io {
@@ -175,7 +167,7 @@ impl ConversationService {
             let result = match std::fs::write(&file, &data) {
                 Ok(()) => {
                     let opts = ImportOptions {
-                        format,
+                        format: format.into(),
                         ..options.clone()
                     };
                     self.import_file_as(&file, name, &opts, Arc::new(NoProgress))
@@ -191,7 +183,7 @@ impl ConversationService {
         }
         let source_name = name.to_owned();
         let parsed = tokio::task::spawn_blocking(move || {
-            parse_reader(&data[..], &source_name, format, &NoProgress)
+            read::read_stream(&data[..], &source_name, format, Utc::now(), &mut |_| {})
         })
         .await
         .map_err(|e| ImportError::invalid(name, format!("the parser stopped: {e}")))??;
@@ -226,7 +218,7 @@ impl ConversationService {
         mut conv: ImportedConversation,
         options: &ImportOptions,
     ) -> Result<ConversationReport, ServiceError> {
-        if conv.format == ImportFormat::Squash
+        if conv.format == SourceFormat::Squash
             && self
                 .store()
                 .conversation(conv.conversation_id)
@@ -234,11 +226,11 @@ impl ConversationService {
                 .is_ok()
         {
             // Our own export of a conversation this store holds: a copy, with new ids.
-            crate::export::json::fresh_ids(&mut conv);
+            squash_json::fresh_ids(&mut conv);
         }
         let mut report = ConversationReport {
             source_key: conv.source_key.clone(),
-            format: conv.format.as_str().to_owned(),
+            format: conv.format,
             display_name: conv.display_name.clone(),
             conversation_id: conv.conversation_id,
             status: ImportStatus::Imported,
@@ -275,7 +267,7 @@ impl ConversationService {
         let id = conv.conversation_id;
         match self
             .store()
-            .import_conversation(conv.into_batch(project))
+            .import_conversation(into_batch(conv, project))
             .await?
         {
             ImportOutcome::Imported { replaced, .. } => {
@@ -324,7 +316,7 @@ impl ConversationService {
             .import_append(ImportAppend {
                 source: ImportSource {
                     source_key: conv.source_key.clone(),
-                    format: conv.format.as_str().to_owned(),
+                    format: conv.format,
                     content_hash: conv.content_hash.clone(),
                     metadata: conv.metadata.clone(),
                 },
@@ -353,233 +345,11 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-const SQLITE_MAGIC: &[u8] = b"SQLite format 3\0";
-
 /// The format of a file, from its first bytes.
-pub fn detect_file(path: &Path) -> std::io::Result<Option<ImportFormat>> {
-    let mut head = Vec::with_capacity(64 * 1024);
-    std::fs::File::open(path)?
-        .take(4 * 1024 * 1024)
-        .read_to_end(&mut head)?;
-    Ok(detect_bytes(&head))
-}
-
-/// The format of a document from its beginning (or all of it).
-pub fn detect_bytes(head: &[u8]) -> Option<ImportFormat> {
-    if head.starts_with(SQLITE_MAGIC) {
-        return Some(ImportFormat::Gromozeka);
-    }
-    let text = String::from_utf8_lossy(head);
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next()?;
-    if let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(first) {
-        let has = |k: &str| obj.contains_key(k);
-        if has("payload") && has("type") {
-            return Some(ImportFormat::Codex);
-        }
-        if has("type") && !has("messages") && !has("history") && !has("format") {
-            return Some(ImportFormat::ClaudeCode);
-        }
-        if lines.next().is_none() {
-            return Some(json_format(&Value::Object(obj)));
-        }
-    }
-    // A multi-line document: classify by its start, as far as it parses.
-    let whole: Result<Value, _> = serde_json::from_str(&text);
-    match whole {
-        Ok(doc) => Some(json_format(&doc)),
-        Err(_) => {
-            let t = text.trim_start();
-            if t.starts_with('[') {
-                Some(ImportFormat::OpenAi)
-            } else if t.contains("\"format\"") && t.contains("squash-conversation") {
-                Some(ImportFormat::Squash)
-            } else if t.contains("\"history\"") || t.contains("\"tool_calls\"") {
-                Some(ImportFormat::OpenAi)
-            } else if t.contains("\"tool_use\"") || t.contains("\"tool_result\"") {
-                Some(ImportFormat::Anthropic)
-            } else if t.contains("\"messages\"") {
-                Some(ImportFormat::OpenAi)
-            } else {
-                None
-            }
-        }
-    }
-}
-
-/// OpenAI, Anthropic or our own format, for a whole JSON document.
-fn json_format(doc: &Value) -> ImportFormat {
-    if doc.get("format").and_then(Value::as_str) == Some(crate::export::json::FORMAT) {
-        return ImportFormat::Squash;
-    }
-    if doc.is_array() || doc.get("history").is_some() {
-        return ImportFormat::OpenAi;
-    }
-    let messages = doc
-        .get("messages")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let openai = messages.iter().any(|m| {
-        m.get("tool_calls").is_some()
-            || matches!(
-                m.get("role").and_then(Value::as_str),
-                Some("tool" | "system" | "developer" | "function")
-            )
-    });
-    let anthropic = doc.get("system").is_some()
-        || messages.iter().any(|m| {
-            m.get("content")
-                .and_then(Value::as_array)
-                .is_some_and(|blocks| {
-                    blocks.iter().any(|b| {
-                        matches!(
-                            b.get("type").and_then(Value::as_str),
-                            Some("tool_use" | "tool_result" | "thinking" | "image")
-                        )
-                    })
-                })
-        });
-    if anthropic && !openai {
-        ImportFormat::Anthropic
-    } else {
-        ImportFormat::OpenAi
-    }
-}
-
-fn parse_file(
-    path: &Path,
-    source_name: &str,
-    format: ImportFormat,
-    progress: &dyn ImportProgress,
-) -> Result<Parsed, ImportError> {
-    if format == ImportFormat::Gromozeka {
-        return gromozeka::read_database(path, source_name, Utc::now());
-    }
-    let file = std::fs::File::open(path).map_err(|error| ImportError::Io {
-        path: source_name.to_owned(),
-        error,
-    })?;
-    parse_reader(file, source_name, format, progress)
-}
-
-/// Runs the parser for `format` over a stream. JSONL formats are read line by line; whole
-/// documents are read at once (they are small).
-fn parse_reader(
-    reader: impl Read,
-    source_name: &str,
-    format: ImportFormat,
-    progress: &dyn ImportProgress,
-) -> Result<Parsed, ImportError> {
-    let now = Utc::now();
-    let io = |error| ImportError::Io {
-        path: source_name.to_owned(),
-        error,
-    };
-    match format {
-        ImportFormat::ClaudeCode | ImportFormat::Codex => {
-            enum Lines {
-                Claude(Box<ClaudeCodeParser>),
-                Codex(Box<CodexParser>),
-            }
-            let mut parser = if format == ImportFormat::ClaudeCode {
-                Lines::Claude(Box::new(ClaudeCodeParser::new(source_name, now)))
-            } else {
-                Lines::Codex(Box::new(CodexParser::new(source_name, now)))
-            };
-            let mut reader = BufReader::with_capacity(1 << 20, reader);
-            let mut hash = Sha256::new();
-            let mut buf = Vec::with_capacity(64 * 1024);
-            let mut no = 0usize;
-            let mut since_report = 0u64;
-            let mut skipped_utf8 = Vec::new();
-            loop {
-                buf.clear();
-                let n = reader.read_until(b'\n', &mut buf).map_err(io)?;
-                if n == 0 {
-                    break;
-                }
-                no += 1;
-                hash.update(&buf);
-                since_report += n as u64;
-                if since_report >= PROGRESS_STEP {
-                    progress.advanced(since_report);
-                    since_report = 0;
-                }
-                match std::str::from_utf8(&buf) {
-                    Ok(line) => match &mut parser {
-                        Lines::Claude(p) => p.push_line(no, line),
-                        Lines::Codex(p) => p.push_line(no, line),
-                    },
-                    Err(e) => skipped_utf8.push((no, e.to_string())),
-                }
-            }
-            progress.advanced(since_report);
-            let digest = hex_digest(hash.finalize().as_slice());
-            let mut parsed = match parser {
-                Lines::Claude(p) => p.finish(&digest),
-                Lines::Codex(p) => p.finish(&digest),
-            };
-            for (line, e) in skipped_utf8 {
-                parsed.skip(source_name, Some(line), format!("not UTF-8: {e}"));
-            }
-            parsed.skipped.sort_by_key(|s| s.line);
-            Ok(parsed)
-        }
-        ImportFormat::OpenAi | ImportFormat::Anthropic | ImportFormat::Squash => {
-            let mut data = Vec::new();
-            let mut reader = reader;
-            reader.read_to_end(&mut data).map_err(io)?;
-            progress.advanced(data.len() as u64);
-            let hash = sha256_hex(&data);
-            let doc: Value = serde_json::from_slice(&data)
-                .map_err(|e| ImportError::invalid(source_name, format!("invalid JSON: {e}")))?;
-            drop(data);
-            match format {
-                ImportFormat::OpenAi => openai_json::parse(source_name, doc, &hash, now),
-                ImportFormat::Anthropic => anthropic_json::parse(source_name, doc, &hash, now),
-                _ => crate::export::json::parse(source_name, doc, &hash),
-            }
-        }
-        ImportFormat::Gromozeka => Err(ImportError::invalid(
-            source_name,
-            "a Gromozeka database must be imported from a file",
-        )),
-        ImportFormat::Auto => Err(ImportError::Undetected(source_name.to_owned())),
-    }
+fn detect_file(path: &Path) -> std::io::Result<Option<SourceFormat>> {
+    detect::detect_reader(std::fs::File::open(path)?)
 }
 
 fn uuid_like() -> String {
     squash_core::MessageId::new().as_uuid().simple().to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formats_are_detected_from_their_start() {
-        let claude = br#"{"parentUuid":null,"type":"user","uuid":"u","sessionId":"s","message":{"role":"user","content":"hi"}}
-{"type":"summary","summary":"x"}"#;
-        assert_eq!(detect_bytes(claude), Some(ImportFormat::ClaudeCode));
-        let codex = br#"{"timestamp":"t","type":"session_meta","payload":{}}"#;
-        assert_eq!(detect_bytes(codex), Some(ImportFormat::Codex));
-        assert_eq!(
-            detect_bytes(br#"{"messages":[{"role":"tool","content":"x"}]}"#),
-            Some(ImportFormat::OpenAi)
-        );
-        assert_eq!(
-            detect_bytes(br#"{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}]}"#),
-            Some(ImportFormat::Anthropic)
-        );
-        assert_eq!(
-            detect_bytes(b"{\n \"history\": [\n"),
-            Some(ImportFormat::OpenAi)
-        );
-        assert_eq!(
-            detect_bytes(b"SQLite format 3\0...."),
-            Some(ImportFormat::Gromozeka)
-        );
-        assert_eq!(detect_bytes(b"hello"), None);
-    }
 }

@@ -1,7 +1,9 @@
 //! What an import did: per conversation, totals, and everything it skipped with the reason.
 
 use serde::Serialize;
-use squash_core::{ContentItem, ConversationId, Message};
+use squash_core::{ContentItem, ConversationId, Message, SourceFormat};
+
+pub use squash_formats::Skipped;
 
 /// Figures of one conversation's content.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -70,7 +72,7 @@ pub enum ImportStatus {
 #[derive(Clone, Debug, Serialize)]
 pub struct ConversationReport {
     pub source_key: String,
-    pub format: String,
+    pub format: SourceFormat,
     pub display_name: String,
     pub conversation_id: ConversationId,
     pub status: ImportStatus,
@@ -81,16 +83,6 @@ pub struct ConversationReport {
     pub operations: usize,
     /// Operations created from legacy provenance (Gromozeka `originalIds`).
     pub backfilled_operations: usize,
-}
-
-/// An input line (or row) that was not imported.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Skipped {
-    pub file: String,
-    /// 1-based line number, for line-based formats.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    pub reason: String,
 }
 
 /// A whole file that could not be imported.

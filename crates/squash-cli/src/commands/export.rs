@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use squash_app::export::claude_code::project_dir;
+use squash_app::export::project_dir;
 use squash_app::{ConversationService, ExportFormat, ExportOptions};
 
 use crate::output::Output;

@@ -156,7 +156,7 @@ async fn write_record(
     };
     sqlx::query(sql)
         .bind(&source.source_key)
-        .bind(&source.format)
+        .bind(source.format.as_str())
         .bind(conversation_key)
         .bind(&source.content_hash)
         .bind(metadata)
@@ -446,10 +446,13 @@ impl TryFrom<RecordRow> for ImportRecord {
                 })
             })
             .transpose()?;
+        let format = row.format.parse().map_err(|e| {
+            StoreError::Corrupt(format!("import record of {}: {e}", row.source_key))
+        })?;
         Ok(ImportRecord {
             source: ImportSource {
                 source_key: row.source_key,
-                format: row.format,
+                format,
                 content_hash: row.content_hash,
                 metadata,
             },

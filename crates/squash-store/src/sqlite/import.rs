@@ -96,7 +96,7 @@ fn upsert_record(
         .and_then(|mut s| {
             s.execute(params![
                 source.source_key,
-                source.format,
+                source.format.as_str(),
                 conversation_key,
                 source.content_hash,
                 metadata,
@@ -306,10 +306,15 @@ const RECORD_SELECT: &str = "SELECT i.source_key, i.format, i.content_hash, i.me
 
 fn record(row: &rusqlite::Row<'_>) -> Result<ImportRecord> {
     let metadata: Option<String> = col(row, 3)?;
+    let source_key: String = col(row, 0)?;
+    let format: String = col(row, 1)?;
+    let format = format
+        .parse()
+        .map_err(|e| StoreError::Corrupt(format!("import record of {source_key}: {e}")))?;
     Ok(ImportRecord {
         source: ImportSource {
-            source_key: col(row, 0)?,
-            format: col(row, 1)?,
+            source_key,
+            format,
             content_hash: col(row, 2)?,
             metadata: metadata.map(|s| serde_json::from_str(&s)).transpose()?,
         },

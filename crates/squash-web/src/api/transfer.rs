@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use squash_app::import::{ImportError, ImportFormat, ImportOptions};
-use squash_app::{ErrorCode, ExportFormat, ExportOptions};
+use squash_app::import::{ImportError, ImportFormat, ImportOptions, UnknownImportFormat};
+use squash_app::{ErrorCode, ExportFormat, ExportOptions, ServiceError};
 use squash_core::{ConversationId, ThreadId};
 
 use super::{parse_id, Query};
@@ -76,7 +76,7 @@ pub async fn import(
         .filter(|f| !f.is_empty())
         .unwrap_or("auto")
         .parse()
-        .map_err(|e: ImportError| ApiError::invalid(e.to_string()))?;
+        .map_err(|e: UnknownImportFormat| ApiError::invalid(e.to_string()))?;
     let body = Bytes::from_request(req, &state)
         .await
         .map_err(|rejection: BytesRejection| {
@@ -146,7 +146,8 @@ pub async fn export(
         .map(str::trim)
         .filter(|f| !f.is_empty())
         .unwrap_or("markdown")
-        .parse()?;
+        .parse()
+        .map_err(ServiceError::from)?;
     let mut options = ExportOptions::new(format);
     options.thread = q
         .thread

@@ -17,10 +17,13 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
-use squash_core::{ContentItem, ConversationId, Message, MessageId, Role, SystemLevel};
+use squash_core::{
+    ContentItem, ConversationId, Message, MessageId, Role, SourceFormat, SystemLevel,
+};
 
-use super::anthropic_json::{content_to_items, items_to_blocks, short, ToolNames};
-use super::{parse_time, title_from, ImportFormat, ImportedConversation, Parsed, SOURCE_ID_KEY};
+use crate::anthropic_json::{content_to_items, items_to_blocks, short, ToolNames};
+use crate::fields::{parse_time, title_from};
+use crate::{ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 /// Where Claude Code data sits in metadata.
 pub const META_KEY: &str = "claude_code";
@@ -418,7 +421,7 @@ impl ClaudeCodeParser {
         extras.sort_by_key(|e| e.get("line").and_then(Value::as_u64).unwrap_or(0));
         let name = display_name(&messages, &extras);
         let mut conv = ImportedConversation::linear(
-            ImportFormat::ClaudeCode,
+            SourceFormat::ClaudeCode,
             String::new(),
             conversation_id,
             name,

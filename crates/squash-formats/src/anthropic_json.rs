@@ -10,10 +10,12 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SystemLevel, ToolResultData,
+    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SourceFormat, SystemLevel,
+    ToolResultData,
 };
 
-use super::{ImportError, ImportFormat, ImportedConversation, Parsed, SOURCE_ID_KEY};
+use crate::fields::title_from;
+use crate::{FormatError, ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 /// Tool names by tool-use id, so that a result can name its tool.
 pub type ToolNames = HashMap<String, String>;
@@ -303,12 +305,12 @@ pub fn parse(
     doc: Value,
     content_hash: &str,
     now: DateTime<Utc>,
-) -> Result<Parsed, ImportError> {
+) -> Result<Parsed, FormatError> {
     let Value::Object(mut top) = doc else {
-        return Err(ImportError::invalid(source_name, "expected a JSON object"));
+        return Err(FormatError::invalid(source_name, "expected a JSON object"));
     };
     let Some(Value::Array(raw_messages)) = top.remove("messages") else {
-        return Err(ImportError::invalid(
+        return Err(FormatError::invalid(
             source_name,
             "expected a \"messages\" array",
         ));
@@ -397,12 +399,12 @@ pub fn parse(
         .iter()
         .filter(|m| m.role == Role::User)
         .find_map(|m| match m.content.first() {
-            Some(ContentItem::UserMessage { text }) => super::title_from(text, 60),
+            Some(ContentItem::UserMessage { text }) => title_from(text, 60),
             _ => None,
         })
         .unwrap_or_else(|| format!("Anthropic chat {}", short(source_name)));
     let mut conv = ImportedConversation::linear(
-        ImportFormat::Anthropic,
+        SourceFormat::Anthropic,
         format!("anthropic:{source_name}"),
         conversation_id,
         name,

@@ -157,7 +157,7 @@ fn note(message: &Message) -> Option<&'static str> {
     let line = message
         .metadata
         .as_ref()?
-        .get(crate::import::claude_code::META_KEY)?
+        .get(crate::claude_code::META_KEY)?
         .get("lines")?
         .get(0)?
         .get("json")?;

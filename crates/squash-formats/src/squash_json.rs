@@ -12,9 +12,9 @@ use squash_core::{
     Conversation, ConversationId, Message, MessageId, Project, SquashOperation, SquashOperationId,
     Thread, ThreadId, ThreadOrigin,
 };
-use squash_store::{ImportRecord, ImportThread, ThreadSnapshot};
+use squash_core::{ImportRecord, ImportThread, SourceFormat};
 
-use crate::import::{ImportError, ImportFormat, ImportedConversation, Parsed};
+use crate::{FormatError, ImportedConversation, Parsed};
 
 /// The `format` field of the document.
 pub const FORMAT: &str = "squash-conversation";
@@ -47,7 +47,7 @@ impl ExportDocument {
     pub fn new(
         project: Project,
         conversation: Conversation,
-        threads: Vec<ThreadSnapshot>,
+        threads: Vec<ExportedThread>,
         messages: Vec<Message>,
         operations: Vec<SquashOperation>,
         imports: Vec<ImportRecord>,
@@ -58,13 +58,7 @@ impl ExportDocument {
             exported_at: squash_core::time::now(),
             project,
             conversation,
-            threads: threads
-                .into_iter()
-                .map(|s| ExportedThread {
-                    thread: s.thread,
-                    links: s.links,
-                })
-                .collect(),
+            threads,
             messages,
             operations,
             imports,
@@ -74,11 +68,11 @@ impl ExportDocument {
 
 /// Reads an export for import. The ids are kept; [`fresh_ids`] replaces them when the target
 /// store has them already.
-pub fn parse(source_name: &str, doc: Value, content_hash: &str) -> Result<Parsed, ImportError> {
+pub fn parse(source_name: &str, doc: Value, content_hash: &str) -> Result<Parsed, FormatError> {
     let doc: ExportDocument = serde_json::from_value(doc)
-        .map_err(|e| ImportError::invalid(source_name, format!("not a Squash export: {e}")))?;
+        .map_err(|e| FormatError::invalid(source_name, format!("not a Squash export: {e}")))?;
     if doc.format != FORMAT || doc.version > VERSION {
-        return Err(ImportError::invalid(
+        return Err(FormatError::invalid(
             source_name,
             format!(
                 "format {} version {} is not one this version reads ({FORMAT} ≤ {VERSION})",
@@ -105,7 +99,7 @@ pub fn parse(source_name: &str, doc: Value, content_hash: &str) -> Result<Parsed
     let mut parsed = Parsed::default();
     parsed.conversations.push(ImportedConversation {
         source_key: format!("squash:{}", conv.id),
-        format: ImportFormat::Squash,
+        format: SourceFormat::Squash,
         project_path: Some(doc.project.path),
         display_name: conv.display_name,
         conversation_id: conv.id,

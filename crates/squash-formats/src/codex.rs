@@ -9,11 +9,13 @@
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SystemLevel, ToolResultData,
+    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SourceFormat, SystemLevel,
+    ToolResultData,
 };
 
-use super::anthropic_json::{short, ToolNames};
-use super::{parse_time, title_from, ImportFormat, ImportedConversation, Parsed, SOURCE_ID_KEY};
+use crate::anthropic_json::{short, ToolNames};
+use crate::fields::{parse_time, take_field, title_from};
+use crate::{ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 pub const META_KEY: &str = "codex";
 
@@ -139,7 +141,7 @@ impl CodexParser {
                     "user" => (Side::User, Role::User),
                     _ => (Side::System, Role::System),
                 };
-                let parts = super::take_field(&mut payload, "content").unwrap_or(Value::Null);
+                let parts = take_field(&mut payload, "content").unwrap_or(Value::Null);
                 let items = message_items(role, &parts);
                 // Each user or system message stands alone; assistant items of a turn join.
                 if side != Side::Assistant || self.open != Some(Side::Assistant) {
@@ -172,7 +174,7 @@ impl CodexParser {
                     })
                     .to_owned();
                 let input = match kind.as_str() {
-                    "function_call" => match super::take_field(&mut payload, "arguments") {
+                    "function_call" => match take_field(&mut payload, "arguments") {
                         // The arguments are a JSON document in a string.
                         Some(Value::String(args)) => {
                             serde_json::from_str(&args).unwrap_or(Value::String(args))
@@ -180,9 +182,7 @@ impl CodexParser {
                         Some(other) => other,
                         None => Value::Null,
                     },
-                    "custom_tool_call" => {
-                        super::take_field(&mut payload, "input").unwrap_or(Value::Null)
-                    }
+                    "custom_tool_call" => take_field(&mut payload, "input").unwrap_or(Value::Null),
                     _ => payload.get("action").cloned().unwrap_or(Value::Null),
                 };
                 self.names.insert(id.clone(), name.clone());
@@ -211,7 +211,7 @@ impl CodexParser {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_owned();
-                let output = super::take_field(&mut payload, "output").unwrap_or(Value::Null);
+                let output = take_field(&mut payload, "output").unwrap_or(Value::Null);
                 let (text, is_error) = output_text(output);
                 let item = ContentItem::ToolResult {
                     tool_name: self.names.get(&id).cloned().unwrap_or_default(),
@@ -305,7 +305,7 @@ impl CodexParser {
             })
             .unwrap_or_else(|| format!("Codex session {}", session.get(..8).unwrap_or(&session)));
         let mut conv = ImportedConversation::linear(
-            ImportFormat::Codex,
+            SourceFormat::Codex,
             format!("codex:{session}"),
             self.conversation_id,
             name,

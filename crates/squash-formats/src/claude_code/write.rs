@@ -15,11 +15,11 @@ use std::io::{self, Write};
 
 use chrono::SecondsFormat;
 use serde_json::{json, Map, Value};
+use squash_core::ImportRecord;
 use squash_core::{render, ContentItem, Message, Role, SquashOperation, SquashOperationId};
-use squash_store::ImportRecord;
 
-use crate::import::anthropic_json::{item_to_block, ToolNames};
-use crate::import::claude_code::{restore_line, META_KEY};
+use super::read::{restore_line, META_KEY};
+use crate::anthropic_json::{item_to_block, ToolNames};
 
 /// The version written when no imported line names one.
 pub const FALLBACK_VERSION: &str = "1.0.108";
@@ -191,7 +191,7 @@ impl<W: Write> Writer<'_, W> {
     }
 
     fn message(&mut self, message: &Message) -> io::Result<()> {
-        let squash = super::is_squash_result(message, self.session.operations);
+        let squash = crate::is_squash_result(message, self.session.operations);
         if squash {
             // A squash result is ordinary user text.
             return self.fresh(message, Role::User, json!(render::message_text(message)));

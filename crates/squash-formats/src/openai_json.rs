@@ -12,11 +12,13 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SystemLevel, ToolResultData,
+    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SourceFormat, SystemLevel,
+    ToolResultData,
 };
 
-use super::anthropic_json::short;
-use super::{title_from, ImportError, ImportFormat, ImportedConversation, Parsed, SOURCE_ID_KEY};
+use crate::anthropic_json::short;
+use crate::fields::{take_field, title_from};
+use crate::{FormatError, ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 pub const META_KEY: &str = "openai";
 
@@ -117,14 +119,14 @@ pub fn parse(
     doc: Value,
     content_hash: &str,
     now: DateTime<Utc>,
-) -> Result<Parsed, ImportError> {
+) -> Result<Parsed, FormatError> {
     let (raw_messages, rest) = match doc {
         Value::Array(list) => (list, Map::new()),
         Value::Object(mut top) => {
             let list = match top.remove("messages").or_else(|| top.remove("history")) {
                 Some(Value::Array(list)) => list,
                 _ => {
-                    return Err(ImportError::invalid(
+                    return Err(FormatError::invalid(
                         source_name,
                         "expected a \"messages\" (or SWE-agent \"history\") array",
                     ))
@@ -133,7 +135,7 @@ pub fn parse(
             (list, top)
         }
         _ => {
-            return Err(ImportError::invalid(
+            return Err(FormatError::invalid(
                 source_name,
                 "expected a JSON object or array",
             ))
@@ -149,7 +151,7 @@ pub fn parse(
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned();
-        let content = super::take_field(&mut raw, "content").unwrap_or(Value::Null);
+        let content = take_field(&mut raw, "content").unwrap_or(Value::Null);
         let (role, content_items) = match role_name.as_str() {
             "system" | "developer" => (
                 Role::System,
@@ -284,7 +286,7 @@ pub fn parse(
         })
         .unwrap_or_else(|| format!("Chat {}", short(source_name)));
     let mut conv = ImportedConversation::linear(
-        ImportFormat::OpenAi,
+        SourceFormat::OpenAi,
         format!("openai:{source_name}"),
         conversation_id,
         name,

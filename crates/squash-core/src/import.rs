@@ -1,0 +1,137 @@
+//! Where an imported conversation came from: the source format, the import record the store
+//! keeps for idempotency, and the threads of a conversation as an import hands them over.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::conversation::ThreadOrigin;
+use crate::ids::{ConversationId, MessageId, ThreadId};
+
+/// A session format a conversation can be imported from. Serialized (and stored) in the
+/// spelling `--format` takes: `claude-code`, `codex`, `openai`, `anthropic`, `gromozeka`,
+/// `squash`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SourceFormat {
+    #[serde(rename = "claude-code")]
+    ClaudeCode,
+    #[serde(rename = "codex")]
+    Codex,
+    #[serde(rename = "openai")]
+    OpenAi,
+    #[serde(rename = "anthropic")]
+    Anthropic,
+    #[serde(rename = "gromozeka")]
+    Gromozeka,
+    /// Our own lossless JSON export.
+    #[serde(rename = "squash")]
+    Squash,
+}
+
+impl SourceFormat {
+    pub const ALL: [SourceFormat; 6] = [
+        SourceFormat::ClaudeCode,
+        SourceFormat::Codex,
+        SourceFormat::OpenAi,
+        SourceFormat::Anthropic,
+        SourceFormat::Gromozeka,
+        SourceFormat::Squash,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceFormat::ClaudeCode => "claude-code",
+            SourceFormat::Codex => "codex",
+            SourceFormat::OpenAi => "openai",
+            SourceFormat::Anthropic => "anthropic",
+            SourceFormat::Gromozeka => "gromozeka",
+            SourceFormat::Squash => "squash",
+        }
+    }
+}
+
+impl fmt::Display for SourceFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not one of the [`SourceFormat`]s.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown source format {0:?}")]
+pub struct UnknownSourceFormat(pub String);
+
+impl FromStr for SourceFormat {
+    type Err = UnknownSourceFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SourceFormat::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| UnknownSourceFormat(s.to_owned()))
+    }
+}
+
+/// Where an import came from, for idempotency: a second import of the same source with the same
+/// content hash writes nothing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImportSource {
+    /// Stable name of the source, e.g. `claude-code:<sessionId>` or `gromozeka:<conversation id>`.
+    pub source_key: String,
+    /// The format it was read from.
+    pub format: SourceFormat,
+    /// Hash of the source content; a changed hash means the source changed since.
+    pub content_hash: String,
+    /// What the conversation model has no place for but an export needs (e.g. a Claude Code
+    /// session's non-message lines), kept verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Value>,
+}
+
+/// A row of the store's `imports` table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImportRecord {
+    pub source: ImportSource,
+    pub conversation_id: ConversationId,
+    pub imported_at: DateTime<Utc>,
+}
+
+/// A thread of an imported conversation, with its links.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportThread {
+    pub id: ThreadId,
+    /// Must name a thread listed earlier in the batch.
+    pub original_thread_id: Option<ThreadId>,
+    pub origin: ThreadOrigin,
+    pub revision: u64,
+    pub links: Vec<MessageId>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_keep_their_spelling_everywhere() {
+        for f in SourceFormat::ALL {
+            assert_eq!(f.as_str().parse::<SourceFormat>(), Ok(f));
+            assert_eq!(
+                serde_json::to_value(f).unwrap(),
+                serde_json::Value::String(f.as_str().to_owned())
+            );
+            assert_eq!(
+                serde_json::from_value::<SourceFormat>(f.as_str().into()).unwrap(),
+                f
+            );
+        }
+        assert_eq!(
+            "auto".parse::<SourceFormat>(),
+            Err(UnknownSourceFormat("auto".into()))
+        );
+    }
+}

@@ -1,0 +1,139 @@
+//! What a reader makes of a source: conversations ready to store, and what it skipped.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use squash_core::{
+    ConversationId, ImportThread, Message, SourceFormat, SquashOperation, SquashOperationId,
+    ThreadId, ThreadOrigin,
+};
+
+/// One conversation as a reader produced it, ready to store. Ids are fresh (except for our own
+/// JSON export, which keeps them when it can); every message names `conversation_id`.
+#[derive(Clone, Debug)]
+pub struct ImportedConversation {
+    pub source_key: String,
+    pub format: SourceFormat,
+    /// The working directory the source names (Claude Code `cwd`, Codex `cwd`, Gromozeka
+    /// project path), if any.
+    pub project_path: Option<String>,
+    pub display_name: String,
+    pub conversation_id: ConversationId,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// Every message, in creation order.
+    pub messages: Vec<Message>,
+    /// Parents before derived threads.
+    pub threads: Vec<ImportThread>,
+    pub current_thread_id: ThreadId,
+    pub operations: Vec<SquashOperation>,
+    /// Conversation-level data kept for exports (e.g. non-message lines).
+    pub metadata: Option<Value>,
+    pub content_hash: String,
+    /// A log that only grows (one thread, messages in source order): a changed source whose
+    /// old messages are a prefix of the new ones is appended to, not imported again.
+    pub appendable: bool,
+    /// A sub-agent run kept as its own conversation.
+    pub sidechain: bool,
+    /// Operations created from legacy provenance.
+    pub backfilled_operations: usize,
+}
+
+impl ImportedConversation {
+    /// A conversation of one thread holding `messages` in order.
+    pub(crate) fn linear(
+        format: SourceFormat,
+        source_key: String,
+        conversation_id: ConversationId,
+        display_name: String,
+        messages: Vec<Message>,
+        fallback_time: DateTime<Utc>,
+    ) -> ImportedConversation {
+        let created_at = messages
+            .first()
+            .map(|m| m.created_at)
+            .unwrap_or(fallback_time);
+        let updated_at = messages
+            .last()
+            .map(|m| m.created_at)
+            .unwrap_or(fallback_time)
+            .max(created_at);
+        let thread = ImportThread {
+            id: ThreadId::new(),
+            original_thread_id: None,
+            origin: ThreadOrigin::Initial,
+            revision: messages.len() as u64,
+            links: messages.iter().map(|m| m.id).collect(),
+            created_at,
+            updated_at,
+        };
+        ImportedConversation {
+            source_key,
+            format,
+            project_path: None,
+            display_name,
+            conversation_id,
+            created_at,
+            updated_at,
+            current_thread_id: thread.id,
+            threads: vec![thread],
+            messages,
+            operations: Vec::new(),
+            metadata: None,
+            content_hash: String::new(),
+            appendable: true,
+            sidechain: false,
+            backfilled_operations: 0,
+        }
+    }
+}
+
+/// An input line (or row) that was not imported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub file: String,
+    /// 1-based line number, for line-based formats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    pub reason: String,
+}
+
+/// What a reader made of one input: its conversations and what it skipped.
+#[derive(Clone, Debug, Default)]
+pub struct Parsed {
+    pub conversations: Vec<ImportedConversation>,
+    pub skipped: Vec<Skipped>,
+    pub warnings: Vec<String>,
+}
+
+impl Parsed {
+    pub(crate) fn skip(&mut self, file: &str, line: Option<usize>, reason: impl Into<String>) {
+        self.skipped.push(Skipped {
+            file: file.to_owned(),
+            line,
+            reason: reason.into(),
+        });
+    }
+}
+
+/// The key messages keep their source identity under, in `Message.metadata`; it is how a grown
+/// source is matched against what was imported before.
+pub const SOURCE_ID_KEY: &str = "source_id";
+
+/// The source identity of an imported message, if it has one.
+pub fn source_id(message: &Message) -> Option<&str> {
+    message.metadata.as_ref()?.get(SOURCE_ID_KEY)?.as_str()
+}
+
+/// Whether `message` is the result of a squash of several messages (not an edit).
+pub fn is_squash_result(
+    message: &Message,
+    operations: &HashMap<SquashOperationId, SquashOperation>,
+) -> bool {
+    message
+        .squash_operation_id
+        .and_then(|id| operations.get(&id))
+        .is_some_and(|op| !op.is_edit())
+}

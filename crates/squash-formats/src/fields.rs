@@ -1,0 +1,68 @@
+//! Small readers of JSON fields that several formats share.
+
+use chrono::{DateTime, SubsecRound, Utc};
+use serde_json::Value;
+
+/// An RFC 3339 timestamp at the precision the stores keep (microseconds).
+pub(crate) fn parse_time(value: Option<&Value>) -> Option<DateTime<Utc>> {
+    let text = value?.as_str()?;
+    DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|t| t.with_timezone(&Utc).trunc_subsecs(6))
+}
+
+/// A short, one-line name from a message text.
+pub(crate) fn title_from(text: &str, max: usize) -> Option<String> {
+    // Claude Code slash commands arrive as tags; their name is the readable part.
+    if let Some(start) = text.find("<command-name>") {
+        let rest = &text[start + "<command-name>".len()..];
+        if let Some(end) = rest.find("</command-name>") {
+            let name = rest[..end].trim();
+            if !name.is_empty() {
+                return Some(name.to_owned());
+            }
+        }
+    }
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let mut out: String = line.chars().take(max).collect();
+    if line.chars().count() > max {
+        out.push('…');
+    }
+    Some(out)
+}
+
+/// The object minus `key`, if `value` is an object.
+pub(crate) fn take_field(value: &mut Value, key: &str) -> Option<Value> {
+    value.as_object_mut()?.remove(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_prefer_command_names() {
+        assert_eq!(
+            title_from(
+                "<command-message>init…</command-message>\n<command-name>/init</command-name>",
+                60
+            ),
+            Some("/init".into())
+        );
+        assert_eq!(
+            title_from("\n  hello world  \nmore", 5),
+            Some("hello…".into())
+        );
+        assert_eq!(title_from("   ", 5), None);
+    }
+
+    #[test]
+    fn times_keep_microseconds() {
+        let t = parse_time(Some(&Value::String(
+            "2025-11-02T15:32:01.123456789Z".into(),
+        )))
+        .unwrap();
+        assert_eq!(t.timestamp_subsec_nanos(), 123_456_000);
+        assert!(parse_time(Some(&Value::String("yesterday".into()))).is_none());
+    }
+}

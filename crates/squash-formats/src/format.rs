@@ -1,0 +1,178 @@
+//! The formats an import can be asked for and the formats an export writes.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+use squash_core::SourceFormat;
+use thiserror::Error;
+
+/// The format an import is asked to read: one of the [`SourceFormat`]s, or `auto` to detect it
+/// from the content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ImportFormat {
+    /// Detect from the content.
+    Auto,
+    ClaudeCode,
+    Codex,
+    #[serde(rename = "openai")]
+    OpenAi,
+    Anthropic,
+    Gromozeka,
+    /// Our own lossless JSON export.
+    Squash,
+}
+
+impl ImportFormat {
+    pub const ALL: [ImportFormat; 7] = [
+        ImportFormat::Auto,
+        ImportFormat::ClaudeCode,
+        ImportFormat::Codex,
+        ImportFormat::OpenAi,
+        ImportFormat::Anthropic,
+        ImportFormat::Gromozeka,
+        ImportFormat::Squash,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self.source() {
+            Some(format) => format.as_str(),
+            None => "auto",
+        }
+    }
+
+    /// The format to read, `None` for `auto`.
+    pub fn source(self) -> Option<SourceFormat> {
+        match self {
+            ImportFormat::Auto => None,
+            ImportFormat::ClaudeCode => Some(SourceFormat::ClaudeCode),
+            ImportFormat::Codex => Some(SourceFormat::Codex),
+            ImportFormat::OpenAi => Some(SourceFormat::OpenAi),
+            ImportFormat::Anthropic => Some(SourceFormat::Anthropic),
+            ImportFormat::Gromozeka => Some(SourceFormat::Gromozeka),
+            ImportFormat::Squash => Some(SourceFormat::Squash),
+        }
+    }
+}
+
+impl From<SourceFormat> for ImportFormat {
+    fn from(format: SourceFormat) -> Self {
+        match format {
+            SourceFormat::ClaudeCode => ImportFormat::ClaudeCode,
+            SourceFormat::Codex => ImportFormat::Codex,
+            SourceFormat::OpenAi => ImportFormat::OpenAi,
+            SourceFormat::Anthropic => ImportFormat::Anthropic,
+            SourceFormat::Gromozeka => ImportFormat::Gromozeka,
+            SourceFormat::Squash => ImportFormat::Squash,
+        }
+    }
+}
+
+impl fmt::Display for ImportFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not one of the [`ImportFormat`]s.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "unknown import format {0:?} (auto, claude-code, codex, openai, anthropic, gromozeka, squash)"
+)]
+pub struct UnknownImportFormat(pub String);
+
+impl FromStr for ImportFormat {
+    type Err = UnknownImportFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ImportFormat::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| UnknownImportFormat(s.to_owned()))
+    }
+}
+
+/// The formats an export writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExportFormat {
+    Markdown,
+    Json,
+    ClaudeCode,
+}
+
+impl ExportFormat {
+    pub const ALL: [ExportFormat; 3] = [
+        ExportFormat::Markdown,
+        ExportFormat::Json,
+        ExportFormat::ClaudeCode,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExportFormat::Markdown => "markdown",
+            ExportFormat::Json => "json",
+            ExportFormat::ClaudeCode => "claude-code",
+        }
+    }
+
+    /// The usual file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Markdown => "md",
+            ExportFormat::Json => "json",
+            ExportFormat::ClaudeCode => "jsonl",
+        }
+    }
+}
+
+impl fmt::Display for ExportFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not one of the [`ExportFormat`]s.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown export format {0:?} (markdown, json, claude-code)")]
+pub struct UnknownExportFormat(pub String);
+
+impl FromStr for ExportFormat {
+    type Err = UnknownExportFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ExportFormat::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| UnknownExportFormat(s.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_parse_back() {
+        for f in ImportFormat::ALL {
+            assert_eq!(f.as_str().parse::<ImportFormat>().unwrap(), f);
+            assert_eq!(
+                serde_json::to_value(f).unwrap(),
+                serde_json::Value::String(f.as_str().to_owned())
+            );
+            if let Some(source) = f.source() {
+                assert_eq!(ImportFormat::from(source), f);
+                assert_eq!(source.as_str(), f.as_str());
+            }
+        }
+        assert!("nope".parse::<ImportFormat>().is_err());
+        for f in ExportFormat::ALL {
+            assert_eq!(f.as_str().parse::<ExportFormat>().unwrap(), f);
+        }
+        assert_eq!(
+            "pdf".parse::<ExportFormat>(),
+            Err(UnknownExportFormat("pdf".into()))
+        );
+    }
+}

@@ -1,0 +1,34 @@
+//! Squash's session formats: each one's reader and writer as pure code over bytes, readers and
+//! writers, and the domain types of `squash-core`. Nothing here touches the store; the import and
+//! export services of `squash-app` run these and store (or load) what they read (or write).
+//!
+//! Readers turn a source into [`ImportedConversation`]s (messages with content, threads as link
+//! lists, operations) collected in a [`Parsed`] with what they skipped:
+//! [`claude_code`] and [`codex`] session logs (JSONL, fed line by line), [`openai_json`] and
+//! [`anthropic_json`] chat documents, [`gromozeka`] databases and our own [`squash_json`] export.
+//! [`read`] picks the reader for a [`SourceFormat`] and [`detect`] tells the format from the
+//! first bytes. Writers: [`markdown`] transcripts, [`squash_json`] documents and
+//! [`claude_code::write`] sessions that `claude --resume` accepts.
+
+pub mod anthropic_json;
+pub mod claude_code;
+pub mod codex;
+mod conversation;
+pub mod detect;
+mod error;
+mod fields;
+mod format;
+pub mod gromozeka;
+mod hash;
+pub mod markdown;
+pub mod openai_json;
+pub mod read;
+pub mod squash_json;
+
+pub use conversation::{
+    is_squash_result, source_id, ImportedConversation, Parsed, Skipped, SOURCE_ID_KEY,
+};
+pub use error::FormatError;
+pub use format::{ExportFormat, ImportFormat, UnknownExportFormat, UnknownImportFormat};
+pub use hash::sha256_hex;
+pub use squash_core::SourceFormat;

@@ -1,0 +1,145 @@
+//! Runs the reader of a format over a file or a stream.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use squash_core::SourceFormat;
+
+use crate::claude_code::ClaudeCodeParser;
+use crate::codex::CodexParser;
+use crate::hash::{hex_digest, sha256_hex};
+use crate::{anthropic_json, gromozeka, openai_json, squash_json, FormatError, Parsed};
+
+/// Bytes between progress reports.
+const PROGRESS_STEP: u64 = 1 << 20;
+
+/// Reads the file at `path` as `format`; `advanced` is told how many more bytes were read, now
+/// and then. `now` is the time given to what the source does not date.
+pub fn read_file(
+    path: &Path,
+    source_name: &str,
+    format: SourceFormat,
+    now: DateTime<Utc>,
+    advanced: &mut dyn FnMut(u64),
+) -> Result<Parsed, FormatError> {
+    if format == SourceFormat::Gromozeka {
+        return gromozeka::read_database(path, source_name, now);
+    }
+    let file = std::fs::File::open(path).map_err(|error| FormatError::Io {
+        path: source_name.to_owned(),
+        error,
+    })?;
+    read_stream(file, source_name, format, now, advanced)
+}
+
+/// Reads a stream as `format`. JSONL formats are read line by line; whole documents are read
+/// at once (they are small). A Gromozeka database is a file, not a stream.
+pub fn read_stream(
+    reader: impl Read,
+    source_name: &str,
+    format: SourceFormat,
+    now: DateTime<Utc>,
+    advanced: &mut dyn FnMut(u64),
+) -> Result<Parsed, FormatError> {
+    match format {
+        SourceFormat::ClaudeCode => {
+            let parser = LineParser::Claude(Box::new(ClaudeCodeParser::new(source_name, now)));
+            read_lines(reader, source_name, parser, advanced)
+        }
+        SourceFormat::Codex => {
+            let parser = LineParser::Codex(Box::new(CodexParser::new(source_name, now)));
+            read_lines(reader, source_name, parser, advanced)
+        }
+        SourceFormat::OpenAi | SourceFormat::Anthropic | SourceFormat::Squash => {
+            read_document(reader, source_name, format, now, advanced)
+        }
+        SourceFormat::Gromozeka => Err(FormatError::invalid(
+            source_name,
+            "a Gromozeka database must be imported from a file",
+        )),
+    }
+}
+
+enum LineParser {
+    Claude(Box<ClaudeCodeParser>),
+    Codex(Box<CodexParser>),
+}
+
+fn read_lines(
+    reader: impl Read,
+    source_name: &str,
+    mut parser: LineParser,
+    advanced: &mut dyn FnMut(u64),
+) -> Result<Parsed, FormatError> {
+    let io = |error| FormatError::Io {
+        path: source_name.to_owned(),
+        error,
+    };
+    let mut reader = BufReader::with_capacity(1 << 20, reader);
+    let mut hash = Sha256::new();
+    let mut buf = Vec::with_capacity(64 * 1024);
+    let mut no = 0usize;
+    let mut since_report = 0u64;
+    let mut skipped_utf8 = Vec::new();
+    loop {
+        buf.clear();
+        let n = reader.read_until(b'\n', &mut buf).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        no += 1;
+        hash.update(&buf);
+        since_report += n as u64;
+        if since_report >= PROGRESS_STEP {
+            advanced(since_report);
+            since_report = 0;
+        }
+        match std::str::from_utf8(&buf) {
+            Ok(line) => match &mut parser {
+                LineParser::Claude(p) => p.push_line(no, line),
+                LineParser::Codex(p) => p.push_line(no, line),
+            },
+            Err(e) => skipped_utf8.push((no, e.to_string())),
+        }
+    }
+    advanced(since_report);
+    let digest = hex_digest(hash.finalize().as_slice());
+    let mut parsed = match parser {
+        LineParser::Claude(p) => p.finish(&digest),
+        LineParser::Codex(p) => p.finish(&digest),
+    };
+    for (line, e) in skipped_utf8 {
+        parsed.skip(source_name, Some(line), format!("not UTF-8: {e}"));
+    }
+    parsed.skipped.sort_by_key(|s| s.line);
+    Ok(parsed)
+}
+
+fn read_document(
+    mut reader: impl Read,
+    source_name: &str,
+    format: SourceFormat,
+    now: DateTime<Utc>,
+    advanced: &mut dyn FnMut(u64),
+) -> Result<Parsed, FormatError> {
+    let mut data = Vec::new();
+    reader
+        .read_to_end(&mut data)
+        .map_err(|error| FormatError::Io {
+            path: source_name.to_owned(),
+            error,
+        })?;
+    advanced(data.len() as u64);
+    let hash = sha256_hex(&data);
+    let doc: Value = serde_json::from_slice(&data)
+        .map_err(|e| FormatError::invalid(source_name, format!("invalid JSON: {e}")))?;
+    drop(data);
+    match format {
+        SourceFormat::OpenAi => openai_json::parse(source_name, doc, &hash, now),
+        SourceFormat::Anthropic => anthropic_json::parse(source_name, doc, &hash, now),
+        _ => squash_json::parse(source_name, doc, &hash),
+    }
+}
