@@ -338,15 +338,13 @@ impl SquashEngine {
         custom_instructions: Option<&str>,
     ) -> Result<SquashResult, SquashError> {
         let store = self.service.store();
-        let snap = store.current_thread(conversation).await?;
-        let (sources, added_partners) = select_with_partners(
-            &self.service,
-            conversation,
-            &snap.links,
-            messages,
-            self.options.partner_policy,
-        )
-        .await?;
+        let prepared = self
+            .service
+            .prepare_squash(conversation, messages, self.options.partner_policy)
+            .await?;
+        let snap = &prepared.snapshot;
+        let sources = prepared.selection.ordered.clone();
+        let added_partners = prepared.selection.added.clone();
         if sources.len() < 2 {
             return Err(DomainError::TooFewMessages(sources.len()).into());
         }
@@ -604,29 +602,6 @@ impl ConversationService {
             .rerun(operation)
             .await
     }
-}
-
-/// The selection in thread order, with the tool partners it must bring along.
-async fn select_with_partners(
-    service: &ConversationService,
-    conversation: ConversationId,
-    links: &[MessageId],
-    selected: &[MessageId],
-    policy: PartnerPolicy,
-) -> Result<(Vec<MessageId>, Vec<PartnerAdded>), SquashError> {
-    let ordered = thread_ops::order_by_thread(links, selected)?;
-    let refs = service
-        .store()
-        .tool_refs_closure(conversation, &ordered)
-        .await?;
-    let added = thread_ops::tool_partners(links, &ordered, &refs);
-    thread_ops::enforce_partner_policy(&added, policy)?;
-    if added.is_empty() {
-        return Ok((ordered, added));
-    }
-    let mut all = ordered;
-    all.extend(added.iter().map(|p| p.message));
-    Ok((thread_ops::order_by_thread(links, &all)?, added))
 }
 
 /// The prompt for a provider's models: the spec's prompt for large hosted models; the notes

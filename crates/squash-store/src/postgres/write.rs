@@ -5,7 +5,7 @@ use chrono::Utc;
 use sqlx::postgres::PgArguments;
 use sqlx::query::QueryScalar;
 use sqlx::{PgConnection, PgPool, Postgres};
-use squash_core::{Conversation, ConversationId, Message, MessageId, ThreadId};
+use squash_core::{Conversation, ConversationId, Message, ThreadId};
 use uuid::Uuid;
 
 use super::error::{taken, DbResult};
@@ -84,10 +84,6 @@ pub(super) fn bind_message<'q>(
         .bind(&row.tool_is_result)
 }
 
-pub(super) fn message_taken(id: MessageId) -> impl FnOnce() -> String {
-    move || format!("message {id} already exists")
-}
-
 pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended> {
     let row = NewMessageRow::of(message)?;
     let mut tx = pool.begin().await.db()?;
@@ -115,7 +111,7 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
     .bind(Utc::now())
     .fetch_one(&mut *tx)
     .await
-    .map_err(|e| taken(e, "messages_id_key", message_taken(message.id)))?;
+    .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
     tx.commit().await.db()?;
     Ok(Appended {
         thread_id: locked.thread_id,

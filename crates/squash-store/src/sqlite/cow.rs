@@ -5,7 +5,7 @@
 use rusqlite::{params, Transaction};
 
 use super::conn::map_err;
-use crate::types::LinkEdit;
+use squash_core::LinkEdit;
 use crate::Result;
 
 /// Writes the links of `thread_key`: those of `base_key` (which has `base_count` links) without
