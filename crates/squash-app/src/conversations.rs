@@ -477,10 +477,7 @@ impl ConversationService {
     ) -> Result<(Selection, HashMap<MessageId, ToolRefs>)> {
         // Ordering first refuses ids that are not in the thread before the store is asked.
         let ordered = thread_ops::order_by_thread(links, selected)?;
-        let refs = self
-            .store
-            .tool_refs_closure(conversation, &ordered)
-            .await?;
+        let refs = self.store.tool_refs_closure(conversation, &ordered).await?;
         let selection = plan::select_with_partners(links, &ordered, &refs, policy)?;
         Ok((selection, refs))
     }

@@ -212,7 +212,10 @@ mod tests {
             plan_squash(&l, &[l[0]]).unwrap_err(),
             DomainError::TooFewMessages(1)
         );
-        assert_eq!(plan_delete(&l, &[]).unwrap_err(), DomainError::EmptySelection);
+        assert_eq!(
+            plan_delete(&l, &[]).unwrap_err(),
+            DomainError::EmptySelection
+        );
     }
 
     #[test]

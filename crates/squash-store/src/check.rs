@@ -15,7 +15,12 @@ use crate::Result;
 /// must belong to the commit's conversation.
 pub(crate) fn commit_shape(commit: &Commit) -> Result<()> {
     if let Some(m) = &commit.message {
-        belongs(Entity::Message, m.id, m.conversation_id, commit.conversation_id)?;
+        belongs(
+            Entity::Message,
+            m.id,
+            m.conversation_id,
+            commit.conversation_id,
+        )?;
     }
     if let Some(op) = &commit.operation {
         belongs(

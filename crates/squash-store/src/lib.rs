@@ -24,12 +24,12 @@ use squash_core::{
 };
 
 pub use error::{Entity, StoreError};
+/// The copy-on-write edit a commit carries; defined (and validated) by the domain.
+pub use squash_core::LinkEdit;
 pub use types::{
     Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
     ImportSource, ImportThread, NewLinks, StoreStats, ThreadSnapshot,
 };
-/// The copy-on-write edit a commit carries; defined (and validated) by the domain.
-pub use squash_core::LinkEdit;
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 

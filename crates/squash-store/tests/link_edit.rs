@@ -1,7 +1,9 @@
 //! A commit described as an edit of its base thread (`NewLinks::Edit`), the form the service
 //! uses: the store copies the links itself. Same checks on both backends.
 
-use squash_core::{ContentItem, ConversationId, DomainError, Message, MessageId, Role, ThreadId, ThreadOrigin};
+use squash_core::{
+    ContentItem, ConversationId, DomainError, Message, MessageId, Role, ThreadId, ThreadOrigin,
+};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_store::{Commit, ConversationStore, LinkEdit, NewLinks, StoreError};

@@ -123,7 +123,8 @@ pub fn taken(e: rusqlite::Error, entity: Entity, id: impl std::fmt::Display) -> 
         rusqlite::Error::SqliteFailure(f, _)
             if matches!(
                 f.extended_code,
-                rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                    | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
             ) =>
         {
             StoreError::already_exists(entity, id)

@@ -292,7 +292,8 @@ impl ConversationStore for SqliteStore {
     }
 
     async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>> {
-        self.read(move |tx| read::operations(tx, conversation)).await
+        self.read(move |tx| read::operations(tx, conversation))
+            .await
     }
 
     async fn stats(&self) -> Result<StoreStats> {

@@ -62,7 +62,10 @@ pub(super) fn current_of(tx: &Transaction<'_>, id: ConversationId) -> Result<Cur
 }
 
 /// The conversation's current thread: (thread key, thread id, revision).
-pub(super) fn current_state(tx: &Transaction<'_>, conversation_key: i64) -> Result<(i64, ThreadId, u64)> {
+pub(super) fn current_state(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+) -> Result<(i64, ThreadId, u64)> {
     let (key, id, revision): (i64, Vec<u8>, i64) = tx
         .prepare_cached(
             "SELECT t.key, t.id, t.revision FROM conversations c \
@@ -161,7 +164,11 @@ pub(super) fn link_keys(tx: &Transaction<'_>, thread_key: i64) -> Result<HashMap
     Ok(out)
 }
 
-pub(super) fn message_key(tx: &Transaction<'_>, conversation_key: i64, id: MessageId) -> Result<i64> {
+pub(super) fn message_key(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    id: MessageId,
+) -> Result<i64> {
     tx.prepare_cached("SELECT key FROM messages WHERE id = ?1 AND conversation_key = ?2")
         .and_then(|mut s| {
             s.query_row(params![id.as_bytes(), conversation_key], |r| r.get(0))
@@ -228,7 +235,11 @@ pub(super) fn load_messages(
     Ok(out)
 }
 
-pub(super) fn prefix_query(tx: &Transaction<'_>, sql: &str, prefix: &str) -> Result<Vec<uuid::Uuid>> {
+pub(super) fn prefix_query(
+    tx: &Transaction<'_>,
+    sql: &str,
+    prefix: &str,
+) -> Result<Vec<uuid::Uuid>> {
     let Some(hex) = normalize_prefix(prefix) else {
         return Ok(Vec::new());
     };

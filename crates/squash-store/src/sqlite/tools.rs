@@ -66,4 +66,3 @@ pub(super) fn tool_closure(
     }
     Ok(out)
 }
-

@@ -16,7 +16,11 @@ pub(super) fn now() -> i64 {
     micros(Utc::now())
 }
 
-pub(super) fn insert_message(tx: &Transaction<'_>, conversation_key: i64, m: &Message) -> Result<i64> {
+pub(super) fn insert_message(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    m: &Message,
+) -> Result<i64> {
     let content = serde_json::to_string(&m.content)?;
     let instructions = if m.instructions.is_empty() {
         None
@@ -64,7 +68,12 @@ pub(super) fn insert_message(tx: &Transaction<'_>, conversation_key: i64, m: &Me
     Ok(key)
 }
 
-pub(super) fn insert_links(tx: &Transaction<'_>, thread_key: i64, keys: &[i64], start: usize) -> Result<()> {
+pub(super) fn insert_links(
+    tx: &Transaction<'_>,
+    thread_key: i64,
+    keys: &[i64],
+    start: usize,
+) -> Result<()> {
     let mut stmt = tx
         .prepare_cached(
             "INSERT INTO thread_messages (thread_key, position, message_key) VALUES (?1, ?2, ?3)",
@@ -77,7 +86,11 @@ pub(super) fn insert_links(tx: &Transaction<'_>, thread_key: i64, keys: &[i64], 
     Ok(())
 }
 
-pub(super) fn touch_conversation(tx: &Transaction<'_>, key: i64, current_thread: Option<i64>) -> Result<()> {
+pub(super) fn touch_conversation(
+    tx: &Transaction<'_>,
+    key: i64,
+    current_thread: Option<i64>,
+) -> Result<()> {
     match current_thread {
         Some(t) => tx
             .prepare_cached(
