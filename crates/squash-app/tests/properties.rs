@@ -90,8 +90,10 @@ async fn oracle(
                 Ok(edit) => edit,
                 Err(e) => return Some(Err(e)),
             };
-            // A refused squash has no result; the plan alone says it was possible.
-            Some(edit.apply(before, Some(result.unwrap_or_else(MessageId::new))))
+            // A refused squash has no result; a fresh id stands in, the plan alone says it was
+            // possible.
+            let placeholder = MessageId::new();
+            Some(edit.apply(before, Some(result.unwrap_or(placeholder))))
         }
         _ => None,
     }
