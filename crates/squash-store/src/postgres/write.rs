@@ -167,7 +167,6 @@ macro_rules! switch_to_target {
          LEFT JOIN threads t ON t.key = u.current_thread_key"
     };
 }
-use switch_to_target;
 
 /// Undo/redo with the target found under the conversation's lock, from the thread current then.
 pub(super) async fn switch_relative(
