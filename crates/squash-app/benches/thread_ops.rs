@@ -15,9 +15,14 @@
 //! * paired — product and floor run alternately, wall clock and process CPU time, medians and
 //!   ratios (`SQUASH_BENCH_OP=<group>` for one operation); the fair comparison on a shared,
 //!   loaded machine;
+//! * pg — the paired table on PostgreSQL (not in the default set; server at `SQUASH_TEST_PG`),
+//!   against a bare sqlx floor sending the same statements (`thread_ops/pg.rs`);
 //! * criterion — the usual criterion benchmarks (groups `append`, `squash3_text`,
 //!   `squash3_concat`, `edit`, `undo`, `redo`, `load_current_thread`; functions `squash`,
 //!   `floor`, `floor_rows`, `floor_rows_decode`), then a table of their medians.
+
+#[path = "thread_ops/pg.rs"]
+mod pg;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -1724,6 +1729,9 @@ fn main() {
     }
     if on("paired") {
         paired_table(&rt, &templates, op_filter.as_deref());
+    }
+    if on("pg") {
+        pg::paired_table(&rt);
     }
     if on("criterion") {
         criterion_benches(&mut c, &rt, &templates);

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use squash_core::plan::{self, Selection};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
 use squash_core::{
@@ -12,7 +13,7 @@ use squash_core::{
     TokenUsage, ToolRefs,
 };
 use squash_store::{
-    Appended, Commit, ConversationStore, Direction, LinkEdit, NewLinks, StoreError, ThreadSnapshot,
+    Appended, Commit, ConversationStore, Direction, NewLinks, StoreError, ThreadSnapshot,
 };
 
 use crate::error::ServiceError;
@@ -86,6 +87,34 @@ pub struct SquashApplication {
     /// The engine's squash style and first prompt style (none for manual squashes).
     pub style: Option<SquashStyle>,
     pub prompt_style: Option<PromptStyle>,
+}
+
+/// A selection resolved once on one snapshot of the current thread: what a squash (or a
+/// delete) is planned on. Made by [`ConversationService::prepare_squash`]; an AI squash makes it
+/// before the model call and hands it to [`ConversationService::apply_prepared_squash`], so the
+/// 10,000-link thread is read and the tool closure built once per squash.
+#[derive(Clone, Debug)]
+pub struct PreparedSquash {
+    pub conversation_id: ConversationId,
+    /// The current thread when the selection was resolved.
+    pub snapshot: ThreadSnapshot,
+    /// The tool references of the selection and its partners: what re-planning on a newer
+    /// thread needs.
+    pub refs: HashMap<MessageId, ToolRefs>,
+    /// The selection in thread order with the partners it brought.
+    pub selection: Selection,
+}
+
+impl PreparedSquash {
+    /// The sources in thread order, partners included.
+    pub fn sources(&self) -> &[MessageId] {
+        &self.selection.ordered
+    }
+
+    /// The thread and revision the selection was resolved on.
+    pub fn computed_on(&self) -> (ThreadId, u64) {
+        (self.snapshot.thread.id, self.snapshot.thread.revision)
+    }
 }
 
 /// One attempt's plan: the new thread as a change of its base, and what it introduces.
@@ -300,15 +329,12 @@ impl ConversationService {
         let operation = self.new_operation(op_id, conversation, vec![req.message], edited.id);
         let target = req.message;
         self.commit_loop(conversation, None, None, move |snap| {
-            let position = positions(&snap.links, &[target])?[0];
+            let edit = plan::plan_edit(&snap.links, target)?;
             let in_thread = in_thread(&snap.links, &refs);
             let old_refs = refs.get(&target).cloned().unwrap_or_default();
             thread_ops::check_edit_keeps_pairs(target, &old_refs, &new_refs, &in_thread)?;
             Ok(Planned {
-                links: NewLinks::Edit(LinkEdit {
-                    dropped: Vec::new(),
-                    replaced: Some(position),
-                }),
+                links: NewLinks::Edit(edit),
                 origin: ThreadOrigin::Edit {
                     operation_id: op_id,
                 },
@@ -328,14 +354,22 @@ impl ConversationService {
         messages: &[MessageId],
         policy: PartnerPolicy,
     ) -> Result<OperationOutcome> {
-        let refs = self.tool_refs(conversation, messages).await?;
+        let prepared = self.prepare_squash(conversation, messages, policy).await?;
+        let PreparedSquash {
+            snapshot,
+            refs,
+            selection,
+            ..
+        } = prepared;
         let selected = messages.to_vec();
-        self.commit_loop(conversation, None, None, move |snap| {
-            let (ordered, added) = select_with_partners(&snap.links, &selected, &refs, policy)?;
-            let links = NewLinks::Edit(LinkEdit {
-                dropped: positions(&snap.links, &ordered)?,
-                replaced: None,
-            });
+        // The first attempt plans on the snapshot the selection was resolved on.
+        let mut first = Some(((snapshot.thread.id, snapshot.thread.revision), selection));
+        self.commit_loop(conversation, None, Some(snapshot), move |snap| {
+            let Selection { ordered, added } = match first.take() {
+                Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
+                _ => plan::select_with_partners(&snap.links, &selected, &refs, policy)?,
+            };
+            let links = NewLinks::Edit(plan::plan_delete(&snap.links, &ordered)?);
             Ok(Planned {
                 links,
                 origin: ThreadOrigin::Delete {
@@ -369,18 +403,17 @@ impl ConversationService {
             (None, None) => {
                 // The concatenation renders the sources as they will be squashed, partners
                 // included; resolve them on the current thread first.
-                let snap = self.store.current_thread(conversation).await?;
-                let refs = self.tool_refs(conversation, &req.messages).await?;
-                let (ordered, _) =
-                    select_with_partners(&snap.links, &req.messages, &refs, req.policy)?;
-                if ordered.len() < 2 {
-                    return Err(DomainError::TooFewMessages(ordered.len()).into());
+                let ready = self
+                    .prepare_squash(conversation, &req.messages, req.policy)
+                    .await?;
+                if ready.sources().len() < 2 {
+                    return Err(DomainError::TooFewMessages(ready.sources().len()).into());
                 }
-                let sources = self.store.messages(&ordered).await?;
+                let sources = self.store.messages(ready.sources()).await?;
                 // The squash is planned on this same snapshot (a second read of 10,000 links
                 // would cost more than the plan); the commit's revision check still catches a
                 // conversation that moved on since.
-                prepared = Some((snap, refs));
+                prepared = Some(ready);
                 vec![ContentItem::text_for(role, render::concatenate(&sources))]
             }
         };
@@ -417,12 +450,66 @@ impl ConversationService {
         self.apply_squash_on(conversation, None, app).await
     }
 
-    /// [`Self::apply_squash`], planned first on `prepared` (a snapshot of the current thread
-    /// and the tool references of the selection) when the caller already read them.
+    /// Reads the current thread once and resolves `messages` on it: in thread order, with the
+    /// tool partners `policy` brings in (or refuses). Stores nothing. Apply the squash with
+    /// [`Self::apply_prepared_squash`]; a delete or a manual squash does the same internally.
+    pub async fn prepare_squash(
+        &self,
+        conversation: ConversationId,
+        messages: &[MessageId],
+        policy: PartnerPolicy,
+    ) -> Result<PreparedSquash> {
+        let snapshot = self.store.current_thread(conversation).await?;
+        let (selection, refs) = self
+            .select_with_partners(conversation, &snapshot.links, messages, policy)
+            .await?;
+        Ok(PreparedSquash {
+            conversation_id: conversation,
+            snapshot,
+            refs,
+            selection,
+        })
+    }
+
+    /// The selection on `links` (a snapshot of the conversation's current thread) with its tool
+    /// partners, and the tool references that decided them: the store's closure around the
+    /// selection, then the domain rule ([`plan::select_with_partners`]).
+    pub async fn select_with_partners(
+        &self,
+        conversation: ConversationId,
+        links: &[MessageId],
+        selected: &[MessageId],
+        policy: PartnerPolicy,
+    ) -> Result<(Selection, HashMap<MessageId, ToolRefs>)> {
+        // Ordering first refuses ids that are not in the thread before the store is asked.
+        let ordered = thread_ops::order_by_thread(links, selected)?;
+        let refs = self.store.tool_refs_closure(conversation, &ordered).await?;
+        let selection = plan::select_with_partners(links, &ordered, &refs, policy)?;
+        Ok((selection, refs))
+    }
+
+    /// [`Self::apply_squash`] on a selection prepared earlier: the first attempt plans on the
+    /// prepared snapshot without reading the thread again. If the conversation moved on since
+    /// (an append while a model was working), the commit's revision check refuses that attempt
+    /// and the squash is planned again on the newer thread, as long as its sources are still
+    /// there (`outcome.reapplied` then counts it). `app.messages` should be the prepared
+    /// sources; `app.computed_on` defaults to the prepared snapshot.
+    pub async fn apply_prepared_squash(
+        &self,
+        prepared: PreparedSquash,
+        mut app: SquashApplication,
+    ) -> Result<OperationOutcome> {
+        app.computed_on.get_or_insert(prepared.computed_on());
+        self.apply_squash_on(prepared.conversation_id, Some(prepared), app)
+            .await
+    }
+
+    /// [`Self::apply_squash`], planned first on `prepared` when the caller already resolved
+    /// the selection.
     async fn apply_squash_on(
         &self,
         conversation: ConversationId,
-        prepared: Option<(ThreadSnapshot, HashMap<MessageId, ToolRefs>)>,
+        prepared: Option<PreparedSquash>,
         app: SquashApplication,
     ) -> Result<OperationOutcome> {
         if app.content.is_empty() {
@@ -431,9 +518,19 @@ impl ConversationService {
         if app.content.iter().all(ContentItem::is_blank) {
             return Err(DomainError::EmptyText.into());
         }
-        let (snapshot, refs) = match prepared {
-            Some((snap, refs)) => (Some(snap), refs),
-            None => (None, self.tool_refs(conversation, &app.messages).await?),
+        // A prepared selection is planned on as it is by the first attempt; without one, the
+        // first attempt reads the thread (and a result computed on an older thread that no
+        // longer fits it is a conflict, not bad input).
+        let (snapshot, refs, mut first_selection) = match prepared {
+            Some(p) => {
+                let on = p.computed_on();
+                (Some(p.snapshot), p.refs, Some((on, p.selection)))
+            }
+            None => (
+                None,
+                self.tool_refs(conversation, &app.messages).await?,
+                None,
+            ),
         };
         let op_id = SquashOperationId::new();
         let result = Message {
@@ -463,7 +560,10 @@ impl ConversationService {
         let selected = app.messages.clone();
         let policy = app.policy;
         self.commit_loop(conversation, app.computed_on, snapshot, move |snap| {
-            let (ordered, added) = select_with_partners(&snap.links, &selected, &refs, policy)?;
+            let Selection { ordered, added } = match first_selection.take() {
+                Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
+                _ => plan::select_with_partners(&snap.links, &selected, &refs, policy)?,
+            };
             if ordered.len() < 2 {
                 return Err(DomainError::TooFewMessages(ordered.len()).into());
             }
@@ -478,12 +578,7 @@ impl ConversationService {
                 None => first_sources = Some(ordered.clone()),
             }
             // The result takes the first source's place; the other sources leave.
-            let mut at = positions(&snap.links, &ordered)?;
-            let first = at.remove(0);
-            let links = NewLinks::Edit(LinkEdit {
-                dropped: at,
-                replaced: Some(first),
-            });
+            let links = NewLinks::Edit(plan::plan_squash(&snap.links, &ordered)?);
             let mut operation = template.clone();
             operation.source_message_ids = ordered.clone();
             Ok(Planned {
@@ -698,40 +793,6 @@ impl ConversationService {
                 .into(),
         ))
     }
-}
-
-/// The 0-based positions in `links` of `ordered`, ids already in thread order: one forward
-/// scan, no hashing of the thread's 10,000 ids.
-fn positions(links: &[MessageId], ordered: &[MessageId]) -> Result<Vec<u64>> {
-    let mut out = Vec::with_capacity(ordered.len());
-    let mut from = 0;
-    for id in ordered {
-        let found = links
-            .get(from..)
-            .and_then(|rest| rest.iter().position(|l| l == id))
-            .ok_or(DomainError::NotInThread(*id))?;
-        out.push((from + found) as u64);
-        from += found + 1;
-    }
-    Ok(out)
-}
-
-/// The selection in thread order with the tool partners it must bring along.
-fn select_with_partners(
-    links: &[MessageId],
-    selected: &[MessageId],
-    refs: &HashMap<MessageId, ToolRefs>,
-    policy: PartnerPolicy,
-) -> Result<(Vec<MessageId>, Vec<PartnerAdded>)> {
-    let ordered = thread_ops::order_by_thread(links, selected)?;
-    let added = thread_ops::tool_partners(links, &ordered, refs);
-    thread_ops::enforce_partner_policy(&added, policy)?;
-    if added.is_empty() {
-        return Ok((ordered, added));
-    }
-    let mut all = ordered;
-    all.extend(added.iter().map(|p| p.message));
-    Ok((thread_ops::order_by_thread(links, &all)?, added))
 }
 
 fn in_thread(

@@ -97,8 +97,10 @@ impl ServiceError {
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
         match e {
+            StoreError::AlreadyExists(..) => ServiceError::Invalid(e.to_string()),
             StoreError::NotFound(entity, id) => ServiceError::NotFound(entity, id),
             StoreError::Invalid(msg) => ServiceError::Invalid(msg),
+            StoreError::Domain(d) => ServiceError::Domain(d),
             StoreError::Conflict { current, .. } => ServiceError::Conflict(format!(
                 "the conversation moved on to thread {current} meanwhile"
             )),

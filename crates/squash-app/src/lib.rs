@@ -22,8 +22,8 @@ mod squash;
 
 pub use chat::{ChatError, ChatOptions, ChatTurn};
 pub use conversations::{
-    ConversationService, EditRequest, ManualSquashRequest, OperationOutcome, SquashApplication,
-    ThreadView,
+    ConversationService, EditRequest, ManualSquashRequest, OperationOutcome, PreparedSquash,
+    SquashApplication, ThreadView,
 };
 pub use error::{ErrorCode, ServiceError};
 pub use export::{ExportFormat, ExportOptions, ExportReport};

@@ -1,5 +1,7 @@
 //! Random operation sequences keep every invariant: nothing lost, dense ordered positions,
-//! undo restores exactly the previous list, every operation's messages exist.
+//! undo restores exactly the previous list, every operation's messages exist — and every new
+//! thread is exactly what the domain's planners (`squash_core::plan`) say it must be: they are
+//! the oracle for the store's in-database copy.
 
 mod common;
 
@@ -8,7 +10,8 @@ use std::collections::HashSet;
 use common::{mixed_content, Backend};
 use proptest::prelude::*;
 use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy, ServiceError};
-use squash_core::{ContentItem, MessageId, Role};
+use squash_core::plan::{self, Selection};
+use squash_core::{ContentItem, ConversationId, DomainError, MessageId, Role};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -44,6 +47,58 @@ fn pick(links: &[MessageId], picks: &[usize]) -> Vec<MessageId> {
     out
 }
 
+/// The selection as the domain resolves it on `links`, with the store's tool closure.
+async fn oracle_selection(
+    b: &Backend,
+    conv: ConversationId,
+    links: &[MessageId],
+    picked: &[MessageId],
+) -> Result<Selection, DomainError> {
+    let ordered = squash_core::thread_ops::order_by_thread(links, picked)?;
+    let refs = b.store.tool_refs_closure(conv, &ordered).await.unwrap();
+    plan::select_with_partners(links, &ordered, &refs, PartnerPolicy::Include)
+}
+
+/// The thread the planners say `op` must leave, given what it introduced (`result`) — or the
+/// domain error they refuse it with.
+async fn oracle(
+    b: &Backend,
+    conv: ConversationId,
+    before: &[MessageId],
+    op: &Op,
+    result: Option<MessageId>,
+) -> Option<Result<Vec<MessageId>, DomainError>> {
+    match op {
+        Op::Edit(i) => {
+            let target = before[i % before.len()];
+            let r = result?;
+            Some(plan::plan_edit(before, target).and_then(|e| e.apply(before, Some(r))))
+        }
+        Op::Delete(p) => {
+            let sel = match oracle_selection(b, conv, before, &pick(before, p)).await {
+                Ok(sel) => sel,
+                Err(e) => return Some(Err(e)),
+            };
+            Some(plan::plan_delete(before, &sel.ordered).and_then(|e| e.apply(before, None)))
+        }
+        Op::Squash(p) => {
+            let sel = match oracle_selection(b, conv, before, &pick(before, p)).await {
+                Ok(sel) => sel,
+                Err(e) => return Some(Err(e)),
+            };
+            let edit = match plan::plan_squash(before, &sel.ordered) {
+                Ok(edit) => edit,
+                Err(e) => return Some(Err(e)),
+            };
+            // A refused squash has no result; a fresh id stands in, the plan alone says it was
+            // possible.
+            let placeholder = MessageId::new();
+            Some(edit.apply(before, Some(result.unwrap_or(placeholder))))
+        }
+        _ => None,
+    }
+}
+
 async fn run_sequence(b: &Backend, ops: Vec<Op>) {
     let s = &b.service;
     let conv = s.create_conversation("/tmp/prop", "prop").await.unwrap();
@@ -57,8 +112,12 @@ async fn run_sequence(b: &Backend, ops: Vec<Op>) {
         let outcome = match &op {
             Op::Append(kind) => {
                 let (role, content) = mixed_content(*kind + step);
-                let (m, _) = s.append(conv.id, role, content).await.unwrap();
+                let (m, appended) = s.append(conv.id, role, content).await.unwrap();
                 ever.insert(m.id);
+                assert_eq!(appended.position, plan::plan_append(&before));
+                let mut expected = before.clone();
+                expected.push(m.id);
+                assert_eq!(s.current_links(conv.id).await.unwrap().links, expected);
                 None
             }
             Op::Edit(i) if !before.is_empty() => Some(
@@ -108,6 +167,14 @@ async fn run_sequence(b: &Backend, ops: Vec<Op>) {
                     ever.insert(m.id);
                 }
                 let after = s.current_links(conv.id).await.unwrap().links;
+                let expected = oracle(b, conv.id, &before, &op, o.message.as_ref().map(|m| m.id))
+                    .await
+                    .expect("every copy-on-write operation has a plan");
+                assert_eq!(
+                    Ok(after.clone()),
+                    expected,
+                    "{op:?}: store and planner disagree"
+                );
                 // Undo restores exactly the previous list; redo returns to the result.
                 s.undo(conv.id).await.unwrap();
                 assert_eq!(
@@ -129,6 +196,11 @@ async fn run_sequence(b: &Backend, ops: Vec<Op>) {
                     matches!(e, ServiceError::Invalid(_) | ServiceError::Domain(_)),
                     "{op:?}: {e}"
                 );
+                // A selection the planners refuse is refused with their words.
+                if let (Op::Delete(_) | Op::Squash(_), ServiceError::Domain(d)) = (&op, &e) {
+                    let planned = oracle(b, conv.id, &before, &op, None).await;
+                    assert_eq!(planned.map(|p| p.err()), Some(Some(d.clone())), "{op:?}");
+                }
                 assert_eq!(
                     s.current_links(conv.id).await.unwrap().links,
                     before,

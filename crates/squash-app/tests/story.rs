@@ -4,7 +4,14 @@ mod common;
 
 use common::{mixed_content, Backend};
 use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy, ServiceError};
-use squash_core::{ContentItem, ConversationId, MessageId, Role, ThreadOrigin};
+use squash_core::{
+    ContentItem, ConversationId, LinkEdit, Message, MessageId, Role, SquashOperation,
+    SquashOperationId, ThreadId, ThreadOrigin,
+};
+use squash_store::{
+    Commit, Entity, ImportBatch, ImportOutcome, ImportSource, ImportThread, NewLinks, StoreError,
+    ThreadSnapshot,
+};
 
 async fn links(b: &Backend, conv: ConversationId) -> Vec<MessageId> {
     b.service.current_links(conv).await.unwrap().links
@@ -362,4 +369,237 @@ async fn story(b: &Backend) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn story_on_every_backend() {
     on_every_backend!(story);
+}
+
+/// A commit of one edit of `base` whose operation and message the caller shapes.
+fn edit_commit(
+    base: &ThreadSnapshot,
+    message: Message,
+    operation: SquashOperation,
+    thread_id: ThreadId,
+) -> Commit {
+    Commit {
+        conversation_id: base.thread.conversation_id,
+        base_thread_id: base.thread.id,
+        base_revision: base.thread.revision,
+        thread_id,
+        origin: ThreadOrigin::Edit {
+            operation_id: operation.id,
+        },
+        links: NewLinks::Edit(LinkEdit {
+            dropped: Vec::new(),
+            replaced: Some(0),
+        }),
+        message: Some(message),
+        operation: Some(operation),
+    }
+}
+
+fn operation(
+    conversation: ConversationId,
+    source: MessageId,
+    result: MessageId,
+) -> SquashOperation {
+    SquashOperation {
+        id: SquashOperationId::new(),
+        conversation_id: conversation,
+        source_message_ids: vec![source],
+        result_message_id: result,
+        prompt: None,
+        model: None,
+        performed_by_agent: false,
+        performed_by: None,
+        custom_instructions: None,
+        provider: None,
+        base_thread_id: None,
+        result_thread_id: None,
+        usage: None,
+        duration_ms: None,
+        style: None,
+        prompt_style: None,
+        created_at: chrono::Utc::now(),
+    }
+}
+
+fn text(conversation: ConversationId, s: &str) -> Message {
+    Message::new(
+        conversation,
+        Role::User,
+        vec![ContentItem::text_for(Role::User, s)],
+    )
+    .unwrap()
+}
+
+fn batch(conversation: ConversationId, messages: Vec<Message>, key: &str) -> ImportBatch {
+    let now = chrono::Utc::now();
+    let thread = ThreadId::new();
+    ImportBatch {
+        source: ImportSource {
+            source_key: key.into(),
+            format: squash_core::SourceFormat::ClaudeCode,
+            content_hash: "h1".into(),
+            metadata: None,
+        },
+        project_path: "/tmp/drift".into(),
+        conversation_id: conversation,
+        display_name: "imported".into(),
+        created_at: now,
+        updated_at: now,
+        threads: vec![ImportThread {
+            id: thread,
+            original_thread_id: None,
+            origin: ThreadOrigin::Initial,
+            revision: 0,
+            links: messages.iter().map(|m| m.id).collect(),
+            created_at: now,
+            updated_at: now,
+        }],
+        messages,
+        current_thread_id: thread,
+        operations: Vec::new(),
+    }
+}
+
+/// The inputs on which the two backends used to answer differently: each is refused the same
+/// way (variant and text) on both, and nothing is written.
+async fn bad_input_gets_one_answer(b: &Backend) {
+    let store = &b.store;
+    let project = store.ensure_project("/tmp/drift").await.unwrap();
+    let conv = store
+        .create_conversation(project.id, "drift")
+        .await
+        .unwrap();
+    let other = store
+        .create_conversation(project.id, "other")
+        .await
+        .unwrap();
+    let first = text(conv.id, "first");
+    store.append(&first).await.unwrap();
+    let stranger = text(other.id, "elsewhere");
+    store.append(&stranger).await.unwrap();
+    let base = store.current_thread(conv.id).await.unwrap();
+    let before = store.stats().await.unwrap();
+
+    // An operation of another conversation: PostgreSQL refused it, SQLite filed it under the
+    // commit's conversation.
+    let edited = text(conv.id, "edited");
+    let foreign = operation(other.id, first.id, edited.id);
+    let err = store
+        .commit(&edit_commit(
+            &base,
+            edited.clone(),
+            foreign.clone(),
+            ThreadId::new(),
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "invalid input: operation {} belongs to conversation {}, not {}",
+            foreign.id, other.id, conv.id
+        ),
+        "{}",
+        b.name
+    );
+
+    // A message id that is taken: SQLite called any constraint violation "already exists",
+    // PostgreSQL matched the constraint name in the error text.
+    let err = store.append(&first).await.unwrap_err();
+    assert!(
+        matches!(&err, StoreError::AlreadyExists(Entity::Message, id) if *id == first.id.to_string()),
+        "{}: {err:?}",
+        b.name
+    );
+
+    // A thread id that is taken: SQLite passed the raw constraint text on.
+    let op = operation(conv.id, first.id, edited.id);
+    let err = store
+        .commit(&edit_commit(&base, edited.clone(), op, base.thread.id))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, StoreError::AlreadyExists(Entity::Thread, id) if *id == base.thread.id.to_string()),
+        "{}: {err:?}",
+        b.name
+    );
+
+    // A link to another conversation's message: the same words on both.
+    let err = store
+        .commit(&Commit {
+            conversation_id: conv.id,
+            base_thread_id: base.thread.id,
+            base_revision: base.thread.revision,
+            thread_id: ThreadId::new(),
+            origin: ThreadOrigin::Delete {
+                message_ids: Vec::new(),
+            },
+            links: NewLinks::List(vec![first.id, stranger.id]),
+            message: None,
+            operation: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "invalid input: message {} is not in conversation {}",
+            stranger.id, conv.id
+        )
+    );
+
+    // An import whose operation results in a message it does not carry: PostgreSQL answered
+    // "message not found", SQLite "not imported".
+    let imported = ConversationId::new();
+    let m = text(imported, "imported");
+    let mut bad = batch(imported, vec![m.clone()], "drift:op");
+    let dangling = operation(imported, m.id, MessageId::new());
+    bad.operations.push(dangling.clone());
+    let err = store.import_conversation(bad).await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "invalid input: operation {} results in message {}, which is not imported",
+            dangling.id, dangling.result_message_id
+        )
+    );
+
+    // An import of a message that is already stored: PostgreSQL did not say which.
+    let taken = batch(conv.id, vec![first.clone()], "drift:taken");
+    let mut taken = taken;
+    taken.conversation_id = ConversationId::new();
+    taken.messages[0].conversation_id = taken.conversation_id;
+    let err = store.import_conversation(taken).await.unwrap_err();
+    assert!(
+        matches!(&err, StoreError::AlreadyExists(Entity::Message, id) if *id == first.id.to_string()),
+        "{}: {err:?}",
+        b.name
+    );
+
+    // A malformed batch is refused even when its source is already recorded with the same
+    // hash: SQLite answered "already imported" before looking at the batch.
+    let good = batch(imported, vec![m.clone()], "drift:again");
+    assert!(matches!(
+        store.import_conversation(good.clone()).await.unwrap(),
+        ImportOutcome::Imported { .. }
+    ));
+    let mut malformed = good;
+    malformed.current_thread_id = ThreadId::new();
+    let err = store.import_conversation(malformed).await.unwrap_err();
+    assert!(matches!(err, StoreError::Invalid(_)), "{}: {err:?}", b.name);
+
+    let after = store.stats().await.unwrap();
+    assert_eq!(
+        after.threads,
+        before.threads + 1,
+        "only the good import wrote"
+    );
+    assert_eq!(after.messages, before.messages + 1);
+    assert_eq!(after.operations, before.operations);
+    assert_eq!(store.current_thread(conv.id).await.unwrap(), base);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_one_answer_on_every_backend() {
+    on_every_backend!(bad_input_gets_one_answer);
 }

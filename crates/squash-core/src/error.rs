@@ -34,4 +34,12 @@ pub enum DomainError {
         tool_use_id: String,
         partner: MessageId,
     },
+    #[error("dropped positions must be strictly ascending")]
+    DropsNotAscending,
+    #[error("position {position} is past the thread's {count} links")]
+    PositionPastEnd { position: u64, count: u64 },
+    #[error("position {0} is both replaced and dropped")]
+    ReplacedAndDropped(u64),
+    #[error("a replaced position needs the operation's new message")]
+    ReplacementMissing,
 }

@@ -1,8 +1,10 @@
 //! The Squash domain: pure types and rules, no IO.
 //!
 //! Messages are immutable; threads are ordered lists of message references; every explicit
-//! operation (edit, delete, squash) derives a new thread from the current one. The functions in
-//! [`thread_ops`] compute the new link list; storing it is the store's job.
+//! operation (edit, delete, squash) derives a new thread from the current one. The planners in
+//! [`plan`] compute that new thread as a [`LinkEdit`] of the current one (the copy-on-write
+//! rule); [`thread_ops`] holds the selection rules (order, tool partners) and the same
+//! operations over whole link lists. Storing the result is the store's job.
 
 pub mod conversation;
 pub mod error;
@@ -11,6 +13,7 @@ pub mod import;
 pub mod ledger;
 pub mod message;
 pub mod operation;
+pub mod plan;
 pub mod prompt;
 pub mod quality;
 pub mod redact;
@@ -28,3 +31,4 @@ pub use message::{
     SystemLevel, ToolRefs, ToolResultData,
 };
 pub use operation::{SquashOperation, TokenUsage};
+pub use plan::{LinkEdit, Selection};

@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use crate::error::DomainError;
 use crate::ids::MessageId;
 use crate::message::ToolRefs;
+use crate::plan;
 
 /// Appends `message` at the end: the fast path, no copy of the thread is needed by the caller.
 pub fn append(links: &[MessageId], message: MessageId) -> Vec<MessageId> {
@@ -43,8 +44,9 @@ pub fn order_by_thread(
     Ok(ordered)
 }
 
-/// Squashes `sources` (already in thread order, at least two) into `result`: the result takes
-/// the position of the first source, the other sources leave, everything else keeps its order.
+/// Squashes `sources` (any order, at least two) into `result`: the result takes the position
+/// of the first source, the other sources leave, everything else keeps its order. The list form
+/// of [`plan::plan_squash`](crate::plan::plan_squash).
 pub fn squash(
     links: &[MessageId],
     sources: &[MessageId],
@@ -54,13 +56,7 @@ pub fn squash(
         return Err(DomainError::TooFewMessages(sources.len()));
     }
     let ordered = order_by_thread(links, sources)?;
-    let first = ordered[0];
-    let others: HashSet<MessageId> = ordered[1..].iter().copied().collect();
-    Ok(links
-        .iter()
-        .filter(|id| !others.contains(id))
-        .map(|id| if *id == first { result } else { *id })
-        .collect())
+    plan::plan_squash(links, &ordered)?.apply(links, Some(result))
 }
 
 /// Replaces `target` by `replacement` at the same position.
@@ -69,24 +65,13 @@ pub fn edit(
     target: MessageId,
     replacement: MessageId,
 ) -> Result<Vec<MessageId>, DomainError> {
-    if !links.contains(&target) {
-        return Err(DomainError::NotInThread(target));
-    }
-    Ok(links
-        .iter()
-        .map(|id| if *id == target { replacement } else { *id })
-        .collect())
+    plan::plan_edit(links, target)?.apply(links, Some(replacement))
 }
 
 /// Removes `targets` from the thread.
 pub fn delete(links: &[MessageId], targets: &[MessageId]) -> Result<Vec<MessageId>, DomainError> {
     let ordered = order_by_thread(links, targets)?;
-    let gone: HashSet<MessageId> = ordered.into_iter().collect();
-    Ok(links
-        .iter()
-        .filter(|id| !gone.contains(id))
-        .copied()
-        .collect())
+    plan::plan_delete(links, &ordered)?.apply(links, None)
 }
 
 /// A message that joined a selection because it holds the other side of a tool call.

@@ -1,6 +1,6 @@
 use std::fmt;
 
-use squash_core::ThreadId;
+use squash_core::{DomainError, ThreadId};
 use thiserror::Error;
 
 /// What was not found.
@@ -34,6 +34,12 @@ pub enum StoreError {
         "the conversation changed meanwhile: current thread is {current} at revision {revision}"
     )]
     Conflict { current: ThreadId, revision: u64 },
+    /// A row with this id is already stored (a unique key refused the write).
+    #[error("{0} {1} already exists")]
+    AlreadyExists(Entity, String),
+    /// The write breaks a domain rule (a link edit that does not fit its base thread).
+    #[error("invalid input: {0}")]
+    Domain(#[from] DomainError),
     #[error("invalid input: {0}")]
     Invalid(String),
     /// Another writer holds the database (SQLite `BUSY` after the timeout, PostgreSQL
@@ -55,6 +61,8 @@ impl StoreError {
             StoreError::Busy(_) => true,
             StoreError::NotFound(..)
             | StoreError::Conflict { .. }
+            | StoreError::AlreadyExists(..)
+            | StoreError::Domain(_)
             | StoreError::Invalid(_)
             | StoreError::Corrupt(_)
             | StoreError::Migration(_)
@@ -64,6 +72,10 @@ impl StoreError {
 
     pub(crate) fn not_found(entity: Entity, id: impl fmt::Display) -> StoreError {
         StoreError::NotFound(entity, id.to_string())
+    }
+
+    pub(crate) fn already_exists(entity: Entity, id: impl fmt::Display) -> StoreError {
+        StoreError::AlreadyExists(entity, id.to_string())
     }
 }
 

@@ -9,6 +9,7 @@
 //! 10,000 small rows. Every write is one transaction; an operation commits only if the thread
 //! it was computed from is still current at the same revision ([`StoreError::Conflict`]).
 
+mod check;
 mod error;
 pub mod postgres;
 pub mod sqlite;
@@ -23,9 +24,11 @@ use squash_core::{
 };
 
 pub use error::{Entity, StoreError};
+/// The copy-on-write edit a commit carries; defined (and validated) by the domain.
+pub use squash_core::LinkEdit;
 pub use types::{
     Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    ImportSource, ImportThread, LinkEdit, NewLinks, StoreStats, ThreadSnapshot,
+    ImportSource, ImportThread, NewLinks, StoreStats, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

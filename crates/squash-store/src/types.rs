@@ -1,5 +1,5 @@
 use squash_core::{
-    ConversationId, Message, MessageId, SquashOperation, Thread, ThreadId, ThreadOrigin,
+    ConversationId, LinkEdit, Message, MessageId, SquashOperation, Thread, ThreadId, ThreadOrigin,
 };
 // The import vocabulary is the domain's; the store keeps its records.
 pub use squash_core::{ImportRecord, ImportSource, ImportThread};
@@ -52,50 +52,15 @@ pub enum NewLinks {
     /// The whole list, each id a message of the conversation (or the commit's message).
     List(Vec<MessageId>),
     /// The base thread's links, changed in place: the store copies them inside the database
-    /// instead of receiving (and resolving) 10,000 ids for a change of a few.
+    /// instead of receiving (and resolving) 10,000 ids for a change of a few. Positions are
+    /// positions in the base thread at the commit's `base_revision`, which the revision check
+    /// pins; the planners in `squash_core::plan` make them.
     Edit(LinkEdit),
 }
 
 impl From<Vec<MessageId>> for NewLinks {
     fn from(links: Vec<MessageId>) -> NewLinks {
         NewLinks::List(links)
-    }
-}
-
-/// A new thread described as a change of its base: positions are 0-based positions in the base
-/// thread at the commit's `base_revision`, which the revision check pins.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LinkEdit {
-    /// Base positions whose links the new thread leaves out; strictly ascending.
-    pub dropped: Vec<u64>,
-    /// A base position whose link points to the commit's message instead (an edit, or a
-    /// squash result at its first source's place); not one of `dropped`.
-    pub replaced: Option<u64>,
-}
-
-impl LinkEdit {
-    /// Checks the edit against a base of `base_count` links and returns the new count.
-    pub fn new_count(&self, base_count: u64) -> Result<u64, crate::StoreError> {
-        let invalid = |what: String| Err(crate::StoreError::Invalid(what));
-        if self.dropped.windows(2).any(|w| w[0] >= w[1]) {
-            return invalid("dropped positions must be strictly ascending".into());
-        }
-        if let Some(p) = self.dropped.last().copied().filter(|p| *p >= base_count) {
-            return invalid(format!(
-                "position {p} is past the thread's {base_count} links"
-            ));
-        }
-        if let Some(p) = self.replaced {
-            if p >= base_count {
-                return invalid(format!(
-                    "position {p} is past the thread's {base_count} links"
-                ));
-            }
-            if self.dropped.binary_search(&p).is_ok() {
-                return invalid(format!("position {p} is both replaced and dropped"));
-            }
-        }
-        Ok(base_count - self.dropped.len() as u64)
     }
 }
 

@@ -1,7 +1,9 @@
 //! A commit described as an edit of its base thread (`NewLinks::Edit`), the form the service
 //! uses: the store copies the links itself. Same checks on both backends.
 
-use squash_core::{ContentItem, ConversationId, Message, MessageId, Role, ThreadId, ThreadOrigin};
+use squash_core::{
+    ContentItem, ConversationId, DomainError, Message, MessageId, Role, ThreadId, ThreadOrigin,
+};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_store::{Commit, ConversationStore, LinkEdit, NewLinks, StoreError};
@@ -62,7 +64,7 @@ async fn check(store: &dyn ConversationStore) {
     ] {
         let c = commit(&base, bad.clone(), Some(text(conv.id, "x")));
         assert!(
-            matches!(store.commit(&c).await, Err(StoreError::Invalid(_))),
+            matches!(store.commit(&c).await, Err(StoreError::Domain(_))),
             "{bad:?}"
         );
     }
@@ -74,7 +76,7 @@ async fn check(store: &dyn ConversationStore) {
         store
             .commit(&commit(&base, replace_without_message, None))
             .await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Domain(DomainError::ReplacementMissing))
     ));
     assert_eq!(store.threads(conv.id).await.unwrap().len(), 1);
 

@@ -185,7 +185,7 @@ async fn story_append_commit_switch() {
     );
     assert!(matches!(
         store.append(&hello).await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::AlreadyExists(Entity::Message, _))
     ));
 
     // Squash the tool pair into one message: a new thread, current, with provenance.

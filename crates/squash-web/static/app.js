@@ -368,11 +368,23 @@ function initConversation(root) {
     }
   }
 
-  function aiSquash(instructions) {
+  function aiSquash(instructions, style) {
     toggleMenu(false);
     const body = { messages: selectedIds() };
     if (instructions && instructions.trim()) body.instructions = instructions;
-    runAi(base + "/squash/ai", body, "AI squash running…");
+    if (style) body.style = style;
+    const title = style === "extract" ? "Extracting the facts…" : "AI squash running…";
+    runAi(base + "/squash/ai", body, title);
+  }
+
+  // "+ add" next to a fact of the preview: the fact goes into the text, in the editor.
+  function addFact(button, card) {
+    const edit = $("#preview-edit", card);
+    if (edit.hidden) previewAction("edit", card);
+    const fact = button.dataset.factText;
+    if (!edit.value.includes(fact)) edit.value = edit.value.replace(/\s*$/, "") + "\n- " + fact;
+    button.disabled = true;
+    edit.focus();
   }
 
   async function showPreview(previewId) {
@@ -526,6 +538,8 @@ function initConversation(root) {
       const kind = item.dataset.squash;
       if (kind === "manual") return manualSquash();
       if (kind === "ai") return aiSquash(null);
+      if (kind === "structured") return aiSquash(null, "structured");
+      if (kind === "extract") return aiSquash(null, "extract");
       toggleMenu(false);
       $("#custom-instructions").value = "";
       $("#custom-dialog").showModal();
@@ -567,6 +581,8 @@ function initConversation(root) {
     }
     const action = t.closest("[data-preview-action]");
     if (action) return previewAction(action.dataset.previewAction, action.closest(".preview-card"));
+    const addButton = t.closest(".fact-add");
+    if (addButton) return addFact(addButton, addButton.closest(".preview-card"));
     const msg = t.closest(".msg");
     if (msg && t.closest(".edit-btn")) return openEdit(msg);
     if (msg && t.closest(".cancel-edit")) return closeEdit(msg);

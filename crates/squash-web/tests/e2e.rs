@@ -462,7 +462,11 @@ async fn run_story(b: &Browser, app: &str, model_server: &ModelServer) {
     let report = b.text("#quality-report").await;
     assert!(report.contains("Compression"), "{report}");
     assert!(report.contains("E0308"), "{report}");
-    assert_eq!(b.text("#preview-text").await, SQUASH_ANSWER);
+    // The answer, with the facts it left out appended, and the fact report.
+    let preview_text = b.text("#preview-text").await;
+    assert!(preview_text.starts_with(SQUASH_ANSWER), "{preview_text}");
+    let facts = b.text("#fact-report").await;
+    assert!(facts.contains("Facts:"), "{facts}");
     b.screenshot("04-preview.png").await;
     // Nothing changed before Apply.
     assert_eq!(b.ids().await, original);

@@ -21,7 +21,7 @@ use squash_core::ledger::{build_ledger, check_facts, extract_text, FactReport, L
 use squash_core::prompt::{messages_text, SquashStyle};
 use squash_core::quality::quality_report;
 use squash_core::render::message_text;
-use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
+use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
 use squash_core::{
     ContentItem, ConversationId, DomainError, Message, MessageId, Role, SquashOperationId,
     ThreadId, TokenUsage,
@@ -33,7 +33,7 @@ use super::faithful::{self, Faithful, Input};
 use super::options::SquashOptions;
 use super::result::{AiSquash, SquashResult};
 use super::SquashError;
-use crate::conversations::{ConversationService, OperationOutcome};
+use crate::conversations::{ConversationService, OperationOutcome, PreparedSquash};
 
 /// Computes, applies and re-runs squashes with one model (or none, for the extractive style).
 #[derive(Clone)]
@@ -46,12 +46,14 @@ pub struct SquashEngine {
     stages: Option<StageListener>,
 }
 
-/// The selection, read once from the current thread.
+/// The selection, read once from the current thread, and its messages.
 struct Prepared {
     conversation: ConversationId,
     messages: Vec<Message>,
     added_partners: Vec<PartnerAdded>,
     computed_on: (ThreadId, u64),
+    /// Handed on to the commit, which plans on the same snapshot.
+    squash: PreparedSquash,
 }
 
 impl SquashEngine {
@@ -203,23 +205,20 @@ impl SquashEngine {
         selected: &[MessageId],
         policy: PartnerPolicy,
     ) -> Result<Prepared, SquashError> {
-        let store = self.service.store();
-        let snap = store.current_thread(conversation).await?;
-        let ordered = thread_ops::order_by_thread(&snap.links, selected)?;
-        let refs = store.tool_refs_closure(conversation, &ordered).await?;
-        let added_partners = thread_ops::tool_partners(&snap.links, &ordered, &refs);
-        thread_ops::enforce_partner_policy(&added_partners, policy)?;
-        let mut sources = ordered;
-        sources.extend(added_partners.iter().map(|p| p.message));
-        let sources = thread_ops::order_by_thread(&snap.links, &sources)?;
+        let squash = self
+            .service
+            .prepare_squash(conversation, selected, policy)
+            .await?;
+        let sources = squash.sources();
         if sources.len() < 2 {
             return Err(DomainError::TooFewMessages(sources.len()).into());
         }
         Ok(Prepared {
             conversation,
-            messages: store.messages(&sources).await?,
-            added_partners,
-            computed_on: (snap.thread.id, snap.thread.revision),
+            messages: self.service.store().messages(sources).await?,
+            added_partners: squash.selection.added.clone(),
+            computed_on: squash.computed_on(),
+            squash,
         })
     }
 
@@ -311,6 +310,7 @@ impl ResultBase<'_> {
             added_partners: self.prepared.added_partners.clone(),
             custom_instructions: self.instructions.clone(),
             computed_on: self.prepared.computed_on,
+            prepared: Some(self.prepared.squash.clone()),
             estimated_prompt_tokens: 0,
             context_window: 0,
             stop_reason: None,

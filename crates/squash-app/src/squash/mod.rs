@@ -44,38 +44,34 @@ impl ConversationService {
         &self,
         result: &SquashResult,
     ) -> Result<OperationOutcome, ServiceError> {
-        // The service recomputes on the newer thread without counting it when the first
-        // attempt already sees it; count it here, so callers can tell the user.
-        let before = self.store().current_thread(result.conversation_id).await?;
-        let moved_on = (before.thread.id, before.thread.revision) != result.computed_on;
-        let mut outcome = self
-            .apply_squash(
-                result.conversation_id,
-                SquashApplication {
-                    messages: result.sources.clone(),
-                    content: vec![ContentItem::text_for(result.role, result.text.clone())],
-                    role: result.role,
-                    // The sources already hold every partner; a new one (a tool result that
-                    // arrived for a selected call during the model call) is not in the answer:
-                    // a conflict.
-                    policy: PartnerPolicy::Refuse,
-                    performed_by_agent: result.model.is_some(),
-                    prompt: result.recorded_prompt(),
-                    model: result.model.clone(),
-                    provider: result.provider.map(|p| p.as_str().to_owned()),
-                    custom_instructions: result.custom_instructions.clone(),
-                    usage: result.usage,
-                    duration_ms: result.model.is_some().then(|| result.duration_ms()),
-                    computed_on: Some(result.computed_on),
-                    style: Some(result.style),
-                    prompt_style: result.prompt_style(),
-                },
-            )
-            .await?;
-        if moved_on {
-            outcome.reapplied = outcome.reapplied.max(1);
+        let application = SquashApplication {
+            messages: result.sources.clone(),
+            content: vec![ContentItem::text_for(result.role, result.text.clone())],
+            role: result.role,
+            // The sources already hold every partner; a new one (a tool result that
+            // arrived for a selected call during the model call) is not in the answer:
+            // a conflict.
+            policy: PartnerPolicy::Refuse,
+            performed_by_agent: result.model.is_some(),
+            prompt: result.recorded_prompt(),
+            model: result.model.clone(),
+            provider: result.provider.map(|p| p.as_str().to_owned()),
+            custom_instructions: result.custom_instructions.clone(),
+            usage: result.usage,
+            duration_ms: result.model.is_some().then(|| result.duration_ms()),
+            computed_on: Some(result.computed_on),
+            style: Some(result.style),
+            prompt_style: result.prompt_style(),
+        };
+        match &result.prepared {
+            // Planned on the snapshot the result was computed on; a newer thread is re-planned
+            // (and counted in `reapplied`) by the service.
+            Some(prepared) => {
+                self.apply_prepared_squash(prepared.clone(), application)
+                    .await
+            }
+            None => self.apply_squash(result.conversation_id, application).await,
         }
-        Ok(outcome)
     }
 
     /// Squashes `messages` with `model` and applies the result (see [`SquashEngine`]), with the

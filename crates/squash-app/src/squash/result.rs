@@ -9,7 +9,7 @@ use squash_core::thread_ops::PartnerAdded;
 use squash_core::{ConversationId, MessageId, Role, ThreadId, TokenUsage};
 use squash_llm::{ProviderKind, StopReason};
 
-use crate::conversations::OperationOutcome;
+use crate::conversations::{OperationOutcome, PreparedSquash};
 
 /// Why a prompt was sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -74,6 +74,10 @@ pub struct SquashResult {
     pub stop_reason: Option<StopReason>,
     /// The answer hit the output limit and may be cut off.
     pub truncated: bool,
+    /// The selection as resolved on the thread it was computed on, so that applying it plans
+    /// on the same snapshot (no second read of the thread).
+    #[serde(skip)]
+    pub prepared: Option<PreparedSquash>,
 }
 
 impl SquashResult {

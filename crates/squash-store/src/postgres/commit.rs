@@ -9,28 +9,12 @@ use uuid::Uuid;
 use super::error::{taken, DbResult};
 use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
 use super::sql::insert_message_ctes;
-use super::write::{bind_message, lock, message_taken};
-use crate::{Commit, Entity, LinkEdit, NewLinks, Result, StoreError};
+use super::write::{bind_message, lock};
+use crate::{check, Commit, Entity, LinkEdit, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
-    let message_row = match &commit.message {
-        Some(message) if message.conversation_id != commit.conversation_id => {
-            return Err(StoreError::Invalid(format!(
-                "message {} belongs to conversation {}, not {}",
-                message.id, message.conversation_id, commit.conversation_id
-            )));
-        }
-        Some(message) => Some(NewMessageRow::of(message)?),
-        None => None,
-    };
-    if let Some(op) = &commit.operation {
-        if op.conversation_id != commit.conversation_id {
-            return Err(StoreError::Invalid(format!(
-                "operation {} belongs to conversation {}, not {}",
-                op.id, op.conversation_id, commit.conversation_id
-            )));
-        }
-    }
+    check::commit_shape(commit)?;
+    let message_row = commit.message.as_ref().map(NewMessageRow::of).transpose()?;
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, commit.conversation_id).await?;
     if locked.thread_id != commit.base_thread_id
@@ -40,17 +24,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     }
     let conversation_key = locked.conversation_key;
     let base_count = to_u64("message count", locked.message_count)?;
-    let message_count = match &commit.links {
-        NewLinks::List(links) => links.len() as u64,
-        NewLinks::Edit(edit) => {
-            if edit.replaced.is_some() && commit.message.is_none() {
-                return Err(StoreError::Invalid(
-                    "a replaced position needs the commit's message".into(),
-                ));
-            }
-            edit.new_count(base_count)?
-        }
-    };
+    let message_count = check::new_link_count(commit, base_count)?;
 
     let mut message_key = None;
     if let (Some(message), Some(row)) = (&commit.message, &message_row) {
@@ -65,7 +39,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         )
         .fetch_one(&mut *tx)
         .await
-        .map_err(|e| taken(e, "messages_id_key", message_taken(message.id)))?;
+        .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
         message_key = Some(key);
     }
 
@@ -82,11 +56,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     .bind(Utc::now())
     .fetch_one(&mut *tx)
     .await
-    .map_err(|e| {
-        taken(e, "threads_id_key", || {
-            format!("thread {} already exists", commit.thread_id)
-        })
-    })?;
+    .map_err(|e| taken(e, "threads_id_key", Entity::Thread, commit.thread_id))?;
 
     match &commit.links {
         NewLinks::List(links) => {
@@ -99,10 +69,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
             )
             .await?;
             if let Some(missing) = linked {
-                return Err(StoreError::Invalid(format!(
-                    "message {missing} is not in conversation {}",
-                    commit.conversation_id
-                )));
+                return Err(check::not_in_conversation(missing, commit.conversation_id));
             }
         }
         NewLinks::Edit(edit) => {
@@ -297,11 +264,7 @@ pub(super) async fn insert_operation(
     .bind(op.prompt_style.map(|s| s.as_str()))
     .fetch_one(&mut *conn)
     .await
-    .map_err(|e| {
-        taken(e, "squash_operations_id_key", || {
-            format!("operation {} already exists", op.id)
-        })
-    })?;
+    .map_err(|e| taken(e, "squash_operations_id_key", Entity::Operation, op.id))?;
     let missing = insert_links(
         conn,
         "INSERT INTO squash_operation_sources (operation_key, position, message_key)",

@@ -3,7 +3,7 @@
 
 use squash_core::redact::redact_url;
 
-use crate::StoreError;
+use crate::{Entity, StoreError};
 
 /// `.db()` on sqlx results: a `From` impl would put sqlx into the crate's public API.
 pub(super) trait DbResult<T> {
@@ -46,21 +46,24 @@ pub(super) fn classify(error: sqlx::Error) -> StoreError {
     }
 }
 
-/// Like [`classify`], but a violation of the unique `constraint` becomes `Invalid(message)`: the
-/// caller knows which id was taken.
+/// Whether `error` is a unique_violation (SQLSTATE 23505) of `constraint`.
+pub(super) fn violates(error: &sqlx::Error, constraint: &str) -> bool {
+    matches!(error, sqlx::Error::Database(db)
+        if db.code().as_deref() == Some("23505") && db.constraint() == Some(constraint))
+}
+
+/// Like [`classify`], but a violation of the unique `constraint` becomes
+/// [`StoreError::AlreadyExists`]: the caller knows which row it inserted.
 pub(super) fn taken(
     error: sqlx::Error,
     constraint: &str,
-    message: impl FnOnce() -> String,
+    entity: Entity,
+    id: impl std::fmt::Display,
 ) -> StoreError {
-    match &error {
-        sqlx::Error::Database(db)
-            if db.code().as_deref() == Some("23505") && db.constraint() == Some(constraint) =>
-        {
-            StoreError::Invalid(message())
-        }
-        _ => classify(error),
+    if violates(&error, constraint) {
+        return StoreError::AlreadyExists(entity, id.to_string());
     }
+    classify(error)
 }
 
 /// A connect error as a `Backend` message that names the server but never the password, even

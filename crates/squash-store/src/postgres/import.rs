@@ -10,13 +10,13 @@ use squash_core::{ConversationId, Message, MessageId, ProjectId, ThreadId};
 use uuid::Uuid;
 
 use super::commit::insert_operation;
-use super::error::{classify, DbResult};
+use super::error::{classify, taken, DbResult};
 use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
 use super::write::lock;
 use crate::types::{
     Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
 };
-use crate::{Result, StoreError};
+use crate::{check, Entity, Result, StoreError};
 
 /// Messages per INSERT: bounds the size of one statement's parameter arrays.
 const CHUNK: usize = 2_000;
@@ -57,6 +57,17 @@ async fn insert_messages(
             rows.iter().map(|r| r.instructions.as_deref()).collect();
         let metadata: Vec<Option<&str>> = rows.iter().map(|r| r.metadata.as_deref()).collect();
         let created: Vec<DateTime<Utc>> = rows.iter().map(|r| r.created_at).collect();
+        // A taken id aborts the transaction, after which nothing can say which one it was:
+        // ask first (one index probe per id), so the answer names it as SQLite's does.
+        let stored: Option<Uuid> =
+            sqlx::query_scalar("SELECT id FROM messages WHERE id = ANY($1) LIMIT 1")
+                .bind(&ids)
+                .fetch_optional(&mut *conn)
+                .await
+                .db()?;
+        if let Some(id) = stored {
+            return Err(StoreError::already_exists(Entity::Message, id));
+        }
         let inserted: Vec<(Uuid, i64)> = sqlx::query_as(
             "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
                                    content, instructions, metadata, created_at) \
@@ -79,12 +90,8 @@ async fn insert_messages(
         .bind(&created)
         .fetch_all(&mut *conn)
         .await
-        .map_err(|e| match classify(e) {
-            StoreError::Invalid(m) if m.contains("messages_id_key") => {
-                StoreError::Invalid("an imported message id already exists".into())
-            }
-            other => other,
-        })?;
+        // A concurrent writer took an id since the probe above.
+        .map_err(|e| taken(e, "messages_id_key", Entity::Message, "of this import"))?;
         for (id, key) in inserted {
             keys.insert(MessageId::from(id), key);
         }
@@ -166,45 +173,11 @@ async fn write_record(
     Ok(())
 }
 
-fn check_batch(batch: &ImportBatch) -> Result<()> {
-    if !batch
-        .threads
-        .iter()
-        .any(|t| t.id == batch.current_thread_id)
-    {
-        return Err(StoreError::Invalid(format!(
-            "the current thread {} is not among the imported threads",
-            batch.current_thread_id
-        )));
-    }
-    if let Some(m) = batch
-        .messages
-        .iter()
-        .find(|m| m.conversation_id != batch.conversation_id)
-    {
-        return Err(StoreError::Invalid(format!(
-            "message {} belongs to another conversation",
-            m.id
-        )));
-    }
-    if let Some(op) = batch
-        .operations
-        .iter()
-        .find(|o| o.conversation_id != batch.conversation_id)
-    {
-        return Err(StoreError::Invalid(format!(
-            "operation {} belongs to another conversation",
-            op.id
-        )));
-    }
-    Ok(())
-}
-
 pub(super) async fn import_conversation(
     pool: &PgPool,
     batch: ImportBatch,
 ) -> Result<ImportOutcome> {
-    check_batch(&batch)?;
+    check::import_batch(&batch)?;
     let mut tx = pool.begin().await.db()?;
     let previous = existing(&mut tx, &batch.source.source_key).await?;
     if let Some((hash, conversation_id)) = &previous {
@@ -243,12 +216,13 @@ pub(super) async fn import_conversation(
     .bind(batch.updated_at)
     .fetch_one(&mut *tx)
     .await
-    .map_err(|e| match classify(e) {
-        StoreError::Invalid(_) => StoreError::Invalid(format!(
-            "conversation {} already exists",
-            batch.conversation_id
-        )),
-        other => other,
+    .map_err(|e| {
+        taken(
+            e,
+            "conversations_id_key",
+            Entity::Conversation,
+            batch.conversation_id,
+        )
     })?;
 
     let message_keys = insert_messages(&mut tx, conversation_key, &batch.messages).await?;
@@ -291,7 +265,7 @@ pub(super) async fn import_conversation(
         .bind(t.updated_at)
         .fetch_one(&mut *tx)
         .await
-        .db()?;
+        .map_err(|e| taken(e, "threads_id_key", Entity::Thread, t.id))?;
         insert_links(&mut tx, key, 0, &links).await?;
         thread_keys.insert(t.id, key);
     }
@@ -354,16 +328,7 @@ pub(super) async fn import_conversation(
 }
 
 pub(super) async fn import_append(pool: &PgPool, append: ImportAppend) -> Result<Appended> {
-    if let Some(m) = append
-        .messages
-        .iter()
-        .find(|m| m.conversation_id != append.conversation_id)
-    {
-        return Err(StoreError::Invalid(format!(
-            "message {} belongs to another conversation",
-            m.id
-        )));
-    }
+    check::import_append(&append)?;
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, append.conversation_id).await?;
     match existing(&mut tx, &append.source.source_key).await? {

@@ -5,12 +5,12 @@ use chrono::Utc;
 use sqlx::postgres::PgArguments;
 use sqlx::query::QueryScalar;
 use sqlx::{PgConnection, PgPool, Postgres};
-use squash_core::{Conversation, ConversationId, Message, MessageId, ThreadId};
+use squash_core::{Conversation, ConversationId, Message, ThreadId};
 use uuid::Uuid;
 
 use super::error::{taken, DbResult};
 use super::read;
-use super::rows::{to_u64, NewMessageRow};
+use super::rows::{to_u64, ConversationRow, NewMessageRow};
 use super::sql::insert_message_ctes;
 use crate::{Appended, Direction, Entity, Result, StoreError};
 
@@ -84,10 +84,6 @@ pub(super) fn bind_message<'q>(
         .bind(&row.tool_is_result)
 }
 
-pub(super) fn message_taken(id: MessageId) -> impl FnOnce() -> String {
-    move || format!("message {id} already exists")
-}
-
 pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended> {
     let row = NewMessageRow::of(message)?;
     let mut tx = pool.begin().await.db()?;
@@ -115,7 +111,7 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
     .bind(Utc::now())
     .fetch_one(&mut *tx)
     .await
-    .map_err(|e| taken(e, "messages_id_key", message_taken(message.id)))?;
+    .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
     tx.commit().await.db()?;
     Ok(Appended {
         thread_id: locked.thread_id,
@@ -155,6 +151,23 @@ pub(super) async fn switch_thread(
     Ok(updated)
 }
 
+/// The tail of a switch statement after its `target` CTE (one row, the thread key, possibly
+/// NULL): makes the target current ($2 the time, $3 the conversation key) and returns the
+/// conversation as `conversation_select!` does.
+macro_rules! switch_to_target {
+    () => {
+        "u AS ( \
+             UPDATE conversations SET current_thread_key = target.key, updated_at = $2 \
+             FROM target WHERE conversations.key = $3 AND target.key IS NOT NULL \
+             RETURNING conversations.* \
+         ) \
+         SELECT u.id, p.id AS project_id, u.display_name, t.id AS current_thread_id, \
+                u.created_at, u.updated_at \
+         FROM u JOIN projects p ON p.key = u.project_key \
+         LEFT JOIN threads t ON t.key = u.current_thread_key"
+    };
+}
+
 /// Undo/redo with the target found under the conversation's lock, from the thread current then.
 pub(super) async fn switch_relative(
     pool: &PgPool,
@@ -163,29 +176,30 @@ pub(super) async fn switch_relative(
 ) -> Result<Option<Conversation>> {
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, conversation).await?;
+    // Target, switch and the conversation the caller gets back in one round trip: no row
+    // when there is no thread that way (then nothing was updated).
     let sql = match direction {
-        Direction::Back => "SELECT original_thread_key FROM threads WHERE key = $1",
+        Direction::Back => concat!(
+            "WITH target AS (SELECT original_thread_key AS key FROM threads WHERE key = $1), ",
+            switch_to_target!()
+        ),
         // `threads_by_original`; keys grow with creation: the highest is the newest.
-        Direction::Forward => {
-            "SELECT key FROM threads WHERE original_thread_key = $1 ORDER BY key DESC LIMIT 1"
-        }
+        Direction::Forward => concat!(
+            "WITH target AS (SELECT key FROM threads WHERE original_thread_key = $1 \
+                             ORDER BY key DESC LIMIT 1), ",
+            switch_to_target!()
+        ),
     };
-    let target: Option<Option<i64>> = sqlx::query_scalar(sql)
+    let row: Option<ConversationRow> = sqlx::query_as(sql)
         .bind(locked.thread_key)
+        .bind(Utc::now())
+        .bind(locked.conversation_key)
         .fetch_optional(&mut *tx)
         .await
         .db()?;
-    let Some(to_key) = target.flatten() else {
+    let Some(row) = row else {
         return Ok(None);
     };
-    sqlx::query("UPDATE conversations SET current_thread_key = $1, updated_at = $2 WHERE key = $3")
-        .bind(to_key)
-        .bind(Utc::now())
-        .bind(locked.conversation_key)
-        .execute(&mut *tx)
-        .await
-        .db()?;
-    let updated = read::conversation(&mut *tx, conversation).await?;
     tx.commit().await.db()?;
-    Ok(Some(updated))
+    Ok(Some(row.try_into()?))
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use crate::error::StoreError;
+use crate::error::{Entity, StoreError};
 
 /// Applied to every connection. WAL + NORMAL: a crash loses at most the last transactions, never
 /// consistency; the benchmarks' floor uses the same pragmas.
@@ -114,6 +114,23 @@ pub fn open_connection(path: &Path, extra: OpenFlags) -> Result<Connection, Stor
     conn.execute_batch(PRAGMAS).map_err(map_err)?;
     conn.set_prepared_statement_cache_capacity(64);
     Ok(conn)
+}
+
+/// Like [`map_err`], but a unique-key violation becomes [`StoreError::AlreadyExists`]: the caller
+/// knows which row it inserted. Read from SQLite's extended result code, not from the message.
+pub fn taken(e: rusqlite::Error, entity: Entity, id: impl std::fmt::Display) -> StoreError {
+    match &e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if matches!(
+                f.extended_code,
+                rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                    | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+            ) =>
+        {
+            StoreError::already_exists(entity, id)
+        }
+        _ => map_err(e),
+    }
 }
 
 pub fn map_err(e: rusqlite::Error) -> StoreError {

@@ -5,8 +5,8 @@
 use rusqlite::{params, Transaction};
 
 use super::conn::map_err;
-use crate::types::LinkEdit;
 use crate::Result;
+use squash_core::LinkEdit;
 
 /// Writes the links of `thread_key`: those of `base_key` (which has `base_count` links) without
 /// the dropped positions, renumbered densely, with the replaced position pointing to

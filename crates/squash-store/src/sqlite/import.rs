@@ -6,13 +6,12 @@ use std::collections::HashMap;
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::{ConversationId, MessageId, ThreadId};
 
-use super::conn::map_err;
+use super::commit::insert_operation;
+use super::conn::{map_err, taken};
+use super::read::{conversation_key, current_state};
 use super::rows::{self, col, micros};
-use super::{
-    conversation_key, current_state, insert_links, insert_message, insert_operation, now,
-    touch_conversation,
-};
-use crate::error::StoreError;
+use super::write::{insert_links, insert_message, now, touch_conversation};
+use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
 };
@@ -33,45 +32,6 @@ fn existing(tx: &Transaction<'_>, source_key: &str) -> Result<Option<(String, Co
     found
         .map(|(hash, id)| Ok((hash, rows::uuid(&id)?.into())))
         .transpose()
-}
-
-fn check_batch(batch: &ImportBatch) -> Result<()> {
-    if batch.threads.is_empty() {
-        return Err(StoreError::Invalid(
-            "an imported conversation needs at least one thread".into(),
-        ));
-    }
-    if !batch
-        .threads
-        .iter()
-        .any(|t| t.id == batch.current_thread_id)
-    {
-        return Err(StoreError::Invalid(format!(
-            "the current thread {} is not among the imported threads",
-            batch.current_thread_id
-        )));
-    }
-    if let Some(m) = batch
-        .messages
-        .iter()
-        .find(|m| m.conversation_id != batch.conversation_id)
-    {
-        return Err(StoreError::Invalid(format!(
-            "message {} belongs to another conversation",
-            m.id
-        )));
-    }
-    if let Some(op) = batch
-        .operations
-        .iter()
-        .find(|o| o.conversation_id != batch.conversation_id)
-    {
-        return Err(StoreError::Invalid(format!(
-            "operation {} belongs to another conversation",
-            op.id
-        )));
-    }
-    Ok(())
 }
 
 fn upsert_record(
@@ -107,6 +67,7 @@ fn upsert_record(
     Ok(())
 }
 
+/// The caller ran `check::import_batch`.
 pub(super) fn import_conversation(
     tx: &Transaction<'_>,
     batch: &ImportBatch,
@@ -119,7 +80,6 @@ pub(super) fn import_conversation(
             });
         }
     }
-    check_batch(batch)?;
 
     tx.prepare_cached(
         "INSERT INTO projects (id, path, created_at) VALUES (?1, ?2, ?3) \
@@ -151,13 +111,7 @@ pub(super) fn import_conversation(
             micros(batch.updated_at)
         ])
     })
-    .map_err(|e| match map_err(e) {
-        StoreError::Invalid(_) => StoreError::Invalid(format!(
-            "conversation {} already exists",
-            batch.conversation_id
-        )),
-        other => other,
-    })?;
+    .map_err(|e| taken(e, Entity::Conversation, batch.conversation_id))?;
     let conv_key = tx.last_insert_rowid();
 
     let mut message_keys: HashMap<MessageId, i64> = HashMap::with_capacity(batch.messages.len());
@@ -206,7 +160,7 @@ pub(super) fn import_conversation(
                 micros(t.updated_at)
             ])
         })
-        .map_err(map_err)?;
+        .map_err(|e| taken(e, Entity::Thread, t.id))?;
         let key = tx.last_insert_rowid();
         insert_links(tx, key, &links, 0)?;
         thread_keys.insert(t.id, key);
@@ -248,17 +202,8 @@ pub(super) fn import_conversation(
     })
 }
 
+/// The caller ran `check::import_append`.
 pub(super) fn import_append(tx: &Transaction<'_>, append: &ImportAppend) -> Result<Appended> {
-    if let Some(m) = append
-        .messages
-        .iter()
-        .find(|m| m.conversation_id != append.conversation_id)
-    {
-        return Err(StoreError::Invalid(format!(
-            "message {} belongs to another conversation",
-            m.id
-        )));
-    }
     let conv_key = conversation_key(tx, append.conversation_id)?;
     match existing(tx, &append.source.source_key)? {
         Some((hash, id)) if id == append.conversation_id && hash == append.expected_hash => {}

@@ -42,6 +42,8 @@ pub async fn page(
                             div #squash-menu.menu-items role="menu" hidden {
                                 button type="button" role="menuitem" data-squash="manual" { "Manual (Concatenate)" }
                                 button type="button" role="menuitem" data-squash="ai" { "AI Squash" }
+                                button type="button" role="menuitem" data-squash="structured" title="Sections: goal, what was done, files, commands and results, errors and fixes, decisions, open items" { "AI Squash (structured)" }
+                                button type="button" role="menuitem" data-squash="extract" title="The facts of the selection, without a model: instant and exact" { "Extract facts (no model)" }
                                 button type="button" role="menuitem" data-squash="custom" { "Custom AI Squash…" }
                             }
                         }

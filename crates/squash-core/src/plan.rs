@@ -1,0 +1,328 @@
+//! The copy-on-write rule: what each thread operation changes, as positions in its base thread.
+//!
+//! A planner reads the current thread's links and returns a [`LinkEdit`]; the store copies the
+//! base thread's links with that edit applied (inside the database, so a change of a few links
+//! on a 10,000-link thread never ships 10,000 ids). [`LinkEdit::apply`] is the same rule over a
+//! list in memory: the property tests use it as the oracle for what the store must hold.
+
+use std::collections::HashMap;
+
+use crate::error::DomainError;
+use crate::ids::MessageId;
+use crate::message::ToolRefs;
+use crate::thread_ops::{self, PartnerAdded, PartnerPolicy};
+
+/// A new thread described as a change of its base: positions are 0-based positions in the base
+/// thread at the revision the plan was made on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkEdit {
+    /// Base positions whose links the new thread leaves out; strictly ascending.
+    pub dropped: Vec<u64>,
+    /// A base position whose link points to the operation's new message instead (an edit, or
+    /// a squash result at its first source's place); not one of `dropped`.
+    pub replaced: Option<u64>,
+}
+
+impl LinkEdit {
+    /// Checks the edit against a base of `base_count` links and returns the new count.
+    pub fn new_count(&self, base_count: u64) -> Result<u64, DomainError> {
+        if self.dropped.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(DomainError::DropsNotAscending);
+        }
+        let past_end = self
+            .dropped
+            .last()
+            .copied()
+            .into_iter()
+            .chain(self.replaced)
+            .find(|p| *p >= base_count);
+        if let Some(position) = past_end {
+            return Err(DomainError::PositionPastEnd {
+                position,
+                count: base_count,
+            });
+        }
+        if let Some(p) = self.replaced {
+            if self.dropped.binary_search(&p).is_ok() {
+                return Err(DomainError::ReplacedAndDropped(p));
+            }
+        }
+        Ok(base_count - self.dropped.len() as u64)
+    }
+
+    /// Checks the edit together with the message the operation introduces: a replaced
+    /// position needs one. Returns the new count.
+    pub fn check(&self, base_count: u64, has_message: bool) -> Result<u64, DomainError> {
+        if self.replaced.is_some() && !has_message {
+            return Err(DomainError::ReplacementMissing);
+        }
+        self.new_count(base_count)
+    }
+
+    /// The new thread's links: `base` without the dropped positions, the replaced position
+    /// pointing to `replacement`.
+    pub fn apply(
+        &self,
+        base: &[MessageId],
+        replacement: Option<MessageId>,
+    ) -> Result<Vec<MessageId>, DomainError> {
+        let count = self.check(base.len() as u64, replacement.is_some())?;
+        let mut out = Vec::with_capacity(count as usize);
+        let mut dropped = self.dropped.iter().peekable();
+        for (position, id) in base.iter().enumerate() {
+            let position = position as u64;
+            if dropped.peek() == Some(&&position) {
+                dropped.next();
+                continue;
+            }
+            match (self.replaced, replacement) {
+                (Some(p), Some(r)) if p == position => out.push(r),
+                _ => out.push(*id),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// An append needs no copy: the message lands at the end of the thread, at this position.
+pub fn plan_append(links: &[MessageId]) -> u64 {
+    links.len() as u64
+}
+
+/// An edit: the edited copy takes the original's place.
+pub fn plan_edit(links: &[MessageId], target: MessageId) -> Result<LinkEdit, DomainError> {
+    let position = positions(links, &[target])?[0];
+    Ok(LinkEdit {
+        dropped: Vec::new(),
+        replaced: Some(position),
+    })
+}
+
+/// A delete of `ordered` (in thread order, see [`select_with_partners`]): those links leave.
+pub fn plan_delete(links: &[MessageId], ordered: &[MessageId]) -> Result<LinkEdit, DomainError> {
+    if ordered.is_empty() {
+        return Err(DomainError::EmptySelection);
+    }
+    Ok(LinkEdit {
+        dropped: positions(links, ordered)?,
+        replaced: None,
+    })
+}
+
+/// A squash of `ordered` (in thread order, at least two): the result takes the first source's
+/// place, the other sources leave.
+pub fn plan_squash(links: &[MessageId], ordered: &[MessageId]) -> Result<LinkEdit, DomainError> {
+    if ordered.len() < 2 {
+        return Err(DomainError::TooFewMessages(ordered.len()));
+    }
+    let mut dropped = positions(links, ordered)?;
+    let first = dropped.remove(0);
+    Ok(LinkEdit {
+        dropped,
+        replaced: Some(first),
+    })
+}
+
+/// A selection resolved against a thread: in thread order, with the tool partners it brought.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// The selected messages and their partners, in thread order.
+    pub ordered: Vec<MessageId>,
+    /// The partners that joined, in the order they were found.
+    pub added: Vec<PartnerAdded>,
+}
+
+/// The selection in thread order with the tool partners it must bring along, so that no tool
+/// call is separated from its result. `refs` holds the tool references of the selection and of
+/// the messages sharing tool-use ids with it (the store's closure); under
+/// [`PartnerPolicy::Refuse`] a missing partner is an error instead.
+pub fn select_with_partners(
+    links: &[MessageId],
+    selected: &[MessageId],
+    refs: &HashMap<MessageId, ToolRefs>,
+    policy: PartnerPolicy,
+) -> Result<Selection, DomainError> {
+    let ordered = thread_ops::order_by_thread(links, selected)?;
+    let added = thread_ops::tool_partners(links, &ordered, refs);
+    thread_ops::enforce_partner_policy(&added, policy)?;
+    if added.is_empty() {
+        return Ok(Selection { ordered, added });
+    }
+    let mut all = ordered;
+    all.extend(added.iter().map(|p| p.message));
+    Ok(Selection {
+        ordered: thread_ops::order_by_thread(links, &all)?,
+        added,
+    })
+}
+
+/// The 0-based positions in `links` of `ordered`, ids already in thread order: one forward
+/// scan, no hashing of the thread's 10,000 ids.
+fn positions(links: &[MessageId], ordered: &[MessageId]) -> Result<Vec<u64>, DomainError> {
+    let mut out = Vec::with_capacity(ordered.len());
+    let mut from = 0;
+    for id in ordered {
+        let found = links
+            .get(from..)
+            .and_then(|rest| rest.iter().position(|l| l == id))
+            .ok_or(DomainError::NotInThread(*id))?;
+        out.push((from + found) as u64);
+        from += found + 1;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(n: usize) -> Vec<MessageId> {
+        (0..n).map(|_| MessageId::new()).collect()
+    }
+
+    #[test]
+    fn squash_plan_replaces_the_first_source_and_drops_the_rest() {
+        let l = ids(6);
+        let edit = plan_squash(&l, &[l[1], l[2], l[4]]).unwrap();
+        assert_eq!(
+            edit,
+            LinkEdit {
+                dropped: vec![2, 4],
+                replaced: Some(1)
+            }
+        );
+        let r = MessageId::new();
+        assert_eq!(edit.apply(&l, Some(r)).unwrap(), vec![l[0], r, l[3], l[5]]);
+    }
+
+    #[test]
+    fn plans_refuse_what_is_not_in_thread_order() {
+        let l = ids(4);
+        // Out of thread order: the planners take a selection already ordered.
+        assert_eq!(
+            plan_squash(&l, &[l[2], l[1]]).unwrap_err(),
+            DomainError::NotInThread(l[1])
+        );
+        let stranger = MessageId::new();
+        assert_eq!(
+            plan_edit(&l, stranger).unwrap_err(),
+            DomainError::NotInThread(stranger)
+        );
+        assert_eq!(
+            plan_squash(&l, &[l[0]]).unwrap_err(),
+            DomainError::TooFewMessages(1)
+        );
+        assert_eq!(
+            plan_delete(&l, &[]).unwrap_err(),
+            DomainError::EmptySelection
+        );
+    }
+
+    #[test]
+    fn edit_and_delete_plans() {
+        let l = ids(4);
+        let r = MessageId::new();
+        let edit = plan_edit(&l, l[3]).unwrap();
+        assert_eq!(edit.apply(&l, Some(r)).unwrap(), vec![l[0], l[1], l[2], r]);
+        let delete = plan_delete(&l, &[l[0], l[2]]).unwrap();
+        assert_eq!(delete.apply(&l, None).unwrap(), vec![l[1], l[3]]);
+        assert_eq!(plan_append(&l), 4);
+    }
+
+    #[test]
+    fn bad_edits_are_domain_errors() {
+        let cases = [
+            (vec![3, 3], None, DomainError::DropsNotAscending),
+            (vec![5, 2], None, DomainError::DropsNotAscending),
+            (
+                vec![8],
+                None,
+                DomainError::PositionPastEnd {
+                    position: 8,
+                    count: 8,
+                },
+            ),
+            (
+                vec![],
+                Some(8),
+                DomainError::PositionPastEnd {
+                    position: 8,
+                    count: 8,
+                },
+            ),
+            (vec![2], Some(2), DomainError::ReplacedAndDropped(2)),
+        ];
+        for (dropped, replaced, expected) in cases {
+            let edit = LinkEdit { dropped, replaced };
+            assert_eq!(edit.check(8, true).unwrap_err(), expected, "{edit:?}");
+        }
+        let replace = LinkEdit {
+            dropped: vec![],
+            replaced: Some(0),
+        };
+        assert_eq!(
+            replace.check(8, false).unwrap_err(),
+            DomainError::ReplacementMissing
+        );
+        assert_eq!(replace.check(8, true).unwrap(), 8);
+        let empty_all = LinkEdit {
+            dropped: (0..8).collect(),
+            replaced: None,
+        };
+        assert_eq!(empty_all.check(8, false).unwrap(), 0);
+    }
+
+    fn refs(calls: &[&str], results: &[&str]) -> ToolRefs {
+        ToolRefs {
+            calls: calls.iter().map(|s| s.to_string()).collect(),
+            results: results.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn selection_brings_partners_in_thread_order() {
+        let l = ids(5);
+        let map: HashMap<_, _> = [(l[1], refs(&["a"], &[])), (l[3], refs(&[], &["a"]))]
+            .into_iter()
+            .collect();
+        let s = select_with_partners(&l, &[l[4], l[3]], &map, PartnerPolicy::Include).unwrap();
+        assert_eq!(s.ordered, vec![l[1], l[3], l[4]]);
+        assert_eq!(s.added.len(), 1);
+        assert_eq!(s.added[0].message, l[1]);
+        assert!(matches!(
+            select_with_partners(&l, &[l[3]], &map, PartnerPolicy::Refuse),
+            Err(DomainError::SplitToolPair { .. })
+        ));
+        let plain = select_with_partners(&l, &[l[2], l[0]], &map, PartnerPolicy::Refuse).unwrap();
+        assert_eq!(plain.ordered, vec![l[0], l[2]]);
+        assert!(plain.added.is_empty());
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn applied_plans_match_the_list_rules(
+                n in 2usize..40,
+                picks in proptest::collection::btree_set(0usize..40, 2..8),
+            ) {
+                let l = ids(n);
+                let chosen: Vec<MessageId> =
+                    picks.iter().filter(|p| **p < n).map(|p| l[*p]).collect();
+                prop_assume!(chosen.len() >= 2);
+                let r = MessageId::new();
+                let squashed = plan_squash(&l, &chosen).unwrap().apply(&l, Some(r)).unwrap();
+                prop_assert_eq!(squashed.len(), n - chosen.len() + 1);
+                prop_assert_eq!(squashed[l.iter().position(|id| *id == chosen[0]).unwrap()], r);
+                let deleted = plan_delete(&l, &chosen).unwrap().apply(&l, None).unwrap();
+                let kept: Vec<MessageId> =
+                    l.iter().filter(|id| !chosen.contains(id)).copied().collect();
+                prop_assert_eq!(&deleted, &kept);
+                let rest: Vec<MessageId> = squashed.into_iter().filter(|id| *id != r).collect();
+                prop_assert_eq!(rest, kept);
+            }
+        }
+    }
+}

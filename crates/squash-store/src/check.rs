@@ -1,0 +1,140 @@
+//! The checks both backends run on what they are asked to write, written once: the same bad
+//! input gets the same answer (variant and text) from SQLite and PostgreSQL. The backends only
+//! add what needs the database (a revision check, a unique key).
+
+use std::collections::HashSet;
+use std::fmt;
+
+use squash_core::{ConversationId, Message, MessageId, SquashOperation};
+
+use crate::error::{Entity, StoreError};
+use crate::types::{Commit, ImportAppend, ImportBatch, NewLinks};
+use crate::Result;
+
+/// What a commit says about itself, before any row is read: its new message and its operation
+/// must belong to the commit's conversation.
+pub(crate) fn commit_shape(commit: &Commit) -> Result<()> {
+    if let Some(m) = &commit.message {
+        belongs(
+            Entity::Message,
+            m.id,
+            m.conversation_id,
+            commit.conversation_id,
+        )?;
+    }
+    if let Some(op) = &commit.operation {
+        belongs(
+            Entity::Operation,
+            op.id,
+            op.conversation_id,
+            commit.conversation_id,
+        )?;
+    }
+    Ok(())
+}
+
+/// The new thread's link count, once the base thread's count is known (inside the
+/// transaction): an edit must fit its base, and a replaced position needs the commit's message.
+pub(crate) fn new_link_count(commit: &Commit, base_count: u64) -> Result<u64> {
+    match &commit.links {
+        NewLinks::List(links) => Ok(links.len() as u64),
+        NewLinks::Edit(edit) => Ok(edit.check(base_count, commit.message.is_some())?),
+    }
+}
+
+/// A whole imported conversation, checked before anything is written (and before the import
+/// record is consulted: a malformed batch is refused even if its source was imported before).
+pub(crate) fn import_batch(batch: &ImportBatch) -> Result<()> {
+    if batch.threads.is_empty() {
+        return Err(StoreError::Invalid(
+            "an imported conversation needs at least one thread".into(),
+        ));
+    }
+    messages(&batch.messages, batch.conversation_id)?;
+    let imported: HashSet<MessageId> = batch.messages.iter().map(|m| m.id).collect();
+    let mut threads = HashSet::with_capacity(batch.threads.len());
+    for t in &batch.threads {
+        if let Some(o) = t.original_thread_id.filter(|o| !threads.contains(o)) {
+            return Err(StoreError::Invalid(format!(
+                "thread {} derives from {o}, which is not listed before it",
+                t.id
+            )));
+        }
+        if !threads.insert(t.id) {
+            return Err(StoreError::Invalid(format!(
+                "thread {} is listed twice in the import",
+                t.id
+            )));
+        }
+        if let Some(id) = t.links.iter().find(|id| !imported.contains(id)) {
+            return Err(StoreError::Invalid(format!(
+                "thread {} links message {id}, which is not imported",
+                t.id
+            )));
+        }
+    }
+    if !threads.contains(&batch.current_thread_id) {
+        return Err(StoreError::Invalid(format!(
+            "the current thread {} is not among the imported threads",
+            batch.current_thread_id
+        )));
+    }
+    operations(&batch.operations, batch.conversation_id, &imported)
+}
+
+/// The messages of a grown source, appended to its conversation.
+pub(crate) fn import_append(append: &ImportAppend) -> Result<()> {
+    messages(&append.messages, append.conversation_id)
+}
+
+/// A link (or an operation source) naming a message of another conversation, or none.
+pub(crate) fn not_in_conversation(message: MessageId, conversation: ConversationId) -> StoreError {
+    StoreError::Invalid(format!(
+        "message {message} is not in conversation {conversation}"
+    ))
+}
+
+fn messages(messages: &[Message], conversation: ConversationId) -> Result<()> {
+    let mut seen = HashSet::with_capacity(messages.len());
+    for m in messages {
+        belongs(Entity::Message, m.id, m.conversation_id, conversation)?;
+        if !seen.insert(m.id) {
+            return Err(StoreError::Invalid(format!(
+                "message {} is listed twice in the import",
+                m.id
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn operations(
+    operations: &[SquashOperation],
+    conversation: ConversationId,
+    imported: &HashSet<MessageId>,
+) -> Result<()> {
+    for op in operations {
+        belongs(Entity::Operation, op.id, op.conversation_id, conversation)?;
+        if !imported.contains(&op.result_message_id) {
+            return Err(StoreError::Invalid(format!(
+                "operation {} results in message {}, which is not imported",
+                op.id, op.result_message_id
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn belongs(
+    entity: Entity,
+    id: impl fmt::Display,
+    owner: ConversationId,
+    conversation: ConversationId,
+) -> Result<()> {
+    if owner == conversation {
+        return Ok(());
+    }
+    Err(StoreError::Invalid(format!(
+        "{entity} {id} belongs to conversation {owner}, not {conversation}"
+    )))
+}

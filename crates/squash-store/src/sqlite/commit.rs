@@ -1,0 +1,170 @@
+//! Copy-on-write: a derived thread with its new message and provenance record, stored in one
+//! transaction and only if its base is still current at the same revision.
+
+use std::collections::HashMap;
+
+use rusqlite::{params, Transaction};
+use squash_core::{MessageId, SquashOperation, Thread, ThreadId};
+
+use super::conn::{map_err, taken};
+use super::cow;
+use super::read::{current_of, link_keys, load_thread, message_key, thread_key};
+use super::rows::micros;
+use super::write::{insert_links, insert_message, now, touch_conversation};
+use crate::check;
+use crate::error::{Entity, StoreError};
+use crate::types::{Commit, NewLinks};
+use crate::Result;
+
+pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
+    let base = current_of(tx, c.conversation_id)?;
+    if base.thread_id != c.base_thread_id || base.revision != c.base_revision {
+        return Err(StoreError::Conflict {
+            current: base.thread_id,
+            revision: base.revision,
+        });
+    }
+    let conv_key = base.conversation_key;
+    let message_count = check::new_link_count(c, base.message_count)?;
+    let new_message_key = c
+        .message
+        .as_ref()
+        .map(|m| insert_message(tx, conv_key, m))
+        .transpose()?;
+    let t = now();
+    let origin = serde_json::to_string(&c.origin)?;
+    tx.prepare_cached(
+        "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
+         message_count, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?6)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            c.thread_id.as_bytes(),
+            conv_key,
+            base.thread_key,
+            origin,
+            message_count as i64,
+            t
+        ])
+    })
+    .map_err(|e| taken(e, Entity::Thread, c.thread_id))?;
+    let thread_key = tx.last_insert_rowid();
+    // Ids the operation's sources resolve through without an index lookup each.
+    let mut keys = HashMap::new();
+    if let (Some(m), Some(k)) = (&c.message, new_message_key) {
+        keys.insert(m.id, k);
+    }
+    match &c.links {
+        NewLinks::List(links) => {
+            keys.extend(link_keys(tx, base.thread_key)?);
+            let link_keys: Vec<i64> = links
+                .iter()
+                .map(|id| match keys.get(id) {
+                    Some(k) => Ok(*k),
+                    None => message_key(tx, conv_key, *id)
+                        .map_err(|_| check::not_in_conversation(*id, c.conversation_id)),
+                })
+                .collect::<Result<_>>()?;
+            insert_links(tx, thread_key, &link_keys, 0)?;
+        }
+        NewLinks::Edit(edit) => {
+            let written = cow::copy_edited_links(
+                tx,
+                thread_key,
+                base.thread_key,
+                base.message_count,
+                edit,
+                new_message_key,
+            )?;
+            if written != message_count {
+                return Err(StoreError::Corrupt(format!(
+                    "thread {} has {written} of its {} links",
+                    base.thread_id, base.message_count
+                )));
+            }
+        }
+    }
+    if let Some(op) = &c.operation {
+        let result_key = match new_message_key {
+            Some(k) if c.message.as_ref().map(|m| m.id) == Some(op.result_message_id) => k,
+            _ => message_key(tx, conv_key, op.result_message_id)?,
+        };
+        insert_operation(tx, conv_key, op, result_key, thread_key, c.thread_id, &keys)?;
+    }
+    touch_conversation(tx, conv_key, Some(thread_key))?;
+    load_thread(tx, thread_key)
+}
+
+pub(super) fn insert_operation(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    op: &SquashOperation,
+    result_message_key: i64,
+    result_thread_key: i64,
+    result_thread_id: ThreadId,
+    keys: &HashMap<MessageId, i64>,
+) -> Result<()> {
+    // Both thread references must name threads of this conversation.
+    let in_conversation = |id: ThreadId| -> Result<i64> {
+        match thread_key(tx, id)? {
+            (key, conv) if conv == conversation_key => Ok(key),
+            _ => Err(StoreError::not_found(Entity::Thread, id)),
+        }
+    };
+    let base_key = op.base_thread_id.map(in_conversation).transpose()?;
+    let result_key = op
+        .result_thread_id
+        .map(|id| {
+            if id == result_thread_id {
+                Ok(result_thread_key)
+            } else {
+                in_conversation(id)
+            }
+        })
+        .transpose()?;
+    tx.prepare_cached(
+        "INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, model, \
+         performed_by_agent, performed_by, custom_instructions, provider, base_thread_key, \
+         result_thread_key, input_tokens, output_tokens, duration_ms, created_at, style, \
+         prompt_style) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            op.id.as_bytes(),
+            conversation_key,
+            result_message_key,
+            op.prompt,
+            op.model,
+            op.performed_by_agent as i64,
+            op.performed_by,
+            op.custom_instructions,
+            op.provider,
+            base_key,
+            result_key,
+            op.usage.map(|u| u.input_tokens as i64),
+            op.usage.map(|u| u.output_tokens as i64),
+            op.duration_ms.map(|d| d as i64),
+            micros(op.created_at),
+            op.style.map(|s| s.as_str()),
+            op.prompt_style.map(|s| s.as_str()),
+        ])
+    })
+    .map_err(|e| taken(e, Entity::Operation, op.id))?;
+    let op_key = tx.last_insert_rowid();
+    let mut stmt = tx
+        .prepare_cached(
+            "INSERT INTO squash_operation_sources (operation_key, position, message_key) \
+             VALUES (?1, ?2, ?3)",
+        )
+        .map_err(map_err)?;
+    for (pos, source) in op.source_message_ids.iter().enumerate() {
+        let key = match keys.get(source) {
+            Some(k) => *k,
+            None => message_key(tx, conversation_key, *source)?,
+        };
+        stmt.execute(params![op_key, pos as i64, key])
+            .map_err(map_err)?;
+    }
+    Ok(())
+}

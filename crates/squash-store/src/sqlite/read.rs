@@ -1,0 +1,425 @@
+//! Reads: key lookups every transaction starts with, and the rows the store hands out.
+
+use std::collections::HashMap;
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use squash_core::{
+    Conversation, ConversationId, Message, MessageId, SquashOperation, SquashOperationId, Thread,
+    ThreadId,
+};
+
+use super::conn::map_err;
+use super::rows::{self, col};
+use crate::error::{Entity, StoreError};
+use crate::types::{StoreStats, ThreadSnapshot};
+use crate::{normalize_prefix, Result};
+
+pub(super) fn conversation_key(tx: &Transaction<'_>, id: ConversationId) -> Result<i64> {
+    tx.prepare_cached("SELECT key FROM conversations WHERE id = ?1")
+        .and_then(|mut s| s.query_row([id.as_bytes()], |r| r.get(0)).optional())
+        .map_err(map_err)?
+        .ok_or_else(|| StoreError::not_found(Entity::Conversation, id))
+}
+
+/// A conversation and its current thread, found with one statement: what every write starts
+/// with.
+pub(super) struct Current {
+    pub conversation_key: i64,
+    pub thread_key: i64,
+    pub thread_id: ThreadId,
+    pub revision: u64,
+    pub message_count: u64,
+}
+
+pub(super) fn current_of(tx: &Transaction<'_>, id: ConversationId) -> Result<Current> {
+    let row = tx
+        .prepare_cached(
+            "SELECT c.key, t.key, t.id, t.revision, t.message_count FROM conversations c \
+             JOIN threads t ON t.key = c.current_thread_key WHERE c.id = ?1",
+        )
+        .and_then(|mut s| {
+            s.query_row([id.as_bytes()], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, Vec<u8>>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
+                ))
+            })
+            .optional()
+        })
+        .map_err(map_err)?;
+    let (conversation_key, thread_key, thread_id, revision, message_count) =
+        row.ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?;
+    Ok(Current {
+        conversation_key,
+        thread_key,
+        thread_id: rows::uuid(&thread_id)?.into(),
+        revision: revision as u64,
+        message_count: message_count as u64,
+    })
+}
+
+/// The conversation's current thread: (thread key, thread id, revision).
+pub(super) fn current_state(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+) -> Result<(i64, ThreadId, u64)> {
+    let (key, id, revision): (i64, Vec<u8>, i64) = tx
+        .prepare_cached(
+            "SELECT t.key, t.id, t.revision FROM conversations c \
+             JOIN threads t ON t.key = c.current_thread_key WHERE c.key = ?1",
+        )
+        .and_then(|mut s| {
+            s.query_row([conversation_key], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+        })
+        .map_err(map_err)?;
+    Ok((key, rows::uuid(&id)?.into(), revision as u64))
+}
+
+/// (thread key, conversation key) of a thread.
+pub(super) fn thread_key(tx: &Transaction<'_>, id: ThreadId) -> Result<(i64, i64)> {
+    tx.prepare_cached("SELECT key, conversation_key FROM threads WHERE id = ?1")
+        .and_then(|mut s| {
+            s.query_row([id.as_bytes()], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()
+        })
+        .map_err(map_err)?
+        .ok_or_else(|| StoreError::not_found(Entity::Thread, id))
+}
+
+pub(super) fn load_conversation(tx: &Transaction<'_>, id: ConversationId) -> Result<Conversation> {
+    let sql = format!(
+        "SELECT {} FROM {} WHERE c.id = ?1",
+        rows::CONVERSATION_COLUMNS,
+        rows::CONVERSATION_FROM
+    );
+    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = stmt.query([id.as_bytes()]).map_err(map_err)?;
+    match rows.next().map_err(map_err)? {
+        Some(row) => rows::conversation(row),
+        None => Err(StoreError::not_found(Entity::Conversation, id)),
+    }
+}
+
+pub(super) fn load_thread(tx: &Transaction<'_>, key: i64) -> Result<Thread> {
+    let sql = format!(
+        "SELECT {} FROM {} WHERE t.key = ?1",
+        rows::THREAD_COLUMNS,
+        rows::THREAD_FROM
+    );
+    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = stmt.query([key]).map_err(map_err)?;
+    match rows.next().map_err(map_err)? {
+        Some(row) => rows::thread(row),
+        None => Err(StoreError::not_found(Entity::Thread, key)),
+    }
+}
+
+pub(super) fn links(tx: &Transaction<'_>, thread_key: i64) -> Result<Vec<MessageId>> {
+    let mut stmt = tx
+        .prepare_cached(
+            "SELECT m.id FROM thread_messages tm JOIN messages m ON m.key = tm.message_key \
+             WHERE tm.thread_key = ?1 ORDER BY tm.position",
+        )
+        .map_err(map_err)?;
+    let mut rows = stmt.query([thread_key]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        // Borrowed, not a Vec<u8> per row: 10,000 allocations fewer per thread read.
+        let bytes = row
+            .get_ref(0)
+            .and_then(|v| v.as_blob().map_err(Into::into))
+            .map_err(map_err)?;
+        out.push(rows::uuid(bytes)?.into());
+    }
+    Ok(out)
+}
+
+pub(super) fn snapshot(tx: &Transaction<'_>, thread_key: i64) -> Result<ThreadSnapshot> {
+    Ok(ThreadSnapshot {
+        thread: load_thread(tx, thread_key)?,
+        links: links(tx, thread_key)?,
+    })
+}
+
+/// Message id → key for the messages of a thread: resolves most links of a derived thread
+/// with one scan instead of one index lookup per link.
+pub(super) fn link_keys(tx: &Transaction<'_>, thread_key: i64) -> Result<HashMap<MessageId, i64>> {
+    let mut stmt = tx
+        .prepare_cached(
+            "SELECT m.id, tm.message_key FROM thread_messages tm \
+             JOIN messages m ON m.key = tm.message_key WHERE tm.thread_key = ?1",
+        )
+        .map_err(map_err)?;
+    let mut rows = stmt.query([thread_key]).map_err(map_err)?;
+    let mut out = HashMap::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let bytes: Vec<u8> = col(row, 0)?;
+        out.insert(rows::uuid(&bytes)?.into(), col(row, 1)?);
+    }
+    Ok(out)
+}
+
+pub(super) fn message_key(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    id: MessageId,
+) -> Result<i64> {
+    tx.prepare_cached("SELECT key FROM messages WHERE id = ?1 AND conversation_key = ?2")
+        .and_then(|mut s| {
+            s.query_row(params![id.as_bytes(), conversation_key], |r| r.get(0))
+                .optional()
+        })
+        .map_err(map_err)?
+        .ok_or_else(|| StoreError::not_found(Entity::Message, id))
+}
+
+pub(super) fn operation_sources(tx: &Transaction<'_>, op_key: i64) -> Result<Vec<MessageId>> {
+    let mut stmt = tx
+        .prepare_cached(
+            "SELECT m.id FROM squash_operation_sources s JOIN messages m ON m.key = s.message_key \
+             WHERE s.operation_key = ?1 ORDER BY s.position",
+        )
+        .map_err(map_err)?;
+    let mut rows = stmt.query([op_key]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let bytes: Vec<u8> = col(row, 0)?;
+        out.push(rows::uuid(&bytes)?.into());
+    }
+    Ok(out)
+}
+
+pub(super) fn load_operations(
+    tx: &Transaction<'_>,
+    filter: &str,
+    param: &dyn rusqlite::ToSql,
+) -> Result<Vec<SquashOperation>> {
+    let sql = format!(
+        "SELECT {} FROM {} WHERE {filter} ORDER BY o.key",
+        rows::OPERATION_COLUMNS,
+        rows::OPERATION_FROM
+    );
+    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = stmt.query([param]).map_err(map_err)?;
+    let mut found = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        found.push(rows::operation(row)?);
+    }
+    drop(rows);
+    found
+        .into_iter()
+        .map(|(key, mut op)| {
+            op.source_message_ids = operation_sources(tx, key)?;
+            Ok(op)
+        })
+        .collect()
+}
+
+pub(super) fn load_messages(
+    tx: &Transaction<'_>,
+    sql_tail: &str,
+    param: &dyn rusqlite::ToSql,
+) -> Result<Vec<Message>> {
+    let sql = format!("SELECT {} FROM {sql_tail}", rows::MESSAGE_COLUMNS);
+    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = stmt.query([param]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        out.push(rows::message(row)?);
+    }
+    Ok(out)
+}
+
+pub(super) fn prefix_query(
+    tx: &Transaction<'_>,
+    sql: &str,
+    prefix: &str,
+) -> Result<Vec<uuid::Uuid>> {
+    let Some(hex) = normalize_prefix(prefix) else {
+        return Ok(Vec::new());
+    };
+    let mut stmt = tx.prepare_cached(sql).map_err(map_err)?;
+    let mut rows = stmt
+        .query([format!("{}%", hex.to_ascii_uppercase())])
+        .map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let bytes: Vec<u8> = col(row, 0)?;
+        out.push(rows::uuid(&bytes)?);
+    }
+    Ok(out)
+}
+
+/// The thread with `id`, with its links.
+pub(super) fn thread(tx: &Transaction<'_>, id: ThreadId) -> Result<ThreadSnapshot> {
+    let (key, _) = thread_key(tx, id)?;
+    snapshot(tx, key)
+}
+
+pub(super) fn current_thread(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+) -> Result<ThreadSnapshot> {
+    snapshot(tx, current_of(tx, conversation)?.thread_key)
+}
+
+pub(super) fn threads(tx: &Transaction<'_>, conversation: ConversationId) -> Result<Vec<Thread>> {
+    let conv_key = conversation_key(tx, conversation)?;
+    let sql = format!(
+        "SELECT {} FROM {} WHERE t.conversation_key = ?1 ORDER BY t.key",
+        rows::THREAD_COLUMNS,
+        rows::THREAD_FROM
+    );
+    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = stmt.query([conv_key]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        out.push(rows::thread(row)?);
+    }
+    Ok(out)
+}
+
+pub(super) fn thread_header(tx: &Transaction<'_>, id: ThreadId) -> Result<Thread> {
+    let (key, _) = thread_key(tx, id)?;
+    load_thread(tx, key)
+}
+
+pub(super) fn current_thread_header(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+) -> Result<Thread> {
+    load_thread(tx, current_of(tx, conversation)?.thread_key)
+}
+
+pub(super) fn latest_derived_thread(
+    tx: &Transaction<'_>,
+    thread: ThreadId,
+) -> Result<Option<Thread>> {
+    let (key, _) = thread_key(tx, thread)?;
+    // `threads_by_original` serves this; keys grow with creation, so the highest is the most
+    // recent.
+    let child: Option<i64> = tx
+        .prepare_cached(
+            "SELECT key FROM threads WHERE original_thread_key = ?1 ORDER BY key DESC LIMIT 1",
+        )
+        .and_then(|mut s| s.query_row([key], |r| r.get(0)).optional())
+        .map_err(map_err)?;
+    child.map(|k| load_thread(tx, k)).transpose()
+}
+
+/// The messages with `ids`, in the order given.
+pub(super) fn messages(tx: &Transaction<'_>, ids: &[MessageId]) -> Result<Vec<Message>> {
+    let tail = "messages m JOIN conversations c ON c.key = m.conversation_key WHERE m.id = ?1";
+    ids.iter()
+        .map(|id| {
+            load_messages(tx, tail, &id.as_bytes().as_slice())?
+                .pop()
+                .ok_or_else(|| StoreError::not_found(Entity::Message, id))
+        })
+        .collect()
+}
+
+pub(super) fn thread_messages(tx: &Transaction<'_>, thread: ThreadId) -> Result<Vec<Message>> {
+    let (key, _) = thread_key(tx, thread)?;
+    load_messages(
+        tx,
+        "thread_messages tm JOIN messages m ON m.key = tm.message_key \
+         JOIN conversations c ON c.key = m.conversation_key \
+         WHERE tm.thread_key = ?1 ORDER BY tm.position",
+        &key,
+    )
+}
+
+pub(super) fn all_messages(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+) -> Result<Vec<Message>> {
+    let key = conversation_key(tx, conversation)?;
+    load_messages(
+        tx,
+        "messages m JOIN conversations c ON c.key = m.conversation_key \
+         WHERE m.conversation_key = ?1 ORDER BY m.key",
+        &key,
+    )
+}
+
+pub(super) fn message_ids_with_prefix(
+    tx: &Transaction<'_>,
+    conversation: Option<ConversationId>,
+    prefix: &str,
+) -> Result<Vec<MessageId>> {
+    let found = prefix_query(
+        tx,
+        "SELECT id FROM messages WHERE hex(id) LIKE ?1 LIMIT 20",
+        prefix,
+    )?;
+    let ids: Vec<MessageId> = found.into_iter().map(Into::into).collect();
+    match conversation {
+        None => Ok(ids),
+        Some(conv) => {
+            let key = conversation_key(tx, conv)?;
+            let mut out = Vec::new();
+            for id in ids {
+                if message_key(tx, key, id).is_ok() {
+                    out.push(id);
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Ids of the rows `sql` selects by a hex prefix of their id.
+pub(super) fn ids_with_prefix<T: From<uuid::Uuid>>(
+    tx: &Transaction<'_>,
+    sql: &str,
+    prefix: &str,
+) -> Result<Vec<T>> {
+    Ok(prefix_query(tx, sql, prefix)?
+        .into_iter()
+        .map(Into::into)
+        .collect())
+}
+
+pub(super) fn operation(tx: &Transaction<'_>, id: SquashOperationId) -> Result<SquashOperation> {
+    load_operations(tx, "o.id = ?1", &id.as_bytes().as_slice())?
+        .pop()
+        .ok_or_else(|| StoreError::not_found(Entity::Operation, id))
+}
+
+pub(super) fn operations(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+) -> Result<Vec<SquashOperation>> {
+    let key = conversation_key(tx, conversation)?;
+    load_operations(tx, "o.conversation_key = ?1", &key)
+}
+
+pub(super) fn stats(tx: &Transaction<'_>) -> Result<StoreStats> {
+    let count = |table: &str| -> Result<u64> {
+        tx.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map(|n| n as u64)
+        .map_err(map_err)
+    };
+    let pages: i64 = tx
+        .query_row("PRAGMA page_count", [], |r| r.get(0))
+        .map_err(map_err)?;
+    let page_size: i64 = tx
+        .query_row("PRAGMA page_size", [], |r| r.get(0))
+        .map_err(map_err)?;
+    Ok(StoreStats {
+        conversations: count("conversations")?,
+        threads: count("threads")?,
+        messages: count("messages")?,
+        thread_links: count("thread_messages")?,
+        operations: count("squash_operations")?,
+        bytes: (pages * page_size) as u64,
+    })
+}

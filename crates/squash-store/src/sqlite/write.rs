@@ -1,0 +1,183 @@
+//! Writes to a conversation's current thread in place: messages, links, the append, and the
+//! switches between threads.
+
+use chrono::Utc;
+use rusqlite::{params, OptionalExtension, Transaction};
+use squash_core::{Conversation, ConversationId, Message, ThreadId};
+
+use super::conn::{map_err, taken};
+use super::read::{current_of, load_conversation, thread_key, Current};
+use super::rows::micros;
+use crate::error::{Entity, StoreError};
+use crate::types::{Appended, Direction};
+use crate::Result;
+
+pub(super) fn now() -> i64 {
+    micros(Utc::now())
+}
+
+pub(super) fn insert_message(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    m: &Message,
+) -> Result<i64> {
+    let content = serde_json::to_string(&m.content)?;
+    let instructions = if m.instructions.is_empty() {
+        None
+    } else {
+        Some(serde_json::to_string(&m.instructions)?)
+    };
+    let metadata = m.metadata.as_ref().map(serde_json::to_string).transpose()?;
+    tx.prepare_cached(
+        "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, content, \
+         instructions, metadata, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            m.id.as_bytes(),
+            conversation_key,
+            m.squash_operation_id.as_ref().map(|i| i.as_bytes()),
+            m.reply_to.as_ref().map(|i| i.as_bytes()),
+            m.role.as_str(),
+            content,
+            instructions,
+            metadata,
+            micros(m.created_at),
+        ])
+    })
+    .map_err(|e| taken(e, Entity::Message, m.id))?;
+    let key = tx.last_insert_rowid();
+    let refs = m.tool_refs();
+    if !refs.is_empty() {
+        let mut stmt = tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO message_tools (conversation_key, tool_use_id, message_key, is_result) \
+                 VALUES (?1, ?2, ?3, ?4)",
+            )
+            .map_err(map_err)?;
+        for (id, is_result) in refs
+            .calls
+            .iter()
+            .map(|c| (c, 0))
+            .chain(refs.results.iter().map(|r| (r, 1)))
+        {
+            stmt.execute(params![conversation_key, id, key, is_result])
+                .map_err(map_err)?;
+        }
+    }
+    Ok(key)
+}
+
+pub(super) fn insert_links(
+    tx: &Transaction<'_>,
+    thread_key: i64,
+    keys: &[i64],
+    start: usize,
+) -> Result<()> {
+    let mut stmt = tx
+        .prepare_cached(
+            "INSERT INTO thread_messages (thread_key, position, message_key) VALUES (?1, ?2, ?3)",
+        )
+        .map_err(map_err)?;
+    for (i, key) in keys.iter().enumerate() {
+        stmt.execute(params![thread_key, (start + i) as i64, key])
+            .map_err(map_err)?;
+    }
+    Ok(())
+}
+
+pub(super) fn touch_conversation(
+    tx: &Transaction<'_>,
+    key: i64,
+    current_thread: Option<i64>,
+) -> Result<()> {
+    match current_thread {
+        Some(t) => tx
+            .prepare_cached(
+                "UPDATE conversations SET current_thread_key = ?2, updated_at = ?3 WHERE key = ?1",
+            )
+            .and_then(|mut s| s.execute(params![key, t, now()])),
+        None => tx
+            .prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE key = ?1")
+            .and_then(|mut s| s.execute(params![key, now()])),
+    }
+    .map_err(map_err)?;
+    Ok(())
+}
+
+/// Stores `message` and appends it to its conversation's current thread in place.
+pub(super) fn append(tx: &Transaction<'_>, message: &Message) -> Result<Appended> {
+    let Current {
+        conversation_key: conv_key,
+        thread_key,
+        thread_id,
+        ..
+    } = current_of(tx, message.conversation_id)?;
+    let msg_key = insert_message(tx, conv_key, message)?;
+    let (count, revision): (i64, i64) = tx
+        .prepare_cached(
+            "UPDATE threads SET revision = revision + 1, message_count = message_count + 1, \
+             updated_at = ?2 WHERE key = ?1 RETURNING message_count, revision",
+        )
+        .and_then(|mut s| s.query_row(params![thread_key, now()], |r| Ok((r.get(0)?, r.get(1)?))))
+        .map_err(map_err)?;
+    let position = (count - 1) as usize;
+    insert_links(tx, thread_key, &[msg_key], position)?;
+    touch_conversation(tx, conv_key, None)?;
+    Ok(Appended {
+        thread_id,
+        position: position as u64,
+        revision: revision as u64,
+    })
+}
+
+/// Makes `to` current if the current thread is still `expected`.
+pub(super) fn switch_thread(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+    to: ThreadId,
+    expected: ThreadId,
+) -> Result<Conversation> {
+    let now_current = current_of(tx, conversation)?;
+    let conv_key = now_current.conversation_key;
+    if now_current.thread_id != expected {
+        return Err(StoreError::Conflict {
+            current: now_current.thread_id,
+            revision: now_current.revision,
+        });
+    }
+    let (to_key, to_conv) = thread_key(tx, to)?;
+    if to_conv != conv_key {
+        return Err(StoreError::not_found(Entity::Thread, to));
+    }
+    touch_conversation(tx, conv_key, Some(to_key))?;
+    load_conversation(tx, conversation)
+}
+
+/// Undo or redo: the target is found from the thread current inside this transaction.
+pub(super) fn switch_relative(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+    direction: Direction,
+) -> Result<Option<Conversation>> {
+    let current = current_of(tx, conversation)?;
+    let sql = match direction {
+        Direction::Back => "SELECT original_thread_key FROM threads WHERE key = ?1",
+        // `threads_by_original`; keys grow with creation: the highest is the newest.
+        Direction::Forward => {
+            "SELECT key FROM threads WHERE original_thread_key = ?1 ORDER BY key DESC LIMIT 1"
+        }
+    };
+    let target: Option<i64> = tx
+        .prepare_cached(sql)
+        .and_then(|mut s| s.query_row([current.thread_key], |r| r.get(0)).optional())
+        .map_err(map_err)?
+        .flatten();
+    match target {
+        None => Ok(None),
+        Some(key) => {
+            touch_conversation(tx, current.conversation_key, Some(key))?;
+            load_conversation(tx, conversation).map(Some)
+        }
+    }
+}
