@@ -256,7 +256,7 @@ async fn the_brief_prompt_asks_only_for_the_connecting_prose() {
         .await
         .unwrap();
     let request = &fake.requests()[0];
-    assert_eq!(request.max_output_tokens, 256);
+    assert_eq!(request.max_output_tokens, 160);
     let sent = text_of(&request.messages[0].content[0]);
     assert!(sent.contains("Facts already recorded"), "{sent}");
     assert!(sent.contains("- Edited crates/config/src/lib.rs"), "{sent}");

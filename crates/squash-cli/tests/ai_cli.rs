@@ -146,7 +146,7 @@ fn json_of(run: &Run) -> Value {
 
 /// The fields of a computed AI squash, as both `squash --json ai` and the API print it
 /// (crates/squash-web/tests/api.rs checks the same list).
-const SQUASH_RESULT_KEYS: [&str; 16] = [
+const SQUASH_RESULT_KEYS: [&str; 20] = [
     "added_partners",
     "computed_on",
     "context_window",
@@ -156,10 +156,14 @@ const SQUASH_RESULT_KEYS: [&str; 16] = [
     "estimated_prompt_tokens",
     "model",
     "prompt",
+    "prompts",
     "provider",
     "report",
+    "requested_style",
+    "role",
     "sources",
     "stop_reason",
+    "style",
     "text",
     "truncated",
     "usage",
@@ -505,5 +509,78 @@ fn unknown_or_missing_providers_are_clear_errors() {
     assert!(
         stdout.contains("default provider: local") && stdout.contains("because no API key"),
         "{stdout}"
+    );
+}
+
+/// `--style extract` asks no model: it works with an unreachable provider, and its report
+/// speaks in facts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_extract_style_needs_no_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("squash.db").to_string_lossy().into_owned();
+    let db = db.as_str();
+    let nowhere = "http://127.0.0.1:9/v1";
+    let conv = json_of(&squash(db, nowhere, &["--json", "conversation", "new", "extract"]).await)
+        ["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (role, text) in [
+        ("user", "cargo build fails with E0308 in src/main.rs"),
+        (
+            "assistant",
+            "Line 42 of src/main.rs assigns a &str to a String; fixed with .to_string().",
+        ),
+        ("user", "Builds now, thanks!"),
+    ] {
+        let added = squash(
+            db,
+            nowhere,
+            &["message", "add", &conv, "--role", role, "--text", text],
+        )
+        .await;
+        assert!(added.ok, "{}", added.stderr);
+    }
+    let preview = json_of(
+        &squash(
+            db,
+            nowhere,
+            &[
+                "--json",
+                "ai",
+                &conv,
+                "@1",
+                "@2",
+                "--style",
+                "extract",
+                "--preview",
+            ],
+        )
+        .await,
+    );
+    let result = &preview["result"];
+    assert_eq!(result["style"], "extract");
+    assert_eq!(result["model"], Value::Null);
+    let facts = &result["report"]["facts"];
+    assert!(facts["total"].as_u64().unwrap() >= 2, "{facts}");
+    assert_eq!(facts["missing"], json!([]));
+    assert!(result["text"].as_str().unwrap().contains("E0308"));
+    let applied = json_of(
+        &squash(
+            db,
+            nowhere,
+            &["--json", "ai", &conv, "@1", "@2", "--style", "extract"],
+        )
+        .await,
+    );
+    assert_eq!(applied["operation"]["style"], "extract");
+    assert_eq!(message_count(db, nowhere, &conv).await, 2);
+    // A bad style is refused with the valid ones listed.
+    let bad = squash(db, nowhere, &["ai", &conv, "@1", "@2", "--style", "poetry"]).await;
+    assert!(!bad.ok);
+    assert!(
+        bad.stderr.contains("prose") && bad.stderr.contains("extract"),
+        "{}",
+        bad.stderr
     );
 }

@@ -591,8 +591,12 @@ async fn run_story(b: &Browser, app: &str, model_server: &ModelServer) {
         "the custom preview",
     )
     .await;
+    // The squash, then one repair request for the facts the scripted answer leaves out.
     let requests = model_server.requests();
-    assert_eq!(requests.len(), before + 1);
+    assert_eq!(requests.len(), before + 2);
+    assert!(requests[before + 1]
+        .to_string()
+        .contains("Your answer needs one correction"));
     let sent = requests[before].to_string();
     assert!(sent.contains(INSTRUCTIONS), "{sent}");
     assert!(sent.contains("additional_instructions"), "{sent}");
@@ -610,8 +614,8 @@ async fn run_story(b: &Browser, app: &str, model_server: &ModelServer) {
     )
     .await;
     let requests = model_server.requests();
-    assert_eq!(requests.len(), before + 2);
-    assert!(requests[before + 1].to_string().contains(INSTRUCTIONS));
+    assert_eq!(requests.len(), before + 4);
+    assert!(requests[before + 2].to_string().contains(INSTRUCTIONS));
     // Edit, then apply.
     b.click("[data-preview-action=edit]").await;
     b.type_into(

@@ -14,14 +14,14 @@ use axum::routing::post;
 use axum::Router;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use squash_app::ConversationService;
+use squash_app::{ConversationService, SquashOptions};
 use squash_llm::{OpenAiConfig, OpenAiModel, RetryPolicy};
 use squash_store::sqlite::SqliteStore;
 use squash_web::AppState;
 use tower::ServiceExt;
 
 /// The fields of a computed AI squash (the same list as the CLI test's).
-const SQUASH_RESULT_KEYS: [&str; 16] = [
+const SQUASH_RESULT_KEYS: [&str; 20] = [
     "added_partners",
     "computed_on",
     "context_window",
@@ -31,10 +31,14 @@ const SQUASH_RESULT_KEYS: [&str; 16] = [
     "estimated_prompt_tokens",
     "model",
     "prompt",
+    "prompts",
     "provider",
     "report",
+    "requested_style",
+    "role",
     "sources",
     "stop_reason",
+    "style",
     "text",
     "truncated",
     "usage",
@@ -108,7 +112,12 @@ impl App {
         let model = OpenAiModel::new(config).expect("model");
         let state = AppState::new(ConversationService::new(Arc::new(store)))
             .with_default_project("/work/demo")
-            .with_model(Arc::new(model));
+            .with_model(Arc::new(model))
+            // One scripted answer per squash: the shape is under test here, not the repair.
+            .with_squash_options(SquashOptions {
+                repair_rounds: Some(0),
+                ..SquashOptions::default()
+            });
         App {
             router: squash_web::router(state),
             _dir: dir,

@@ -13,7 +13,7 @@ pub const SQUASH_TEMPERATURE: f32 = 0.3;
 /// The most tokens a squash answer may have.
 pub const SQUASH_MAX_OUTPUT_TOKENS: u32 = 4096;
 /// The most tokens the small-model prompt's answer may have: it asks for a few sentences.
-pub const BRIEF_MAX_OUTPUT_TOKENS: u32 = 256;
+pub const BRIEF_MAX_OUTPUT_TOKENS: u32 = 160;
 /// The environment variable holding the context window assumed for models the table does not
 /// know.
 pub const CONTEXT_WINDOW_ENV: &str = "SQUASH_CONTEXT_WINDOW";
@@ -67,11 +67,17 @@ impl Default for SquashOptions {
 
 impl SquashOptions {
     /// The defaults, with the context windows read from `SQUASH_CONTEXT_WINDOW` (models the
-    /// table does not know) and `SQUASH_CONTEXT_TOKENS` (every model).
+    /// table does not know) and `SQUASH_CONTEXT_TOKENS`, else `context_tokens` in the
+    /// configuration file (every model).
     pub fn from_env() -> Result<SquashOptions, SquashError> {
+        let configured = crate::config::load_config()
+            .map_err(|e| ServiceError::Invalid(e.to_string()))?
+            .config
+            .model
+            .context_tokens;
         Ok(SquashOptions {
             default_context_window: window_from_env(CONTEXT_WINDOW_ENV)?,
-            context_window: window_from_env(CONTEXT_TOKENS_ENV)?,
+            context_window: window_from_env(CONTEXT_TOKENS_ENV)?.or(configured),
             ..SquashOptions::default()
         })
     }

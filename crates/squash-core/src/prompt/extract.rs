@@ -235,9 +235,9 @@ pub(crate) fn shorten_output(text: &str) -> String {
 }
 
 /// Lines of a tool output a condensed transcript keeps from its start and its end.
-const CONDENSED_HEAD_LINES: usize = 3;
-const CONDENSED_TAIL_LINES: usize = 2;
-const CONDENSED_ERROR_LINES: usize = 4;
+const CONDENSED_HEAD_LINES: usize = 2;
+const CONDENSED_TAIL_LINES: usize = 1;
+const CONDENSED_ERROR_LINES: usize = 3;
 const CONDENSED_LINE_CHARS: usize = 160;
 
 /// The first and last lines of a long output and the error lines between them, with a marker
@@ -407,8 +407,8 @@ mod tests {
             .join("\n");
         assert_eq!(
             condense_output(&log),
-            "line 1\nline 2\nline 3\n[… 11 lines cut …]\nerror[E0308]: mismatched types\n\
-             [… 13 lines cut …]\nline 29\nline 30"
+            "line 1\nline 2\n[… 12 lines cut …]\nerror[E0308]: mismatched types\n\
+             [… 14 lines cut …]\nline 30"
         );
         assert_eq!(condense_output("a\nb"), "a\nb");
     }
