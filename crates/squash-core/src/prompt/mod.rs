@@ -265,13 +265,7 @@ pub fn build_squash_prompt(
                     )
                 })
                 .collect();
-            let instructions_block = instructions
-                .map(|text| {
-                    fill(NOTES_INSTRUCTIONS_TEMPLATE, &[("instructions", text)])
-                        .trim_end()
-                        .to_owned()
-                })
-                .unwrap_or_default();
+            let instructions_block = inline_instructions(instructions);
             let user = fill(
                 NOTES_TEMPLATE,
                 &[
@@ -316,15 +310,8 @@ pub fn build_brief_prompt(
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let instructions = custom_instructions
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|text| {
-            fill(NOTES_INSTRUCTIONS_TEMPLATE, &[("instructions", text)])
-                .trim_end()
-                .to_owned()
-        })
-        .unwrap_or_default();
+    let instructions =
+        inline_instructions(custom_instructions.map(str::trim).filter(|s| !s.is_empty()));
     let user = fill(
         BRIEF_TEMPLATE,
         &[
@@ -338,6 +325,18 @@ pub fn build_brief_prompt(
         user: user.trim_end().to_owned(),
         style: PromptStyle::Brief,
     }
+}
+
+/// The user's instructions as the sentence the notes and brief prompts end with; empty for
+/// none.
+fn inline_instructions(instructions: Option<&str>) -> String {
+    instructions
+        .map(|text| {
+            fill(NOTES_INSTRUCTIONS_TEMPLATE, &[("instructions", text)])
+                .trim_end()
+                .to_owned()
+        })
+        .unwrap_or_default()
 }
 
 /// The follow-up turn that asks a model to correct its answer: the facts it left out, the
