@@ -83,7 +83,8 @@ pub(crate) fn command_runs(uses: &[ToolUse<'_>]) -> Vec<CommandRun> {
 
 /// One fact per distinct command: runs of the same command are one line with each outcome.
 pub(crate) fn command_facts(runs: &[CommandRun]) -> Vec<Fact> {
-    let mut facts: Vec<(String, Vec<String>, &CommandRun)> = Vec::new();
+    // (display, outcomes, first run, anchors the outcomes add)
+    let mut facts: Vec<(String, Vec<String>, &CommandRun, Vec<String>)> = Vec::new();
     for run in runs {
         let outcome = match run.status {
             Status::Ok => "ok".to_owned(),
@@ -91,22 +92,42 @@ pub(crate) fn command_facts(runs: &[CommandRun]) -> Vec<Fact> {
             Status::Failed(None) => "failed".to_owned(),
             Status::Unknown => "no result in the selection".to_owned(),
         };
-        let outcome = match summary_line(&run.output).or_else(|| short_output(run)) {
+        let summary = summary_line(&run.output).or_else(|| short_output(run));
+        // What a run found (a count, a value) is part of the fact: a summary naming the
+        // command but not its result has not kept it.
+        let found: Vec<String> = summary
+            .as_deref()
+            .map(|s| {
+                super::text::anchors_of(s, 2)
+                    .into_iter()
+                    .filter(|a| !run.display.contains(a.as_str()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let outcome = match summary {
             Some(s) => format!("{outcome}: {s}"),
             None => outcome,
         };
-        match facts.iter_mut().find(|(d, _, _)| *d == run.display) {
-            Some((_, outcomes, _)) => outcomes.push(outcome),
-            None => facts.push((run.display.clone(), vec![outcome], run)),
+        match facts.iter_mut().find(|(d, _, _, _)| *d == run.display) {
+            Some((_, outcomes, _, anchors)) => {
+                outcomes.push(outcome);
+                // The last run's result is the one that stands.
+                *anchors = found;
+            }
+            None => facts.push((run.display.clone(), vec![outcome], run, found)),
         }
     }
     facts
         .into_iter()
-        .map(|(display, outcomes, first)| Fact {
-            kind: FactKind::Command,
-            text: format!("Ran `{display}` → {}", outcomes.join(", then ")),
-            anchors: vec![first.anchor.clone()],
-            source: first.source,
+        .map(|(display, outcomes, first, found)| {
+            let mut anchors = chain_anchors(&display);
+            anchors.extend(found);
+            Fact {
+                kind: FactKind::Command,
+                text: format!("Ran `{display}` → {}", outcomes.join(", then ")),
+                anchors,
+                source: first.source,
+            }
         })
         .collect()
 }
@@ -193,6 +214,25 @@ fn display_of(command: &str) -> String {
     let first = command.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let plain = PLUMBING.replace_all(first, " ");
     one_line(plain.trim(), 120)
+}
+
+/// One anchor per command of a `&&` / `;` chain (at most three): a summary must name each.
+fn chain_anchors(display: &str) -> Vec<String> {
+    let mut anchors: Vec<String> = Vec::new();
+    for part in display.split("&&").flat_map(|p| p.split(';')) {
+        let part = part.trim();
+        if part.is_empty() || part.starts_with("cd ") {
+            continue;
+        }
+        let anchor = anchor_of(part);
+        if !anchors.contains(&anchor) && anchors.len() < 3 {
+            anchors.push(anchor);
+        }
+    }
+    if anchors.is_empty() {
+        anchors.push(anchor_of(display));
+    }
+    anchors
 }
 
 /// The program and, when it has one, its subcommand (`cargo test`, `npm run`), or the script
