@@ -17,6 +17,12 @@ use crate::commands::ai::{
 };
 use crate::output::{thread_text, Output};
 
+/// What the evaluation measured for the default embedded model (QUALITY.md), said once the
+/// squash is shown so that a first-time user knows how far to trust it.
+const QUALITY_NOTE: &str = "QUALITY.md: on 24 squash cases with hand-written key facts, the \
+     embedded 0.5B model (this prompt, these checks) kept 145 of 146 facts and applied no \
+     invented term; every fact it leaves out is added under \"Details:\".";
+
 /// The session: a user asks an agent to fix a failing test; it runs the tests, reads the code,
 /// edits, hits a compile error, fixes that, and reports.
 const SESSION: &str = include_str!("../../demo/session.json");
@@ -117,6 +123,7 @@ pub async fn run(
         .await;
     end_progress(json);
     let result = result.map_err(squash_error)?;
+    say(QUALITY_NOTE);
     if args.preview {
         return out.emit(&result_json(&result, None), || {
             format!("{}\n\nnot applied (--preview)", result_text(&result))
