@@ -924,6 +924,32 @@ async fn without_a_model_ai_actions_say_so_and_the_rest_works() {
         )
         .await;
     assert_eq!(manual.status, StatusCode::OK);
+
+    // The extract needs no model: applied at once, recorded with its style, as an assistant or
+    // user message by its sources (here the user's request is among them).
+    let extract = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/ai"),
+            json!({ "messages": [ids[2], ids[3]], "style": "extract", "apply": true }),
+        )
+        .await;
+    assert_eq!(extract.status, StatusCode::OK, "{}", extract.text);
+    let v = extract.json();
+    assert_eq!(v["result"]["style"], "extract");
+    assert_eq!(v["result"]["model"], Value::Null);
+    assert_eq!(v["result"]["role"], "user");
+    assert_eq!(v["outcome"]["operation"]["style"], "extract");
+    assert!(
+        v["result"]["text"].as_str().unwrap().contains("E0308"),
+        "{v}"
+    );
+    // An unknown style is bad input.
+    app.post(
+        &format!("/api/conversations/{conv}/squash/ai"),
+        json!({ "messages": [ids[0], ids[1]], "style": "poetry" }),
+    )
+    .await
+    .error(StatusCode::BAD_REQUEST, "invalid_input");
 }
 
 #[tokio::test]
