@@ -221,7 +221,8 @@ fn compose(
     repairs: u32,
     estimated_prompt_tokens: u64,
 ) -> Faithful {
-    let kept = check_facts(input.ledger, &draft).kept;
+    let check = check_facts(input.ledger, &draft);
+    let kept = check.kept;
     let text = if input.style == SquashStyle::Structured && input.prompt_style == PromptStyle::Brief
     {
         format!(
@@ -230,8 +231,7 @@ fn compose(
             extract_text(input.ledger, input.messages)
         )
     } else {
-        let missing = check_facts(input.ledger, &draft).missing;
-        let details = details_section(&input.ledger.subset(&missing));
+        let details = details_section(&input.ledger.subset(&check.missing));
         if details.is_empty() {
             draft
         } else {

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use squash_core::prompt::{PromptStyle, SquashPrompt, SquashStyle};
 use squash_core::quality::QualityReport;
 use squash_core::thread_ops::PartnerAdded;
@@ -56,7 +56,7 @@ pub struct SquashResult {
     /// unknown (or no model was asked).
     pub usage: Option<TokenUsage>,
     /// How long the model calls took.
-    #[serde(rename = "duration_ms", serialize_with = "as_millis")]
+    #[serde(rename = "duration_ms", serialize_with = "crate::answers::as_millis")]
     pub duration: Duration,
     pub report: QualityReport,
     /// The squashed messages in thread order, tool partners included.
@@ -123,10 +123,6 @@ fn purpose_label(purpose: PromptPurpose) -> String {
         PromptPurpose::Combine => "combine the parts".into(),
         PromptPurpose::Repair => "repair".into(),
     }
-}
-
-fn as_millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// An applied squash: the computed result and what storing it did.

@@ -129,7 +129,7 @@ fn edited_path(use_: &ToolUse<'_>) -> Option<String> {
     if !(name.contains("edit") || name.contains("write") || name.contains("patch")) {
         return None;
     }
-    ["file_path", "filePath", "path", "notebook_path"]
+    super::files::PATH_KEYS
         .iter()
         .find_map(|k| use_.input.get(*k).and_then(Value::as_str))
         .map(str::to_owned)

@@ -40,7 +40,8 @@ impl Action {
     }
 }
 
-const PATH_KEYS: &[&str] = &["file_path", "filePath", "path", "notebook_path", "filename"];
+pub(super) const PATH_KEYS: &[&str] =
+    &["file_path", "filePath", "path", "notebook_path", "filename"];
 
 pub(crate) fn file_facts(uses: &[ToolUse<'_>]) -> Vec<Fact> {
     // (path, strongest action, source of the first touch, names an edit introduced), in
