@@ -100,21 +100,72 @@ pub struct Skipped {
     pub reason: String,
 }
 
-/// What a reader made of one input: its conversations and what it skipped.
+/// How a reader accounted for the records of one source (the lines of a JSONL session, the
+/// entries of a document): every record is counted once, as (part of) a message, as metadata
+/// kept for export, or as skipped with a reason in [`Parsed::skipped`]. A reader that loses a
+/// record silently breaks [`RecordCounts::balanced`], which the import tests check on every file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RecordCounts {
+    pub lines: usize,
+    pub messages: usize,
+    pub metadata: usize,
+    pub skipped: usize,
+}
+
+impl RecordCounts {
+    /// Whether every record is accounted for exactly once.
+    pub fn balanced(&self) -> bool {
+        self.lines == self.messages + self.metadata + self.skipped
+    }
+
+    pub fn add(&mut self, other: &RecordCounts) {
+        self.lines += other.lines;
+        self.messages += other.messages;
+        self.metadata += other.metadata;
+        self.skipped += other.skipped;
+    }
+}
+
+/// What a reader made of one input: its conversations, what it skipped and how every record
+/// was accounted for.
 #[derive(Clone, Debug, Default)]
 pub struct Parsed {
     pub conversations: Vec<ImportedConversation>,
     pub skipped: Vec<Skipped>,
     pub warnings: Vec<String>,
+    pub records: RecordCounts,
 }
 
 impl Parsed {
+    /// Notes a problem with the source as a whole (not one of its records); the record counts
+    /// do not change.
     pub(crate) fn skip(&mut self, file: &str, line: Option<usize>, reason: impl Into<String>) {
         self.skipped.push(Skipped {
             file: file.to_owned(),
             line,
             reason: reason.into(),
         });
+    }
+
+    /// One record (line `line` of a line format) was not imported, for `reason`.
+    pub(crate) fn skip_record(
+        &mut self,
+        file: &str,
+        line: Option<usize>,
+        reason: impl Into<String>,
+    ) {
+        self.records.skipped += 1;
+        self.skip(file, line, reason);
+    }
+
+    /// One record became a message or part of one.
+    pub(crate) fn record_message(&mut self) {
+        self.records.messages += 1;
+    }
+
+    /// One record is kept as metadata of a message or of the conversation (for export).
+    pub(crate) fn record_metadata(&mut self) {
+        self.records.metadata += 1;
     }
 }
 

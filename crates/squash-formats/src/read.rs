@@ -111,8 +111,9 @@ fn read_lines(
         LineParser::Claude(p) => p.finish(&digest),
         LineParser::Codex(p) => p.finish(&digest),
     };
+    parsed.records.lines = no;
     for (line, e) in skipped_utf8 {
-        parsed.skip(source_name, Some(line), format!("not UTF-8: {e}"));
+        parsed.skip_record(source_name, Some(line), format!("not UTF-8: {e}"));
     }
     parsed.skipped.sort_by_key(|s| s.line);
     Ok(parsed)

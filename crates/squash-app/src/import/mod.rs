@@ -32,7 +32,8 @@ pub use squash_formats::{
     SourceFormat, UnknownImportFormat, SOURCE_ID_KEY,
 };
 pub use summary::{
-    ContentCounts, ConversationReport, FileFailure, ImportStatus, ImportSummary, ImportTotals,
+    ContentCounts, ConversationReport, FileFailure, FileReport, ImportStatus, ImportSummary,
+    ImportTotals, RecordCounts,
 };
 
 #[derive(Debug, Error)]

@@ -10,7 +10,9 @@ use squash_core::SourceFormat;
 use squash_formats::{detect, read, squash_json};
 use squash_store::{ImportAppend, ImportOutcome, ImportRecord, ImportSource};
 
-use super::summary::{ContentCounts, ConversationReport, FileFailure, ImportStatus, ImportSummary};
+use super::summary::{
+    ContentCounts, ConversationReport, FileFailure, FileReport, ImportStatus, ImportSummary,
+};
 use super::{into_batch, source_id, ImportError, ImportFormat, ImportedConversation, Parsed};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
@@ -135,9 +137,16 @@ impl ConversationService {
         .await
         .map_err(|e| ImportError::invalid(&name, format!("the parser stopped: {e}")))??;
         progress.storing(parsed.conversations.len());
+        let records = parsed.records;
         let mut summary = self.store_parsed(parsed, options).await?;
         summary.files = 1;
         summary.bytes = bytes;
+        summary.file_reports.push(FileReport {
+            file: name.clone(),
+            format,
+            bytes,
+            records,
+        });
         progress.file_finished(&name);
         Ok(summary)
     }
@@ -187,9 +196,16 @@ impl ConversationService {
         })
         .await
         .map_err(|e| ImportError::invalid(name, format!("the parser stopped: {e}")))??;
+        let records = parsed.records;
         let mut summary = self.store_parsed(parsed, options).await?;
         summary.files = 1;
         summary.bytes = bytes;
+        summary.file_reports.push(FileReport {
+            file: name.to_owned(),
+            format,
+            bytes,
+            records,
+        });
         Ok(summary)
     }
 

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use squash_core::{ContentItem, ConversationId, Message, SourceFormat};
 
-pub use squash_formats::Skipped;
+pub use squash_formats::{RecordCounts, Skipped};
 
 /// Figures of one conversation's content.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -92,10 +92,23 @@ pub struct FileFailure {
     pub error: String,
 }
 
+/// How the records of one file were accounted for.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileReport {
+    pub file: String,
+    pub format: SourceFormat,
+    pub bytes: u64,
+    /// `lines`, `messages`, `metadata`, `skipped`: the last three add up to the first.
+    #[serde(flatten)]
+    pub records: RecordCounts,
+}
+
 /// The summary an import reports at the end.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ImportSummary {
     pub files: usize,
+    /// One entry per file read (a failed file is in `failed` instead).
+    pub file_reports: Vec<FileReport>,
     pub bytes: u64,
     pub conversations: Vec<ConversationReport>,
     pub skipped: Vec<Skipped>,
@@ -144,6 +157,7 @@ impl ImportSummary {
 
     pub fn merge(&mut self, other: ImportSummary) {
         self.files += other.files;
+        self.file_reports.extend(other.file_reports);
         self.bytes += other.bytes;
         self.conversations.extend(other.conversations);
         self.skipped.extend(other.skipped);
