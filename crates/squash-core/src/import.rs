@@ -26,18 +26,22 @@ pub enum SourceFormat {
     Anthropic,
     #[serde(rename = "gromozeka")]
     Gromozeka,
+    /// The official ChatGPT data export (`conversations.json`).
+    #[serde(rename = "chatgpt")]
+    ChatGpt,
     /// Our own lossless JSON export.
     #[serde(rename = "squash")]
     Squash,
 }
 
 impl SourceFormat {
-    pub const ALL: [SourceFormat; 6] = [
+    pub const ALL: [SourceFormat; 7] = [
         SourceFormat::ClaudeCode,
         SourceFormat::Codex,
         SourceFormat::OpenAi,
         SourceFormat::Anthropic,
         SourceFormat::Gromozeka,
+        SourceFormat::ChatGpt,
         SourceFormat::Squash,
     ];
 
@@ -48,6 +52,7 @@ impl SourceFormat {
             SourceFormat::OpenAi => "openai",
             SourceFormat::Anthropic => "anthropic",
             SourceFormat::Gromozeka => "gromozeka",
+            SourceFormat::ChatGpt => "chatgpt",
             SourceFormat::Squash => "squash",
         }
     }

@@ -5,7 +5,7 @@ use std::io::Read;
 use serde_json::Value;
 use squash_core::SourceFormat;
 
-use crate::squash_json;
+use crate::{chatgpt, codex, squash_json};
 
 const SQLITE_MAGIC: &[u8] = b"SQLite format 3\0";
 
@@ -32,6 +32,14 @@ pub fn detect_bytes(head: &[u8]) -> Option<SourceFormat> {
         if has("payload") && has("type") {
             return Some(SourceFormat::Codex);
         }
+        let second = lines.clone().next();
+        if codex::legacy::is_session_object(&obj)
+            && second.is_none_or(|l| {
+                serde_json::from_str::<Value>(l).is_ok_and(|v| codex::legacy::is_legacy_line(&v))
+            })
+        {
+            return Some(SourceFormat::Codex);
+        }
         if has("type") && !has("messages") && !has("history") && !has("format") {
             return Some(SourceFormat::ClaudeCode);
         }
@@ -45,7 +53,9 @@ pub fn detect_bytes(head: &[u8]) -> Option<SourceFormat> {
         Ok(doc) => Some(json_format(&doc)),
         Err(_) => {
             let t = text.trim_start();
-            if t.starts_with('[') {
+            if chatgpt::head_looks_like(t) {
+                Some(SourceFormat::ChatGpt)
+            } else if t.starts_with('[') {
                 Some(SourceFormat::OpenAi)
             } else if t.contains("\"format\"") && t.contains("squash-conversation") {
                 Some(SourceFormat::Squash)
@@ -62,8 +72,11 @@ pub fn detect_bytes(head: &[u8]) -> Option<SourceFormat> {
     }
 }
 
-/// OpenAI, Anthropic or our own format, for a whole JSON document.
+/// OpenAI, Anthropic, ChatGPT or our own format, for a whole JSON document.
 fn json_format(doc: &Value) -> SourceFormat {
+    if chatgpt::looks_like(doc) {
+        return SourceFormat::ChatGpt;
+    }
     if doc.get("format").and_then(Value::as_str) == Some(squash_json::FORMAT) {
         return SourceFormat::Squash;
     }

@@ -20,18 +20,22 @@ pub enum ImportFormat {
     OpenAi,
     Anthropic,
     Gromozeka,
+    /// The ChatGPT data export (`conversations.json`).
+    #[serde(rename = "chatgpt")]
+    ChatGpt,
     /// Our own lossless JSON export.
     Squash,
 }
 
 impl ImportFormat {
-    pub const ALL: [ImportFormat; 7] = [
+    pub const ALL: [ImportFormat; 8] = [
         ImportFormat::Auto,
         ImportFormat::ClaudeCode,
         ImportFormat::Codex,
         ImportFormat::OpenAi,
         ImportFormat::Anthropic,
         ImportFormat::Gromozeka,
+        ImportFormat::ChatGpt,
         ImportFormat::Squash,
     ];
 
@@ -51,6 +55,7 @@ impl ImportFormat {
             ImportFormat::OpenAi => Some(SourceFormat::OpenAi),
             ImportFormat::Anthropic => Some(SourceFormat::Anthropic),
             ImportFormat::Gromozeka => Some(SourceFormat::Gromozeka),
+            ImportFormat::ChatGpt => Some(SourceFormat::ChatGpt),
             ImportFormat::Squash => Some(SourceFormat::Squash),
         }
     }
@@ -64,6 +69,7 @@ impl From<SourceFormat> for ImportFormat {
             SourceFormat::OpenAi => ImportFormat::OpenAi,
             SourceFormat::Anthropic => ImportFormat::Anthropic,
             SourceFormat::Gromozeka => ImportFormat::Gromozeka,
+            SourceFormat::ChatGpt => ImportFormat::ChatGpt,
             SourceFormat::Squash => ImportFormat::Squash,
         }
     }
@@ -78,7 +84,7 @@ impl fmt::Display for ImportFormat {
 /// A name that is not one of the [`ImportFormat`]s.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error(
-    "unknown import format {0:?} (auto, claude-code, codex, openai, anthropic, gromozeka, squash)"
+    "unknown import format {0:?} (auto, claude-code, codex, openai, anthropic, gromozeka, chatgpt, squash)"
 )]
 pub struct UnknownImportFormat(pub String);
 

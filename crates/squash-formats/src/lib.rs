@@ -5,12 +5,14 @@
 //! Readers turn a source into [`ImportedConversation`]s (messages with content, threads as link
 //! lists, operations) collected in a [`Parsed`] with what they skipped:
 //! [`claude_code`] and [`codex`] session logs (JSONL, fed line by line), [`openai_json`] and
-//! [`anthropic_json`] chat documents, [`gromozeka`] databases and our own [`squash_json`] export.
+//! [`anthropic_json`] chat documents, [`chatgpt`] data exports, [`gromozeka`] databases and our
+//! own [`squash_json`] export.
 //! [`read`] picks the reader for a [`SourceFormat`] and [`detect`] tells the format from the
 //! first bytes. Writers: [`markdown`] transcripts, [`squash_json`] documents and
 //! [`claude_code::write`] sessions that `claude --resume` accepts.
 
 pub mod anthropic_json;
+pub mod chatgpt;
 pub mod claude_code;
 pub mod codex;
 mod conversation;

@@ -11,7 +11,7 @@ use squash_core::SourceFormat;
 use crate::claude_code::ClaudeCodeParser;
 use crate::codex::CodexParser;
 use crate::hash::{hex_digest, sha256_hex};
-use crate::{anthropic_json, gromozeka, openai_json, squash_json, FormatError, Parsed};
+use crate::{anthropic_json, chatgpt, gromozeka, openai_json, squash_json, FormatError, Parsed};
 
 /// Bytes between progress reports.
 const PROGRESS_STEP: u64 = 1 << 20;
@@ -53,6 +53,7 @@ pub fn read_stream(
             let parser = LineParser::Codex(Box::new(CodexParser::new(source_name, now)));
             read_lines(reader, source_name, parser, advanced)
         }
+        SourceFormat::ChatGpt => chatgpt::read(reader, source_name, now, advanced),
         SourceFormat::OpenAi | SourceFormat::Anthropic | SourceFormat::Squash => {
             read_document(reader, source_name, format, now, advanced)
         }

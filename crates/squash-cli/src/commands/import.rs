@@ -1,5 +1,5 @@
 //! `squash import`: sessions from Claude Code, Codex CLI, OpenAI/Anthropic-style JSON, Gromozeka
-//! databases and our own JSON export, with a progress bar on a terminal and a summary at the end.
+//! databases, ChatGPT data exports and our own JSON export, with a progress bar on a terminal and a summary at the end.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -32,6 +32,9 @@ pub enum FormatArg {
     Openai,
     Anthropic,
     Gromozeka,
+    /// The ChatGPT data export (`conversations.json`).
+    #[value(name = "chatgpt")]
+    Chatgpt,
     Squash,
 }
 
@@ -44,6 +47,7 @@ impl From<FormatArg> for ImportFormat {
             FormatArg::Openai => ImportFormat::OpenAi,
             FormatArg::Anthropic => ImportFormat::Anthropic,
             FormatArg::Gromozeka => ImportFormat::Gromozeka,
+            FormatArg::Chatgpt => ImportFormat::ChatGpt,
             FormatArg::Squash => ImportFormat::Squash,
         }
     }

@@ -118,7 +118,7 @@ fn import_error(e: ImportError) -> ApiError {
     match e {
         ImportError::Undetected(name) => ApiError::invalid(format!(
             "cannot tell the format of {name}; pass format= (claude-code, codex, openai, \
-             anthropic, gromozeka, squash)"
+             anthropic, gromozeka, chatgpt, squash)"
         )),
         ImportError::UnknownFormat(_)
         | ImportError::Invalid { .. }

@@ -1,0 +1,240 @@
+use squash_core::{ContentItem, MessageId, Role};
+
+use super::*;
+
+#[test]
+fn a_turn_becomes_assistant_and_tool_messages() {
+    let lines = [
+        r#"{"timestamp":"2025-12-28T12:18:30.522Z","type":"session_meta","payload":{"id":"abc","cwd":"/w"}}"#,
+        r#"{"timestamp":"2025-12-28T12:18:31Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"fix it"}]}}"#,
+        r#"{"timestamp":"2025-12-28T12:18:32Z","type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"look"}],"encrypted_content":"enc"}}"#,
+        r#"{"timestamp":"2025-12-28T12:18:33Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c1"}}"#,
+        r#"{"timestamp":"2025-12-28T12:18:34Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"boom\",\"metadata\":{\"exit_code\":2}}"}}"#,
+        r#"{"timestamp":"2025-12-28T12:18:35Z","type":"compacted","payload":{"message":"summary"}}"#,
+        r#"{"timestamp":"2025-12-28T12:18:36Z","type":"event_msg","payload":{"type":"token_count"}}"#,
+    ]
+    .join("\n");
+    let parsed = CodexParser::parse_str("r.jsonl", &lines, "h");
+    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    assert_eq!((parsed.records.messages, parsed.records.metadata), (5, 2));
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.source_key, "codex:abc");
+    assert_eq!(conv.project_path.as_deref(), Some("/w"));
+    let roles: Vec<Role> = conv.messages.iter().map(|m| m.role).collect();
+    assert_eq!(
+        roles,
+        [Role::User, Role::Assistant, Role::User, Role::System]
+    );
+    assert_eq!(conv.messages[1].content.len(), 2);
+    match &conv.messages[2].content[0] {
+        ContentItem::ToolResult {
+            is_error,
+            tool_name,
+            ..
+        } => {
+            assert!(*is_error);
+            assert_eq!(tool_name, "shell");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(conv.display_name, "fix it");
+}
+
+fn fixture(name: &str) -> Parsed {
+    let path = format!(
+        "{}/../../testdata/sessions/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let parsed = CodexParser::parse_str(name, &text, "h");
+    assert!(parsed.records.balanced(), "{name}: {:?}", parsed.records);
+    assert!(parsed.skipped.is_empty(), "{name}: {:?}", parsed.skipped);
+    parsed
+}
+
+/// Role and first text of each message, for short asserts.
+fn outline(messages: &[Message]) -> Vec<(Role, String)> {
+    messages
+        .iter()
+        .map(|m| {
+            let first = m.content.first().map(|i| match i {
+                ContentItem::UserMessage { text } => text.clone(),
+                ContentItem::AssistantMessage { structured } => structured.full_text.clone(),
+                ContentItem::System { content, .. } => content.clone(),
+                ContentItem::Thinking { thinking, .. } => format!("thinking: {thinking}"),
+                ContentItem::ToolCall { name, .. } => format!("call: {name}"),
+                ContentItem::ToolResult { is_error, .. } => format!("result, error: {is_error}"),
+                other => format!("{other:?}"),
+            });
+            (m.role, first.unwrap_or_default())
+        })
+        .collect()
+}
+
+#[test]
+fn prompts_recorded_only_as_events_become_user_messages_once() {
+    let parsed = fixture("codex-event-msg-prompts.jsonl");
+    let c = &parsed.conversations[0];
+    let texts: Vec<(Role, String)> = outline(&c.messages)
+        .into_iter()
+        .map(|(r, t)| (r, t.lines().next().unwrap_or("").to_owned()))
+        .collect();
+    let user = |t: &str| (Role::User, t.to_owned());
+    let assistant = |t: &str| (Role::Assistant, t.to_owned());
+    assert_eq!(
+        texts,
+        [
+            user("<environment_context>"),
+            user("List the files in src/ and tell me what each one does"),
+            assistant("thinking: **Listing the source directory**"),
+            user("result, error: false"),
+            assistant(
+                "`main.rs` parses the arguments and `store.rs` keeps the notes in a JSON file."
+            ),
+            user("Now add a --json flag to the list command"),
+            assistant("Added `--json` to `list`; it prints the notes as a JSON array."),
+            user("Thanks, that's all"),
+            assistant("You're welcome."),
+        ]
+    );
+    assert_eq!(
+        c.display_name,
+        "List the files in src/ and tell me what each one does"
+    );
+    // 10 lines made messages; the session, 2 turn contexts, 2 events that repeat what a
+    // message says and the token count are metadata.
+    assert_eq!((parsed.records.messages, parsed.records.metadata), (10, 6));
+    assert!(c.appendable);
+}
+
+#[test]
+fn a_compaction_with_a_replacement_history_starts_a_thread() {
+    let parsed = fixture("codex-compacted.jsonl");
+    let c = &parsed.conversations[0];
+    assert_eq!(c.threads.len(), 2);
+    let (before, after) = (&c.threads[0], &c.threads[1]);
+    assert_eq!(c.current_thread_id, after.id);
+    assert_eq!(after.original_thread_id, Some(before.id));
+    assert!(!c.appendable);
+    let of = |links: &[MessageId]| -> Vec<(Role, String)> {
+        let ms: Vec<Message> = links
+            .iter()
+            .map(|id| c.messages.iter().find(|m| m.id == *id).cloned().unwrap())
+            .collect();
+        outline(&ms)
+            .into_iter()
+            .map(|(r, t)| (r, t.chars().take(30).collect()))
+            .collect()
+    };
+    let pre = of(&before.links);
+    assert_eq!(pre.len(), 6, "{pre:?}");
+    assert_eq!(
+        pre[2],
+        (Role::User, "Summarise the errors in logs/a".into())
+    );
+    assert_eq!(
+        pre[3],
+        (Role::Assistant, "thinking: **Reading the log**".into())
+    );
+    let post = of(&after.links);
+    assert_eq!(
+        post,
+        [
+            (Role::System, "Conversation compacted: the mo".into()),
+            (Role::User, "<environment_context>\n  <cwd>/".into()),
+            (Role::User, "Summarise the errors in logs/a".into()),
+            (Role::User, "Another language model started".into()),
+            (Role::User, "Raise the pool timeout to 30 s".into()),
+            (Role::Assistant, "Done: `pool_timeout = 30` in c".into()),
+        ]
+    );
+    // The prompt kept by the compaction is the same message in both threads.
+    assert_eq!(before.links[2], after.links[2]);
+    assert_eq!(c.messages.len(), 10);
+    match &after.origin {
+        squash_core::ThreadOrigin::Delete { message_ids } => assert_eq!(message_ids.len(), 4),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!((parsed.records.messages, parsed.records.metadata), (10, 10));
+}
+
+#[test]
+fn legacy_rollouts_keep_the_prompt() {
+    let parsed = fixture("codex-legacy.jsonl");
+    let c = &parsed.conversations[0];
+    assert_eq!(c.source_key, "codex:5f0c2a9e-81b4-4c7d-a3e2-0d9b6c1f4e27");
+    assert_eq!(c.display_name, "Add a --verbose flag to greet.py");
+    assert_eq!(
+        outline(&c.messages),
+        [
+            (Role::User, "Add a --verbose flag to greet.py".into()),
+            (
+                Role::Assistant,
+                "thinking: Finding the argument parser".into()
+            ),
+            (Role::User, "result, error: false".into()),
+            (Role::Assistant, "call: shell".into()),
+            (Role::User, "result, error: true".into()),
+            (
+                Role::Assistant,
+                "I added `--verbose`; `test_quiet` now fails because it expects no output.".into()
+            ),
+        ]
+    );
+    assert_eq!(c.messages[1].content.len(), 2);
+    assert_eq!((parsed.records.messages, parsed.records.metadata), (7, 4));
+    let created = c.messages[0].created_at.to_rfc3339();
+    assert_eq!(created, "2025-04-18T09:12:03.511+00:00");
+}
+
+#[test]
+fn exit_codes_in_output_text_make_errors() {
+    let parsed = fixture("codex-exit-code.jsonl");
+    let errors: Vec<bool> = parsed.conversations[0]
+        .messages
+        .iter()
+        .flat_map(|m| &m.content)
+        .filter_map(|i| match i {
+            ContentItem::ToolResult { is_error, .. } => Some(*is_error),
+            _ => None,
+        })
+        .collect();
+    // exit 2 (unified exec), 101 (shell), 1 (code mode), 0, and 0 with "code 1" in the output.
+    assert_eq!(errors, [true, true, true, false, false]);
+}
+
+#[test]
+fn exit_code_headers_are_read_above_the_output_only() {
+    use super::output::header_exit_code;
+    assert_eq!(
+        header_exit_code("Exit code: 3\nWall time: 1s\nOutput:\n"),
+        Some(3)
+    );
+    assert_eq!(
+        header_exit_code("Chunk ID: a\nProcess exited with code 0\nOutput:\nExit code: 1\n"),
+        Some(0)
+    );
+    assert_eq!(
+        header_exit_code("Output:\nProcess exited with code 1\n"),
+        None
+    );
+    assert_eq!(header_exit_code("plain text"), None);
+}
+
+#[test]
+fn every_line_is_accounted_for_even_bad_ones() {
+    let text = "{\"timestamp\":\"2025-01-01T00:00:00Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"s\"}}\n\nnot json\n[1]\n{\"what\":1}\n{\"timestamp\":\"2025-01-01T00:00:01Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\",\"message\":\"hi\"}}";
+    let parsed = CodexParser::parse_str("x.jsonl", text, "h");
+    assert_eq!(
+        parsed.records,
+        crate::RecordCounts {
+            lines: 6,
+            messages: 1,
+            metadata: 1,
+            skipped: 4
+        }
+    );
+    let lines: Vec<Option<usize>> = parsed.skipped.iter().map(|s| s.line).collect();
+    assert_eq!(lines, [Some(2), Some(3), Some(4), Some(5)]);
+    assert_eq!(parsed.conversations[0].messages.len(), 1);
+}
