@@ -130,6 +130,9 @@ impl CodexParser {
                 if kind == "session_meta" {
                     self.session_meta(&payload);
                 }
+                if starts_turn(kind, &payload) {
+                    self.open = None;
+                }
                 line.insert("payload".to_owned(), payload);
                 self.keep_line(no, Value::Object(line));
             }
@@ -152,6 +155,13 @@ impl CodexParser {
         self.extras.push(json!({"line": no, "json": json}));
         self.parsed.record_metadata();
     }
+}
+
+/// Whether a line opens a new turn: what the model says next is a new message.
+fn starts_turn(kind: &str, payload: &Value) -> bool {
+    kind == "turn_context"
+        || (kind == "event_msg"
+            && payload.get("type").and_then(Value::as_str) == Some("task_started"))
 }
 
 /// The envelope of a line minus its payload, kept with the message the payload became (so an

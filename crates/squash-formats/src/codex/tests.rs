@@ -183,6 +183,15 @@ fn legacy_rollouts_keep_the_prompt() {
     );
     assert_eq!(c.messages[1].content.len(), 2);
     assert_eq!((parsed.records.messages, parsed.records.metadata), (7, 4));
+    let text = std::fs::read(format!(
+        "{}/../../testdata/sessions/codex-legacy.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    assert_eq!(
+        crate::detect::detect_bytes(&text),
+        Some(squash_core::SourceFormat::Codex)
+    );
     let created = c.messages[0].created_at.to_rfc3339();
     assert_eq!(created, "2025-04-18T09:12:03.511+00:00");
 }
@@ -237,4 +246,22 @@ fn every_line_is_accounted_for_even_bad_ones() {
     let lines: Vec<Option<usize>> = parsed.skipped.iter().map(|s| s.line).collect();
     assert_eq!(lines, [Some(2), Some(3), Some(4), Some(5)]);
     assert_eq!(parsed.conversations[0].messages.len(), 1);
+}
+
+#[test]
+fn a_new_turn_starts_a_new_assistant_message() {
+    let lines = [
+        r#"{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Reply 2."}]}}"#,
+        r#"{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}"#,
+        r#"{"timestamp":"2026-01-01T00:00:02Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Summary: ..."}]}}"#,
+        r#"{"timestamp":"2026-01-01T00:00:03Z","type":"turn_context","payload":{"turn_id":"t3"}}"#,
+        r#"{"timestamp":"2026-01-01T00:00:04Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Reply 4."}]}}"#,
+    ]
+    .join("\n");
+    let parsed = CodexParser::parse_str("r.jsonl", &lines, "h");
+    let texts: Vec<String> = outline(&parsed.conversations[0].messages)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(texts, ["Reply 2.", "Summary: ...", "Reply 4."]);
 }
