@@ -13,7 +13,17 @@ fuzz_target!(|data: &[u8]| {
     };
     let parsed = ClaudeCodeParser::parse_str("fuzz.jsonl", text, "");
     for conv in &parsed.conversations {
-        assert_eq!(conv.threads[0].links.len(), conv.messages.len());
+        assert!(parsed.records.balanced(), "{:?}", parsed.records);
+        // Every message is in a thread; every thread derives from one listed before it.
+        let ids: std::collections::HashSet<_> = conv.messages.iter().map(|m| m.id).collect();
+        let linked: std::collections::HashSet<_> =
+            conv.threads.iter().flat_map(|t| t.links.iter().copied()).collect();
+        assert_eq!(ids, linked);
+        for (k, t) in conv.threads.iter().enumerate() {
+            if let Some(o) = t.original_thread_id {
+                assert!(conv.threads[..k].iter().any(|e| e.id == o));
+            }
+        }
         let extras = conv
             .metadata
             .as_ref()

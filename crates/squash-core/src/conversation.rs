@@ -39,6 +39,24 @@ pub enum ThreadOrigin {
     Squash {
         operation_id: SquashOperationId,
     },
+    /// A branch the imported source recorded itself (no Squash operation made it).
+    SourceBranch {
+        branch: BranchKind,
+    },
+}
+
+/// Why a source holds more than one branch of a conversation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BranchKind {
+    /// The user went back to an earlier message and continued from there; the branch left
+    /// behind stays readable.
+    Rewind,
+    /// The agent compacted its context: the thread it continues from starts at the summary,
+    /// the full history before it is the thread it derives from.
+    Compaction,
+    /// One of several answers the source offers for the same message (a regenerated reply).
+    Alternative,
 }
 
 impl ThreadOrigin {
@@ -47,7 +65,9 @@ impl ThreadOrigin {
             ThreadOrigin::Edit { operation_id } | ThreadOrigin::Squash { operation_id } => {
                 Some(*operation_id)
             }
-            ThreadOrigin::Initial | ThreadOrigin::Delete { .. } => None,
+            ThreadOrigin::Initial
+            | ThreadOrigin::Delete { .. }
+            | ThreadOrigin::SourceBranch { .. } => None,
         }
     }
 
@@ -57,6 +77,7 @@ impl ThreadOrigin {
             ThreadOrigin::Edit { .. } => "edit",
             ThreadOrigin::Delete { .. } => "delete",
             ThreadOrigin::Squash { .. } => "squash",
+            ThreadOrigin::SourceBranch { .. } => "branch",
         }
     }
 }

@@ -22,7 +22,7 @@ pub mod thread_ops;
 pub mod time;
 pub mod tokens;
 
-pub use conversation::{Conversation, Project, Thread, ThreadOrigin};
+pub use conversation::{BranchKind, Conversation, Project, Thread, ThreadOrigin};
 pub use error::DomainError;
 pub use ids::{ConversationId, MessageId, ProjectId, SquashOperationId, ThreadId};
 pub use import::{ImportRecord, ImportSource, ImportThread, SourceFormat, UnknownSourceFormat};

@@ -174,6 +174,7 @@ pub fn fresh_ids(conv: &mut ImportedConversation) {
         th.links = th.links.iter().map(m).collect();
         th.origin = match &th.origin {
             ThreadOrigin::Initial => ThreadOrigin::Initial,
+            ThreadOrigin::SourceBranch { branch } => ThreadOrigin::SourceBranch { branch: *branch },
             ThreadOrigin::Edit { operation_id } => ThreadOrigin::Edit {
                 operation_id: o(operation_id),
             },

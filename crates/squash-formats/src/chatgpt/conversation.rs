@@ -5,7 +5,8 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, SubsecRound, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    ConversationId, ImportThread, Message, MessageId, Role, SourceFormat, ThreadId, ThreadOrigin,
+    BranchKind, ConversationId, ImportThread, Message, MessageId, Role, SourceFormat, ThreadId,
+    ThreadOrigin,
 };
 
 use super::content::{self, Author};
@@ -327,13 +328,11 @@ fn thread_list(
             let (id, original, origin) = if i == 0 {
                 (current_id, None, ThreadOrigin::Initial)
             } else {
-                let kept: HashSet<&MessageId> = links.iter().collect();
-                let other = lists[0].iter().filter(|l| !kept.contains(l)).copied();
                 (
                     ThreadId::new(),
                     Some(current_id),
-                    ThreadOrigin::Delete {
-                        message_ids: other.collect(),
+                    ThreadOrigin::SourceBranch {
+                        branch: BranchKind::Alternative,
                     },
                 )
             };

@@ -1,8 +1,22 @@
 //! Claude Code session logs (`~/.claude/projects/<dir>/<sessionId>.jsonl`): the reader, and the
 //! writer of sessions that `claude --resume` accepts.
 
+mod assemble;
+mod chain;
+mod lines;
+mod messages;
+mod naming;
 mod read;
+mod restore;
+mod system;
+mod threads;
+mod tree;
 mod write;
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod tests;
 
 pub use read::*;
 pub use write::{extras_of, project_dir, write, Session, Written, FALLBACK_VERSION};

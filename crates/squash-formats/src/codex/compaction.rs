@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
-use squash_core::ThreadOrigin;
+use squash_core::{BranchKind, ThreadOrigin};
 use squash_core::{ContentItem, ImportThread, Message, MessageId, Role, SystemLevel, ThreadId};
 
 use super::build::{new_message, note_on};
@@ -42,16 +42,12 @@ impl Threads {
             let updated_at = links.last().and_then(time_of).unwrap_or(created_at);
             let (original, origin) = match i.checked_sub(1) {
                 None => (None, ThreadOrigin::Initial),
-                Some(p) => {
-                    let kept: HashSet<&MessageId> = links.iter().collect();
-                    let replaced = lists[p].iter().filter(|l| !kept.contains(l)).copied();
-                    (
-                        Some(out[p].id),
-                        ThreadOrigin::Delete {
-                            message_ids: replaced.collect(),
-                        },
-                    )
-                }
+                Some(p) => (
+                    Some(out[p].id),
+                    ThreadOrigin::SourceBranch {
+                        branch: BranchKind::Compaction,
+                    },
+                ),
             };
             out.push(ImportThread {
                 id: ThreadId::new(),

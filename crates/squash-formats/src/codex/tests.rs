@@ -152,7 +152,9 @@ fn a_compaction_with_a_replacement_history_starts_a_thread() {
     assert_eq!(before.links[2], after.links[2]);
     assert_eq!(c.messages.len(), 10);
     match &after.origin {
-        squash_core::ThreadOrigin::Delete { message_ids } => assert_eq!(message_ids.len(), 4),
+        squash_core::ThreadOrigin::SourceBranch { branch } => {
+            assert_eq!(*branch, squash_core::BranchKind::Compaction)
+        }
         other => panic!("{other:?}"),
     }
     assert_eq!((parsed.records.messages, parsed.records.metadata), (10, 10));

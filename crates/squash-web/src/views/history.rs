@@ -2,7 +2,7 @@
 
 use maud::{html, Markup};
 use squash_app::HistoryEntry;
-use squash_core::ThreadOrigin;
+use squash_core::{BranchKind, ThreadOrigin};
 
 use super::{short_id, when};
 
@@ -56,6 +56,11 @@ fn describe(e: &HistoryEntry) -> String {
             )
         }
         (ThreadOrigin::Edit { .. }, _) => "Edited a message".to_owned(),
+        (ThreadOrigin::SourceBranch { branch }, _) => match branch {
+            BranchKind::Rewind => "Rewound and continued (imported)".to_owned(),
+            BranchKind::Compaction => "Continued after a compaction (imported)".to_owned(),
+            BranchKind::Alternative => "Alternative answer (imported)".to_owned(),
+        },
         (ThreadOrigin::Squash { .. }, Some(op)) if op.performed_by_agent => format!(
             "AI squash of {} messages{}{}",
             op.source_message_ids.len(),

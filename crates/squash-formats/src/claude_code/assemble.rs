@@ -1,0 +1,193 @@
+//! The conversations of a session, from the drafts of its groups: every line no thread took
+//! is kept with its conversation for the export, names and keys are given, and sub-agent runs
+//! are tied to the call that started them.
+
+use chrono::{DateTime, Utc};
+use serde_json::{json, Value};
+use squash_core::SourceFormat;
+
+use super::chain::{Group, GroupKey};
+use super::lines::LineRecord;
+use super::messages::Draft;
+use super::naming::{display_name, first_text, prefix, task_calls};
+use super::restore::take_raw;
+use super::META_KEY;
+use crate::anthropic_json::{short, ToolNames};
+use crate::{ImportedConversation, Parsed};
+
+pub(super) struct Assembly<'a> {
+    pub source_name: &'a str,
+    pub session: Option<String>,
+    pub content_hash: &'a str,
+    pub now: DateTime<Utc>,
+    pub lines: &'a mut [LineRecord],
+    pub names: &'a ToolNames,
+    /// Main first.
+    pub groups: &'a [Group],
+    /// One per group: `None` when the group holds no message.
+    pub drafts: Vec<Option<Draft>>,
+    pub parsed: &'a mut Parsed,
+}
+
+pub(super) fn assemble(a: Assembly<'_>) {
+    let Assembly {
+        source_name,
+        session,
+        content_hash,
+        now,
+        lines,
+        names,
+        groups,
+        mut drafts,
+        parsed,
+    } = a;
+    let extras = leftover_extras(source_name, lines, names, groups, &mut drafts, parsed);
+    let session =
+        session.unwrap_or_else(|| short(source_name).trim_end_matches(".jsonl").to_owned());
+    let main_key = format!("claude-code:{session}");
+    let source = short(source_name).to_owned();
+    let mut out: Vec<ImportedConversation> = Vec::new();
+    let mut parts = drafts.into_iter().zip(extras).zip(groups);
+    let main = parts
+        .next()
+        .and_then(|((draft, extras), _)| Some(conversation(draft?, extras, &source, now)));
+    let main_name = main
+        .as_ref()
+        .map(|c| c.display_name.clone())
+        .unwrap_or_else(|| format!("Claude Code session {}", prefix(&session)));
+    let tasks = main
+        .as_ref()
+        .map(|c| task_calls(&c.messages))
+        .unwrap_or_default();
+    if let Some(mut conv) = main {
+        conv.source_key = main_key.clone();
+        set_meta(&mut conv, "session_id", Value::String(session.clone()));
+        conv.content_hash = content_hash.to_owned();
+        out.push(conv);
+    }
+    for ((draft, extras), group) in parts {
+        let Some(draft) = draft else { continue };
+        let root_uuid = group.members.first().and_then(|&i| lines[i].uuid.clone());
+        let agent_id = match &group.key {
+            GroupKey::Agent(agent) => Some(agent.clone()),
+            _ => None,
+        };
+        let mut conv = conversation(draft, extras, &source, now);
+        let prompt = first_text(&conv.messages);
+        let task = tasks
+            .iter()
+            .find(|(_, p, _)| Some(p.as_str()) == prompt.as_deref());
+        conv.display_name = match task {
+            Some((_, _, description)) if !description.is_empty() => {
+                format!("{main_name} · sub-agent: {description}")
+            }
+            _ => format!("{main_name} · sub-agent: {}", conv.display_name),
+        };
+        let key_part = root_uuid.clone().or(agent_id.clone());
+        conv.source_key = format!("{main_key}/sidechain:{}", key_part.as_deref().unwrap_or(""));
+        conv.sidechain = true;
+        conv.content_hash = content_hash.to_owned();
+        set_meta(&mut conv, "session_id", Value::String(session.clone()));
+        set_meta(
+            &mut conv,
+            "sidechain",
+            json!({
+                "root_uuid": root_uuid,
+                "parent_source_key": main_key,
+                "parent_tool_use_id": task.map(|t| t.0.clone()),
+                "agent_id": agent_id,
+            }),
+        );
+        out.push(conv);
+    }
+    parsed.conversations.extend(out);
+}
+
+/// The extras of each group: the lines of its threads that are no message, and every line no
+/// thread took. A group without a conversation leaves its lines to the main conversation (or
+/// the first there is); with no conversation at all they are reported as skipped.
+fn leftover_extras(
+    source_name: &str,
+    lines: &mut [LineRecord],
+    names: &ToolNames,
+    groups: &[Group],
+    drafts: &mut [Option<Draft>],
+    parsed: &mut Parsed,
+) -> Vec<Vec<Value>> {
+    let mut extras: Vec<Vec<Value>> = drafts
+        .iter_mut()
+        .map(|d| {
+            d.as_mut()
+                .map(|d| std::mem::take(&mut d.extras))
+                .unwrap_or_default()
+        })
+        .collect();
+    let first_home = drafts.iter().position(Option::is_some);
+    for (g, group) in groups.iter().enumerate() {
+        let home = if drafts[g].is_some() {
+            Some(g)
+        } else {
+            first_home
+        };
+        let mut untaken: Vec<usize> = group.members.iter().chain(&group.loose).copied().collect();
+        untaken.sort_unstable();
+        for i in untaken {
+            let no = lines[i].no;
+            let Some(json) = take_raw(&mut lines[i], names) else {
+                continue;
+            };
+            match home {
+                Some(h) => {
+                    parsed.record_metadata();
+                    extras[h].push(json!({"line": no, "chain": false, "json": json}));
+                }
+                None => parsed.skip_record(
+                    source_name,
+                    Some(no),
+                    "no user or assistant message in this file to keep this line with",
+                ),
+            }
+        }
+    }
+    extras
+}
+
+fn conversation(
+    draft: Draft,
+    mut extras: Vec<Value>,
+    source: &str,
+    now: DateTime<Utc>,
+) -> ImportedConversation {
+    extras.sort_by_key(|e| e.get("line").and_then(Value::as_u64));
+    let name = display_name(&draft.messages, &extras);
+    let mut conv = ImportedConversation::linear(
+        SourceFormat::ClaudeCode,
+        String::new(),
+        draft.conversation_id,
+        name,
+        draft.messages,
+        now,
+    );
+    conv.appendable = draft.threads.len() == 1;
+    conv.threads = draft.threads;
+    conv.current_thread_id = draft.current;
+    conv.project_path = draft.cwd;
+    conv.metadata = Some(json!({
+        META_KEY: {
+            "source": source,
+            "extras": extras,
+        }
+    }));
+    conv
+}
+
+fn set_meta(conv: &mut ImportedConversation, key: &str, value: Value) {
+    if let Some(obj) = conv
+        .metadata
+        .as_mut()
+        .and_then(|m| m.get_mut(META_KEY))
+        .and_then(Value::as_object_mut)
+    {
+        obj.insert(key.to_owned(), value);
+    }
+}

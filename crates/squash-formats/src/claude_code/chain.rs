@@ -1,0 +1,142 @@
+//! Which conversation each line belongs to (the main one, or one per sub-agent run), and the
+//! file-order fallback for lines whose parent is missing (trimmed or hand-made sessions).
+
+use std::collections::HashMap;
+
+use super::lines::LineRecord;
+use super::tree::Tree;
+
+/// The conversation a line belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum GroupKey {
+    Main,
+    /// A sub-agent run named by its `agentId`: its pieces are one conversation.
+    Agent(String),
+    /// A sub-agent run without `agentId`, named by its first line.
+    Root(usize),
+}
+
+/// The lines of one conversation, in file order.
+pub(super) struct Group {
+    pub key: GroupKey,
+    /// Lines in the tree (with a uuid).
+    pub members: Vec<usize>,
+    /// Lines outside the tree (no uuid, or a repeated one): kept for the export.
+    pub loose: Vec<usize>,
+}
+
+/// Splits the lines into conversations, main first, then sub-agent runs in file order.
+pub(super) fn groups(lines: &[LineRecord], tree: &Tree) -> Vec<Group> {
+    let mut root_of: Vec<usize> = (0..lines.len()).collect();
+    for i in 0..lines.len() {
+        if !tree.in_tree[i] {
+            continue;
+        }
+        // Parents usually come first in the file: reuse their root.
+        root_of[i] = match tree.parent(i, None) {
+            Some(p) if p < i => root_of[p],
+            Some(_) => tree.root(i),
+            None => i,
+        };
+    }
+    let mut order: Vec<Group> = vec![Group {
+        key: GroupKey::Main,
+        members: Vec::new(),
+        loose: Vec::new(),
+    }];
+    let mut at: HashMap<GroupKey, usize> = HashMap::from([(GroupKey::Main, 0)]);
+    for (i, line) in lines.iter().enumerate() {
+        let key = if !line.sidechain {
+            GroupKey::Main
+        } else if let Some(agent) = line
+            .agent_id
+            .as_ref()
+            .or(lines[root_of[i]].agent_id.as_ref())
+        {
+            GroupKey::Agent(agent.clone())
+        } else if tree.in_tree[i] {
+            GroupKey::Root(root_of[i])
+        } else {
+            GroupKey::Main
+        };
+        let g = *at.entry(key.clone()).or_insert_with(|| {
+            order.push(Group {
+                key,
+                members: Vec::new(),
+                loose: Vec::new(),
+            });
+            order.len() - 1
+        });
+        if tree.in_tree[i] {
+            order[g].members.push(i);
+        } else {
+            order[g].loose.push(i);
+        }
+    }
+    order
+}
+
+/// What [`join_orphans`] did, for the warning.
+#[derive(Default)]
+pub(super) struct Orphans {
+    /// Lines without `parentUuid` that are not the first line, joined to the line before.
+    pub null: usize,
+    /// Lines whose parent is not in the file, joined to the line before: (line number, parent).
+    pub dangling: Vec<(usize, String)>,
+    /// The first line names a parent that is not in the file: (line number, parent).
+    pub trimmed_start: Option<(usize, String)>,
+}
+
+/// Every line of a group that has no parent (other than its first line and compaction
+/// boundaries, which start a chain by design) follows the message line before it in the file.
+pub(super) fn join_orphans(lines: &[LineRecord], tree: &mut Tree, members: &[usize]) -> Orphans {
+    let mut orphans = Orphans::default();
+    let mut previous: Option<usize> = None;
+    for &i in members {
+        let line = &lines[i];
+        if tree.is_root(i) && line.boundary.is_none() {
+            let dangling = line.parent.clone().filter(|p| tree.index(p).is_none());
+            match (previous, dangling) {
+                (Some(p), Some(parent)) => {
+                    tree.set_fallback(i, p);
+                    orphans.dangling.push((line.no, parent));
+                }
+                (Some(p), None) => {
+                    tree.set_fallback(i, p);
+                    orphans.null += 1;
+                }
+                (None, Some(parent)) => orphans.trimmed_start = Some((line.no, parent)),
+                (None, None) => {}
+            }
+        }
+        if line.is_message() {
+            previous = Some(i);
+        }
+    }
+    orphans
+}
+
+/// The warnings for what [`join_orphans`] did in the conversation `what`.
+pub(super) fn orphan_warnings(source: &str, what: &str, orphans: &Orphans) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if let Some((no, parent)) = &orphans.trimmed_start {
+        warnings.push(format!(
+            "{source}: {what} starts at line {no}, whose parent {parent} is not in this file \
+             (a trimmed session?)"
+        ));
+    }
+    if let Some((no, parent)) = orphans.dangling.first() {
+        warnings.push(format!(
+            "{source}: {what}: {} line(s) name a parent that is not in this file (first: line \
+             {no}, parent {parent}); they are read in file order",
+            orphans.dangling.len()
+        ));
+    }
+    if orphans.null > 0 {
+        warnings.push(format!(
+            "{source}: {what}: {} line(s) have no parentUuid; they are read in file order",
+            orphans.null
+        ));
+    }
+    warnings
+}

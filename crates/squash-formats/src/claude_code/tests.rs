@@ -1,0 +1,116 @@
+//! Unit tests of the reader on small sessions written inline; the fixture files of each shape
+//! are tested in `fixtures.rs`.
+
+use serde_json::{json, Value};
+use squash_core::{BranchKind, ContentItem, Role, ThreadOrigin};
+
+use super::{ClaudeCodeParser, META_KEY};
+
+fn line(uuid: &str, parent: Option<&str>, kind: &str, content: Value, extra: Value) -> String {
+    let mut v = json!({
+        "uuid": uuid, "parentUuid": parent, "type": kind, "sessionId": "s1",
+        "timestamp": "2025-09-03T00:47:19.293Z", "cwd": "/p", "isSidechain": false,
+        "message": {"role": kind, "content": content},
+    });
+    if let (Some(obj), Value::Object(more)) = (v.as_object_mut(), extra) {
+        obj.extend(more);
+    }
+    v.to_string()
+}
+
+#[test]
+fn the_newest_branch_is_current_and_the_other_a_thread() {
+    let text = [
+        line("a", None, "user", json!("hello"), json!({})),
+        line(
+            "b",
+            Some("a"),
+            "assistant",
+            json!([{"type": "text", "text": "old answer"}]),
+            json!({"timestamp": "2025-09-03T00:47:20Z"}),
+        ),
+        line(
+            "c",
+            Some("a"),
+            "assistant",
+            json!([{"type": "text", "text": "new answer"}]),
+            json!({"timestamp": "2025-09-03T00:47:30Z"}),
+        ),
+        "{\"type\":\"summary\",\"summary\":\"Greeting\",\"leafUuid\":\"c\"}".to_owned(),
+        "not json".to_owned(),
+    ]
+    .join("\n");
+    let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
+    assert_eq!(parsed.conversations.len(), 1);
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.messages.len(), 3);
+    assert_eq!(conv.threads.len(), 2);
+    assert_eq!(conv.current_thread_id, conv.threads[1].id);
+    assert_eq!(
+        conv.threads[0].links,
+        [conv.messages[0].id, conv.messages[1].id]
+    );
+    assert_eq!(
+        conv.threads[1].links,
+        [conv.messages[0].id, conv.messages[2].id]
+    );
+    assert_eq!(
+        conv.threads[1].origin,
+        ThreadOrigin::SourceBranch {
+            branch: BranchKind::Rewind
+        }
+    );
+    assert_eq!(conv.display_name, "Greeting");
+    assert_eq!(conv.source_key, "claude-code:s1");
+    let extras = &conv.metadata.as_ref().unwrap()[META_KEY]["extras"];
+    assert_eq!(extras.as_array().unwrap().len(), 1, "{extras}");
+    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    assert_eq!(parsed.skipped.len(), 1);
+    assert_eq!(parsed.skipped[0].line, Some(5));
+}
+
+#[test]
+fn compaction_keeps_history_and_marks_the_boundary() {
+    let boundary = json!({"type": "system", "subtype": "compact_boundary", "uuid": "c",
+            "parentUuid": null, "logicalParentUuid": "b", "sessionId": "s1",
+            "timestamp": "2025-09-03T00:48:00Z", "isSidechain": false,
+            "compactMetadata": {"trigger": "auto", "preTokens": 155000}, "content": "Conversation compacted"});
+    let text = [
+        line("a", None, "user", json!("hello"), json!({})),
+        line(
+            "b",
+            Some("a"),
+            "assistant",
+            json!([{"type": "text", "text": "hi"}]),
+            json!({}),
+        ),
+        boundary.to_string(),
+        line(
+            "d",
+            Some("c"),
+            "user",
+            json!("This session is being continued…"),
+            json!({"isCompactSummary": true}),
+        ),
+    ]
+    .join("\n");
+    let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.messages.len(), 4);
+    assert_eq!(conv.messages[2].role, Role::System);
+    match &conv.messages[2].content[0] {
+        ContentItem::System { content, .. } => assert!(content.contains("155000"), "{content}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(conv.threads.len(), 2);
+    assert_eq!(
+        conv.threads[0].links,
+        [conv.messages[0].id, conv.messages[1].id]
+    );
+    assert_eq!(
+        conv.threads[1].links,
+        [conv.messages[2].id, conv.messages[3].id]
+    );
+    assert_eq!(conv.current_thread_id, conv.threads[1].id);
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+}

@@ -1,0 +1,253 @@
+//! The threads of one conversation, as lists of lines: the one the agent continues from (to
+//! the latest leaf, or the leaf a `last-prompt` line names), the history before each
+//! compaction, and every branch a rewind left behind.
+
+use std::collections::{HashMap, HashSet};
+
+use squash_core::BranchKind;
+
+use super::lines::LineRecord;
+use super::tree::Tree;
+
+pub(super) struct PathThread {
+    pub lines: Vec<usize>,
+    /// Index of the thread this one derives from (earlier in the list); `None` for the first.
+    pub original: Option<usize>,
+    pub kind: BranchKind,
+}
+
+pub(super) struct Paths {
+    pub threads: Vec<PathThread>,
+    pub current: usize,
+}
+
+/// The threads of the group whose tree lines are `members` (file order); `explicit_leaf` is
+/// the line a `last-prompt` names, if any.
+pub(super) fn thread_paths(
+    lines: &[LineRecord],
+    tree: &Tree,
+    members: &[usize],
+    explicit_leaf: Option<usize>,
+) -> Option<Paths> {
+    let in_group: HashSet<usize> = members.iter().copied().collect();
+    let children = Children::build(tree, members);
+    // A leaf that is no message (a progress or attachment line) stands for the message above.
+    let mut leaves: Vec<usize> = Vec::new();
+    for &i in members.iter().filter(|&&i| !children.has(i)) {
+        if let Some(m) = nearest_message(lines, tree, i) {
+            if !leaves.contains(&m) {
+                leaves.push(m);
+            }
+        }
+    }
+    leaves.sort_unstable();
+    // The line a `last-prompt` names is where the user left off, or (after a rewind) where
+    // they went back to: the newest leaf below it is where they are now.
+    let below_explicit = explicit_leaf
+        .filter(|i| in_group.contains(i))
+        .and_then(|e| {
+            leaves
+                .iter()
+                .rev()
+                .find(|&&l| tree.walk(l, None).contains(&e))
+                .copied()
+        });
+    let current_leaf = below_explicit
+        .or_else(|| leaves.iter().rev().find(|&&i| !lines[i].is_meta).copied())
+        .or_else(|| leaves.last().copied())?;
+
+    let mut found: Vec<Vec<usize>> = vec![absorb(lines, &children, tree.walk(current_leaf, None))];
+    let mut covered: HashSet<usize> = found[0].iter().copied().collect();
+    // The history before each compaction, as it was before the summary replaced it.
+    for &b in members {
+        let Some(logical) = lines[b]
+            .boundary
+            .as_ref()
+            .and_then(|x| x.logical_parent.as_deref())
+        else {
+            continue;
+        };
+        if let Some(last) = tree.index(logical).filter(|i| in_group.contains(i)) {
+            let path = absorb(lines, &children, tree.walk(last, Some(b)));
+            if !found.contains(&path) {
+                covered.extend(path.iter().copied());
+                found.push(path);
+            }
+        }
+    }
+    // Every other leaf is a branch left behind; a message no leaf reached (a relinked head of
+    // malformed input) still gets a thread of its own.
+    let rest = leaves
+        .iter()
+        .copied()
+        .chain(members.iter().copied().filter(|&i| lines[i].is_message()));
+    for leaf in rest.collect::<Vec<_>>() {
+        if covered.contains(&leaf) {
+            continue;
+        }
+        let path = absorb(lines, &children, tree.walk(leaf, None));
+        covered.extend(path.iter().copied());
+        found.push(path);
+    }
+    Some(arrange(lines, found))
+}
+
+fn nearest_message(lines: &[LineRecord], tree: &Tree, from: usize) -> Option<usize> {
+    let mut at = from;
+    for _ in 0..=lines.len() {
+        if lines[at].is_message() {
+            return Some(at);
+        }
+        at = tree.parent(at, None)?;
+    }
+    None // a cycle in malformed input
+}
+
+/// Orders the threads by when their last line was written (the first is the initial thread),
+/// and names the thread each derives from: the earlier one it shares most lines with.
+fn arrange(lines: &[LineRecord], found: Vec<Vec<usize>>) -> Paths {
+    let last_line = |p: &Vec<usize>| p.iter().map(|&i| lines[i].no).max().unwrap_or(0);
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    order.sort_by_key(|&k| (last_line(&found[k]), k));
+    let current = order.iter().position(|&k| k == 0).unwrap_or(0);
+    let mut sorted: Vec<Vec<usize>> = Vec::with_capacity(found.len());
+    let mut threads: Vec<PathThread> = Vec::with_capacity(found.len());
+    let mut slots: Vec<Option<Vec<usize>>> = found.into_iter().map(Some).collect();
+    for &k in &order {
+        let path = slots[k].take().unwrap_or_default();
+        let original = derived_from(lines, &sorted, &path);
+        let kind = match original {
+            Some(o) if brings_a_compaction(lines, &sorted[o], &path) => BranchKind::Compaction,
+            _ => BranchKind::Rewind,
+        };
+        threads.push(PathThread {
+            lines: path.clone(),
+            original,
+            kind,
+        });
+        sorted.push(path);
+    }
+    Paths { threads, current }
+}
+
+fn derived_from(lines: &[LineRecord], earlier: &[Vec<usize>], path: &[usize]) -> Option<usize> {
+    if earlier.is_empty() {
+        return None;
+    }
+    let mine: HashSet<usize> = path.iter().copied().collect();
+    let shared = |p: &Vec<usize>| p.iter().filter(|i| mine.contains(i)).count();
+    let best = (0..earlier.len()).max_by_key(|&k| (shared(&earlier[k]), k))?;
+    if shared(&earlier[best]) > 0 {
+        return Some(best);
+    }
+    // A compaction without preserved messages shares no line with the history it replaced:
+    // that history ends at the boundary's logical parent.
+    let logical = path.iter().find_map(|&i| {
+        lines[i]
+            .boundary
+            .as_ref()
+            .and_then(|b| b.logical_parent.as_deref())
+    });
+    logical
+        .and_then(|l| {
+            (0..earlier.len()).rev().find(|&k| {
+                earlier[k]
+                    .iter()
+                    .any(|&i| lines[i].uuid.as_deref() == Some(l))
+            })
+        })
+        .or(Some(earlier.len() - 1))
+}
+
+fn brings_a_compaction(lines: &[LineRecord], original: &[usize], path: &[usize]) -> bool {
+    let before: HashSet<usize> = original.iter().copied().collect();
+    path.iter()
+        .any(|i| lines[*i].boundary.is_some() && !before.contains(i))
+}
+
+/// Adds to a path the lines of parallel tool calls that hang beside it (Claude Code writes
+/// each call of one response as its own line, and each result as a child of its call), in
+/// the order the API needs: the response's calls, then their results.
+fn absorb(lines: &[LineRecord], children: &Children, path: Vec<usize>) -> Vec<usize> {
+    let on_path: HashSet<usize> = path.iter().copied().collect();
+    let mut out = Vec::with_capacity(path.len());
+    let mut i = 0;
+    while i < path.len() {
+        let Some(api) = lines[path[i]].assistant_api_id() else {
+            out.push(path[i]);
+            i += 1;
+            continue;
+        };
+        let mut run: Vec<usize> = Vec::new();
+        while i < path.len() && lines[path[i]].assistant_api_id() == Some(api) {
+            run.push(path[i]);
+            i += 1;
+        }
+        // Calls of the same response that are not on the path.
+        let mut k = 0;
+        while k < run.len() {
+            for &c in children.of(run[k]) {
+                if !on_path.contains(&c)
+                    && !run.contains(&c)
+                    && lines[c].assistant_api_id() == Some(api)
+                {
+                    run.push(c);
+                }
+            }
+            k += 1;
+        }
+        run.sort_unstable();
+        let mut results: Vec<usize> = Vec::new();
+        while i < path.len() && is_result_of(lines, children, path[i], &run) {
+            results.push(path[i]);
+            i += 1;
+        }
+        for &r in &run {
+            for &c in children.of(r) {
+                if !on_path.contains(&c) && lines[c].is_tool_result() && !results.contains(&c) {
+                    results.push(c);
+                }
+            }
+        }
+        results.sort_unstable();
+        out.extend(run);
+        out.extend(results);
+    }
+    out
+}
+
+fn is_result_of(lines: &[LineRecord], children: &Children, i: usize, run: &[usize]) -> bool {
+    lines[i].is_tool_result() && children.parent_of(i).is_some_and(|p| run.contains(&p))
+}
+
+/// The children of every line of a group, under the links as they stand.
+struct Children {
+    of: HashMap<usize, Vec<usize>>,
+    parent: HashMap<usize, usize>,
+}
+
+impl Children {
+    fn build(tree: &Tree, members: &[usize]) -> Children {
+        let mut of: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut parent = HashMap::new();
+        for &i in members {
+            if let Some(p) = tree.parent(i, None) {
+                of.entry(p).or_default().push(i);
+                parent.insert(i, p);
+            }
+        }
+        Children { of, parent }
+    }
+
+    fn of(&self, i: usize) -> &[usize] {
+        self.of.get(&i).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    fn parent_of(&self, i: usize) -> Option<usize> {
+        self.parent.get(&i).copied()
+    }
+
+    fn has(&self, i: usize) -> bool {
+        self.of.contains_key(&i)
+    }
+}

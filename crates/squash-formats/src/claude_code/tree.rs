@@ -1,0 +1,145 @@
+//! The parent links between the lines of a session: as written, as Claude Code relinks them
+//! behind a compaction's summary, and (for lines whose parent is missing) in file order.
+
+use std::collections::{HashMap, HashSet};
+
+use super::lines::{LineRecord, Preserved};
+
+pub(super) struct Tree {
+    by_uuid: HashMap<String, usize>,
+    /// `parentUuid`, when that line is in the file.
+    written: Vec<Option<usize>>,
+    /// The parent a compaction's preserved messages give a line: `(boundary line, parent)`.
+    relinked: Vec<Option<(usize, Option<usize>)>>,
+    /// The previous line in file order, for a line whose parent is missing.
+    fallback: Vec<Option<usize>>,
+    /// Lines with a uuid (the first of a repeated uuid).
+    pub in_tree: Vec<bool>,
+}
+
+impl Tree {
+    pub fn build(lines: &[LineRecord]) -> Tree {
+        let mut by_uuid: HashMap<String, usize> = HashMap::with_capacity(lines.len());
+        let mut in_tree = vec![false; lines.len()];
+        for (i, line) in lines.iter().enumerate() {
+            if let Some(uuid) = &line.uuid {
+                // A repeated uuid keeps its first line; the repeat stays an extra.
+                if !by_uuid.contains_key(uuid) {
+                    by_uuid.insert(uuid.clone(), i);
+                    in_tree[i] = true;
+                }
+            }
+        }
+        let written = lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| {
+                let p = *by_uuid.get(line.parent.as_deref()?)?;
+                (in_tree[i] && p != i).then_some(p)
+            })
+            .collect();
+        let mut tree = Tree {
+            by_uuid,
+            written,
+            relinked: vec![None; lines.len()],
+            fallback: vec![None; lines.len()],
+            in_tree,
+        };
+        for (b, line) in lines.iter().enumerate() {
+            if let Some(preserved) = line.boundary.as_ref().and_then(|x| x.preserved.as_ref()) {
+                tree.relink(lines, b, preserved);
+            }
+        }
+        tree
+    }
+
+    /// Claude Code's own relinking on load: the preserved messages follow the anchor (the
+    /// summary) and what followed the anchor now follows the last preserved message.
+    fn relink(&mut self, lines: &[LineRecord], boundary: usize, preserved: &Preserved) {
+        let (anchor, chain): (&str, Vec<usize>) = match preserved {
+            Preserved::Segment { head, anchor, tail } => {
+                let (Some(h), Some(t)) = (self.index(head), self.index(tail)) else {
+                    return;
+                };
+                // Only the head moves; the rest of the segment keeps its links.
+                self.relinked[h] = Some((boundary, self.index(anchor)));
+                self.follow(lines, boundary, anchor, h, t);
+                return;
+            }
+            Preserved::List { anchor, uuids } => {
+                let Some(chain) = uuids.iter().map(|u| self.index(u)).collect() else {
+                    return; // Claude Code skips a list naming lines that are not there.
+                };
+                (anchor, chain)
+            }
+        };
+        let mut previous = self.index(anchor);
+        for &i in &chain {
+            self.relinked[i] = Some((boundary, previous));
+            previous = Some(i);
+        }
+        if let (Some(&first), Some(&last)) = (chain.first(), chain.last()) {
+            self.follow(lines, boundary, anchor, first, last);
+        }
+    }
+
+    /// Lines (other than `first`) that followed `anchor` now follow `last`.
+    fn follow(&mut self, lines: &[LineRecord], b: usize, anchor: &str, first: usize, last: usize) {
+        let anchor_at = self.index(anchor);
+        for (y, line) in lines.iter().enumerate() {
+            if y == first || y == last || !self.in_tree[y] {
+                continue;
+            }
+            let follows = match self.relinked[y] {
+                Some((_, p)) => p.is_some() && p == anchor_at,
+                None => line.parent.as_deref() == Some(anchor),
+            };
+            if follows {
+                self.relinked[y] = Some((b, Some(last)));
+            }
+        }
+    }
+
+    pub fn index(&self, uuid: &str) -> Option<usize> {
+        self.by_uuid.get(uuid).copied()
+    }
+
+    /// The parent of line `i`; `before` names a compaction whose relinking is ignored (to
+    /// read the history as it was before it).
+    pub fn parent(&self, i: usize, before: Option<usize>) -> Option<usize> {
+        match self.relinked[i] {
+            Some((b, p)) if Some(b) != before => p.or(self.fallback[i]),
+            _ => self.written[i].or(self.fallback[i]),
+        }
+    }
+
+    /// Whether line `i` has no parent in the file as it stands.
+    pub fn is_root(&self, i: usize) -> bool {
+        self.parent(i, None).is_none()
+    }
+
+    pub fn set_fallback(&mut self, i: usize, parent: usize) {
+        self.fallback[i] = Some(parent);
+    }
+
+    /// From `from` back to its root, returned root first.
+    pub fn walk(&self, from: usize, before: Option<usize>) -> Vec<usize> {
+        let mut chain = vec![from];
+        let mut seen: HashSet<usize> = HashSet::from([from]);
+        let mut at = from;
+        while let Some(p) = self.parent(at, before) {
+            if !seen.insert(p) {
+                break; // a cycle in malformed input
+            }
+            chain.push(p);
+            at = p;
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// The topmost ancestor of `i`.
+    pub fn root(&self, i: usize) -> usize {
+        self.walk(i, None)[0]
+    }
+}
