@@ -1,6 +1,7 @@
 //! Claude Code session logs (`~/.claude/projects/<dir>/<sessionId>.jsonl`): the reader, and the
 //! writer of sessions that `claude --resume` accepts.
 
+mod pairing;
 mod read;
 mod write;
 
