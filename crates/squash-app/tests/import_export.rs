@@ -402,18 +402,26 @@ fn check_resumable(text: &str, session: &str) {
     let mut calls = std::collections::HashSet::new();
     let mut uuids = std::collections::HashSet::new();
     common::assert_api_pairing(&common::claude_api_messages(text));
+    let chain: std::collections::HashSet<String> = common::claude_chain(text)
+        .iter()
+        .filter_map(|l| l["uuid"].as_str().map(str::to_owned))
+        .collect();
     for line in text.lines() {
         let v: Value = serde_json::from_str(line).unwrap();
         // No dangling parents: every parent is a line written before.
         for key in ["parentUuid", "logicalParentUuid"] {
             if let Some(parent) = v[key].as_str() {
-                assert!(uuids.contains(parent), "{key} {parent} is not in the file: {line}");
+                assert!(
+                    uuids.contains(parent),
+                    "{key} {parent} is not in the file: {line}"
+                );
             }
         }
         if let Some(uuid) = v["uuid"].as_str() {
             uuids.insert(uuid.to_owned());
         }
-        if !matches!(v["type"].as_str(), Some("user" | "assistant")) {
+        let on_chain = v["uuid"].as_str().is_some_and(|u| chain.contains(u));
+        if !matches!(v["type"].as_str(), Some("user" | "assistant")) || !on_chain {
             continue;
         }
         for key in [
@@ -590,25 +598,61 @@ fn claude_with_branch(path: &Path) {
                "usage": {"input_tokens": 1, "output_tokens": 1}})
     };
     let lines = [
-        line("u1", None, "2026-01-01T10:00:00.000Z", "user",
-             json!({"role": "user", "content": "Fix the failing test"})),
-        line("a1", Some("u1"), "2026-01-01T10:00:01.000Z", "assistant",
-             assistant("msg_1", json!([{"type": "tool_use", "id": "toolu_a", "name": "Bash",
-                                         "input": {"command": "cargo test"}}]))),
-        line("r1", Some("a1"), "2026-01-01T10:00:02.000Z", "user",
-             json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a",
-                                                  "content": "1 failed", "is_error": true}]})),
-        line("x1", Some("r1"), "2026-01-01T10:00:03.000Z", "assistant",
-             assistant("msg_x", json!([{"type": "text", "text": "An answer that was rewound."}]))),
-        line("a2", Some("r1"), "2026-01-01T10:00:04.000Z", "assistant",
-             assistant("msg_2", json!([{"type": "text", "text": "Fixed the assertion."}]))),
+        line(
+            "u1",
+            None,
+            "2026-01-01T10:00:00.000Z",
+            "user",
+            json!({"role": "user", "content": "Fix the failing test"}),
+        ),
+        line(
+            "a1",
+            Some("u1"),
+            "2026-01-01T10:00:01.000Z",
+            "assistant",
+            assistant(
+                "msg_1",
+                json!([{"type": "tool_use", "id": "toolu_a", "name": "Bash",
+                                         "input": {"command": "cargo test"}}]),
+            ),
+        ),
+        line(
+            "r1",
+            Some("a1"),
+            "2026-01-01T10:00:02.000Z",
+            "user",
+            json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a",
+                                                  "content": "1 failed", "is_error": true}]}),
+        ),
+        line(
+            "x1",
+            Some("r1"),
+            "2026-01-01T10:00:03.000Z",
+            "assistant",
+            assistant(
+                "msg_x",
+                json!([{"type": "text", "text": "An answer that was rewound."}]),
+            ),
+        ),
+        line(
+            "a2",
+            Some("r1"),
+            "2026-01-01T10:00:04.000Z",
+            "assistant",
+            assistant(
+                "msg_2",
+                json!([{"type": "text", "text": "Fixed the assertion."}]),
+            ),
+        ),
     ];
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
 
 async fn squash_leaves_no_dangling_parent(b: &Backend) {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("0f0f0f0f-1111-4222-8333-444444444444.jsonl");
+    let path = dir
+        .path()
+        .join("0f0f0f0f-1111-4222-8333-444444444444.jsonl");
     claude_with_branch(&path);
     let first = import(b, &path).await;
     let conv = first.conversations[0].conversation_id;
@@ -636,7 +680,10 @@ async fn squash_leaves_no_dangling_parent(b: &Backend) {
     let text = String::from_utf8(export_to(b, conv, &options).await).unwrap();
     check_resumable(&text, "22222222-3333-4444-8555-666666666666");
     for gone in ["\"a1\"", "\"r1\"", "toolu_a"] {
-        assert!(!text.contains(gone), "{gone} is still in the export:\n{text}");
+        assert!(
+            !text.contains(gone),
+            "{gone} is still in the export:\n{text}"
+        );
     }
     assert!(text.contains("Ran cargo test: 1 failed."));
 }
@@ -806,8 +853,7 @@ const GROMOZEKA_SCHEMA: &str =
 /// `created_at` columns as integers and as local-time text.
 fn build_gromozeka(path: &Path) {
     let db = rusqlite::Connection::open(path).unwrap();
-    db.execute_batch(GROMOZEKA_SCHEMA)
-    .unwrap();
+    db.execute_batch(GROMOZEKA_SCHEMA).unwrap();
     db.execute(
         "INSERT INTO projects VALUES ('p1', '/home/dev/gromozeka-project', 'demo', 1762097000000)",
         [],
@@ -1137,34 +1183,54 @@ fn build_gromozeka_tools(path: &Path) {
          INSERT INTO threads VALUES ('t1', 'conv-t', NULL, 1762097521000, 1762097529000);",
     )
     .unwrap();
-    let call = |id: &str, name: &str, input: Value| {
-        json!({"type": format!("{NEW}.ToolCall"), "id": id, "call": {"name": name, "input": input}})
-    };
+    let call = |id: &str, name: &str, input: Value| json!({"type": format!("{NEW}.ToolCall"), "id": id, "call": {"name": name, "input": input}});
     let result = |id: &str, name: &str, text: &str, error: bool| {
         json!({"type": format!("{NEW}.ToolResult"), "toolUseId": id, "toolName": name,
                "result": [{"type": format!("{NEW}.ToolResult.Data.Text"), "content": text}],
                "isError": error})
     };
     let messages = [
-        gromozeka_message("g1", "USER", "2025-11-02T15:32:01Z",
-            json!([{"type": "Message", "text": "Where is the bug?"}]), json!({})),
-        gromozeka_message("g2", "ASSISTANT", "2025-11-02T15:32:02Z",
+        gromozeka_message(
+            "g1",
+            "USER",
+            "2025-11-02T15:32:01Z",
+            json!([{"type": "Message", "text": "Where is the bug?"}]),
+            json!({}),
+        ),
+        gromozeka_message(
+            "g2",
+            "ASSISTANT",
+            "2025-11-02T15:32:02Z",
             json!([{"type": "IntermediateMessage", "structured": {"fullText": "Searching."}},
                    call("toolu_g1", "Grep", json!({"pattern": "unwrap"})),
-                   result("toolu_g1", "Grep", "src/lib.rs:7: x.unwrap()", false)]), json!({})),
-        gromozeka_message("g3", "ASSISTANT", "2025-11-02T15:32:03Z",
+                   result("toolu_g1", "Grep", "src/lib.rs:7: x.unwrap()", false)]),
+            json!({}),
+        ),
+        gromozeka_message(
+            "g3",
+            "ASSISTANT",
+            "2025-11-02T15:32:03Z",
             json!([call("toolu_g2", "Bash", json!({"command": "cargo test"})),
                    result("toolu_g2", "Bash", "1 failed", true),
                    {"type": "IntermediateMessage", "structured": {"fullText": "The test fails."}}]),
-            json!({})),
-        gromozeka_message("g4", "ASSISTANT", "2025-11-02T15:32:04Z",
+            json!({}),
+        ),
+        gromozeka_message(
+            "g4",
+            "ASSISTANT",
+            "2025-11-02T15:32:04Z",
             json!([{"type": "IntermediateMessage", "structured": {"fullText": "The bug is the unwrap in src/lib.rs:7."}}]),
-            json!({})),
+            json!({}),
+        ),
     ];
     for (i, doc) in messages.iter().enumerate() {
         db.execute(
             "INSERT INTO messages VALUES (?1, 'conv-t', ?2, ?3)",
-            rusqlite::params![format!("g{}", i + 1), doc, 1762097521000i64 + i as i64 * 1000],
+            rusqlite::params![
+                format!("g{}", i + 1),
+                doc,
+                1762097521000i64 + i as i64 * 1000
+            ],
         )
         .unwrap();
         db.execute(
@@ -1192,7 +1258,14 @@ async fn gromozeka_tools_export(b: &Backend) {
     let roles: Vec<&str> = api.iter().map(|m| m["role"].as_str().unwrap()).collect();
     assert_eq!(
         roles,
-        ["user", "assistant", "user", "assistant", "user", "assistant"],
+        [
+            "user",
+            "assistant",
+            "user",
+            "assistant",
+            "user",
+            "assistant"
+        ],
         "{text}"
     );
     for (at, id) in [(2, "toolu_g1"), (4, "toolu_g2")] {

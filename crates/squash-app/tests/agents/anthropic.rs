@@ -19,8 +19,15 @@ use super::recorder::{record, serve, sse, Log, Recorded};
 #[derive(Clone, Debug)]
 pub enum Block {
     Text(String),
-    Thinking { thinking: String, signature: String },
-    ToolUse { id: String, name: String, input: Value },
+    Thinking {
+        thinking: String,
+        signature: String,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
 }
 
 impl Block {
@@ -103,7 +110,8 @@ async fn answer(state: &State, request: Request<Body>) -> Response {
         return respond(StatusCode::OK, "application/json", String::new());
     }
     if recorded.method != "POST" || !route.starts_with("/v1/messages") {
-        let error = json!({"type": "error", "error": {"type": "not_found_error", "message": route}});
+        let error =
+            json!({"type": "error", "error": {"type": "not_found_error", "message": route}});
         return respond(StatusCode::NOT_FOUND, "application/json", error.to_string());
     }
     if route.ends_with("/count_tokens") {
@@ -120,12 +128,24 @@ async fn answer(state: &State, request: Request<Body>) -> Response {
     } else {
         vec![Block::text(SIDE_ANSWER)]
     };
-    let model = recorded.body["model"].as_str().unwrap_or("loopback").to_owned();
+    let model = recorded.body["model"]
+        .as_str()
+        .unwrap_or("loopback")
+        .to_owned();
     let id = format!("msg_loopback_{}", state.log.all().len());
     if recorded.body["stream"] == true {
-        respond(StatusCode::OK, "text/event-stream", stream(&id, &model, &blocks))
+        respond(
+            StatusCode::OK,
+            "text/event-stream",
+            stream(&id, &model, &blocks),
+        )
     } else {
-        let message = message(&id, &model, blocks.iter().map(block_json).collect(), &blocks);
+        let message = message(
+            &id,
+            &model,
+            blocks.iter().map(block_json).collect(),
+            &blocks,
+        );
         respond(StatusCode::OK, "application/json", message.to_string())
     }
 }

@@ -47,7 +47,9 @@ impl Agent {
             Some(bin) if bin.is_file() => Some(Agent { kind, bin }),
             _ => {
                 let message = match from_env {
-                    Some(p) => format!("{} points at {}, which is no file", kind.env(), p.display()),
+                    Some(p) => {
+                        format!("{} points at {}, which is no file", kind.env(), p.display())
+                    }
                     None => format!(
                         "no `{}` on PATH and {} is not set (npm install @anthropic-ai/claude-code \
                          @openai/codex, see .ci/run)",
@@ -57,7 +59,10 @@ impl Agent {
                 };
                 let required = std::env::var_os("SQUASH_REQUIRE_AGENTS").is_some()
                     || std::env::var_os("CI").is_some();
-                assert!(!required, "{message}: this run requires the real agent CLIs");
+                assert!(
+                    !required,
+                    "{message}: this run requires the real agent CLIs"
+                );
                 note_skip(&message);
                 None
             }
@@ -124,7 +129,13 @@ impl Sandbox {
 
     /// `claude -p PROMPT` against `base_url`, tools allowed without asking, `extra` before the
     /// prompt (e.g. `--resume ID`).
-    pub async fn claude(&self, agent: &Agent, base_url: &str, extra: &[&str], prompt: &str) -> Output {
+    pub async fn claude(
+        &self,
+        agent: &Agent,
+        base_url: &str,
+        extra: &[&str],
+        prompt: &str,
+    ) -> Output {
         let mut cmd = self.command(agent);
         cmd.env("CLAUDE_CONFIG_DIR", self.claude_config())
             .env("ANTHROPIC_BASE_URL", base_url)
@@ -146,7 +157,13 @@ impl Sandbox {
     /// The model name matters: Codex picks the tools by model family, and for its default model
     /// it offers a JavaScript `exec` tool instead of `exec_command`; an unknown name gets the
     /// generic set (`exec_command`, `write_stdin`, ...).
-    pub async fn codex(&self, agent: &Agent, base_url: &str, extra: &[&str], prompt: &str) -> Output {
+    pub async fn codex(
+        &self,
+        agent: &Agent,
+        base_url: &str,
+        extra: &[&str],
+        prompt: &str,
+    ) -> Output {
         let provider = format!(
             "model_providers.loopback={{name=\"loopback\", base_url=\"{base_url}\", \
              env_key=\"OPENAI_API_KEY\", wire_api=\"responses\"}}"
@@ -219,7 +236,10 @@ pub fn note_skip(message: &str) {
             .open(&log)
             .and_then(|mut f| f.write_all(line.as_bytes()));
         if let Err(e) = written {
-            eprintln!("note: cannot write the skip log {}: {e}", log.to_string_lossy());
+            eprintln!(
+                "note: cannot write the skip log {}: {e}",
+                log.to_string_lossy()
+            );
         }
     }
 }

@@ -12,4 +12,3 @@ pub mod openai;
 pub mod recorder;
 
 pub use cli::{Agent, AgentKind, Sandbox};
-pub use recorder::Recorded;

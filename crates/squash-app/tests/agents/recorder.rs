@@ -64,7 +64,12 @@ pub async fn record(request: Request<Body>) -> Recorded {
         headers: parts
             .headers
             .iter()
-            .map(|(k, v)| (k.to_string(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .map(|(k, v)| {
+                (
+                    k.to_string(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
             .collect(),
         body,
     }

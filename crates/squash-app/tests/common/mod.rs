@@ -293,13 +293,40 @@ impl Backend {
     }
 }
 
-/// The messages a Claude Code session sends to the API: its user and assistant lines in file
-/// order, consecutive lines of one role merged into one message (as the CLI and the API do).
+/// The lines a resumed Claude Code session is made of: from its last user or assistant line up
+/// through `parentUuid` (and `logicalParentUuid` across a compaction) to the root, in order.
+pub fn claude_chain(session: &str) -> Vec<serde_json::Value> {
+    use serde_json::Value;
+    let lines: Vec<Value> = session
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let by_uuid: std::collections::HashMap<&str, &Value> = lines
+        .iter()
+        .filter_map(|l| Some((l["uuid"].as_str()?, l)))
+        .collect();
+    let mut chain = Vec::new();
+    let mut at = lines
+        .iter()
+        .rev()
+        .find(|l| matches!(l["type"].as_str(), Some("user" | "assistant")));
+    while let Some(line) = at {
+        chain.push(line.clone());
+        let parent = line["parentUuid"]
+            .as_str()
+            .or_else(|| line["logicalParentUuid"].as_str());
+        at = parent.and_then(|p| by_uuid.get(p).copied());
+    }
+    chain.reverse();
+    chain
+}
+
+/// The messages a Claude Code session sends to the API: the user and assistant lines of its
+/// chain, consecutive lines of one role merged into one message (as the CLI and the API do).
 pub fn claude_api_messages(session: &str) -> Vec<serde_json::Value> {
     use serde_json::{json, Value};
     let mut out: Vec<Value> = Vec::new();
-    for line in session.lines() {
-        let v: Value = serde_json::from_str(line).expect("a JSON line");
+    for v in claude_chain(session) {
         let role = match v["type"].as_str() {
             Some(r @ ("user" | "assistant")) => r,
             _ => continue,
@@ -343,28 +370,44 @@ pub fn assert_api_pairing(messages: &[serde_json::Value]) {
         let calls = of(&content, "tool_use", "id");
         let results = of(&content, "tool_result", "tool_use_id");
         if message["role"] == "assistant" {
-            assert!(results.is_empty(), "a tool_result in assistant message {i}: {message}");
+            assert!(
+                results.is_empty(),
+                "a tool_result in assistant message {i}: {message}"
+            );
         } else {
-            assert!(calls.is_empty(), "a tool_use in user message {i}: {message}");
+            assert!(
+                calls.is_empty(),
+                "a tool_use in user message {i}: {message}"
+            );
         }
         let leading = content
             .iter()
             .take_while(|b| b["type"] == "tool_result")
             .count();
-        assert_eq!(leading, results.len(), "a result after text in message {i}: {message}");
+        assert_eq!(
+            leading,
+            results.len(),
+            "a result after text in message {i}: {message}"
+        );
         let asked = match i.checked_sub(1) {
             Some(p) => of(&blocks(&messages[p]), "tool_use", "id"),
             None => Vec::new(),
         };
         for id in &results {
-            assert!(asked.contains(id), "the result of {id} in message {i} has no call right before");
+            assert!(
+                asked.contains(id),
+                "the result of {id} in message {i} has no call right before"
+            );
         }
         let answered = match messages.get(i + 1) {
             Some(next) => of(&blocks(next), "tool_result", "tool_use_id"),
             None => Vec::new(),
         };
         for id in &calls {
-            assert!(answered.contains(id), "the call {id} of message {i} has no result right after");
+            assert!(
+                answered.contains(id),
+                "the call {id} of message {i} has no result right after"
+            );
         }
     }
 }

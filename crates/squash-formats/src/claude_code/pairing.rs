@@ -112,7 +112,11 @@ impl Pairing {
                     }
                 }
                 Some("tool_use") => {
-                    let id = block.get("id").and_then(Value::as_str).unwrap_or("?").to_owned();
+                    let id = block
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .unwrap_or("?")
+                        .to_owned();
                     fix.warnings.push(format!(
                         "tool call {id} was in a user turn; written as text"
                     ));
@@ -170,4 +174,106 @@ pub(super) fn missing_results(ids: &[String]) -> Value {
             })
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(kind: &str, content: Value) -> Map<String, Value> {
+        let role = if kind == "assistant" {
+            "assistant"
+        } else {
+            "user"
+        };
+        json!({"type": kind, "message": {"role": role, "content": content}})
+            .as_object()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn call(id: &str) -> Value {
+        json!({"type": "tool_use", "id": id, "name": "Bash", "input": {}})
+    }
+
+    fn result(id: &str) -> Value {
+        json!({"type": "tool_result", "tool_use_id": id, "content": "ok"})
+    }
+
+    fn kinds(line: &Map<String, Value>) -> Vec<String> {
+        line["message"]["content"]
+            .as_array()
+            .map(|b| {
+                b.iter()
+                    .map(|x| x["type"].as_str().unwrap_or("").to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn results_right_after_their_calls_stay() {
+        let mut p = Pairing::default();
+        let mut a = line(
+            "assistant",
+            json!([{"type": "text", "text": "go"}, call("t1")]),
+        );
+        let mut a2 = line("assistant", json!([call("t2")]));
+        let mut u1 = line("user", json!([result("t1")]));
+        let mut u2 = line(
+            "user",
+            json!([result("t2"), {"type": "text", "text": "and"}]),
+        );
+        for l in [&mut a, &mut a2, &mut u1, &mut u2] {
+            let fix = p.line(l);
+            assert!(fix.unanswered.is_empty() && fix.warnings.is_empty());
+        }
+        assert_eq!(kinds(&u2), ["tool_result", "text"]);
+        assert!(p.finish().is_empty());
+    }
+
+    #[test]
+    fn a_result_in_an_assistant_turn_becomes_text() {
+        let mut p = Pairing::default();
+        let mut a = line("assistant", json!([call("t1"), result("t1")]));
+        let fix = p.line(&mut a);
+        assert_eq!(kinds(&a), ["tool_use", "text"]);
+        assert_eq!(fix.warnings.len(), 1);
+        // The call is still waiting: the session ends, it gets an error result.
+        assert_eq!(p.finish(), ["t1"]);
+    }
+
+    #[test]
+    fn a_call_without_a_result_is_answered_before_the_next_text() {
+        let mut p = Pairing::default();
+        p.line(&mut line("assistant", json!([call("t1"), call("t2")])));
+        let mut u = line(
+            "user",
+            json!([result("t2"), {"type": "text", "text": "stop"}]),
+        );
+        let fix = p.line(&mut u);
+        assert_eq!(fix.unanswered, ["t1"]);
+        assert_eq!(kinds(&u), ["tool_result", "text"]);
+        // A late result, after text or a turn later, is no longer a result.
+        let mut late = line("user", json!([result("t1")]));
+        let fix = p.line(&mut late);
+        assert_eq!(kinds(&late), ["text"]);
+        assert_eq!(fix.warnings.len(), 1);
+    }
+
+    #[test]
+    fn a_new_assistant_turn_answers_what_the_last_left_open() {
+        let mut p = Pairing::default();
+        p.line(&mut line("assistant", json!([call("t1")])));
+        p.line(&mut line("user", json!([result("t1")])));
+        p.line(&mut line("assistant", json!([call("t2")])));
+        let fix = p.line(&mut line("user", "plain text".into()));
+        assert_eq!(fix.unanswered, ["t2"]);
+        let fix = p.line(&mut line("assistant", json!([call("t3")])));
+        assert!(fix.unanswered.is_empty());
+        let mut u = line("user", json!([call("t4")]));
+        let fix = p.line(&mut u);
+        assert_eq!(kinds(&u), ["text"]);
+        assert_eq!(fix.unanswered, ["t3"]);
+    }
 }
