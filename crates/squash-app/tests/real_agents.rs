@@ -467,7 +467,7 @@ fn codex_script() -> Vec<Vec<Item>> {
 }
 
 struct CodexRun {
-    _sandbox: Sandbox,
+    sandbox: Sandbox,
     server: ResponsesServer,
     rollout: PathBuf,
 }
@@ -485,7 +485,7 @@ async fn codex_rollout(codex: &Agent) -> CodexRun {
     assert_eq!(files.len(), 1, "{files:?}");
     let rollout = files[0].clone();
     CodexRun {
-        _sandbox: sandbox,
+        sandbox,
         server,
         rollout,
     }
@@ -568,12 +568,55 @@ async fn check_codex_import(b: &Backend, run: &CodexRun) {
     check_balanced(&summary, &run.rollout);
 }
 
+/// `codex exec resume ID PROMPT` on the rollout: the way a Codex export will be resumed. The
+/// history Codex sends back holds the calls and outputs as the first run sent them.
+async fn codex_resumes(codex: &Agent, run: &CodexRun) {
+    let meta = &raw_lines(&run.rollout)[0];
+    assert_eq!(meta["type"], "session_meta", "{meta}");
+    let id = meta["payload"]["id"].as_str().expect("the session id");
+    let server = ResponsesServer::start(vec![vec![Item::message(RESUMED)]]).await;
+    let output = run
+        .sandbox
+        .codex(codex, &server.base_url(), &["resume", id], "continue")
+        .await;
+    assert_ran(&output, "codex exec resume");
+    let sent = server.response_requests();
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+    let input = sent[0]["input"].as_array().expect("input");
+    let first = run.server.response_requests();
+    let before = first
+        .last()
+        .and_then(|b| b["input"].as_array())
+        .expect("input");
+    let pairs = |items: &[Value]| -> Vec<Value> {
+        items
+            .iter()
+            .filter(|i| {
+                matches!(
+                    i["type"].as_str(),
+                    Some("function_call" | "function_call_output")
+                )
+            })
+            .map(|i| {
+                json!({"type": i["type"], "call_id": i["call_id"], "name": i["name"],
+                            "arguments": i["arguments"], "output": i["output"]})
+            })
+            .collect()
+    };
+    assert_eq!(pairs(input).len(), 4, "{input:#?}");
+    assert!(pairs(input).starts_with(&pairs(before)), "{input:#?}");
+    let last = input.last().expect("the new prompt");
+    assert_eq!(last["role"], "user");
+    assert_eq!(last["content"][0]["text"], "continue");
+}
+
 #[tokio::test]
 async fn a_rollout_written_by_the_real_codex_imports_whole() {
     let Some(codex) = Agent::find(AgentKind::Codex) else {
         return;
     };
     let run = codex_rollout(&codex).await;
+    codex_resumes(&codex, &run).await;
     for b in backends().await {
         check_codex_import(&b, &run).await;
         eprintln!("{}: ok", b.name);

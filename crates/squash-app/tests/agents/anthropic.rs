@@ -1,5 +1,11 @@
-//! A loopback Anthropic Messages API, as Claude Code calls it: `POST /v1/messages?beta=true`
-//! with `stream: true` (answered with server-sent events), after a `HEAD /` reachability check.
+//! A loopback Anthropic Messages API, as Claude Code (2.1.197) calls it: a `HEAD /`
+//! reachability check, then `POST /v1/messages?beta=true` with `stream: true` (answered with
+//! server-sent events), headers `x-api-key`, `anthropic-version: 2023-06-01`, `anthropic-beta`
+//! (claude-code-20250219, context-management, interleaved-thinking, ...), `x-app: cli`,
+//! `X-Claude-Code-Session-Id`; body `model`, `messages`, `system` (blocks), `tools` (24),
+//! `metadata.user_id`, `max_tokens`, `thinking: {type: adaptive}`, `context_management`,
+//! `output_config`. The first user message starts with a `<system-reminder>` text block; the
+//! CLI joins consecutive lines of one role into one message. No token counting, no model list.
 //! The agent's requests (the ones that offer tools) get the scripted turns in order; requests
 //! without tools (side queries such as titles) get a short text; once the script is used up,
 //! every request gets a final text, so a looping agent stops.

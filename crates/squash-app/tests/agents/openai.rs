@@ -1,6 +1,12 @@
-//! A loopback OpenAI Responses API, as Codex calls it through a custom model provider:
-//! `POST /v1/responses` with `stream: true`, answered with server-sent events (each output item
-//! as `response.output_item.done`, then `response.completed`). Every request takes the next
+//! A loopback OpenAI Responses API, as Codex (0.171.0) calls it through a custom model
+//! provider: only `POST /v1/responses` with `stream: true`, answered with server-sent events
+//! (each output item as `response.output_item.done`, then `response.completed`). Headers
+//! `authorization: Bearer <env_key>`, `originator: codex_exec`, `session-id`, `thread-id`,
+//! `x-codex-turn-metadata`; body `model`, `input` (developer messages, an
+//! `<environment_context>` user message, the prompt, then the turn's items), `tools`,
+//! `tool_choice`, `parallel_tool_calls: false`, `reasoning`, `store: false`, `include`,
+//! `prompt_cache_key`, `text`, `client_metadata`. The next request carries each
+//! `function_call_output` (its text holds "Process exited with code N"). Every request takes the next
 //! scripted turn; once the script is used up, a final message, so a looping agent stops.
 
 use std::collections::VecDeque;
