@@ -441,6 +441,102 @@ async fn a_squashed_claude_code_export_resumes_in_the_real_cli() {
     }
 }
 
+/// A conversation of another source in the shape Gromozeka stores tool use (an assistant
+/// message holding a call and its result), exported for Claude Code and resumed by the CLI.
+async fn resume_other_source(b: &Backend, claude: &Agent) {
+    let sandbox = Sandbox::new();
+    let cwd = sandbox.cwd.to_string_lossy().into_owned();
+    let s = &b.service;
+    let conv = s
+        .create_conversation(&cwd, "Find the bug")
+        .await
+        .unwrap()
+        .id;
+    let said = |role, text: &str| ContentItem::text_for(role, text);
+    let call = |id: &str, name: &str, input: Value| ContentItem::ToolCall {
+        id: id.into(),
+        name: name.into(),
+        input,
+    };
+    let result = |id: &str, name: &str, text: &str, is_error| ContentItem::ToolResult {
+        tool_use_id: id.into(),
+        tool_name: name.into(),
+        result: vec![ToolResultData::Text { text: text.into() }],
+        is_error,
+    };
+    let turns = [
+        (Role::User, vec![said(Role::User, "Where is the bug?")]),
+        (
+            Role::Assistant,
+            vec![
+                said(Role::Assistant, "Searching."),
+                call("toolu_g1", "Grep", json!({"pattern": "unwrap"})),
+                result("toolu_g1", "Grep", "src/lib.rs:7: x.unwrap()", false),
+            ],
+        ),
+        (
+            Role::Assistant,
+            vec![
+                call("toolu_g2", "Bash", json!({"command": "cargo test"})),
+                result("toolu_g2", "Bash", "1 failed", true),
+                said(Role::Assistant, "The test fails."),
+            ],
+        ),
+    ];
+    for (role, content) in turns {
+        s.append(conv, role, content).await.unwrap();
+    }
+    let session_id = uuid::Uuid::now_v7().to_string();
+    let options = ExportOptions {
+        session_id: Some(session_id.clone()),
+        cwd: Some(cwd.clone()),
+        ..ExportOptions::new(ExportFormat::ClaudeCode)
+    };
+    let mut out = Vec::new();
+    let report = s.export(conv, &options, &mut out).await.expect("export");
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let dir = squash_app::export::project_dir(&sandbox.claude_config(), &cwd);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{session_id}.jsonl")), &out).unwrap();
+
+    let server = AnthropicServer::start(vec![vec![Block::text(RESUMED)]]).await;
+    let output = sandbox
+        .claude(
+            claude,
+            &server.base_url(),
+            &["--resume", &session_id],
+            "continue",
+        )
+        .await;
+    assert_ran(&output, "claude --resume");
+    let sent = server.agent_requests();
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+    let messages: Vec<Value> = sent[0]["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| json!({"role": m["role"], "content": blocks(m)}))
+        .collect();
+    common::assert_api_pairing(&messages);
+    // Both results reach the model as results, the failed one as an error.
+    for (id, error) in [("toolu_g1", false), ("toolu_g2", true)] {
+        let block = api_result(&sent[0], id).expect("the result is sent as a result");
+        assert_eq!(block["is_error"] == true, error, "{block}");
+    }
+}
+
+#[tokio::test]
+async fn tool_use_of_another_source_resumes_in_the_real_cli() {
+    let Some(claude) = Agent::find(AgentKind::Claude) else {
+        return;
+    };
+    for b in backends().await {
+        resume_other_source(&b, &claude).await;
+        eprintln!("{}: ok", b.name);
+        b.cleanup().await;
+    }
+}
+
 // ---- Codex -----------------------------------------------------------------------------------
 
 const CODEX_FIRST: &str = "I'll write the probe file.";
