@@ -39,7 +39,9 @@ echo
 if [[ -s "$skip_log" ]]; then
   echo "==> SKIPPED: $(sort -u "$skip_log" | wc -l) test(s) passed without running:"
   sort -u "$skip_log" | sed 's/^/    /'
-  echo "    (test model: bash scripts/fetch-test-model.sh; browser: apt-get install chromium chromium-driver)"
+  echo "    (test model: bash scripts/fetch-test-model.sh; browser: apt-get install chromium chromium-driver;"
+  echo "     agent CLIs: npm install @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0, then set"
+  echo "     SQUASH_CLAUDE_BIN and SQUASH_CODEX_BIN to their node_modules/.bin/{claude,codex})"
 else
   echo "==> no test skipped"
 fi

@@ -424,9 +424,28 @@ async fn export_to(b: &Backend, conv: ConversationId, options: &ExportOptions) -
 fn check_resumable(text: &str, session: &str) {
     let mut previous: Option<String> = None;
     let mut calls = std::collections::HashSet::new();
+    let mut uuids = std::collections::HashSet::new();
+    common::assert_api_pairing(&common::claude_api_messages(text));
+    let chain: std::collections::HashSet<String> = common::claude_chain(text)
+        .iter()
+        .filter_map(|l| l["uuid"].as_str().map(str::to_owned))
+        .collect();
     for line in text.lines() {
         let v: Value = serde_json::from_str(line).unwrap();
-        if !matches!(v["type"].as_str(), Some("user" | "assistant")) {
+        // No dangling parents: every parent is a line written before.
+        for key in ["parentUuid", "logicalParentUuid"] {
+            if let Some(parent) = v[key].as_str() {
+                assert!(
+                    uuids.contains(parent),
+                    "{key} {parent} is not in the file: {line}"
+                );
+            }
+        }
+        if let Some(uuid) = v["uuid"].as_str() {
+            uuids.insert(uuid.to_owned());
+        }
+        let on_chain = v["uuid"].as_str().is_some_and(|u| chain.contains(u));
+        if !matches!(v["type"].as_str(), Some("user" | "assistant")) || !on_chain {
             continue;
         }
         for key in [
@@ -587,6 +606,117 @@ async fn squashed_sessions_export_as_resumable_claude_code() {
     on_every_backend!(squashed_claude_export);
 }
 
+/// A session with an abandoned branch (an earlier answer hanging from the tool result): after
+/// the call and its result are squashed, no line may point at them.
+fn claude_with_branch(path: &Path) {
+    let line = |uuid: &str, parent: Option<&str>, at: &str, kind: &str, message: Value| {
+        json!({"parentUuid": parent, "isSidechain": false, "userType": "external",
+               "cwd": "/work/branchy", "sessionId": "0f0f0f0f-1111-4222-8333-444444444444",
+               "version": "2.1.197", "gitBranch": "", "type": kind, "uuid": uuid,
+               "timestamp": at, "message": message})
+        .to_string()
+    };
+    let assistant = |id: &str, content: Value| {
+        json!({"id": id, "type": "message", "role": "assistant", "model": "claude-x",
+               "content": content, "stop_reason": null, "stop_sequence": null,
+               "usage": {"input_tokens": 1, "output_tokens": 1}})
+    };
+    let lines = [
+        line(
+            "u1",
+            None,
+            "2026-01-01T10:00:00.000Z",
+            "user",
+            json!({"role": "user", "content": "Fix the failing test"}),
+        ),
+        line(
+            "a1",
+            Some("u1"),
+            "2026-01-01T10:00:01.000Z",
+            "assistant",
+            assistant(
+                "msg_1",
+                json!([{"type": "tool_use", "id": "toolu_a", "name": "Bash",
+                                         "input": {"command": "cargo test"}}]),
+            ),
+        ),
+        line(
+            "r1",
+            Some("a1"),
+            "2026-01-01T10:00:02.000Z",
+            "user",
+            json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a",
+                                                  "content": "1 failed", "is_error": true}]}),
+        ),
+        line(
+            "x1",
+            Some("r1"),
+            "2026-01-01T10:00:03.000Z",
+            "assistant",
+            assistant(
+                "msg_x",
+                json!([{"type": "text", "text": "An answer that was rewound."}]),
+            ),
+        ),
+        line(
+            "a2",
+            Some("r1"),
+            "2026-01-01T10:00:04.000Z",
+            "assistant",
+            assistant(
+                "msg_2",
+                json!([{"type": "text", "text": "Fixed the assertion."}]),
+            ),
+        ),
+    ];
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+async fn squash_leaves_no_dangling_parent(b: &Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir
+        .path()
+        .join("0f0f0f0f-1111-4222-8333-444444444444.jsonl");
+    claude_with_branch(&path);
+    let first = import(b, &path).await;
+    let conv = first.conversations[0].conversation_id;
+    let messages = b.service.current_thread(conv).await.unwrap().messages;
+    let call = messages
+        .iter()
+        .position(|m| !m.tool_refs().calls.is_empty())
+        .expect("the call");
+    b.service
+        .squash_manual(
+            conv,
+            ManualSquashRequest {
+                messages: vec![messages[call].id, messages[call + 1].id],
+                text: Some("Ran cargo test: 1 failed.".into()),
+                policy: PartnerPolicy::Include,
+                ..ManualSquashRequest::default()
+            },
+        )
+        .await
+        .unwrap();
+    let options = ExportOptions {
+        session_id: Some("22222222-3333-4444-8555-666666666666".into()),
+        ..ExportOptions::new(ExportFormat::ClaudeCode)
+    };
+    let text = String::from_utf8(export_to(b, conv, &options).await).unwrap();
+    check_resumable(&text, "22222222-3333-4444-8555-666666666666");
+    for gone in ["\"a1\"", "\"r1\"", "toolu_a"] {
+        assert!(
+            !text.contains(gone),
+            "{gone} is still in the export:\n{text}"
+        );
+    }
+    assert!(text.contains("Ran cargo test: 1 failed."));
+}
+
+#[tokio::test]
+async fn squashed_claude_exports_have_no_dangling_parents() {
+    on_every_backend!(squash_leaves_no_dangling_parent);
+}
+
 // ---- our JSON: lossless ----------------------------------------------------------------------
 
 async fn json_round_trip(b: &Backend) {
@@ -728,13 +858,8 @@ fn gromozeka_message(id: &str, role: &str, created: &str, content: Value, extra:
     doc.to_string()
 }
 
-/// A Gromozeka database as the app left it: a manual squash stored the old way (originalIds),
-/// an edit the same way, an AI squash with its squash_operations row, a delete, tool calls, and
-/// `created_at` columns as integers and as local-time text.
-fn build_gromozeka(path: &Path) {
-    let db = rusqlite::Connection::open(path).unwrap();
-    db.execute_batch(
-        "CREATE TABLE projects (id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT, created_at INTEGER);
+const GROMOZEKA_SCHEMA: &str =
+    "CREATE TABLE projects (id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT, created_at INTEGER);
          CREATE TABLE conversations (id TEXT PRIMARY KEY, project_id TEXT, display_name TEXT NOT NULL DEFAULT '',
              current_thread_id TEXT NOT NULL, ai_provider TEXT, model_name TEXT, created_at, updated_at);
          CREATE TABLE threads (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, original_thread_id TEXT,
@@ -745,9 +870,14 @@ fn build_gromozeka(path: &Path) {
              created_at);
          CREATE TABLE squash_operations (id VARCHAR(255) PRIMARY KEY, conversation_id VARCHAR(255),
              source_message_ids TEXT, result_message_id VARCHAR(255), prompt TEXT NULL, model VARCHAR(255) NULL,
-             performed_by_agent BOOLEAN, created_at TIMESTAMP);",
-    )
-    .unwrap();
+             performed_by_agent BOOLEAN, created_at TIMESTAMP);";
+
+/// A Gromozeka database as the app left it: a manual squash stored the old way (originalIds),
+/// an edit the same way, an AI squash with its squash_operations row, a delete, tool calls, and
+/// `created_at` columns as integers and as local-time text.
+fn build_gromozeka(path: &Path) {
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.execute_batch(GROMOZEKA_SCHEMA).unwrap();
     db.execute(
         "INSERT INTO projects VALUES ('p1', '/home/dev/gromozeka-project', 'demo', 1762097000000)",
         [],
@@ -1063,6 +1193,117 @@ async fn gromozeka(b: &Backend) {
         .unwrap();
     assert_eq!(snapshot(&fresh, conv).await, original);
     fresh.cleanup().await;
+}
+
+/// A Gromozeka conversation as the app stores tool use: the assistant message holds the call
+/// and its result.
+fn build_gromozeka_tools(path: &Path) {
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.execute_batch(GROMOZEKA_SCHEMA).unwrap();
+    db.execute_batch(
+        "INSERT INTO projects VALUES ('p1', '/home/dev/tools', 'tools', 1762097000000);
+         INSERT INTO conversations VALUES ('conv-t', 'p1', 'Find the bug', 't1', 'CLAUDE_CODE',
+             'sonnet', 1762097521000, 1762097529000);
+         INSERT INTO threads VALUES ('t1', 'conv-t', NULL, 1762097521000, 1762097529000);",
+    )
+    .unwrap();
+    let call = |id: &str, name: &str, input: Value| json!({"type": format!("{NEW}.ToolCall"), "id": id, "call": {"name": name, "input": input}});
+    let result = |id: &str, name: &str, text: &str, error: bool| {
+        json!({"type": format!("{NEW}.ToolResult"), "toolUseId": id, "toolName": name,
+               "result": [{"type": format!("{NEW}.ToolResult.Data.Text"), "content": text}],
+               "isError": error})
+    };
+    let messages = [
+        gromozeka_message(
+            "g1",
+            "USER",
+            "2025-11-02T15:32:01Z",
+            json!([{"type": "Message", "text": "Where is the bug?"}]),
+            json!({}),
+        ),
+        gromozeka_message(
+            "g2",
+            "ASSISTANT",
+            "2025-11-02T15:32:02Z",
+            json!([{"type": "IntermediateMessage", "structured": {"fullText": "Searching."}},
+                   call("toolu_g1", "Grep", json!({"pattern": "unwrap"})),
+                   result("toolu_g1", "Grep", "src/lib.rs:7: x.unwrap()", false)]),
+            json!({}),
+        ),
+        gromozeka_message(
+            "g3",
+            "ASSISTANT",
+            "2025-11-02T15:32:03Z",
+            json!([call("toolu_g2", "Bash", json!({"command": "cargo test"})),
+                   result("toolu_g2", "Bash", "1 failed", true),
+                   {"type": "IntermediateMessage", "structured": {"fullText": "The test fails."}}]),
+            json!({}),
+        ),
+        gromozeka_message(
+            "g4",
+            "ASSISTANT",
+            "2025-11-02T15:32:04Z",
+            json!([{"type": "IntermediateMessage", "structured": {"fullText": "The bug is the unwrap in src/lib.rs:7."}}]),
+            json!({}),
+        ),
+    ];
+    for (i, doc) in messages.iter().enumerate() {
+        db.execute(
+            "INSERT INTO messages VALUES (?1, 'conv-t', ?2, ?3)",
+            rusqlite::params![
+                format!("g{}", i + 1),
+                doc,
+                1762097521000i64 + i as i64 * 1000
+            ],
+        )
+        .unwrap();
+        db.execute(
+            "INSERT INTO thread_messages VALUES ('t1', ?1, ?2)",
+            rusqlite::params![format!("g{}", i + 1), i as i64],
+        )
+        .unwrap();
+    }
+}
+
+async fn gromozeka_tools_export(b: &Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gromozeka.db");
+    build_gromozeka_tools(&path);
+    let summary = import(b, &path).await;
+    let conv = summary.conversations[0].conversation_id;
+    let options = ExportOptions {
+        session_id: Some("33333333-4444-4555-8666-777777777777".into()),
+        ..ExportOptions::new(ExportFormat::ClaudeCode)
+    };
+    let text = String::from_utf8(export_to(b, conv, &options).await).unwrap();
+    check_resumable(&text, "33333333-4444-4555-8666-777777777777");
+    // Nothing was turned into text on the way: both results are results, after their calls.
+    let api = common::claude_api_messages(&text);
+    let roles: Vec<&str> = api.iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(
+        roles,
+        [
+            "user",
+            "assistant",
+            "user",
+            "assistant",
+            "user",
+            "assistant"
+        ],
+        "{text}"
+    );
+    for (at, id) in [(2, "toolu_g1"), (4, "toolu_g2")] {
+        assert_eq!(api[at]["content"][0]["type"], "tool_result", "{text}");
+        assert_eq!(api[at]["content"][0]["tool_use_id"], id, "{text}");
+    }
+    assert_eq!(api[4]["content"][0]["is_error"], true);
+    // The text after the failed call keeps its place, after the result.
+    assert_eq!(api[5]["content"][0]["text"], "The test fails.", "{text}");
+}
+
+#[tokio::test]
+async fn gromozeka_tool_use_exports_with_results_in_user_turns() {
+    on_every_backend!(gromozeka_tools_export);
 }
 
 #[tokio::test]

@@ -292,3 +292,122 @@ impl Backend {
         }
     }
 }
+
+/// The lines a resumed Claude Code session is made of: from its last user or assistant line up
+/// through `parentUuid` (and `logicalParentUuid` across a compaction) to the root, in order.
+pub fn claude_chain(session: &str) -> Vec<serde_json::Value> {
+    use serde_json::Value;
+    let lines: Vec<Value> = session
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let by_uuid: std::collections::HashMap<&str, &Value> = lines
+        .iter()
+        .filter_map(|l| Some((l["uuid"].as_str()?, l)))
+        .collect();
+    let mut chain = Vec::new();
+    let mut at = lines
+        .iter()
+        .rev()
+        .find(|l| matches!(l["type"].as_str(), Some("user" | "assistant")));
+    while let Some(line) = at {
+        chain.push(line.clone());
+        let parent = line["parentUuid"]
+            .as_str()
+            .or_else(|| line["logicalParentUuid"].as_str());
+        at = parent.and_then(|p| by_uuid.get(p).copied());
+    }
+    chain.reverse();
+    chain
+}
+
+/// The messages a Claude Code session sends to the API: the user and assistant lines of its
+/// chain, consecutive lines of one role merged into one message (as the CLI and the API do).
+pub fn claude_api_messages(session: &str) -> Vec<serde_json::Value> {
+    use serde_json::{json, Value};
+    let mut out: Vec<Value> = Vec::new();
+    for v in claude_chain(session) {
+        let role = match v["type"].as_str() {
+            Some(r @ ("user" | "assistant")) => r,
+            _ => continue,
+        };
+        let blocks = match &v["message"]["content"] {
+            Value::String(s) => vec![json!({"type": "text", "text": s})],
+            Value::Array(b) => b.clone(),
+            _ => Vec::new(),
+        };
+        match out.last_mut() {
+            Some(last) if last["role"] == role => {
+                if let Some(content) = last["content"].as_array_mut() {
+                    content.extend(blocks);
+                }
+            }
+            _ => out.push(json!({"role": role, "content": blocks})),
+        }
+    }
+    out
+}
+
+/// What the Messages API demands of a history: every tool_use answered by a tool_result at the
+/// start of the very next message, no result without its call in the message before, calls
+/// only in assistant messages and results only in user messages.
+pub fn assert_api_pairing(messages: &[serde_json::Value]) {
+    use serde_json::Value;
+    let blocks = |m: &Value| -> Vec<Value> {
+        match &m["content"] {
+            Value::Array(b) => b.clone(),
+            _ => Vec::new(),
+        }
+    };
+    let of = |bs: &[Value], kind: &str, key: &str| -> Vec<String> {
+        bs.iter()
+            .filter(|b| b["type"] == kind)
+            .filter_map(|b| b[key].as_str().map(str::to_owned))
+            .collect()
+    };
+    for (i, message) in messages.iter().enumerate() {
+        let content = blocks(message);
+        let calls = of(&content, "tool_use", "id");
+        let results = of(&content, "tool_result", "tool_use_id");
+        if message["role"] == "assistant" {
+            assert!(
+                results.is_empty(),
+                "a tool_result in assistant message {i}: {message}"
+            );
+        } else {
+            assert!(
+                calls.is_empty(),
+                "a tool_use in user message {i}: {message}"
+            );
+        }
+        let leading = content
+            .iter()
+            .take_while(|b| b["type"] == "tool_result")
+            .count();
+        assert_eq!(
+            leading,
+            results.len(),
+            "a result after text in message {i}: {message}"
+        );
+        let asked = match i.checked_sub(1) {
+            Some(p) => of(&blocks(&messages[p]), "tool_use", "id"),
+            None => Vec::new(),
+        };
+        for id in &results {
+            assert!(
+                asked.contains(id),
+                "the result of {id} in message {i} has no call right before"
+            );
+        }
+        let answered = match messages.get(i + 1) {
+            Some(next) => of(&blocks(next), "tool_result", "tool_use_id"),
+            None => Vec::new(),
+        };
+        for id in &calls {
+            assert!(
+                answered.contains(id),
+                "the call {id} of message {i} has no result right after"
+            );
+        }
+    }
+}

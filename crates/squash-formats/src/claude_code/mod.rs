@@ -6,6 +6,7 @@ mod chain;
 mod lines;
 mod messages;
 mod naming;
+mod pairing;
 mod read;
 mod restore;
 mod system;

@@ -5,10 +5,10 @@
 //! Messages imported from Claude Code and unchanged are written back as the lines they came
 //! from (same uuids, same fields, same content blocks). A squash result is ordinary user text.
 //! Thinking blocks are never altered: those inside a squashed range are gone with it, and an
-//! edited message loses its thinking (a changed turn cannot carry the old signature). A tool
-//! result whose call is not written before it would make the API refuse the session; it becomes
-//! text, and the report says so. The lines that were not messages (summaries, snapshots, ...)
-//! are written back in their original order.
+//! edited message loses its thinking (a changed turn cannot carry the old signature). Tool
+//! calls and results are paired as the API demands (see `pairing`), and the report says what
+//! that changed. The lines that were not messages (summaries, snapshots, ...) are written back
+//! in their original order; one whose parent a squash took hangs from the chain instead.
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
@@ -18,6 +18,7 @@ use serde_json::{json, Map, Value};
 use squash_core::ImportRecord;
 use squash_core::{render, ContentItem, Message, Role, SquashOperation, SquashOperationId};
 
+use super::pairing::{self, Pairing};
 use super::read::{restore_line, META_KEY};
 use crate::anthropic_json::{item_to_block, ToolNames};
 
@@ -82,13 +83,30 @@ struct Writer<'a, W: Write> {
     names: ToolNames,
     version: String,
     git_branch: Value,
+    /// The last line of the chain.
     previous: Option<String>,
-    tool_uses: HashSet<String>,
+    /// Every uuid written so far.
+    uuids: HashSet<String>,
+    pairing: Pairing,
     written: Written,
 }
 
 impl<W: Write> Writer<'_, W> {
     fn emit(&mut self, mut line: Value, chain: bool) -> io::Result<()> {
+        if let Some(obj) = line.as_object_mut() {
+            if chain {
+                let fix = self.pairing.line(obj);
+                self.written.warnings.extend(fix.warnings);
+                let at = obj.get("timestamp").cloned();
+                self.answer_missing(&fix.unanswered, at)?;
+            } else {
+                self.reattach(obj);
+            }
+        }
+        self.write_line(line, chain)
+    }
+
+    fn write_line(&mut self, mut line: Value, chain: bool) -> io::Result<()> {
         if let Some(obj) = line.as_object_mut() {
             if obj.contains_key("sessionId") || chain {
                 obj.insert("sessionId".into(), json!(self.session.session_id));
@@ -107,7 +125,9 @@ impl<W: Write> Writer<'_, W> {
                 if let Some(uuid) = obj.get("uuid").and_then(Value::as_str) {
                     self.previous = Some(uuid.to_owned());
                 }
-                self.pair_tools(obj);
+            }
+            if let Some(uuid) = obj.get("uuid").and_then(Value::as_str) {
+                self.uuids.insert(uuid.to_owned());
             }
         }
         serde_json::to_writer(&mut *self.out, &line)?;
@@ -116,51 +136,45 @@ impl<W: Write> Writer<'_, W> {
         Ok(())
     }
 
-    /// Records the calls of an assistant line; turns results without a written call into text.
-    fn pair_tools(&mut self, line: &mut Map<String, Value>) {
-        let Some(blocks) = line
-            .get_mut("message")
-            .and_then(|m| m.get_mut("content"))
-            .and_then(Value::as_array_mut)
-        else {
-            return;
-        };
-        for block in blocks {
-            match block.get("type").and_then(Value::as_str) {
-                Some("tool_use") => {
-                    if let Some(id) = block.get("id").and_then(Value::as_str) {
-                        self.tool_uses.insert(id.to_owned());
-                    }
-                }
-                Some("tool_result") => {
-                    let id = block
-                        .get("tool_use_id")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned();
-                    if !self.tool_uses.contains(&id) {
-                        let text = match block.get("content") {
-                            Some(Value::String(s)) => s.clone(),
-                            Some(other) => other.to_string(),
-                            None => String::new(),
-                        };
-                        *block = json!({"type": "text", "text": format!("[result of tool call {id}]\n{text}")});
-                        self.written.warnings.push(format!(
-                            "the result of tool call {id} has no call before it; written as text"
-                        ));
-                    }
-                }
-                _ => {}
+    /// A line off the chain (an abandoned branch, ...) whose parent is no longer written (a
+    /// squash took it) hangs from the chain's last line instead: a parent that is not in the
+    /// file breaks the tree the CLI rebuilds.
+    fn reattach(&mut self, line: &mut Map<String, Value>) {
+        for key in ["parentUuid", "logicalParentUuid"] {
+            let Some(Value::String(parent)) = line.get(key) else {
+                continue;
+            };
+            if self.uuids.contains(parent) {
+                continue;
             }
+            let uuid = line.get("uuid").and_then(Value::as_str).unwrap_or("?");
+            self.written.warnings.push(format!(
+                "line {uuid}: {key} {parent} is not in the export; attached to the line before"
+            ));
+            line.insert(key.into(), json!(self.previous));
         }
     }
 
-    /// A line for content made here (squash results, edits, messages of other sources).
-    fn fresh(&mut self, message: &Message, role: Role, content: Value) -> io::Result<()> {
-        let timestamp = message
-            .created_at
-            .to_rfc3339_opts(SecondsFormat::Millis, true);
-        let uuid = uuid::Uuid::now_v7().to_string();
+    /// Error results for calls that have none, on a user line of their own.
+    fn answer_missing(&mut self, ids: &[String], at: Option<Value>) -> io::Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        for id in ids {
+            self.written.warnings.push(format!(
+                "tool call {id} has no result right after it; an error result was written"
+            ));
+        }
+        let mut line = self.line(Role::User, pairing::missing_results(ids));
+        if let Some(at) = at {
+            line["timestamp"] = at;
+        }
+        self.write_line(line, true)
+    }
+
+    /// A line for content made here, stamped now; the caller sets its timestamp.
+    fn line(&self, role: Role, content: Value) -> Value {
+        let uuid = uuid::Uuid::now_v7();
         let mut line = json!({
             "parentUuid": self.previous,
             "isSidechain": false,
@@ -170,12 +184,12 @@ impl<W: Write> Writer<'_, W> {
             "version": self.version,
             "gitBranch": self.git_branch,
             "type": if role == Role::Assistant { "assistant" } else { "user" },
-            "uuid": uuid,
-            "timestamp": timestamp,
+            "uuid": uuid.to_string(),
+            "timestamp": chrono::Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
         });
         line["message"] = if role == Role::Assistant {
             json!({
-                "id": format!("msg_squash_{}", message.id.as_uuid().simple()),
+                "id": format!("msg_squash_{}", uuid.simple()),
                 "type": "message",
                 "role": "assistant",
                 "model": "<synthetic>",
@@ -187,6 +201,15 @@ impl<W: Write> Writer<'_, W> {
         } else {
             json!({"role": "user", "content": content})
         };
+        line
+    }
+
+    /// A line for content made here (squash results, edits, messages of other sources).
+    fn fresh(&mut self, message: &Message, role: Role, content: Value) -> io::Result<()> {
+        let mut line = self.line(role, content);
+        line["timestamp"] = json!(message
+            .created_at
+            .to_rfc3339_opts(SecondsFormat::Millis, true));
         self.emit(line, true)
     }
 
@@ -228,8 +251,13 @@ impl<W: Write> Writer<'_, W> {
         }
         match message.role {
             Role::Assistant | Role::User => {
-                let blocks: Vec<Value> = items.iter().map(|i| api_block(i)).collect();
-                self.fresh(message, message.role, Value::Array(blocks))
+                // Calls go on assistant lines and results on user lines, whatever the source
+                // kept them in (a Gromozeka assistant message holds both).
+                for (role, run) in api_runs(message.role, &items) {
+                    let blocks: Vec<Value> = run.iter().map(|i| api_block(i)).collect();
+                    self.fresh(message, role, Value::Array(blocks))?;
+                }
+                Ok(())
             }
             Role::System => {
                 let text = items
@@ -241,6 +269,25 @@ impl<W: Write> Writer<'_, W> {
             }
         }
     }
+}
+
+/// The items split into runs of one API role: a call is the assistant's, a result the user's,
+/// anything else the message's own role.
+fn api_runs<'a>(role: Role, items: &'a [&'a ContentItem]) -> Vec<(Role, &'a [&'a ContentItem])> {
+    let side = |item: &ContentItem| match item {
+        ContentItem::ToolCall { .. } => Role::Assistant,
+        ContentItem::ToolResult { .. } => Role::User,
+        _ => role,
+    };
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for i in 1..=items.len() {
+        if i == items.len() || side(items[i]) != side(items[start]) {
+            runs.push((side(items[start]), &items[start..i]));
+            start = i;
+        }
+    }
+    runs
 }
 
 /// A block for a fresh line, with tool ids the API accepts (`^[a-zA-Z0-9_-]+$`; other sources
@@ -325,7 +372,8 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
         version,
         git_branch,
         previous: None,
-        tool_uses: HashSet::new(),
+        uuids: HashSet::new(),
+        pairing: Pairing::default(),
         written: Written::default(),
     };
     // Lines that were no message go back where they were, relative to the messages' lines.
@@ -349,5 +397,7 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
         let chain = extra.get("chain").and_then(Value::as_bool) == Some(true);
         w.emit(extra.get("json").cloned().unwrap_or(Value::Null), chain)?;
     }
+    let unanswered = w.pairing.finish();
+    w.answer_missing(&unanswered, None)?;
     Ok(w.written)
 }

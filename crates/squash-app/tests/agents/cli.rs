@@ -1,0 +1,245 @@
+//! Finding and running the real agent CLIs in an isolated home: nothing of the user's
+//! configuration, credentials or sessions is read, nothing outside the sandbox is written.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::Duration;
+
+use tokio::process::Command;
+
+/// Long enough for a cold start on a loaded machine; a hung agent fails the test.
+const RUN_LIMIT: Duration = Duration::from_secs(180);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentKind {
+    Claude,
+    Codex,
+}
+
+impl AgentKind {
+    fn env(self) -> &'static str {
+        match self {
+            AgentKind::Claude => "SQUASH_CLAUDE_BIN",
+            AgentKind::Codex => "SQUASH_CODEX_BIN",
+        }
+    }
+
+    fn program(self) -> &'static str {
+        match self {
+            AgentKind::Claude => "claude",
+            AgentKind::Codex => "codex",
+        }
+    }
+}
+
+pub struct Agent {
+    pub kind: AgentKind,
+    pub bin: PathBuf,
+}
+
+impl Agent {
+    /// The CLI from its env variable or `PATH`; `None` (after noting the skip) when it is not
+    /// installed, a failure when the run requires the agents.
+    pub fn find(kind: AgentKind) -> Option<Agent> {
+        let from_env = std::env::var_os(kind.env()).map(PathBuf::from);
+        let bin = from_env.clone().or_else(|| on_path(kind.program()));
+        match bin {
+            Some(bin) if bin.is_file() => Some(Agent { kind, bin }),
+            _ => {
+                let message = match from_env {
+                    Some(p) => {
+                        format!("{} points at {}, which is no file", kind.env(), p.display())
+                    }
+                    None => format!(
+                        "no `{}` on PATH and {} is not set (npm install @anthropic-ai/claude-code \
+                         @openai/codex, see .ci/run)",
+                        kind.program(),
+                        kind.env()
+                    ),
+                };
+                let required = std::env::var_os("SQUASH_REQUIRE_AGENTS").is_some()
+                    || std::env::var_os("CI").is_some();
+                assert!(
+                    !required,
+                    "{message}: this run requires the real agent CLIs"
+                );
+                note_skip(&message);
+                None
+            }
+        }
+    }
+}
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// A temp dir holding the agent's home (config, sessions) and the working directory it runs in.
+pub struct Sandbox {
+    _dir: tempfile::TempDir,
+    pub home: PathBuf,
+    pub cwd: PathBuf,
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // Canonical, because the agents record (and look sessions up by) the resolved cwd.
+        let root = dir.path().canonicalize().expect("canonical temp dir");
+        let home = root.join("home");
+        let cwd = root.join("project");
+        for d in [&home, &cwd, &home.join(".claude"), &home.join(".codex")] {
+            std::fs::create_dir_all(d).expect("sandbox dirs");
+        }
+        Sandbox {
+            _dir: dir,
+            home,
+            cwd,
+        }
+    }
+
+    /// `CLAUDE_CONFIG_DIR`: Claude Code's settings and `projects/<encoded cwd>/<session>.jsonl`.
+    pub fn claude_config(&self) -> PathBuf {
+        self.home.join(".claude")
+    }
+
+    /// `CODEX_HOME`: Codex's config and `sessions/YYYY/MM/DD/rollout-*.jsonl`.
+    pub fn codex_home(&self) -> PathBuf {
+        self.home.join(".codex")
+    }
+
+    /// A command with an empty environment but `PATH` (the agents run tools through it) and
+    /// the sandbox's home.
+    fn command(&self, agent: &Agent) -> Command {
+        let mut cmd = Command::new(&agent.bin);
+        cmd.current_dir(&self.cwd)
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("LANG", "C.UTF-8")
+            .stdin(std::process::Stdio::null())
+            .kill_on_drop(true);
+        if let Some(path) = std::env::var_os("PATH") {
+            cmd.env("PATH", path);
+        }
+        cmd
+    }
+
+    /// `claude -p PROMPT` against `base_url`, tools allowed without asking, `extra` before the
+    /// prompt (e.g. `--resume ID`).
+    pub async fn claude(
+        &self,
+        agent: &Agent,
+        base_url: &str,
+        extra: &[&str],
+        prompt: &str,
+    ) -> Output {
+        let mut cmd = self.command(agent);
+        cmd.env("CLAUDE_CONFIG_DIR", self.claude_config())
+            .env("ANTHROPIC_BASE_URL", base_url)
+            .env("ANTHROPIC_API_KEY", "test")
+            // As root, Claude Code refuses to skip permissions unless it is told it is sandboxed.
+            .env("IS_SANDBOX", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .args(["--dangerously-skip-permissions"])
+            .args(extra)
+            .args(["-p", prompt]);
+        run(cmd, "claude").await
+    }
+
+    /// `codex exec PROMPT` (or `codex exec resume ID PROMPT` with `extra`) against `base_url`
+    /// through a custom Responses provider.
+    ///
+    /// The model name matters: Codex picks the tools by model family, and for its default model
+    /// it offers a JavaScript `exec` tool instead of `exec_command`; an unknown name gets the
+    /// generic set (`exec_command`, `write_stdin`, ...).
+    pub async fn codex(
+        &self,
+        agent: &Agent,
+        base_url: &str,
+        extra: &[&str],
+        prompt: &str,
+    ) -> Output {
+        let provider = format!(
+            "model_providers.loopback={{name=\"loopback\", base_url=\"{base_url}\", \
+             env_key=\"OPENAI_API_KEY\", wire_api=\"responses\"}}"
+        );
+        let mut cmd = self.command(agent);
+        cmd.env("CODEX_HOME", self.codex_home())
+            .env("OPENAI_API_KEY", "test")
+            .arg("exec")
+            .args(extra)
+            .args(["-m", "loopback-model", "--skip-git-repo-check"])
+            .arg("--dangerously-bypass-approvals-and-sandbox")
+            .args(["-c", "model_provider=\"loopback\"", "-c", &provider])
+            .arg(prompt);
+        run(cmd, "codex").await
+    }
+}
+
+async fn run(mut cmd: Command, what: &str) -> Output {
+    let child = cmd.output();
+    match tokio::time::timeout(RUN_LIMIT, child).await {
+        Ok(Ok(output)) => output,
+        Ok(Err(e)) => panic!("cannot run {what}: {e}"),
+        Err(_) => panic!("{what} did not finish within {RUN_LIMIT:?}"),
+    }
+}
+
+/// Fails with the agent's output when it did not exit 0.
+pub fn assert_ran(output: &Output, what: &str) {
+    assert!(
+        output.status.success(),
+        "{what} exited with {}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Every `*.jsonl` file under `dir`, sorted.
+pub fn session_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|e| e == "jsonl") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Says that the running test did not run, on stderr and, under `scripts/test.sh`, in the list
+/// its summary prints (`SQUASH_SKIP_LOG`): a skip must not read as a pass.
+pub fn note_skip(message: &str) {
+    eprintln!("note: skipping: {message}");
+    if let Some(log) = std::env::var_os("SQUASH_SKIP_LOG") {
+        use std::io::Write;
+        let test = std::thread::current().name().unwrap_or("a test").to_owned();
+        let line = format!("{} {test}: {message}\n", env!("CARGO_PKG_NAME"));
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+        if let Err(e) = written {
+            eprintln!(
+                "note: cannot write the skip log {}: {e}",
+                log.to_string_lossy()
+            );
+        }
+    }
+}
