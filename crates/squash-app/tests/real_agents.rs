@@ -712,10 +712,11 @@ async fn a_rollout_written_by_the_real_codex_imports_whole() {
         return;
     };
     let run = codex_rollout(&codex).await;
-    codex_resumes(&codex, &run).await;
     for b in backends().await {
         check_codex_import(&b, &run).await;
         eprintln!("{}: ok", b.name);
         b.cleanup().await;
     }
+    // Last: a resume appends its turn to the rollout the imports above read.
+    codex_resumes(&codex, &run).await;
 }
