@@ -358,7 +358,7 @@ mod tests {
             .collect();
         for (label, id) in labels.iter().zip(named) {
             assert!(id.starts_with(label) && label.len() >= MIN_LABEL, "{label} of {id}");
-            let matching = every_id.iter().filter(|other| other.starts_with(label));
+            let mut matching = every_id.iter().filter(|other| other.starts_with(label));
             assert!(matching.all(|other| *other == id), "{label} names several ids");
         }
         let mut unique = labels.clone();
