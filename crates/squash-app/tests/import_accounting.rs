@@ -72,7 +72,9 @@ fn document_records(path: &Path, format: SourceFormat) -> Option<usize> {
             .map(Vec::len)
             .or_else(|| list("messages"))
             .or_else(|| list("history")),
-        SourceFormat::Anthropic => Some(list("messages")? + usize::from(doc.get("system").is_some())),
+        SourceFormat::Anthropic => {
+            Some(list("messages")? + usize::from(doc.get("system").is_some()))
+        }
         SourceFormat::Squash => list("messages"),
         _ => None,
     }
@@ -85,7 +87,11 @@ fn check(dir: &Path, summary: &ImportSummary) {
         .iter()
         .map(|r| (r.file.as_str(), r))
         .collect();
-    assert_eq!(reports.len(), summary.file_reports.len(), "one report per file");
+    assert_eq!(
+        reports.len(),
+        summary.file_reports.len(),
+        "one report per file"
+    );
     for path in files_under(dir) {
         let name = path.display().to_string();
         let file_name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -96,7 +102,10 @@ fn check(dir: &Path, summary: &ImportSummary) {
                 .find(|f| f.file == name)
                 .unwrap_or_else(|| panic!("{name} must fail: {:?}", summary.failed));
             assert!(failure.error.contains(error), "{name}: {}", failure.error);
-            assert!(!reports.contains_key(name.as_str()), "{name} failed yet has a report");
+            assert!(
+                !reports.contains_key(name.as_str()),
+                "{name} failed yet has a report"
+            );
             continue;
         }
         let report = reports
@@ -214,7 +223,11 @@ async fn every_file_is_accounted_for(b: &Backend) {
     let conversation = summary.conversations[0].conversation_id;
     let mut export = Vec::new();
     b.service
-        .export(conversation, &ExportOptions::new(ExportFormat::Json), &mut export)
+        .export(
+            conversation,
+            &ExportOptions::new(ExportFormat::Json),
+            &mut export,
+        )
         .await
         .unwrap();
     std::fs::write(made.path().join("export.json"), export).unwrap();

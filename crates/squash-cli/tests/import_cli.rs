@@ -137,9 +137,17 @@ fn a_forced_format_that_does_not_match_fails_and_writes_nothing() {
         let out = env.import(&path, format);
         let line = one_line_failure(&out);
         let name = path.display().to_string();
-        assert_eq!(line, format!("error: {name}: {expected}"), "--format {format}");
+        assert_eq!(
+            line,
+            format!("error: {name}: {expected}"),
+            "--format {format}"
+        );
         assert!(out.stdout.is_empty(), "--format {format}: nothing printed");
-        assert_eq!(env.conversations(), before, "--format {format}: nothing written");
+        assert_eq!(
+            env.conversations(),
+            before,
+            "--format {format}: nothing written"
+        );
     }
 }
 
@@ -148,7 +156,11 @@ fn a_directory_import_goes_past_a_bad_file_and_fails() {
     let (env, before) = seeded();
     let dir = env.path("sessions");
     std::fs::create_dir(&dir).unwrap();
-    std::fs::copy(data("codex-rollout-sample.jsonl"), dir.join("a-codex.jsonl")).unwrap();
+    std::fs::copy(
+        data("codex-rollout-sample.jsonl"),
+        dir.join("a-codex.jsonl"),
+    )
+    .unwrap();
     std::fs::write(dir.join("b-broken.jsonl"), "{{{ not json\n").unwrap();
     std::fs::copy(
         data("swe-agent-marshmallow-1867.traj"),
@@ -166,7 +178,10 @@ fn a_directory_import_goes_past_a_bad_file_and_fails() {
     let failed = report["summary"]["failed"].as_array().expect("failed list");
     assert_eq!(failed.len(), 1, "{failed:?}");
     assert_eq!(failed[0]["file"], json!(bad));
-    assert_eq!(report["summary"]["file_reports"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        report["summary"]["file_reports"].as_array().map(Vec::len),
+        Some(2)
+    );
 }
 
 #[test]
@@ -193,7 +208,10 @@ fn a_session_whose_first_line_is_huge_is_detected() {
     let out = env.import(&path, "auto");
     assert!(out.status.success(), "{}", stderr(&out));
     let report: Value = serde_json::from_slice(&out.stdout).expect("summary JSON");
-    assert_eq!(report["summary"]["file_reports"][0]["format"], json!("claude-code"));
+    assert_eq!(
+        report["summary"]["file_reports"][0]["format"],
+        json!("claude-code")
+    );
     assert_eq!(report["totals"]["counts"]["messages"], json!(2));
     assert_eq!(env.conversations().len(), 1);
 }
@@ -236,7 +254,10 @@ fn a_closed_stdout_ends_the_run_quietly() {
     let text = stderr(&list);
     assert!(!text.contains("panicked"), "{text}");
     assert_ne!(list.status.code(), Some(101), "{text}");
-    assert!(text.trim().is_empty(), "nothing to say on a closed pipe: {text}");
+    assert!(
+        text.trim().is_empty(),
+        "nothing to say on a closed pipe: {text}"
+    );
     // What a shell reports for a process a broken pipe stopped (128 + SIGPIPE).
     assert_eq!(list.status.code(), Some(141), "{text}");
 

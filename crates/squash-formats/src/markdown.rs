@@ -63,7 +63,8 @@ impl Labels {
         let mut ids: Vec<String> = ids.into_iter().collect();
         ids.sort();
         ids.dedup();
-        let common = |a: &str, b: &str| a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+        let common =
+            |a: &str, b: &str| a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
         let labels = ids
             .iter()
             .enumerate()
@@ -267,9 +268,7 @@ pub fn render(t: &Transcript<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use squash_core::{
-        ConversationId, MessageId, ProjectId, Role, ThreadId, ThreadOrigin,
-    };
+    use squash_core::{ConversationId, MessageId, ProjectId, Role, ThreadId, ThreadOrigin};
     use uuid::{NoContext, Timestamp, Uuid};
 
     /// An id made at the same millisecond as every other one of the test.
@@ -334,17 +333,16 @@ mod tests {
             operations: &operations,
         });
         // The 8-character prefixes are all the same: the old labels named nothing.
-        let first8: Vec<String> = sources.iter().map(|m| m.id.to_string()[..8].to_owned()).collect();
+        let first8: Vec<String> = sources
+            .iter()
+            .map(|m| m.id.to_string()[..8].to_owned())
+            .collect();
         assert!(first8.iter().all(|p| *p == first8[0]));
         let line = text
             .lines()
             .find(|l| l.contains("Squashed from 3 messages"))
             .unwrap_or_else(|| panic!("no provenance line in:\n{text}"));
-        let labels: Vec<&str> = line
-            .split('`')
-            .skip(1)
-            .step_by(2)
-            .collect();
+        let labels: Vec<&str> = line.split('`').skip(1).step_by(2).collect();
         // The operation, then the three sources (the first one with its position).
         assert_eq!(labels.len(), 4, "{line}");
         let named: Vec<String> = [op.id.to_string()]
@@ -357,9 +355,15 @@ mod tests {
             .chain(named.clone())
             .collect();
         for (label, id) in labels.iter().zip(named) {
-            assert!(id.starts_with(label) && label.len() >= MIN_LABEL, "{label} of {id}");
+            assert!(
+                id.starts_with(label) && label.len() >= MIN_LABEL,
+                "{label} of {id}"
+            );
             let mut matching = every_id.iter().filter(|other| other.starts_with(label));
-            assert!(matching.all(|other| *other == id), "{label} names several ids");
+            assert!(
+                matching.all(|other| *other == id),
+                "{label} names several ids"
+            );
         }
         let mut unique = labels.clone();
         unique.sort();

@@ -302,7 +302,10 @@ fn title(top: &Map<String, Value>, messages: &[Message]) -> Option<String> {
         .iter()
         .filter(|m| m.role == Role::User)
         .filter(|m| {
-            let raw = m.metadata.as_ref().and_then(|meta| meta[META_KEY].get("message"));
+            let raw = m
+                .metadata
+                .as_ref()
+                .and_then(|meta| meta[META_KEY].get("message"));
             !raw.is_some_and(swe_agent::is_demonstration)
         })
         .find_map(|m| match m.content.first() {

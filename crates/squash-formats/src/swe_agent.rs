@@ -93,7 +93,8 @@ mod tests {
             top.insert("replay_config".into(), Value::String(config.to_string()));
             top
         };
-        let github = json!({"github_url": "https://github.com/pallets/flask.git", "type": "github"});
+        let github =
+            json!({"github_url": "https://github.com/pallets/flask.git", "type": "github"});
         assert_eq!(repository(&top(github, "x")), Some("pallets/flask".into()));
         let local = json!({"path": "/src/app", "type": "local"});
         assert_eq!(repository(&top(local, "x")), Some("/src/app".into()));

@@ -26,8 +26,8 @@ use squash_store::ImportBatch;
 use thiserror::Error;
 
 pub use service::{ImportOptions, ImportProgress, NoProgress};
-pub use squash_formats::detect::Found;
 use squash_formats::detect::described;
+pub use squash_formats::detect::Found;
 pub use squash_formats::gromozeka::DatabaseError;
 pub use squash_formats::{
     sha256_hex, source_id, FormatError, ImportFormat, ImportedConversation, Parsed, Skipped,

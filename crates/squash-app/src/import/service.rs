@@ -141,9 +141,9 @@ impl ConversationService {
         .await
         .map_err(|e| ImportError::invalid(&name, format!("the parser stopped: {e}")))?;
         let parsed = match forced {
-            Some(expected) => check_forced(&name, expected, parsed, || {
-                detect_file(path).map_err(io)
-            })?,
+            Some(expected) => {
+                check_forced(&name, expected, parsed, || detect_file(path).map_err(io))?
+            }
             None => parsed?,
         };
         progress.storing(parsed.conversations.len());

@@ -161,12 +161,16 @@ mod tests {
 
     #[test]
     fn keys_of_whole_and_cut_objects() {
-        let scan = scan_keys(r#" {"a": {"x": [1, "}"]}, "type": "user", "n": -1.5e3} tail"#).unwrap();
+        let scan =
+            scan_keys(r#" {"a": {"x": [1, "}"]}, "type": "user", "n": -1.5e3} tail"#).unwrap();
         let keys: Vec<&str> = scan.keys.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["a", "type", "n"]);
         assert_eq!(scan.string("type"), Some("user"));
         assert!(scan.complete);
-        assert_eq!(&r#" {"a": {"x": [1, "}"]}, "type": "user", "n": -1.5e3} tail"#[scan.end..], " tail");
+        assert_eq!(
+            &r#" {"a": {"x": [1, "}"]}, "type": "user", "n": -1.5e3} tail"#[scan.end..],
+            " tail"
+        );
 
         let cut = scan_keys(r#"{"type":"user","message":{"content":"aaaa\"aa"#).unwrap();
         assert_eq!(cut.string("type"), Some("user"));
@@ -175,6 +179,9 @@ mod tests {
         assert!(scan_keys("hello").is_err());
         assert!(scan_keys("{1: 2}").is_err());
         assert!(scan_keys("").is_err());
-        assert_eq!(scan_keys(r#"{"k\u00e9y": "v\n"}"#).unwrap().string("kéy"), Some("v\n"));
+        assert_eq!(
+            scan_keys(r#"{"k\u00e9y": "v\n"}"#).unwrap().string("kéy"),
+            Some("v\n")
+        );
     }
 }

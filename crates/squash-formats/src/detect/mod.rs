@@ -247,7 +247,10 @@ mod tests {
     fn what_is_found_is_said() {
         assert_eq!(inspect(b"hello\nworld"), Found::NoJson);
         assert_eq!(inspect(b"  \n"), Found::Empty);
-        assert_eq!(inspect(br#"{"name": "x", "version": 2}"#), Found::UnknownJson);
+        assert_eq!(
+            inspect(br#"{"name": "x", "version": 2}"#),
+            Found::UnknownJson
+        );
         assert_eq!(inspect(b"{not json"), Found::NoJson);
         assert_eq!(
             Found::Format(SourceFormat::Codex).to_string(),
@@ -263,7 +266,10 @@ mod tests {
         let user = format!(
             r#"{{"parentUuid":null,"isSidechain":false,"type":"user","message":{{"role":"user","content":"{big}"}},"uuid":"u"}}"#
         );
-        assert_eq!(detect_bytes(user.as_bytes()), Some(SourceFormat::ClaudeCode));
+        assert_eq!(
+            detect_bytes(user.as_bytes()),
+            Some(SourceFormat::ClaudeCode)
+        );
         let head = &user.as_bytes()[..DETECT_BYTES as usize];
         assert_eq!(detect_bytes(head), Some(SourceFormat::ClaudeCode));
         let reader = inspect_reader(user.as_bytes()).unwrap();
@@ -274,7 +280,9 @@ mod tests {
         );
         let head = &assistant.as_bytes()[..DETECT_BYTES as usize];
         assert_eq!(detect_bytes(head), Some(SourceFormat::ClaudeCode));
-        let codex = format!(r#"{{"timestamp":"t","type":"session_meta","payload":{{"instructions":"{big}"}}}}"#);
+        let codex = format!(
+            r#"{{"timestamp":"t","type":"session_meta","payload":{{"instructions":"{big}"}}}}"#
+        );
         let head = &codex.as_bytes()[..DETECT_BYTES as usize];
         assert_eq!(detect_bytes(head), Some(SourceFormat::Codex));
     }

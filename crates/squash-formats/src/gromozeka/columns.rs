@@ -161,9 +161,18 @@ mod tests {
         let instant = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
         // Written at UTC+3 (row stamps a few milliseconds after the documents), one row odd.
         let zone = TextZone::infer([
-            (at("2025-11-02 18:32:01.130"), instant("2025-11-02T15:32:01.123Z")),
-            (at("2025-11-02 18:40:00.002"), instant("2025-11-02T15:39:59.990Z")),
-            (at("2025-11-02 12:00:00.000"), instant("2025-11-02T15:41:07.000Z")),
+            (
+                at("2025-11-02 18:32:01.130"),
+                instant("2025-11-02T15:32:01.123Z"),
+            ),
+            (
+                at("2025-11-02 18:40:00.002"),
+                instant("2025-11-02T15:39:59.990Z"),
+            ),
+            (
+                at("2025-11-02 12:00:00.000"),
+                instant("2025-11-02T15:41:07.000Z"),
+            ),
         ]);
         let plus3 = FixedOffset::east_opt(3 * 3600).unwrap();
         assert_eq!(zone, TextZone::Offset(plus3));

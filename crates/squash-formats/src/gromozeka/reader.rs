@@ -88,9 +88,11 @@ impl ConversationReader<'_> {
         let docs: Vec<GromozekaMessage> = rows.iter().map(|r| self.document(r, parsed)).collect();
         // The messages' documents carry instants; their rows' local-time text says in which
         // zone the database's text was written.
-        let zone = TextZone::infer(rows.iter().zip(&docs).filter_map(|(r, doc)| {
-            Some((naive_text(&r.created_at)?, doc.created_at?))
-        }));
+        let zone = TextZone::infer(
+            rows.iter()
+                .zip(&docs)
+                .filter_map(|(r, doc)| Some((naive_text(&r.created_at)?, doc.created_at?))),
+        );
         let created_at = column_time_in(&row.created_at, zone).unwrap_or(self.now);
         let times = Times {
             created_at,

@@ -204,8 +204,18 @@ fn local_time_text_is_read_in_the_zone_it_was_written_in() {
     )
     .unwrap();
     let stamps = [
-        ("m1", "USER", "2025-11-02T15:30:05.000Z", "2025-11-02 18:30:05.012"),
-        ("m2", "ASSISTANT", "2025-11-02T15:31:09.500Z", "2025-11-02 18:31:09.510"),
+        (
+            "m1",
+            "USER",
+            "2025-11-02T15:30:05.000Z",
+            "2025-11-02 18:30:05.012",
+        ),
+        (
+            "m2",
+            "ASSISTANT",
+            "2025-11-02T15:31:09.500Z",
+            "2025-11-02 18:31:09.510",
+        ),
     ];
     for (id, role, instant, text) in stamps {
         let content = if role == "USER" {
