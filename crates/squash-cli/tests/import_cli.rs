@@ -162,6 +162,8 @@ fn a_directory_import_goes_past_a_bad_file_and_fails() {
     )
     .unwrap();
     std::fs::write(dir.join("b-broken.jsonl"), "{{{ not json\n").unwrap();
+    // An empty session file (agents leave them) is nothing to import, not a failure.
+    std::fs::write(dir.join("b-empty.jsonl"), "").unwrap();
     std::fs::copy(
         data("swe-agent-marshmallow-1867.traj"),
         dir.join("c-swe.traj"),
@@ -181,6 +183,15 @@ fn a_directory_import_goes_past_a_bad_file_and_fails() {
     assert_eq!(
         report["summary"]["file_reports"].as_array().map(Vec::len),
         Some(2)
+    );
+    let empty = format!(
+        "{}: empty; nothing to import",
+        dir.join("b-empty.jsonl").display()
+    );
+    let warnings = &report["summary"]["warnings"];
+    assert!(
+        warnings.as_array().is_some_and(|w| w.contains(&json!(empty))),
+        "{warnings}"
     );
 }
 

@@ -127,7 +127,11 @@ impl ConversationService {
         progress.file_started(&name, bytes);
         let forced = options.format.source();
         let format = match forced {
-            None => detect_file(path).map_err(io)?.format(),
+            None => match detect_file(path).map_err(io)? {
+                // Agents leave empty session files behind: nothing to import, nothing wrong.
+                Found::Empty => return Ok(empty_file(&name, bytes)),
+                found => found.format(),
+            },
             Some(f) => Some(f),
         }
         .ok_or_else(|| ImportError::Undetected(name.clone()))?;
@@ -378,6 +382,16 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The summary of a file with nothing in it.
+fn empty_file(name: &str, bytes: u64) -> ImportSummary {
+    ImportSummary {
+        files: 1,
+        bytes,
+        warnings: vec![format!("{name}: empty; nothing to import")],
+        ..ImportSummary::default()
+    }
+}
+
 /// What a file is, from its first bytes.
 fn detect_file(path: &Path) -> std::io::Result<Found> {
     detect::inspect_reader(std::fs::File::open(path)?)
@@ -398,7 +412,7 @@ fn check_forced(
     };
     if read_nothing {
         let found = found()?;
-        if found != Found::Format(expected) {
+        if found != Found::Format(expected) && found != Found::Empty {
             return Err(ImportError::Mismatch {
                 source_name: name.to_owned(),
                 expected,
