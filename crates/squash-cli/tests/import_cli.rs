@@ -190,7 +190,9 @@ fn a_directory_import_goes_past_a_bad_file_and_fails() {
     );
     let warnings = &report["summary"]["warnings"];
     assert!(
-        warnings.as_array().is_some_and(|w| w.contains(&json!(empty))),
+        warnings
+            .as_array()
+            .is_some_and(|w| w.contains(&json!(empty))),
         "{warnings}"
     );
 }
