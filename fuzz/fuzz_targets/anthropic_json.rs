@@ -9,9 +9,13 @@ use squash_formats::anthropic_json::item_to_block;
 use squash_formats::{read, SourceFormat};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(parsed) =
-        read::read_stream(data, "fuzz.json", SourceFormat::Anthropic, Utc::now(), &mut |_| {})
-    else {
+    let Ok(parsed) = read::read_stream(
+        data,
+        "fuzz.json",
+        SourceFormat::Anthropic,
+        Utc::now(),
+        &mut |_| {},
+    ) else {
         return;
     };
     assert!(parsed.records.balanced(), "{:?}", parsed.records);

@@ -9,8 +9,13 @@ use squash_formats::{detect, read, SourceFormat};
 
 fuzz_target!(|data: &[u8]| {
     let _ = detect::inspect(data);
-    let Ok(parsed) = read::read_stream(data, "fuzz.json", SourceFormat::OpenAi, Utc::now(), &mut |_| {})
-    else {
+    let Ok(parsed) = read::read_stream(
+        data,
+        "fuzz.json",
+        SourceFormat::OpenAi,
+        Utc::now(),
+        &mut |_| {},
+    ) else {
         return;
     };
     assert!(parsed.records.balanced(), "{:?}", parsed.records);
