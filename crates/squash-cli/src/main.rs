@@ -30,6 +30,11 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of our stdout went away (`squash … | head`): nothing more to say to
+        // anyone. The status a shell reports for a process a broken pipe stopped (128 + SIGPIPE);
+        // SIGPIPE itself stays ignored, as Rust sets it, so that a child or a socket that goes
+        // away is an error to handle rather than the end of the process.
+        Err(e) if output::stdout_closed(&e) => ExitCode::from(141),
         Err(e) => {
             // One line: the chain of causes, outermost first.
             let msg = e

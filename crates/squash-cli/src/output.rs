@@ -1,5 +1,7 @@
 //! Text for people, JSON for programs: every command prints through here.
 
+use std::io::Write;
+
 use serde::Serialize;
 use squash_app::{OperationOutcome, ThreadView};
 use squash_core::tokens::format_count;
@@ -25,15 +27,68 @@ impl Output {
         human: impl FnOnce() -> String,
     ) -> anyhow::Result<()> {
         if self.json {
-            println!("{}", serde_json::to_string_pretty(value)?);
+            print_line(&serde_json::to_string_pretty(value)?)?;
         } else {
             let text = human();
             if !text.is_empty() {
-                println!("{text}");
+                print_line(&text)?;
             }
         }
         Ok(())
     }
+}
+
+/// Writes `text` and a newline to stdout. `println!` panics when stdout is closed (`squash … |
+/// head`); this returns the `BrokenPipe` error instead, which `main` turns into a quiet exit.
+pub fn print_line(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()
+}
+
+/// Stdout for a stream of output written by a library that reports errors as text (the export):
+/// it remembers that stdout was closed, so the caller can tell that from a real failure.
+#[derive(Default)]
+pub struct Stdout {
+    closed: bool,
+}
+
+impl Stdout {
+    /// The `BrokenPipe` error, if stdout was closed while writing.
+    pub fn closed(&self) -> std::io::Result<()> {
+        if self.closed {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        Ok(())
+    }
+
+    fn note<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &result {
+            self.closed |= e.kind() == std::io::ErrorKind::BrokenPipe;
+        }
+        result
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let result = std::io::stdout().lock().write(buf);
+        self.note(result)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let result = std::io::stdout().lock().flush();
+        self.note(result)
+    }
+}
+
+/// Whether an error comes from writing to a closed stdout (the reader of a pipe went away).
+pub fn stdout_closed(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 pub fn badge(m: &Message) -> &'static str {

@@ -319,6 +319,8 @@ pub fn parse(
     let mut parsed = Parsed::default();
     let mut names = ToolNames::new();
     let mut messages = Vec::with_capacity(raw_messages.len() + 1);
+    // A record is one entry of the message list, and the system prompt when there is one.
+    parsed.records.lines = raw_messages.len() + usize::from(top.contains_key("system"));
     let mut tick = 0i64;
     let mut next_time = || {
         tick += 1;
@@ -334,6 +336,7 @@ pub fn parse(
                 .join("\n\n"),
             other => other.to_string(),
         };
+        parsed.record_message();
         messages.push(Message {
             id: MessageId::new(),
             conversation_id,
@@ -352,13 +355,14 @@ pub fn parse(
     }
     for (i, mut raw) in raw_messages.into_iter().enumerate() {
         let Some(role) = role_of(raw.get("role")) else {
-            parsed.skip(
+            parsed.skip_record(
                 source_name,
                 None,
                 format!("message {}: no user/assistant role", i + 1),
             );
             continue;
         };
+        parsed.record_message();
         let content = raw
             .as_object_mut()
             .and_then(|o| o.remove("content"))
@@ -481,6 +485,16 @@ mod tests {
         assert_eq!(conv.messages.len(), 4);
         assert_eq!(conv.threads[0].links.len(), 4);
         assert_eq!(parsed.skipped.len(), 1);
+        // The system prompt and four entries; the robot's is skipped.
+        assert_eq!(
+            parsed.records,
+            crate::RecordCounts {
+                lines: 5,
+                messages: 4,
+                metadata: 0,
+                skipped: 1
+            }
+        );
         assert_eq!(conv.display_name, "list files");
     }
 }

@@ -26,6 +26,7 @@ pub mod markdown;
 pub mod openai_json;
 pub mod read;
 pub mod squash_json;
+mod swe_agent;
 
 pub use conversation::{
     is_squash_result, source_id, ImportedConversation, Parsed, RecordCounts, Skipped, SOURCE_ID_KEY,

@@ -50,20 +50,69 @@ fn quote(text: &str) -> String {
         .join("\n")
 }
 
-fn short(id: impl ToString) -> String {
-    id.to_string().chars().take(8).collect()
+/// The shortest label of each id that no other id of the document shares. Ids are UUIDv7: their
+/// first twelve digits are the millisecond they were made in, so ids of one squash or one import
+/// share a long prefix. The label is a prefix (at least [`MIN_LABEL`] characters) rather than
+/// the random tail because prefixes are what the CLI resolves.
+struct Labels(HashMap<String, String>);
+
+const MIN_LABEL: usize = 8;
+
+impl Labels {
+    fn new(ids: impl IntoIterator<Item = String>) -> Labels {
+        let mut ids: Vec<String> = ids.into_iter().collect();
+        ids.sort();
+        ids.dedup();
+        let common =
+            |a: &str, b: &str| a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+        let labels = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                // In sorted order the longest prefix shared with any other id is shared with a
+                // neighbour.
+                let before = i.checked_sub(1).map_or(0, |j| common(&ids[j], id));
+                let after = ids.get(i + 1).map_or(0, |next| common(next, id));
+                let len = (before.max(after) + 1).max(MIN_LABEL).min(id.len());
+                (id.clone(), id[..len].to_owned())
+            })
+            .collect();
+        Labels(labels)
+    }
+
+    fn of(&self, id: impl ToString) -> String {
+        let id = id.to_string();
+        match self.0.get(&id) {
+            Some(label) => label.clone(),
+            None => id,
+        }
+    }
+}
+
+/// Every id the document names: the operations of its messages and their sources, and the
+/// thread's messages (which the sources are told apart from).
+fn labels(t: &Transcript<'_>) -> Labels {
+    let mut ids: Vec<String> = t.messages.iter().map(|m| m.id.to_string()).collect();
+    for op_id in t.messages.iter().filter_map(|m| m.squash_operation_id) {
+        ids.push(op_id.to_string());
+        if let Some(op) = t.operations.get(&op_id) {
+            ids.extend(op.source_message_ids.iter().map(ToString::to_string));
+        }
+    }
+    Labels::new(ids)
 }
 
 fn provenance(
     message: &Message,
     operations: &HashMap<SquashOperationId, SquashOperation>,
     positions: &HashMap<squash_core::MessageId, usize>,
+    labels: &Labels,
 ) -> Option<String> {
     let op_id = message.squash_operation_id?;
     let Some(op) = operations.get(&op_id) else {
         return Some(format!(
             "> ◆ Result of operation `{}` (record not found)\n",
-            short(op_id)
+            labels.of(op_id)
         ));
     };
     let how = if op.performed_by_agent {
@@ -79,8 +128,8 @@ fn provenance(
         .source_message_ids
         .iter()
         .map(|s| match positions.get(s) {
-            Some(n) => format!("#{n} `{}`", short(s)),
-            None => format!("`{}`", short(s)),
+            Some(n) => format!("#{n} `{}`", labels.of(s)),
+            None => format!("`{}`", labels.of(s)),
         })
         .collect::<Vec<_>>()
         .join(", ");
@@ -96,7 +145,7 @@ fn provenance(
             .as_ref()
             .map(|who| format!(", by {who}"))
             .unwrap_or_default(),
-        short(op.id),
+        labels.of(op.id),
     );
     if let Some(instructions) = &op.custom_instructions {
         out.push_str(&format!("> Instructions: {instructions}\n"));
@@ -193,6 +242,7 @@ pub fn render(t: &Transcript<'_>) -> String {
         .enumerate()
         .map(|(i, m)| (m.id, i + 1))
         .collect();
+    let labels = labels(t);
     for (i, m) in t.messages.iter().enumerate() {
         let role = match m.role {
             squash_core::Role::User => "User",
@@ -205,7 +255,7 @@ pub fn render(t: &Transcript<'_>) -> String {
             m.created_at.format("%Y-%m-%d %H:%M:%S UTC"),
             note(m).map(|n| format!(" {n}")).unwrap_or_default(),
         ));
-        if let Some(p) = provenance(m, t.operations, &positions) {
+        if let Some(p) = provenance(m, t.operations, &positions, &labels) {
             out.push_str(&p);
             out.push('\n');
         }
@@ -218,6 +268,109 @@ pub fn render(t: &Transcript<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use squash_core::{ConversationId, MessageId, ProjectId, Role, ThreadId, ThreadOrigin};
+    use uuid::{NoContext, Timestamp, Uuid};
+
+    /// An id made at the same millisecond as every other one of the test.
+    fn same_ms() -> Uuid {
+        Uuid::new_v7(Timestamp::from_unix(NoContext, 1_762_097_521, 123_000_000))
+    }
+
+    #[test]
+    fn ids_made_in_one_millisecond_get_labels_of_their_own() {
+        let conversation_id = ConversationId::from_uuid(same_ms());
+        let text = |text: &str| Message {
+            id: MessageId::from_uuid(same_ms()),
+            ..Message::text(conversation_id, Role::User, text).unwrap()
+        };
+        let sources: Vec<Message> = ["a", "b", "c"].into_iter().map(text).collect();
+        let mut result = text("a, b and c");
+        let op = SquashOperation {
+            id: SquashOperationId::from_uuid(same_ms()),
+            conversation_id,
+            source_message_ids: sources.iter().map(|m| m.id).collect(),
+            result_message_id: result.id,
+            prompt: None,
+            model: None,
+            performed_by_agent: false,
+            performed_by: None,
+            custom_instructions: None,
+            provider: None,
+            base_thread_id: None,
+            result_thread_id: None,
+            usage: None,
+            duration_ms: None,
+            style: None,
+            prompt_style: None,
+            created_at: result.created_at,
+        };
+        result.squash_operation_id = Some(op.id);
+        let thread = Thread {
+            id: ThreadId::from_uuid(same_ms()),
+            conversation_id,
+            original_thread_id: None,
+            origin: ThreadOrigin::Initial,
+            revision: 1,
+            message_count: 2,
+            created_at: result.created_at,
+            updated_at: result.created_at,
+        };
+        let conversation = Conversation {
+            id: conversation_id,
+            project_id: ProjectId::new(),
+            display_name: "same millisecond".into(),
+            current_thread_id: thread.id,
+            created_at: result.created_at,
+            updated_at: result.created_at,
+        };
+        let messages = [sources[0].clone(), result];
+        let operations = HashMap::from([(op.id, op.clone())]);
+        let text = render(&Transcript {
+            conversation: &conversation,
+            project: "/p",
+            thread: &thread,
+            messages: &messages,
+            operations: &operations,
+        });
+        // The 8-character prefixes are all the same: the old labels named nothing.
+        let first8: Vec<String> = sources
+            .iter()
+            .map(|m| m.id.to_string()[..8].to_owned())
+            .collect();
+        assert!(first8.iter().all(|p| *p == first8[0]));
+        let line = text
+            .lines()
+            .find(|l| l.contains("Squashed from 3 messages"))
+            .unwrap_or_else(|| panic!("no provenance line in:\n{text}"));
+        let labels: Vec<&str> = line.split('`').skip(1).step_by(2).collect();
+        // The operation, then the three sources (the first one with its position).
+        assert_eq!(labels.len(), 4, "{line}");
+        let named: Vec<String> = [op.id.to_string()]
+            .into_iter()
+            .chain(sources.iter().map(|m| m.id.to_string()))
+            .collect();
+        let every_id: Vec<String> = messages
+            .iter()
+            .map(|m| m.id.to_string())
+            .chain(named.clone())
+            .collect();
+        for (label, id) in labels.iter().zip(named) {
+            assert!(
+                id.starts_with(label) && label.len() >= MIN_LABEL,
+                "{label} of {id}"
+            );
+            let mut matching = every_id.iter().filter(|other| other.starts_with(label));
+            assert!(
+                matching.all(|other| *other == id),
+                "{label} names several ids"
+            );
+        }
+        let mut unique = labels.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), labels.len(), "labels are not unique: {line}");
+        assert!(line.contains(&format!("#1 `{}`", labels[1])), "{line}");
+    }
 
     #[test]
     fn fences_outgrow_the_content() {

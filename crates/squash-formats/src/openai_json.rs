@@ -18,6 +18,7 @@ use squash_core::{
 
 use crate::anthropic_json::short;
 use crate::fields::{take_field, title_from};
+use crate::swe_agent;
 use crate::{FormatError, ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 pub const META_KEY: &str = "openai";
@@ -145,6 +146,8 @@ pub fn parse(
     let mut parsed = Parsed::default();
     let mut ids = CallIds::default();
     let mut messages = Vec::with_capacity(raw_messages.len());
+    // A record is one entry of the message list.
+    parsed.records.lines = raw_messages.len();
     for (i, mut raw) in raw_messages.into_iter().enumerate() {
         let role_name = raw
             .get("role")
@@ -229,7 +232,7 @@ pub fn parse(
                 (Role::User, items)
             }
             other => {
-                parsed.skip(
+                parsed.skip_record(
                     source_name,
                     None,
                     format!("message {}: unknown role {other:?}", i + 1),
@@ -237,6 +240,7 @@ pub fn parse(
                 continue;
             }
         };
+        parsed.record_message();
         let form = match &content {
             Value::String(_) => "string",
             Value::Null => "null",
@@ -270,21 +274,7 @@ pub fn parse(
             ids.renamed
         ));
     }
-    let name = messages
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .find_map(|m| match m.content.first() {
-            Some(ContentItem::UserMessage { text }) => {
-                // SWE-agent's first user message is the task statement under a preamble.
-                let text = text
-                    .split_once("ISSUE:\n")
-                    .map(|(_, issue)| issue)
-                    .unwrap_or(text);
-                title_from(text, 60)
-            }
-            _ => None,
-        })
-        .unwrap_or_else(|| format!("Chat {}", short(source_name)));
+    let name = title(&rest, &messages).unwrap_or_else(|| format!("Chat {}", short(source_name)));
     let mut conv = ImportedConversation::linear(
         SourceFormat::OpenAi,
         format!("openai:{source_name}"),
@@ -294,6 +284,7 @@ pub fn parse(
         now,
     );
     conv.content_hash = content_hash.to_owned();
+    conv.project_path = swe_agent::repository(&rest);
     if !rest.is_empty() {
         conv.metadata = Some(json!({META_KEY: Value::Object(rest)}));
     }
@@ -301,9 +292,83 @@ pub fn parse(
     Ok(parsed)
 }
 
+/// The conversation's name: an SWE-agent trajectory's problem statement, else the first user
+/// message that is not part of a demonstration.
+fn title(top: &Map<String, Value>, messages: &[Message]) -> Option<String> {
+    if let Some(title) = swe_agent::problem_statement(top).and_then(|t| title_from(&t, 60)) {
+        return Some(title);
+    }
+    messages
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .filter(|m| {
+            let raw = m
+                .metadata
+                .as_ref()
+                .and_then(|meta| meta[META_KEY].get("message"));
+            !raw.is_some_and(swe_agent::is_demonstration)
+        })
+        .find_map(|m| match m.content.first() {
+            Some(ContentItem::UserMessage { text }) => title_from(swe_agent::task_text(text), 60),
+            _ => None,
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn trajectory() -> Value {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/sessions/swe-agent-marshmallow-1867.traj"
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn trajectories_are_named_after_their_task_and_repository() {
+        let parsed = parse("m.traj", trajectory(), "h", Utc::now()).unwrap();
+        let conv = &parsed.conversations[0];
+        assert_eq!(conv.display_name, "TimeDelta serialization precision");
+        assert_eq!(
+            conv.project_path.as_deref(),
+            Some("marshmallow-code/marshmallow")
+        );
+        assert_eq!(parsed.records.lines, 24);
+        assert!(parsed.records.balanced(), "{:?}", parsed.records);
+
+        // Another task, run with the marshmallow demonstration in its history (as SWE-agent puts
+        // it with `put_demos_in_history`): the demonstration's issue comes first.
+        let mut doc = trajectory();
+        let history = doc["history"].as_array_mut().unwrap();
+        let demo = history[1].clone();
+        history[1]["content"] = json!(
+            "We're currently solving the following issue within our repository. Here's the issue \
+             text:\nISSUE:\nQuery strings lose repeated keys\nWhen a URL has ?a=1&a=2 ..."
+        );
+        let mut demo_entry = demo.clone();
+        demo_entry["is_demo"] = json!(true);
+        history.insert(1, demo_entry);
+        let mut demo_message = demo;
+        demo_message["message_type"] = json!("demonstration");
+        history.insert(1, demo_message);
+        let statement = &mut doc["replay_config"]["problem_statement"];
+        statement["text"] = json!("Query strings lose repeated keys\nWhen a URL has ?a=1&a=2 ...");
+        statement["id"] = json!("encode__httpx-2701");
+        let parsed = parse("h.traj", doc.clone(), "h", Utc::now()).unwrap();
+        let conv = &parsed.conversations[0];
+        assert_eq!(conv.display_name, "Query strings lose repeated keys");
+        assert_eq!(conv.project_path.as_deref(), Some("encode/httpx"));
+        assert_eq!(conv.messages.len(), 26, "the demonstration is kept");
+
+        // Without the run configuration: the first user message that is not a demonstration.
+        doc.as_object_mut().unwrap().remove("replay_config");
+        let parsed = parse("h.traj", doc, "h", Utc::now()).unwrap();
+        let conv = &parsed.conversations[0];
+        assert_eq!(conv.display_name, "Query strings lose repeated keys");
+        assert_eq!(conv.project_path, None);
+    }
 
     #[test]
     fn repeated_call_ids_pair_with_their_own_results() {
@@ -320,6 +385,8 @@ mod tests {
         let parsed = parse("t.json", doc, "h", Utc::now()).unwrap();
         let conv = &parsed.conversations[0];
         assert_eq!(conv.messages.len(), 6);
+        assert_eq!(parsed.records.lines, 6);
+        assert!(parsed.records.balanced(), "{:?}", parsed.records);
         assert_eq!(
             conv.messages[2].content.len(),
             1,

@@ -83,6 +83,7 @@ fn read_lines(
     let mut hash = Sha256::new();
     let mut buf = Vec::with_capacity(64 * 1024);
     let mut no = 0usize;
+    let mut records = 0usize;
     let mut since_report = 0u64;
     let mut skipped_utf8 = Vec::new();
     loop {
@@ -92,6 +93,10 @@ fn read_lines(
             break;
         }
         no += 1;
+        // A blank line is no record (the readers pass over it); the line numbers still count it.
+        if !buf.iter().all(u8::is_ascii_whitespace) {
+            records += 1;
+        }
         hash.update(&buf);
         since_report += n as u64;
         if since_report >= PROGRESS_STEP {
@@ -112,7 +117,7 @@ fn read_lines(
         LineParser::Claude(p) => p.finish(&digest),
         LineParser::Codex(p) => p.finish(&digest),
     };
-    parsed.records.lines = no;
+    parsed.records.lines = records;
     for (line, e) in skipped_utf8 {
         parsed.skip_record(source_name, Some(line), format!("not UTF-8: {e}"));
     }

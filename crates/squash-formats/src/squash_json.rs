@@ -97,6 +97,9 @@ pub fn parse(source_name: &str, doc: Value, content_hash: &str) -> Result<Parsed
     parents_first(&mut threads);
     let metadata = doc.imports.iter().find_map(|r| r.source.metadata.clone());
     let mut parsed = Parsed::default();
+    // A record is one stored message; threads and operations are the structure around them.
+    parsed.records.lines = doc.messages.len();
+    parsed.records.messages = doc.messages.len();
     parsed.conversations.push(ImportedConversation {
         source_key: format!("squash:{}", conv.id),
         format: SourceFormat::Squash,

@@ -26,6 +26,8 @@ use squash_store::ImportBatch;
 use thiserror::Error;
 
 pub use service::{ImportOptions, ImportProgress, NoProgress};
+use squash_formats::detect::described;
+pub use squash_formats::detect::Found;
 pub use squash_formats::gromozeka::DatabaseError;
 pub use squash_formats::{
     sha256_hex, source_id, FormatError, ImportFormat, ImportedConversation, Parsed, Skipped,
@@ -42,6 +44,13 @@ pub enum ImportError {
     UnknownFormat(#[from] UnknownImportFormat),
     #[error("cannot tell the format of {0}; pass --format")]
     Undetected(String),
+    /// A forced format that reads nothing where detection sees something else.
+    #[error("{source_name}: expected {}, found {found}", described(*expected))]
+    Mismatch {
+        source_name: String,
+        expected: SourceFormat,
+        found: Found,
+    },
     #[error("cannot read {path}: {error}")]
     Io { path: String, error: std::io::Error },
     #[error("{source_name}: {reason}")]

@@ -13,7 +13,10 @@ use squash_store::{ImportAppend, ImportOutcome, ImportRecord, ImportSource};
 use super::summary::{
     ContentCounts, ConversationReport, FileFailure, FileReport, ImportStatus, ImportSummary,
 };
-use super::{into_batch, source_id, ImportError, ImportFormat, ImportedConversation, Parsed};
+use super::{
+    into_batch, source_id, FormatError, Found, ImportError, ImportFormat, ImportedConversation,
+    Parsed,
+};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
 
@@ -122,8 +125,13 @@ impl ConversationService {
         };
         let bytes = std::fs::metadata(path).map_err(io)?.len();
         progress.file_started(&name, bytes);
-        let format = match options.format.source() {
-            None => detect_file(path).map_err(io)?,
+        let forced = options.format.source();
+        let format = match forced {
+            None => match detect_file(path).map_err(io)? {
+                // Agents leave empty session files behind: nothing to import, nothing wrong.
+                Found::Empty => return Ok(empty_file(&name, bytes)),
+                found => found.format(),
+            },
             Some(f) => Some(f),
         }
         .ok_or_else(|| ImportError::Undetected(name.clone()))?;
@@ -135,7 +143,13 @@ impl ConversationService {
             read::read_file(&owned, &source_name, format, Utc::now(), &mut advanced)
         })
         .await
-        .map_err(|e| ImportError::invalid(&name, format!("the parser stopped: {e}")))??;
+        .map_err(|e| ImportError::invalid(&name, format!("the parser stopped: {e}")))?;
+        let parsed = match forced {
+            Some(expected) => {
+                check_forced(&name, expected, parsed, || detect_file(path).map_err(io))?
+            }
+            None => parsed?,
+        };
         progress.storing(parsed.conversations.len());
         let records = parsed.records;
         let mut summary = self.store_parsed(parsed, options).await?;
@@ -160,11 +174,14 @@ impl ConversationService {
         options: &ImportOptions,
     ) -> Result<ImportSummary, ImportError> {
         let bytes = data.len() as u64;
-        let format = match options.format.source() {
+        let forced = options.format.source();
+        let format = match forced {
             None => detect::detect_bytes(&data),
             Some(f) => Some(f),
         }
         .ok_or_else(|| ImportError::Undetected(name.to_owned()))?;
+        let head = &data[..data.len().min(detect::DETECT_BYTES as usize)];
+        let found = forced.map(|_| detect::inspect(head));
         if format == SourceFormat::Gromozeka {
             // SQLite reads files: stage the upload in a temporary one.
             let dir = std::env::temp_dir().join(format!("squash-import-{}", uuid_like()));
@@ -195,7 +212,11 @@ impl ConversationService {
             read::read_stream(&data[..], &source_name, format, Utc::now(), &mut |_| {})
         })
         .await
-        .map_err(|e| ImportError::invalid(name, format!("the parser stopped: {e}")))??;
+        .map_err(|e| ImportError::invalid(name, format!("the parser stopped: {e}")))?;
+        let parsed = match (forced, found) {
+            (Some(expected), Some(found)) => check_forced(name, expected, parsed, || Ok(found))?,
+            _ => parsed?,
+        };
         let records = parsed.records;
         let mut summary = self.store_parsed(parsed, options).await?;
         summary.files = 1;
@@ -361,9 +382,45 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The format of a file, from its first bytes.
-fn detect_file(path: &Path) -> std::io::Result<Option<SourceFormat>> {
-    detect::detect_reader(std::fs::File::open(path)?)
+/// The summary of a file with nothing in it.
+fn empty_file(name: &str, bytes: u64) -> ImportSummary {
+    ImportSummary {
+        files: 1,
+        bytes,
+        warnings: vec![format!("{name}: empty; nothing to import")],
+        ..ImportSummary::default()
+    }
+}
+
+/// What a file is, from its first bytes.
+fn detect_file(path: &Path) -> std::io::Result<Found> {
+    detect::inspect_reader(std::fs::File::open(path)?)
+}
+
+/// A forced format that reads nothing (or fails) where detection sees something else is the
+/// wrong format for the file: it is refused with what was expected and what was found, rather
+/// than imported as an empty conversation or reported with the reader's puzzled reason.
+fn check_forced(
+    name: &str,
+    expected: SourceFormat,
+    parsed: Result<Parsed, FormatError>,
+    found: impl FnOnce() -> Result<Found, ImportError>,
+) -> Result<Parsed, ImportError> {
+    let read_nothing = match &parsed {
+        Ok(p) => p.conversations.iter().all(|c| c.messages.is_empty()),
+        Err(_) => true,
+    };
+    if read_nothing {
+        let found = found()?;
+        if found != Found::Format(expected) && found != Found::Empty {
+            return Err(ImportError::Mismatch {
+                source_name: name.to_owned(),
+                expected,
+                found,
+            });
+        }
+    }
+    Ok(parsed?)
 }
 
 fn uuid_like() -> String {

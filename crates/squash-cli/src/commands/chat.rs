@@ -59,7 +59,7 @@ pub async fn run(
         )
         .await;
     if !json {
-        println!();
+        crate::output::print_line("")?;
     }
     let turn = turn.map_err(chat_error)?;
     if json {

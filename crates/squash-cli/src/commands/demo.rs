@@ -96,7 +96,7 @@ pub async fn run(
         conversation.id
     ));
     if !json {
-        println!("{}\n", thread_text(&before, false));
+        crate::output::print_line(&format!("{}\n", thread_text(&before, false)))?;
     }
 
     let mut selected = Vec::with_capacity(session.select.len());

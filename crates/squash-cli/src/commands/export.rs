@@ -105,9 +105,12 @@ pub async fn run(
         }
     };
     let Some(path) = target else {
-        let mut stdout = BufWriter::new(std::io::stdout());
-        service.export(conversation, &options, &mut stdout).await?;
-        stdout.flush()?;
+        let mut stdout = BufWriter::new(crate::output::Stdout::default());
+        let exported = service.export(conversation, &options, &mut stdout).await;
+        let flushed = stdout.flush();
+        stdout.get_ref().closed()?;
+        exported?;
+        flushed?;
         return Ok(());
     };
     let report = write_file(service, conversation, &options, &path).await?;

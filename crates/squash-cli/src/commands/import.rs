@@ -105,11 +105,18 @@ pub async fn run(
     bar.finish_and_clear();
     let summary = result?;
     let totals = summary.totals();
-    if summary.conversations.is_empty() && !summary.failed.is_empty() {
-        anyhow::bail!("nothing imported:\n{}", summary.text());
-    }
     out.emit(
         &serde_json::json!({"summary": summary, "totals": totals}),
         || summary.text(),
-    )
+    )?;
+    // The files that did read are imported; the run still fails, so that a script notices.
+    match summary.failed.as_slice() {
+        [] => Ok(()),
+        [one] => anyhow::bail!("{}", one.error),
+        many => anyhow::bail!(
+            "{} of {} files could not be imported (listed above)",
+            many.len(),
+            summary.files
+        ),
+    }
 }

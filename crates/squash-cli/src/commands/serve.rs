@@ -81,7 +81,7 @@ pub async fn run(service: &ConversationService, args: ServeArgs) -> anyhow::Resu
         Some(t) => format!("http://{local}/?token={t}"),
         None => format!("http://{local}/"),
     };
-    println!("Squash is serving on {url}  (Ctrl+C stops it)");
+    crate::output::print_line(&format!("Squash is serving on {url}  (Ctrl+C stops it)"))?;
     if args.open {
         open_browser(&url);
     }

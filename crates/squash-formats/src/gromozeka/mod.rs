@@ -68,9 +68,40 @@ pub fn read_database(
             gid: gid.clone(),
         };
         match reader.read(&row, &projects, &mut parsed) {
-            Ok(conv) => parsed.conversations.push(conv),
-            Err(e) => parsed.skip(source_name, None, format!("conversation {gid}: {e}")),
+            Ok(conv) => {
+                // A record is one message row; every row of a conversation that reads becomes
+                // a message (one whose JSON does not parse is kept as unknown content).
+                parsed.records.lines += conv.messages.len();
+                parsed.records.messages += conv.messages.len();
+                parsed.conversations.push(conv);
+            }
+            Err(e) => skip_conversation(&rows, source_name, &gid, &e, &mut parsed),
         }
     }
     Ok(parsed)
+}
+
+/// A conversation that could not be read: each of its message rows is reported as skipped (or
+/// the conversation as a whole, when even its rows cannot be listed).
+fn skip_conversation(
+    rows: &Rows<'_>,
+    source_name: &str,
+    gid: &str,
+    error: &DatabaseError,
+    parsed: &mut Parsed,
+) {
+    match rows.messages(gid) {
+        Ok(messages) if !messages.is_empty() => {
+            parsed.records.lines += messages.len();
+            for m in messages {
+                let id = columns::sql_text(&m.id).unwrap_or_else(|| "without id".to_owned());
+                parsed.skip_record(
+                    source_name,
+                    None,
+                    format!("message {id}: its conversation {gid} could not be read: {error}"),
+                );
+            }
+        }
+        _ => parsed.skip(source_name, None, format!("conversation {gid}: {error}")),
+    }
 }

@@ -11,7 +11,9 @@ use squash_core::{
     SquashOperationId,
 };
 
-use super::columns::{column_time, role_column, sql_bool, sql_text, SqlValue};
+use super::columns::{
+    column_time_in, naive_text, role_column, sql_bool, sql_text, SqlValue, TextZone,
+};
 use super::message::{id_string, parse_message_json, GromozekaMessage};
 use super::schema::{feed, ConversationRow, MessageRow, OperationRow, Rows};
 use super::threads::{parents_first, RawThread, ThreadTree};
@@ -68,6 +70,8 @@ struct Operations {
 struct Times {
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
+    /// How the conversation's local-time text is read.
+    zone: TextZone,
 }
 
 impl ConversationReader<'_> {
@@ -80,14 +84,24 @@ impl ConversationReader<'_> {
         let mut hash = Sha256::new();
         feed(&mut hash, &row.values());
         let conversation_id = ConversationId::new();
-        let created_at = column_time(&row.created_at).unwrap_or(self.now);
+        let rows = self.rows.messages(&self.gid)?;
+        let docs: Vec<GromozekaMessage> = rows.iter().map(|r| self.document(r, parsed)).collect();
+        // The messages' documents carry instants; their rows' local-time text says in which
+        // zone the database's text was written.
+        let zone = TextZone::infer(
+            rows.iter()
+                .zip(&docs)
+                .filter_map(|(r, doc)| Some((naive_text(&r.created_at)?, doc.created_at?))),
+        );
+        let created_at = column_time_in(&row.created_at, zone).unwrap_or(self.now);
         let times = Times {
             created_at,
-            updated_at: column_time(&row.updated_at)
+            updated_at: column_time_in(&row.updated_at, zone)
                 .unwrap_or(created_at)
                 .max(created_at),
+            zone,
         };
-        let mut messages = self.messages(conversation_id, times, &mut hash, parsed)?;
+        let mut messages = self.messages(conversation_id, times, &rows, docs, &mut hash);
         let tree = ThreadTree::new(self.threads(&messages, times, &mut hash, parsed)?);
         let mut operations = self.recorded_operations(
             conversation_id,
@@ -140,20 +154,19 @@ impl ConversationReader<'_> {
         &self,
         conversation_id: ConversationId,
         times: Times,
+        rows: &[MessageRow],
+        docs: Vec<GromozekaMessage>,
         hash: &mut Sha256,
-        parsed: &mut Parsed,
-    ) -> Result<Messages, DatabaseError> {
-        let rows = self.rows.messages(&self.gid)?;
+    ) -> Messages {
         let mut messages = Messages {
             list: Vec::with_capacity(rows.len()),
             ids: HashMap::new(),
             legacy: Vec::new(),
             claimed: HashMap::new(),
         };
-        for r in &rows {
+        for (r, doc) in rows.iter().zip(docs) {
             feed(hash, &r.values());
             let gid = sql_text(&r.id).unwrap_or_default();
-            let doc = self.document(r, &gid, parsed);
             let original_ids = if doc.original_ids.is_empty() {
                 id_list(&r.original_ids_json)
             } else {
@@ -181,17 +194,18 @@ impl ConversationReader<'_> {
                 metadata: Some(json!({SOURCE_ID_KEY: gid, META_KEY: {"json": doc.rest}})),
                 created_at: doc
                     .created_at
-                    .or_else(|| column_time(&r.created_at))
+                    .or_else(|| column_time_in(&r.created_at, times.zone))
                     .unwrap_or(times.created_at),
             });
             messages.ids.insert(gid, id);
         }
         resolve_replies(&mut messages);
-        Ok(messages)
+        messages
     }
 
     /// The row's `message_json`; one that does not parse is kept as unknown content.
-    fn document(&self, r: &MessageRow, gid: &str, parsed: &mut Parsed) -> GromozekaMessage {
+    fn document(&self, r: &MessageRow, parsed: &mut Parsed) -> GromozekaMessage {
+        let gid = sql_text(&r.id).unwrap_or_default();
         let json_text = sql_text(&r.message_json).unwrap_or_default();
         parse_message_json(&json_text).unwrap_or_else(|e| {
             self.warn(
@@ -227,12 +241,12 @@ impl ConversationReader<'_> {
             feed(hash, &r.values());
             let gid = sql_text(&r.id).unwrap_or_default();
             let links = self.links(&gid, messages, hash, parsed)?;
-            let created_at = column_time(&r.created_at).unwrap_or(self.now);
+            let created_at = column_time_in(&r.created_at, times.zone).unwrap_or(self.now);
             threads.push(RawThread {
                 gid,
                 original: sql_text(&r.original_thread_id).filter(|o| !o.is_empty()),
                 created_at,
-                updated_at: column_time(&r.updated_at).unwrap_or(created_at),
+                updated_at: column_time_in(&r.updated_at, times.zone).unwrap_or(created_at),
                 links,
             });
         }
@@ -362,7 +376,7 @@ impl ConversationReader<'_> {
                 );
                 continue;
             };
-            let created_at = column_time(&r.created_at).unwrap_or(times.created_at);
+            let created_at = column_time_in(&r.created_at, times.zone).unwrap_or(times.created_at);
             let mut op = operation(
                 conversation_id,
                 tree,

@@ -181,3 +181,72 @@ fn the_content_hash_is_stable_across_versions() {
 }
 
 const PINNED_HASH: &str = "aaaf2ee56bafa1c1bf55765cca2ed33fc5a81ada6e17eca42ec6a17036090a36";
+
+/// Gromozeka wrote its timestamp columns as local-time text on its machine (here UTC+3, as in
+/// Moscow), while each message document carries its instant. Whatever this machine's zone, the
+/// conversation and its threads fall where their messages do, not three hours off.
+#[test]
+fn local_time_text_is_read_in_the_zone_it_was_written_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("local.db");
+    let db = Connection::open(&path).unwrap();
+    db.execute_batch(
+        "CREATE TABLE conversations (id TEXT, display_name TEXT, current_thread_id TEXT,
+             created_at TEXT, updated_at TEXT);
+         CREATE TABLE messages (id TEXT, conversation_id TEXT, message_json TEXT, created_at TEXT);
+         CREATE TABLE threads (id TEXT, conversation_id TEXT, original_thread_id TEXT,
+             created_at TEXT, updated_at TEXT);
+         CREATE TABLE thread_messages (thread_id TEXT, message_id TEXT);
+         INSERT INTO conversations VALUES ('c1', 'local times', 't1',
+             '2025-11-02 18:30:00.000', '2025-11-02 18:31:10.000');
+         INSERT INTO threads VALUES ('t1', 'c1', NULL,
+             '2025-11-02 18:30:00.000', '2025-11-02 18:31:10.000');",
+    )
+    .unwrap();
+    let stamps = [
+        (
+            "m1",
+            "USER",
+            "2025-11-02T15:30:05.000Z",
+            "2025-11-02 18:30:05.012",
+        ),
+        (
+            "m2",
+            "ASSISTANT",
+            "2025-11-02T15:31:09.500Z",
+            "2025-11-02 18:31:09.510",
+        ),
+    ];
+    for (id, role, instant, text) in stamps {
+        let content = if role == "USER" {
+            json!([{"type": "Message", "text": "what time is it?"}])
+        } else {
+            json!([{"type": "IntermediateMessage", "structured": {"fullText": "teatime"}}])
+        };
+        let doc = json!({"id": id, "role": role, "createdAt": instant, "content": content});
+        db.execute(
+            "INSERT INTO messages VALUES (?1, 'c1', ?2, ?3)",
+            params![id, doc.to_string(), text],
+        )
+        .unwrap();
+        db.execute("INSERT INTO thread_messages VALUES ('t1', ?1)", params![id])
+            .unwrap();
+    }
+    drop(db);
+    let parsed = read_database(&path, "local.db", Utc::now()).unwrap();
+    let conv = &parsed.conversations[0];
+    let at = |s: &str| {
+        chrono::DateTime::parse_from_rfc3339(s)
+            .unwrap()
+            .with_timezone(&Utc)
+    };
+    assert_eq!(conv.messages[0].created_at, at("2025-11-02T15:30:05Z"));
+    assert_eq!(conv.created_at, at("2025-11-02T15:30:00Z"));
+    assert_eq!(conv.updated_at, at("2025-11-02T15:31:10Z"));
+    assert_eq!(conv.threads[0].created_at, at("2025-11-02T15:30:00Z"));
+    assert_eq!(conv.threads[0].updated_at, at("2025-11-02T15:31:10Z"));
+    assert!(conv.created_at <= conv.messages[0].created_at);
+    assert!(conv.updated_at >= conv.messages[1].created_at);
+    assert_eq!(parsed.records.lines, 2);
+    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+}

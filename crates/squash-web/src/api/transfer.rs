@@ -121,6 +121,7 @@ fn import_error(e: ImportError) -> ApiError {
              anthropic, gromozeka, chatgpt, squash)"
         )),
         ImportError::UnknownFormat(_)
+        | ImportError::Mismatch { .. }
         | ImportError::Invalid { .. }
         | ImportError::Database { .. } => ApiError::invalid(e.to_string()),
         ImportError::Io { .. } => {

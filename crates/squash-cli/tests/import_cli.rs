@@ -1,0 +1,296 @@
+//! `squash import` as a script sees it, through the built binary: a forced format that does not
+//! match fails with one line saying what was expected and what was found and writes nothing; a
+//! directory import goes on past a bad file and fails at the end; a session whose first line is
+//! longer than detection reads is still detected; a closed stdout ends the run quietly.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/sessions")
+        .join(name)
+}
+
+/// A database of its own and a home without configuration.
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_squash"));
+        c.arg("--db")
+            .arg(self.path("squash.db"))
+            .args(args)
+            .env_remove("SQUASH_DB")
+            .env_remove("DATABASE_URL")
+            .env("HOME", self.dir.path())
+            .env("XDG_CONFIG_HOME", self.path("config"))
+            .env("XDG_DATA_HOME", self.path("data"))
+            .env("SQUASH_LOCAL_SERVERS", "none");
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("run squash")
+    }
+
+    /// The conversations the database holds, as `conversation list --json` prints them.
+    fn conversations(&self) -> Vec<Value> {
+        let out = self.run(&["--json", "conversation", "list"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).expect("conversation list JSON")
+    }
+
+    fn import(&self, path: &Path, format: &str) -> Output {
+        let path = path.to_string_lossy();
+        self.run(&["--json", "import", &path, "--format", format])
+    }
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The run failed (not a panic) with exactly one line on stderr, which is returned.
+fn one_line_failure(out: &Output) -> String {
+    let text = stderr(out);
+    assert!(!out.status.success(), "exit 0; stderr: {text}");
+    assert_ne!(out.status.code(), Some(101), "a panic: {text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "one line expected:\n{text}");
+    lines[0].to_owned()
+}
+
+/// A database that holds one conversation already, so that "nothing written" means something.
+fn seeded() -> (Env, Vec<Value>) {
+    let env = Env::new();
+    let out = env.import(&data("claude-code-linear-1af7fc5e.jsonl"), "auto");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let before = env.conversations();
+    assert_eq!(before.len(), 1);
+    (env, before)
+}
+
+#[test]
+fn a_forced_format_that_does_not_match_fails_and_writes_nothing() {
+    let (env, before) = seeded();
+    let garbage = env.path("garbage.jsonl");
+    std::fs::write(&garbage, "this is\nnot a session\n").unwrap();
+    let cases: [(&str, PathBuf, &str); 8] = [
+        (
+            "claude-code",
+            garbage.clone(),
+            "expected a Claude Code session, found no JSON",
+        ),
+        (
+            "claude-code",
+            data("codex-rollout-sample.jsonl"),
+            "expected a Claude Code session, found a Codex rollout",
+        ),
+        (
+            "codex",
+            data("claude-code-subagents-5c0375b4.jsonl"),
+            "expected a Codex rollout, found a Claude Code session",
+        ),
+        (
+            "openai",
+            data("codex-rollout-sample.jsonl"),
+            "expected an OpenAI-style chat, found a Codex rollout",
+        ),
+        (
+            "anthropic",
+            data("swe-agent-marshmallow-1867.traj"),
+            "expected an Anthropic-style chat, found an OpenAI-style chat",
+        ),
+        (
+            "gromozeka",
+            data("codex-rollout-sample.jsonl"),
+            "expected a Gromozeka database, found a Codex rollout",
+        ),
+        (
+            "squash",
+            data("claude-code-linear-1af7fc5e.jsonl"),
+            "expected a Squash export, found a Claude Code session",
+        ),
+        (
+            "claude-code",
+            data("swe-agent-marshmallow-1867.traj"),
+            "expected a Claude Code session, found an OpenAI-style chat",
+        ),
+    ];
+    for (format, path, expected) in cases {
+        let out = env.import(&path, format);
+        let line = one_line_failure(&out);
+        let name = path.display().to_string();
+        assert_eq!(
+            line,
+            format!("error: {name}: {expected}"),
+            "--format {format}"
+        );
+        assert!(out.stdout.is_empty(), "--format {format}: nothing printed");
+        assert_eq!(
+            env.conversations(),
+            before,
+            "--format {format}: nothing written"
+        );
+    }
+}
+
+#[test]
+fn a_directory_import_goes_past_a_bad_file_and_fails() {
+    let (env, before) = seeded();
+    let dir = env.path("sessions");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy(
+        data("codex-rollout-sample.jsonl"),
+        dir.join("a-codex.jsonl"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("b-broken.jsonl"), "{{{ not json\n").unwrap();
+    // An empty session file (agents leave them) is nothing to import, not a failure.
+    std::fs::write(dir.join("b-empty.jsonl"), "").unwrap();
+    std::fs::copy(
+        data("swe-agent-marshmallow-1867.traj"),
+        dir.join("c-swe.traj"),
+    )
+    .unwrap();
+    let out = env.import(&dir, "auto");
+    let line = one_line_failure(&out);
+    let bad = dir.join("b-broken.jsonl").display().to_string();
+    assert!(line.contains(&bad), "{line}");
+    assert!(line.contains("cannot tell the format"), "{line}");
+    // The files around it were imported, and the report says which one failed.
+    assert_eq!(env.conversations().len(), before.len() + 2);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("summary JSON");
+    let failed = report["summary"]["failed"].as_array().expect("failed list");
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["file"], json!(bad));
+    assert_eq!(
+        report["summary"]["file_reports"].as_array().map(Vec::len),
+        Some(2)
+    );
+    let empty = format!(
+        "{}: empty; nothing to import",
+        dir.join("b-empty.jsonl").display()
+    );
+    let warnings = &report["summary"]["warnings"];
+    assert!(
+        warnings
+            .as_array()
+            .is_some_and(|w| w.contains(&json!(empty))),
+        "{warnings}"
+    );
+}
+
+#[test]
+fn a_session_whose_first_line_is_huge_is_detected() {
+    let env = Env::new();
+    let big = "y".repeat(20 * 1024 * 1024);
+    let user = json!({
+        "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": "/tmp/huge",
+        "sessionId": "5e551011-0000-4000-8000-000000000001", "version": "2.0.0",
+        "type": "user", "message": {"role": "user", "content": format!("summarise this: {big}")},
+        "uuid": "00000000-0000-4000-8000-000000000001", "timestamp": "2025-11-02T15:32:01.123Z"
+    });
+    let assistant = json!({
+        "parentUuid": "00000000-0000-4000-8000-000000000001", "isSidechain": false,
+        "userType": "external", "cwd": "/tmp/huge",
+        "sessionId": "5e551011-0000-4000-8000-000000000001", "version": "2.0.0",
+        "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude",
+            "content": [{"type": "text", "text": "It is many y's."}]},
+        "type": "assistant", "uuid": "00000000-0000-4000-8000-000000000002",
+        "timestamp": "2025-11-02T15:32:05.000Z"
+    });
+    let path = env.path("huge.jsonl");
+    std::fs::write(&path, format!("{user}\n{assistant}\n")).unwrap();
+    let out = env.import(&path, "auto");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("summary JSON");
+    assert_eq!(
+        report["summary"]["file_reports"][0]["format"],
+        json!("claude-code")
+    );
+    assert_eq!(report["totals"]["counts"]["messages"], json!(2));
+    assert_eq!(env.conversations().len(), 1);
+}
+
+/// Enough conversations that their list is longer than a pipe holds: the output cannot all be
+/// written before the reader goes away, whatever the timing.
+fn many_conversations(env: &Env) {
+    let dir = env.path("chats");
+    std::fs::create_dir(&dir).unwrap();
+    for n in 0..400 {
+        let doc = json!({"messages": [
+            {"role": "user", "content": format!("question number {n}")},
+            {"role": "assistant", "content": format!("answer number {n}")}
+        ]});
+        std::fs::write(dir.join(format!("chat-{n:03}.json")), doc.to_string()).unwrap();
+    }
+    let out = env.import(&dir, "openai");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// Reads `limit` bytes of the command's stdout, closes it, and returns how the run ended.
+fn read_then_close(mut command: Command, limit: usize) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn squash");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut head = vec![0u8; limit];
+    stdout.read_exact(&mut head).expect("the first bytes");
+    drop(stdout);
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    let env = Env::new();
+    many_conversations(&env);
+    let list = read_then_close(env.command(&["--json", "conversation", "list"]), 100);
+    let text = stderr(&list);
+    assert!(!text.contains("panicked"), "{text}");
+    assert_ne!(list.status.code(), Some(101), "{text}");
+    assert!(
+        text.trim().is_empty(),
+        "nothing to say on a closed pipe: {text}"
+    );
+    // What a shell reports for a process a broken pipe stopped (128 + SIGPIPE).
+    assert_eq!(list.status.code(), Some(141), "{text}");
+
+    // An export streamed to stdout: the subagents session's is longer than a pipe holds.
+    let env = Env::new();
+    let out = env.import(&data("claude-code-subagents-5c0375b4.jsonl"), "auto");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut stopped = 0;
+    for c in env.conversations() {
+        let id = c["conversation"]["id"].as_str().expect("id");
+        let export = read_then_close(env.command(&["export", id, "--format", "json"]), 10);
+        let text = stderr(&export);
+        assert!(!text.contains("panicked"), "{text}");
+        assert_ne!(export.status.code(), Some(101), "{text}");
+        if export.status.code() == Some(141) {
+            assert!(text.trim().is_empty(), "{text}");
+            stopped += 1;
+        } else {
+            assert!(export.status.success(), "{text}");
+        }
+    }
+    assert!(stopped > 0, "no export was longer than the pipe");
+}
