@@ -12,6 +12,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let parsed = CodexParser::parse_str("fuzz.jsonl", text, "");
+    assert!(parsed.records.balanced(), "{:?}", parsed.records);
     for conv in &parsed.conversations {
         let linked: HashSet<_> = conv.threads.iter().flat_map(|t| t.links.iter()).collect();
         for message in &conv.messages {

@@ -93,16 +93,18 @@ fn read_lines(
             break;
         }
         no += 1;
-        // A blank line is no record (the readers pass over it); the line numbers still count it.
-        if !buf.iter().all(u8::is_ascii_whitespace) {
-            records += 1;
-        }
         hash.update(&buf);
         since_report += n as u64;
         if since_report >= PROGRESS_STEP {
             advanced(since_report);
             since_report = 0;
         }
+        // A blank line holds nothing to keep: it is no record, and the readers never see it;
+        // the line numbers still count it.
+        if buf.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        records += 1;
         match std::str::from_utf8(&buf) {
             Ok(line) => match &mut parser {
                 LineParser::Claude(p) => p.push_line(no, line),
@@ -148,5 +150,30 @@ fn read_document(
         SourceFormat::OpenAi => openai_json::parse(source_name, doc, &hash, now),
         SourceFormat::Anthropic => anthropic_json::parse(source_name, doc, &hash, now),
         _ => squash_json::parse(source_name, doc, &hash),
+    }
+}
+
+#[cfg(test)]
+mod blank_line_tests {
+    use super::*;
+
+    /// Blank lines are no records, whatever the reader: the counts still add up, and the line
+    /// numbers of what is skipped are the file's.
+    #[test]
+    fn blank_lines_are_no_records_and_keep_line_numbers() {
+        let claude = "\n{\"type\":\"user\",\"uuid\":\"a\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n   \n{not json\n\n";
+        let codex = "\n{\"timestamp\":\"2025-01-01T00:00:00Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"x\"}}\n\n{not json\n";
+        for (format, text) in [
+            (SourceFormat::ClaudeCode, claude),
+            (SourceFormat::Codex, codex),
+        ] {
+            let parsed =
+                read_stream(text.as_bytes(), "f", format, Utc::now(), &mut |_| {}).expect("reads");
+            assert!(parsed.records.balanced(), "{format}: {:?}", parsed.records);
+            assert_eq!(parsed.records.lines, 2, "{format}");
+            assert_eq!(parsed.records.skipped, 1, "{format}");
+            let lines: Vec<_> = parsed.skipped.iter().map(|s| s.line).collect();
+            assert!(lines.contains(&Some(4)), "{format}: {:?}", parsed.skipped);
+        }
     }
 }

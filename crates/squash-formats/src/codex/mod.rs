@@ -82,9 +82,14 @@ impl CodexParser {
     pub fn parse_str(source_name: &str, text: &str, content_hash: &str) -> Parsed {
         let mut parser = CodexParser::new(source_name, Utc::now());
         let mut lines = 0;
-        for (i, line) in text.lines().enumerate() {
+        // As the line driver does: a blank line is no record.
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             parser.push_line(i + 1, line);
-            lines = i + 1;
+            lines += 1;
         }
         let mut parsed = parser.finish(content_hash);
         parsed.records.lines = lines;
