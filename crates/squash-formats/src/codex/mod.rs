@@ -53,6 +53,10 @@ pub struct CodexParser {
     cwd: Option<String>,
     extras: Vec<Value>,
     last_time: Option<DateTime<Utc>>,
+    /// Whether this is a legacy rollout (its first record a bare session object, its items
+    /// without the envelope); decided by the first record. Only then are bare lines items: in
+    /// a current rollout (or a file of another tool) they are not Codex records.
+    legacy: Option<bool>,
     prompts: Prompts,
     threads: Threads,
     parsed: Parsed,
@@ -71,6 +75,7 @@ impl CodexParser {
             cwd: None,
             extras: Vec::new(),
             last_time: None,
+            legacy: None,
             prompts: Prompts::default(),
             threads: Threads::default(),
             parsed: Parsed::default(),
@@ -122,8 +127,19 @@ impl CodexParser {
             .or(self.last_time)
             .unwrap_or(self.now);
         self.last_time = Some(time);
+        let legacy = *self
+            .legacy
+            .get_or_insert_with(|| legacy::is_session_object(&line));
         if !line.contains_key("payload") {
-            self.legacy_line(no, time, line);
+            if legacy {
+                self.legacy_line(no, time, line);
+            } else {
+                self.parsed.skip_record(
+                    &self.source_name,
+                    Some(no),
+                    "not a Codex rollout line (no payload)",
+                );
+            }
             return;
         }
         let payload = line.remove("payload").unwrap_or(Value::Null);

@@ -268,3 +268,14 @@ fn a_new_turn_starts_a_new_assistant_message() {
         .collect();
     assert_eq!(texts, ["Reply 2.", "Summary: ...", "Reply 4."]);
 }
+
+/// Bare lines are items only in a legacy rollout: lines of another tool (here Claude Code) read
+/// as Codex make no message, and each is reported.
+#[test]
+fn bare_lines_of_a_current_rollout_or_another_tool_are_no_items() {
+    let text = "{\"parentUuid\":null,\"type\":\"user\",\"uuid\":\"u\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"parentUuid\":\"u\",\"type\":\"assistant\",\"uuid\":\"a\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"hello\"}]}}";
+    let parsed = CodexParser::parse_str("claude.jsonl", text, "h");
+    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    assert_eq!((parsed.records.lines, parsed.records.skipped), (2, 2));
+    assert!(parsed.conversations.iter().all(|c| c.messages.is_empty()));
+}
