@@ -121,27 +121,7 @@ pub fn parse(
     content_hash: &str,
     now: DateTime<Utc>,
 ) -> Result<Parsed, FormatError> {
-    let (raw_messages, rest) = match doc {
-        Value::Array(list) => (list, Map::new()),
-        Value::Object(mut top) => {
-            let list = match top.remove("messages").or_else(|| top.remove("history")) {
-                Some(Value::Array(list)) => list,
-                _ => {
-                    return Err(FormatError::invalid(
-                        source_name,
-                        "expected a \"messages\" (or SWE-agent \"history\") array",
-                    ))
-                }
-            };
-            (list, top)
-        }
-        _ => {
-            return Err(FormatError::invalid(
-                source_name,
-                "expected a JSON object or array",
-            ))
-        }
-    };
+    let (raw_messages, rest) = split_document(source_name, doc)?;
     let conversation_id = ConversationId::new();
     let mut parsed = Parsed::default();
     let mut ids = CallIds::default();
@@ -149,121 +129,26 @@ pub fn parse(
     // A record is one entry of the message list.
     parsed.records.lines = raw_messages.len();
     for (i, mut raw) in raw_messages.into_iter().enumerate() {
-        let role_name = raw
-            .get("role")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
         let content = take_field(&mut raw, "content").unwrap_or(Value::Null);
-        let (role, content_items) = match role_name.as_str() {
-            "system" | "developer" => (
-                Role::System,
-                vec![ContentItem::System {
-                    level: SystemLevel::Info,
-                    content: text_of(&content),
-                    tool_use_id: None,
-                }],
-            ),
-            "user" => (Role::User, content_items(Role::User, &content)),
-            "assistant" => {
-                let mut items = content_items(Role::Assistant, &content);
-                if let Some(calls) = raw.get("tool_calls").and_then(Value::as_array) {
-                    for call in calls {
-                        let function = call.get("function");
-                        let name = function
-                            .and_then(|f| f.get("name"))
-                            .and_then(Value::as_str)
-                            .unwrap_or("tool");
-                        let original = call
-                            .get("id")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned)
-                            .unwrap_or_else(|| format!("call_{i}_{}", items.len()));
-                        items.push(ContentItem::ToolCall {
-                            id: ids.call(&original, name),
-                            name: name.to_owned(),
-                            input: arguments(function.and_then(|f| f.get("arguments"))),
-                        });
-                    }
-                }
-                if let Some(call) = raw.get("function_call") {
-                    let name = call
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or("function");
-                    items.push(ContentItem::ToolCall {
-                        id: ids.call(&format!("function_call_{i}"), name),
-                        name: name.to_owned(),
-                        input: arguments(call.get("arguments")),
-                    });
-                }
-                (Role::Assistant, items)
-            }
-            "tool" | "function" => {
-                let mut targets: Vec<String> = Vec::new();
-                if let Some(id) = raw.get("tool_call_id").and_then(Value::as_str) {
-                    targets.push(ids.reply(id));
-                }
-                if let Some(list) = raw.get("tool_call_ids").and_then(Value::as_array) {
-                    targets.extend(
-                        list.iter()
-                            .filter_map(Value::as_str)
-                            .map(|id| ids.reply(id)),
-                    );
-                }
-                if targets.is_empty() {
-                    targets.extend(ids.last_function.clone());
-                }
-                let text = text_of(&content);
-                let items = targets
-                    .into_iter()
-                    .map(|id| ContentItem::ToolResult {
-                        tool_name: raw
-                            .get("name")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned)
-                            .or_else(|| ids.names.get(&id).cloned())
-                            .unwrap_or_default(),
-                        tool_use_id: id,
-                        result: vec![ToolResultData::Text { text: text.clone() }],
-                        is_error: false,
-                    })
-                    .collect();
-                (Role::User, items)
-            }
-            other => {
-                parsed.skip_record(
-                    source_name,
-                    None,
-                    format!("message {}: unknown role {other:?}", i + 1),
-                );
-                continue;
-            }
+        let Some((role, items)) = items_of(&raw, &content, i, &mut ids) else {
+            let role = raw.get("role").cloned().unwrap_or(Value::Null);
+            parsed.skip_record(
+                source_name,
+                None,
+                format!("message {}: unknown role {role}", i + 1),
+            );
+            continue;
         };
         parsed.record_message();
-        let form = match &content {
-            Value::String(_) => "string",
-            Value::Null => "null",
-            _ => "parts",
-        };
-        let mut original = raw;
-        if let Some(obj) = original.as_object_mut() {
-            if form == "parts" {
-                obj.insert("content".into(), content);
-            }
-        }
         messages.push(Message {
             id: MessageId::new(),
             conversation_id,
             squash_operation_id: None,
             reply_to: None,
             role,
-            content: content_items,
+            content: items,
             instructions: Vec::new(),
-            metadata: Some(json!({
-                SOURCE_ID_KEY: format!("message:{i}"),
-                META_KEY: {"content_form": form, "message": original},
-            })),
+            metadata: Some(kept_metadata(raw, content, i)),
             created_at: now + chrono::Duration::microseconds(i as i64),
         });
     }
@@ -290,6 +175,142 @@ pub fn parse(
     }
     parsed.conversations.push(conv);
     Ok(parsed)
+}
+
+/// The message list of a document (a bare list, `messages`, or an SWE-agent `history`) and the
+/// document's other fields.
+fn split_document(
+    source_name: &str,
+    doc: Value,
+) -> Result<(Vec<Value>, Map<String, Value>), FormatError> {
+    match doc {
+        Value::Array(list) => Ok((list, Map::new())),
+        Value::Object(mut top) => match top.remove("messages").or_else(|| top.remove("history")) {
+            Some(Value::Array(list)) => Ok((list, top)),
+            _ => Err(FormatError::invalid(
+                source_name,
+                "expected a \"messages\" (or SWE-agent \"history\") array",
+            )),
+        },
+        _ => Err(FormatError::invalid(
+            source_name,
+            "expected a JSON object or array",
+        )),
+    }
+}
+
+/// The role and content items of entry `i`; `None` for a role this format does not have.
+fn items_of(
+    raw: &Value,
+    content: &Value,
+    i: usize,
+    ids: &mut CallIds,
+) -> Option<(Role, Vec<ContentItem>)> {
+    Some(match raw.get("role").and_then(Value::as_str)? {
+        "system" | "developer" => (
+            Role::System,
+            vec![ContentItem::System {
+                level: SystemLevel::Info,
+                content: text_of(content),
+                tool_use_id: None,
+            }],
+        ),
+        "user" => (Role::User, content_items(Role::User, content)),
+        "assistant" => (Role::Assistant, assistant_items(raw, content, i, ids)),
+        "tool" | "function" => (Role::User, tool_result_items(raw, content, ids)),
+        _ => return None,
+    })
+}
+
+/// An assistant entry's text and its calls (`tool_calls`, or the older `function_call`).
+fn assistant_items(raw: &Value, content: &Value, i: usize, ids: &mut CallIds) -> Vec<ContentItem> {
+    let mut items = content_items(Role::Assistant, content);
+    if let Some(calls) = raw.get("tool_calls").and_then(Value::as_array) {
+        for call in calls {
+            let function = call.get("function");
+            let name = function
+                .and_then(|f| f.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or("tool");
+            let original = call
+                .get("id")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("call_{i}_{}", items.len()));
+            items.push(ContentItem::ToolCall {
+                id: ids.call(&original, name),
+                name: name.to_owned(),
+                input: arguments(function.and_then(|f| f.get("arguments"))),
+            });
+        }
+    }
+    if let Some(call) = raw.get("function_call") {
+        let name = call
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("function");
+        items.push(ContentItem::ToolCall {
+            id: ids.call(&format!("function_call_{i}"), name),
+            name: name.to_owned(),
+            input: arguments(call.get("arguments")),
+        });
+    }
+    items
+}
+
+/// A tool (or function) entry: one result per call it answers (`tool_call_id`, the list
+/// `tool_call_ids`, else the last function call).
+fn tool_result_items(raw: &Value, content: &Value, ids: &mut CallIds) -> Vec<ContentItem> {
+    let mut targets: Vec<String> = Vec::new();
+    if let Some(id) = raw.get("tool_call_id").and_then(Value::as_str) {
+        targets.push(ids.reply(id));
+    }
+    if let Some(list) = raw.get("tool_call_ids").and_then(Value::as_array) {
+        targets.extend(
+            list.iter()
+                .filter_map(Value::as_str)
+                .map(|id| ids.reply(id)),
+        );
+    }
+    if targets.is_empty() {
+        targets.extend(ids.last_function.clone());
+    }
+    let text = text_of(content);
+    targets
+        .into_iter()
+        .map(|id| ContentItem::ToolResult {
+            // No name in the entry and no call of that id: the name is unknown (empty).
+            tool_name: raw
+                .get("name")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .or_else(|| ids.names.get(&id).cloned())
+                .unwrap_or_default(),
+            tool_use_id: id,
+            result: vec![ToolResultData::Text { text: text.clone() }],
+            is_error: false,
+        })
+        .collect()
+}
+
+/// The metadata of entry `i`: the entry as it was (its content form, and its content when that
+/// was a list of parts), so an export can write it back.
+fn kept_metadata(raw: Value, content: Value, i: usize) -> Value {
+    let form = match &content {
+        Value::String(_) => "string",
+        Value::Null => "null",
+        _ => "parts",
+    };
+    let mut original = raw;
+    if let Some(obj) = original.as_object_mut() {
+        if form == "parts" {
+            obj.insert("content".into(), content);
+        }
+    }
+    json!({
+        SOURCE_ID_KEY: format!("message:{i}"),
+        META_KEY: {"content_form": form, "message": original},
+    })
 }
 
 /// The conversation's name: an SWE-agent trajectory's problem statement, else the first user
