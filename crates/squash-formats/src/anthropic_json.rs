@@ -327,15 +327,6 @@ pub fn parse(
         now + chrono::Duration::microseconds(tick)
     };
     if let Some(system) = top.remove("system") {
-        let text = match &system {
-            Value::String(s) => s.clone(),
-            Value::Array(blocks) => blocks
-                .iter()
-                .filter_map(|b| str_field(b, "text"))
-                .collect::<Vec<_>>()
-                .join("\n\n"),
-            other => other.to_string(),
-        };
         parsed.record_message();
         messages.push(Message {
             id: MessageId::new(),
@@ -345,7 +336,7 @@ pub fn parse(
             role: Role::System,
             content: vec![ContentItem::System {
                 level: SystemLevel::Info,
-                content: text,
+                content: system_text(&system),
                 tool_use_id: None,
             }],
             instructions: Vec::new(),
@@ -353,7 +344,7 @@ pub fn parse(
             created_at: next_time(),
         });
     }
-    for (i, mut raw) in raw_messages.into_iter().enumerate() {
+    for (i, raw) in raw_messages.into_iter().enumerate() {
         let Some(role) = role_of(raw.get("role")) else {
             parsed.skip_record(
                 source_name,
@@ -363,30 +354,7 @@ pub fn parse(
             continue;
         };
         parsed.record_message();
-        let content = raw
-            .as_object_mut()
-            .and_then(|o| o.remove("content"))
-            .unwrap_or(Value::Null);
-        let content_string = content.is_string();
-        let (items, originals) = content_to_items(role, content, &mut names);
-        let mut meta = Map::new();
-        meta.insert(SOURCE_ID_KEY.into(), Value::String(format!("message:{i}")));
-        let mut anthropic = Map::new();
-        if content_string {
-            anthropic.insert("content_string".into(), Value::Bool(true));
-        }
-        if !originals.is_empty() {
-            anthropic.insert("originals".into(), Value::Object(originals));
-        }
-        if let Value::Object(mut rest) = raw {
-            rest.remove("role");
-            if !rest.is_empty() {
-                anthropic.insert("extra".into(), Value::Object(rest));
-            }
-        }
-        if !anthropic.is_empty() {
-            meta.insert("anthropic".into(), Value::Object(anthropic));
-        }
+        let (items, meta) = entry_items(role, raw, i, &mut names);
         messages.push(Message {
             id: MessageId::new(),
             conversation_id,
@@ -395,7 +363,7 @@ pub fn parse(
             role,
             content: items,
             instructions: Vec::new(),
-            metadata: Some(Value::Object(meta)),
+            metadata: Some(meta),
             created_at: next_time(),
         });
     }
@@ -421,6 +389,54 @@ pub fn parse(
     }
     parsed.conversations.push(conv);
     Ok(parsed)
+}
+
+/// The text of a `system` field: a string, or the text of its blocks.
+fn system_text(system: &Value) -> String {
+    match system {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| str_field(b, "text"))
+            .collect::<Vec<_>>()
+            .join("\n\n"),
+        other => other.to_string(),
+    }
+}
+
+/// The content items of entry `i` and its metadata: what an export needs to write the entry
+/// back (a string content, the original blocks that items do not hold, other fields).
+fn entry_items(
+    role: Role,
+    mut raw: Value,
+    i: usize,
+    names: &mut ToolNames,
+) -> (Vec<ContentItem>, Value) {
+    let content = raw
+        .as_object_mut()
+        .and_then(|o| o.remove("content"))
+        .unwrap_or(Value::Null);
+    let content_string = content.is_string();
+    let (items, originals) = content_to_items(role, content, names);
+    let mut meta = Map::new();
+    meta.insert(SOURCE_ID_KEY.into(), Value::String(format!("message:{i}")));
+    let mut anthropic = Map::new();
+    if content_string {
+        anthropic.insert("content_string".into(), Value::Bool(true));
+    }
+    if !originals.is_empty() {
+        anthropic.insert("originals".into(), Value::Object(originals));
+    }
+    if let Value::Object(mut rest) = raw {
+        rest.remove("role");
+        if !rest.is_empty() {
+            anthropic.insert("extra".into(), Value::Object(rest));
+        }
+    }
+    if !anthropic.is_empty() {
+        meta.insert("anthropic".into(), Value::Object(anthropic));
+    }
+    (items, Value::Object(meta))
 }
 
 /// The file name of a path-like source name.
