@@ -45,6 +45,12 @@ impl SourceFormat {
         SourceFormat::Squash,
     ];
 
+    /// Whether the format is a log of JSON lines (its records are lines); the others are
+    /// documents or databases whose records are entries, nodes or rows.
+    pub fn is_line_based(self) -> bool {
+        matches!(self, SourceFormat::ClaudeCode | SourceFormat::Codex)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             SourceFormat::ClaudeCode => "claude-code",

@@ -188,6 +188,18 @@ impl ImportSummary {
             t.operations,
             t.backfilled_operations,
         );
+        for f in &self.file_reports {
+            let r = &f.records;
+            let unit = if f.format.is_line_based() {
+                "lines"
+            } else {
+                "records"
+            };
+            out.push_str(&format!(
+                "\n  {}: {} {unit}: {} in messages, {} kept as metadata, {} skipped",
+                f.file, r.lines, r.messages, r.metadata, r.skipped
+            ));
+        }
         for c in &self.conversations {
             let status = match &c.status {
                 ImportStatus::Imported => "imported".to_owned(),
