@@ -91,7 +91,17 @@ fn a_forced_format_that_does_not_match_fails_and_writes_nothing() {
     let (env, before) = seeded();
     let garbage = env.path("garbage.jsonl");
     std::fs::write(&garbage, "this is\nnot a session\n").unwrap();
-    let cases: [(&str, PathBuf, &str); 8] = [
+    let cases: [(&str, PathBuf, &str); 10] = [
+        (
+            "chatgpt",
+            data("claude-code-linear-1af7fc5e.jsonl"),
+            "expected a ChatGPT export, found a Claude Code session",
+        ),
+        (
+            "openai",
+            data("chatgpt-conversations.json"),
+            "expected an OpenAI-style chat, found a ChatGPT export",
+        ),
         (
             "claude-code",
             garbage.clone(),
