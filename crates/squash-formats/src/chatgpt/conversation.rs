@@ -206,9 +206,33 @@ impl ConversationReader<'_> {
             }
         }
         lists.retain(|l| !l.is_empty());
-        if lists.is_empty() {
-            // Every branch is cut by a cycle: the messages in order, as one thread.
-            lists.push(messages.iter().map(|m| m.id).collect());
+        // A node no leaf reaches (its parents form a cycle) still gets a thread: the branch down
+        // to it, cut where the cycle closes.
+        let mut covered: HashSet<MessageId> = lists.iter().flatten().copied().collect();
+        let node_of: HashMap<MessageId, &str> = ids.iter().map(|(n, id)| (*id, *n)).collect();
+        let mut cut = 0usize;
+        for m in messages {
+            if covered.contains(&m.id) {
+                continue;
+            }
+            let Some(&node) = node_of.get(&m.id) else {
+                continue;
+            };
+            let l = links(tree.path_to(node));
+            covered.extend(l.iter().copied());
+            cut += 1;
+            lists.push(l);
+        }
+        if cut > 0 {
+            let note = format!(
+                "{}: {}: {cut} node(s) sit on a cycle of parents; each is kept on a thread of its own",
+                self.source_name,
+                self.title().unwrap_or_default()
+            );
+            warning = Some(match warning {
+                Some(w) => format!("{w}; {note}"),
+                None => note,
+            });
         }
         (thread_list(lists, messages, self.now), warning)
     }

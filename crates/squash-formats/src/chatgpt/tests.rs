@@ -201,3 +201,50 @@ fn a_document_that_is_not_an_export_is_an_error() {
     );
     assert!(!looks_like(&Value::Array(vec![])));
 }
+
+/// Found by the fuzzer: a node that names itself as its parent, a current_node that is not in
+/// the mapping and a reply whose parent is missing. Every message must still be on a thread
+/// (else it is stored but never shown), and the odd shape is said.
+#[test]
+fn nodes_on_a_cycle_or_cut_off_still_get_a_thread() {
+    let msg = |id: &str, role: &str, text: &str| {
+        json!({"id": id, "author": {"role": role}, "create_time": 1.0,
+               "content": {"content_type": "text", "parts": [text]}})
+    };
+    let doc = json!([{
+        "title": "odd tree", "conversation_id": "c-odd", "current_node": "gone",
+        "mapping": {
+            "root": {"id": "root", "message": null, "parent": null, "children": ["u1"]},
+            "u1": {"id": "u1", "message": msg("u1", "user", "first"), "parent": "root",
+                   "children": ["a1", "loop"]},
+            "a1": {"id": "a1", "message": msg("a1", "assistant", "one"), "parent": "u1",
+                   "children": []},
+            "loop": {"id": "loop", "message": msg("loop", "assistant", "self"), "parent": "loop",
+                     "children": ["x"]},
+            "x": {"id": "x", "message": msg("x", "assistant", "orphan"), "parent": "missing",
+                  "children": []},
+            "c1": {"id": "c1", "message": msg("c1", "user", "ring a"), "parent": "c2",
+                   "children": ["c2"]},
+            "c2": {"id": "c2", "message": msg("c2", "assistant", "ring b"), "parent": "c1",
+                   "children": ["c1"]}
+        }
+    }]);
+    let bytes = serde_json::to_vec(&doc).unwrap();
+    let parsed = read(&bytes[..], "odd.json", Utc::now(), &mut |_| {}).unwrap();
+    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    let c = &parsed.conversations[0];
+    assert_eq!(c.messages.len(), 6);
+    for m in &c.messages {
+        assert!(
+            c.threads.iter().any(|t| t.links.contains(&m.id)),
+            "{:?} is on no thread",
+            m.metadata
+        );
+    }
+    assert!(c.threads.iter().any(|t| t.id == c.current_thread_id));
+    assert!(
+        parsed.warnings.iter().any(|w| w.contains("cycle")),
+        "{:?}",
+        parsed.warnings
+    );
+}

@@ -10,12 +10,13 @@ pub(super) struct Tree<'a> {
 }
 
 impl<'a> Tree<'a> {
-    /// `nodes`: (id, parent id) in mapping order. A parent that is not a node makes a root.
+    /// `nodes`: (id, parent id) in mapping order. A parent that is not a node (or the node
+    /// itself) makes a root.
     pub(super) fn new(nodes: &[(&'a str, Option<&'a str>)]) -> Tree<'a> {
         let known: HashSet<&str> = nodes.iter().map(|(id, _)| *id).collect();
         let parent = nodes
             .iter()
-            .filter_map(|(id, p)| p.filter(|p| known.contains(p)).map(|p| (*id, p)))
+            .filter_map(|(id, p)| p.filter(|p| known.contains(p) && p != id).map(|p| (*id, p)))
             .collect();
         Tree {
             parent,
