@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use crate::claude_code::DeferredMessages;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
@@ -23,8 +24,10 @@ pub struct ImportedConversation {
     pub conversation_id: ConversationId,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
-    /// Every message, in creation order.
+    /// Every message, in creation order (empty when `deferred` holds them).
     pub messages: Vec<Message>,
+    /// The messages of a streamed read, made in chunks when they are stored.
+    pub deferred: Option<DeferredMessages>,
     /// Parents before derived threads.
     pub threads: Vec<ImportThread>,
     pub current_thread_id: ThreadId,
@@ -42,6 +45,13 @@ pub struct ImportedConversation {
 }
 
 impl ImportedConversation {
+    /// How many messages the conversation has, made or still to make.
+    pub fn message_count(&self) -> usize {
+        self.deferred
+            .as_ref()
+            .map_or(self.messages.len(), DeferredMessages::len)
+    }
+
     /// A conversation of one thread holding `messages` in order.
     pub(crate) fn linear(
         format: SourceFormat,
@@ -80,6 +90,7 @@ impl ImportedConversation {
             current_thread_id: thread.id,
             threads: vec![thread],
             messages,
+            deferred: None,
             operations: Vec::new(),
             metadata: None,
             content_hash: String::new(),

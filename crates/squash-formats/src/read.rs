@@ -35,6 +35,34 @@ pub fn read_file(
     read_stream(file, source_name, format, now, advanced)
 }
 
+/// Reads the file at `path` as [`read_file`] does, except that a Claude Code session is read
+/// in streaming mode: its conversations keep only their structure, and their messages are
+/// made (by reading the file again) when they are stored; see
+/// [`DeferredMessages`](crate::claude_code::DeferredMessages). Memory then stays bounded by
+/// the number of lines, not their size.
+pub fn read_file_streaming(
+    path: &Path,
+    source_name: &str,
+    format: SourceFormat,
+    now: DateTime<Utc>,
+    advanced: &mut dyn FnMut(u64),
+) -> Result<Parsed, FormatError> {
+    if format != SourceFormat::ClaudeCode {
+        return read_file(path, source_name, format, now, advanced);
+    }
+    let file = std::fs::File::open(path).map_err(|error| FormatError::Io {
+        path: source_name.to_owned(),
+        error,
+    })?;
+    let parser = ClaudeCodeParser::streaming(path.to_path_buf(), source_name, now);
+    read_lines(
+        file,
+        source_name,
+        LineParser::Claude(Box::new(parser)),
+        advanced,
+    )
+}
+
 /// Reads a stream as `format`. JSONL formats are read line by line; whole documents are read
 /// at once (they are small). A Gromozeka database is a file, not a stream.
 pub fn read_stream(
@@ -84,6 +112,7 @@ fn read_lines(
     let mut buf = Vec::with_capacity(64 * 1024);
     let mut no = 0usize;
     let mut since_report = 0u64;
+    let mut offset = 0u64;
     let mut skipped_utf8 = Vec::new();
     loop {
         buf.clear();
@@ -100,11 +129,12 @@ fn read_lines(
         }
         match std::str::from_utf8(&buf) {
             Ok(line) => match &mut parser {
-                LineParser::Claude(p) => p.push_line(no, line),
+                LineParser::Claude(p) => p.push_line_at(no, offset, line),
                 LineParser::Codex(p) => p.push_line(no, line),
             },
             Err(e) => skipped_utf8.push((no, e.to_string())),
         }
+        offset += n as u64;
     }
     advanced(since_report);
     let digest = hex_digest(hash.finalize().as_slice());

@@ -1,16 +1,29 @@
 //! One line of a session, converted as soon as it is read: its place in the tree (uuid, parent,
 //! compaction links) and its content, either as (part of) a message or kept verbatim.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{ContentItem, Role};
 
 use super::system::{attachment_item, system_item};
 use crate::anthropic_json::{content_to_items, ToolNames};
-use crate::fields::parse_time;
+use crate::fields::{parse_time, title_from};
+
+/// Where a line sits in its file, and a checksum of its bytes: what lets a streamed import
+/// read it again and notice that the file changed in between.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineAt {
+    pub no: usize,
+    pub offset: u64,
+    pub len: u32,
+    pub crc: u32,
+}
 
 pub(super) struct LineRecord {
     pub no: usize,
+    pub at: LineAt,
     pub uuid: Option<String>,
     /// `parentUuid` as written.
     pub parent: Option<String>,
@@ -58,9 +71,70 @@ pub(super) struct MessageLine {
     pub role: Role,
     /// `message.id`: the API response an assistant line belongs to.
     pub api_id: Option<String>,
+    pub at: LineAt,
+    pub facts: Facts,
+    /// `None` once a streaming reader dropped it (it reads the line again when storing).
+    pub content: Option<LineContent>,
+}
+
+pub(super) struct LineContent {
     pub items: Vec<ContentItem>,
     /// `{"line", "json" (the line without its content blocks), "blocks", ...}`
     pub meta: Map<String, Value>,
+}
+
+/// What the reader needs of a message line after its content is gone: enough to build the
+/// threads, name the conversation and tie sub-agent runs to their calls.
+#[derive(Default)]
+pub(super) struct Facts {
+    pub tool_result: bool,
+    /// `isMeta` or `isCompactSummary`: not what a person typed.
+    pub injected: bool,
+    /// The title the first item makes, when it is a user's text.
+    pub lead_title: Option<String>,
+    /// The text of the first user text item (the prompt a sub-agent run starts with).
+    pub prompt: Option<Arc<str>>,
+    /// `Task`/`Agent` calls: (tool-use id, prompt, description).
+    pub tasks: Vec<(String, String, String)>,
+    pub cwd: Option<Arc<str>>,
+}
+
+impl Facts {
+    fn of(items: &[ContentItem], json: &Value) -> Facts {
+        let flag = |k: &str| json.get(k).and_then(Value::as_bool) == Some(true);
+        let lead_title = match items.first() {
+            Some(ContentItem::UserMessage { text }) => title_from(text, 60),
+            _ => None,
+        };
+        let prompt = items.iter().find_map(|i| match i {
+            ContentItem::UserMessage { text } => Some(Arc::from(text.as_str())),
+            _ => None,
+        });
+        let tasks = items
+            .iter()
+            .filter_map(|item| match item {
+                ContentItem::ToolCall { id, name, input } if name == "Task" || name == "Agent" => {
+                    let field = |k: &str| input.get(k).and_then(Value::as_str).unwrap_or("");
+                    Some((
+                        id.clone(),
+                        field("prompt").to_owned(),
+                        field("description").to_owned(),
+                    ))
+                }
+                _ => None,
+            })
+            .collect();
+        Facts {
+            tool_result: items
+                .iter()
+                .any(|i| matches!(i, ContentItem::ToolResult { .. })),
+            injected: flag("isMeta") || flag("isCompactSummary"),
+            lead_title,
+            prompt,
+            tasks,
+            cwd: json.get("cwd").and_then(Value::as_str).map(Arc::from),
+        }
+    }
 }
 
 impl LineRecord {
@@ -77,12 +151,8 @@ impl LineRecord {
 
     /// A user line that answers tool calls.
     pub fn is_tool_result(&self) -> bool {
-        self.message().is_some_and(|m| {
-            m.role == Role::User
-                && m.items
-                    .iter()
-                    .any(|i| matches!(i, ContentItem::ToolResult { .. }))
-        })
+        self.message()
+            .is_some_and(|m| m.role == Role::User && m.facts.tool_result)
     }
 
     pub fn assistant_api_id(&self) -> Option<&str> {
@@ -96,8 +166,9 @@ fn text_of(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// Converts the JSON object of line `no`.
-pub(super) fn convert(no: usize, value: Value, names: &mut ToolNames) -> LineRecord {
+/// Converts the JSON object of the line at `at`.
+pub(super) fn convert(at: LineAt, value: Value, names: &mut ToolNames) -> LineRecord {
+    let no = at.no;
     let uuid = text_of(&value, "uuid");
     let kind = text_of(&value, "type");
     let boundary = (value.get("subtype").and_then(Value::as_str) == Some("compact_boundary"))
@@ -108,7 +179,7 @@ pub(super) fn convert(no: usize, value: Value, names: &mut ToolNames) -> LineRec
     let agent_id = text_of(&value, "agentId");
     let timestamp = parse_time(value.get("timestamp"));
     let has_message = value.get("message").is_some_and(Value::is_object);
-    let body = match (kind.as_deref(), uuid.is_some()) {
+    let mut body = match (kind.as_deref(), uuid.is_some()) {
         (Some(role @ ("user" | "assistant")), true) if has_message => {
             let role = if role == "user" {
                 Role::User
@@ -127,8 +198,12 @@ pub(super) fn convert(no: usize, value: Value, names: &mut ToolNames) -> LineRec
         },
         _ => Body::Raw(value),
     };
+    if let Body::Message(line) = &mut body {
+        line.at = at;
+    }
     LineRecord {
         no,
+        at,
         uuid,
         parent,
         boundary,
@@ -204,12 +279,14 @@ fn chat_line(no: usize, role: Role, mut value: Value, names: &mut ToolNames) -> 
     if !originals.is_empty() {
         meta.insert("originals".into(), Value::Object(originals));
     }
+    let facts = Facts::of(&items, &value);
     meta.insert("json".into(), value);
     MessageLine {
         role,
         api_id,
-        items,
-        meta,
+        at: LineAt::default(),
+        facts,
+        content: Some(LineContent { items, meta }),
     }
 }
 
@@ -220,11 +297,14 @@ fn derived_line(no: usize, role: Role, item: ContentItem, value: Value) -> Messa
     meta.insert("line".into(), json!(no));
     meta.insert("blocks".into(), json!(1));
     meta.insert("derived".into(), Value::Bool(true));
+    let items = vec![item];
+    let facts = Facts::of(&items, &value);
     meta.insert("json".into(), value);
     MessageLine {
         role,
         api_id: None,
-        items: vec![item],
-        meta,
+        at: LineAt::default(),
+        facts,
+        content: Some(LineContent { items, meta }),
     }
 }
