@@ -16,7 +16,7 @@ use super::naming::{display_name, first_text, prefix, task_calls};
 use super::restore::take_raw;
 use super::META_KEY;
 use crate::anthropic_json::{short, ToolNames};
-use crate::{ImportedConversation, Parsed};
+use crate::{ContentCounts, ImportedConversation, Parsed};
 
 pub(super) struct Assembly<'a> {
     pub source_name: &'a str,
@@ -213,11 +213,16 @@ fn conversation(
             (messages.collect(), None)
         }
         Some(line_source) => {
+            let mut counts = ContentCounts::default();
+            for plan in &draft.plans {
+                counts.messages += 1;
+                for line in &plan.lines {
+                    counts.add(&line.facts.counts);
+                }
+            }
             let plans = draft.plans.into_iter().map(MessagePlan::of).collect();
-            (
-                Vec::new(),
-                Some(DeferredMessages::new(line_source, id, plans)),
-            )
+            let deferred = DeferredMessages::new(line_source, id, plans, counts);
+            (Vec::new(), Some(deferred))
         }
     };
     let mut conv = ImportedConversation::linear(

@@ -13,7 +13,7 @@ use squash_core::{ConversationId, Message, MessageId, Role};
 use super::lines::{convert, Body, LineAt, LineContent};
 use super::messages::{message_of, Plan};
 use crate::anthropic_json::ToolNames;
-use crate::FormatError;
+use crate::{ContentCounts, FormatError};
 
 /// The file a streamed read came from, and the tool names it learnt (a result names its
 /// call's tool).
@@ -119,19 +119,28 @@ pub struct DeferredMessages {
     source: Arc<LineSource>,
     conversation_id: ConversationId,
     plans: Vec<MessagePlan>,
+    counts: ContentCounts,
 }
 
 impl DeferredMessages {
+    /// `counts`: the figures of the content the plans will make.
     pub(super) fn new(
         source: Arc<LineSource>,
         conversation_id: ConversationId,
         plans: Vec<MessagePlan>,
+        counts: ContentCounts,
     ) -> DeferredMessages {
         DeferredMessages {
             source,
             conversation_id,
             plans,
+            counts,
         }
+    }
+
+    /// The figures of the messages' content, known before they are made.
+    pub fn counts(&self) -> ContentCounts {
+        self.counts
     }
 
     /// The messages to come, in creation order.

@@ -10,6 +10,7 @@ use squash_core::{ContentItem, Role};
 use super::system::{attachment_item, system_item};
 use crate::anthropic_json::{content_to_items, ToolNames};
 use crate::fields::{parse_time, title_from};
+use crate::ContentCounts;
 
 /// Where a line sits in its file, and a checksum of its bytes: what lets a streamed import
 /// read it again and notice that the file changed in between.
@@ -97,6 +98,8 @@ pub(super) struct Facts {
     /// `Task`/`Agent` calls: (tool-use id, prompt, description).
     pub tasks: Vec<(String, String, String)>,
     pub cwd: Option<Arc<str>>,
+    /// What the items are (for the import report, without the items).
+    pub counts: ContentCounts,
 }
 
 impl Facts {
@@ -124,7 +127,10 @@ impl Facts {
                 _ => None,
             })
             .collect();
+        let mut counts = ContentCounts::default();
+        counts.add_items(items);
         Facts {
+            counts,
             tool_result: items
                 .iter()
                 .any(|i| matches!(i, ContentItem::ToolResult { .. })),
