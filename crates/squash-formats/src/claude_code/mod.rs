@@ -18,6 +18,8 @@ mod write;
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
+mod streaming_tests;
+#[cfg(test)]
 mod tests;
 
 pub use deferred::{Chunks, DeferredMessages, MessagePlan};
