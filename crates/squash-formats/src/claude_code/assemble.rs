@@ -12,7 +12,8 @@ use super::chain::{Group, GroupKey};
 use super::deferred::{DeferredMessages, LineSource, MessagePlan};
 use super::lines::LineRecord;
 use super::messages::{message_of, Draft};
-use super::naming::{display_name, first_text, prefix, task_calls};
+use super::lines::prompt_digest;
+use super::naming::{display_name, first_prompt, prefix, task_calls};
 use super::restore::take_raw;
 use super::META_KEY;
 use crate::anthropic_json::{short, ToolNames};
@@ -66,7 +67,7 @@ pub(super) fn assemble(a: Assembly<'_>) {
     let mut parts = drafts.into_iter().zip(extras).zip(groups);
     let made = |draft: Draft, extras| {
         let tasks = task_calls(&draft.plans);
-        let prompt = first_text(&draft.plans).map(str::to_owned);
+        let prompt = first_prompt(&draft.plans);
         let conv = conversation(draft, extras, &source, now, line_source.clone());
         (conv, tasks, prompt)
     };
@@ -97,7 +98,7 @@ pub(super) fn assemble(a: Assembly<'_>) {
         let (mut conv, _, prompt) = made(draft, extras);
         let task = tasks
             .iter()
-            .find(|(_, p, _)| Some(p.as_str()) == prompt.as_deref());
+            .find(|(_, p, _)| Some(prompt_digest(p)) == prompt);
         conv.display_name = match task {
             Some((_, _, description)) if !description.is_empty() => {
                 format!("{main_name} · sub-agent: {description}")
@@ -200,7 +201,7 @@ fn conversation(
     let (messages, deferred) = match line_source {
         None => {
             let messages = draft.plans.into_iter().map(|p| {
-                let contents = p.lines.into_iter().filter_map(|l| l.content);
+                let contents = p.lines.into_iter().filter_map(|l| l.content.map(|c| *c));
                 message_of(
                     id,
                     p.id,

@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -16,12 +16,14 @@ use crate::anthropic_json::ToolNames;
 use crate::{ContentCounts, FormatError};
 
 /// The file a streamed read came from, and the tool names it learnt (a result names its
-/// call's tool).
+/// call's tool). The names are shared by every conversation of the file (a copy each would
+/// cost as much as the conversation for a session of many sub-agent runs); converting a line
+/// again only inserts names that are there already.
 #[derive(Debug)]
 pub struct LineSource {
     path: PathBuf,
     source_name: String,
-    names: ToolNames,
+    names: Mutex<ToolNames>,
 }
 
 impl LineSource {
@@ -29,12 +31,12 @@ impl LineSource {
         LineSource {
             path,
             source_name,
-            names: ToolNames::new(),
+            names: Mutex::new(ToolNames::new()),
         }
     }
 
     pub(super) fn set_names(&mut self, names: ToolNames) {
-        self.names = names;
+        self.names = Mutex::new(names);
     }
 
     fn open(&self) -> Result<File, FormatError> {
@@ -46,8 +48,7 @@ impl LineSource {
 
     /// The content of one message line, read again (at finish, for a line no thread took).
     pub(super) fn read_once(&self, at: LineAt) -> Result<LineContent, FormatError> {
-        let mut names = self.names.clone();
-        self.read(&self.open()?, at, &mut Vec::new(), &mut names)
+        self.read(&self.open()?, at, &mut Vec::new())
     }
 
     /// Reads the line at `at` again and converts it; fails if its bytes changed.
@@ -56,7 +57,6 @@ impl LineSource {
         file: &File,
         at: LineAt,
         buf: &mut Vec<u8>,
-        names: &mut ToolNames,
     ) -> Result<LineContent, FormatError> {
         let changed = || FormatError::Changed {
             source_name: self.source_name.clone(),
@@ -77,8 +77,9 @@ impl LineSource {
             return Err(changed());
         }
         let value: Value = serde_json::from_slice(buf).map_err(|_| changed())?;
-        match convert(at, value, names).body {
-            Body::Message(line) => line.content.ok_or_else(changed),
+        let mut names = self.names.lock().unwrap_or_else(PoisonError::into_inner);
+        match convert(at, value, &mut names).body {
+            Body::Message(line) => line.content.map(|c| *c).ok_or_else(changed),
             _ => Err(changed()),
         }
     }
@@ -166,7 +167,6 @@ impl DeferredMessages {
             max_messages: max_messages.max(1),
             max_bytes,
             buf: Vec::new(),
-            names: self.source.names.clone(),
         }
     }
 }
@@ -179,7 +179,6 @@ pub struct Chunks<'a> {
     max_messages: usize,
     max_bytes: u64,
     buf: Vec<u8>,
-    names: ToolNames,
 }
 
 impl Chunks<'_> {
@@ -189,7 +188,7 @@ impl Chunks<'_> {
             contents.push(
                 self.deferred
                     .source
-                    .read(file, at, &mut self.buf, &mut self.names)?,
+                    .read(file, at, &mut self.buf)?,
             );
         }
         Ok(message_of(

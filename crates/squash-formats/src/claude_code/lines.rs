@@ -75,7 +75,7 @@ pub(super) struct MessageLine {
     pub at: LineAt,
     pub facts: Facts,
     /// `None` once a streaming reader dropped it (it reads the line again when storing).
-    pub content: Option<LineContent>,
+    pub content: Option<Box<LineContent>>,
 }
 
 pub(super) struct LineContent {
@@ -93,13 +93,23 @@ pub(super) struct Facts {
     pub injected: bool,
     /// The title the first item makes, when it is a user's text.
     pub lead_title: Option<String>,
-    /// The text of the first user text item (the prompt a sub-agent run starts with).
-    pub prompt: Option<Arc<str>>,
+    /// A digest of the first user text item (the prompt a sub-agent run starts with, matched
+    /// against the prompts of `Task` calls): the text itself can be large.
+    pub prompt: Option<u64>,
     /// `Task`/`Agent` calls: (tool-use id, prompt, description).
     pub tasks: Vec<(String, String, String)>,
     pub cwd: Option<Arc<str>>,
     /// What the items are (for the import report, without the items).
     pub counts: ContentCounts,
+}
+
+/// The digest [`Facts::prompt`] holds.
+pub(super) fn prompt_digest(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // Fixed keys: the same text gives the same digest in every read.
+    let mut h = std::hash::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 impl Facts {
@@ -110,7 +120,7 @@ impl Facts {
             _ => None,
         };
         let prompt = items.iter().find_map(|i| match i {
-            ContentItem::UserMessage { text } => Some(Arc::from(text.as_str())),
+            ContentItem::UserMessage { text } => Some(prompt_digest(text)),
             _ => None,
         });
         let tasks = items
@@ -292,7 +302,7 @@ fn chat_line(no: usize, role: Role, mut value: Value, names: &mut ToolNames) -> 
         api_id,
         at: LineAt::default(),
         facts,
-        content: Some(LineContent { items, meta }),
+        content: Some(Box::new(LineContent { items, meta })),
     }
 }
 
@@ -311,6 +321,6 @@ fn derived_line(no: usize, role: Role, item: ContentItem, value: Value) -> Messa
         api_id: None,
         at: LineAt::default(),
         facts,
-        content: Some(LineContent { items, meta }),
+        content: Some(Box::new(LineContent { items, meta })),
     }
 }

@@ -17,13 +17,9 @@ pub(super) fn task_calls(plans: &[Plan]) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// The first user text of the first message.
-pub(super) fn first_text(plans: &[Plan]) -> Option<&str> {
-    plans
-        .first()?
-        .lines
-        .iter()
-        .find_map(|l| l.facts.prompt.as_deref())
+/// The digest of the first user text of the first message.
+pub(super) fn first_prompt(plans: &[Plan]) -> Option<u64> {
+    plans.first()?.lines.iter().find_map(|l| l.facts.prompt)
 }
 
 /// The newest title line of `kind` among the conversation's extras.

@@ -43,6 +43,7 @@ pub const META_KEY: &str = "claude_code";
 pub struct ClaudeCodeParser {
     /// Set in streaming mode.
     source: Option<LineSource>,
+    last_cwd: Option<Arc<str>>,
     source_name: String,
     now: DateTime<Utc>,
     lines: Vec<LineRecord>,
@@ -58,6 +59,7 @@ impl ClaudeCodeParser {
     pub fn new(source_name: &str, now: DateTime<Utc>) -> ClaudeCodeParser {
         ClaudeCodeParser {
             source: None,
+            last_cwd: None,
             source_name: source_name.to_owned(),
             now,
             lines: Vec::new(),
@@ -129,9 +131,15 @@ impl ClaudeCodeParser {
             }
         }
         let mut record = convert(at, value, &mut self.names);
-        if self.source.is_some() {
-            if let Body::Message(line) = &mut record.body {
+        if let Body::Message(line) = &mut record.body {
+            if self.source.is_some() {
                 line.content = None;
+            }
+            // Every line names the same working directory, mostly: keep it once.
+            match (&line.facts.cwd, &self.last_cwd) {
+                (Some(cwd), Some(last)) if cwd == last => line.facts.cwd = Some(last.clone()),
+                (Some(cwd), _) => self.last_cwd = Some(cwd.clone()),
+                _ => {}
             }
         }
         self.lines.push(record);

@@ -21,7 +21,7 @@ pub(super) fn take_raw(
         Body::Raw(json) => Ok(Some(json)),
         Body::Message(message) => {
             let content = match (message.content, source) {
-                (Some(content), _) => content,
+                (Some(content), _) => *content,
                 (None, Some(source)) => source.read_once(at)?,
                 (None, None) => return Ok(None),
             };
