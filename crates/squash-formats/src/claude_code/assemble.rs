@@ -90,7 +90,7 @@ pub(super) fn assemble(a: Assembly<'_>) {
     }
     for ((draft, extras), group) in parts {
         let Some(draft) = draft else { continue };
-        let root_uuid = group.members.first().and_then(|&i| lines[i].uuid.clone());
+        let root_uuid = group.members.first().and_then(|&i| lines[i].uuid.as_deref().map(str::to_owned));
         let agent_id = match &group.key {
             GroupKey::Agent(agent) => Some(agent.clone()),
             _ => None,
@@ -218,7 +218,17 @@ fn conversation(
             for plan in &draft.plans {
                 counts.messages += 1;
                 for line in &plan.lines {
-                    counts.add(&line.facts.counts);
+                    let [calls, results, errors, thinking, images, unknown] =
+                        line.facts.counts.map(usize::from);
+                    counts.add(&ContentCounts {
+                        messages: 0,
+                        tool_calls: calls,
+                        tool_results: results,
+                        tool_errors: errors,
+                        thinking,
+                        images,
+                        unknown,
+                    });
                 }
             }
             let plans = draft.plans.into_iter().map(MessagePlan::of).collect();

@@ -58,6 +58,16 @@ impl LineSource {
         at: LineAt,
         buf: &mut Vec<u8>,
     ) -> Result<LineContent, FormatError> {
+        self.read_line(file, at, buf).map(|(_, content)| content)
+    }
+
+    /// The uuid and content of the message line at `at`, read again.
+    fn read_line(
+        &self,
+        file: &File,
+        at: LineAt,
+        buf: &mut Vec<u8>,
+    ) -> Result<(Option<Arc<str>>, LineContent), FormatError> {
         let changed = || FormatError::Changed {
             source_name: self.source_name.clone(),
             line: at.no,
@@ -78,8 +88,12 @@ impl LineSource {
         }
         let value: Value = serde_json::from_slice(buf).map_err(|_| changed())?;
         let mut names = self.names.lock().unwrap_or_else(PoisonError::into_inner);
-        match convert(at, value, &mut names).body {
-            Body::Message(line) => line.content.map(|c| *c).ok_or_else(changed),
+        let record = convert(at, value, &mut names);
+        match record.body {
+            Body::Message(line) => match line.content {
+                Some(content) => Ok((record.uuid, *content)),
+                None => Err(changed()),
+            },
             _ => Err(changed()),
         }
     }
@@ -91,7 +105,7 @@ pub struct MessagePlan {
     pub id: MessageId,
     pub role: Role,
     pub created_at: DateTime<Utc>,
-    source_uuid: Option<String>,
+    /// The first is the line whose uuid is the message's source identity.
     lines: Vec<LineAt>,
 }
 
@@ -103,7 +117,6 @@ impl MessagePlan {
             id: plan.id,
             role: plan.role,
             created_at: plan.created_at,
-            source_uuid: plan.source_uuid,
             lines,
         }
     }
@@ -184,19 +197,20 @@ pub struct Chunks<'a> {
 impl Chunks<'_> {
     fn message(&mut self, file: &File, plan: &MessagePlan) -> Result<Message, FormatError> {
         let mut contents = Vec::with_capacity(plan.lines.len());
-        for &at in &plan.lines {
-            contents.push(
-                self.deferred
-                    .source
-                    .read(file, at, &mut self.buf)?,
-            );
+        let mut source_uuid = None;
+        for (k, &at) in plan.lines.iter().enumerate() {
+            let (uuid, content) = self.deferred.source.read_line(file, at, &mut self.buf)?;
+            if k == 0 {
+                source_uuid = uuid;
+            }
+            contents.push(content);
         }
         Ok(message_of(
             self.deferred.conversation_id,
             plan.id,
             plan.role,
             plan.created_at,
-            plan.source_uuid.as_deref(),
+            source_uuid.as_deref(),
             contents,
         ))
     }

@@ -25,14 +25,15 @@ pub struct LineAt {
 pub(super) struct LineRecord {
     pub no: usize,
     pub at: LineAt,
-    pub uuid: Option<String>,
+    /// Shared with the tree's index.
+    pub uuid: Option<Arc<str>>,
     /// `parentUuid` as written.
-    pub parent: Option<String>,
+    pub parent: Option<Box<str>>,
     /// Set on `compact_boundary` lines.
-    pub boundary: Option<Boundary>,
+    pub boundary: Option<Box<Boundary>>,
     pub sidechain: bool,
     /// `agentId`: the sub-agent run a sidechain line belongs to.
-    pub agent_id: Option<String>,
+    pub agent_id: Option<Box<str>>,
     /// `isMeta` lines (caveats, injected context) are never what a person left off at.
     pub is_meta: bool,
     pub timestamp: Option<DateTime<Utc>>,
@@ -71,7 +72,7 @@ pub(super) enum Body {
 pub(super) struct MessageLine {
     pub role: Role,
     /// `message.id`: the API response an assistant line belongs to.
-    pub api_id: Option<String>,
+    pub api_id: Option<Box<str>>,
     pub at: LineAt,
     pub facts: Facts,
     /// `None` once a streaming reader dropped it (it reads the line again when storing).
@@ -92,15 +93,16 @@ pub(super) struct Facts {
     /// `isMeta` or `isCompactSummary`: not what a person typed.
     pub injected: bool,
     /// The title the first item makes, when it is a user's text.
-    pub lead_title: Option<String>,
+    pub lead_title: Option<Box<str>>,
     /// A digest of the first user text item (the prompt a sub-agent run starts with, matched
     /// against the prompts of `Task` calls): the text itself can be large.
     pub prompt: Option<u64>,
     /// `Task`/`Agent` calls: (tool-use id, prompt, description).
     pub tasks: Vec<(String, String, String)>,
     pub cwd: Option<Arc<str>>,
-    /// What the items are (for the import report, without the items).
-    pub counts: ContentCounts,
+    /// What the items are (for the import report, without the items): tool calls, results,
+    /// errors, thinking blocks, images, unknown blocks.
+    pub counts: [u16; 6],
 }
 
 /// The digest [`Facts::prompt`] holds.
@@ -116,7 +118,7 @@ impl Facts {
     fn of(items: &[ContentItem], json: &Value) -> Facts {
         let flag = |k: &str| json.get(k).and_then(Value::as_bool) == Some(true);
         let lead_title = match items.first() {
-            Some(ContentItem::UserMessage { text }) => title_from(text, 60),
+            Some(ContentItem::UserMessage { text }) => title_from(text, 60).map(String::into_boxed_str),
             _ => None,
         };
         let prompt = items.iter().find_map(|i| match i {
@@ -137,8 +139,18 @@ impl Facts {
                 _ => None,
             })
             .collect();
-        let mut counts = ContentCounts::default();
-        counts.add_items(items);
+        let mut c = ContentCounts::default();
+        c.add_items(items);
+        let small = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+        let counts = [
+            c.tool_calls,
+            c.tool_results,
+            c.tool_errors,
+            c.thinking,
+            c.images,
+            c.unknown,
+        ]
+        .map(small);
         Facts {
             counts,
             tool_result: items
@@ -185,14 +197,14 @@ fn text_of(v: &Value, k: &str) -> Option<String> {
 /// Converts the JSON object of the line at `at`.
 pub(super) fn convert(at: LineAt, value: Value, names: &mut ToolNames) -> LineRecord {
     let no = at.no;
-    let uuid = text_of(&value, "uuid");
+    let uuid = text_of(&value, "uuid").map(Arc::from);
     let kind = text_of(&value, "type");
     let boundary = (value.get("subtype").and_then(Value::as_str) == Some("compact_boundary"))
-        .then(|| boundary_of(&value));
+        .then(|| Box::new(boundary_of(&value)));
     let flag = |k: &str| value.get(k).and_then(Value::as_bool) == Some(true);
     let (sidechain, is_meta) = (flag("isSidechain"), flag("isMeta"));
-    let parent = text_of(&value, "parentUuid");
-    let agent_id = text_of(&value, "agentId");
+    let parent = text_of(&value, "parentUuid").map(String::into_boxed_str);
+    let agent_id = text_of(&value, "agentId").map(String::into_boxed_str);
     let timestamp = parse_time(value.get("timestamp"));
     let has_message = value.get("message").is_some_and(Value::is_object);
     let mut body = match (kind.as_deref(), uuid.is_some()) {
@@ -277,7 +289,7 @@ fn chat_line(no: usize, role: Role, mut value: Value, names: &mut ToolNames) -> 
         .as_ref()
         .and_then(|m| m.get("id"))
         .and_then(Value::as_str)
-        .map(str::to_owned);
+        .map(Box::from);
     let content = message
         .and_then(|m| m.as_object_mut())
         .and_then(|m| m.remove("content"))

@@ -132,7 +132,7 @@ impl Building {
                 continue;
             }
             let no = line.no;
-            let uuid = line.uuid.clone();
+            let uuid = line.uuid.as_deref().map(str::to_owned);
             match std::mem::replace(&mut line.body, Body::Taken) {
                 Body::Taken => {}
                 Body::Raw(json) => {
@@ -184,7 +184,9 @@ impl Building {
             },
         ));
         let m = self.plans.len() - 1;
-        *open = api_id.filter(|_| role == Role::Assistant).map(|id| (m, id));
+        *open = api_id
+            .filter(|_| role == Role::Assistant)
+            .map(|id| (m, id.into_string()));
         m
     }
 }

@@ -44,7 +44,7 @@ pub(super) fn display_name(plans: &[Plan], extras: &[Value]) -> String {
         .filter(|p| p.role == Role::User)
         .filter_map(Plan::first)
         .filter(|l| !l.facts.injected)
-        .find_map(|l| l.facts.lead_title.clone())
+        .find_map(|l| l.facts.lead_title.as_deref().map(str::to_owned))
         .unwrap_or_else(|| "Claude Code session".to_owned())
 }
 

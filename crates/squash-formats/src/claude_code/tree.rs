@@ -2,11 +2,12 @@
 //! behind a compaction's summary, and (for lines whose parent is missing) in file order.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::lines::{LineRecord, Preserved};
 
 pub(super) struct Tree {
-    by_uuid: HashMap<String, usize>,
+    by_uuid: HashMap<Arc<str>, usize>,
     /// `parentUuid`, when that line is in the file.
     written: Vec<Option<usize>>,
     /// The parent a compaction's preserved messages give a line: `(boundary line, parent)`.
@@ -19,12 +20,12 @@ pub(super) struct Tree {
 
 impl Tree {
     pub fn build(lines: &[LineRecord]) -> Tree {
-        let mut by_uuid: HashMap<String, usize> = HashMap::with_capacity(lines.len());
+        let mut by_uuid: HashMap<Arc<str>, usize> = HashMap::with_capacity(lines.len());
         let mut in_tree = vec![false; lines.len()];
         for (i, line) in lines.iter().enumerate() {
             if let Some(uuid) = &line.uuid {
                 // A repeated uuid keeps its first line; the repeat stays an extra.
-                if !by_uuid.contains_key(uuid) {
+                if !by_uuid.contains_key(&**uuid) {
                     by_uuid.insert(uuid.clone(), i);
                     in_tree[i] = true;
                 }
