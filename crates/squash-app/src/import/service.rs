@@ -381,7 +381,7 @@ impl ConversationService {
 
 /// Messages per chunk of a streamed import, and source bytes per chunk: what bounds memory.
 const CHUNK_MESSAGES: usize = 1_000;
-const CHUNK_BYTES: u64 = 4 << 20;
+const CHUNK_BYTES: u64 = 2 << 20;
 
 /// Every message of a streamed read, made in memory.
 async fn materialize(deferred: &DeferredMessages) -> Result<Vec<Message>, ServiceError> {

@@ -24,7 +24,6 @@ pub struct LineAt {
 
 pub(super) struct LineRecord {
     pub no: usize,
-    pub at: LineAt,
     /// Shared with the tree's index.
     pub uuid: Option<Arc<str>>,
     /// `parentUuid` as written.
@@ -64,7 +63,7 @@ pub(super) enum Body {
     /// A line that is (part of) a message.
     Message(Box<MessageLine>),
     /// Any other line, kept verbatim.
-    Raw(Value),
+    Raw(Box<Value>),
     /// Moved into a conversation already.
     Taken,
 }
@@ -222,16 +221,15 @@ pub(super) fn convert(at: LineAt, value: Value, names: &mut ToolNames) -> LineRe
         }
         (Some("attachment"), true) => match attachment_item(&value) {
             Some((role, item)) => Body::Message(Box::new(derived_line(no, role, item, value))),
-            None => Body::Raw(value),
+            None => Body::Raw(Box::new(value)),
         },
-        _ => Body::Raw(value),
+        _ => Body::Raw(Box::new(value)),
     };
     if let Body::Message(line) = &mut body {
         line.at = at;
     }
     LineRecord {
         no,
-        at,
         uuid,
         parent,
         boundary,

@@ -138,7 +138,7 @@ impl Building {
                 Body::Raw(json) => {
                     parsed.record_metadata();
                     self.extras
-                        .push(json!({"line": no, "chain": true, "json": json}));
+                        .push(json!({"line": no, "chain": true, "json": *json}));
                 }
                 Body::Message(message) => {
                     parsed.record_message();

@@ -16,13 +16,12 @@ pub(super) fn take_raw(
     names: &ToolNames,
     source: Option<&LineSource>,
 ) -> Result<Option<Value>, FormatError> {
-    let at = line.at;
     match std::mem::replace(&mut line.body, Body::Taken) {
-        Body::Raw(json) => Ok(Some(json)),
+        Body::Raw(json) => Ok(Some(*json)),
         Body::Message(message) => {
             let content = match (message.content, source) {
                 (Some(content), _) => *content,
-                (None, Some(source)) => source.read_once(at)?,
+                (None, Some(source)) => source.read_once(message.at)?,
                 (None, None) => return Ok(None),
             };
             Ok(Some(restore_line(

@@ -11,9 +11,10 @@ pub(super) struct Tree {
     /// `parentUuid`, when that line is in the file.
     written: Vec<Option<usize>>,
     /// The parent a compaction's preserved messages give a line: `(boundary line, parent)`.
-    relinked: Vec<Option<(usize, Option<usize>)>>,
+    /// (Sparse: few lines have one, and a session has a line per message.)
+    relinked: HashMap<usize, (usize, Option<usize>)>,
     /// The previous line in file order, for a line whose parent is missing.
-    fallback: Vec<Option<usize>>,
+    fallback: HashMap<usize, usize>,
     /// Lines with a uuid (the first of a repeated uuid).
     pub in_tree: Vec<bool>,
 }
@@ -42,8 +43,8 @@ impl Tree {
         let mut tree = Tree {
             by_uuid,
             written,
-            relinked: vec![None; lines.len()],
-            fallback: vec![None; lines.len()],
+            relinked: HashMap::new(),
+            fallback: HashMap::new(),
             in_tree,
         };
         for (b, line) in lines.iter().enumerate() {
@@ -63,7 +64,7 @@ impl Tree {
                     return;
                 };
                 // Only the head moves; the rest of the segment keeps its links.
-                self.relinked[h] = Some((boundary, self.index(anchor)));
+                self.relinked.insert(h, (boundary, self.index(anchor)));
                 self.follow(lines, boundary, anchor, h, t);
                 return;
             }
@@ -76,7 +77,7 @@ impl Tree {
         };
         let mut previous = self.index(anchor);
         for &i in &chain {
-            self.relinked[i] = Some((boundary, previous));
+            self.relinked.insert(i, (boundary, previous));
             previous = Some(i);
         }
         if let (Some(&first), Some(&last)) = (chain.first(), chain.last()) {
@@ -91,12 +92,12 @@ impl Tree {
             if y == first || y == last || !self.in_tree[y] {
                 continue;
             }
-            let follows = match self.relinked[y] {
+            let follows = match self.relinked.get(&y).copied() {
                 Some((_, p)) => p.is_some() && p == anchor_at,
                 None => line.parent.as_deref() == Some(anchor),
             };
             if follows {
-                self.relinked[y] = Some((b, Some(last)));
+                self.relinked.insert(y, (b, Some(last)));
             }
         }
     }
@@ -108,9 +109,10 @@ impl Tree {
     /// The parent of line `i`; `before` names a compaction whose relinking is ignored (to
     /// read the history as it was before it).
     pub fn parent(&self, i: usize, before: Option<usize>) -> Option<usize> {
-        match self.relinked[i] {
-            Some((b, p)) if Some(b) != before => p.or(self.fallback[i]),
-            _ => self.written[i].or(self.fallback[i]),
+        let fallback = || self.fallback.get(&i).copied();
+        match self.relinked.get(&i) {
+            Some(&(b, p)) if Some(b) != before => p.or_else(fallback),
+            _ => self.written[i].or_else(fallback),
         }
     }
 
@@ -120,7 +122,7 @@ impl Tree {
     }
 
     pub fn set_fallback(&mut self, i: usize, parent: usize) {
-        self.fallback[i] = Some(parent);
+        self.fallback.insert(i, parent);
     }
 
     /// From `from` back to its root, returned root first.
