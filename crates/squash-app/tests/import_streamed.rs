@@ -25,13 +25,22 @@ fn session(path: &Path) {
     let mut parent: Option<String> = None;
     for t in 0..TURNS {
         let lines = [
-            ("user", json!({"role": "user", "content": format!("prompt {t}")})),
-            ("assistant", json!({"id": format!("msg_{t}"), "role": "assistant", "content": [
+            (
+                "user",
+                json!({"role": "user", "content": format!("prompt {t}")}),
+            ),
+            (
+                "assistant",
+                json!({"id": format!("msg_{t}"), "role": "assistant", "content": [
                 {"type": "text", "text": format!("answer {t}")},
                 {"type": "tool_use", "id": format!("toolu_{t}"), "name": "Bash",
-                 "input": {"command": format!("echo {t}")}}]})),
-            ("user", json!({"role": "user", "content": [{"type": "tool_result",
-                "tool_use_id": format!("toolu_{t}"), "content": format!("{t}\n").repeat(40)}]})),
+                 "input": {"command": format!("echo {t}")}}]}),
+            ),
+            (
+                "user",
+                json!({"role": "user", "content": [{"type": "tool_result",
+                "tool_use_id": format!("toolu_{t}"), "content": format!("{t}\n").repeat(40)}]}),
+            ),
         ];
         for (k, (kind, message)) in lines.into_iter().enumerate() {
             let uuid = format!("00000000-0000-4000-8000-{:012}", t * 3 + k);
@@ -69,18 +78,33 @@ async fn streamed_equals_in_memory(b: &Backend) {
         .unwrap();
     let report = &summary.conversations[0];
     assert_eq!(report.status, ImportStatus::Imported);
-    let memory = read_file(&path, "big.jsonl", SourceFormat::ClaudeCode, Utc::now(), &mut |_| {})
-        .unwrap();
+    let memory = read_file(
+        &path,
+        "big.jsonl",
+        SourceFormat::ClaudeCode,
+        Utc::now(),
+        &mut |_| {},
+    )
+    .unwrap();
     let expected = &memory.conversations[0];
     assert_eq!(report.counts, expected.counts());
     assert_eq!(report.counts.messages, TURNS * 3);
     let stored = b.store.all_messages(report.conversation_id).await.unwrap();
-    let current = b.service.current_thread(report.conversation_id).await.unwrap();
+    let current = b
+        .service
+        .current_thread(report.conversation_id)
+        .await
+        .unwrap();
     assert_eq!(current.messages.len(), TURNS * 3);
     let want: Vec<_> = expected.messages.iter().map(essence).collect();
     assert_eq!(stored.iter().map(essence).collect::<Vec<_>>(), want);
-    assert_eq!(current.messages.iter().map(essence).collect::<Vec<_>>(), want);
-    assert!(common::violations(b, report.conversation_id).await.is_empty());
+    assert_eq!(
+        current.messages.iter().map(essence).collect::<Vec<_>>(),
+        want
+    );
+    assert!(common::violations(b, report.conversation_id)
+        .await
+        .is_empty());
     // The same file again: recognised without a second pass.
     let again = b
         .service
@@ -115,13 +139,21 @@ async fn changed_mid_import(b: &Backend) {
     let at = text.rfind(&last).unwrap();
     let changed = format!("{}Answer{}", &text[..at], &text[at + "answer".len()..]);
     std::fs::write(&path, changed).unwrap();
-    let err = b.service.store_parsed(parsed, &options()).await.unwrap_err();
+    let err = b
+        .service
+        .store_parsed(parsed, &options())
+        .await
+        .unwrap_err();
     assert!(
-        err.to_string().contains("the file changed while it was imported"),
+        err.to_string()
+            .contains("the file changed while it was imported"),
         "{err}"
     );
     let stats = b.store.stats().await.unwrap();
-    assert_eq!((stats.conversations, stats.messages, stats.threads), (0, 0, 0));
+    assert_eq!(
+        (stats.conversations, stats.messages, stats.threads),
+        (0, 0, 0)
+    );
     let key = "claude-code:5e55a0b1-0000-4000-8000-00000000beef";
     assert!(b.store.import_record(key).await.unwrap().is_none());
     // The file as it is now imports.

@@ -28,7 +28,8 @@ pub mod read;
 pub mod squash_json;
 
 pub use conversation::{
-    is_squash_result, source_id, ContentCounts, ImportedConversation, Parsed, RecordCounts, Skipped, SOURCE_ID_KEY,
+    is_squash_result, source_id, ContentCounts, ImportedConversation, Parsed, RecordCounts,
+    Skipped, SOURCE_ID_KEY,
 };
 pub use error::FormatError;
 pub use format::{ExportFormat, ImportFormat, UnknownExportFormat, UnknownImportFormat};

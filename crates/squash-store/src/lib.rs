@@ -27,8 +27,8 @@ pub use error::{Entity, StoreError};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
 pub use types::{
-    Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    ImportSource, ImportThread, MessageChunks, ChunkSender, NewLinks, StoreStats, ThreadSnapshot,
+    Appended, ChunkSender, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome,
+    ImportRecord, ImportSource, ImportThread, MessageChunks, NewLinks, StoreStats, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

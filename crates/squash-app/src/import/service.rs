@@ -6,18 +6,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chrono::Utc;
-use squash_core::SourceFormat;
-use squash_formats::{detect, read, squash_json};
 use squash_core::Message;
+use squash_core::SourceFormat;
 use squash_formats::claude_code::DeferredMessages;
+use squash_formats::{detect, read, squash_json};
 use squash_store::{
-    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks,
-    StoreError,
+    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks, StoreError,
 };
 
-use super::summary::{
-    ConversationReport, FileFailure, FileReport, ImportStatus, ImportSummary,
-};
+use super::summary::{ConversationReport, FileFailure, FileReport, ImportStatus, ImportSummary};
 use super::{into_batch, source_id, ImportError, ImportFormat, ImportedConversation, Parsed};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
@@ -329,7 +326,10 @@ impl ConversationService {
                 }
             }
         });
-        let outcome = self.store().import_conversation_chunked(batch, chunks).await;
+        let outcome = self
+            .store()
+            .import_conversation_chunked(batch, chunks)
+            .await;
         // The store stops listening on an error; the producer then stops at its next chunk.
         let _ = producer.await;
         Ok(outcome?)

@@ -10,9 +10,9 @@ use squash_core::SourceFormat;
 
 use super::chain::{Group, GroupKey};
 use super::deferred::{DeferredMessages, LineSource, MessagePlan};
+use super::lines::prompt_digest;
 use super::lines::LineRecord;
 use super::messages::{message_of, Draft};
-use super::lines::prompt_digest;
 use super::naming::{display_name, first_prompt, prefix, task_calls};
 use super::restore::take_raw;
 use super::META_KEY;
@@ -90,7 +90,10 @@ pub(super) fn assemble(a: Assembly<'_>) {
     }
     for ((draft, extras), group) in parts {
         let Some(draft) = draft else { continue };
-        let root_uuid = group.members.first().and_then(|&i| lines[i].uuid.as_deref().map(str::to_owned));
+        let root_uuid = group
+            .members
+            .first()
+            .and_then(|&i| lines[i].uuid.as_deref().map(str::to_owned));
         let agent_id = match &group.key {
             GroupKey::Agent(agent) => Some(agent.clone()),
             _ => None,

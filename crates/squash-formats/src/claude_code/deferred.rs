@@ -52,12 +52,7 @@ impl LineSource {
     }
 
     /// Reads the line at `at` again and converts it; fails if its bytes changed.
-    fn read(
-        &self,
-        file: &File,
-        at: LineAt,
-        buf: &mut Vec<u8>,
-    ) -> Result<LineContent, FormatError> {
+    fn read(&self, file: &File, at: LineAt, buf: &mut Vec<u8>) -> Result<LineContent, FormatError> {
         self.read_line(file, at, buf).map(|(_, content)| content)
     }
 

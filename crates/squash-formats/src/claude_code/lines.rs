@@ -117,7 +117,9 @@ impl Facts {
     fn of(items: &[ContentItem], json: &Value) -> Facts {
         let flag = |k: &str| json.get(k).and_then(Value::as_bool) == Some(true);
         let lead_title = match items.first() {
-            Some(ContentItem::UserMessage { text }) => title_from(text, 60).map(String::into_boxed_str),
+            Some(ContentItem::UserMessage { text }) => {
+                title_from(text, 60).map(String::into_boxed_str)
+            }
             _ => None,
         };
         let prompt = items.iter().find_map(|i| match i {

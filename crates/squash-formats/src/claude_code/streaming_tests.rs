@@ -67,8 +67,14 @@ fn normalized(conv: &ImportedConversation) -> Value {
     let msgs: Vec<Value> = msgs
         .iter()
         .map(|m| {
-            serde_json::json!([m.role, m.content, m.metadata, m.created_at, m.reply_to,
-                               m.conversation_id == conv.conversation_id])
+            serde_json::json!([
+                m.role,
+                m.content,
+                m.metadata,
+                m.created_at,
+                m.reply_to,
+                m.conversation_id == conv.conversation_id
+            ])
         })
         .collect();
     let threads: Vec<Value> = conv
@@ -76,8 +82,14 @@ fn normalized(conv: &ImportedConversation) -> Value {
         .iter()
         .map(|t| {
             let links: Vec<usize> = t.links.iter().map(|l| pos[l]).collect();
-            serde_json::json!([links, t.origin, t.revision, t.created_at, t.updated_at,
-                               t.original_thread_id.map(|o| tpos[&o])])
+            serde_json::json!([
+                links,
+                t.origin,
+                t.revision,
+                t.created_at,
+                t.updated_at,
+                t.original_thread_id.map(|o| tpos[&o])
+            ])
         })
         .collect();
     serde_json::json!({

@@ -32,8 +32,7 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    MessageChunks,
-    StoreStats, ThreadSnapshot,
+    MessageChunks, StoreStats, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
