@@ -67,7 +67,7 @@ for MB in "${SIZES[@]}"; do
   measure "$MB MB, SQLite, first import" "$WORK/squash.db"
   measure "$MB MB, SQLite, again (already imported)" "$WORK/squash.db"
   if [ -n "${SQUASH_BENCH_PG:-}" ]; then
-    psql "$SQUASH_BENCH_PG" -q -c "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;"
+    PGOPTIONS=--client-min-messages=warning psql "$SQUASH_BENCH_PG" -q -c "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;"
     measure "$MB MB, PostgreSQL, first import" "$SQUASH_BENCH_PG"
   fi
 done
