@@ -1,6 +1,8 @@
 //! The import service: reads files (streaming, line by line for the JSONL formats), detects
 //! their format, runs the parsers off the async runtime, and stores each conversation in one
-//! transaction with the idempotency rules of the module docs.
+//! transaction with the idempotency rules of the module docs. A Claude Code file is read in two
+//! passes: its structure first, then (unless it is already imported) its messages in chunks,
+//! made by a blocking task while the store writes the chunks before them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
