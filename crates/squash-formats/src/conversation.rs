@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use crate::claude_code::DeferredMessages;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
@@ -23,8 +24,10 @@ pub struct ImportedConversation {
     pub conversation_id: ConversationId,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
-    /// Every message, in creation order.
+    /// Every message, in creation order (empty when `deferred` holds them).
     pub messages: Vec<Message>,
+    /// The messages of a streamed read, made in chunks when they are stored.
+    pub deferred: Option<DeferredMessages>,
     /// Parents before derived threads.
     pub threads: Vec<ImportThread>,
     pub current_thread_id: ThreadId,
@@ -42,6 +45,21 @@ pub struct ImportedConversation {
 }
 
 impl ImportedConversation {
+    /// The figures of the conversation's content, made or still to make.
+    pub fn counts(&self) -> ContentCounts {
+        match &self.deferred {
+            Some(d) => d.counts(),
+            None => ContentCounts::of(&self.messages),
+        }
+    }
+
+    /// How many messages the conversation has, made or still to make.
+    pub fn message_count(&self) -> usize {
+        self.deferred
+            .as_ref()
+            .map_or(self.messages.len(), DeferredMessages::len)
+    }
+
     /// A conversation of one thread holding `messages` in order.
     pub(crate) fn linear(
         format: SourceFormat,
@@ -80,6 +98,7 @@ impl ImportedConversation {
             current_thread_id: thread.id,
             threads: vec![thread],
             messages,
+            deferred: None,
             operations: Vec::new(),
             metadata: None,
             content_hash: String::new(),
@@ -187,4 +206,57 @@ pub fn is_squash_result(
         .squash_operation_id
         .and_then(|id| operations.get(&id))
         .is_some_and(|op| !op.is_edit())
+}
+
+/// Figures of one conversation's content.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ContentCounts {
+    pub messages: usize,
+    pub tool_calls: usize,
+    pub tool_results: usize,
+    pub tool_errors: usize,
+    pub thinking: usize,
+    pub images: usize,
+    pub unknown: usize,
+}
+
+impl ContentCounts {
+    pub fn of<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ContentCounts {
+        let mut c = ContentCounts::default();
+        for m in messages {
+            c.messages += 1;
+            c.add_items(&m.content);
+        }
+        c
+    }
+
+    /// Counts the items of a message (not the message itself).
+    pub fn add_items(&mut self, items: &[squash_core::ContentItem]) {
+        use squash_core::ContentItem;
+        for item in items {
+            match item {
+                ContentItem::ToolCall { .. } => self.tool_calls += 1,
+                ContentItem::ToolResult { is_error, .. } => {
+                    self.tool_results += 1;
+                    if *is_error {
+                        self.tool_errors += 1;
+                    }
+                }
+                ContentItem::Thinking { .. } => self.thinking += 1,
+                ContentItem::Image { .. } => self.images += 1,
+                ContentItem::UnknownJson { .. } => self.unknown += 1,
+                _ => {}
+            }
+        }
+    }
+
+    pub fn add(&mut self, other: &ContentCounts) {
+        self.messages += other.messages;
+        self.tool_calls += other.tool_calls;
+        self.tool_results += other.tool_results;
+        self.tool_errors += other.tool_errors;
+        self.thinking += other.thinking;
+        self.images += other.images;
+        self.unknown += other.unknown;
+    }
 }

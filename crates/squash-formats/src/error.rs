@@ -10,6 +10,11 @@ pub enum FormatError {
     Io { path: String, error: std::io::Error },
     #[error("{source_name}: {reason}")]
     Invalid { source_name: String, reason: String },
+    /// A streamed import read a line again and found other bytes than the first time.
+    #[error(
+        "{source_name}: the file changed while it was imported (line {line} is not what it was)"
+    )]
+    Changed { source_name: String, line: usize },
     #[error("{source_name}: not a readable Gromozeka database: {error}")]
     Database {
         source_name: String,

@@ -29,7 +29,8 @@ pub mod squash_json;
 mod swe_agent;
 
 pub use conversation::{
-    is_squash_result, source_id, ImportedConversation, Parsed, RecordCounts, Skipped, SOURCE_ID_KEY,
+    is_squash_result, source_id, ContentCounts, ImportedConversation, Parsed, RecordCounts,
+    Skipped, SOURCE_ID_KEY,
 };
 pub use error::FormatError;
 pub use format::{ExportFormat, ImportFormat, UnknownExportFormat, UnknownImportFormat};

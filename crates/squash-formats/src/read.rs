@@ -35,6 +35,34 @@ pub fn read_file(
     read_stream(file, source_name, format, now, advanced)
 }
 
+/// Reads the file at `path` as [`read_file`] does, except that a Claude Code session is read
+/// in streaming mode: its conversations keep only their structure, and their messages are
+/// made (by reading the file again) when they are stored; see
+/// [`DeferredMessages`](crate::claude_code::DeferredMessages). Memory then stays bounded by
+/// the number of lines, not their size.
+pub fn read_file_streaming(
+    path: &Path,
+    source_name: &str,
+    format: SourceFormat,
+    now: DateTime<Utc>,
+    advanced: &mut dyn FnMut(u64),
+) -> Result<Parsed, FormatError> {
+    if format != SourceFormat::ClaudeCode {
+        return read_file(path, source_name, format, now, advanced);
+    }
+    let file = std::fs::File::open(path).map_err(|error| FormatError::Io {
+        path: source_name.to_owned(),
+        error,
+    })?;
+    let parser = ClaudeCodeParser::streaming(path.to_path_buf(), source_name, now);
+    read_lines(
+        file,
+        source_name,
+        LineParser::Claude(Box::new(parser)),
+        advanced,
+    )
+}
+
 /// Reads a stream as `format`. JSONL formats are read line by line; whole documents are read
 /// at once (they are small). A Gromozeka database is a file, not a stream.
 pub fn read_stream(
@@ -85,6 +113,7 @@ fn read_lines(
     let mut no = 0usize;
     let mut records = 0usize;
     let mut since_report = 0u64;
+    let mut offset = 0u64;
     let mut skipped_utf8 = Vec::new();
     loop {
         buf.clear();
@@ -93,6 +122,8 @@ fn read_lines(
             break;
         }
         no += 1;
+        let at = offset;
+        offset += n as u64;
         hash.update(&buf);
         since_report += n as u64;
         if since_report >= PROGRESS_STEP {
@@ -107,7 +138,7 @@ fn read_lines(
         records += 1;
         match std::str::from_utf8(&buf) {
             Ok(line) => match &mut parser {
-                LineParser::Claude(p) => p.push_line(no, line),
+                LineParser::Claude(p) => p.push_line_at(no, at, line),
                 LineParser::Codex(p) => p.push_line(no, line),
             },
             Err(e) => skipped_utf8.push((no, e.to_string())),

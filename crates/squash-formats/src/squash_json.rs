@@ -109,6 +109,7 @@ pub fn parse(source_name: &str, doc: Value, content_hash: &str) -> Result<Parsed
         created_at: conv.created_at,
         updated_at: conv.updated_at,
         messages: doc.messages,
+        deferred: None,
         threads,
         current_thread_id: conv.current_thread_id,
         operations: doc.operations,

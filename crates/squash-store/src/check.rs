@@ -42,44 +42,72 @@ pub(crate) fn new_link_count(commit: &Commit, base_count: u64) -> Result<u64> {
     }
 }
 
-/// A whole imported conversation, checked before anything is written (and before the import
-/// record is consulted: a malformed batch is refused even if its source was imported before).
-pub(crate) fn import_batch(batch: &ImportBatch) -> Result<()> {
-    if batch.threads.is_empty() {
-        return Err(StoreError::Invalid(
-            "an imported conversation needs at least one thread".into(),
-        ));
+/// The checks of an import whose messages come in chunks: what the batch says about itself
+/// first, each chunk as it comes (keeping only the ids), threads and operations at the end.
+pub(crate) struct ImportCheck {
+    conversation: ConversationId,
+    imported: HashSet<MessageId>,
+}
+
+impl ImportCheck {
+    pub(crate) fn start(batch: &ImportBatch) -> Result<ImportCheck> {
+        if batch.threads.is_empty() {
+            return Err(StoreError::Invalid(
+                "an imported conversation needs at least one thread".into(),
+            ));
+        }
+        let mut check = ImportCheck {
+            conversation: batch.conversation_id,
+            imported: HashSet::with_capacity(batch.messages.len()),
+        };
+        check.messages(&batch.messages)?;
+        Ok(check)
     }
-    messages(&batch.messages, batch.conversation_id)?;
-    let imported: HashSet<MessageId> = batch.messages.iter().map(|m| m.id).collect();
-    let mut threads = HashSet::with_capacity(batch.threads.len());
-    for t in &batch.threads {
-        if let Some(o) = t.original_thread_id.filter(|o| !threads.contains(o)) {
+
+    pub(crate) fn messages(&mut self, messages: &[Message]) -> Result<()> {
+        for m in messages {
+            belongs(Entity::Message, m.id, m.conversation_id, self.conversation)?;
+            if !self.imported.insert(m.id) {
+                return Err(StoreError::Invalid(format!(
+                    "message {} is listed twice in the import",
+                    m.id
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn finish(&self, batch: &ImportBatch) -> Result<()> {
+        let imported = &self.imported;
+        let mut threads = HashSet::with_capacity(batch.threads.len());
+        for t in &batch.threads {
+            if let Some(o) = t.original_thread_id.filter(|o| !threads.contains(o)) {
+                return Err(StoreError::Invalid(format!(
+                    "thread {} derives from {o}, which is not listed before it",
+                    t.id
+                )));
+            }
+            if !threads.insert(t.id) {
+                return Err(StoreError::Invalid(format!(
+                    "thread {} is listed twice in the import",
+                    t.id
+                )));
+            }
+            if let Some(id) = t.links.iter().find(|id| !imported.contains(id)) {
+                return Err(StoreError::Invalid(format!(
+                    "thread {} links message {id}, which is not imported",
+                    t.id
+                )));
+            }
+        }
+        if !threads.contains(&batch.current_thread_id) {
             return Err(StoreError::Invalid(format!(
-                "thread {} derives from {o}, which is not listed before it",
-                t.id
+                "the current thread {} is not among the imported threads",
+                batch.current_thread_id
             )));
         }
-        if !threads.insert(t.id) {
-            return Err(StoreError::Invalid(format!(
-                "thread {} is listed twice in the import",
-                t.id
-            )));
-        }
-        if let Some(id) = t.links.iter().find(|id| !imported.contains(id)) {
-            return Err(StoreError::Invalid(format!(
-                "thread {} links message {id}, which is not imported",
-                t.id
-            )));
-        }
+        operations(&batch.operations, batch.conversation_id, imported)
     }
-    if !threads.contains(&batch.current_thread_id) {
-        return Err(StoreError::Invalid(format!(
-            "the current thread {} is not among the imported threads",
-            batch.current_thread_id
-        )));
-    }
-    operations(&batch.operations, batch.conversation_id, &imported)
 }
 
 /// The messages of a grown source, appended to its conversation.

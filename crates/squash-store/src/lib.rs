@@ -27,8 +27,8 @@ pub use error::{Entity, StoreError};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
 pub use types::{
-    Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    ImportSource, ImportThread, NewLinks, StoreStats, ThreadSnapshot,
+    Appended, ChunkSender, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome,
+    ImportRecord, ImportSource, ImportThread, MessageChunks, NewLinks, StoreStats, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -126,7 +126,20 @@ pub trait ConversationStore: Send + Sync {
     /// current thread and the import record. If the source key is already recorded with the same
     /// content hash, nothing is written ([`ImportOutcome::AlreadyImported`]); with another hash
     /// the record moves to the new conversation (the old one stays).
-    async fn import_conversation(&self, batch: ImportBatch) -> Result<ImportOutcome>;
+    async fn import_conversation(&self, batch: ImportBatch) -> Result<ImportOutcome> {
+        self.import_conversation_chunked(batch, MessageChunks::none())
+            .await
+    }
+    /// [`import_conversation`](Self::import_conversation) whose messages are those of the
+    /// batch followed by those of `more`, which arrive while the transaction is open: memory
+    /// holds a chunk at a time, whatever the size of the conversation. Every chunk is checked
+    /// as it comes; threads and operations once all messages are in. Any failure (of the
+    /// store, of a check, or of the source) rolls the whole conversation back.
+    async fn import_conversation_chunked(
+        &self,
+        batch: ImportBatch,
+        more: MessageChunks,
+    ) -> Result<ImportOutcome>;
     /// Appends the new messages of a source that grew to its conversation's current thread and
     /// updates the import record — one transaction, and only if the record still has
     /// `expected_hash`. Returns the current thread's revision after the append.

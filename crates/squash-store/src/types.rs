@@ -144,3 +144,87 @@ pub(crate) fn parse_prompt_style(
         })
         .transpose()
 }
+
+/// The messages of an import that arrive in chunks while its transaction is open (a streamed
+/// read, whose messages are made as they are stored): the store checks and writes each chunk
+/// in turn, in the one transaction of the import. `expected` is how many messages come: a
+/// sender that stops early (or sends an error) fails the import and nothing is written.
+pub struct MessageChunks {
+    rx: Option<std::sync::mpsc::Receiver<std::result::Result<Vec<Message>, String>>>,
+    expected: usize,
+    received: usize,
+}
+
+/// The sending side of [`MessageChunks`].
+pub struct ChunkSender {
+    tx: std::sync::mpsc::SyncSender<std::result::Result<Vec<Message>, String>>,
+}
+
+impl ChunkSender {
+    /// Sends the next chunk, or the error that stops the import; waits while `capacity`
+    /// chunks are queued. `false` when the store no longer listens (it stopped the import).
+    pub fn send(&self, chunk: std::result::Result<Vec<Message>, String>) -> bool {
+        self.tx.send(chunk).is_ok()
+    }
+}
+
+impl MessageChunks {
+    /// A channel for `expected` messages holding at most `capacity` chunks in flight.
+    pub fn channel(expected: usize, capacity: usize) -> (ChunkSender, MessageChunks) {
+        let (tx, rx) = std::sync::mpsc::sync_channel(capacity);
+        let chunks = MessageChunks {
+            rx: Some(rx),
+            expected,
+            received: 0,
+        };
+        (ChunkSender { tx }, chunks)
+    }
+
+    /// No more messages than the batch holds.
+    pub fn none() -> MessageChunks {
+        MessageChunks {
+            rx: None,
+            expected: 0,
+            received: 0,
+        }
+    }
+
+    /// Whether messages may come besides the batch's own.
+    pub(crate) fn is_streamed(&self) -> bool {
+        self.rx.is_some()
+    }
+
+    /// The next chunk, `None` after the last; waits for the sender (call it where blocking
+    /// is allowed).
+    pub(crate) fn next_blocking(&mut self) -> crate::Result<Option<Vec<Message>>> {
+        let Some(rx) = &self.rx else {
+            return Ok(None);
+        };
+        match rx.recv() {
+            Ok(Ok(chunk)) => {
+                self.received += chunk.len();
+                Ok(Some(chunk))
+            }
+            Ok(Err(e)) => Err(crate::StoreError::Invalid(format!(
+                "the source of the import failed: {e}"
+            ))),
+            Err(_) if self.received == self.expected => Ok(None),
+            Err(_) => Err(crate::StoreError::Invalid(format!(
+                "the source of the import stopped after {} of {} messages",
+                self.received, self.expected
+            ))),
+        }
+    }
+
+    /// [`next_blocking`](Self::next_blocking) from async code.
+    pub(crate) async fn next(&mut self) -> crate::Result<Option<Vec<Message>>> {
+        use tokio::runtime::{Handle, RuntimeFlavor};
+        if self.rx.is_none() {
+            return Ok(None);
+        }
+        match Handle::try_current().map(|h| h.runtime_flavor()) {
+            Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(|| self.next_blocking()),
+            _ => self.next_blocking(),
+        }
+    }
+}

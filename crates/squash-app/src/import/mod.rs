@@ -87,6 +87,12 @@ impl From<FormatError> for ImportError {
             FormatError::Database { source_name, error } => {
                 ImportError::Database { source_name, error }
             }
+            FormatError::Changed { source_name, line } => ImportError::Invalid {
+                source_name,
+                reason: format!(
+                    "the file changed while it was imported (line {line} is not what it was)"
+                ),
+            },
         }
     }
 }

@@ -1,18 +1,22 @@
 //! The import service: reads files (streaming, line by line for the JSONL formats), detects
 //! their format, runs the parsers off the async runtime, and stores each conversation in one
-//! transaction with the idempotency rules of the module docs.
+//! transaction with the idempotency rules of the module docs. A Claude Code file is read in two
+//! passes: its structure first, then (unless it is already imported) its messages in chunks,
+//! made by a blocking task while the store writes the chunks before them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chrono::Utc;
+use squash_core::Message;
 use squash_core::SourceFormat;
+use squash_formats::claude_code::DeferredMessages;
 use squash_formats::{detect, read, squash_json};
-use squash_store::{ImportAppend, ImportOutcome, ImportRecord, ImportSource};
-
-use super::summary::{
-    ContentCounts, ConversationReport, FileFailure, FileReport, ImportStatus, ImportSummary,
+use squash_store::{
+    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks, StoreError,
 };
+
+use super::summary::{ConversationReport, FileFailure, FileReport, ImportStatus, ImportSummary};
 use super::{
     into_batch, source_id, FormatError, Found, ImportError, ImportFormat, ImportedConversation,
     Parsed,
@@ -140,7 +144,7 @@ impl ConversationService {
         let reporter = progress.clone();
         let parsed = tokio::task::spawn_blocking(move || {
             let mut advanced = |bytes| reporter.advanced(bytes);
-            read::read_file(&owned, &source_name, format, Utc::now(), &mut advanced)
+            read::read_file_streaming(&owned, &source_name, format, Utc::now(), &mut advanced)
         })
         .await
         .map_err(|e| ImportError::invalid(&name, format!("the parser stopped: {e}")))?;
@@ -272,7 +276,7 @@ impl ConversationService {
             conversation_id: conv.conversation_id,
             status: ImportStatus::Imported,
             sidechain: conv.sidechain,
-            counts: ContentCounts::of(&conv.messages),
+            counts: conv.counts(),
             threads: conv.threads.len(),
             operations: conv.operations.len(),
             backfilled_operations: conv.backfilled_operations,
@@ -285,6 +289,11 @@ impl ConversationService {
                 return Ok(report);
             }
             if conv.appendable {
+                // A grown session is compared with what is stored message by message: made
+                // in memory (an append is the rare case; a first import streams).
+                if let Some(deferred) = conv.deferred.take() {
+                    conv.messages = materialize(&deferred).await?;
+                }
                 if let Some(appended) = self.append_growth(record, &conv).await? {
                     report.status = if appended == 0 {
                         ImportStatus::AlreadyImported
@@ -302,11 +311,13 @@ impl ConversationService {
             .filter(|p| !p.trim().is_empty())
             .unwrap_or_else(|| options.fallback_project.clone());
         let id = conv.conversation_id;
-        match self
-            .store()
-            .import_conversation(into_batch(conv, project))
-            .await?
-        {
+        let deferred = conv.deferred.take();
+        let batch = into_batch(conv, project);
+        let outcome = match deferred {
+            None => self.store().import_conversation(batch).await?,
+            Some(deferred) => self.import_streamed(batch, deferred).await?,
+        };
+        match outcome {
             ImportOutcome::Imported { replaced, .. } => {
                 report.conversation_id = id;
                 report.status = match replaced {
@@ -320,6 +331,31 @@ impl ConversationService {
             }
         }
         Ok(report)
+    }
+
+    /// Stores a conversation whose messages are made while they are stored: a thread reads
+    /// them from the source in chunks and the store writes each in the one transaction.
+    async fn import_streamed(
+        &self,
+        batch: ImportBatch,
+        deferred: DeferredMessages,
+    ) -> Result<ImportOutcome, ServiceError> {
+        let (sender, chunks) = MessageChunks::channel(deferred.len(), 1);
+        let producer = tokio::task::spawn_blocking(move || {
+            for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
+                let failed = chunk.is_err();
+                if !sender.send(chunk.map_err(|e| e.to_string())) || failed {
+                    break;
+                }
+            }
+        });
+        let outcome = self
+            .store()
+            .import_conversation_chunked(batch, chunks)
+            .await;
+        // The store stops listening on an error; the producer then stops at its next chunk.
+        let _ = producer.await;
+        Ok(outcome?)
     }
 
     /// Appends what a grown source added, if the conversation imported before is a prefix of the
@@ -364,6 +400,25 @@ impl ConversationService {
             .await?;
         Ok(Some(n))
     }
+}
+
+/// Messages per chunk of a streamed import, and source bytes per chunk: what bounds memory.
+const CHUNK_MESSAGES: usize = 1_000;
+const CHUNK_BYTES: u64 = 2 << 20;
+
+/// Every message of a streamed read, made in memory.
+async fn materialize(deferred: &DeferredMessages) -> Result<Vec<Message>, ServiceError> {
+    let deferred = deferred.clone();
+    let made = tokio::task::spawn_blocking(move || {
+        let mut all = Vec::with_capacity(deferred.len());
+        for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
+            all.extend(chunk?);
+        }
+        Ok::<_, squash_formats::FormatError>(all)
+    })
+    .await
+    .map_err(|e| ServiceError::Store(StoreError::Backend(format!("the reader stopped: {e}"))))?;
+    made.map_err(|e| ServiceError::Store(StoreError::Invalid(e.to_string())))
 }
 
 fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

@@ -1,56 +1,9 @@
 //! What an import did: per conversation, totals, and everything it skipped with the reason.
 
 use serde::Serialize;
-use squash_core::{ContentItem, ConversationId, Message, SourceFormat};
+use squash_core::{ConversationId, SourceFormat};
 
-pub use squash_formats::{RecordCounts, Skipped};
-
-/// Figures of one conversation's content.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ContentCounts {
-    pub messages: usize,
-    pub tool_calls: usize,
-    pub tool_results: usize,
-    pub tool_errors: usize,
-    pub thinking: usize,
-    pub images: usize,
-    pub unknown: usize,
-}
-
-impl ContentCounts {
-    pub fn of<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ContentCounts {
-        let mut c = ContentCounts::default();
-        for m in messages {
-            c.messages += 1;
-            for item in &m.content {
-                match item {
-                    ContentItem::ToolCall { .. } => c.tool_calls += 1,
-                    ContentItem::ToolResult { is_error, .. } => {
-                        c.tool_results += 1;
-                        if *is_error {
-                            c.tool_errors += 1;
-                        }
-                    }
-                    ContentItem::Thinking { .. } => c.thinking += 1,
-                    ContentItem::Image { .. } => c.images += 1,
-                    ContentItem::UnknownJson { .. } => c.unknown += 1,
-                    _ => {}
-                }
-            }
-        }
-        c
-    }
-
-    pub fn add(&mut self, other: &ContentCounts) {
-        self.messages += other.messages;
-        self.tool_calls += other.tool_calls;
-        self.tool_results += other.tool_results;
-        self.tool_errors += other.tool_errors;
-        self.thinking += other.thinking;
-        self.images += other.images;
-        self.unknown += other.unknown;
-    }
-}
+pub use squash_formats::{ContentCounts, RecordCounts, Skipped};
 
 /// What happened to one conversation of the source.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

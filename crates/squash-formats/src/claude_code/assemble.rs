@@ -2,18 +2,22 @@
 //! is kept with its conversation for the export, names and keys are given, and sub-agent runs
 //! are tied to the call that started them.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 use squash_core::SourceFormat;
 
 use super::chain::{Group, GroupKey};
+use super::deferred::{DeferredMessages, LineSource, MessagePlan};
+use super::lines::prompt_digest;
 use super::lines::LineRecord;
-use super::messages::Draft;
-use super::naming::{display_name, first_text, prefix, task_calls};
+use super::messages::{message_of, Draft};
+use super::naming::{display_name, first_prompt, prefix, task_calls};
 use super::restore::take_raw;
 use super::META_KEY;
 use crate::anthropic_json::{short, ToolNames};
-use crate::{ImportedConversation, Parsed};
+use crate::{ContentCounts, ImportedConversation, Parsed};
 
 pub(super) struct Assembly<'a> {
     pub source_name: &'a str,
@@ -27,6 +31,8 @@ pub(super) struct Assembly<'a> {
     /// One per group: `None` when the group holds no message.
     pub drafts: Vec<Option<Draft>>,
     pub parsed: &'a mut Parsed,
+    /// Set for a streamed read: the messages are made when they are stored.
+    pub source: Option<Arc<LineSource>>,
 }
 
 pub(super) fn assemble(a: Assembly<'_>) {
@@ -40,26 +46,43 @@ pub(super) fn assemble(a: Assembly<'_>) {
         groups,
         mut drafts,
         parsed,
+        source: line_source,
     } = a;
-    let extras = leftover_extras(source_name, lines, names, groups, &mut drafts, parsed);
+    let extras = leftover_extras(
+        Leftovers {
+            source_name,
+            lines,
+            names,
+            source: line_source.as_deref(),
+        },
+        groups,
+        &mut drafts,
+        parsed,
+    );
     let session =
         session.unwrap_or_else(|| short(source_name).trim_end_matches(".jsonl").to_owned());
     let main_key = format!("claude-code:{session}");
     let source = short(source_name).to_owned();
     let mut out: Vec<ImportedConversation> = Vec::new();
     let mut parts = drafts.into_iter().zip(extras).zip(groups);
+    let made = |draft: Draft, extras| {
+        let tasks = task_calls(&draft.plans);
+        let prompt = first_prompt(&draft.plans);
+        let conv = conversation(draft, extras, &source, now, line_source.clone());
+        (conv, tasks, prompt)
+    };
     let main = parts
         .next()
-        .and_then(|((draft, extras), _)| Some(conversation(draft?, extras, &source, now)));
+        .and_then(|((draft, extras), _)| Some(made(draft?, extras)));
     let main_name = main
         .as_ref()
-        .map(|c| c.display_name.clone())
+        .map(|(c, _, _)| c.display_name.clone())
         .unwrap_or_else(|| format!("Claude Code session {}", prefix(&session)));
     let tasks = main
         .as_ref()
-        .map(|c| task_calls(&c.messages))
+        .map(|(_, tasks, _)| tasks.clone())
         .unwrap_or_default();
-    if let Some(mut conv) = main {
+    if let Some((mut conv, _, _)) = main {
         conv.source_key = main_key.clone();
         set_meta(&mut conv, "session_id", Value::String(session.clone()));
         conv.content_hash = content_hash.to_owned();
@@ -67,16 +90,18 @@ pub(super) fn assemble(a: Assembly<'_>) {
     }
     for ((draft, extras), group) in parts {
         let Some(draft) = draft else { continue };
-        let root_uuid = group.members.first().and_then(|&i| lines[i].uuid.clone());
+        let root_uuid = group
+            .members
+            .first()
+            .and_then(|&i| lines[i].uuid.as_deref().map(str::to_owned));
         let agent_id = match &group.key {
             GroupKey::Agent(agent) => Some(agent.clone()),
             _ => None,
         };
-        let mut conv = conversation(draft, extras, &source, now);
-        let prompt = first_text(&conv.messages);
+        let (mut conv, _, prompt) = made(draft, extras);
         let task = tasks
             .iter()
-            .find(|(_, p, _)| Some(p.as_str()) == prompt.as_deref());
+            .find(|(_, p, _)| Some(prompt_digest(p)) == prompt);
         conv.display_name = match task {
             Some((_, _, description)) if !description.is_empty() => {
                 format!("{main_name} · sub-agent: {description}")
@@ -106,10 +131,15 @@ pub(super) fn assemble(a: Assembly<'_>) {
 /// The extras of each group: the lines of its threads that are no message, and every line no
 /// thread took. A group without a conversation leaves its lines to the main conversation (or
 /// the first there is); with no conversation at all they are reported as skipped.
+struct Leftovers<'a, 'b> {
+    source_name: &'a str,
+    lines: &'b mut [LineRecord],
+    names: &'a ToolNames,
+    source: Option<&'a LineSource>,
+}
+
 fn leftover_extras(
-    source_name: &str,
-    lines: &mut [LineRecord],
-    names: &ToolNames,
+    l: Leftovers<'_, '_>,
     groups: &[Group],
     drafts: &mut [Option<Draft>],
     parsed: &mut Parsed,
@@ -132,9 +162,14 @@ fn leftover_extras(
         let mut untaken: Vec<usize> = group.members.iter().chain(&group.loose).copied().collect();
         untaken.sort_unstable();
         for i in untaken {
-            let no = lines[i].no;
-            let Some(json) = take_raw(&mut lines[i], names) else {
-                continue;
+            let no = l.lines[i].no;
+            let json = match take_raw(&mut l.lines[i], l.names, l.source) {
+                Ok(Some(json)) => json,
+                Ok(None) => continue,
+                Err(e) => {
+                    parsed.skip_record(l.source_name, Some(no), e.to_string());
+                    continue;
+                }
             };
             match home {
                 Some(h) => {
@@ -142,7 +177,7 @@ fn leftover_extras(
                     extras[h].push(json!({"line": no, "chain": false, "json": json}));
                 }
                 None => parsed.skip_record(
-                    source_name,
+                    l.source_name,
                     Some(no),
                     "no user or assistant message in this file to keep this line with",
                 ),
@@ -157,17 +192,64 @@ fn conversation(
     mut extras: Vec<Value>,
     source: &str,
     now: DateTime<Utc>,
+    line_source: Option<Arc<LineSource>>,
 ) -> ImportedConversation {
     extras.sort_by_key(|e| e.get("line").and_then(Value::as_u64));
-    let name = display_name(&draft.messages, &extras);
+    let name = display_name(&draft.plans, &extras);
+    let id = draft.conversation_id;
+    let (first, last) = (
+        draft.plans.first().map(|p| p.created_at),
+        draft.plans.last().map(|p| p.created_at),
+    );
+    let (messages, deferred) = match line_source {
+        None => {
+            let messages = draft.plans.into_iter().map(|p| {
+                let contents = p.lines.into_iter().filter_map(|l| l.content.map(|c| *c));
+                message_of(
+                    id,
+                    p.id,
+                    p.role,
+                    p.created_at,
+                    p.source_uuid.as_deref(),
+                    contents,
+                )
+            });
+            (messages.collect(), None)
+        }
+        Some(line_source) => {
+            let mut counts = ContentCounts::default();
+            for plan in &draft.plans {
+                counts.messages += 1;
+                for line in &plan.lines {
+                    let [calls, results, errors, thinking, images, unknown] =
+                        line.facts.counts.map(usize::from);
+                    counts.add(&ContentCounts {
+                        messages: 0,
+                        tool_calls: calls,
+                        tool_results: results,
+                        tool_errors: errors,
+                        thinking,
+                        images,
+                        unknown,
+                    });
+                }
+            }
+            let plans = draft.plans.into_iter().map(MessagePlan::of).collect();
+            let deferred = DeferredMessages::new(line_source, id, plans, counts);
+            (Vec::new(), Some(deferred))
+        }
+    };
     let mut conv = ImportedConversation::linear(
         SourceFormat::ClaudeCode,
         String::new(),
-        draft.conversation_id,
+        id,
         name,
-        draft.messages,
+        messages,
         now,
     );
+    conv.created_at = first.unwrap_or(now);
+    conv.updated_at = last.unwrap_or(now).max(conv.created_at);
+    conv.deferred = deferred;
     conv.appendable = draft.threads.len() == 1;
     conv.threads = draft.threads;
     conv.current_thread_id = draft.current;

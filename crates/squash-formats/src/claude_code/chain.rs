@@ -53,7 +53,7 @@ pub(super) fn groups(lines: &[LineRecord], tree: &Tree) -> Vec<Group> {
             .as_ref()
             .or(lines[root_of[i]].agent_id.as_ref())
         {
-            GroupKey::Agent(agent.clone())
+            GroupKey::Agent(agent.to_string())
         } else if tree.in_tree[i] {
             GroupKey::Root(root_of[i])
         } else {
@@ -95,7 +95,11 @@ pub(super) fn join_orphans(lines: &[LineRecord], tree: &mut Tree, members: &[usi
     for &i in members {
         let line = &lines[i];
         if tree.is_root(i) && line.boundary.is_none() {
-            let dangling = line.parent.clone().filter(|p| tree.index(p).is_none());
+            let dangling = line
+                .parent
+                .as_deref()
+                .filter(|p| tree.index(p).is_none())
+                .map(str::to_owned);
             match (previous, dangling) {
                 (Some(p), Some(parent)) => {
                     tree.set_fallback(i, p);

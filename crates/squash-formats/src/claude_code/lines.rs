@@ -1,24 +1,38 @@
 //! One line of a session, converted as soon as it is read: its place in the tree (uuid, parent,
 //! compaction links) and its content, either as (part of) a message or kept verbatim.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{ContentItem, Role};
 
 use super::system::{attachment_item, system_item};
 use crate::anthropic_json::{content_to_items, ToolNames};
-use crate::fields::parse_time;
+use crate::fields::{parse_time, title_from};
+use crate::ContentCounts;
+
+/// Where a line sits in its file, and a checksum of its bytes: what lets a streamed import
+/// read it again and notice that the file changed in between.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineAt {
+    pub no: usize,
+    pub offset: u64,
+    pub len: u32,
+    pub crc: u32,
+}
 
 pub(super) struct LineRecord {
     pub no: usize,
-    pub uuid: Option<String>,
+    /// Shared with the tree's index.
+    pub uuid: Option<Arc<str>>,
     /// `parentUuid` as written.
-    pub parent: Option<String>,
+    pub parent: Option<Box<str>>,
     /// Set on `compact_boundary` lines.
-    pub boundary: Option<Boundary>,
+    pub boundary: Option<Box<Boundary>>,
     pub sidechain: bool,
     /// `agentId`: the sub-agent run a sidechain line belongs to.
-    pub agent_id: Option<String>,
+    pub agent_id: Option<Box<str>>,
     /// `isMeta` lines (caveats, injected context) are never what a person left off at.
     pub is_meta: bool,
     pub timestamp: Option<DateTime<Utc>>,
@@ -49,7 +63,7 @@ pub(super) enum Body {
     /// A line that is (part of) a message.
     Message(Box<MessageLine>),
     /// Any other line, kept verbatim.
-    Raw(Value),
+    Raw(Box<Value>),
     /// Moved into a conversation already.
     Taken,
 }
@@ -57,10 +71,99 @@ pub(super) enum Body {
 pub(super) struct MessageLine {
     pub role: Role,
     /// `message.id`: the API response an assistant line belongs to.
-    pub api_id: Option<String>,
+    pub api_id: Option<Box<str>>,
+    pub at: LineAt,
+    pub facts: Facts,
+    /// `None` once a streaming reader dropped it (it reads the line again when storing).
+    pub content: Option<Box<LineContent>>,
+}
+
+pub(super) struct LineContent {
     pub items: Vec<ContentItem>,
     /// `{"line", "json" (the line without its content blocks), "blocks", ...}`
     pub meta: Map<String, Value>,
+}
+
+/// What the reader needs of a message line after its content is gone: enough to build the
+/// threads, name the conversation and tie sub-agent runs to their calls.
+#[derive(Default)]
+pub(super) struct Facts {
+    pub tool_result: bool,
+    /// `isMeta` or `isCompactSummary`: not what a person typed.
+    pub injected: bool,
+    /// The title the first item makes, when it is a user's text.
+    pub lead_title: Option<Box<str>>,
+    /// A digest of the first user text item (the prompt a sub-agent run starts with, matched
+    /// against the prompts of `Task` calls): the text itself can be large.
+    pub prompt: Option<u64>,
+    /// `Task`/`Agent` calls: (tool-use id, prompt, description).
+    pub tasks: Vec<(String, String, String)>,
+    pub cwd: Option<Arc<str>>,
+    /// What the items are (for the import report, without the items): tool calls, results,
+    /// errors, thinking blocks, images, unknown blocks.
+    pub counts: [u16; 6],
+}
+
+/// The digest [`Facts::prompt`] holds.
+pub(super) fn prompt_digest(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // Fixed keys: the same text gives the same digest in every read.
+    let mut h = std::hash::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+impl Facts {
+    fn of(items: &[ContentItem], json: &Value) -> Facts {
+        let flag = |k: &str| json.get(k).and_then(Value::as_bool) == Some(true);
+        let lead_title = match items.first() {
+            Some(ContentItem::UserMessage { text }) => {
+                title_from(text, 60).map(String::into_boxed_str)
+            }
+            _ => None,
+        };
+        let prompt = items.iter().find_map(|i| match i {
+            ContentItem::UserMessage { text } => Some(prompt_digest(text)),
+            _ => None,
+        });
+        let tasks = items
+            .iter()
+            .filter_map(|item| match item {
+                ContentItem::ToolCall { id, name, input } if name == "Task" || name == "Agent" => {
+                    let field = |k: &str| input.get(k).and_then(Value::as_str).unwrap_or("");
+                    Some((
+                        id.clone(),
+                        field("prompt").to_owned(),
+                        field("description").to_owned(),
+                    ))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut c = ContentCounts::default();
+        c.add_items(items);
+        let small = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+        let counts = [
+            c.tool_calls,
+            c.tool_results,
+            c.tool_errors,
+            c.thinking,
+            c.images,
+            c.unknown,
+        ]
+        .map(small);
+        Facts {
+            counts,
+            tool_result: items
+                .iter()
+                .any(|i| matches!(i, ContentItem::ToolResult { .. })),
+            injected: flag("isMeta") || flag("isCompactSummary"),
+            lead_title,
+            prompt,
+            tasks,
+            cwd: json.get("cwd").and_then(Value::as_str).map(Arc::from),
+        }
+    }
 }
 
 impl LineRecord {
@@ -77,12 +180,8 @@ impl LineRecord {
 
     /// A user line that answers tool calls.
     pub fn is_tool_result(&self) -> bool {
-        self.message().is_some_and(|m| {
-            m.role == Role::User
-                && m.items
-                    .iter()
-                    .any(|i| matches!(i, ContentItem::ToolResult { .. }))
-        })
+        self.message()
+            .is_some_and(|m| m.role == Role::User && m.facts.tool_result)
     }
 
     pub fn assistant_api_id(&self) -> Option<&str> {
@@ -96,19 +195,20 @@ fn text_of(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// Converts the JSON object of line `no`.
-pub(super) fn convert(no: usize, value: Value, names: &mut ToolNames) -> LineRecord {
-    let uuid = text_of(&value, "uuid");
+/// Converts the JSON object of the line at `at`.
+pub(super) fn convert(at: LineAt, value: Value, names: &mut ToolNames) -> LineRecord {
+    let no = at.no;
+    let uuid = text_of(&value, "uuid").map(Arc::from);
     let kind = text_of(&value, "type");
     let boundary = (value.get("subtype").and_then(Value::as_str) == Some("compact_boundary"))
-        .then(|| boundary_of(&value));
+        .then(|| Box::new(boundary_of(&value)));
     let flag = |k: &str| value.get(k).and_then(Value::as_bool) == Some(true);
     let (sidechain, is_meta) = (flag("isSidechain"), flag("isMeta"));
-    let parent = text_of(&value, "parentUuid");
-    let agent_id = text_of(&value, "agentId");
+    let parent = text_of(&value, "parentUuid").map(String::into_boxed_str);
+    let agent_id = text_of(&value, "agentId").map(String::into_boxed_str);
     let timestamp = parse_time(value.get("timestamp"));
     let has_message = value.get("message").is_some_and(Value::is_object);
-    let body = match (kind.as_deref(), uuid.is_some()) {
+    let mut body = match (kind.as_deref(), uuid.is_some()) {
         (Some(role @ ("user" | "assistant")), true) if has_message => {
             let role = if role == "user" {
                 Role::User
@@ -123,10 +223,13 @@ pub(super) fn convert(no: usize, value: Value, names: &mut ToolNames) -> LineRec
         }
         (Some("attachment"), true) => match attachment_item(&value) {
             Some((role, item)) => Body::Message(Box::new(derived_line(no, role, item, value))),
-            None => Body::Raw(value),
+            None => Body::Raw(Box::new(value)),
         },
-        _ => Body::Raw(value),
+        _ => Body::Raw(Box::new(value)),
     };
+    if let Body::Message(line) = &mut body {
+        line.at = at;
+    }
     LineRecord {
         no,
         uuid,
@@ -186,7 +289,7 @@ fn chat_line(no: usize, role: Role, mut value: Value, names: &mut ToolNames) -> 
         .as_ref()
         .and_then(|m| m.get("id"))
         .and_then(Value::as_str)
-        .map(str::to_owned);
+        .map(Box::from);
     let content = message
         .and_then(|m| m.as_object_mut())
         .and_then(|m| m.remove("content"))
@@ -204,12 +307,14 @@ fn chat_line(no: usize, role: Role, mut value: Value, names: &mut ToolNames) -> 
     if !originals.is_empty() {
         meta.insert("originals".into(), Value::Object(originals));
     }
+    let facts = Facts::of(&items, &value);
     meta.insert("json".into(), value);
     MessageLine {
         role,
         api_id,
-        items,
-        meta,
+        at: LineAt::default(),
+        facts,
+        content: Some(Box::new(LineContent { items, meta })),
     }
 }
 
@@ -220,11 +325,14 @@ fn derived_line(no: usize, role: Role, item: ContentItem, value: Value) -> Messa
     meta.insert("line".into(), json!(no));
     meta.insert("blocks".into(), json!(1));
     meta.insert("derived".into(), Value::Bool(true));
+    let items = vec![item];
+    let facts = Facts::of(&items, &value);
     meta.insert("json".into(), value);
     MessageLine {
         role,
         api_id: None,
-        items: vec![item],
-        meta,
+        at: LineAt::default(),
+        facts,
+        content: Some(Box::new(LineContent { items, meta })),
     }
 }

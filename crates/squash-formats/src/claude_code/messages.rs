@@ -5,19 +5,37 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use serde_json::{json, Map, Value};
-use squash_core::{ConversationId, ImportThread, Message, MessageId, ThreadId, ThreadOrigin};
+use serde_json::{json, Value};
+use squash_core::{ConversationId, ImportThread, Message, MessageId, Role, ThreadId, ThreadOrigin};
 
 use super::lines::{Body, LineRecord, MessageLine};
 use super::threads::Paths;
 use super::META_KEY;
 use crate::{Parsed, SOURCE_ID_KEY};
 
+/// A message before it has content: its id, time and the lines that make it (one, or the
+/// consecutive lines of one API response). Their content is in memory, or read again from the
+/// file when the message is stored (a streaming read).
+pub(super) struct Plan {
+    pub id: MessageId,
+    pub role: Role,
+    pub created_at: DateTime<Utc>,
+    /// The first line's uuid: the message's source identity.
+    pub source_uuid: Option<String>,
+    pub lines: Vec<MessageLine>,
+}
+
+impl Plan {
+    pub fn first(&self) -> Option<&MessageLine> {
+        self.lines.first()
+    }
+}
+
 /// A conversation's content before it gets its name and metadata.
 pub(super) struct Draft {
     pub conversation_id: ConversationId,
     /// In creation (file) order.
-    pub messages: Vec<Message>,
+    pub plans: Vec<Plan>,
     pub threads: Vec<ImportThread>,
     pub current: ThreadId,
     /// Lines of a thread that are no message (progress, attachments), kept for the export.
@@ -27,8 +45,8 @@ pub(super) struct Draft {
 
 struct Building {
     conversation_id: ConversationId,
-    /// `(first line number, message)`.
-    messages: Vec<(usize, Message)>,
+    /// `(first line number, plan)`.
+    plans: Vec<(usize, Plan)>,
     message_of_line: HashMap<usize, usize>,
     extras: Vec<Value>,
     cwd: Option<String>,
@@ -43,7 +61,7 @@ pub(super) fn build(
 ) -> Draft {
     let mut b = Building {
         conversation_id: ConversationId::new(),
-        messages: Vec::new(),
+        plans: Vec::new(),
         message_of_line: HashMap::new(),
         extras: Vec::new(),
         cwd: None,
@@ -61,7 +79,7 @@ pub(super) fn build(
         .zip(&links)
         .enumerate()
         .map(|(k, (t, links))| {
-            let times = links.iter().map(|&m| b.messages[m].1.created_at);
+            let times = links.iter().map(|&m| b.plans[m].1.created_at);
             let created_at = times.clone().min().unwrap_or(now);
             ImportThread {
                 id: ids[k],
@@ -71,17 +89,17 @@ pub(super) fn build(
                     Some(_) => ThreadOrigin::SourceBranch { branch: t.kind },
                 },
                 revision: links.len() as u64,
-                links: links.iter().map(|&m| b.messages[m].1.id).collect(),
+                links: links.iter().map(|&m| b.plans[m].1.id).collect(),
                 created_at,
                 updated_at: times.max().unwrap_or(now).max(created_at),
             }
         })
         .collect();
-    let mut messages = b.messages;
-    messages.sort_by_key(|(no, _)| *no);
+    let mut plans = b.plans;
+    plans.sort_by_key(|(no, _)| *no);
     Draft {
         conversation_id: b.conversation_id,
-        messages: messages.into_iter().map(|(_, m)| m).collect(),
+        plans: plans.into_iter().map(|(_, m)| m).collect(),
         threads,
         current: ids[paths.current.min(ids.len().saturating_sub(1))],
         extras: b.extras,
@@ -90,7 +108,7 @@ pub(super) fn build(
 }
 
 impl Building {
-    /// The messages (indexes into `messages`) of one thread of lines, creating those not made
+    /// The messages (indexes into `plans`) of one thread of lines, creating those not made
     /// by an earlier thread.
     fn thread_links(
         &mut self,
@@ -114,13 +132,13 @@ impl Building {
                 continue;
             }
             let no = line.no;
-            let uuid = line.uuid.clone();
+            let uuid = line.uuid.as_deref().map(str::to_owned);
             match std::mem::replace(&mut line.body, Body::Taken) {
                 Body::Taken => {}
                 Body::Raw(json) => {
                     parsed.record_metadata();
                     self.extras
-                        .push(json!({"line": no, "chain": true, "json": json}));
+                        .push(json!({"line": no, "chain": true, "json": *json}));
                 }
                 Body::Message(message) => {
                     parsed.record_message();
@@ -143,59 +161,64 @@ impl Building {
         time: DateTime<Utc>,
         open: &mut Option<(usize, String)>,
     ) -> usize {
-        let MessageLine {
-            role,
-            api_id,
-            items,
-            meta,
-        } = line;
         if self.cwd.is_none() {
-            self.cwd = meta
-                .get("json")
-                .and_then(|j| j.get("cwd"))
-                .and_then(Value::as_str)
-                .map(str::to_owned);
+            self.cwd = line.facts.cwd.as_deref().map(str::to_owned);
         }
+        let (role, api_id) = (line.role, line.api_id.clone());
         // One API response written as several lines is one message.
         if let (Some((m, open_id)), Some(id)) = (open.as_ref(), api_id.as_deref()) {
-            let message = &mut self.messages[*m].1;
-            if message.role == role && open_id == id {
-                message.content.extend(items);
-                push_line_meta(message, meta);
+            let plan = &mut self.plans[*m].1;
+            if plan.role == role && open_id == id {
+                plan.lines.push(line);
                 return *m;
             }
         }
-        let message = Message {
-            id: MessageId::new(),
-            conversation_id: self.conversation_id,
-            squash_operation_id: None,
-            reply_to: None,
-            role,
-            content: items,
-            instructions: Vec::new(),
-            metadata: Some(json!({
-                SOURCE_ID_KEY: uuid,
-                META_KEY: {"lines": [Value::Object(meta)]},
-            })),
-            created_at: time,
-        };
-        self.messages.push((no, message));
-        let m = self.messages.len() - 1;
+        self.plans.push((
+            no,
+            Plan {
+                id: MessageId::new(),
+                role,
+                created_at: time,
+                source_uuid: uuid,
+                lines: vec![line],
+            },
+        ));
+        let m = self.plans.len() - 1;
         *open = api_id
-            .filter(|_| role == squash_core::Role::Assistant)
-            .map(|id| (m, id));
+            .filter(|_| role == Role::Assistant)
+            .map(|id| (m, id.into_string()));
         m
     }
 }
 
-fn push_line_meta(message: &mut Message, meta: Map<String, Value>) {
-    if let Some(lines) = message
-        .metadata
-        .as_mut()
-        .and_then(|m| m.get_mut(META_KEY))
-        .and_then(|c| c.get_mut("lines"))
-        .and_then(Value::as_array_mut)
-    {
-        lines.push(Value::Object(meta));
+/// The message of `plan` from the content of its lines (`contents`, one per line, in order):
+/// the one place a stored message is made, whether its lines were kept or read again.
+pub(super) fn message_of(
+    conversation_id: ConversationId,
+    id: MessageId,
+    role: Role,
+    created_at: DateTime<Utc>,
+    source_uuid: Option<&str>,
+    contents: impl IntoIterator<Item = super::lines::LineContent>,
+) -> Message {
+    let mut content = Vec::new();
+    let mut metas = Vec::new();
+    for c in contents {
+        content.extend(c.items);
+        metas.push(Value::Object(c.meta));
+    }
+    Message {
+        id,
+        conversation_id,
+        squash_operation_id: None,
+        reply_to: None,
+        role,
+        content,
+        instructions: Vec::new(),
+        metadata: Some(json!({
+            SOURCE_ID_KEY: source_uuid,
+            META_KEY: {"lines": metas},
+        })),
+        created_at,
     }
 }

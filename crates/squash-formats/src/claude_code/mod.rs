@@ -3,6 +3,7 @@
 
 mod assemble;
 mod chain;
+mod deferred;
 mod lines;
 mod messages;
 mod naming;
@@ -17,7 +18,10 @@ mod write;
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
+mod streaming_tests;
+#[cfg(test)]
 mod tests;
 
+pub use deferred::{Chunks, DeferredMessages, MessagePlan};
 pub use read::*;
 pub use write::{extras_of, project_dir, write, Session, Written, FALLBACK_VERSION};

@@ -3,49 +3,23 @@
 //! sub-agent run.
 
 use serde_json::Value;
-use squash_core::{ContentItem, Message, Role};
+use squash_core::Role;
 
-use super::META_KEY;
+use super::messages::Plan;
 use crate::fields::title_from;
 
 /// `(tool-use id, prompt, description)` of the calls that start sub-agents.
-pub(super) fn task_calls(messages: &[Message]) -> Vec<(String, String, String)> {
-    messages
+pub(super) fn task_calls(plans: &[Plan]) -> Vec<(String, String, String)> {
+    plans
         .iter()
-        .flat_map(|m| &m.content)
-        .filter_map(|item| match item {
-            ContentItem::ToolCall { id, name, input } if name == "Task" || name == "Agent" => {
-                let field = |k: &str| input.get(k).and_then(Value::as_str).unwrap_or("");
-                Some((
-                    id.clone(),
-                    field("prompt").to_owned(),
-                    field("description").to_owned(),
-                ))
-            }
-            _ => None,
-        })
+        .flat_map(|p| &p.lines)
+        .flat_map(|l| l.facts.tasks.iter().cloned())
         .collect()
 }
 
-pub(super) fn first_text(messages: &[Message]) -> Option<String> {
-    messages.first()?.content.iter().find_map(|i| match i {
-        ContentItem::UserMessage { text } => Some(text.clone()),
-        _ => None,
-    })
-}
-
-fn is_meta_message(message: &Message) -> bool {
-    message
-        .metadata
-        .as_ref()
-        .and_then(|m| m.get(META_KEY))
-        .and_then(|c| c.get("lines"))
-        .and_then(|l| l.get(0))
-        .and_then(|l| l.get("json"))
-        .is_some_and(|j| {
-            j.get("isMeta").and_then(Value::as_bool) == Some(true)
-                || j.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
-        })
+/// The digest of the first user text of the first message.
+pub(super) fn first_prompt(plans: &[Plan]) -> Option<u64> {
+    plans.first()?.lines.iter().find_map(|l| l.facts.prompt)
 }
 
 /// The newest title line of `kind` among the conversation's extras.
@@ -58,20 +32,19 @@ fn title_line<'a>(extras: &'a [Value], kind: &str, field: &str) -> Option<&'a st
     })
 }
 
-pub(super) fn display_name(messages: &[Message], extras: &[Value]) -> String {
+pub(super) fn display_name(plans: &[Plan], extras: &[Value]) -> String {
     let titled = title_line(extras, "custom-title", "customTitle")
         .or_else(|| title_line(extras, "ai-title", "aiTitle"))
         .or_else(|| title_line(extras, "summary", "summary"));
     if let Some(name) = titled.and_then(|s| title_from(s, 80)) {
         return name;
     }
-    messages
+    plans
         .iter()
-        .filter(|m| m.role == Role::User && !is_meta_message(m))
-        .find_map(|m| match m.content.first() {
-            Some(ContentItem::UserMessage { text }) => title_from(text, 60),
-            _ => None,
-        })
+        .filter(|p| p.role == Role::User)
+        .filter_map(Plan::first)
+        .filter(|l| !l.facts.injected)
+        .find_map(|l| l.facts.lead_title.as_deref().map(str::to_owned))
         .unwrap_or_else(|| "Claude Code session".to_owned())
 }
 

@@ -15,12 +15,16 @@
 //! goes verbatim into its conversation's import metadata (`claude_code.extras`) with its line
 //! number, so an export can write the session back.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::assemble::{assemble, Assembly};
 use super::chain::{groups, join_orphans, orphan_warnings, GroupKey};
-use super::lines::{convert, LineRecord};
+use super::deferred::LineSource;
+use super::lines::{convert, Body, LineAt, LineRecord};
 use super::messages::{build, Draft};
 use super::threads::thread_paths;
 use super::tree::Tree;
@@ -33,8 +37,13 @@ pub use super::restore::restore_line;
 pub const META_KEY: &str = "claude_code";
 
 /// Reads a session line by line; [`finish`](ClaudeCodeParser::finish) builds the
-/// conversations. Memory holds the converted lines, never the whole file.
+/// conversations. Memory holds the converted lines, never the whole file; in streaming mode
+/// ([`streaming`](ClaudeCodeParser::streaming)) only what the structure needs, and the
+/// messages are made when they are stored, by reading their lines again.
 pub struct ClaudeCodeParser {
+    /// Set in streaming mode.
+    source: Option<LineSource>,
+    last_cwd: Option<Arc<str>>,
     source_name: String,
     now: DateTime<Utc>,
     lines: Vec<LineRecord>,
@@ -49,6 +58,8 @@ impl ClaudeCodeParser {
     /// `source_name` names the input in reports; `now` stands in for missing timestamps.
     pub fn new(source_name: &str, now: DateTime<Utc>) -> ClaudeCodeParser {
         ClaudeCodeParser {
+            source: None,
+            last_cwd: None,
             source_name: source_name.to_owned(),
             now,
             lines: Vec::new(),
@@ -59,18 +70,26 @@ impl ClaudeCodeParser {
         }
     }
 
+    /// A parser that keeps no message content: the conversations it makes hold
+    /// [`DeferredMessages`](super::DeferredMessages) that read `path` again.
+    pub fn streaming(path: PathBuf, source_name: &str, now: DateTime<Utc>) -> ClaudeCodeParser {
+        let mut parser = ClaudeCodeParser::new(source_name, now);
+        parser.source = Some(LineSource::new(path, source_name.to_owned()));
+        parser
+    }
+
     /// Parses a whole session held in memory (tests, fuzzing, uploads).
     pub fn parse_str(source_name: &str, text: &str, content_hash: &str) -> Parsed {
         let mut parser = ClaudeCodeParser::new(source_name, Utc::now());
         let mut count = 0;
-        // As the line driver does: a blank line is no record.
-        for (i, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            parser.push_line(i + 1, line);
-            count += 1;
+        let mut offset = 0u64;
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            // As the line driver does: a blank line is no record (its bytes still count).
+            if !line.trim().is_empty() {
+                parser.push_line_at(i + 1, offset, line);
+                count += 1;
+            }
+            offset += line.len() as u64;
         }
         let mut parsed = parser.finish(content_hash);
         parsed.records.lines = count;
@@ -80,12 +99,23 @@ impl ClaudeCodeParser {
     /// One line of the file; `no` is its 1-based number. Malformed lines are reported and
     /// skipped.
     pub fn push_line(&mut self, no: usize, text: &str) {
-        let text = text.trim();
+        self.push_line_at(no, 0, text);
+    }
+
+    /// One line of the file (with its line ending, if any), `offset` bytes into it.
+    pub fn push_line_at(&mut self, no: usize, offset: u64, raw: &str) {
+        let at = LineAt {
+            no,
+            offset,
+            len: u32::try_from(raw.len()).unwrap_or(u32::MAX),
+            crc: crc32fast::hash(raw.as_bytes()),
+        };
+        let text = raw.trim();
         let reason = if text.is_empty() {
             "an empty line".to_owned()
         } else {
             match serde_json::from_str::<Value>(text) {
-                Ok(value) if value.is_object() => return self.push_value(no, value),
+                Ok(value) if value.is_object() => return self.push_value(at, value),
                 Ok(_) => "not a JSON object".to_owned(),
                 Err(e) => format!("invalid JSON: {e}"),
             }
@@ -93,7 +123,7 @@ impl ClaudeCodeParser {
         self.parsed.skip_record(&self.source_name, Some(no), reason);
     }
 
-    fn push_value(&mut self, no: usize, value: Value) {
+    fn push_value(&mut self, at: LineAt, value: Value) {
         let text = |k: &str| value.get(k).and_then(Value::as_str).map(str::to_owned);
         if self.session_id.is_none() {
             self.session_id = text("sessionId");
@@ -103,7 +133,18 @@ impl ClaudeCodeParser {
                 self.leaf_uuid = Some(leaf);
             }
         }
-        let record = convert(no, value, &mut self.names);
+        let mut record = convert(at, value, &mut self.names);
+        if let Body::Message(line) = &mut record.body {
+            if self.source.is_some() {
+                line.content = None;
+            }
+            // Every line names the same working directory, mostly: keep it once.
+            match (&line.facts.cwd, &self.last_cwd) {
+                (Some(cwd), Some(last)) if cwd == last => line.facts.cwd = Some(last.clone()),
+                (Some(cwd), _) => self.last_cwd = Some(cwd.clone()),
+                _ => {}
+            }
+        }
         self.lines.push(record);
     }
 
@@ -131,7 +172,12 @@ impl ClaudeCodeParser {
             drafts.push(draft);
         }
         let session = self.session_id.clone();
+        let source = self.source.take().map(|mut s| {
+            s.set_names(self.names.clone());
+            Arc::new(s)
+        });
         assemble(Assembly {
+            source,
             source_name: &self.source_name,
             session,
             content_hash,

@@ -4,20 +4,34 @@
 use serde_json::{Map, Value};
 use squash_core::{ContentItem, Role};
 
-use super::lines::{Body, LineRecord, MessageLine};
+use super::deferred::LineSource;
+use super::lines::{Body, LineRecord};
 use crate::anthropic_json::{items_to_blocks, ToolNames};
+use crate::FormatError;
 
-/// Takes line `line` out of the reader, as written in the file.
-pub(super) fn take_raw(line: &mut LineRecord, names: &ToolNames) -> Option<Value> {
+/// Takes line `line` out of the reader, as written in the file; a streaming reader that
+/// dropped its content reads it again from `source`.
+pub(super) fn take_raw(
+    line: &mut LineRecord,
+    names: &ToolNames,
+    source: Option<&LineSource>,
+) -> Result<Option<Value>, FormatError> {
     match std::mem::replace(&mut line.body, Body::Taken) {
-        Body::Raw(json) => Some(json),
+        Body::Raw(json) => Ok(Some(*json)),
         Body::Message(message) => {
-            let MessageLine {
-                role, items, meta, ..
-            } = *message;
-            Some(restore_line(role, &items, &meta, names))
+            let content = match (message.content, source) {
+                (Some(content), _) => *content,
+                (None, Some(source)) => source.read_once(message.at)?,
+                (None, None) => return Ok(None),
+            };
+            Ok(Some(restore_line(
+                message.role,
+                &content.items,
+                &content.meta,
+                names,
+            )))
         }
-        Body::Taken => None,
+        Body::Taken => Ok(None),
     }
 }
 

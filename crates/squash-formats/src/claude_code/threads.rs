@@ -2,7 +2,7 @@
 //! the latest leaf, or the leaf a `last-prompt` line names), the history before each
 //! compaction, and every branch a rewind left behind.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use squash_core::BranchKind;
 
@@ -220,34 +220,45 @@ fn is_result_of(lines: &[LineRecord], children: &Children, i: usize, run: &[usiz
     lines[i].is_tool_result() && children.parent_of(i).is_some_and(|p| run.contains(&p))
 }
 
-/// The children of every line of a group, under the links as they stand.
+/// The children of every line of a group, under the links as they stand. Sorted lists, not
+/// maps: a session has a line per message, and this is built for every one of them.
 struct Children {
-    of: HashMap<usize, Vec<usize>>,
-    parent: HashMap<usize, usize>,
+    /// `(parent, child)`, by parent then child: `of` is a run of it.
+    parents: Vec<usize>,
+    children: Vec<usize>,
+    /// `(child, parent)`, by child.
+    parent: Vec<(usize, usize)>,
 }
 
 impl Children {
     fn build(tree: &Tree, members: &[usize]) -> Children {
-        let mut of: HashMap<usize, Vec<usize>> = HashMap::new();
-        let mut parent = HashMap::new();
-        for &i in members {
-            if let Some(p) = tree.parent(i, None) {
-                of.entry(p).or_default().push(i);
-                parent.insert(i, p);
-            }
+        let mut edges: Vec<(usize, usize)> = members
+            .iter()
+            .filter_map(|&i| Some((tree.parent(i, None)?, i)))
+            .collect();
+        let mut parent: Vec<(usize, usize)> = edges.iter().map(|&(p, c)| (c, p)).collect();
+        parent.sort_unstable();
+        edges.sort_unstable();
+        let (parents, children) = edges.into_iter().unzip();
+        Children {
+            parents,
+            children,
+            parent,
         }
-        Children { of, parent }
     }
 
     fn of(&self, i: usize) -> &[usize] {
-        self.of.get(&i).map(Vec::as_slice).unwrap_or(&[])
+        let from = self.parents.partition_point(|&p| p < i);
+        let to = self.parents.partition_point(|&p| p <= i);
+        &self.children[from..to]
     }
 
     fn parent_of(&self, i: usize) -> Option<usize> {
-        self.parent.get(&i).copied()
+        let at = self.parent.binary_search_by_key(&i, |&(c, _)| c).ok()?;
+        Some(self.parent[at].1)
     }
 
     fn has(&self, i: usize) -> bool {
-        self.of.contains_key(&i)
+        !self.of(i).is_empty()
     }
 }

@@ -2,29 +2,31 @@
 //! behind a compaction's summary, and (for lines whose parent is missing) in file order.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::lines::{LineRecord, Preserved};
 
 pub(super) struct Tree {
-    by_uuid: HashMap<String, usize>,
+    by_uuid: HashMap<Arc<str>, usize>,
     /// `parentUuid`, when that line is in the file.
     written: Vec<Option<usize>>,
     /// The parent a compaction's preserved messages give a line: `(boundary line, parent)`.
-    relinked: Vec<Option<(usize, Option<usize>)>>,
+    /// (Sparse: few lines have one, and a session has a line per message.)
+    relinked: HashMap<usize, (usize, Option<usize>)>,
     /// The previous line in file order, for a line whose parent is missing.
-    fallback: Vec<Option<usize>>,
+    fallback: HashMap<usize, usize>,
     /// Lines with a uuid (the first of a repeated uuid).
     pub in_tree: Vec<bool>,
 }
 
 impl Tree {
     pub fn build(lines: &[LineRecord]) -> Tree {
-        let mut by_uuid: HashMap<String, usize> = HashMap::with_capacity(lines.len());
+        let mut by_uuid: HashMap<Arc<str>, usize> = HashMap::with_capacity(lines.len());
         let mut in_tree = vec![false; lines.len()];
         for (i, line) in lines.iter().enumerate() {
             if let Some(uuid) = &line.uuid {
                 // A repeated uuid keeps its first line; the repeat stays an extra.
-                if !by_uuid.contains_key(uuid) {
+                if !by_uuid.contains_key(&**uuid) {
                     by_uuid.insert(uuid.clone(), i);
                     in_tree[i] = true;
                 }
@@ -41,8 +43,8 @@ impl Tree {
         let mut tree = Tree {
             by_uuid,
             written,
-            relinked: vec![None; lines.len()],
-            fallback: vec![None; lines.len()],
+            relinked: HashMap::new(),
+            fallback: HashMap::new(),
             in_tree,
         };
         for (b, line) in lines.iter().enumerate() {
@@ -62,7 +64,7 @@ impl Tree {
                     return;
                 };
                 // Only the head moves; the rest of the segment keeps its links.
-                self.relinked[h] = Some((boundary, self.index(anchor)));
+                self.relinked.insert(h, (boundary, self.index(anchor)));
                 self.follow(lines, boundary, anchor, h, t);
                 return;
             }
@@ -75,7 +77,7 @@ impl Tree {
         };
         let mut previous = self.index(anchor);
         for &i in &chain {
-            self.relinked[i] = Some((boundary, previous));
+            self.relinked.insert(i, (boundary, previous));
             previous = Some(i);
         }
         if let (Some(&first), Some(&last)) = (chain.first(), chain.last()) {
@@ -90,12 +92,12 @@ impl Tree {
             if y == first || y == last || !self.in_tree[y] {
                 continue;
             }
-            let follows = match self.relinked[y] {
+            let follows = match self.relinked.get(&y).copied() {
                 Some((_, p)) => p.is_some() && p == anchor_at,
                 None => line.parent.as_deref() == Some(anchor),
             };
             if follows {
-                self.relinked[y] = Some((b, Some(last)));
+                self.relinked.insert(y, (b, Some(last)));
             }
         }
     }
@@ -107,9 +109,10 @@ impl Tree {
     /// The parent of line `i`; `before` names a compaction whose relinking is ignored (to
     /// read the history as it was before it).
     pub fn parent(&self, i: usize, before: Option<usize>) -> Option<usize> {
-        match self.relinked[i] {
-            Some((b, p)) if Some(b) != before => p.or(self.fallback[i]),
-            _ => self.written[i].or(self.fallback[i]),
+        let fallback = || self.fallback.get(&i).copied();
+        match self.relinked.get(&i) {
+            Some(&(b, p)) if Some(b) != before => p.or_else(fallback),
+            _ => self.written[i].or_else(fallback),
         }
     }
 
@@ -119,7 +122,7 @@ impl Tree {
     }
 
     pub fn set_fallback(&mut self, i: usize, parent: usize) {
-        self.fallback[i] = Some(parent);
+        self.fallback.insert(i, parent);
     }
 
     /// From `from` back to its root, returned root first.

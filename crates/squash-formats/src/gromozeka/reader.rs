@@ -131,6 +131,7 @@ impl ConversationReader<'_> {
             created_at: times.created_at,
             updated_at: times.updated_at,
             messages: messages.list,
+            deferred: None,
             threads: tree.into_import(&operations.list),
             current_thread_id,
             operations: operations.list,

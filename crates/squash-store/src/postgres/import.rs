@@ -14,7 +14,7 @@ use super::error::{classify, taken, DbResult};
 use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
 use super::write::lock;
 use crate::types::{
-    Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
+    Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks,
 };
 use crate::{check, Entity, Result, StoreError};
 
@@ -45,6 +45,17 @@ async fn insert_messages(
     messages: &[Message],
 ) -> Result<HashMap<MessageId, i64>> {
     let mut keys = HashMap::with_capacity(messages.len());
+    insert_messages_into(conn, conversation_key, messages, &mut keys).await?;
+    Ok(keys)
+}
+
+/// Inserts `messages` and their tool ids, adding each message's key to `keys`.
+async fn insert_messages_into(
+    conn: &mut PgConnection,
+    conversation_key: i64,
+    messages: &[Message],
+    keys: &mut HashMap<MessageId, i64>,
+) -> Result<()> {
     for chunk in messages.chunks(CHUNK) {
         let rows: Vec<NewMessageRow> =
             chunk.iter().map(NewMessageRow::of).collect::<Result<_>>()?;
@@ -124,7 +135,7 @@ async fn insert_messages(
             .db()?;
         }
     }
-    Ok(keys)
+    Ok(())
 }
 
 async fn insert_links(
@@ -176,8 +187,12 @@ async fn write_record(
 pub(super) async fn import_conversation(
     pool: &PgPool,
     batch: ImportBatch,
+    mut more: MessageChunks,
 ) -> Result<ImportOutcome> {
-    check::import_batch(&batch)?;
+    let mut check = check::ImportCheck::start(&batch)?;
+    if !more.is_streamed() {
+        check.finish(&batch)?;
+    }
     let mut tx = pool.begin().await.db()?;
     let previous = existing(&mut tx, &batch.source.source_key).await?;
     if let Some((hash, conversation_id)) = &previous {
@@ -225,7 +240,12 @@ pub(super) async fn import_conversation(
         )
     })?;
 
-    let message_keys = insert_messages(&mut tx, conversation_key, &batch.messages).await?;
+    let mut message_keys = insert_messages(&mut tx, conversation_key, &batch.messages).await?;
+    while let Some(chunk) = more.next().await? {
+        check.messages(&chunk)?;
+        insert_messages_into(&mut tx, conversation_key, &chunk, &mut message_keys).await?;
+    }
+    check.finish(&batch)?;
 
     let mut thread_keys: HashMap<ThreadId, i64> = HashMap::with_capacity(batch.threads.len());
     for t in &batch.threads {

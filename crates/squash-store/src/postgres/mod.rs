@@ -267,8 +267,12 @@ impl ConversationStore for PostgresStore {
         read::stats(&self.pool).await
     }
 
-    async fn import_conversation(&self, batch: ImportBatch) -> Result<ImportOutcome> {
-        import::import_conversation(&self.pool, batch).await
+    async fn import_conversation_chunked(
+        &self,
+        batch: ImportBatch,
+        more: crate::MessageChunks,
+    ) -> Result<ImportOutcome> {
+        import::import_conversation(&self.pool, batch, more).await
     }
 
     async fn import_append(&self, append: ImportAppend) -> Result<Appended> {

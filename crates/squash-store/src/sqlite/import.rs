@@ -11,9 +11,10 @@ use super::conn::{map_err, taken};
 use super::read::{conversation_key, current_state};
 use super::rows::{self, col, micros};
 use super::write::{insert_links, insert_message, now, touch_conversation};
+use crate::check::ImportCheck;
 use crate::error::{Entity, StoreError};
 use crate::types::{
-    Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource,
+    Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks,
 };
 use crate::Result;
 
@@ -67,10 +68,12 @@ fn upsert_record(
     Ok(())
 }
 
-/// The caller ran `check::import_batch`.
+/// The caller started `check`; the chunks of `more` are checked as they come.
 pub(super) fn import_conversation(
     tx: &Transaction<'_>,
     batch: &ImportBatch,
+    mut check: ImportCheck,
+    more: &mut MessageChunks,
 ) -> Result<ImportOutcome> {
     let previous = existing(tx, &batch.source.source_key)?;
     if let Some((hash, conversation_id)) = &previous {
@@ -119,7 +122,29 @@ pub(super) fn import_conversation(
         let key = insert_message(tx, conv_key, m)?;
         message_keys.insert(m.id, key);
     }
+    while let Some(chunk) = more.next_blocking()? {
+        check.messages(&chunk)?;
+        for m in &chunk {
+            let key = insert_message(tx, conv_key, m)?;
+            message_keys.insert(m.id, key);
+        }
+    }
+    check.finish(batch)?;
+    let thread_keys = insert_threads(tx, conv_key, batch, &message_keys)?;
+    finish_import(tx, conv_key, batch, &message_keys, &thread_keys)?;
+    upsert_record(tx, &batch.source, conv_key, previous.is_some())?;
+    Ok(ImportOutcome::Imported {
+        conversation_id: batch.conversation_id,
+        replaced: previous.map(|(_, id)| id),
+    })
+}
 
+fn insert_threads(
+    tx: &Transaction<'_>,
+    conv_key: i64,
+    batch: &ImportBatch,
+    message_keys: &HashMap<MessageId, i64>,
+) -> Result<HashMap<ThreadId, i64>> {
     let mut thread_keys: HashMap<ThreadId, i64> = HashMap::with_capacity(batch.threads.len());
     for t in &batch.threads {
         let original = match t.original_thread_id {
@@ -165,7 +190,17 @@ pub(super) fn import_conversation(
         insert_links(tx, key, &links, 0)?;
         thread_keys.insert(t.id, key);
     }
+    Ok(thread_keys)
+}
 
+/// The operations and the current thread.
+fn finish_import(
+    tx: &Transaction<'_>,
+    conv_key: i64,
+    batch: &ImportBatch,
+    message_keys: &HashMap<MessageId, i64>,
+    thread_keys: &HashMap<ThreadId, i64>,
+) -> Result<()> {
     for op in &batch.operations {
         let result_key = *message_keys.get(&op.result_message_id).ok_or_else(|| {
             StoreError::Invalid(format!(
@@ -185,7 +220,7 @@ pub(super) fn import_conversation(
             result_key,
             result_thread_key,
             result_thread_id,
-            &message_keys,
+            message_keys,
         )?;
     }
 
@@ -195,11 +230,7 @@ pub(super) fn import_conversation(
     tx.prepare_cached("UPDATE conversations SET current_thread_key = ?2 WHERE key = ?1")
         .and_then(|mut s| s.execute(params![conv_key, current]))
         .map_err(map_err)?;
-    upsert_record(tx, &batch.source, conv_key, previous.is_some())?;
-    Ok(ImportOutcome::Imported {
-        conversation_id: batch.conversation_id,
-        replaced: previous.map(|(_, id)| id),
-    })
+    Ok(())
 }
 
 /// The caller ran `check::import_append`.

@@ -32,7 +32,7 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    StoreStats, ThreadSnapshot,
+    MessageChunks, StoreStats, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
@@ -301,9 +301,16 @@ impl ConversationStore for SqliteStore {
         self.read(read::stats).await
     }
 
-    async fn import_conversation(&self, batch: ImportBatch) -> Result<ImportOutcome> {
-        crate::check::import_batch(&batch)?;
-        self.write(move |tx| import::import_conversation(tx, &batch))
+    async fn import_conversation_chunked(
+        &self,
+        batch: ImportBatch,
+        mut more: MessageChunks,
+    ) -> Result<ImportOutcome> {
+        let check = crate::check::ImportCheck::start(&batch)?;
+        if !more.is_streamed() {
+            check.finish(&batch)?;
+        }
+        self.write(move |tx| import::import_conversation(tx, &batch, check, &mut more))
             .await
     }
 
