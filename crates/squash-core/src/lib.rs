@@ -8,6 +8,7 @@
 
 pub mod conversation;
 pub mod error;
+pub mod fit;
 pub mod ids;
 pub mod import;
 pub mod ledger;

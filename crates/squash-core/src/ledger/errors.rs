@@ -138,19 +138,7 @@ fn edited_path(use_: &ToolUse<'_>) -> Option<String> {
 /// The lines of an output that say what went wrong, at most [`LINES_PER_RUN`]; when none
 /// does, the line that sums the run up, else the last line.
 fn error_lines(output: &str) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for line in output.lines() {
-        if lines.len() == LINES_PER_RUN {
-            break;
-        }
-        let trimmed = line.trim();
-        if ERROR_LINE.is_match(trimmed) && !is_benign(trimmed) {
-            let shown = one_line(trimmed, LINE_MAX_CHARS);
-            if !lines.contains(&shown) {
-                lines.push(shown);
-            }
-        }
-    }
+    let mut lines = matching_error_lines(output, LINES_PER_RUN);
     if lines.is_empty() {
         let fallback = summary_line(output).or_else(|| {
             output
@@ -160,6 +148,25 @@ fn error_lines(output: &str) -> Vec<String> {
                 .map(|l| one_line(l.trim(), LINE_MAX_CHARS))
         });
         lines.extend(fallback);
+    }
+    lines
+}
+
+/// The first `max` distinct lines of an output that read as errors (benign mentions such as
+/// "0 failed" aside), each cut to one short line.
+pub(crate) fn matching_error_lines(output: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for line in output.lines() {
+        if lines.len() == max {
+            break;
+        }
+        let trimmed = line.trim();
+        if ERROR_LINE.is_match(trimmed) && !is_benign(trimmed) {
+            let shown = one_line(trimmed, LINE_MAX_CHARS);
+            if !lines.contains(&shown) {
+                lines.push(shown);
+            }
+        }
     }
     lines
 }
