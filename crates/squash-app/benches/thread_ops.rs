@@ -1636,8 +1636,8 @@ fn timed_squash_commit(rt: &Runtime, p: &Product, slot: usize) -> Duration {
             operation_id: op_id,
         },
         links: links.into(),
-        message: Some(result),
-        operation: Some(operation),
+        messages: vec![result],
+        operations: vec![operation],
     };
     timed(|| rt.block_on(p.store.commit(&commit)).expect("commit"))
 }

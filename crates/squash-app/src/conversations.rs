@@ -118,13 +118,42 @@ impl PreparedSquash {
 }
 
 /// One attempt's plan: the new thread as a change of its base, and what it introduces.
-struct Planned {
-    links: NewLinks,
-    origin: ThreadOrigin,
-    message: Option<Message>,
-    operation: Option<SquashOperation>,
-    added_partners: Vec<PartnerAdded>,
-    sources: Vec<MessageId>,
+pub(crate) struct Planned {
+    pub(crate) links: NewLinks,
+    pub(crate) origin: ThreadOrigin,
+    /// The messages the new thread introduces, each with its operation (none for a delete).
+    pub(crate) messages: Vec<Message>,
+    pub(crate) operations: Vec<SquashOperation>,
+    pub(crate) added_partners: Vec<PartnerAdded>,
+    pub(crate) sources: Vec<MessageId>,
+}
+
+/// A plan as stored: the new current thread, and the plan with each operation's threads set.
+pub(crate) struct Committed {
+    pub(crate) thread: Thread,
+    pub(crate) planned: Planned,
+    pub(crate) reapplied: u32,
+}
+
+impl Committed {
+    fn into_outcome(self, conversation_id: ConversationId) -> OperationOutcome {
+        let Planned {
+            mut messages,
+            mut operations,
+            added_partners,
+            sources,
+            ..
+        } = self.planned;
+        OperationOutcome {
+            conversation_id,
+            thread: self.thread,
+            message: messages.pop(),
+            operation: operations.pop(),
+            added_partners,
+            sources,
+            reapplied: self.reapplied,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -338,8 +367,8 @@ impl ConversationService {
                 origin: ThreadOrigin::Edit {
                     operation_id: op_id,
                 },
-                message: Some(edited.clone()),
-                operation: Some(operation.clone()),
+                messages: vec![edited.clone()],
+                operations: vec![operation.clone()],
                 added_partners: Vec::new(),
                 sources: vec![target],
             })
@@ -375,8 +404,8 @@ impl ConversationService {
                 origin: ThreadOrigin::Delete {
                     message_ids: ordered.clone(),
                 },
-                message: None,
-                operation: None,
+                messages: Vec::new(),
+                operations: Vec::new(),
                 added_partners: added,
                 sources: ordered,
             })
@@ -586,8 +615,8 @@ impl ConversationService {
                 origin: ThreadOrigin::Squash {
                     operation_id: op_id,
                 },
-                message: Some(result.clone()),
-                operation: Some(operation),
+                messages: vec![result.clone()],
+                operations: vec![operation],
                 added_partners: added,
                 sources: ordered,
             })
@@ -663,7 +692,7 @@ impl ConversationService {
 
     // ---- internals --------------------------------------------------------------------------
 
-    fn new_operation(
+    pub(crate) fn new_operation(
         &self,
         id: SquashOperationId,
         conversation: ConversationId,
@@ -728,9 +757,23 @@ impl ConversationService {
         &self,
         conversation: ConversationId,
         computed_on: Option<(ThreadId, u64)>,
+        first: Option<ThreadSnapshot>,
+        plan: impl FnMut(&ThreadSnapshot) -> Result<Planned>,
+    ) -> Result<OperationOutcome> {
+        Ok(self
+            .commit_planned(conversation, computed_on, first, plan)
+            .await?
+            .into_outcome(conversation))
+    }
+
+    /// [`Self::commit_loop`] for any number of new messages and operations (a fit's steps).
+    pub(crate) async fn commit_planned(
+        &self,
+        conversation: ConversationId,
+        computed_on: Option<(ThreadId, u64)>,
         mut first: Option<ThreadSnapshot>,
         mut plan: impl FnMut(&ThreadSnapshot) -> Result<Planned>,
-    ) -> Result<OperationOutcome> {
+    ) -> Result<Committed> {
         let mut base = computed_on;
         for attempt in 0..MAX_ATTEMPTS {
             let snap = match first.take() {
@@ -738,7 +781,7 @@ impl ConversationService {
                 None => self.store.current_thread(conversation).await?,
             };
             let moved_on = base.is_some_and(|b| b != (snap.thread.id, snap.thread.revision));
-            let planned = match plan(&snap) {
+            let mut planned = match plan(&snap) {
                 Ok(p) => p,
                 Err(e) if moved_on => {
                     return Err(ServiceError::Conflict(format!(
@@ -752,30 +795,25 @@ impl ConversationService {
             let replanned = u32::from(moved_on && attempt == 0);
             base = Some((snap.thread.id, snap.thread.revision));
             let thread_id = ThreadId::new();
-            let operation = planned.operation.map(|mut op| {
+            for op in &mut planned.operations {
                 op.base_thread_id = Some(snap.thread.id);
                 op.result_thread_id = Some(thread_id);
-                op
-            });
+            }
             let commit = Commit {
                 conversation_id: conversation,
                 base_thread_id: snap.thread.id,
                 base_revision: snap.thread.revision,
                 thread_id,
-                origin: planned.origin,
-                links: planned.links,
-                message: planned.message.clone(),
-                operation: operation.clone(),
+                origin: planned.origin.clone(),
+                links: planned.links.clone(),
+                messages: planned.messages.clone(),
+                operations: planned.operations.clone(),
             };
             match self.store.commit(&commit).await {
                 Ok(thread) => {
-                    return Ok(OperationOutcome {
-                        conversation_id: conversation,
+                    return Ok(Committed {
                         thread,
-                        message: planned.message,
-                        operation,
-                        added_partners: planned.added_partners,
-                        sources: planned.sources,
+                        planned,
                         reapplied: attempt + replanned,
                     })
                 }

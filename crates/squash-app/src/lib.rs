@@ -12,11 +12,13 @@ pub mod config;
 mod conversations;
 mod error;
 pub mod export;
+pub mod fit;
 mod history;
 pub mod import;
 mod local;
 pub mod providers;
 mod refs;
+pub mod resume;
 pub mod selection;
 mod squash;
 

@@ -390,8 +390,8 @@ fn edit_commit(
             dropped: Vec::new(),
             replaced: Some(0),
         }),
-        message: Some(message),
-        operation: Some(operation),
+        messages: vec![message],
+        operations: vec![operation],
     }
 }
 
@@ -535,8 +535,8 @@ async fn bad_input_gets_one_answer(b: &Backend) {
                 message_ids: Vec::new(),
             },
             links: NewLinks::List(vec![first.id, stranger.id]),
-            message: None,
-            operation: None,
+            messages: Vec::new(),
+            operations: Vec::new(),
         })
         .await
         .unwrap_err();

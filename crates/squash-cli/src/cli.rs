@@ -56,6 +56,21 @@ pub enum Command {
     /// Squash messages into one with an LLM: semantic compression, optionally following your
     /// instructions. Shows the result's quality report; --preview applies nothing.
     Ai(crate::commands::ai::AiArgs),
+    /// Bring the current thread under a token budget with the least loss: mask old tool
+    /// outputs, then squash old turns, oldest first; the first request, what you typed and the
+    /// last turns stay as they are. Applied as one new thread: one `squash undo` restores it.
+    #[command(
+        after_help = "Examples:\n  squash fit 0192 --budget 50k --preview\n  squash fit 0192 --budget 50k --strategy mask\n  squash fit 0192 --budget 20k --keep-last 1 --best-effort"
+    )]
+    Fit(crate::commands::fit::FitArgs),
+    /// Resume an agent session smaller: take the latest Claude Code or Codex session of this
+    /// directory (or the one named), import it, fit it into a budget (default: half the
+    /// model's window), write it as a new session beside the original (never overwritten) and
+    /// start the agent on it.
+    #[command(
+        after_help = "Examples:\n  squash resume --dry-run\n  squash resume --agent codex --budget 80k\n  squash resume 3f2a…-session-id --strategy mask -- --model sonnet"
+    )]
+    Resume(crate::commands::resume::ResumeArgs),
     /// Repeat a recorded AI squash with its stored prompt and model, as a new thread (the
     /// earlier result stays reachable). Its sources must be in the current thread again.
     Rerun(crate::commands::ai::RerunArgs),

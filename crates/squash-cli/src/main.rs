@@ -98,6 +98,8 @@ async fn run_with_database(cli: Cli) -> anyhow::Result<()> {
         Command::Provenance(args) => commands::provenance::run(&service, &out, args).await,
         Command::Ai(args) => commands::ai::ai(&service, &out, cli.json, args).await,
         Command::Rerun(args) => commands::ai::rerun(&service, &out, cli.json, args).await,
+        Command::Fit(args) => commands::fit::run(&service, &out, args).await,
+        Command::Resume(args) => commands::resume::run(&service, &out, args).await,
         Command::Chat(args) => commands::chat::run(&service, &out, cli.json, args).await,
         Command::Doctor(_) | Command::Model(_) => Ok(()),
         Command::Demo(args) => commands::demo::run(&service, &out, cli.json, args).await,

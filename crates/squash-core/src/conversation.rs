@@ -43,6 +43,12 @@ pub enum ThreadOrigin {
     SourceBranch {
         branch: BranchKind,
     },
+    /// A fit to a token budget: several masks and squashes applied as one thread, so that one
+    /// undo restores the thread it was fitted from.
+    Fit {
+        operation_ids: Vec<SquashOperationId>,
+        budget: u64,
+    },
 }
 
 /// Why a source holds more than one branch of a conversation.
@@ -67,7 +73,17 @@ impl ThreadOrigin {
             }
             ThreadOrigin::Initial
             | ThreadOrigin::Delete { .. }
-            | ThreadOrigin::SourceBranch { .. } => None,
+            | ThreadOrigin::SourceBranch { .. }
+            | ThreadOrigin::Fit { .. } => None,
+        }
+    }
+
+    /// Every operation that made this thread: one for an edit or a squash, each step's for a
+    /// fit.
+    pub fn operation_ids(&self) -> Vec<SquashOperationId> {
+        match self {
+            ThreadOrigin::Fit { operation_ids, .. } => operation_ids.clone(),
+            other => other.operation_id().into_iter().collect(),
         }
     }
 
@@ -78,6 +94,7 @@ impl ThreadOrigin {
             ThreadOrigin::Delete { .. } => "delete",
             ThreadOrigin::Squash { .. } => "squash",
             ThreadOrigin::SourceBranch { .. } => "branch",
+            ThreadOrigin::Fit { .. } => "fit",
         }
     }
 }

@@ -177,6 +177,14 @@ pub fn format_count(n: u64) -> String {
     out
 }
 
+/// Tokens of framing every message costs besides its text (role markers, separators).
+pub const MESSAGE_OVERHEAD_TOKENS: u64 = 4;
+
+/// What a message costs a model: its items' text as rendered for a model, plus framing.
+pub fn message_tokens(message: &crate::message::Message) -> u64 {
+    estimate_tokens(&crate::render::message_text(message)) + MESSAGE_OVERHEAD_TOKENS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

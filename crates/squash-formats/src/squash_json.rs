@@ -188,6 +188,13 @@ pub fn fresh_ids(conv: &mut ImportedConversation) {
             ThreadOrigin::Delete { message_ids } => ThreadOrigin::Delete {
                 message_ids: message_ids.iter().map(m).collect(),
             },
+            ThreadOrigin::Fit {
+                operation_ids,
+                budget,
+            } => ThreadOrigin::Fit {
+                operation_ids: operation_ids.iter().map(o).collect(),
+                budget: *budget,
+            },
         };
     }
     for op in &mut conv.operations {

@@ -14,7 +14,7 @@ use crate::Result;
 /// What a commit says about itself, before any row is read: its new message and its operation
 /// must belong to the commit's conversation.
 pub(crate) fn commit_shape(commit: &Commit) -> Result<()> {
-    if let Some(m) = &commit.message {
+    for m in &commit.messages {
         belongs(
             Entity::Message,
             m.id,
@@ -22,13 +22,25 @@ pub(crate) fn commit_shape(commit: &Commit) -> Result<()> {
             commit.conversation_id,
         )?;
     }
-    if let Some(op) = &commit.operation {
+    for op in &commit.operations {
         belongs(
             Entity::Operation,
             op.id,
             op.conversation_id,
             commit.conversation_id,
         )?;
+    }
+    let mut ids = HashSet::new();
+    if let Some(m) = commit.messages.iter().find(|m| !ids.insert(m.id)) {
+        return Err(StoreError::Invalid(format!(
+            "message {} is listed twice in the commit",
+            m.id
+        )));
+    }
+    if matches!(commit.links, NewLinks::Edit(_)) && commit.messages.len() > 1 {
+        return Err(StoreError::Invalid(
+            "an edit of the base thread's links introduces at most one message".into(),
+        ));
     }
     Ok(())
 }
@@ -38,7 +50,7 @@ pub(crate) fn commit_shape(commit: &Commit) -> Result<()> {
 pub(crate) fn new_link_count(commit: &Commit, base_count: u64) -> Result<u64> {
     match &commit.links {
         NewLinks::List(links) => Ok(links.len() as u64),
-        NewLinks::Edit(edit) => Ok(edit.check(base_count, commit.message.is_some())?),
+        NewLinks::Edit(edit) => Ok(edit.check(base_count, !commit.messages.is_empty())?),
     }
 }
 

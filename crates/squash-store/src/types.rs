@@ -31,8 +31,8 @@ pub struct Appended {
     pub revision: u64,
 }
 
-/// A copy-on-write operation ready to store: the new thread, and the message and provenance
-/// record it introduces.
+/// A copy-on-write operation ready to store: the new thread, and the messages and provenance
+/// records it introduces (one of each for an edit or a squash, one per step for a fit).
 #[derive(Clone, Debug)]
 pub struct Commit {
     pub conversation_id: ConversationId,
@@ -41,9 +41,10 @@ pub struct Commit {
     pub thread_id: ThreadId,
     pub origin: ThreadOrigin,
     pub links: NewLinks,
-    /// The squash result or edited message; must be new.
-    pub message: Option<Message>,
-    pub operation: Option<SquashOperation>,
+    /// The squash results or edited message; each must be new. A [`NewLinks::Edit`] takes at
+    /// most one (the message its `replaced` position points to).
+    pub messages: Vec<Message>,
+    pub operations: Vec<SquashOperation>,
 }
 
 /// The links of a commit's new thread.

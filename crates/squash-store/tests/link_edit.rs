@@ -27,8 +27,8 @@ fn commit(base: &squash_store::ThreadSnapshot, edit: LinkEdit, message: Option<M
             message_ids: Vec::new(),
         },
         links: NewLinks::Edit(edit),
-        message,
-        operation: None,
+        messages: message.into_iter().collect(),
+        operations: Vec::new(),
     }
 }
 

@@ -86,7 +86,7 @@ async fn squash_commit(
         thread_id,
         origin: ThreadOrigin::Squash { operation_id },
         links: links.into(),
-        operation: Some(SquashOperation {
+        operations: vec![SquashOperation {
             id: operation_id,
             conversation_id: conversation,
             source_message_ids: sources.to_vec(),
@@ -107,8 +107,8 @@ async fn squash_commit(
             style: Some(squash_core::prompt::SquashStyle::Prose),
             prompt_style: Some(squash_core::prompt::PromptStyle::Spec),
             created_at: micros_now(),
-        }),
-        message: Some(squashed),
+        }],
+        messages: vec![squashed],
     }
 }
 
@@ -201,7 +201,7 @@ async fn story_append_commit_switch() {
         NewLinks::List(in_thread.iter().map(|m| m.id).collect()),
         commit.links
     );
-    let op = commit.operation.clone().unwrap();
+    let op = commit.operations[0].clone();
     assert_eq!(store.operation(op.id).await.unwrap(), op);
     assert_eq!(store.operations(conv.id).await.unwrap(), vec![op.clone()]);
     let old = store.thread(initial.thread.id).await.unwrap();
@@ -299,7 +299,7 @@ async fn stale_commit_conflicts_and_writes_nothing() {
             before.operations
         )
     );
-    let result = commit.message.as_ref().unwrap().id;
+    let result = commit.messages[0].id;
     assert!(matches!(
         store.message(result).await,
         Err(StoreError::NotFound(Entity::Message, _))
@@ -320,7 +320,7 @@ async fn stale_commit_conflicts_and_writes_nothing() {
         store.commit(&bad).await,
         Err(StoreError::Invalid(_))
     ));
-    assert!(store.message(bad.message.unwrap().id).await.is_err());
+    assert!(store.message(bad.messages[0].id).await.is_err());
     assert_eq!(store.threads(conv.id).await.unwrap().len(), 1);
     store.drop_schema().await.unwrap();
 }
@@ -336,7 +336,7 @@ async fn prefix_lookups() {
     store.append(&b).await.unwrap();
     let commit = squash_commit(&store, conv.id, &[a.id, b.id]).await;
     store.commit(&commit).await.unwrap();
-    let op = commit.operation.unwrap().id;
+    let op = commit.operations[0].id;
 
     let full = a.id.to_string();
     let simple: String = full.chars().filter(|c| *c != '-').collect();
@@ -521,8 +521,8 @@ async fn copy_on_write_of_a_long_thread() {
             message_ids: current.links[..1].to_vec(),
         },
         links: links.into(),
-        message: None,
-        operation: None,
+        messages: Vec::new(),
+        operations: Vec::new(),
     };
     let started = std::time::Instant::now();
     let thread = store.commit(&commit).await.unwrap();

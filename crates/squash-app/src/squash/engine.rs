@@ -34,6 +34,7 @@ use super::options::SquashOptions;
 use super::result::{AiSquash, SquashResult};
 use super::SquashError;
 use crate::conversations::{ConversationService, OperationOutcome, PreparedSquash};
+use crate::error::ServiceError;
 
 /// Computes, applies and re-runs squashes with one model (or none, for the extractive style).
 #[derive(Clone)]
@@ -102,6 +103,10 @@ impl SquashEngine {
 
     pub fn options(&self) -> &SquashOptions {
         &self.options
+    }
+
+    pub fn service(&self) -> &ConversationService {
+        &self.service
     }
 
     pub fn model(&self) -> Option<&Arc<dyn ChatModel>> {
@@ -243,6 +248,13 @@ impl SquashEngine {
             instructions: instructions.clone(),
             full_text: &full_text,
         };
+        if !options.style.is_engine_style() {
+            return Err(ServiceError::Invalid(format!(
+                "{} is not a squash style; masking is done by `squash fit --strategy mask`",
+                options.style
+            ))
+            .into());
+        }
         if options.style == SquashStyle::Extract {
             return Ok(base.extracted(&ledger, &refs));
         }

@@ -139,7 +139,7 @@ pub fn prompt_style_for(style: SquashStyle, provider: ProviderKind) -> PromptSty
     match (provider, style) {
         (ProviderKind::Local, _) => PromptStyle::Brief,
         (_, SquashStyle::Structured) => PromptStyle::Structured,
-        (_, SquashStyle::Prose | SquashStyle::Extract) => PromptStyle::Spec,
+        (_, SquashStyle::Prose | SquashStyle::Extract | SquashStyle::Mask) => PromptStyle::Spec,
     }
 }
 

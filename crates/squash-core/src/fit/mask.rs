@@ -45,7 +45,11 @@ pub fn mask_result(item: &ContentItem, call: Option<CallInfo<'_>>) -> Option<Con
     else {
         return None;
     };
-    let output = result.iter().map(result_text).collect::<Vec<_>>().join("\n");
+    let output = result
+        .iter()
+        .map(result_text)
+        .collect::<Vec<_>>()
+        .join("\n");
     if output.starts_with(MASK_MARKER) {
         return None;
     }
@@ -183,8 +187,14 @@ mod tests {
         assert!(text.contains("status: exit 101 (failed)"), "{text}");
         assert!(text.contains("error[E0308]: mismatched types"), "{text}");
         assert!(text.contains("could not compile `squash-core`"), "{text}");
-        assert!(text.contains("Compiling crate-0 v0.1.0"), "first line kept: {text}");
-        assert!(text.contains("Process exited with code 101"), "last line kept");
+        assert!(
+            text.contains("Compiling crate-0 v0.1.0"),
+            "first line kept: {text}"
+        );
+        assert!(
+            text.contains("Process exited with code 101"),
+            "last line kept"
+        );
         assert!(!text.contains("crate-100 "), "the middle is cut: {text}");
         assert!(estimate_tokens(text) * 5 < estimate_tokens(&log));
         // The pairing survives: same id, same tool, same error flag.

@@ -21,7 +21,10 @@ fn session(turns: usize, output_lines: usize) -> Vec<Message> {
     let mut out = vec![msg(
         conv,
         Role::System,
-        vec![ContentItem::text_for(Role::System, "You are a coding agent.")],
+        vec![ContentItem::text_for(
+            Role::System,
+            "You are a coding agent.",
+        )],
     )];
     for t in 0..turns {
         out.push(msg(
@@ -46,7 +49,9 @@ fn session(turns: usize, output_lines: usize) -> Vec<Message> {
             .map(|i| format!("   Compiling dep_{i} v1.{i}.0"))
             .collect();
         if failing {
-            log.push(format!("error[E0425]: cannot find value `x_{t}` in src/mod_{t}.rs"));
+            log.push(format!(
+                "error[E0425]: cannot find value `x_{t}` in src/mod_{t}.rs"
+            ));
             log.push("Process exited with code 101".into());
         } else {
             log.push(format!("test result: ok. {t} passed; 0 failed"));
@@ -57,7 +62,9 @@ fn session(turns: usize, output_lines: usize) -> Vec<Message> {
             vec![ContentItem::ToolResult {
                 tool_use_id: id,
                 tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text { text: log.join("\n") }],
+                result: vec![ToolResultData::Text {
+                    text: log.join("\n"),
+                }],
                 is_error: failing,
             }],
         ));
@@ -153,7 +160,11 @@ fn masking_takes_the_oldest_outputs_first_and_protects_the_last_turns() {
     }
     for step in &half.steps {
         assert_eq!(step.action, StepAction::Mask);
-        assert_eq!(step.facts_kept, Some(step.facts), "a mask keeps the tool use's facts");
+        assert_eq!(
+            step.facts_kept,
+            Some(step.facts),
+            "a mask keeps the tool use's facts"
+        );
     }
 }
 

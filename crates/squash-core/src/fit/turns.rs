@@ -116,7 +116,10 @@ mod tests {
     }
 
     fn request(text: &str) -> Message {
-        msg(Role::User, vec![ContentItem::UserMessage { text: text.into() }])
+        msg(
+            Role::User,
+            vec![ContentItem::UserMessage { text: text.into() }],
+        )
     }
 
     fn call(id: &str) -> Message {
@@ -136,20 +139,28 @@ mod tests {
             vec![ContentItem::ToolResult {
                 tool_use_id: id.into(),
                 tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text { text: "a\nb".into() }],
+                result: vec![ToolResultData::Text {
+                    text: "a\nb".into(),
+                }],
                 is_error: false,
             }],
         )
     }
 
     fn answer(text: &str) -> Message {
-        msg(Role::Assistant, vec![ContentItem::text_for(Role::Assistant, text)])
+        msg(
+            Role::Assistant,
+            vec![ContentItem::text_for(Role::Assistant, text)],
+        )
     }
 
     #[test]
     fn runs_are_the_agent_work_of_old_turns() {
         let thread = [
-            msg(Role::System, vec![ContentItem::text_for(Role::System, "sys")]),
+            msg(
+                Role::System,
+                vec![ContentItem::text_for(Role::System, "sys")],
+            ),
             request("fix the build"),
             call("a"),
             result("a"),

@@ -44,13 +44,17 @@ pub enum SquashStyle {
     Structured,
     /// The fact ledger as text, with no model call: instant, exact, offline.
     Extract,
+    /// One message's large tool outputs replaced by placeholders (a fit's observation
+    /// masking, see [`crate::fit::mask`]); not a style the engine writes in.
+    Mask,
 }
 
 impl SquashStyle {
-    pub const ALL: [SquashStyle; 3] = [
+    pub const ALL: [SquashStyle; 4] = [
         SquashStyle::Prose,
         SquashStyle::Structured,
         SquashStyle::Extract,
+        SquashStyle::Mask,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -58,6 +62,7 @@ impl SquashStyle {
             SquashStyle::Prose => "prose",
             SquashStyle::Structured => "structured",
             SquashStyle::Extract => "extract",
+            SquashStyle::Mask => "mask",
         }
     }
 
@@ -67,7 +72,12 @@ impl SquashStyle {
 
     /// Whether the style asks a model at all.
     pub fn needs_model(self) -> bool {
-        self != SquashStyle::Extract
+        matches!(self, SquashStyle::Prose | SquashStyle::Structured)
+    }
+
+    /// Whether the squash engine writes in this style (a mask is made by a fit alone).
+    pub fn is_engine_style(self) -> bool {
+        self != SquashStyle::Mask
     }
 }
 

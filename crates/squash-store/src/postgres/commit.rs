@@ -1,4 +1,4 @@
-//! Copy-on-write: a derived thread with its new message and provenance record, stored in one
+//! Copy-on-write: a derived thread with its new messages and provenance records, stored in one
 //! transaction and only if its base is still current at the same revision.
 
 use chrono::{DateTime, Utc};
@@ -14,7 +14,11 @@ use crate::{check, Commit, Entity, LinkEdit, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     check::commit_shape(commit)?;
-    let message_row = commit.message.as_ref().map(NewMessageRow::of).transpose()?;
+    let message_rows = commit
+        .messages
+        .iter()
+        .map(NewMessageRow::of)
+        .collect::<Result<Vec<_>>>()?;
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, commit.conversation_id).await?;
     if locked.thread_id != commit.base_thread_id
@@ -26,8 +30,8 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     let base_count = to_u64("message count", locked.message_count)?;
     let message_count = check::new_link_count(commit, base_count)?;
 
-    let mut message_key = None;
-    if let (Some(message), Some(row)) = (&commit.message, &message_row) {
+    let mut message_keys = Vec::with_capacity(message_rows.len());
+    for (message, row) in commit.messages.iter().zip(&message_rows) {
         let key: i64 = bind_message(
             sqlx::query_scalar(concat!(
                 "WITH ",
@@ -40,7 +44,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
-        message_key = Some(key);
+        message_keys.push(key);
     }
 
     let (thread_key, created_at): (i64, DateTime<Utc>) = sqlx::query_as(
@@ -73,9 +77,14 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
             }
         }
         NewLinks::Edit(edit) => {
-            let written =
-                copy_edited_links(&mut tx, thread_key, locked.thread_key, edit, message_key)
-                    .await?;
+            let written = copy_edited_links(
+                &mut tx,
+                thread_key,
+                locked.thread_key,
+                edit,
+                message_keys.first().copied(),
+            )
+            .await?;
             if written != message_count {
                 return Err(StoreError::Corrupt(format!(
                     "thread {} has {written} of its {base_count} links",
@@ -85,7 +94,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         }
     }
 
-    if let Some(op) = &commit.operation {
+    for op in &commit.operations {
         let result_thread_key =
             (op.result_thread_id == Some(commit.thread_id)).then_some(thread_key);
         insert_operation(&mut tx, conversation_key, op, result_thread_key).await?;

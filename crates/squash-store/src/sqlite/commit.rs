@@ -1,4 +1,4 @@
-//! Copy-on-write: a derived thread with its new message and provenance record, stored in one
+//! Copy-on-write: a derived thread with its new messages and provenance records, stored in one
 //! transaction and only if its base is still current at the same revision.
 
 use std::collections::HashMap;
@@ -26,11 +26,11 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
     }
     let conv_key = base.conversation_key;
     let message_count = check::new_link_count(c, base.message_count)?;
-    let new_message_key = c
-        .message
-        .as_ref()
-        .map(|m| insert_message(tx, conv_key, m))
-        .transpose()?;
+    // Ids the links and the operations' sources resolve through without an index lookup each.
+    let mut keys = HashMap::new();
+    for m in &c.messages {
+        keys.insert(m.id, insert_message(tx, conv_key, m)?);
+    }
     let t = now();
     let origin = serde_json::to_string(&c.origin)?;
     tx.prepare_cached(
@@ -49,11 +49,6 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
     })
     .map_err(|e| taken(e, Entity::Thread, c.thread_id))?;
     let thread_key = tx.last_insert_rowid();
-    // Ids the operation's sources resolve through without an index lookup each.
-    let mut keys = HashMap::new();
-    if let (Some(m), Some(k)) = (&c.message, new_message_key) {
-        keys.insert(m.id, k);
-    }
     match &c.links {
         NewLinks::List(links) => {
             keys.extend(link_keys(tx, base.thread_key)?);
@@ -68,13 +63,14 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
             insert_links(tx, thread_key, &link_keys, 0)?;
         }
         NewLinks::Edit(edit) => {
+            let replacement = c.messages.first().and_then(|m| keys.get(&m.id)).copied();
             let written = cow::copy_edited_links(
                 tx,
                 thread_key,
                 base.thread_key,
                 base.message_count,
                 edit,
-                new_message_key,
+                replacement,
             )?;
             if written != message_count {
                 return Err(StoreError::Corrupt(format!(
@@ -84,10 +80,10 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
             }
         }
     }
-    if let Some(op) = &c.operation {
-        let result_key = match new_message_key {
-            Some(k) if c.message.as_ref().map(|m| m.id) == Some(op.result_message_id) => k,
-            _ => message_key(tx, conv_key, op.result_message_id)?,
+    for op in &c.operations {
+        let result_key = match keys.get(&op.result_message_id) {
+            Some(k) => *k,
+            None => message_key(tx, conv_key, op.result_message_id)?,
         };
         insert_operation(tx, conv_key, op, result_key, thread_key, c.thread_id, &keys)?;
     }

@@ -78,6 +78,18 @@ fn describe(e: &HistoryEntry) -> String {
             format!("Manual squash of {} messages", op.source_message_ids.len())
         }
         (ThreadOrigin::Squash { .. }, None) => "Squash".to_owned(),
+        (
+            ThreadOrigin::Fit {
+                operation_ids,
+                budget,
+            },
+            _,
+        ) => format!(
+            "Fit to {} tokens in {} step{}",
+            squash_core::tokens::format_count(*budget),
+            operation_ids.len(),
+            plural(operation_ids.len())
+        ),
     }
 }
 

@@ -1,0 +1,306 @@
+//! Carrying out a fit plan: every step is computed first (masks here, squashes by the engine;
+//! a failed model call ends the fit with nothing written), then the whole plan is one commit.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+use squash_core::fit::{fitted_links, settle, FitStep, StepAction};
+use squash_core::prompt::SquashStyle;
+use squash_core::{
+    ContentItem, ConversationId, Message, MessageId, SquashOperation, SquashOperationId, Thread,
+    ThreadOrigin,
+};
+use squash_store::NewLinks;
+
+use super::{message_cost, FitError, FitService, PlannedFit};
+use crate::conversations::{ConversationService, Planned};
+use crate::error::ServiceError;
+use crate::squash::{SquashEngine, SquashOptions, SquashResult};
+
+/// One step as carried out.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepDone {
+    /// The step with its real size and facts kept.
+    #[serde(flatten)]
+    pub step: FitStep,
+    pub operation_id: SquashOperationId,
+    pub result_message_id: MessageId,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+/// What a fit did.
+#[derive(Clone, Debug, Serialize)]
+pub struct FitOutcome {
+    pub conversation_id: ConversationId,
+    /// The new current thread; `None` when the thread was within the budget already.
+    pub thread: Option<Thread>,
+    pub budget: u64,
+    pub tokens_before: u64,
+    pub tokens_after: u64,
+    pub steps: Vec<StepDone>,
+    /// How many times the plan was re-applied because the conversation moved on meanwhile.
+    pub reapplied: u32,
+}
+
+impl FitOutcome {
+    pub fn fits(&self) -> bool {
+        self.tokens_after <= self.budget
+    }
+}
+
+/// Reported as each step is computed (an AI step takes seconds).
+#[derive(Clone, Copy, Debug)]
+pub struct FitProgress<'a> {
+    /// 1-based.
+    pub index: usize,
+    /// Steps planned so far (grows when AI results come out larger than estimated).
+    pub of: usize,
+    pub step: &'a FitStep,
+}
+
+/// A step computed but not stored.
+struct Computed {
+    step: FitStep,
+    message: Message,
+    operation: SquashOperation,
+}
+
+impl FitService {
+    /// Carries out `planned`: refuses a plan that cannot reach its budget unless `best_effort`,
+    /// computes every step, and stores them as one new current thread.
+    pub async fn apply(
+        &self,
+        planned: PlannedFit,
+        best_effort: bool,
+        progress: &(dyn Fn(FitProgress<'_>) + Sync),
+    ) -> Result<FitOutcome, FitError> {
+        let plan = &planned.plan;
+        let budget = plan.request.budget;
+        if !plan.fits() && !best_effort {
+            return Err(FitError::OutOfReach {
+                budget,
+                best_reachable: plan.best_reachable,
+                protected: plan.protected_tokens,
+                keep_last: plan.request.keep_last,
+                strategy: plan.request.strategy,
+            });
+        }
+        let mut outcome = FitOutcome {
+            conversation_id: planned.conversation_id,
+            thread: None,
+            budget,
+            tokens_before: plan.tokens_before,
+            tokens_after: plan.tokens_before,
+            steps: Vec::new(),
+            reapplied: 0,
+        };
+        if plan.steps.is_empty() {
+            return Ok(outcome);
+        }
+        let computed = self.compute_all(&planned, progress).await?;
+        outcome.tokens_after = plan
+            .tokens_before
+            .saturating_sub(computed.iter().map(|c| c.step.saved()).sum());
+        let committed = self.commit(&planned, &computed).await?;
+        outcome.reapplied = committed.reapplied;
+        outcome.thread = Some(committed.thread);
+        outcome.steps = computed
+            .into_iter()
+            .map(|c| StepDone {
+                operation_id: c.operation.id,
+                result_message_id: c.message.id,
+                model: c.operation.model.clone(),
+                step: c.step,
+            })
+            .collect();
+        Ok(outcome)
+    }
+
+    /// Computes the plan's steps in order; while the AI results leave the thread over budget,
+    /// the reserve's squashes follow. Masks of a run that ends up squashed are dropped.
+    async fn compute_all(
+        &self,
+        planned: &PlannedFit,
+        progress: &(dyn Fn(FitProgress<'_>) + Sync),
+    ) -> Result<Vec<Computed>, FitError> {
+        let plan = &planned.plan;
+        let mut pending: Vec<FitStep> = plan.steps.iter().rev().cloned().collect();
+        let mut reserve = plan.reserve.iter().cloned();
+        let mut done: Vec<Computed> = Vec::new();
+        loop {
+            let step = match pending.pop() {
+                Some(step) => step,
+                None if self.over_budget(plan.tokens_before, plan.request.budget, &done) => {
+                    match reserve.next() {
+                        Some(step) => step,
+                        None => break,
+                    }
+                }
+                None => break,
+            };
+            let of = done.len() + 1 + pending.len();
+            progress(FitProgress {
+                index: done.len() + 1,
+                of,
+                step: &step,
+            });
+            done.push(self.compute(planned.conversation_id, step).await?);
+        }
+        let kept: HashSet<MessageId> = settle(done.iter().map(|c| c.step.clone()).collect())
+            .into_iter()
+            .map(|s| s.sources[0])
+            .collect();
+        done.retain(|c| kept.contains(&c.step.sources[0]));
+        Ok(done)
+    }
+
+    fn over_budget(&self, before: u64, budget: u64, done: &[Computed]) -> bool {
+        let steps = settle(done.iter().map(|c| c.step.clone()).collect());
+        before.saturating_sub(steps.iter().map(FitStep::saved).sum()) > budget
+    }
+
+    async fn compute(
+        &self,
+        conversation: ConversationId,
+        mut step: FitStep,
+    ) -> Result<Computed, FitError> {
+        let service = self.engine.service();
+        match (step.action, step.content.take()) {
+            (StepAction::Mask, Some(content)) => {
+                let source = service.message(step.sources[0]).await?;
+                Ok(masked(service, conversation, step, &source, content))
+            }
+            (StepAction::Mask, None) => {
+                Err(ServiceError::Invalid("a mask step came without its content".into()).into())
+            }
+            (StepAction::Extract, _) => {
+                let engine = SquashEngine::offline(service.clone()).with_options(SquashOptions {
+                    style: SquashStyle::Extract,
+                    ..self.engine.options().clone()
+                });
+                let result = engine
+                    .squash_messages(conversation, &step.sources, None)
+                    .await?;
+                Ok(squashed(service, step, result))
+            }
+            (StepAction::Ai, _) => {
+                let result = self
+                    .engine
+                    .squash_messages(conversation, &step.sources, None)
+                    .await?;
+                Ok(squashed(service, step, result))
+            }
+        }
+    }
+
+    /// One commit for the whole plan, planned again on a newer thread when the conversation
+    /// moved on (an append) as long as every source is still there.
+    async fn commit(
+        &self,
+        planned: &PlannedFit,
+        computed: &[Computed],
+    ) -> Result<crate::conversations::Committed, FitError> {
+        let origin = ThreadOrigin::Fit {
+            operation_ids: computed.iter().map(|c| c.operation.id).collect(),
+            budget: planned.plan.request.budget,
+        };
+        let sources: Vec<MessageId> = computed
+            .iter()
+            .flat_map(|c| c.step.sources.iter().copied())
+            .collect();
+        let service = self.engine.service();
+        Ok(service
+            .commit_planned(
+                planned.conversation_id,
+                Some(planned.computed_on),
+                None,
+                |snap| {
+                    let present: HashSet<&MessageId> = snap.links.iter().collect();
+                    if let Some(gone) = sources.iter().find(|id| !present.contains(id)) {
+                        return Err(ServiceError::Conflict(format!(
+                            "message {gone} left the current thread while the fit was computed"
+                        )));
+                    }
+                    let results: Vec<(&FitStep, MessageId)> =
+                        computed.iter().map(|c| (&c.step, c.message.id)).collect();
+                    Ok(Planned {
+                        links: NewLinks::List(fitted_links(&snap.links, &results)),
+                        origin: origin.clone(),
+                        messages: computed.iter().map(|c| c.message.clone()).collect(),
+                        operations: computed.iter().map(|c| c.operation.clone()).collect(),
+                        added_partners: Vec::new(),
+                        sources: sources.clone(),
+                    })
+                },
+            )
+            .await?)
+    }
+}
+
+fn masked(
+    service: &ConversationService,
+    conversation: ConversationId,
+    step: FitStep,
+    source: &Message,
+    content: Vec<ContentItem>,
+) -> Computed {
+    let op_id = SquashOperationId::new();
+    let message = Message {
+        id: MessageId::new(),
+        conversation_id: conversation,
+        squash_operation_id: Some(op_id),
+        reply_to: source.reply_to,
+        role: source.role,
+        content,
+        instructions: source.instructions.clone(),
+        metadata: source.metadata.clone(),
+        created_at: squash_core::time::now(),
+    };
+    let mut operation =
+        service.new_operation(op_id, conversation, step.sources.clone(), message.id);
+    operation.style = Some(SquashStyle::Mask);
+    Computed {
+        step,
+        message,
+        operation,
+    }
+}
+
+fn squashed(service: &ConversationService, mut step: FitStep, result: SquashResult) -> Computed {
+    let op_id = SquashOperationId::new();
+    let message = Message {
+        id: MessageId::new(),
+        conversation_id: result.conversation_id,
+        squash_operation_id: Some(op_id),
+        reply_to: None,
+        role: result.role,
+        content: vec![ContentItem::text_for(result.role, result.text.clone())],
+        instructions: Vec::new(),
+        metadata: None,
+        created_at: squash_core::time::now(),
+    };
+    step.sources = result.sources.clone();
+    step.tokens_after = message_cost(&message);
+    step.estimated = false;
+    step.facts_kept = result.report.facts.as_ref().map(|f| f.stated());
+    let mut operation = service.new_operation(
+        op_id,
+        result.conversation_id,
+        result.sources.clone(),
+        message.id,
+    );
+    operation.performed_by_agent = result.model.is_some();
+    operation.prompt = result.recorded_prompt();
+    operation.model = result.model.clone();
+    operation.provider = result.provider.map(|p| p.as_str().to_owned());
+    operation.usage = result.usage;
+    operation.duration_ms = result.model.is_some().then(|| result.duration_ms());
+    operation.style = Some(result.style);
+    operation.prompt_style = result.prompt_style();
+    Computed {
+        step,
+        message,
+        operation,
+    }
+}

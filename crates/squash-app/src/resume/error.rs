@@ -1,0 +1,36 @@
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use super::Agent;
+use crate::fit::FitError;
+use crate::import::ImportError;
+
+#[derive(Debug, Error)]
+pub enum ResumeError {
+    #[error("no {agent} session for {cwd} (looked in {})", .looked.display())]
+    NoSession {
+        agent: Agent,
+        cwd: String,
+        looked: PathBuf,
+    },
+    #[error("no session {id} in {}", .looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" or "))]
+    UnknownSession { id: String, looked: Vec<PathBuf> },
+    #[error("{}: not a Claude Code or Codex session ({found})", .path.display())]
+    NotASession { path: PathBuf, found: String },
+    #[error("{}: {reason}", .path.display())]
+    Unreadable { path: PathBuf, reason: String },
+    #[error("`{program}` is not installed (not found on PATH); install it or pass --dry-run")]
+    AgentMissing { program: String },
+    #[error("cannot write the new session {}: {error}", .path.display())]
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error(transparent)]
+    Import(#[from] ImportError),
+    #[error(transparent)]
+    Fit(#[from] FitError),
+    #[error(transparent)]
+    Service(#[from] crate::ServiceError),
+}

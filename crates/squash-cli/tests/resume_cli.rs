@@ -1,0 +1,241 @@
+//! `squash fit` and `squash resume` through the built binary, on a real public Claude Code
+//! session placed where Claude Code keeps it: a dry run fits it and writes a new session beside
+//! the original; bad input (no session, an unknown id, a budget below the protected part, a
+//! corrupt file, an agent that is not installed) fails with one line, writes nothing, and leaves
+//! the original untouched (checked by hash). The real agents resume in `real_resume.rs`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const SESSION: &str = "claude-code-linear-1af7fc5e.jsonl";
+const SESSION_ID: &str = "1af7fc5e-8455-4414-9ccd-011d40f70b2a";
+
+struct Env {
+    dir: tempfile::TempDir,
+    /// The directory the session ran in (the test's current directory).
+    cwd: PathBuf,
+}
+
+impl Env {
+    /// A Claude config dir holding the public session under the project of `cwd`.
+    fn new() -> Env {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let cwd = dir.path().join("work");
+        std::fs::create_dir_all(&cwd).unwrap();
+        let env = Env { dir, cwd };
+        std::fs::create_dir_all(env.project()).unwrap();
+        env
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn project(&self) -> PathBuf {
+        let encoded: String = self
+            .cwd
+            .to_string_lossy()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        self.path("claude").join("projects").join(encoded)
+    }
+
+    fn place_session(&self) -> PathBuf {
+        let target = self.project().join(format!("{SESSION_ID}.jsonl"));
+        let data = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata/sessions")
+            .join(SESSION);
+        std::fs::copy(data, &target).unwrap();
+        target
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_squash"));
+        c.arg("--db")
+            .arg(self.path("squash.db"))
+            .args(args)
+            .current_dir(&self.cwd)
+            .env_remove("SQUASH_DB")
+            .env_remove("DATABASE_URL")
+            .env("HOME", self.dir.path())
+            .env("CLAUDE_CONFIG_DIR", self.path("claude"))
+            .env("CODEX_HOME", self.path("codex"))
+            .env("XDG_CONFIG_HOME", self.path("config"))
+            .env("XDG_DATA_HOME", self.path("data"))
+            .env("SQUASH_LOCAL_SERVERS", "none");
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("run squash")
+    }
+
+    fn conversations(&self) -> Vec<Value> {
+        let out = self.run(&["--json", "conversation", "list"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).expect("conversation list JSON")
+    }
+
+    fn sessions(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.project())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        files
+    }
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn sha256(path: &Path) -> String {
+    squash_formats::sha256_hex(&std::fs::read(path).unwrap())
+}
+
+/// Fails with one line, writes nothing, leaves the session file alone.
+fn refused(env: &Env, args: &[&str], says: &str) {
+    let before: Vec<(PathBuf, String)> = env
+        .sessions()
+        .into_iter()
+        .map(|p| {
+            let h = sha256(&p);
+            (p, h)
+        })
+        .collect();
+    let out = env.run(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert!(err.contains(says), "{args:?}: expected {says:?} in {err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let after: Vec<(PathBuf, String)> = env
+        .sessions()
+        .into_iter()
+        .map(|p| {
+            let h = sha256(&p);
+            (p, h)
+        })
+        .collect();
+    assert_eq!(before, after, "session files untouched");
+    assert!(env.conversations().is_empty(), "nothing imported");
+}
+
+#[test]
+fn bad_input_fails_with_one_line_and_writes_nothing() {
+    let env = Env::new();
+    refused(
+        &env,
+        &["resume", "--agent", "claude", "--dry-run"],
+        "no claude session for",
+    );
+    env.place_session();
+    refused(
+        &env,
+        &["resume", "0000-no-such-session", "--dry-run"],
+        "no session 0000-no-such-session in",
+    );
+    refused(
+        &env,
+        &["resume", "--dry-run", "--budget", "40"],
+        "cannot fit into 40 tokens without touching the protected part",
+    );
+    let corrupt = env.project().join("broken.jsonl");
+    std::fs::write(
+        &corrupt,
+        "{\"type\":\"user\",\"message\":{\"role\":\"user\",\n",
+    )
+    .unwrap();
+    refused(
+        &env,
+        &["resume", &corrupt.to_string_lossy(), "--dry-run"],
+        "broken.jsonl",
+    );
+    std::fs::remove_file(&corrupt).unwrap();
+    // No `claude` anywhere on PATH.
+    let empty = env.path("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut cmd = env.command(&["resume", "--strategy", "mask", "--budget", "1k"]);
+    cmd.env("PATH", &empty);
+    let out = cmd.output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("`claude` is not installed"), "{err}");
+    assert_eq!(env.sessions().len(), 1);
+    assert!(env.conversations().is_empty());
+}
+
+#[test]
+fn a_dry_run_fits_and_writes_a_new_session_beside_the_original() {
+    let env = Env::new();
+    let original = env.place_session();
+    let hash = sha256(&original);
+    let out = env.run(&[
+        "--json",
+        "resume",
+        "--dry-run",
+        "--strategy",
+        "mask",
+        "--keep-last",
+        "0",
+        "--budget",
+        "4k",
+        "--best-effort",
+        "--",
+        "--model",
+        "sonnet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(sha256(&original), hash, "the original is untouched");
+    let written = PathBuf::from(report["written"]["path"].as_str().expect("a new session"));
+    assert_eq!(written.parent(), original.parent(), "beside the original");
+    let id = report["written"]["session_id"].as_str().unwrap();
+    assert_eq!(
+        written.file_name().unwrap().to_string_lossy(),
+        format!("{id}.jsonl")
+    );
+    let command: Vec<&str> = report["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(command[1..], ["--resume", id, "--model", "sonnet"]);
+    let fit = &report["fit"];
+    assert!(
+        fit["tokens_after"].as_u64() < fit["tokens_before"].as_u64(),
+        "{fit}"
+    );
+    assert!(fit["steps"].as_array().is_some_and(|s| !s.is_empty()));
+
+    // The new session is a Claude Code session of the same conversation, smaller; importing it
+    // again gives a conversation whose thread is that size.
+    let again = env.run(&["--json", "import", &written.to_string_lossy()]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(env.sessions().len(), 2);
+
+    // `fit --preview` on the imported original says what it would do and changes nothing.
+    let conv = report["conversation_id"].as_str().unwrap();
+    let preview = env.run(&[
+        "fit",
+        conv,
+        "--budget",
+        "1",
+        "--preview",
+        "--strategy",
+        "mask",
+    ]);
+    let text = String::from_utf8_lossy(&preview.stdout);
+    assert!(preview.status.success(), "{}", stderr(&preview));
+    assert!(text.contains("not applied (preview)"), "{text}");
+    assert!(text.contains("does not fit"), "{text}");
+}
