@@ -9,6 +9,7 @@
 pub mod anthropic;
 pub mod cli;
 pub mod openai;
+pub mod pairing;
 pub mod recorder;
 
 pub use cli::{Agent, AgentKind, Sandbox};
