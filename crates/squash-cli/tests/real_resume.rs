@@ -8,6 +8,8 @@
 
 #[path = "../../squash-app/tests/agents/mod.rs"]
 mod agents;
+#[path = "../../squash-app/tests/agents/pairing.rs"]
+mod pairing;
 
 use std::path::{Path, PathBuf};
 
@@ -169,7 +171,7 @@ async fn squash_resume_masks_old_outputs_and_the_real_claude_resumes_it() {
         .iter()
         .map(|m| json!({"role": m["role"], "content": blocks(m)}))
         .collect();
-    agents::pairing::assert_api_pairing(&shaped);
+    pairing::assert_api_pairing(&shaped);
     let history = serde_json::to_string(&messages).unwrap();
     for gone in ["report line 750", "row 2750", "report line 1497"] {
         assert!(!history.contains(gone), "{gone} is still sent");

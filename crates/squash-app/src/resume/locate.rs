@@ -189,7 +189,7 @@ fn latest_claude(homes: &AgentHomes, cwd: &str) -> Option<(SystemTime, SessionFi
 
 fn latest_codex(homes: &AgentHomes, cwd: &str) -> Option<(SystemTime, SessionFile)> {
     let mut all = rollouts(&homes.codex_sessions());
-    all.sort_by(|a, b| b.1.cmp(&a.1));
+    all.sort_by_key(|(_, t)| std::cmp::Reverse(*t));
     all.into_iter().find_map(|(path, t)| {
         let session_cwd = session_cwd(&path, Agent::Codex)?;
         (session_cwd == cwd).then(|| {

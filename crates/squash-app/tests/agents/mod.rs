@@ -9,7 +9,6 @@
 pub mod anthropic;
 pub mod cli;
 pub mod openai;
-pub mod pairing;
 pub mod recorder;
 
 pub use cli::{Agent, AgentKind, Sandbox};

@@ -351,4 +351,6 @@ pub fn claude_api_messages(session: &str) -> Vec<serde_json::Value> {
 // The Messages API's pairing rule, shared with the tests that drive the real agents.
 #[path = "../agents/pairing.rs"]
 mod pairing;
+// Not every test that includes this module checks pairing.
+#[allow(unused_imports)]
 pub use pairing::assert_api_pairing;

@@ -125,7 +125,7 @@ fn mask_steps(
             .iter()
             .filter_map(|&i| mask_step(messages, i, run_index, costs[i], &calls, cost))
             .collect();
-        in_run.sort_by(|a, b| b.saved().cmp(&a.saved()));
+        in_run.sort_by_key(|s| std::cmp::Reverse(s.saved()));
         steps.extend(in_run);
     }
     steps
