@@ -8,6 +8,11 @@
 
 mod agents;
 mod common;
+// Modules of this test binary kept in files of their own (a directory beside this file).
+#[path = "real_agents/claude_cli.rs"]
+mod claude_cli;
+#[path = "real_agents/codex_export.rs"]
+mod codex_export;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -7,8 +7,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 use squash_core::{
-    ConversationId, ImportThread, Message, SourceFormat, SquashOperation, SquashOperationId,
-    ThreadId, ThreadOrigin,
+    ConversationId, ImportRecord, ImportThread, Message, SourceFormat, SquashOperation,
+    SquashOperationId, ThreadId, ThreadOrigin,
 };
 
 /// One conversation as a reader produced it, ready to store. Ids are fresh (except for our own
@@ -206,6 +206,23 @@ pub fn is_squash_result(
         .squash_operation_id
         .and_then(|id| operations.get(&id))
         .is_some_and(|op| !op.is_edit())
+}
+
+/// The non-message lines a reader kept under `key` (`extras` of its conversation metadata), from
+/// the first import record that has them: what a session writer puts back around the messages.
+pub(crate) fn extras_in(records: &[ImportRecord], key: &str) -> Vec<Value> {
+    records
+        .iter()
+        .find_map(|r| {
+            r.source
+                .metadata
+                .as_ref()?
+                .get(key)?
+                .get("extras")?
+                .as_array()
+                .cloned()
+        })
+        .unwrap_or_default()
 }
 
 /// Figures of one conversation's content.

@@ -106,13 +106,16 @@ pub enum ExportFormat {
     Markdown,
     Json,
     ClaudeCode,
+    /// A Codex CLI rollout.
+    Codex,
 }
 
 impl ExportFormat {
-    pub const ALL: [ExportFormat; 3] = [
+    pub const ALL: [ExportFormat; 4] = [
         ExportFormat::Markdown,
         ExportFormat::Json,
         ExportFormat::ClaudeCode,
+        ExportFormat::Codex,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -120,6 +123,7 @@ impl ExportFormat {
             ExportFormat::Markdown => "markdown",
             ExportFormat::Json => "json",
             ExportFormat::ClaudeCode => "claude-code",
+            ExportFormat::Codex => "codex",
         }
     }
 
@@ -128,7 +132,7 @@ impl ExportFormat {
         match self {
             ExportFormat::Markdown => "md",
             ExportFormat::Json => "json",
-            ExportFormat::ClaudeCode => "jsonl",
+            ExportFormat::ClaudeCode | ExportFormat::Codex => "jsonl",
         }
     }
 }
@@ -141,7 +145,7 @@ impl fmt::Display for ExportFormat {
 
 /// A name that is not one of the [`ExportFormat`]s.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown export format {0:?} (markdown, json, claude-code)")]
+#[error("unknown export format {0:?} (markdown, json, claude-code, codex)")]
 pub struct UnknownExportFormat(pub String);
 
 impl FromStr for ExportFormat {

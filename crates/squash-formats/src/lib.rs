@@ -8,8 +8,9 @@
 //! [`anthropic_json`] chat documents, [`chatgpt`] data exports, [`gromozeka`] databases and our
 //! own [`squash_json`] export.
 //! [`read`] picks the reader for a [`SourceFormat`] and [`detect`] tells the format from the
-//! first bytes. Writers: [`markdown`] transcripts, [`squash_json`] documents and
-//! [`claude_code::write`] sessions that `claude --resume` accepts.
+//! first bytes. Writers: [`markdown`] transcripts, [`squash_json`] documents,
+//! [`claude_code::write`] sessions that `claude --resume` accepts and [`codex::write`] rollouts
+//! that `codex resume` accepts.
 
 pub mod anthropic_json;
 pub mod chatgpt;

@@ -144,7 +144,11 @@ async fn a_conversation_becomes_one_prompt_and_the_model_can_be_overridden() {
         args.windows(2).any(|w| w == ["--model", "opus"]),
         "{args:?}"
     );
-    assert!(!args.contains(&"--system-prompt".to_string()));
+    // No system prompt: an empty one still replaces the CLI's own agent prompt.
+    assert!(
+        args.windows(2).any(|w| w == ["--system-prompt", ""]),
+        "{args:?}"
+    );
     let stdin = fixture.stdin();
     assert!(stdin.contains("[user]\nWhat is 2+2?\n"), "{stdin}");
     assert!(stdin.contains("[assistant]\n4\n"), "{stdin}");

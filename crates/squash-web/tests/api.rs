@@ -1443,6 +1443,22 @@ async fn import_and_export_over_the_api() {
         format!("attachment; filename=\"{session}.jsonl\"").as_str()
     );
 
+    // Codex: a rollout named as Codex names them, ending in the session id.
+    let cx = app
+        .get(&format!("/api/conversations/{conv}/export?format=codex"))
+        .await;
+    assert_eq!(cx.status, StatusCode::OK, "{}", cx.text);
+    assert_eq!(cx.headers[header::CONTENT_TYPE], "application/x-ndjson");
+    let meta: Value = serde_json::from_str(cx.text.lines().next().unwrap()).unwrap();
+    assert_eq!(meta["type"], "session_meta");
+    let id = meta["payload"]["id"].as_str().unwrap();
+    let disposition = cx.headers[header::CONTENT_DISPOSITION].to_str().unwrap();
+    assert!(
+        disposition.starts_with("attachment; filename=\"rollout-")
+            && disposition.ends_with(&format!("-{id}.jsonl\"")),
+        "{disposition}"
+    );
+
     // Our JSON: lossless, and it imports back (as a copy: this store holds the original).
     let js = app
         .get(&format!("/api/conversations/{conv}/export?format=json"))

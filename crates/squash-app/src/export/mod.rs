@@ -1,6 +1,7 @@
 //! Export of a conversation: a readable Markdown transcript, our own lossless JSON (everything
 //! needed to import the conversation back: messages, threads, operations, import records), and
-//! a Claude Code session that `claude --resume` accepts.
+//! a Claude Code session that `claude --resume` accepts and a Codex rollout that `codex resume`
+//! accepts.
 //!
 //! The writers are pure functions over loaded data, in `squash-formats`;
 //! [`ConversationService::export`] loads what they need and writes to any `Write`.
@@ -10,10 +11,12 @@ use std::io::Write;
 
 use serde::Serialize;
 use squash_core::{ConversationId, ThreadId};
+use squash_core::{Message, Project, SquashOperation, SquashOperationId};
 use squash_formats::squash_json::{self, ExportedThread};
-use squash_formats::{claude_code, markdown};
+use squash_formats::{claude_code, codex, markdown};
 
 pub use squash_formats::claude_code::project_dir;
+pub use squash_formats::codex::rollout_path;
 pub use squash_formats::{ExportFormat, UnknownExportFormat};
 
 use crate::conversations::ConversationService;
@@ -28,12 +31,12 @@ impl From<UnknownExportFormat> for ServiceError {
 #[derive(Clone, Debug)]
 pub struct ExportOptions {
     pub format: ExportFormat,
-    /// The thread to export instead of the current one (markdown and claude-code; the JSON
+    /// The thread to export instead of the current one (markdown, claude-code, codex; the JSON
     /// export always holds every thread).
     pub thread: Option<ThreadId>,
-    /// Claude Code: the session id (default: a new UUID).
+    /// Claude Code, Codex: the session id (default: a new UUID).
     pub session_id: Option<String>,
-    /// Claude Code: the working directory written on every line (default: the project path).
+    /// Claude Code, Codex: the working directory of the session (default: the project path).
     pub cwd: Option<String>,
 }
 
@@ -54,7 +57,7 @@ pub struct ExportReport {
     pub conversation_id: Option<ConversationId>,
     pub thread_id: Option<ThreadId>,
     pub messages: usize,
-    /// Claude Code: lines written, the session id and the working directory.
+    /// Claude Code, Codex: lines written, the session id and the working directory.
     pub lines: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
@@ -102,7 +105,7 @@ impl ConversationService {
                     .map_err(|e| ServiceError::Invalid(format!("cannot write the export: {e}")))?;
                 out.write_all(b"\n").map_err(io)?;
             }
-            ExportFormat::Markdown | ExportFormat::ClaudeCode => {
+            ExportFormat::Markdown | ExportFormat::ClaudeCode | ExportFormat::Codex => {
                 let thread_id = options.thread.unwrap_or(conv.current_thread_id);
                 let snapshot = self.store().thread(thread_id).await?;
                 if snapshot.thread.conversation_id != conversation {
@@ -124,31 +127,79 @@ impl ConversationService {
                     });
                     out.write_all(text.as_bytes()).map_err(io)?;
                 } else {
-                    let session_id = options
-                        .session_id
-                        .clone()
-                        .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
-                    let cwd = options.cwd.clone().unwrap_or_else(|| project.path.clone());
-                    let extras = claude_code::extras_of(&imports);
-                    let stats = claude_code::write(
-                        &claude_code::Session {
-                            session_id: &session_id,
-                            cwd: &cwd,
-                            messages: &messages,
-                            operations: &ops,
-                            extras: &extras,
-                        },
-                        out,
-                    )
-                    .map_err(io)?;
-                    report.lines = stats.lines;
-                    report.warnings = stats.warnings;
-                    report.session_id = Some(session_id);
-                    report.cwd = Some(cwd);
+                    let agent = AgentSession {
+                        options,
+                        project: &project,
+                        imports: &imports,
+                        messages: &messages,
+                        operations: &ops,
+                    };
+                    agent.write(out, &mut report).map_err(io)?;
                 }
             }
         }
         out.flush().map_err(io)?;
         Ok(report)
+    }
+}
+
+/// What an agent session (Claude Code, Codex) is written from.
+struct AgentSession<'a> {
+    options: &'a ExportOptions,
+    project: &'a Project,
+    imports: &'a [squash_core::ImportRecord],
+    messages: &'a [Message],
+    operations: &'a HashMap<SquashOperationId, SquashOperation>,
+}
+
+impl AgentSession<'_> {
+    fn write(
+        &self,
+        out: &mut (dyn Write + Send),
+        report: &mut ExportReport,
+    ) -> std::io::Result<()> {
+        let session_id = self
+            .options
+            .session_id
+            .clone()
+            .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+        let cwd = self
+            .options
+            .cwd
+            .clone()
+            .unwrap_or_else(|| self.project.path.clone());
+        let (lines, warnings) = if self.options.format == ExportFormat::Codex {
+            let extras = codex::extras_of(self.imports);
+            let written = codex::write(
+                &codex::Session {
+                    session_id: &session_id,
+                    cwd: &cwd,
+                    created_at: chrono::Utc::now(),
+                    messages: self.messages,
+                    operations: self.operations,
+                    extras: &extras,
+                },
+                out,
+            )?;
+            (written.lines, written.warnings)
+        } else {
+            let extras = claude_code::extras_of(self.imports);
+            let written = claude_code::write(
+                &claude_code::Session {
+                    session_id: &session_id,
+                    cwd: &cwd,
+                    messages: self.messages,
+                    operations: self.operations,
+                    extras: &extras,
+                },
+                out,
+            )?;
+            (written.lines, written.warnings)
+        };
+        report.lines = lines;
+        report.warnings = warnings;
+        report.session_id = Some(session_id);
+        report.cwd = Some(cwd);
+        Ok(())
     }
 }

@@ -55,6 +55,8 @@ pub const SIDE_ANSWER: &str = "ok";
 
 struct State {
     script: Mutex<VecDeque<Vec<Block>>>,
+    /// The answer to requests that offer no tools.
+    side: String,
     log: Log,
 }
 
@@ -65,8 +67,15 @@ pub struct AnthropicServer {
 
 impl AnthropicServer {
     pub async fn start(script: Vec<Vec<Block>>) -> AnthropicServer {
+        AnthropicServer::with_side_answer(script, SIDE_ANSWER).await
+    }
+
+    /// A server that answers requests without tools (side queries, or a CLI run with its tools
+    /// turned off) with `side`.
+    pub async fn with_side_answer(script: Vec<Vec<Block>>, side: &str) -> AnthropicServer {
         let state = Arc::new(State {
             script: Mutex::new(script.into()),
+            side: side.to_owned(),
             log: Log::default(),
         });
         let shared = state.clone();
@@ -94,6 +103,15 @@ impl AnthropicServer {
         self.requests()
             .into_iter()
             .filter(|r| r.method == "POST" && r.route() == "/v1/messages" && offers_tools(&r.body))
+            .map(|r| r.body)
+            .collect()
+    }
+
+    /// The bodies of every Messages request, in order.
+    pub fn message_requests(&self) -> Vec<Value> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.route() == "/v1/messages")
             .map(|r| r.body)
             .collect()
     }
@@ -132,7 +150,7 @@ async fn answer(state: &State, request: Request<Body>) -> Response {
         let next = state.script.lock().expect("script").pop_front();
         next.unwrap_or_else(|| vec![Block::text(EXHAUSTED)])
     } else {
-        vec![Block::text(SIDE_ANSWER)]
+        vec![Block::Text(state.side.clone())]
     };
     let model = recorded.body["model"]
         .as_str()

@@ -1,12 +1,12 @@
-//! `squash export`: a conversation's current (or named) thread as Markdown or a resumable Claude
-//! Code session, or the whole conversation as our lossless JSON.
+//! `squash export`: a conversation's current (or named) thread as Markdown, a resumable Claude
+//! Code session or Codex rollout, or the whole conversation as our lossless JSON.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use squash_app::export::project_dir;
+use squash_app::export::{project_dir, rollout_path};
 use squash_app::{ConversationService, ExportFormat, ExportOptions};
 
 use crate::output::Output;
@@ -17,19 +17,21 @@ pub struct ExportArgs {
     pub conversation: String,
     #[arg(long, value_enum, default_value = "markdown")]
     pub format: FormatArg,
-    /// Write to this file (or into this directory, as <session>.jsonl for claude-code) instead
-    /// of standard output.
+    /// Write to this file (or into this directory, as <session>.jsonl for claude-code,
+    /// rollout-<time>-<session>.jsonl for codex) instead of standard output.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// A thread id or prefix instead of the current thread (markdown, claude-code).
+    /// A thread id or prefix instead of the current thread (markdown, claude-code, codex).
     #[arg(long)]
     pub thread: Option<String>,
-    /// claude-code: write the session where Claude Code looks for the sessions of its working
-    /// directory (~/.claude/projects/<encoded cwd>/<session>.jsonl, or under
-    /// $CLAUDE_CONFIG_DIR), ready for `claude --resume <session>`.
+    /// claude-code, codex: write the session where the agent looks for it, ready to resume:
+    /// ~/.claude/projects/<encoded cwd>/<session>.jsonl (or under $CLAUDE_CONFIG_DIR) for
+    /// `claude --resume <session>`; ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<session>.jsonl
+    /// (or under $CODEX_HOME) for `codex resume <session>`. A new session: the original is
+    /// never overwritten.
     #[arg(long)]
     pub install: bool,
-    /// claude-code: the working directory the session will be resumed from (default: the
+    /// claude-code, codex: the working directory the session will be resumed from (default: the
     /// conversation's project).
     #[arg(long)]
     pub cwd: Option<String>,
@@ -40,6 +42,7 @@ pub enum FormatArg {
     Markdown,
     Json,
     ClaudeCode,
+    Codex,
 }
 
 impl From<FormatArg> for ExportFormat {
@@ -48,16 +51,35 @@ impl From<FormatArg> for ExportFormat {
             FormatArg::Markdown => ExportFormat::Markdown,
             FormatArg::Json => ExportFormat::Json,
             FormatArg::ClaudeCode => ExportFormat::ClaudeCode,
+            FormatArg::Codex => ExportFormat::Codex,
         }
     }
 }
 
-fn claude_config_dir() -> anyhow::Result<PathBuf> {
-    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Ok(PathBuf::from(dir));
+/// `$<var>`, else `~/<dir>`: where an agent keeps its configuration and sessions.
+fn agent_home(var: &str, dir: &str) -> anyhow::Result<PathBuf> {
+    if let Some(home) = std::env::var_os(var).filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(home));
     }
     let base = directories::BaseDirs::new().context("cannot find the home directory")?;
-    Ok(base.home_dir().join(".claude"))
+    Ok(base.home_dir().join(dir))
+}
+
+fn is_agent(format: ExportFormat) -> bool {
+    matches!(format, ExportFormat::ClaudeCode | ExportFormat::Codex)
+}
+
+/// Where `--install` puts the session.
+fn install_path(format: ExportFormat, session_id: &str, cwd: &str) -> anyhow::Result<PathBuf> {
+    Ok(match format {
+        ExportFormat::Codex => rollout_path(
+            &agent_home("CODEX_HOME", ".codex")?,
+            session_id,
+            &chrono::Local::now(),
+        ),
+        _ => project_dir(&agent_home("CLAUDE_CONFIG_DIR", ".claude")?, cwd)
+            .join(format!("{session_id}.jsonl")),
+    })
 }
 
 pub async fn run(
@@ -66,8 +88,8 @@ pub async fn run(
     args: ExportArgs,
 ) -> anyhow::Result<()> {
     let format: ExportFormat = args.format.into();
-    if args.install && format != ExportFormat::ClaudeCode {
-        anyhow::bail!("--install only applies to --format claude-code");
+    if args.install && !is_agent(format) {
+        anyhow::bail!("--install only applies to --format claude-code or codex");
     }
     let conversation = service.resolve_conversation(&args.conversation).await?;
     let thread = match &args.thread {
@@ -77,7 +99,7 @@ pub async fn run(
     let session_id = uuid_v7();
     let cwd = match (&args.cwd, format) {
         (Some(cwd), _) => Some(cwd.clone()),
-        (None, ExportFormat::ClaudeCode) => {
+        (None, f) if is_agent(f) => {
             let conv = service.conversation(conversation).await?;
             Some(service.project(conv.project_id).await?.path)
         }
@@ -90,14 +112,18 @@ pub async fn run(
         ..ExportOptions::new(format)
     };
     let target: Option<PathBuf> = if args.install {
-        let dir = project_dir(&claude_config_dir()?, cwd.as_deref().unwrap_or_default());
-        Some(dir.join(format!("{session_id}.jsonl")))
+        Some(install_path(
+            format,
+            &session_id,
+            cwd.as_deref().unwrap_or_default(),
+        )?)
     } else {
         match &args.output {
             // An existing directory, or a path written as one ("out/"), gets a file name.
             Some(p) if p.is_dir() || p.as_os_str().to_string_lossy().ends_with('/') => {
                 Some(p.join(match format {
                     ExportFormat::ClaudeCode => format!("{session_id}.jsonl"),
+                    ExportFormat::Codex => rollout_file_name(&session_id),
                     f => format!("{conversation}.{}", f.extension()),
                 }))
             }
@@ -121,9 +147,14 @@ pub async fn run(
             path.display()
         );
         if let (Some(session), Some(cwd)) = (&report.session_id, &report.cwd) {
-            text.push_str(&format!(
-                "\nClaude Code session {session}: cd {cwd} && claude --resume {session}"
-            ));
+            text.push_str(&match format {
+                ExportFormat::Codex => {
+                    format!("\nCodex session {session}: cd {cwd} && codex resume {session}")
+                }
+                _ => format!(
+                    "\nClaude Code session {session}: cd {cwd} && claude --resume {session}"
+                ),
+            });
         }
         for w in &report.warnings {
             text.push_str(&format!("\nwarning: {w}"));
@@ -164,6 +195,14 @@ async fn write_file(
             Err(e.into())
         }
     }
+}
+
+/// The file name Codex gives a rollout started now.
+fn rollout_file_name(session_id: &str) -> String {
+    let path = rollout_path(Path::new(""), session_id, &chrono::Local::now());
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| format!("{session_id}.jsonl"))
 }
 
 fn uuid_v7() -> String {

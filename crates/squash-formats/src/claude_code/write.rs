@@ -43,18 +43,7 @@ pub struct Written {
 
 /// The `claude_code.extras` of the first import record that has them.
 pub fn extras_of(records: &[ImportRecord]) -> Vec<Value> {
-    records
-        .iter()
-        .find_map(|r| {
-            r.source
-                .metadata
-                .as_ref()?
-                .get(META_KEY)?
-                .get("extras")?
-                .as_array()
-                .cloned()
-        })
-        .unwrap_or_default()
+    crate::conversation::extras_in(records, META_KEY)
 }
 
 /// The directory Claude Code keeps the sessions of `cwd` in: `<config>/projects/<cwd with every

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use squash_core::{ContentItem, Role};
 
 use super::content::{message_items, reasoning_text};
-use super::output::output_result;
+use super::output::{legacy_metadata, output_result, LEGACY_METADATA};
 use super::{CodexParser, Envelope, Side};
 use crate::fields::take_field;
 
@@ -144,6 +144,9 @@ impl CodexParser {
             .map(str::to_owned)
             .unwrap_or_default();
         let output = take_field(payload, "output").unwrap_or(Value::Null);
+        if let (Some(metadata), Some(obj)) = (legacy_metadata(&output), payload.as_object_mut()) {
+            obj.insert(LEGACY_METADATA.to_owned(), metadata);
+        }
         let (result, is_error) = output_result(output);
         ContentItem::ToolResult {
             tool_name: self.names.get(&id).cloned().unwrap_or_default(),

@@ -8,6 +8,8 @@
 //! become user messages too ([`prompts`]); a compaction with a replacement history starts a new
 //! thread ([`compaction`]). Every other line (`session_meta`, `turn_context`, `event_msg`, ...)
 //! is kept verbatim in the conversation's import metadata.
+//!
+//! [`write`] writes a thread back as a rollout that `codex resume` accepts.
 
 mod build;
 mod compaction;
@@ -15,9 +17,18 @@ mod content;
 mod items;
 pub mod legacy;
 mod output;
+mod pairing;
 mod prompts;
+mod restore;
 #[cfg(test)]
 mod tests;
+mod write;
+#[cfg(test)]
+mod write_tests;
+
+pub use write::{
+    extras_of, rollout_path, write, Session, Written, FALLBACK_CLI_VERSION, FALLBACK_ORIGINATOR,
+};
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};

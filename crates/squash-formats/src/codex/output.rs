@@ -12,6 +12,18 @@
 use serde_json::{Map, Value};
 use squash_core::ToolResultData;
 
+/// Where the reader keeps the `metadata` of a legacy output document (exit code, duration),
+/// which the result's text does not hold, so that the writer can put the document back.
+pub(super) const LEGACY_METADATA: &str = "output_metadata";
+
+/// The `metadata` of a legacy output document (`{"output": "...", "metadata": {...}}` in a
+/// string), if `output` is one.
+pub(super) fn legacy_metadata(output: &Value) -> Option<Value> {
+    let doc: Value = serde_json::from_str(output.as_str()?).ok()?;
+    doc.get("output")?.as_str()?;
+    doc.get("metadata").cloned()
+}
+
 /// The result of a tool output (never empty) and whether it is an error.
 pub(super) fn output_result(output: Value) -> (Vec<ToolResultData>, bool) {
     match output {

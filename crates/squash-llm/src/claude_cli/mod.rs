@@ -5,8 +5,8 @@
 //! reference's way to disable every built-in tool) and `--strict-mcp-config` without an
 //! `--mcp-config` (so no MCP server from the user's settings adds tools), `--max-turns 1`, and
 //! in a scratch directory so that no project's CLAUDE.md or settings shape the answer. The
-//! system prompt replaces the CLI's own through `--system-prompt`; the conversation goes to
-//! standard input as one prompt.
+//! system prompt replaces the CLI's own through `--system-prompt` (an empty one when the
+//! request has none); the conversation goes to standard input as one prompt.
 
 mod output;
 mod prompt;
@@ -122,14 +122,20 @@ impl ClaudeCliModel {
         .map(|s| s.to_string())
         .collect();
         let mut stdin = prompt::render(&req.messages);
-        if let Some(system) = req.system.as_deref().filter(|s| !s.trim().is_empty()) {
-            if system.len() <= MAX_ARG_BYTES {
-                args.push("--system-prompt".into());
-                args.push(system.to_string());
-            } else {
+        // Always replaced: without `--system-prompt` the CLI sends its own interactive-agent
+        // prompt (tens of kB on tools, permissions and coding tasks) with every request, which
+        // would shape a squash; an empty one leaves only the CLI's one-line identity (seen on
+        // the wire with claude 2.1.197).
+        let system = match req.system.as_deref().filter(|s| !s.trim().is_empty()) {
+            Some(system) if system.len() <= MAX_ARG_BYTES => system.to_string(),
+            Some(system) => {
                 stdin = format!("<system>\n{system}\n</system>\n\n{stdin}");
+                String::new()
             }
-        }
+            None => String::new(),
+        };
+        args.push("--system-prompt".into());
+        args.push(system);
         // The CLI has no temperature or output-limit flags; both stay the CLI's defaults.
         (args, stdin)
     }

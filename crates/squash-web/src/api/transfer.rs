@@ -168,6 +168,18 @@ pub async fn export(
                 report.session_id.as_deref().unwrap_or("squash-session")
             ),
         ),
+        // `codex resume` finds a rollout by the id at the end of its file name.
+        ExportFormat::Codex => (
+            "application/x-ndjson",
+            squash_app::export::rollout_path(
+                std::path::Path::new(""),
+                report.session_id.as_deref().unwrap_or("squash-session"),
+                &chrono::Local::now(),
+            )
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| format!("squash-{id}.jsonl")),
+        ),
     };
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))
         .map_err(|_| ApiError::invalid("the export's file name is not a valid header"))?;
