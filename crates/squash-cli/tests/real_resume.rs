@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use agents::anthropic::{AnthropicServer, Block};
 use agents::cli::{assert_ran, session_files};
+use agents::openai::{Item, ResponsesServer};
 use agents::{Agent, AgentKind, Sandbox};
 use serde_json::{json, Value};
 
@@ -73,6 +74,23 @@ fn plain(message: &Value) -> Vec<Value> {
         .collect()
 }
 
+/// `squash` in the sandbox: its home, the agents' homes, PATH with `bin`'s directory first.
+fn squash(sandbox: &Sandbox, bin: &Path) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_squash"));
+    cmd.current_dir(&sandbox.cwd)
+        .env_clear()
+        .env("HOME", &sandbox.home)
+        .env("PATH", path_with(bin))
+        .env("LANG", "C.UTF-8")
+        .env("CLAUDE_CONFIG_DIR", sandbox.claude_config())
+        .env("CODEX_HOME", sandbox.codex_home())
+        .env("SQUASH_LOCAL_SERVERS", "none")
+        .arg("--db")
+        .arg(sandbox.home.join("squash.db"))
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
 fn sha256(path: &Path) -> String {
     squash_formats::sha256_hex(&std::fs::read(path).expect("session file"))
 }
@@ -120,27 +138,16 @@ async fn squash_resume_masks_old_outputs_and_the_real_claude_resumes_it() {
     let (session, turn_two) = two_turns(&claude, &sandbox).await;
     let original_hash = sha256(&session);
     let server = AnthropicServer::start(vec![vec![Block::text(RESUMED)]]).await;
-    let db = sandbox.home.join("squash.db");
-    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_squash"))
-        .current_dir(&sandbox.cwd)
-        .env_clear()
-        .env("HOME", &sandbox.home)
-        .env("PATH", path_with(&claude.bin))
-        .env("LANG", "C.UTF-8")
-        .env("CLAUDE_CONFIG_DIR", sandbox.claude_config())
+    let output = squash(&sandbox, &claude.bin)
         .env("ANTHROPIC_BASE_URL", server.base_url())
         .env("ANTHROPIC_API_KEY", "test")
         .env("IS_SANDBOX", "1")
         .env("DISABLE_AUTOUPDATER", "1")
         .env("DISABLE_TELEMETRY", "1")
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("SQUASH_LOCAL_SERVERS", "none")
-        .arg("--db")
-        .arg(&db)
         .args(["resume", "--agent", "claude", "--strategy", "mask"])
         .args(["--keep-last", "1", "--budget", "3k", "--"])
         .args(["--dangerously-skip-permissions", "-p", "go on"])
-        .stdin(std::process::Stdio::null())
         .output()
         .await
         .expect("run squash resume");
@@ -207,4 +214,110 @@ async fn squash_resume_masks_old_outputs_and_the_real_claude_resumes_it() {
     let now: Vec<Vec<Value>> = messages[at(&messages)..].iter().map(plain).collect();
     assert_eq!(now[..before.len()], before[..], "the last turn is verbatim");
     assert!(history.contains(PROBE) && history.contains(ANSWER_2));
+}
+
+const CODEX_FIRST: &str = "Generate the report and count it.";
+const CODEX_SECOND: &str = "Check the probe.";
+
+/// Codex writes a two-turn rollout (a long output in the first turn); `squash resume --agent
+/// codex --dry-run` masks it into a new rollout, which the real `codex exec resume NEW` takes.
+#[tokio::test]
+async fn squash_resume_masks_a_codex_rollout_and_the_real_codex_resumes_it() {
+    let Some(codex) = Agent::find(AgentKind::Codex) else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let one = ResponsesServer::start(vec![
+        vec![Item::call(
+            "call_report",
+            "exec_command",
+            json!({"cmd": "seq 1 1500 | sed 's/^/report line /'"}),
+        )],
+        vec![Item::message(ANSWER_1)],
+    ])
+    .await;
+    assert_ran(
+        &sandbox
+            .codex(&codex, &one.base_url(), &[], CODEX_FIRST)
+            .await,
+        "codex exec (turn 1)",
+    );
+    let sessions = sandbox.codex_home().join("sessions");
+    let first = session_files(&sessions);
+    assert_eq!(first.len(), 1, "{first:?}");
+    let stem = first[0].file_stem().unwrap().to_string_lossy().into_owned();
+    let id = stem[stem.len() - 36..].to_owned();
+    let two = ResponsesServer::start(vec![
+        vec![Item::call(
+            "call_probe",
+            "exec_command",
+            json!({"cmd": format!("echo {PROBE}")}),
+        )],
+        vec![Item::message(ANSWER_2)],
+    ])
+    .await;
+    assert_ran(
+        &sandbox
+            .codex(&codex, &two.base_url(), &["resume", &id], CODEX_SECOND)
+            .await,
+        "codex exec resume (turn 2)",
+    );
+    let original = session_files(&sessions)
+        .into_iter()
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+        .expect("a rollout");
+    let hash = sha256(&original);
+
+    let output = squash(&sandbox, &codex.bin)
+        .args(["--json", "resume", "--agent", "codex", "--strategy", "mask"])
+        .args(["--keep-last", "1", "--budget", "3k", "--dry-run"])
+        .output()
+        .await
+        .expect("run squash resume");
+    assert_ran(&output, "squash resume --dry-run");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(sha256(&original), hash, "the original rollout is untouched");
+    let new_id = report["written"]["session_id"]
+        .as_str()
+        .expect("a new rollout");
+    assert_eq!(report["command"][1], "resume");
+    assert_eq!(report["command"][2], new_id);
+
+    let server = ResponsesServer::start(vec![vec![Item::message(RESUMED)]]).await;
+    let resumed = sandbox
+        .codex(&codex, &server.base_url(), &["resume", new_id], "go on")
+        .await;
+    assert_ran(&resumed, "codex exec resume NEW");
+    assert!(String::from_utf8_lossy(&resumed.stdout).contains(RESUMED));
+    let sent = server.response_requests();
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+    let input = sent[0]["input"].as_array().expect("input");
+    let history = serde_json::to_string(input).unwrap();
+    assert!(
+        !history.contains("report line 750"),
+        "the masked output is not sent"
+    );
+    assert!(history.contains("[output masked by squash:"), "{history}");
+    assert!(
+        history.contains("report line 1500"),
+        "its last line is kept"
+    );
+    assert!(history.contains(CODEX_FIRST) && history.contains(CODEX_SECOND));
+    assert!(
+        history.contains(PROBE) && history.contains(ANSWER_2),
+        "the last turn is there"
+    );
+    let ids = |kind: &str| -> Vec<String> {
+        input
+            .iter()
+            .filter(|i| i["type"] == kind)
+            .filter_map(|i| i["call_id"].as_str().map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(
+        ids("function_call"),
+        ids("function_call_output"),
+        "every call answered"
+    );
+    assert_eq!(ids("function_call").len(), 2);
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use squash_core::ConversationId;
 
-use super::{Agent, ResumeError, SessionFile};
+use super::{Agent, AgentHomes, ResumeError, SessionFile};
 use crate::export::{ExportFormat, ExportOptions, ExportReport};
 use crate::ConversationService;
 
@@ -21,11 +21,13 @@ pub struct WrittenSession {
     pub report: ExportReport,
 }
 
-/// Exports the conversation's current thread as a new session of `original`'s agent.
+/// Exports the conversation's current thread as a new session of `original`'s agent: beside
+/// the original for Claude Code, in today's folder of `$CODEX_HOME/sessions` for Codex.
 pub async fn write_session(
     service: &ConversationService,
     conversation: ConversationId,
     original: &SessionFile,
+    homes: &AgentHomes,
 ) -> Result<WrittenSession, ResumeError> {
     let session_id = uuid::Uuid::now_v7().hyphenated().to_string();
     let (format, path) = match original.agent {
@@ -33,7 +35,12 @@ pub async fn write_session(
             ExportFormat::ClaudeCode,
             beside(&original.path).join(format!("{session_id}.jsonl")),
         ),
-        Agent::Codex => todo!("LOCAL-ONLY until the codex writer merges"),
+        // Codex finds a rollout by the id in its name anywhere under its sessions; it is put
+        // where Codex itself would put one started now.
+        Agent::Codex => (
+            ExportFormat::Codex,
+            crate::export::rollout_path(&homes.codex_home, &session_id, &chrono::Local::now()),
+        ),
     };
     let options = ExportOptions {
         session_id: Some(session_id.clone()),
@@ -46,6 +53,9 @@ pub async fn write_session(
         path: path.clone(),
         error,
     };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(write_err)?;
+    }
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

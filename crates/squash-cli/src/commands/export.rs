@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use squash_app::export::{project_dir, rollout_path};
+use squash_app::resume::AgentHomes;
 use squash_app::{ConversationService, ExportFormat, ExportOptions};
 
 use crate::output::Output;
@@ -57,28 +58,16 @@ impl From<FormatArg> for ExportFormat {
 }
 
 /// `$<var>`, else `~/<dir>`: where an agent keeps its configuration and sessions.
-fn agent_home(var: &str, dir: &str) -> anyhow::Result<PathBuf> {
-    if let Some(home) = std::env::var_os(var).filter(|d| !d.is_empty()) {
-        return Ok(PathBuf::from(home));
-    }
-    let base = directories::BaseDirs::new().context("cannot find the home directory")?;
-    Ok(base.home_dir().join(dir))
-}
-
 fn is_agent(format: ExportFormat) -> bool {
     matches!(format, ExportFormat::ClaudeCode | ExportFormat::Codex)
 }
 
 /// Where `--install` puts the session.
 fn install_path(format: ExportFormat, session_id: &str, cwd: &str) -> anyhow::Result<PathBuf> {
+    let homes = AgentHomes::from_env();
     Ok(match format {
-        ExportFormat::Codex => rollout_path(
-            &agent_home("CODEX_HOME", ".codex")?,
-            session_id,
-            &chrono::Local::now(),
-        ),
-        _ => project_dir(&agent_home("CLAUDE_CONFIG_DIR", ".claude")?, cwd)
-            .join(format!("{session_id}.jsonl")),
+        ExportFormat::Codex => rollout_path(&homes.codex_home, session_id, &chrono::Local::now()),
+        _ => project_dir(&homes.claude_config, cwd).join(format!("{session_id}.jsonl")),
     })
 }
 

@@ -74,8 +74,9 @@ pub async fn run(
         .context("cannot read the current directory")?
         .to_string_lossy()
         .into_owned();
+    let homes = AgentHomes::from_env();
     let session = resume::locate(
-        &AgentHomes::from_env(),
+        &homes,
         args.agent.map(Agent::from),
         args.session.as_deref(),
         &cwd,
@@ -105,7 +106,7 @@ pub async fn run(
     )
     .await?;
     let written = match outcome.thread {
-        Some(_) => Some(resume::write_session(service, conv, &session).await?),
+        Some(_) => Some(resume::write_session(service, conv, &session, &homes).await?),
         None => None,
     };
     let id = match &written {
