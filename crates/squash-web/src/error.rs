@@ -12,8 +12,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
+use squash_app::fit::FitError;
 use squash_app::providers::ProviderError;
 use squash_app::{ChatError, ErrorCode, ServiceError, SquashError};
+use squash_core::tokens::format_count;
 use squash_llm::LlmError;
 use thiserror::Error;
 
@@ -233,6 +235,36 @@ impl From<SquashError> for ApiError {
             None => err,
         };
         err.retryable(retryable)
+    }
+}
+
+impl From<FitError> for ApiError {
+    fn from(e: FitError) -> ApiError {
+        match e {
+            FitError::Service(s) => s.into(),
+            FitError::Squash(s) => s.into(),
+            // The service's text names the CLI's flags; the API says it with its own fields.
+            FitError::OutOfReach {
+                budget,
+                best_reachable,
+                protected,
+                keep_last,
+                strategy,
+            } => ApiError::invalid(format!(
+                "cannot fit into {} tokens without touching the protected part ({} tokens: what \
+                 comes before the first request, every request, and the last {keep_last} \
+                 turn{}): the best the {strategy} strategy reaches is {} tokens",
+                format_count(budget),
+                format_count(protected),
+                if keep_last == 1 { "" } else { "s" },
+                format_count(best_reachable),
+            ))
+            .with_class("out_of_reach")
+            .with_hint(
+                "Raise the budget, keep fewer turns (`keep_last`), or send `best_effort: true` \
+                 to apply the best reachable.",
+            ),
+        }
     }
 }
 

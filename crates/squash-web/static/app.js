@@ -85,6 +85,8 @@ async function stream(url, body, handlers, signal) {
         if (handlers.delta) handlers.delta(event.data.text || "");
       } else if (event.name === "start") {
         if (handlers.start) handlers.start(event.data);
+      } else if (event.name === "step") {
+        if (handlers.step) handlers.step(event.data);
       } else if (event.name === "error") {
         throw apiError(event.data, 200);
       } else {
@@ -620,7 +622,177 @@ function initConversation(root) {
     if (ev.key === "Escape") toggleMenu(false);
   });
 
+  initFit(root, base, refresh);
   updateSelection();
+}
+
+// ---- fit to budget --------------------------------------------------------------------------
+// The dialog loads the plan as a server-rendered fragment, applies it through the API (streamed
+// step by step), then the card above the thread offers the undo.
+
+const fmtTokens = (n) => Number(n).toLocaleString("en-US");
+
+function fitStepLabel(step) {
+  const what = { mask: "masking the tool output of", extract: "extracting the facts of", ai: "AI-squashing" };
+  const first = step.first_position + 1;
+  const last = step.last_position + 1;
+  const where = first === last ? "@" + first : "@" + first + "–@" + last;
+  return (what[step.action] || step.action) + " " + where;
+}
+
+function initFit(root, base, refresh) {
+  const dialog = $("#fit-dialog");
+  if (!dialog) return;
+  const cid = root.dataset.conversation;
+  let applying = null; // the AbortController of the running fit
+  let plan = null; // the previewed plan's element
+
+  function canApply() {
+    if (!plan || applying) return false;
+    const mode = plan.dataset.canApply;
+    const bestEffort = $("#fit-best-effort", plan);
+    return mode === "yes" || (mode === "best-effort" && !!bestEffort && bestEffort.checked);
+  }
+
+  function updateApply() {
+    const button = $("#fit-apply");
+    button.disabled = !canApply();
+    button.title = plan ? "" : "Preview a plan first";
+  }
+
+  function message(text, hint) {
+    const box = $("#fit-message");
+    box.textContent = text || "";
+    if (hint) {
+      const h = document.createElement("div");
+      h.className = "small";
+      h.textContent = hint;
+      box.append(h);
+    }
+    box.hidden = !text;
+  }
+
+  function clearPlan() {
+    plan = null;
+    $("#fit-plan").replaceChildren();
+    message("");
+    updateApply();
+  }
+
+  function open() {
+    clearPlan();
+    $("#fit-progress").hidden = true;
+    dialog.showModal();
+    const budget = $("#fit-budget");
+    budget.focus();
+    budget.select();
+  }
+
+  function field(name, min) {
+    const raw = $("#fit-form").elements.namedItem(name).value.trim();
+    const n = Number(raw);
+    return raw !== "" && Number.isInteger(n) && n >= min ? n : null;
+  }
+
+  async function preview() {
+    const budget = field("budget", 1);
+    const keep = field("keep_last", 0);
+    clearPlan();
+    if (budget === null) return message("The budget is a whole number of tokens, at least 1.");
+    if (keep === null) return message("The turns to keep are a whole number, 0 or more.");
+    const strategy = $("#fit-strategy").value;
+    const query = new URLSearchParams({ budget: String(budget), keep_last: String(keep), strategy });
+    try {
+      const res = await fetch("/ui/conversations/" + encodeURIComponent(cid) + "/fit?" + query, {
+        credentials: "same-origin",
+        headers: { Accept: "text/html" },
+      });
+      $("#fit-plan").innerHTML = await res.text(); // server-rendered, escaped: the plan or its error
+      plan = $("#fit-plan .fit-plan");
+    } catch (e) {
+      message("Could not load the plan: " + e.message);
+    }
+    updateApply();
+    $("#fit-apply").scrollIntoView({ block: "nearest" });
+  }
+
+  function showDone(out) {
+    const steps = out.steps.length;
+    $("#fit-done-text").textContent = out.thread
+      ? "Fitted: " + fmtTokens(out.tokens_before) + " → " + fmtTokens(out.tokens_after) + " tokens in " +
+        steps + " step" + (steps === 1 ? "" : "s") +
+        (out.fits ? " (budget " + fmtTokens(out.budget) + ")." : ", best effort: the budget of " + fmtTokens(out.budget) + " was not reached.") +
+        " The old thread is one undo away."
+      : "The thread is within the budget already; nothing changed.";
+    $("#fit-undo").hidden = !out.thread;
+    $("#fit-done").hidden = false;
+  }
+
+  async function apply() {
+    if (!canApply()) return;
+    const d = plan.dataset;
+    const body = { budget: Number(d.budget), keep_last: Number(d.keepLast), strategy: d.strategy, thread: d.thread };
+    const bestEffort = $("#fit-best-effort", plan);
+    if (bestEffort && bestEffort.checked) body.best_effort = true;
+    applying = new AbortController();
+    updateApply();
+    message("");
+    $("#fit-progress-text").textContent = "Applying the plan…";
+    $("#fit-progress").hidden = false;
+    try {
+      const out = await stream(base + "/fit", body, {
+        step: (p) => {
+          $("#fit-progress-text").textContent = "Step " + p.index + " of " + p.of + ": " + fitStepLabel(p.step) + "…";
+        },
+      }, applying.signal);
+      applying = null;
+      dialog.close();
+      await refresh();
+      showDone(out);
+    } catch (e) {
+      if (e.name === "AbortError") message("Cancelled; nothing was changed.");
+      else message(e.message, e.hint);
+      await refresh().catch(showError);
+    } finally {
+      applying = null;
+      $("#fit-progress").hidden = true;
+      updateApply();
+    }
+  }
+
+  async function undo() {
+    try {
+      await api("POST", base + "/undo");
+      $("#fit-done").hidden = true;
+      await refresh();
+      flash("Undone: the thread is back as it was before the fit. Redo applies the fit again.", "info");
+    } catch (e) {
+      showError(e);
+    }
+  }
+
+  root.addEventListener("click", (ev) => {
+    const t = ev.target;
+    if (t.closest("#fit-btn")) return open();
+    if (t.closest("#fit-close")) return dialog.close();
+    if (t.closest("#fit-apply")) return apply();
+    if (t.closest("#fit-cancel")) return applying && applying.abort();
+    if (t.closest("#fit-undo")) return undo();
+    if (t.closest("#fit-done-close")) $("#fit-done").hidden = true;
+  });
+  $("#fit-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    preview();
+  });
+  // A changed field makes the shown plan stale.
+  $("#fit-form").addEventListener("input", clearPlan);
+  dialog.addEventListener("change", (ev) => {
+    if (ev.target.id === "fit-best-effort") updateApply();
+  });
+  // Escape or ✕ while applying stops the fit: the server cancels the model call.
+  dialog.addEventListener("close", () => {
+    if (applying) applying.abort();
+  });
 }
 
 document.addEventListener("DOMContentLoaded", () => {

@@ -1602,3 +1602,507 @@ async fn import_and_export_errors() {
 fn uuid7() -> String {
     squash_core::MessageId::new().to_string()
 }
+
+// ---- fit to budget ----------------------------------------------------------------------------
+
+const MASK_MARKER: &str = "[output masked by squash:";
+
+impl App {
+    /// A coding session of `turns` turns over the API: a request, a `cargo test` call, its long
+    /// log (failing with a named error in odd turns), and the agent's answer.
+    async fn session(&self, turns: usize) -> (String, Vec<String>) {
+        let conv = self.conversation("A long agent session").await;
+        let mut ids = Vec::new();
+        for t in 0..turns {
+            let call = format!("toolu_{t:02}");
+            let failing = t % 2 == 1;
+            let mut log: Vec<String> = (0..150)
+                .map(|i| format!("   Compiling dep_{i} v0.{t}.{i} (/work/deps/dep_{i})"))
+                .collect();
+            log.push(if failing {
+                format!("error[E0425]: cannot find value `total_{t}` in src/report_{t}.rs")
+            } else {
+                format!("test result: ok. {} passed; 0 failed", t + 3)
+            });
+            ids.push(
+                self.append(&conv, "user", &format!("Turn {t}: make report_{t} pass"))
+                    .await,
+            );
+            for (role, content) in [
+                (
+                    "assistant",
+                    json!([{ "type": "tool_call", "id": call, "name": "Bash",
+                             "input": { "command": format!("cargo test report_{t}") } }]),
+                ),
+                (
+                    "user",
+                    json!([{ "type": "tool_result", "tool_use_id": call, "tool_name": "Bash",
+                             "is_error": failing, "result": [{ "type": "text", "text": log.join("\n") }] }]),
+                ),
+            ] {
+                let r = self
+                    .post(
+                        &format!("/api/conversations/{conv}/messages"),
+                        json!({ "role": role, "content": content }),
+                    )
+                    .await;
+                assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+                ids.push(r.json()["message"]["id"].as_str().expect("id").to_owned());
+            }
+            ids.push(
+                self.append(&conv, "assistant", &format!("report_{t} is done."))
+                    .await,
+            );
+        }
+        (conv, ids)
+    }
+
+    /// `POST …/fit/preview`, expected to succeed.
+    async fn fit_plan(&self, conv: &str, body: Value) -> Value {
+        let r = self
+            .post(&format!("/api/conversations/{conv}/fit/preview"), body)
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        r.json()
+    }
+
+    async fn thread_json(&self, conv: &str) -> Value {
+        let r = self.get(&format!("/api/conversations/{conv}/thread")).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        r.json()
+    }
+
+    async fn history_len(&self, conv: &str) -> usize {
+        let r = self
+            .get(&format!("/api/conversations/{conv}/history"))
+            .await;
+        r.json()["threads"].as_array().expect("threads").len()
+    }
+}
+
+fn count(n: &Value) -> String {
+    squash_core::tokens::format_count(n.as_u64().expect("a token count"))
+}
+
+#[tokio::test]
+async fn fit_preview_apply_and_one_undo_restores_the_thread_exactly() {
+    let app = app();
+    let (conv, ids) = app.session(6).await;
+    let base = format!("/api/conversations/{conv}");
+    let thread = app.thread_json(&conv).await["thread"]["id"].clone();
+
+    // A generous budget: nothing to do.
+    let roomy = app.fit_plan(&conv, json!({ "budget": 10_000_000 })).await;
+    assert_eq!(roomy["noop"], true);
+    assert_eq!(roomy["fits"], true);
+    assert_eq!(roomy["steps"], json!([]));
+    let before = roomy["tokens_before"].as_u64().unwrap();
+
+    // Half of it, by masking: one step per old tool output, the last two turns untouched.
+    let budget = before / 2;
+    let plan = app
+        .fit_plan(&conv, json!({ "budget": budget, "strategy": "mask" }))
+        .await;
+    assert_eq!(plan["fits"], true, "{plan}");
+    assert_eq!(plan["noop"], false);
+    assert_eq!(plan["needs_model"], false);
+    assert_eq!(plan["thread_id"], thread);
+    assert_eq!(
+        plan["request"],
+        json!({ "budget": budget, "keep_last": 2, "strategy": "mask" })
+    );
+    assert_eq!(plan["messages"], 24);
+    assert_eq!(plan["turns"], 6);
+    let steps = plan["steps"].as_array().unwrap();
+    assert!(!steps.is_empty());
+    let mut saved = 0;
+    for s in steps {
+        let at = s["first_position"].as_u64().unwrap() as usize;
+        assert_eq!(s["action"], "mask");
+        assert_eq!(s["last_position"], at as u64);
+        assert_eq!(s["sources"], json!([ids[at]]), "{s}");
+        // The tool outputs of the old turns (the last two turns start at @17).
+        assert!(at % 4 == 2 && at < 16, "{s}");
+        let (b, a) = (
+            s["tokens_before"].as_u64().unwrap(),
+            s["tokens_after"].as_u64().unwrap(),
+        );
+        assert!(a < b / 4, "{s}");
+        saved += b - a;
+        assert_eq!(s["estimated"], false);
+        assert!(s["facts_kept"].as_u64().unwrap() <= s["facts"].as_u64().unwrap());
+    }
+    assert_eq!(plan["tokens_after"].as_u64().unwrap(), before - saved);
+    // A preview changes nothing.
+    assert_eq!(app.thread_ids(&conv).await, ids);
+
+    // Applied: one new thread, one operation per step, the masks in their sources' places.
+    let r = app
+        .post(
+            &format!("{base}/fit"),
+            json!({ "budget": budget, "strategy": "mask", "thread": thread }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let out = r.json();
+    assert_eq!(out["fits"], true);
+    assert_eq!(out["tokens_before"], before);
+    assert_eq!(out["tokens_after"], plan["tokens_after"]);
+    assert_ne!(out["thread"]["id"], thread);
+    assert_eq!(out["thread"]["origin"]["kind"], "fit");
+    let done = out["steps"].as_array().unwrap();
+    assert_eq!(done.len(), steps.len());
+    let fitted = app.thread_ids(&conv).await;
+    assert_eq!(fitted.len(), ids.len());
+    let mut replaced = vec![false; ids.len()];
+    for d in done {
+        let at = d["first_position"].as_u64().unwrap() as usize;
+        replaced[at] = true;
+        let result = d["result_message_id"].as_str().unwrap();
+        assert_eq!(fitted[at], result);
+        assert!(d["operation_id"].is_string(), "{d}");
+        let message = app.get(&format!("/api/messages/{result}")).await.text;
+        assert!(message.contains(MASK_MARKER), "{message}");
+        let prov = app
+            .get(&format!("/api/messages/{result}/provenance"))
+            .await
+            .json();
+        assert_eq!(prov["operation"]["source_message_ids"], json!([ids[at]]));
+        assert_eq!(prov["operation"]["id"], d["operation_id"]);
+    }
+    for (i, id) in ids.iter().enumerate() {
+        if !replaced[i] {
+            assert_eq!(&fitted[i], id, "@{} was not in the plan", i + 1);
+        }
+    }
+    assert_eq!(
+        out["thread"]["origin"]["operation_ids"],
+        json!(done
+            .iter()
+            .map(|d| d["operation_id"].clone())
+            .collect::<Vec<_>>())
+    );
+
+    // One undo restores the thread exactly.
+    let undo = app.post(&format!("{base}/undo"), json!({})).await;
+    assert_eq!(undo.status, StatusCode::OK, "{}", undo.text);
+    assert_eq!(app.thread_ids(&conv).await, ids);
+
+    // Applied again as an event stream: start, one event per step, then the outcome.
+    let r = app
+        .post_events(
+            &format!("{base}/fit"),
+            json!({ "budget": budget, "strategy": "mask" }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let events = r.events();
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    let mut expected = vec!["start"];
+    expected.extend(std::iter::repeat_n("step", steps.len()));
+    expected.push("applied");
+    assert_eq!(names, expected, "{}", r.text);
+    assert_eq!(events[0].1["steps"], steps.len());
+    assert_eq!(events[0].1["model"], Value::Null);
+    for (i, (_, data)) in events[1..=steps.len()].iter().enumerate() {
+        assert_eq!(data["index"], i + 1);
+        assert_eq!(data["of"], steps.len());
+        assert_eq!(data["step"]["action"], "mask");
+    }
+    let applied = &events.last().unwrap().1;
+    assert_eq!(applied["tokens_after"], plan["tokens_after"]);
+    assert_ne!(app.thread_ids(&conv).await, ids);
+
+    // Applying a preview made on a thread that is no longer current is a conflict.
+    let current = app.thread_ids(&conv).await;
+    let history = app.history_len(&conv).await;
+    app.post(
+        &format!("{base}/fit"),
+        json!({ "budget": budget, "strategy": "mask", "thread": thread }),
+    )
+    .await
+    .error(StatusCode::CONFLICT, "conflict");
+    assert_eq!(app.thread_ids(&conv).await, current);
+    assert_eq!(app.history_len(&conv).await, history);
+}
+
+#[tokio::test]
+async fn fit_out_of_reach_says_the_best_reachable_and_changes_nothing() {
+    let app = app();
+    let (conv, ids) = app.session(4).await;
+    let base = format!("/api/conversations/{conv}");
+    let plan = app
+        .fit_plan(&conv, json!({ "budget": 1, "strategy": "mask" }))
+        .await;
+    assert_eq!(plan["fits"], false);
+    let best = &plan["best_reachable"];
+    assert!(best.as_u64().unwrap() >= plan["protected_tokens"].as_u64().unwrap());
+    assert!(best.as_u64().unwrap() < plan["tokens_before"].as_u64().unwrap());
+    assert_eq!(plan["tokens_after"], *best);
+
+    let history = app.history_len(&conv).await;
+    let e = app
+        .post(
+            &format!("{base}/fit"),
+            json!({ "budget": 1, "strategy": "mask" }),
+        )
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    assert_eq!(e["class"], "out_of_reach");
+    let message = e["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!(
+            "the best the mask strategy reaches is {} tokens",
+            count(best)
+        )),
+        "{message}"
+    );
+    assert!(
+        !message.contains('\n') && !message.contains("--"),
+        "{message}"
+    );
+    assert!(e["hint"].as_str().unwrap().contains("best_effort"), "{e}");
+    assert_eq!(app.thread_ids(&conv).await, ids);
+    assert_eq!(app.history_len(&conv).await, history);
+
+    // As a best effort: the best reachable, applied; one undo restores the thread.
+    let r = app
+        .post(
+            &format!("{base}/fit"),
+            json!({ "budget": 1, "strategy": "mask", "best_effort": true }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let out = r.json();
+    assert_eq!(out["fits"], false);
+    assert_eq!(out["tokens_after"], *best);
+    app.post(&format!("{base}/undo"), json!({})).await;
+    assert_eq!(app.thread_ids(&conv).await, ids);
+}
+
+#[tokio::test]
+async fn fit_refuses_bad_input_and_ai_steps_without_a_model() {
+    let app = app_with(|state, _| state.without_model("no model is configured"));
+    let (conv, ids) = app.session(6).await;
+    let base = format!("/api/conversations/{conv}");
+    for (route, body) in [
+        ("fit/preview", json!({})),
+        ("fit/preview", json!({ "budget": 0 })),
+        ("fit/preview", json!({ "budget": -5 })),
+        ("fit/preview", json!({ "budget": "lots" })),
+        (
+            "fit/preview",
+            json!({ "budget": 1000, "strategy": "poetry" }),
+        ),
+        (
+            "fit/preview",
+            json!({ "budget": 1000, "best_effort": true }),
+        ),
+        ("fit", json!({ "budget": 1000, "keep_last": -1 })),
+        ("fit", json!({ "budget": 1000, "thread": "not-a-thread" })),
+        ("fit", json!({ "budget": 1000, "colour": "blue" })),
+    ] {
+        app.post(&format!("{base}/{route}"), body.clone())
+            .await
+            .error(StatusCode::BAD_REQUEST, "invalid_input");
+    }
+    app.post(
+        &format!("/api/conversations/{}/fit/preview", uuid7()),
+        json!({ "budget": 1000 }),
+    )
+    .await
+    .error(StatusCode::NOT_FOUND, "not_found");
+    let floor = app
+        .fit_plan(&conv, json!({ "budget": 1, "strategy": "mask" }))
+        .await["best_reachable"]
+        .as_u64()
+        .unwrap();
+
+    // Below what masks reach, hybrid squashes old turns with the model: previewed without one,
+    // refused when applied, nothing changed.
+    let plan = app.fit_plan(&conv, json!({ "budget": floor - 100 })).await;
+    assert_eq!(plan["request"]["strategy"], "hybrid");
+    assert_eq!(plan["needs_model"], true);
+    let ai_steps = plan["steps"].as_array().unwrap();
+    assert!(ai_steps
+        .iter()
+        .any(|s| s["action"] == "ai" && s["estimated"] == true && s["facts_kept"].is_null()));
+    let e = app
+        .post(&format!("{base}/fit"), json!({ "budget": floor - 100 }))
+        .await
+        .error(StatusCode::SERVICE_UNAVAILABLE, "not_configured");
+    assert!(e["hint"].as_str().unwrap().contains("Manual squash"), "{e}");
+    assert_eq!(app.thread_ids(&conv).await, ids);
+
+    // Masks need no model; nor does hybrid when masks are enough.
+    for strategy in ["mask", "hybrid"] {
+        let r = app
+            .post(
+                &format!("{base}/fit"),
+                json!({ "budget": floor + 100, "strategy": strategy }),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{strategy}: {}", r.text);
+        assert_eq!(r.json()["fits"], true);
+        app.post(&format!("{base}/undo"), json!({})).await;
+        assert_eq!(app.thread_ids(&conv).await, ids);
+    }
+}
+
+#[tokio::test]
+async fn fit_with_ai_steps_streams_each_step_and_records_the_model() {
+    let app = app();
+    let (conv, ids) = app.session(6).await;
+    let base = format!("/api/conversations/{conv}");
+    let floor = app
+        .fit_plan(&conv, json!({ "budget": 1, "strategy": "mask" }))
+        .await["best_reachable"]
+        .as_u64()
+        .unwrap();
+    for _ in 0..10 {
+        app.model.push_text("Ran cargo test report_0; it passed.");
+    }
+    let r = app
+        .post_events(&format!("{base}/fit"), json!({ "budget": floor - 100 }))
+        .await;
+    let events = r.events();
+    assert_eq!(events[0].0, "start", "{}", r.text);
+    assert_eq!(events[0].1["model"], "fake-model");
+    assert_eq!(events[0].1["strategy"], "hybrid");
+    let (last, out) = events.last().unwrap();
+    assert_eq!(last, "applied", "{}", r.text);
+    let step_events = events.iter().filter(|(n, _)| n == "step").count();
+    assert!(step_events >= out["steps"].as_array().unwrap().len());
+    assert_eq!(out["fits"], true, "{out}");
+    let ai: Vec<&Value> = out["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["action"] == "ai")
+        .collect();
+    assert!(!ai.is_empty(), "{out}");
+    for s in ai {
+        assert_eq!(s["model"], "fake-model");
+        assert_eq!(s["estimated"], false);
+        assert_eq!(
+            s["facts_kept"], s["facts"],
+            "the ledger fills in what the answer left out"
+        );
+    }
+    assert!(!app.model.requests().is_empty());
+    app.post(&format!("{base}/undo"), json!({})).await;
+    assert_eq!(app.thread_ids(&conv).await, ids);
+}
+
+#[tokio::test]
+async fn the_fit_dialog_and_its_plan_fragment() {
+    let app = app();
+    let (conv, _) = app.session(6).await;
+    let page = app.get(&format!("/c/{conv}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    for needle in [
+        r#"id="fit-btn""#,
+        r#"id="fit-dialog" aria-labelledby="fit-title""#,
+        r#"<label for="fit-budget">"#,
+        r#"<option value="hybrid" selected>"#,
+        r#"id="fit-done""#,
+    ] {
+        assert!(page.text.contains(needle), "{needle}");
+    }
+    let before = app.fit_plan(&conv, json!({ "budget": 10_000_000 })).await["tokens_before"]
+        .as_u64()
+        .unwrap();
+    // The default budget: half the thread (the model's window is far larger).
+    assert!(
+        page.text
+            .contains(&format!(r#"value="{}""#, before / 2 / 100 * 100)),
+        "the default budget"
+    );
+
+    let budget = before / 2;
+    let plan = app
+        .fit_plan(&conv, json!({ "budget": budget, "strategy": "mask" }))
+        .await;
+    let fragment = app
+        .get(&format!(
+            "/ui/conversations/{conv}/fit?budget={budget}&strategy=mask"
+        ))
+        .await;
+    assert_eq!(fragment.status, StatusCode::OK, "{}", fragment.text);
+    let html = &fragment.text;
+    assert!(html.contains(r#"id="fit-steps""#), "{html}");
+    assert_eq!(
+        html.matches(r#"class="fit-step""#).count(),
+        plan["steps"].as_array().unwrap().len()
+    );
+    assert!(html.contains(r#"data-can-apply="yes""#), "{html}");
+    assert!(html.contains(&format!(
+        r#"data-thread="{}""#,
+        plan["thread_id"].as_str().unwrap()
+    )));
+    assert!(html.contains("Mask tool output"));
+
+    let out_of_reach = app
+        .get(&format!(
+            "/ui/conversations/{conv}/fit?budget=1&strategy=mask"
+        ))
+        .await;
+    let best = app
+        .fit_plan(&conv, json!({ "budget": 1, "strategy": "mask" }))
+        .await["best_reachable"]
+        .clone();
+    assert!(out_of_reach.text.contains(&format!(
+        "Does not fit: best reachable {} tokens",
+        count(&best)
+    )));
+    assert!(out_of_reach
+        .text
+        .contains(r#"data-can-apply="best-effort""#));
+    assert!(out_of_reach.text.contains(r#"id="fit-best-effort""#));
+
+    // Errors come as a fragment for the dialog, not a page.
+    for query in ["budget=0", "budget=10&strategy=poetry", "strategy=mask"] {
+        let r = app
+            .get(&format!("/ui/conversations/{conv}/fit?{query}"))
+            .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{query}");
+        assert!(
+            r.text.starts_with(r#"<div class="fit-error""#),
+            "{}",
+            r.text
+        );
+    }
+}
+
+#[tokio::test]
+async fn without_a_model_the_fit_dialog_offers_the_strategies_that_need_none() {
+    let app = app_with(|state, _| state.without_model("no model is configured <here>"));
+    let (conv, _) = app.session(6).await;
+    let page = app.get(&format!("/c/{conv}")).await.text;
+    assert!(page.contains(r#"<option value="mask" selected>"#), "{page}");
+    for s in ["ai", "hybrid"] {
+        assert!(
+            page.contains(&format!(
+                r#"<option value="{s}" disabled title="no model is configured &lt;here&gt;">"#
+            )),
+            "{s}"
+        );
+    }
+    let floor = app
+        .fit_plan(&conv, json!({ "budget": 1, "strategy": "mask" }))
+        .await["best_reachable"]
+        .as_u64()
+        .unwrap();
+    let html = app
+        .get(&format!(
+            "/ui/conversations/{conv}/fit?budget={}&strategy=hybrid",
+            floor - 100
+        ))
+        .await
+        .text;
+    assert!(html.contains(r#"data-can-apply="no""#), "{html}");
+    assert!(
+        html.contains("no model is configured &lt;here&gt;"),
+        "{html}"
+    );
+}

@@ -277,19 +277,24 @@ impl Browser {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_squashes_with_the_web_ui() {
-    if !Path::new(CHROMEDRIVER).exists() || !Path::new(CHROMIUM).exists() {
-        if std::env::var_os("SQUASH_REQUIRE_BROWSER").is_some() || std::env::var_os("CI").is_some()
-        {
-            panic!(
-                "{CHROMEDRIVER} or {CHROMIUM} is missing: apt-get install chromium chromium-driver"
-            );
-        }
-        note_skip(&format!(
-            "{CHROMEDRIVER} or {CHROMIUM} is missing (apt-get install chromium chromium-driver)"
-        ));
+    if browser_missing() {
         return;
     }
     story().await;
+}
+
+/// Whether the browser is missing (noted as a skip); fails instead when it is required.
+fn browser_missing() -> bool {
+    if Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists() {
+        return false;
+    }
+    if std::env::var_os("SQUASH_REQUIRE_BROWSER").is_some() || std::env::var_os("CI").is_some() {
+        panic!("{CHROMEDRIVER} or {CHROMIUM} is missing: apt-get install chromium chromium-driver");
+    }
+    note_skip(&format!(
+        "{CHROMEDRIVER} or {CHROMIUM} is missing (apt-get install chromium chromium-driver)"
+    ));
+    true
 }
 
 /// Says that the running test did not run, on stderr and, under `scripts/test.sh`, in the list
@@ -761,4 +766,271 @@ async fn run_story(b: &Browser, app: &str, model_server: &ModelServer) {
         "the empty list",
     )
     .await;
+}
+
+// ---- fit to budget --------------------------------------------------------------------------
+
+const MASK_MARKER: &str = "[output masked by squash:";
+const PHONE: (u32, u32) = (390, 844);
+const DESKTOP: (u32, u32) = (1280, 960);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_fits_a_session_to_a_budget_with_the_web_ui() {
+    if browser_missing() {
+        return;
+    }
+    let (_model_server, base_url) = start_model_server().await;
+    let mut config = OpenAiConfig::new(base_url, MODEL_ID);
+    config.retry = RetryPolicy::none();
+    config.context_window_tokens = 32_000;
+    let model = OpenAiModel::new(config).expect("model");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
+    let state = AppState::new(ConversationService::new(Arc::new(store)))
+        .with_model(Arc::new(model))
+        .with_default_project("/work/e2e");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind app");
+    let app = format!("http://{}", listener.local_addr().expect("addr"));
+    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+
+    let b = Arc::new(start_browser().await);
+    let run = tokio::spawn({
+        let b = b.clone();
+        async move { fit_story(&b, &app).await }
+    });
+    let outcome = tokio::time::timeout(Duration::from_secs(180), run).await;
+    let _ = b.client.clone().close().await;
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Ok(Err(e)) => panic!("the fit story task failed: {e}"),
+        Err(_) => panic!("the fit story took too long"),
+    }
+}
+
+impl Browser {
+    /// `fetch` from the page, with the CSRF header; returns the answer's JSON.
+    async fn post_json(&self, url: &str, body: &Value) -> Value {
+        self.js(&format!(
+            "return fetch({}, {{ method: 'POST', headers: {{ 'Content-Type': 'application/json', \
+             'X-Squash-Csrf': '1' }}, body: JSON.stringify({body}) }}).then(r => r.json());",
+            json!(url)
+        ))
+        .await
+    }
+
+    async fn resize(&self, (width, height): (u32, u32)) {
+        self.client
+            .set_window_size(width, height)
+            .await
+            .expect("resize the window");
+    }
+
+    /// A screenshot at desktop size and one at phone size, with `css` scrolled into view.
+    async fn screenshots(&self, name: &str, css: &str) {
+        let show = format!(
+            "document.querySelector({}).scrollIntoView({{ block: 'nearest' }}); return true;",
+            json!(css)
+        );
+        self.js(&show).await;
+        self.screenshot(&format!("{name}.png")).await;
+        self.resize(PHONE).await;
+        self.js(&show).await;
+        self.screenshot(&format!("{name}-phone.png")).await;
+        self.resize(DESKTOP).await;
+    }
+}
+
+/// A coding session of six turns, each with a long `cargo test` log, made over the API.
+async fn fit_session(b: &Browser) -> String {
+    let created = b
+        .post_json(
+            "/api/conversations",
+            &json!({ "name": "Long agent session" }),
+        )
+        .await;
+    let conv = created["id"].as_str().expect("conversation id").to_owned();
+    for t in 0..6 {
+        let call = format!("toolu_{t}");
+        let log: Vec<String> = (0..150)
+            .map(|i| format!("   Compiling dep_{i} v0.{t}.{i} (/work/deps/dep_{i})"))
+            .chain([format!("test result: ok. {} passed; 0 failed", t + 3)])
+            .collect();
+        for body in [
+            json!({ "role": "user", "text": format!("Turn {t}: make report_{t} pass") }),
+            json!({ "role": "assistant", "content": [{ "type": "tool_call", "id": call, "name": "Bash",
+                     "input": { "command": format!("cargo test report_{t}") } }] }),
+            json!({ "role": "user", "content": [{ "type": "tool_result", "tool_use_id": call,
+                     "tool_name": "Bash", "is_error": false,
+                     "result": [{ "type": "text", "text": log.join("\n") }] }] }),
+            json!({ "role": "assistant", "text": format!("report_{t} is done.") }),
+        ] {
+            let out = b
+                .post_json(&format!("/api/conversations/{conv}/messages"), &body)
+                .await;
+            assert!(out["message"]["id"].is_string(), "{out}");
+        }
+    }
+    conv
+}
+
+async fn fit_story(b: &Browser, app: &str) {
+    b.client.goto(app).await.expect("open home");
+    let conv = fit_session(b).await;
+    b.client
+        .goto(&format!("{app}/c/{conv}"))
+        .await
+        .expect("open the conversation");
+    b.wait(
+        "document.querySelectorAll('#thread li.msg').length === 24",
+        "the session",
+    )
+    .await;
+    let original = b.ids().await;
+    let thread_text = "document.querySelector('#thread').textContent";
+
+    // The dialog opens with the focus on the budget, and Escape closes it.
+    b.click("#fit-btn").await;
+    b.wait(
+        "document.querySelector('#fit-dialog').open && document.activeElement.id === 'fit-budget'",
+        "the fit dialog, focused",
+    )
+    .await;
+    b.client
+        .active_element()
+        .await
+        .expect("focused element")
+        .send_keys("\u{E00C}")
+        .await
+        .expect("press Escape");
+    b.wait(
+        "!document.querySelector('#fit-dialog').open",
+        "Escape to close the dialog",
+    )
+    .await;
+    b.click("#fit-btn").await;
+    b.wait(
+        "document.querySelector('#fit-dialog').open",
+        "the fit dialog",
+    )
+    .await;
+    let default_budget = b
+        .js("return document.querySelector('#fit-budget').value;")
+        .await;
+    let default_budget = default_budget.as_str().expect("budget").to_owned();
+    assert_eq!(
+        b.js("return document.querySelector('#fit-strategy').value;")
+            .await,
+        json!("hybrid")
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#fit-apply').disabled;")
+            .await,
+        json!(true)
+    );
+    b.js(
+        "const s = document.querySelector('#fit-strategy'); s.value = 'mask'; \
+          s.dispatchEvent(new Event('input', { bubbles: true })); return true;",
+    )
+    .await;
+
+    // A budget out of reach: the best reachable, and Apply only as a best effort.
+    b.type_into("#fit-budget", "1").await;
+    b.click("#fit-preview").await;
+    b.wait(
+        "document.querySelector('#fit-plan .fit-out-of-reach')",
+        "the out-of-reach plan",
+    )
+    .await;
+    assert!(b
+        .text("#fit-plan .fit-out-of-reach")
+        .await
+        .contains("Does not fit: best reachable"));
+    assert_eq!(
+        b.js("return document.querySelector('#fit-apply').disabled;")
+            .await,
+        json!(true)
+    );
+    b.click("#fit-best-effort").await;
+    assert_eq!(
+        b.js("return document.querySelector('#fit-apply').disabled;")
+            .await,
+        json!(false)
+    );
+    b.screenshots("12-fit-out-of-reach", "#fit-apply").await;
+
+    // The default budget (half the thread) with masks: old tool outputs, the last two turns
+    // left alone.
+    b.type_into("#fit-budget", &default_budget).await;
+    b.wait(
+        "document.querySelector('#fit-plan').children.length === 0",
+        "the stale plan cleared",
+    )
+    .await;
+    b.click("#fit-preview").await;
+    b.wait("document.querySelector('#fit-steps')", "the plan's steps")
+        .await;
+    let rows = b
+        .js("return Array.from(document.querySelectorAll('#fit-steps tbody tr')).map(r => [r.dataset.action, r.cells[2].textContent]);")
+        .await;
+    // Oldest first, only as many as the budget needs: here the first two outputs.
+    assert_eq!(rows, json!([["mask", "@3"], ["mask", "@7"]]));
+    assert!(b.text("#fit-plan .fit-after").await.contains("fits"));
+    assert_eq!(
+        b.js("return document.querySelector('#fit-apply').disabled;")
+            .await,
+        json!(false)
+    );
+    assert_eq!(b.ids().await, original, "a preview changes nothing");
+    b.screenshots("13-fit-preview", "#fit-apply").await;
+
+    // Apply: the thread changes, the outputs become placeholders, the card offers the undo.
+    b.click("#fit-apply").await;
+    b.wait(
+        "!document.querySelector('#fit-dialog').open && !document.querySelector('#fit-done').hidden",
+        "the applied fit",
+    )
+    .await;
+    b.wait(
+        &format!("{thread_text}.includes({})", json!(MASK_MARKER)),
+        "the masked outputs",
+    )
+    .await;
+    let fitted = b.ids().await;
+    assert_eq!(fitted.len(), original.len());
+    let changed: Vec<usize> = (0..fitted.len())
+        .filter(|&i| fitted[i] != original[i])
+        .map(|i| i + 1)
+        .collect();
+    assert_eq!(changed, [3, 7]);
+    assert!(b.text("#fit-done-text").await.contains("in 2 steps"));
+    b.click("#thread li.msg:nth-child(3) details.tool-result summary")
+        .await;
+    assert!(b
+        .text("#thread li.msg:nth-child(3) .msg-body")
+        .await
+        .contains(MASK_MARKER));
+    // The last turns are whole.
+    assert!(b
+        .text("#thread li.msg:nth-child(23) .msg-body")
+        .await
+        .contains("Compiling dep_149"));
+    b.screenshots("14-fit-applied", "#fit-done").await;
+
+    // Undo: the original thread, exactly.
+    b.click("#fit-undo").await;
+    b.wait(
+        "document.querySelector('#fit-done').hidden",
+        "the undone fit",
+    )
+    .await;
+    b.wait(
+        &format!("!{thread_text}.includes({})", json!(MASK_MARKER)),
+        "the original outputs",
+    )
+    .await;
+    assert_eq!(b.ids().await, original);
+    assert!(b.text("#flash").await.contains("Undone"));
 }

@@ -3,6 +3,7 @@
 
 mod chat;
 mod conversations;
+pub mod fit;
 mod messages;
 mod model;
 mod openapi;
@@ -67,6 +68,8 @@ routes! {
     get "/api/messages/{id}/provenance" => provenance::get;
     post "/api/conversations/{id}/squash/manual" => squash::manual;
     post "/api/conversations/{id}/squash/ai" => squash::ai;
+    post "/api/conversations/{id}/fit/preview" => fit::preview;
+    post "/api/conversations/{id}/fit" => fit::apply;
     get "/api/conversations/{id}/previews/{preview}" => previews::get;
     post "/api/conversations/{id}/previews/{preview}/apply" => previews::apply;
     post "/api/conversations/{id}/previews/{preview}/retry" => previews::retry;

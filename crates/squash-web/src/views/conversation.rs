@@ -8,7 +8,7 @@ use squash_core::{ContentItem, ConversationId, Message, Role};
 
 use super::content::message_body;
 use super::errors::PageError;
-use super::{history, layout, when};
+use super::{fit, history, layout, when};
 use crate::api::parse_id;
 use crate::state::{AppState, ModelChoice};
 
@@ -47,6 +47,7 @@ pub async fn page(
                                 button type="button" role="menuitem" data-squash="custom" { "Custom AI Squash…" }
                             }
                         }
+                        (fit::button())
                         button #delete-selected.danger type="button" disabled { "Delete selected" }
                     }
                     div #flash.flash role="alert" hidden {}
@@ -60,6 +61,7 @@ pub async fn page(
                         pre #progress-text.stream {}
                     }
                     section #preview.card.preview hidden {}
+                    (fit::done_card())
                     (thread_list(&view))
                     (composer())
                 }
@@ -87,6 +89,7 @@ pub async fn page(
                     }
                 }
             }
+            (fit::dialog(state.model_choice(), &view))
         }
     };
     Ok(layout::page(

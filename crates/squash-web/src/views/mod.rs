@@ -6,6 +6,7 @@ mod assets;
 mod content;
 mod conversation;
 pub mod errors;
+mod fit;
 mod history;
 mod home;
 mod layout;
@@ -28,6 +29,7 @@ pub fn router() -> Router<AppState> {
             "/ui/conversations/{id}/previews/{preview}",
             get(preview::fragment),
         )
+        .route("/ui/conversations/{id}/fit", get(fit::fragment))
         .route("/static/app.js", get(assets::script))
         .route("/static/app.css", get(assets::style))
 }

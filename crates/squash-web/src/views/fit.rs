@@ -1,0 +1,309 @@
+//! "Fit to budget…" on the conversation page: the button, the dialog (budget, turns to keep,
+//! strategy), the plan fragment the dialog loads (a table of steps), and the card that offers
+//! undo after a fit. Applying goes through the JSON API (`POST …/fit`, streamed step by step).
+
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+use maud::{html, Markup};
+use serde::Deserialize;
+use squash_app::fit::{message_cost, FitStep, FitStrategy, PlannedFit, StepAction};
+use squash_app::ThreadView;
+use squash_core::fit::DEFAULT_KEEP_LAST;
+use squash_core::tokens::format_count;
+use squash_core::ConversationId;
+
+use crate::api::fit::{fit_request, needs_model, plan};
+use crate::api::{parse_id, Query};
+use crate::error::ApiError;
+use crate::state::{AppState, ModelChoice};
+
+/// The toolbar button, next to the Squash menu.
+pub fn button() -> Markup {
+    html! {
+        button #fit-btn type="button" aria-haspopup="dialog" aria-controls="fit-dialog"
+            title="Plan squashes that bring this thread under a token budget, preview them, apply them as one undoable step" {
+            "Fit to budget…"
+        }
+    }
+}
+
+/// Where the page says what a fit did, with its undo.
+pub fn done_card() -> Markup {
+    html! {
+        section #fit-done.card.fit-done hidden aria-live="polite" {
+            span #fit-done-text {}
+            button #fit-undo type="button" { "↶ Undo fit" }
+            button #fit-done-close.flash-close type="button" aria-label="Dismiss" { "✕" }
+        }
+    }
+}
+
+/// The default budget: half the model's context window when the thread is larger than that
+/// (what `squash resume` aims for), otherwise half the thread; a round number either way.
+fn default_budget(thread_tokens: u64, window: Option<u64>) -> u64 {
+    let half_window = window.map(|w| w / 2);
+    let budget = match half_window {
+        Some(half) if thread_tokens > half => half,
+        _ => thread_tokens / 2,
+    };
+    if budget >= 1_000 {
+        budget / 100 * 100
+    } else {
+        budget.max(1)
+    }
+}
+
+/// The dialog: what to fit into, how, and the plan once previewed.
+pub fn dialog(model: &ModelChoice, view: &ThreadView) -> Markup {
+    let tokens: u64 = view.messages.iter().map(message_cost).sum();
+    let (window, missing) = match model {
+        ModelChoice::Ready(m) => (Some(u64::from(m.info().context_window_tokens)), None),
+        ModelChoice::Missing(reason) => (None, Some(reason.as_str())),
+    };
+    let default = if missing.is_some() {
+        FitStrategy::Mask
+    } else {
+        FitStrategy::Hybrid
+    };
+    html! {
+        dialog #fit-dialog.dialog aria-labelledby="fit-title" aria-describedby="fit-intro" {
+            form #fit-form novalidate {
+                div.dialog-head {
+                    h2 #fit-title { "Fit to budget" }
+                    button.close-dialog type="button" aria-label="Close" { "✕" }
+                }
+                p #fit-intro.muted {
+                    "Plan the squashes that bring this thread under a token budget: old tool outputs masked, old turns squashed, oldest first. "
+                    "The first request, what you typed and the last turns stay as they are. Applied, the whole plan is one new thread: one undo restores it."
+                }
+                p.small #fit-sizes {
+                    "This thread: ~" (format_count(tokens)) " tokens"
+                    @if let Some(w) = window { "; the model's context window: " (format_count(w)) " tokens" }
+                    "."
+                }
+                div.fit-fields {
+                    label for="fit-budget" { "Budget (tokens)" }
+                    input #fit-budget name="budget" type="number" min="1" step="1" inputmode="numeric" required value=(default_budget(tokens, window));
+                    label for="fit-keep" { "Keep the last turns" }
+                    input #fit-keep name="keep_last" type="number" min="0" step="1" inputmode="numeric" required value=(DEFAULT_KEEP_LAST);
+                    label for="fit-strategy" { "Strategy" }
+                    select #fit-strategy name="strategy" {
+                        @for s in FitStrategy::ALL {
+                            (strategy_option(s, s == default, missing))
+                        }
+                    }
+                }
+                @if let Some(reason) = missing {
+                    p #fit-model-note.muted.small { "AI and hybrid need a model: " (reason) }
+                }
+                div.dialog-actions {
+                    button #fit-preview.primary type="submit" { "Preview" }
+                    button #fit-close type="button" { "Cancel" }
+                }
+            }
+            div #fit-plan aria-live="polite" {}
+            div #fit-message.fit-error role="alert" hidden {}
+            div #fit-progress.fit-progress hidden aria-live="polite" {
+                span.spinner aria-hidden="true" {}
+                span #fit-progress-text { "Applying…" }
+                button #fit-cancel type="button" { "Cancel" }
+            }
+            div.dialog-actions {
+                button #fit-apply.primary type="button" disabled title="Preview a plan first" { "Apply" }
+            }
+        }
+    }
+}
+
+fn strategy_option(s: FitStrategy, selected: bool, missing_model: Option<&str>) -> Markup {
+    let label = match s {
+        FitStrategy::Mask => "mask: old tool outputs become placeholders (no model)",
+        FitStrategy::Extract => "extract: old turns become their facts (no model)",
+        FitStrategy::Ai => "ai: the model squashes old turns",
+        FitStrategy::Hybrid => "hybrid: mask, then the model squashes old turns",
+    };
+    let disabled = s.needs_model() && missing_model.is_some();
+    html! {
+        option value=(s.as_str()) selected[selected] disabled[disabled] title=[missing_model.filter(|_| disabled)] {
+            (label) @if disabled { " — needs a model" }
+        }
+    }
+}
+
+/// The preview's query: the fields of `POST …/fit/preview`.
+#[derive(Deserialize)]
+pub struct FitQuery {
+    budget: u64,
+    keep_last: Option<usize>,
+    strategy: Option<FitStrategy>,
+}
+
+/// A failure shown inside the dialog: a fragment, not a page.
+pub struct FragmentError(ApiError);
+
+impl<E: Into<ApiError>> From<E> for FragmentError {
+    fn from(e: E) -> FragmentError {
+        FragmentError(e.into())
+    }
+}
+
+impl IntoResponse for FragmentError {
+    fn into_response(self) -> Response {
+        let e = self.0;
+        let body = html! {
+            div.fit-error role="alert" data-can-apply="no" {
+                p { (e.message) }
+                @if let Some(hint) = &e.hint { p.small { (hint) } }
+            }
+        };
+        (e.status(), body).into_response()
+    }
+}
+
+/// The plan for the dialog.
+pub async fn fragment(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    query: Result<Query<FitQuery>, ApiError>,
+) -> Result<Markup, FragmentError> {
+    let id: ConversationId = parse_id(&id, "conversation")?;
+    let Query(q) = query?;
+    let request = fit_request(q.budget, q.keep_last, q.strategy)?;
+    let planned = plan(&state, id, request).await?;
+    let missing = match state.model_choice() {
+        ModelChoice::Ready(_) => None,
+        ModelChoice::Missing(reason) => Some(reason.as_str()),
+    };
+    Ok(plan_markup(&planned, missing))
+}
+
+/// Whether the plan can be applied as it is (`yes`), only as a best effort, or not at all.
+fn can_apply(planned: &PlannedFit, model_missing: bool) -> &'static str {
+    let plan = &planned.plan;
+    if plan.is_noop() || (needs_model(plan) && model_missing) {
+        "no"
+    } else if plan.fits() {
+        "yes"
+    } else {
+        "best-effort"
+    }
+}
+
+fn plan_markup(planned: &PlannedFit, missing: Option<&str>) -> Markup {
+    let plan = &planned.plan;
+    let r = &plan.request;
+    let estimated = plan.steps.iter().any(|s| s.estimated);
+    html! {
+        div.fit-plan data-thread=(planned.computed_on.0) data-budget=(r.budget)
+            data-keep-last=(r.keep_last) data-strategy=(r.strategy.as_str())
+            data-can-apply=(can_apply(planned, missing.is_some())) {
+            p.small {
+                "Now " (format_count(plan.tokens_before)) " tokens in " (plan.messages) " messages, "
+                (plan.turns) " turns; protected (the first request, what was typed, the last "
+                (r.keep_last) " turns): " (format_count(plan.protected_tokens)) " tokens."
+            }
+            @if plan.is_noop() {
+                p.fit-ok { "The thread is within the budget already: nothing to do." }
+            } @else {
+                (steps_table(&plan.steps))
+                p.fit-after {
+                    "After: " @if estimated { "~" } (format_count(plan.tokens_after)) " tokens (budget "
+                    (format_count(r.budget)) ")"
+                    @if plan.fits() { " — " span.fit-fits { "fits" } }
+                }
+                @if !plan.fits() {
+                    div.fit-out-of-reach role="alert" {
+                        p {
+                            "Does not fit: best reachable " (format_count(plan.best_reachable))
+                            " tokens without touching the protected part. Raise the budget, keep fewer turns, or apply the best reachable."
+                        }
+                        label.small {
+                            input #fit-best-effort type="checkbox";
+                            " Apply the best reachable anyway (best effort)"
+                        }
+                    }
+                }
+                @if let (true, Some(reason)) = (needs_model(plan), missing) {
+                    p.warning role="alert" { "This plan has AI steps and no model is configured: " (reason) }
+                }
+            }
+        }
+    }
+}
+
+fn steps_table(steps: &[FitStep]) -> Markup {
+    html! {
+        div.fit-table-wrap {
+            table #fit-steps.fit-steps {
+                caption.small { (steps.len()) " step" @if steps.len() != 1 { "s" } ", in the order they apply" }
+                thead {
+                    tr {
+                        th scope="col" { "Step" }
+                        th scope="col" { "What" }
+                        th scope="col" { "Messages" }
+                        th scope="col" { "Tokens before → after" }
+                        th scope="col" { "Facts" }
+                    }
+                }
+                tbody {
+                    @for (i, step) in steps.iter().enumerate() {
+                        tr.fit-step data-action=(step.action.as_str()) {
+                            td { (i + 1) }
+                            td { (action_label(step.action)) }
+                            td { (positions(step)) }
+                            td.num {
+                                (format_count(step.tokens_before)) " → "
+                                @if step.estimated { "~" } (format_count(step.tokens_after))
+                            }
+                            td {
+                                @match step.facts_kept {
+                                    Some(kept) => { (kept) " of " (step.facts) " kept" }
+                                    None => { (step.facts) " to keep, checked when applied" }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn action_label(action: StepAction) -> &'static str {
+    match action {
+        StepAction::Mask => "Mask tool output",
+        StepAction::Extract => "Extract facts",
+        StepAction::Ai => "AI squash",
+    }
+}
+
+/// 1-based, as the page numbers messages.
+fn positions(step: &FitStep) -> String {
+    if step.first_position == step.last_position {
+        format!("@{}", step.first_position + 1)
+    } else {
+        format!(
+            "@{}–@{} ({} messages)",
+            step.first_position + 1,
+            step.last_position + 1,
+            step.sources.len()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_budget;
+
+    #[test]
+    fn the_default_budget_is_half_the_window_or_half_the_thread() {
+        // Larger than half the window: half the window.
+        assert_eq!(default_budget(150_000, Some(200_000)), 100_000);
+        // Smaller: half the thread, rounded down to hundreds.
+        assert_eq!(default_budget(12_345, Some(200_000)), 6_100);
+        assert_eq!(default_budget(12_345, None), 6_100);
+        // Small threads keep their exact half; never zero.
+        assert_eq!(default_budget(901, None), 450);
+        assert_eq!(default_budget(0, None), 1);
+    }
+}
