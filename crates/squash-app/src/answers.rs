@@ -1,5 +1,5 @@
 //! How the answers both interfaces print are serialized: `squash --json` and the HTTP API
-//! serialize the same types ([`OperationOutcome`], [`crate::SquashResult`],
+//! serialize the same types ([`OperationOutcome`], [`ThreadView`], [`crate::SquashResult`],
 //! [`crate::ChatTurn`]), so the two give the same shape.
 
 use std::time::Duration;
@@ -7,9 +7,49 @@ use std::time::Duration;
 use serde::ser::SerializeSeq;
 use serde::{Serialize, Serializer};
 use squash_core::thread_ops::PartnerAdded;
-use squash_core::{ConversationId, Message, MessageId, SquashOperation, Thread};
+use squash_core::tokens::message_tokens;
+use squash_core::{Conversation, ConversationId, Message, MessageId, SquashOperation, Thread};
 
-use crate::conversations::OperationOutcome;
+use crate::conversations::{OperationOutcome, ThreadView};
+
+/// `{conversation, thread, tokens, messages}`, each message with its own `tokens`.
+impl Serialize for ThreadView {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct View<'a> {
+            conversation: &'a Conversation,
+            thread: &'a Thread,
+            tokens: u64,
+            #[serde(serialize_with = "with_tokens")]
+            messages: &'a [Message],
+        }
+        View {
+            conversation: &self.conversation,
+            thread: &self.thread,
+            tokens: self.tokens,
+            messages: &self.messages,
+        }
+        .serialize(s)
+    }
+}
+
+/// Messages as `[{...message, tokens}]`.
+fn with_tokens<S: Serializer>(messages: &[Message], s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct MessageWithTokens<'a> {
+        #[serde(flatten)]
+        message: &'a Message,
+        tokens: u64,
+    }
+    let mut seq = s.serialize_seq(Some(messages.len()))?;
+    for message in messages {
+        seq.serialize_element(&MessageWithTokens {
+            message,
+            tokens: message_tokens(message),
+        })?;
+    }
+    seq.end()
+}
 
 /// `{conversation_id, thread, message, operation, sources, added_partners, reapplied}`.
 impl Serialize for OperationOutcome {

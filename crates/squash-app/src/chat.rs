@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use squash_core::tokens::{check_fits, estimate_tokens, TooLarge};
+use squash_core::tokens::{check_fits, estimate_tokens, TooLarge, IMAGE_TOKENS, MESSAGE_OVERHEAD};
 use squash_core::{ContentItem, ConversationId, Message, Role, ThreadId, TokenUsage};
 use squash_llm::{
     chat_messages_from_domain, CancellationToken, ChatMessage, ChatModel, ChatPart, ChatRequest,
@@ -15,9 +15,6 @@ use thiserror::Error;
 use crate::conversations::ConversationService;
 use crate::error::{ErrorCode, ServiceError};
 use crate::squash::{SquashOptions, SQUASH_MAX_OUTPUT_TOKENS};
-
-/// What an image costs in the estimate: about what the providers charge for a large one.
-const IMAGE_TOKENS: u64 = 1_600;
 
 /// How a chat turn asks the model.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +41,21 @@ impl Default for ChatOptions {
             default_context_window: None,
             context_window: None,
         }
+    }
+}
+
+impl ChatOptions {
+    /// The context window a chat with `model` has: resolved as a squash's is
+    /// ([`SquashOptions::context_window_for`]), for the model id these options ask for.
+    pub fn context_window_of(&self, model: &dyn ChatModel) -> u32 {
+        let info = model.info();
+        let model_id = self.model.clone().unwrap_or_else(|| info.model.clone());
+        SquashOptions {
+            default_context_window: self.default_context_window,
+            context_window: self.context_window,
+            ..SquashOptions::default()
+        }
+        .context_window_for(&model_id, &info)
     }
 }
 
@@ -142,13 +154,7 @@ impl ConversationService {
             return Err(ServiceError::Invalid("the message is empty".into()).into());
         }
         let info = model.info();
-        let model_id = options.model.clone().unwrap_or_else(|| info.model.clone());
-        let window = SquashOptions {
-            default_context_window: options.default_context_window,
-            context_window: options.context_window,
-            ..SquashOptions::default()
-        }
-        .context_window_for(&model_id, &info);
+        let window = options.context_window_of(model);
 
         let user = Message::text(conversation, Role::User, text).map_err(ServiceError::from)?;
         let mut thread = self.current_thread(conversation).await?.messages;
@@ -215,6 +221,5 @@ fn estimate_request(system: Option<&str>, turns: &[ChatMessage]) -> u64 {
             ChatPart::Image(_) => IMAGE_TOKENS,
         })
         .sum();
-    // A few tokens of framing per turn.
-    system.map_or(0, estimate_tokens) + parts + 4 * turns.len() as u64
+    system.map_or(0, estimate_tokens) + parts + MESSAGE_OVERHEAD * turns.len() as u64
 }

@@ -13,7 +13,8 @@ use squash_core::{
     TokenUsage, ToolRefs,
 };
 use squash_store::{
-    Appended, Commit, ConversationStore, Direction, NewLinks, StoreError, ThreadSnapshot,
+    Appended, Commit, ConversationStore, ConversationSummary, Direction, NewLinks, StoreError,
+    ThreadSnapshot,
 };
 
 use crate::error::ServiceError;
@@ -29,6 +30,9 @@ pub struct ThreadView {
     pub conversation: Conversation,
     pub thread: Thread,
     pub messages: Vec<Message>,
+    /// The thread's estimated tokens, summed by the store over the estimates stored with its
+    /// messages; each message's own is [`squash_core::tokens::message_tokens`].
+    pub tokens: u64,
 }
 
 /// What an explicit operation did.
@@ -210,20 +214,38 @@ impl ConversationService {
         &self,
         project_path: Option<&str>,
     ) -> Result<Vec<Conversation>> {
-        let project = match project_path {
-            Some(path) => match self
-                .store
-                .projects()
-                .await?
-                .into_iter()
-                .find(|p| p.path == path)
-            {
-                Some(p) => Some(p.id),
-                None => return Ok(Vec::new()),
-            },
-            None => None,
+        match self.project_filter(project_path).await? {
+            Some(project) => Ok(self.store.conversations(project).await?),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// [`list_conversations`](Self::list_conversations) with the size of each current thread
+    /// (messages and estimated tokens), for listings.
+    pub async fn conversation_summaries(
+        &self,
+        project_path: Option<&str>,
+    ) -> Result<Vec<ConversationSummary>> {
+        match self.project_filter(project_path).await? {
+            Some(project) => Ok(self.store.conversation_summaries(project).await?),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// The store's project filter for `project_path`: `Some(None)` for every project, `None`
+    /// when no project has that path (so nothing can match).
+    async fn project_filter(
+        &self,
+        project_path: Option<&str>,
+    ) -> Result<Option<Option<ProjectId>>> {
+        let Some(path) = project_path else {
+            return Ok(Some(None));
         };
-        Ok(self.store.conversations(project).await?)
+        let projects = self.store.projects().await?;
+        Ok(projects
+            .into_iter()
+            .find(|p| p.path == path)
+            .map(|p| Some(p.id)))
     }
 
     pub async fn conversation(&self, id: ConversationId) -> Result<Conversation> {
@@ -254,23 +276,29 @@ impl ConversationService {
         let conversation = self.store.conversation(id).await?;
         // The header, not the links: the messages come with the next read.
         let thread = self.store.current_thread_header(id).await?;
-        let messages = self.store.thread_messages(thread.id).await?;
-        Ok(ThreadView {
-            conversation,
-            thread,
-            messages,
-        })
+        self.view_of(conversation, thread).await
     }
 
     pub async fn thread_view(&self, id: ThreadId) -> Result<ThreadView> {
         let thread = self.store.thread_header(id).await?;
         let conversation = self.store.conversation(thread.conversation_id).await?;
-        let messages = self.store.thread_messages(id).await?;
+        self.view_of(conversation, thread).await
+    }
+
+    async fn view_of(&self, conversation: Conversation, thread: Thread) -> Result<ThreadView> {
+        let messages = self.store.thread_messages(thread.id).await?;
+        let tokens = self.store.thread_tokens(thread.id).await?;
         Ok(ThreadView {
             conversation,
             thread,
             messages,
+            tokens,
         })
+    }
+
+    /// The estimated tokens of a thread, without reading its messages.
+    pub async fn thread_tokens(&self, id: ThreadId) -> Result<u64> {
+        Ok(self.store.thread_tokens(id).await?)
     }
 
     pub async fn current_links(&self, id: ConversationId) -> Result<ThreadSnapshot> {

@@ -9,6 +9,7 @@
 mod answers;
 mod chat;
 pub mod config;
+mod context;
 mod conversations;
 mod error;
 pub mod export;
@@ -23,6 +24,7 @@ pub mod selection;
 mod squash;
 
 pub use chat::{ChatError, ChatOptions, ChatTurn};
+pub use context::{counted_by, ContextMeter, TokenCounter};
 pub use conversations::{
     ConversationService, EditRequest, ManualSquashRequest, OperationOutcome, PreparedSquash,
     SquashApplication, ThreadView,
@@ -39,3 +41,4 @@ pub use squash::{
     CONTEXT_TOKENS_ENV, CONTEXT_WINDOW_ENV, SQUASH_MAX_OUTPUT_TOKENS, SQUASH_TEMPERATURE,
 };
 pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
+pub use squash_store::ConversationSummary;

@@ -14,8 +14,12 @@ mod common;
 
 use std::path::PathBuf;
 
-use squash_app::{prompt_style_for, SquashEngine, SquashError, SquashOptions};
+use squash_app::{
+    prompt_style_for, ChatOptions, ContextMeter, SquashEngine, SquashError, SquashOptions,
+    TokenCounter,
+};
 use squash_core::prompt::SquashStyle;
+use squash_core::tokens::content_tokens_with;
 use squash_core::{ContentItem, Role};
 use squash_llm::{LocalConfig, LocalModel, ProviderKind};
 
@@ -139,4 +143,50 @@ async fn the_engine_squashes_with_the_embedded_model() {
         Err(other) => panic!("the local squash failed: {other}"),
     }
     b.cleanup().await;
+}
+
+/// The context meter counts with the embedded model's own tokenizer: the same texts the
+/// estimate prices, each tokenized by the model, against the window it was loaded with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_context_meter_counts_with_the_local_tokenizer() {
+    let Some(path) = test_model() else { return };
+    let model = LocalModel::load(
+        &path,
+        LocalConfig {
+            context_tokens: 2048,
+            ..LocalConfig::default()
+        },
+    )
+    .expect("load the test model");
+    let b = common::sqlite().await;
+    let conv = b
+        .service
+        .create_conversation("/tmp/local", "Local meter")
+        .await
+        .expect("conversation");
+    for n in 0..10 {
+        let (role, content) = common::mixed_content(n);
+        b.service
+            .append(conv.id, role, content)
+            .await
+            .expect("append");
+    }
+    let view = b.service.current_thread(conv.id).await.expect("view");
+    let meter = ContextMeter::of(&view, Some(model.as_ref()), &ChatOptions::default());
+    assert_eq!(meter.counter, TokenCounter::Tokenizer);
+    assert_eq!(meter.window, Some(2048));
+    let by_hand: u64 = view
+        .messages
+        .iter()
+        .map(|m| content_tokens_with(m.role, &m.content, &|t: &str| model.count_tokens(t) as u64))
+        .sum();
+    assert_eq!(meter.tokens, by_hand);
+    // Not the estimate: the tokenizer really counted (the estimate errs high on purpose).
+    assert_ne!(meter.tokens, view.tokens);
+    // Without the model there is no window and the store's estimate is shown.
+    let bare = ContextMeter::of(&view, None, &ChatOptions::default());
+    assert_eq!(
+        (bare.tokens, bare.window, bare.counter),
+        (view.tokens, None, TokenCounter::Estimate)
+    );
 }

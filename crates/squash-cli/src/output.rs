@@ -4,7 +4,7 @@ use std::io::Write;
 
 use serde::Serialize;
 use squash_app::{OperationOutcome, ThreadView};
-use squash_core::tokens::format_count;
+use squash_core::tokens::{format_count, message_tokens};
 use squash_core::{render, Message, MessageId, TokenUsage};
 
 pub struct Output {
@@ -99,10 +99,13 @@ pub fn badge(m: &Message) -> &'static str {
     }
 }
 
+/// `@3   assistant    412 tok ◆ preview…   (id)`: the estimated tokens in a column, so the
+/// large messages stand out.
 pub fn message_line(n: usize, m: &Message) -> String {
     format!(
-        "@{n:<3} {:<9}{} {}   ({})",
+        "@{n:<3} {:<9} {:>7} tok{}  {}   ({})",
         m.role.as_str(),
+        format_count(message_tokens(m)),
         badge(m),
         render::preview(m, 90),
         m.id
@@ -111,11 +114,12 @@ pub fn message_line(n: usize, m: &Message) -> String {
 
 pub fn thread_text(view: &ThreadView, full: bool) -> String {
     let mut out = format!(
-        "{} ({})\nthread {} · {} messages · revision {}",
+        "{} ({})\nthread {} · {} messages · {} tokens (estimated) · revision {}",
         view.conversation.display_name,
         view.conversation.id,
         view.thread.id,
         view.messages.len(),
+        format_count(view.tokens),
         view.thread.revision
     );
     if view.thread.id != view.conversation.current_thread_id {
@@ -125,10 +129,11 @@ pub fn thread_text(view: &ThreadView, full: bool) -> String {
         out.push('\n');
         if full {
             out.push_str(&format!(
-                "\n@{} {}{} ({})\n{}",
+                "\n@{} {}{} ({} tokens, {})\n{}",
                 i + 1,
                 m.role,
                 badge(m),
+                format_count(message_tokens(m)),
                 m.id,
                 render::message_text(m)
             ));
@@ -139,12 +144,9 @@ pub fn thread_text(view: &ThreadView, full: bool) -> String {
     out
 }
 
+/// `{conversation, thread, tokens, messages}` as the API answers it.
 pub fn thread_json(view: &ThreadView) -> serde_json::Value {
-    serde_json::json!({
-        "conversation": view.conversation,
-        "thread": view.thread,
-        "messages": view.messages,
-    })
+    serde_json::json!(view)
 }
 
 /// An operation's outcome, serialized as the API answers it.

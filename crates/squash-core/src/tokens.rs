@@ -8,6 +8,20 @@
 
 use std::fmt;
 
+use crate::message::{ContentItem, ImageSource, Message, Role, ToolResultData};
+use crate::render;
+
+/// What an image costs: about what the providers charge for a large one (Anthropic: width ×
+/// height / 750, capped near 1,600 for a 1.15-megapixel image; OpenAI's high detail is less).
+/// The pixels are not known here, so every image is priced at the cap: erring high, as the
+/// text estimate does.
+pub const IMAGE_TOKENS: u64 = 1_600;
+
+/// Framing a message costs besides its text: the role marker and the turn's start and end
+/// tokens of the chat template (`<|im_start|>assistant\n…<|im_end|>\n` is 4–5 tokens in
+/// ChatML; the Anthropic and OpenAI APIs bill a similar few per message).
+pub const MESSAGE_OVERHEAD: u64 = 4;
+
 /// A cheap estimate of how many tokens `text` costs a typical BPE tokenizer (OpenAI's
 /// `cl100k`/`o200k`, Anthropic's, Llama 3's, Qwen's — they land within ~20% of each other).
 ///
@@ -64,6 +78,96 @@ pub fn estimate_tokens(text: &str) -> u64 {
         };
     }
     tokens.max(text.len() as u64 / 4)
+}
+
+/// The estimated tokens a model reads for `message` when its thread is sent: the text of each
+/// item as `squash_llm`'s conversion sends it, plus [`MESSAGE_OVERHEAD`].
+///
+/// - text, assistant answers and system notes (`[system warning] …`): their text;
+/// - a tool call: its name, id and input as compact JSON (what the tool-use block carries);
+/// - a tool result: its tool-use id and its text; a base64 image in it costs
+///   [`IMAGE_TOKENS`], other binary parts the placeholder that is sent instead;
+/// - thinking: its text, on assistant messages only (no API takes it from another side);
+/// - an image: [`IMAGE_TOKENS`], except a local file, which is sent as its label;
+/// - content nobody modelled (`UnknownJson`): nothing, it is never sent.
+///
+/// The store keeps this number per message, so changing the rule means recomputing the
+/// stored ones (a migration that clears them: they are filled again on open).
+pub fn message_tokens(message: &Message) -> u64 {
+    content_tokens(message.role, &message.content)
+}
+
+/// [`message_tokens`] of a message with `role` and `content`: what a store needs when it has
+/// the two columns and no whole message.
+pub fn content_tokens(role: Role, content: &[ContentItem]) -> u64 {
+    content_tokens_with(role, content, &estimate_tokens)
+}
+
+/// The rule of [`message_tokens`] with another counter of text: a model's own tokenizer,
+/// where the provider has one. Framing and images keep their fixed prices.
+pub fn content_tokens_with(
+    role: Role,
+    content: &[ContentItem],
+    count: &dyn Fn(&str) -> u64,
+) -> u64 {
+    MESSAGE_OVERHEAD
+        + content
+            .iter()
+            .map(|item| item_tokens(role, item, count))
+            .sum::<u64>()
+}
+
+fn item_tokens(role: Role, item: &ContentItem, count: &dyn Fn(&str) -> u64) -> u64 {
+    match item {
+        ContentItem::UserMessage { text } => count(text),
+        ContentItem::AssistantMessage { structured } => count(&structured.full_text),
+        ContentItem::ToolCall { id, name, input } => {
+            count(name) + count(id) + count(&serde_json::to_string(input).unwrap_or_default())
+        }
+        ContentItem::ToolResult {
+            tool_use_id,
+            result,
+            ..
+        } => count(tool_use_id) + result.iter().map(|r| result_tokens(r, count)).sum::<u64>(),
+        ContentItem::Thinking { thinking, .. } if role == Role::Assistant => count(thinking),
+        ContentItem::Thinking { .. } | ContentItem::UnknownJson { .. } => 0,
+        // Sent as `[system warning] …`; a blank one is not sent at all.
+        ContentItem::System { content, .. } if content.trim().is_empty() => 0,
+        ContentItem::System { .. } => count(&render::item_text(item)),
+        ContentItem::Image {
+            source: source @ ImageSource::File { .. },
+        } => count(&format!("[image: {}]", render::image_label(source))),
+        ContentItem::Image { .. } => IMAGE_TOKENS,
+    }
+}
+
+fn result_tokens(data: &ToolResultData, count: &dyn Fn(&str) -> u64) -> u64 {
+    match data {
+        ToolResultData::Text { text } => count(text),
+        ToolResultData::Base64 { media_type, .. } if media_type.starts_with("image/") => {
+            IMAGE_TOKENS
+        }
+        other => count(&render::result_text(other)),
+    }
+}
+
+/// `48_213` → `"48.2k"`, `200_000` → `"200k"`, `1_500_000` → `"1.5M"`: sizes at a glance, as
+/// a context meter shows them (exact counts use [`format_count`]). One decimal below 100 of
+/// the unit, none above; rounded down, so a meter never shows more room used than there is
+/// and never shows a full window before it is full.
+pub fn format_compact(n: u64) -> String {
+    let (unit, suffix) = match n {
+        0..=999 => return n.to_string(),
+        1_000..=999_999 => (1_000, "k"),
+        _ => (1_000_000, "M"),
+    };
+    let whole = n / unit;
+    let tenths = n % unit * 10 / unit;
+    if whole >= 100 || tenths == 0 {
+        format!("{whole}{suffix}")
+    } else {
+        format!("{whole}.{tenths}{suffix}")
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -177,17 +281,149 @@ pub fn format_count(n: u64) -> String {
     out
 }
 
-/// Tokens of framing every message costs besides its text (role markers, separators).
-pub const MESSAGE_OVERHEAD_TOKENS: u64 = 4;
-
-/// What a message costs a model: its items' text as rendered for a model, plus framing.
-pub fn message_tokens(message: &crate::message::Message) -> u64 {
-    estimate_tokens(&crate::render::message_text(message)) + MESSAGE_OVERHEAD_TOKENS
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::ConversationId;
+    use crate::message::SystemLevel;
+
+    fn message(role: Role, content: Vec<ContentItem>) -> Message {
+        let mut m = Message::text(ConversationId::new(), role, "x").unwrap();
+        m.content = content;
+        m
+    }
+
+    fn tool_result(data: ToolResultData) -> ContentItem {
+        ContentItem::ToolResult {
+            tool_use_id: "t1".into(),
+            tool_name: "Read".into(),
+            result: vec![data],
+            is_error: false,
+        }
+    }
+
+    // The expectations below are counted by hand with the rules of `estimate_tokens`.
+
+    #[test]
+    fn a_text_message_is_its_text_and_the_framing() {
+        // "Hello" 1, " " 0, "world" 1.
+        let m = message(
+            Role::User,
+            vec![ContentItem::text_for(Role::User, "Hello world")],
+        );
+        assert_eq!(message_tokens(&m), MESSAGE_OVERHEAD + 2);
+        let a = message(
+            Role::Assistant,
+            vec![ContentItem::text_for(Role::Assistant, "Hello world")],
+        );
+        assert_eq!(message_tokens(&a), MESSAGE_OVERHEAD + 2);
+    }
+
+    #[test]
+    fn a_tool_call_is_its_name_id_and_compact_input() {
+        let m = message(
+            Role::Assistant,
+            vec![ContentItem::ToolCall {
+                id: "t1".into(),
+                name: "Grep".into(),
+                // Compact: {"pattern":"fn main"} — `{"` 1, pattern 2, `":"` 1, fn 1, main 1,
+                // `"}` 1 = 7; pretty-printed it would cost more.
+                input: serde_json::json!({ "pattern": "fn main" }),
+            }],
+        );
+        // Grep 1 + t1 2 + input 7.
+        assert_eq!(message_tokens(&m), MESSAGE_OVERHEAD + 10);
+    }
+
+    #[test]
+    fn a_tool_result_is_its_id_and_text() {
+        // t1 2 + "src/main.rs": src 1, / 1, main 1, . 1, rs 1.
+        let text = ToolResultData::Text {
+            text: "src/main.rs".into(),
+        };
+        let m = message(Role::User, vec![tool_result(text)]);
+        assert_eq!(message_tokens(&m), MESSAGE_OVERHEAD + 7);
+    }
+
+    #[test]
+    fn binary_tool_output_costs_an_image_or_its_placeholder() {
+        let png = ToolResultData::Base64 {
+            media_type: "image/png".into(),
+            data: "iVBORw0KGgo".repeat(1_000),
+        };
+        let m = message(Role::User, vec![tool_result(png)]);
+        assert_eq!(message_tokens(&m), MESSAGE_OVERHEAD + 2 + IMAGE_TOKENS);
+        // "[application/pdf, 4 bytes base64]": [ application(2) / pdf , 4 bytes base 64 ] = 11.
+        let pdf = ToolResultData::Base64 {
+            media_type: "application/pdf".into(),
+            data: "AAAA".into(),
+        };
+        let m = message(Role::User, vec![tool_result(pdf)]);
+        assert_eq!(message_tokens(&m), MESSAGE_OVERHEAD + 2 + 11);
+    }
+
+    #[test]
+    fn images_cost_a_fixed_estimate_unless_only_a_path_is_sent() {
+        let url = ContentItem::Image {
+            source: ImageSource::Url {
+                url: "https://example.com/a-very-long-name-that-does-not-matter.png".into(),
+            },
+        };
+        // "[image: a.png]": [ image : a . png ] = 7.
+        let file = ContentItem::Image {
+            source: ImageSource::File {
+                path: "a.png".into(),
+            },
+        };
+        let m = message(Role::User, vec![url, file]);
+        assert_eq!(message_tokens(&m), MESSAGE_OVERHEAD + IMAGE_TOKENS + 7);
+    }
+
+    #[test]
+    fn thinking_counts_only_where_a_model_reads_it() {
+        let thinking = ContentItem::Thinking {
+            signature: "a-long-signature-that-is-never-shown".into(),
+            thinking: "check src".into(),
+        };
+        let a = message(Role::Assistant, vec![thinking.clone()]);
+        assert_eq!(message_tokens(&a), MESSAGE_OVERHEAD + 2);
+        let u = message(Role::User, vec![thinking]);
+        assert_eq!(message_tokens(&u), MESSAGE_OVERHEAD);
+    }
+
+    #[test]
+    fn system_notes_are_sent_with_their_label_and_unknown_content_not_at_all() {
+        let note = ContentItem::System {
+            level: SystemLevel::Warning,
+            content: "large file".into(),
+            tool_use_id: None,
+        };
+        let blank = ContentItem::System {
+            level: SystemLevel::Info,
+            content: "  ".into(),
+            tool_use_id: None,
+        };
+        let unknown = ContentItem::UnknownJson {
+            json: serde_json::json!({ "kind": "something nobody modelled", "size": 123456 }),
+        };
+        // "[system warning] large file": [ system warning(2) ] large file = 7.
+        let m = message(Role::System, vec![note, blank, unknown]);
+        assert_eq!(message_tokens(&m), MESSAGE_OVERHEAD + 7);
+    }
+
+    #[test]
+    fn a_message_is_the_sum_of_its_items() {
+        let items = vec![
+            ContentItem::text_for(Role::Assistant, "Hello world"),
+            ContentItem::ToolCall {
+                id: "t1".into(),
+                name: "Grep".into(),
+                input: serde_json::json!({ "pattern": "fn main" }),
+            },
+        ];
+        let m = message(Role::Assistant, items);
+        assert_eq!(message_tokens(&m), MESSAGE_OVERHEAD + 2 + 10);
+    }
 
     #[test]
     fn empty_text_costs_nothing() {
@@ -267,6 +503,43 @@ mod tests {
             "the selected messages need about 52,310 tokens, but the model can read at most \
              28,672 (32,768 in its context window, 4,096 of them kept for the answer); select \
              fewer messages or use a model with a larger context window"
+        );
+    }
+
+    #[test]
+    fn compact_sizes_round_down_to_one_decimal() {
+        assert_eq!(format_compact(0), "0");
+        assert_eq!(format_compact(999), "999");
+        assert_eq!(format_compact(1_000), "1k");
+        assert_eq!(format_compact(48_213), "48.2k");
+        assert_eq!(format_compact(48_299), "48.2k");
+        assert_eq!(format_compact(99_999), "99.9k");
+        assert_eq!(format_compact(128_000), "128k");
+        assert_eq!(format_compact(200_000), "200k");
+        assert_eq!(format_compact(999_999), "999k");
+        assert_eq!(format_compact(1_000_000), "1M");
+        assert_eq!(format_compact(1_500_000), "1.5M");
+    }
+
+    #[test]
+    fn another_counter_prices_the_text_and_keeps_the_fixed_prices() {
+        // One token per character: the counter sees exactly the texts a model reads.
+        let chars = |t: &str| t.chars().count() as u64;
+        let content = vec![
+            ContentItem::text_for(Role::Assistant, "Hello"),
+            ContentItem::ToolCall {
+                id: "t1".into(),
+                name: "Grep".into(),
+                input: serde_json::json!({ "p": 1 }),
+            },
+            ContentItem::Image {
+                source: ImageSource::Url { url: "u".into() },
+            },
+        ];
+        // Hello 5 + Grep 4 + t1 2 + {"p":1} 7 + image.
+        assert_eq!(
+            content_tokens_with(Role::Assistant, &content, &chars),
+            MESSAGE_OVERHEAD + 5 + 4 + 2 + 7 + IMAGE_TOKENS
         );
     }
 

@@ -361,6 +361,14 @@ pub trait ChatModel: Send + Sync {
     /// What this model is.
     fn info(&self) -> ModelInfo;
 
+    /// The tokens of `text` in the model's own tokenizer, where this process has it (the
+    /// embedded model); `None` where only the provider knows (hosted APIs, which count a whole
+    /// request at best, over the network). Callers then estimate
+    /// (`squash_core::tokens::estimate_tokens`).
+    fn count_tokens(&self, _text: &str) -> Option<u64> {
+        None
+    }
+
     /// Asks for one complete answer.
     async fn complete(
         &self,

@@ -288,3 +288,16 @@ async fn squashes_messages_through_the_prompt_and_checks() {
         Err(problem) => assert!(!problem.class().is_empty()),
     }
 }
+
+/// The trait's token count is the model's own tokenizer (no special tokens), so callers that
+/// hold any `ChatModel` can use it where it exists.
+#[test]
+fn the_trait_counts_with_the_models_tokenizer() {
+    let Some(model) = load() else { return };
+    let text = "cargo build fails: error E0432 unresolved import `crate::store::Pool`";
+    let through_trait = |t: &str| ChatModel::count_tokens(model.as_ref(), t);
+    let counted = through_trait(text).expect("the embedded model has a tokenizer");
+    assert_eq!(counted, model.count_tokens(text) as u64);
+    assert!(counted > 10 && counted < text.len() as u64, "{counted}");
+    assert_eq!(through_trait(""), Some(0));
+}

@@ -13,6 +13,7 @@ mod check;
 mod error;
 pub mod postgres;
 pub mod sqlite;
+mod tokens;
 mod types;
 
 use std::collections::HashMap;
@@ -27,8 +28,9 @@ pub use error::{Entity, StoreError};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
 pub use types::{
-    Appended, ChunkSender, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome,
-    ImportRecord, ImportSource, ImportThread, MessageChunks, NewLinks, StoreStats, ThreadSnapshot,
+    Appended, ChunkSender, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch,
+    ImportOutcome, ImportRecord, ImportSource, ImportThread, MessageChunks, NewLinks, StoreStats,
+    ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -50,6 +52,12 @@ pub trait ConversationStore: Send + Sync {
     async fn conversation(&self, id: ConversationId) -> Result<Conversation>;
     /// Conversations, most recently updated first; all projects when `project` is `None`.
     async fn conversations(&self, project: Option<ProjectId>) -> Result<Vec<Conversation>>;
+    /// [`conversations`](Self::conversations) with each current thread's message count and
+    /// estimated tokens: one statement, whatever the threads' lengths.
+    async fn conversation_summaries(
+        &self,
+        project: Option<ProjectId>,
+    ) -> Result<Vec<ConversationSummary>>;
     async fn rename_conversation(&self, id: ConversationId, name: &str) -> Result<Conversation>;
     /// Removes the conversation with all its threads, messages and operations.
     async fn delete_conversation(&self, id: ConversationId) -> Result<()>;
@@ -86,6 +94,9 @@ pub trait ConversationStore: Send + Sync {
     async fn thread_header(&self, id: ThreadId) -> Result<Thread>;
     /// The conversation's current thread, without its links.
     async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread>;
+    /// The estimated tokens of a thread: the sum of the estimates stored with its messages
+    /// (`squash_core::tokens::message_tokens`), one statement whatever its length.
+    async fn thread_tokens(&self, thread: ThreadId) -> Result<u64>;
     /// The most recent thread derived from `thread` (redo's target), if any.
     async fn latest_derived_thread(&self, thread: ThreadId) -> Result<Option<Thread>>;
 

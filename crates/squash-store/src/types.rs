@@ -1,5 +1,6 @@
 use squash_core::{
-    ConversationId, LinkEdit, Message, MessageId, SquashOperation, Thread, ThreadId, ThreadOrigin,
+    Conversation, ConversationId, LinkEdit, Message, MessageId, SquashOperation, Thread, ThreadId,
+    ThreadOrigin,
 };
 // The import vocabulary is the domain's; the store keeps its records.
 pub use squash_core::{ImportRecord, ImportSource, ImportThread};
@@ -9,6 +10,18 @@ pub use squash_core::{ImportRecord, ImportSource, ImportThread};
 pub struct ThreadSnapshot {
     pub thread: Thread,
     pub links: Vec<MessageId>,
+}
+
+/// A conversation as a listing shows it: with the size of its current thread. Serialized as
+/// the conversation's fields plus `message_count` and `tokens`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ConversationSummary {
+    #[serde(flatten)]
+    pub conversation: Conversation,
+    /// Messages in the current thread.
+    pub message_count: u64,
+    /// Estimated tokens of the current thread (`squash_core::tokens::message_tokens` summed).
+    pub tokens: u64,
 }
 
 /// Which way [`ConversationStore::switch_relative`](crate::ConversationStore::switch_relative)

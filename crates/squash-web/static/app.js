@@ -275,7 +275,7 @@ function initConversation(root) {
   // AI squash, its preview and the chat box alone.
   async function refresh() {
     const doc = new DOMParser().parseFromString(await fetchHtml(location.pathname), "text/html");
-    for (const sel of ["#thread", "#history-panel > .history", "#undo-btn", "#redo-btn"]) {
+    for (const sel of ["#thread", "#history-panel > .history", "#undo-btn", "#redo-btn", "#context-meter"]) {
       const fresh = $(sel, doc);
       const old = $(sel);
       if (fresh && old) old.replaceWith(document.importNode(fresh, true));

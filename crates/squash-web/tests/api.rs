@@ -573,6 +573,81 @@ async fn manual_squash_history_undo_redo_switch_provenance() {
     .error(StatusCode::NOT_FOUND, "not_found");
 }
 
+/// A thread answer's `tokens`, checked against its messages (each with its own `tokens`, the
+/// estimate of the message the answer returns); returns it.
+fn checked_tokens(answer: &Value) -> u64 {
+    let mut sum = 0;
+    for value in answer["messages"].as_array().expect("messages") {
+        let message: squash_core::Message =
+            serde_json::from_value(value.clone()).expect("a message");
+        let tokens = squash_core::tokens::message_tokens(&message);
+        assert_eq!(value["tokens"].as_u64(), Some(tokens), "{value}");
+        sum += tokens;
+    }
+    assert_eq!(answer["tokens"].as_u64(), Some(sum), "{answer}");
+    sum
+}
+
+#[tokio::test]
+async fn thread_answers_and_listings_carry_tokens() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+    let current = app.get(&format!("/api/conversations/{conv}/thread")).await;
+    assert_eq!(current.status, StatusCode::OK, "{}", current.text);
+    let current = current.json();
+    let five = checked_tokens(&current);
+    assert!(five > 5 * squash_core::tokens::MESSAGE_OVERHEAD);
+    let first_thread = current["thread"]["id"].as_str().unwrap().to_owned();
+
+    let listed = app.get("/api/conversations").await.json();
+    assert_eq!(listed["conversations"][0]["id"], conv.as_str());
+    assert_eq!(listed["conversations"][0]["tokens"].as_u64(), Some(five));
+    assert_eq!(listed["conversations"][0]["message_count"], 5);
+
+    let squashed = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/manual"),
+            json!({ "messages": [ids[0], ids[1], ids[2]], "text": "E0308 in src/main.rs." }),
+        )
+        .await;
+    assert_eq!(squashed.status, StatusCode::OK, "{}", squashed.text);
+    let after = app
+        .get(&format!("/api/conversations/{conv}/thread"))
+        .await
+        .json();
+    let three = checked_tokens(&after);
+    assert!(three < five, "{three} vs {five}");
+    let listed = app.get("/api/conversations").await.json();
+    assert_eq!(listed["conversations"][0]["tokens"].as_u64(), Some(three));
+    assert_eq!(listed["conversations"][0]["message_count"], 3);
+    // The thread before the squash keeps its size.
+    let old = app
+        .get(&format!("/api/threads/{first_thread}"))
+        .await
+        .json();
+    assert_eq!(checked_tokens(&old), five);
+
+    // The page's meter: the thread against the model's 200k window, with the exact numbers
+    // for screen readers.
+    let page = app.get(&format!("/c/{conv}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let percent = three * 100 / 200_000;
+    let compact = format!(
+        "{} / 200k tokens ({percent}%)",
+        squash_core::tokens::format_compact(three)
+    );
+    assert!(page.text.contains(&compact), "{compact} not in the page");
+    assert!(
+        page.text.contains(&format!(
+            "aria-valuetext=\"{} of 200,000 tokens ({percent}%)\"",
+            squash_core::tokens::format_count(three)
+        )),
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains(&format!("value=\"{three}\"")));
+}
+
 #[tokio::test]
 async fn ai_squash_streams_a_preview_then_applies_it() {
     let app = app();

@@ -21,6 +21,8 @@ use axum::{Json, Router};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use squash_app::ConversationService;
+use squash_core::tokens::{format_compact, format_count, message_tokens};
+use squash_core::ConversationId;
 use squash_llm::{OpenAiConfig, OpenAiModel, RetryPolicy};
 use squash_store::sqlite::SqliteStore;
 use squash_web::AppState;
@@ -28,6 +30,8 @@ use squash_web::AppState;
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 const MODEL_ID: &str = "loopback-model";
+/// The model's context window: the window the page's context meter measures against.
+const WINDOW: u64 = 32_000;
 /// Shorter than any selection the story squashes, with its salient terms.
 const SQUASH_ANSWER: &str = "E0308 in src/main.rs fixed: load_config returns Result.";
 const CHAT_ANSWER: &str = "The build is clean; nothing else is open.";
@@ -324,12 +328,14 @@ async fn story() {
     let (model_server, base_url) = start_model_server().await;
     let mut config = OpenAiConfig::new(base_url, MODEL_ID);
     config.retry = RetryPolicy::none();
-    config.context_window_tokens = 32_000;
+    config.context_window_tokens = WINDOW as u32;
     let model = OpenAiModel::new(config).expect("model");
 
     let dir = tempfile::tempdir().expect("temp dir");
     let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
     let service = ConversationService::new(Arc::new(store));
+    // The test's own view of the database, to compute what the page should show.
+    let probe = service.clone();
     let state = AppState::new(service)
         .with_model(Arc::new(model))
         .with_default_project("/work/e2e");
@@ -343,7 +349,7 @@ async fn story() {
     // In a task, so that a failed assertion still closes the browser below.
     let run = tokio::spawn({
         let b = b.clone();
-        async move { run_story(&b, &app, &model_server).await }
+        async move { run_story(&b, &app, &model_server, &probe).await }
     });
     let outcome = tokio::time::timeout(Duration::from_secs(240), run).await;
     let _ = b.client.clone().close().await;
@@ -355,7 +361,50 @@ async fn story() {
     }
 }
 
-async fn run_story(b: &Browser, app: &str, model_server: &ModelServer) {
+/// Waits for the context meter to show the current thread's size against [`WINDOW`], the size
+/// computed here from the stored messages (`message_tokens` summed); returns it.
+async fn meter_shows_the_thread(b: &Browser, service: &ConversationService) -> u64 {
+    let conversation: ConversationId = b
+        .js("return document.querySelector('#conversation').dataset.conversation;")
+        .await
+        .as_str()
+        .expect("conversation id")
+        .parse()
+        .expect("a conversation id");
+    let view = service.current_thread(conversation).await.expect("thread");
+    let tokens: u64 = view.messages.iter().map(message_tokens).sum();
+    let percent = tokens * 100 / WINDOW;
+    let text = format!(
+        "{} / {} tokens ({percent}%)",
+        format_compact(tokens),
+        format_compact(WINDOW)
+    );
+    b.wait(
+        &format!(
+            "document.querySelector('#context-meter-text').textContent.trim() === {}",
+            json!(text)
+        ),
+        &format!("the context meter to show {text}"),
+    )
+    .await;
+    let bar = b
+        .js("const m = document.querySelector('#context-meter-bar');              return [m.value, m.max, m.getAttribute('aria-valuetext'), m.labels.length];")
+        .await;
+    let label = format!(
+        "{} of {} tokens ({percent}%)",
+        format_count(tokens),
+        format_count(WINDOW)
+    );
+    assert_eq!(bar, json!([tokens, WINDOW, label, 1]), "the meter's bar");
+    tokens
+}
+
+async fn run_story(
+    b: &Browser,
+    app: &str,
+    model_server: &ModelServer,
+    service: &ConversationService,
+) {
     // Create a conversation.
     b.client.goto(app).await.expect("open home");
     b.type_into("#create-name", "Fix the build").await;
@@ -409,6 +458,8 @@ async fn run_story(b: &Browser, app: &str, model_server: &ModelServer) {
     }
     let original = b.ids().await;
     assert_eq!(original.len(), 6);
+    let written = meter_shows_the_thread(b, service).await;
+    assert!(written > 0);
 
     // The XSS payload is shown as text and never ran.
     assert_eq!(
@@ -503,6 +554,9 @@ async fn run_story(b: &Browser, app: &str, model_server: &ModelServer) {
         .await
         .contains(SQUASH_ANSWER));
     assert!(b.text("#flash").await.contains("Applied"));
+    // The meter follows: the three messages' tokens are gone, the answer's added.
+    let after_squash = meter_shows_the_thread(b, service).await;
+    assert!(after_squash < written, "{after_squash} vs {written}");
 
     // Provenance: the operation and its three sources.
     b.click("#thread li.msg:nth-child(1) .prov-badge").await;
@@ -548,6 +602,7 @@ async fn run_story(b: &Browser, app: &str, model_server: &ModelServer) {
     )
     .await;
     assert_eq!(b.ids().await, original);
+    assert_eq!(meter_shows_the_thread(b, service).await, written, "undo");
     b.click("#redo-btn").await;
     b.wait(
         "document.querySelectorAll('#thread li.msg').length === 4",

@@ -1,6 +1,8 @@
 use std::collections::BTreeMap;
 
-use squash_app::ConversationService;
+use squash_app::{ConversationService, ConversationSummary};
+use squash_core::tokens::format_count;
+use squash_core::ProjectId;
 
 use crate::cli::ConversationCmd;
 use crate::output::{thread_json, thread_text, Output};
@@ -25,7 +27,7 @@ pub async fn run(
             })
         }
         ConversationCmd::List { project } => {
-            let convs = service.list_conversations(project.as_deref()).await?;
+            let convs = service.conversation_summaries(project.as_deref()).await?;
             let projects = service.projects().await?;
             let path_of = |id| {
                 projects
@@ -34,33 +36,18 @@ pub async fn run(
                     .map(|p| p.path.clone())
                     .unwrap_or_default()
             };
-            let mut grouped: BTreeMap<String, Vec<&squash_core::Conversation>> = BTreeMap::new();
-            for c in &convs {
-                grouped.entry(path_of(c.project_id)).or_default().push(c);
-            }
             let json: Vec<_> = convs
                 .iter()
-                .map(|c| serde_json::json!({"conversation": c, "project": path_of(c.project_id)}))
+                .map(|s| {
+                    serde_json::json!({
+                        "conversation": s.conversation,
+                        "project": path_of(s.conversation.project_id),
+                        "message_count": s.message_count,
+                        "tokens": s.tokens,
+                    })
+                })
                 .collect();
-            out.emit(&json, || {
-                if convs.is_empty() {
-                    return "no conversations yet: `squash conversation new NAME` creates one"
-                        .into();
-                }
-                let mut s = String::new();
-                for (path, list) in &grouped {
-                    s.push_str(&format!("{path}\n"));
-                    for c in list {
-                        s.push_str(&format!(
-                            "  {}  {}  (updated {})\n",
-                            c.id,
-                            c.display_name,
-                            c.updated_at.format("%Y-%m-%d %H:%M")
-                        ));
-                    }
-                }
-                s.trim_end().to_owned()
-            })
+            out.emit(&json, || list_text(&convs, path_of))
         }
         ConversationCmd::Show {
             conversation,
@@ -93,4 +80,34 @@ pub async fn run(
             })
         }
     }
+}
+
+/// Conversations grouped by project, each with its current thread's size.
+fn list_text(convs: &[ConversationSummary], path_of: impl Fn(ProjectId) -> String) -> String {
+    if convs.is_empty() {
+        return "no conversations yet: `squash conversation new NAME` creates one".into();
+    }
+    let mut grouped: BTreeMap<String, Vec<&ConversationSummary>> = BTreeMap::new();
+    for s in convs {
+        grouped
+            .entry(path_of(s.conversation.project_id))
+            .or_default()
+            .push(s);
+    }
+    let mut out = String::new();
+    for (path, list) in &grouped {
+        out.push_str(&format!("{path}\n"));
+        for s in list {
+            let c = &s.conversation;
+            out.push_str(&format!(
+                "  {}  {:>9} tokens  {:>5} msgs  {}  (updated {})\n",
+                c.id,
+                format_count(s.tokens),
+                s.message_count,
+                c.display_name,
+                c.updated_at.format("%Y-%m-%d %H:%M")
+            ));
+        }
+    }
+    out.trim_end().to_owned()
 }

@@ -389,6 +389,10 @@ impl ChatModel for LocalModel {
         }
     }
 
+    fn count_tokens(&self, text: &str) -> Option<u64> {
+        Some(LocalModel::count_tokens(self, text) as u64)
+    }
+
     /// `req.model` is ignored: a local model is one file.
     async fn complete(
         &self,

@@ -68,6 +68,7 @@ async fn insert_messages_into(
             rows.iter().map(|r| r.instructions.as_deref()).collect();
         let metadata: Vec<Option<&str>> = rows.iter().map(|r| r.metadata.as_deref()).collect();
         let created: Vec<DateTime<Utc>> = rows.iter().map(|r| r.created_at).collect();
+        let tokens: Vec<i64> = rows.iter().map(|r| r.tokens).collect();
         // A taken id aborts the transaction, after which nothing can say which one it was:
         // ask first (one index probe per id), so the answer names it as SQLite's does.
         let stored: Option<Uuid> =
@@ -81,12 +82,14 @@ async fn insert_messages_into(
         }
         let inserted: Vec<(Uuid, i64)> = sqlx::query_as(
             "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
-                                   content, instructions, metadata, created_at) \
+                                   content, instructions, metadata, created_at, tokens) \
              SELECT u.id, $1, u.op, u.reply, u.role, u.content, u.instructions, u.metadata, \
-                    u.created_at \
+                    u.created_at, u.tokens \
              FROM UNNEST($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], \
-                         $7::text[], $8::text[], $9::timestamptz[]) WITH ORDINALITY \
-                  AS u(id, op, reply, role, content, instructions, metadata, created_at, ord) \
+                         $7::text[], $8::text[], $9::timestamptz[], $10::bigint[]) \
+                  WITH ORDINALITY \
+                  AS u(id, op, reply, role, content, instructions, metadata, created_at, tokens, \
+                       ord) \
              ORDER BY u.ord \
              RETURNING id, key",
         )
@@ -99,6 +102,7 @@ async fn insert_messages_into(
         .bind(&instructions)
         .bind(&metadata)
         .bind(&created)
+        .bind(&tokens)
         .fetch_all(&mut *conn)
         .await
         // A concurrent writer took an id since the probe above.

@@ -12,6 +12,7 @@ mod import;
 mod read;
 mod rows;
 mod sql;
+mod tokens;
 mod tools;
 mod write;
 
@@ -29,8 +30,8 @@ use squash_core::{
 
 use self::error::{connect_error, DbResult};
 use crate::{
-    Appended, Commit, ConversationStore, Direction, ImportAppend, ImportBatch, ImportOutcome,
-    ImportRecord, Result, StoreError, StoreStats, ThreadSnapshot,
+    Appended, Commit, ConversationStore, ConversationSummary, Direction, ImportAppend, ImportBatch,
+    ImportOutcome, ImportRecord, Result, StoreError, StoreStats, ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -113,11 +114,24 @@ impl PostgresStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migration(e.to_string()))?;
+        fill_tokens(&pool).await?;
         Ok(PostgresStore {
             pool,
             schema: schema.map(str::to_string),
         })
     }
+}
+
+/// Estimates the tokens of messages stored before the `tokens` column, in one transaction:
+/// either every row gets its number or none does (see `crate::tokens`).
+async fn fill_tokens(pool: &PgPool) -> Result<()> {
+    let mut tx = pool.begin().await.db()?;
+    let filled = tokens::backfill(&mut tx).await?;
+    tx.commit().await.db()?;
+    if filled > 0 {
+        tracing::info!(messages = filled, "estimated the tokens of stored messages");
+    }
+    Ok(())
 }
 
 /// Restricted so that the name can be quoted into DDL without escaping.
@@ -156,6 +170,13 @@ impl ConversationStore for PostgresStore {
 
     async fn conversations(&self, project: Option<ProjectId>) -> Result<Vec<Conversation>> {
         read::conversations(&self.pool, project).await
+    }
+
+    async fn conversation_summaries(
+        &self,
+        project: Option<ProjectId>,
+    ) -> Result<Vec<ConversationSummary>> {
+        tokens::summaries(&self.pool, project).await
     }
 
     async fn rename_conversation(&self, id: ConversationId, name: &str) -> Result<Conversation> {
@@ -209,6 +230,10 @@ impl ConversationStore for PostgresStore {
 
     async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
         read::current_thread_header(&self.pool, conversation).await
+    }
+
+    async fn thread_tokens(&self, thread: ThreadId) -> Result<u64> {
+        tokens::thread_tokens(&self.pool, thread).await
     }
 
     async fn latest_derived_thread(&self, thread: ThreadId) -> Result<Option<Thread>> {

@@ -163,6 +163,7 @@ pub(super) struct NewMessageRow {
     pub created_at: DateTime<Utc>,
     pub tool_ids: Vec<String>,
     pub tool_is_result: Vec<bool>,
+    pub tokens: i64,
 }
 
 impl NewMessageRow {
@@ -187,6 +188,7 @@ impl NewMessageRow {
             created_at: message.created_at,
             tool_ids,
             tool_is_result,
+            tokens: crate::tokens::stored_tokens(message),
         })
     }
 }

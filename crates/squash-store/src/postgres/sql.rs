@@ -8,13 +8,29 @@ macro_rules! project_select {
     };
 }
 
+macro_rules! conversation_columns {
+    () => {
+        "c.id, p.id AS project_id, c.display_name, t.id AS current_thread_id, \
+         c.created_at, c.updated_at"
+    };
+}
+
+/// The conversation `c` with its project `p` and current thread `t`.
+macro_rules! conversation_from {
+    () => {
+        " FROM conversations c \
+          JOIN projects p ON p.key = c.project_key \
+          LEFT JOIN threads t ON t.key = c.current_thread_key"
+    };
+}
+
 macro_rules! conversation_select {
     () => {
-        "SELECT c.id, p.id AS project_id, c.display_name, t.id AS current_thread_id, \
-                c.created_at, c.updated_at \
-         FROM conversations c \
-         JOIN projects p ON p.key = c.project_key \
-         LEFT JOIN threads t ON t.key = c.current_thread_key"
+        concat!(
+            "SELECT ",
+            $crate::postgres::sql::conversation_columns!(),
+            $crate::postgres::sql::conversation_from!()
+        )
     };
 }
 
@@ -80,14 +96,14 @@ macro_rules! operation_select {
     };
 }
 
-/// Inserts the message ($1–$9) and its tool ids ($10, $11) in one statement; `m` holds the new
-/// key. Parameter $2 is the conversation key.
+/// Inserts the message ($1–$9, its tokens $12) and its tool ids ($10, $11) in one statement;
+/// `m` holds the new key. Parameter $2 is the conversation key.
 macro_rules! insert_message_ctes {
     () => {
         "m AS ( \
              INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
-                                   content, instructions, metadata, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING key \
+                                   content, instructions, metadata, created_at, tokens) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $12) RETURNING key \
          ), tools AS ( \
              INSERT INTO message_tools (conversation_key, tool_use_id, message_key, is_result) \
              SELECT $2, u.tool_use_id, m.key, u.is_result \
@@ -97,7 +113,21 @@ macro_rules! insert_message_ctes {
     };
 }
 
+/// The estimated tokens of the thread whose key is the expression `$thread_key`, as a
+/// correlated subquery (one statement sums one thread or a whole listing's).
+macro_rules! thread_tokens_sum {
+    ($thread_key:literal) => {
+        concat!(
+            "(SELECT COALESCE(SUM(m.tokens), 0)::bigint FROM thread_messages tm \
+              JOIN messages m ON m.key = tm.message_key WHERE tm.thread_key = ",
+            $thread_key,
+            ")"
+        )
+    };
+}
+
 pub(super) use {
-    conversation_select, insert_message_ctes, message_columns, operation_select, project_select,
-    snapshot_select, thread_columns, thread_select,
+    conversation_columns, conversation_from, conversation_select, insert_message_ctes,
+    message_columns, operation_select, project_select, snapshot_select, thread_columns,
+    thread_select, thread_tokens_sum,
 };

@@ -6,8 +6,11 @@ use squash_core::{Conversation, ConversationId, Project, ProjectId, ThreadId, Th
 use super::conn::{map_err, taken};
 use super::read::{conversation_key, load_conversation};
 use super::rows;
+use super::tokens::thread_tokens_sum;
 use super::write::{now, touch_conversation};
 use crate::error::{Entity, StoreError};
+use crate::tokens::sum_to_u64;
+use crate::types::ConversationSummary;
 use crate::Result;
 
 /// The project for `path`, created on first use.
@@ -110,6 +113,33 @@ pub(super) fn conversations(
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(map_err)? {
         out.push(rows::conversation(row)?);
+    }
+    Ok(out)
+}
+
+/// [`conversations`] with each current thread's size, in the same order.
+pub(super) fn summaries(
+    tx: &Transaction<'_>,
+    project: Option<ProjectId>,
+) -> Result<Vec<ConversationSummary>> {
+    let sql = format!(
+        "SELECT {}, t.message_count, {} FROM {} WHERE ?1 IS NULL OR p.id = ?1 \
+         ORDER BY c.updated_at DESC, c.key DESC",
+        rows::CONVERSATION_COLUMNS,
+        thread_tokens_sum!("t.key"),
+        rows::CONVERSATION_FROM
+    );
+    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = stmt
+        .query([project.as_ref().map(|p| p.as_bytes())])
+        .map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        out.push(ConversationSummary {
+            conversation: rows::conversation(row)?,
+            message_count: rows::col::<i64>(row, 6)? as u64,
+            tokens: sum_to_u64(rows::col(row, 7)?)?,
+        });
     }
     Ok(out)
 }

@@ -14,6 +14,7 @@ mod cow;
 mod import;
 mod read;
 mod rows;
+mod tokens;
 mod tools;
 mod write;
 
@@ -31,8 +32,8 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 
 use crate::error::{Entity, StoreError};
 use crate::types::{
-    Appended, Commit, Direction, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    MessageChunks, StoreStats, ThreadSnapshot,
+    Appended, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch, ImportOutcome,
+    ImportRecord, MessageChunks, StoreStats, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
@@ -45,11 +46,27 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/0001_init.sql")),
         M::up(include_str!("migrations/0002_imports.sql")),
         M::up(include_str!("migrations/0003_styles.sql")),
+        // 0004 is PostgreSQL's alone (lz4); the numbers follow PostgreSQL's.
+        M::up(include_str!("migrations/0005_tokens.sql")),
     ])
 }
 
 pub struct SqliteStore {
     pool: Pool,
+}
+
+/// Estimates the tokens of messages stored before the `tokens` column, in one transaction:
+/// either every row gets its number or none does (see `crate::tokens`).
+fn fill_tokens(writer: &mut rusqlite::Connection) -> Result<()> {
+    let tx = writer
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(map_err)?;
+    let filled = tokens::backfill(&tx)?;
+    tx.commit().map_err(map_err)?;
+    if filled > 0 {
+        tracing::info!(messages = filled, "estimated the tokens of stored messages");
+    }
+    Ok(())
 }
 
 impl SqliteStore {
@@ -65,6 +82,7 @@ impl SqliteStore {
         migrations()
             .to_latest(&mut writer)
             .map_err(|e| StoreError::Migration(e.to_string()))?;
+        fill_tokens(&mut writer)?;
         Ok(SqliteStore {
             pool: Pool::open(path, writer),
         })
@@ -154,6 +172,14 @@ impl ConversationStore for SqliteStore {
             .await
     }
 
+    async fn conversation_summaries(
+        &self,
+        project: Option<ProjectId>,
+    ) -> Result<Vec<ConversationSummary>> {
+        self.read(move |tx| conversations::summaries(tx, project))
+            .await
+    }
+
     async fn rename_conversation(&self, id: ConversationId, name: &str) -> Result<Conversation> {
         let name = name.to_owned();
         self.write(move |tx| conversations::rename_conversation(tx, id, &name))
@@ -216,6 +242,10 @@ impl ConversationStore for SqliteStore {
     async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
         self.read(move |tx| read::current_thread_header(tx, conversation))
             .await
+    }
+
+    async fn thread_tokens(&self, thread: ThreadId) -> Result<u64> {
+        self.read(move |tx| tokens::thread_tokens(tx, thread)).await
     }
 
     async fn latest_derived_thread(&self, thread: ThreadId) -> Result<Option<Thread>> {

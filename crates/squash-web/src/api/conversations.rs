@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use squash_core::{Conversation, ConversationId, ProjectId};
+use squash_core::{ConversationId, ProjectId};
 
 use super::{parse_id, Body, Query};
 use crate::error::ApiError;
@@ -44,16 +44,20 @@ pub async fn list(
     Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let service = state.service();
-    let conversations = service.list_conversations(q.project.as_deref()).await?;
+    let conversations = service.conversation_summaries(q.project.as_deref()).await?;
     let paths: HashMap<ProjectId, String> = service
         .projects()
         .await?
         .into_iter()
         .map(|p| (p.id, p.path))
         .collect();
+    // Each with its current thread's `message_count` and `tokens`.
     let list: Vec<Value> = conversations
         .iter()
-        .map(|c| with_project(c, paths.get(&c.project_id).map(String::as_str)))
+        .map(|s| {
+            let path = paths.get(&s.conversation.project_id).map(String::as_str);
+            with_project(s, path)
+        })
         .collect();
     Ok(Json(json!({ "conversations": list })))
 }
@@ -104,7 +108,7 @@ pub async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-fn with_project(conversation: &Conversation, path: Option<&str>) -> Value {
+fn with_project(conversation: &impl serde::Serialize, path: Option<&str>) -> Value {
     let mut value = json!(conversation);
     value["project_path"] = json!(path);
     value

@@ -114,12 +114,10 @@ pub fn parse_id<T: FromStr>(raw: &str, what: &str) -> Result<T, ApiError> {
         .map_err(|_| ApiError::invalid(format!("`{raw}` is not a {what} id (a UUID)")))
 }
 
+/// A thread as `squash --json conversation show` prints it: `{conversation, thread, tokens,
+/// messages}`, each message with its `tokens`.
 pub fn view_json(view: &ThreadView) -> Value {
-    json!({
-        "conversation": view.conversation,
-        "thread": view.thread,
-        "messages": view.messages,
-    })
+    json!(view)
 }
 
 /// An operation's outcome, serialized as `squash --json` prints it.

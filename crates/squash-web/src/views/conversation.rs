@@ -3,7 +3,8 @@
 
 use axum::extract::{Path, State};
 use maud::{html, Markup};
-use squash_app::ThreadView;
+use squash_app::{ContextMeter, ThreadView};
+use squash_core::tokens::{format_compact, format_count, message_tokens};
 use squash_core::{ContentItem, ConversationId, Message, Role};
 
 use super::content::message_body;
@@ -25,7 +26,12 @@ pub async fn page(
     let can_redo = entries
         .iter()
         .any(|e| e.thread.original_thread_id == Some(current));
-    let ai_ready = matches!(state.model_choice(), ModelChoice::Ready(_));
+    let model = match state.model_choice() {
+        ModelChoice::Ready(m) => Some(m.as_ref()),
+        ModelChoice::Missing(_) => None,
+    };
+    let ai_ready = model.is_some();
+    let meter = ContextMeter::of(&view, model, state.chat_options());
     let body = html! {
         main.conversation #conversation data-conversation=(id) data-ai=(if ai_ready { "ready" } else { "missing" }) {
             div.layout {
@@ -50,6 +56,7 @@ pub async fn page(
                         (fit::button())
                         button #delete-selected.danger type="button" disabled { "Delete selected" }
                     }
+                    (context_meter(&meter))
                     div #flash.flash role="alert" hidden {}
                     section #progress.card.progress hidden aria-live="polite" {
                         div.progress-head {
@@ -99,6 +106,39 @@ pub async fn page(
     ))
 }
 
+/// "48.2k / 200k tokens (24%)" with a bar: the current thread against the chat model's
+/// window. A native `meter` (no inline style, which the CSP forbids), labelled for screen
+/// readers with the exact numbers; yellow past half the window, red past 80%.
+fn context_meter(meter: &ContextMeter) -> Markup {
+    let how = match meter.counter {
+        squash_app::TokenCounter::Estimate => "estimated",
+        squash_app::TokenCounter::Tokenizer => "counted with the model's tokenizer",
+    };
+    let tokens = meter.tokens;
+    html! {
+        div #context-meter.context-meter data-tokens=(tokens) data-window=[meter.window] {
+            @match (meter.window, meter.percent()) {
+                (Some(window), Some(percent)) => {
+                    @let window = u64::from(window);
+                    label for="context-meter-bar" { "Context" }
+                    meter #context-meter-bar min="0" max=(window) low=(window / 2) high=(window * 4 / 5) optimum="0" value=(tokens.min(window))
+                        aria-valuetext={ (format_count(tokens)) " of " (format_count(window)) " tokens (" (percent) "%)" } {
+                        (percent) "%"
+                    }
+                    span #context-meter-text title={ (format_count(tokens)) " tokens, " (how) } {
+                        (format_compact(tokens)) " / " (format_compact(window)) " tokens (" (percent) "%)"
+                    }
+                }
+                _ => {
+                    span #context-meter-text title={ (format_count(tokens)) " tokens, " (how) "; no model is configured, so there is no window to compare with" } {
+                        (format_compact(tokens)) " tokens"
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn thread_list(view: &ThreadView) -> Markup {
     html! {
         ol #thread.messages data-thread=(view.thread.id) data-count=(view.messages.len()) {
@@ -125,6 +165,7 @@ fn message_item(n: usize, m: &Message) -> Markup {
                 @if m.squash_operation_id.is_some() {
                     button.badge.prov-badge type="button" data-message=(m.id) title="Show where this message came from" { "◆ squashed" }
                 }
+                span.msg-tokens.muted.small title="Estimated tokens a model reads for this message" { (format_count(message_tokens(m))) " tokens" }
                 time.muted.small datetime=(m.created_at.to_rfc3339()) { (when(&m.created_at)) }
                 span.actions {
                     button.edit-btn type="button" { "Edit" }

@@ -1,0 +1,39 @@
+//! Token sizes: each message's estimate is stored when the message is (the domain's
+//! [`message_tokens`]), so that a thread's size is one `SUM` over its links and a listing of
+//! conversations costs no message content.
+//!
+//! Rows stored before the `tokens` column existed hold NULL. They are filled when the store
+//! opens, in Rust (SQL cannot run the domain's rule), all in one transaction, a batch at a
+//! time: see each backend's `backfill_tokens`. A partial index on the NULL rows makes "is
+//! there anything to fill?" one index probe, so an up-to-date database opens as fast as before.
+//! Filling lazily instead (at the first read of a thread) would make every read able to
+//! write, and every sum first ask whether one of its rows is still empty.
+
+use squash_core::tokens::{content_tokens, message_tokens};
+use squash_core::{ContentItem, Message, Role};
+
+use crate::StoreError;
+
+/// Messages read, estimated and written back per round of the backfill: bounds memory (a
+/// message's content can be megabytes) while keeping the round trips few.
+pub(crate) const BACKFILL_BATCH: i64 = 500;
+
+/// The value of a new message's `tokens` column.
+pub(crate) fn stored_tokens(message: &Message) -> i64 {
+    // An estimate past i64::MAX would need exabytes of text; saturate rather than fail.
+    i64::try_from(message_tokens(message)).unwrap_or(i64::MAX)
+}
+
+/// The `tokens` of a stored row from its `role` and `content` columns, for the backfill.
+pub(crate) fn row_tokens(key: i64, role: &str, content: &str) -> Result<i64, StoreError> {
+    let role = Role::parse(role)
+        .ok_or_else(|| StoreError::Corrupt(format!("message {key} has unknown role {role:?}")))?;
+    let content: Vec<ContentItem> = serde_json::from_str(content)
+        .map_err(|e| StoreError::Corrupt(format!("content of message {key}: {e}")))?;
+    Ok(i64::try_from(content_tokens(role, &content)).unwrap_or(i64::MAX))
+}
+
+/// A stored sum, which SQL hands back signed.
+pub(crate) fn sum_to_u64(sum: i64) -> Result<u64, StoreError> {
+    u64::try_from(sum).map_err(|_| StoreError::Corrupt(format!("a token sum is negative: {sum}")))
+}
