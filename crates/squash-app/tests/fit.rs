@@ -149,6 +149,22 @@ async fn masks_apply_as_one_thread_and_undo_restores_it(b: &Backend) {
         assert!(!op.performed_by_agent);
         let masked = b.service.message(op.result_message_id).await.unwrap();
         let source = b.service.message(op.source_message_ids[0]).await.unwrap();
+        // The sources are read in one go before the commit; each result is its own source's.
+        assert_eq!(
+            (
+                masked.role,
+                masked.reply_to,
+                &masked.instructions,
+                &masked.metadata
+            ),
+            (
+                source.role,
+                source.reply_to,
+                &source.instructions,
+                &source.metadata
+            )
+        );
+        assert_eq!(masked.squash_operation_id, Some(op.id));
         match (&masked.content[0], &source.content[0]) {
             (
                 ContentItem::ToolResult {

@@ -1,7 +1,7 @@
 //! Carrying out a fit plan: every step is computed first (masks here, squashes by the engine;
 //! a failed model call ends the fit with nothing written), then the whole plan is one commit.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 use squash_core::fit::{fitted_links, settle, FitStep, StepAction};
@@ -125,6 +125,7 @@ impl FitService {
         progress: &(dyn Fn(FitProgress<'_>) + Sync),
     ) -> Result<Vec<Computed>, FitError> {
         let plan = &planned.plan;
+        let sources = self.mask_sources(plan.steps.iter()).await?;
         let mut pending: Vec<FitStep> = plan.steps.iter().rev().cloned().collect();
         let mut reserve = plan.reserve.iter().cloned();
         let mut done: Vec<Computed> = Vec::new();
@@ -145,7 +146,10 @@ impl FitService {
                 of,
                 step: &step,
             });
-            done.push(self.compute(planned.conversation_id, step).await?);
+            done.push(
+                self.compute(planned.conversation_id, step, &sources)
+                    .await?,
+            );
         }
         let kept: HashSet<MessageId> = settle(done.iter().map(|c| c.step.clone()).collect())
             .into_iter()
@@ -153,6 +157,23 @@ impl FitService {
             .collect();
         done.retain(|c| kept.contains(&c.step.sources[0]));
         Ok(done)
+    }
+
+    /// The messages the masks among `steps` replace, read in one go: a fit of a long session
+    /// masks thousands of outputs, and one read each costs more than the masking itself.
+    async fn mask_sources(
+        &self,
+        steps: impl Iterator<Item = &FitStep>,
+    ) -> Result<HashMap<MessageId, Message>, FitError> {
+        let ids: Vec<MessageId> = steps
+            .filter(|s| s.action == StepAction::Mask)
+            .map(|s| s.sources[0])
+            .collect();
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let messages = self.engine.service().messages(&ids).await?;
+        Ok(messages.into_iter().map(|m| (m.id, m)).collect())
     }
 
     fn over_budget(&self, before: u64, budget: u64, done: &[Computed]) -> bool {
@@ -164,12 +185,20 @@ impl FitService {
         &self,
         conversation: ConversationId,
         mut step: FitStep,
+        sources: &HashMap<MessageId, Message>,
     ) -> Result<Computed, FitError> {
         let service = self.engine.service();
         match (step.action, step.content.take()) {
             (StepAction::Mask, Some(content)) => {
-                let source = service.message(step.sources[0]).await?;
-                Ok(masked(service, conversation, step, &source, content))
+                let fetched;
+                let source = match sources.get(&step.sources[0]) {
+                    Some(source) => source,
+                    None => {
+                        fetched = service.message(step.sources[0]).await?;
+                        &fetched
+                    }
+                };
+                Ok(masked(service, conversation, step, source, content))
             }
             (StepAction::Mask, None) => {
                 Err(ServiceError::Invalid("a mask step came without its content".into()).into())

@@ -18,9 +18,13 @@ use crate::message::{ContentItem, Message, SystemLevel};
 const LINES_PER_RUN: usize = 3;
 const LINE_MAX_CHARS: usize = 140;
 
+/// Word boundaries are ASCII (`(?-u:\b)`): every word it looks for is ASCII, and a Unicode
+/// boundary makes the regex engine leave its fast automaton for a backtracker on any line with
+/// a non-ASCII character — every line of Claude Code's `Read` output (`  12→…`) has one, and
+/// this regex reads every line of every output a fit masks.
 static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:\berror(?:\[[A-Z]*\d+\])?(?::|\s+[A-Z]{1,3}\d{3,})|\bERROR\b|\bFAIL(?:ED|URE)?\b|panicked at|\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bError:|npm ERR!|\bfatal:|syntax error|\bCONFLICT\b|●|command not found|No such file or directory|Permission denied|Segmentation fault|\bAssertion)",
+        r"(?:(?-u:\b)error(?:\[[A-Z]*\d+\])?(?::|\s+[A-Z]{1,3}\d{3,})|(?-u:\b)ERROR(?-u:\b)|(?-u:\b)FAIL(?:ED|URE)?(?-u:\b)|panicked at|(?-u:\b)[A-Z][A-Za-z]*(?:Error|Exception)(?-u:\b)|(?-u:\b)Error:|npm ERR!|(?-u:\b)fatal:|syntax error|(?-u:\b)CONFLICT(?-u:\b)|●|command not found|No such file or directory|Permission denied|Segmentation fault|(?-u:\b)Assertion)",
     )
     .expect("static regex")
 });
@@ -156,6 +160,10 @@ fn error_lines(output: &str) -> Vec<String> {
 /// "0 failed" aside), each cut to one short line.
 pub(crate) fn matching_error_lines(output: &str, max: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
+    // Most outputs have no error at all: one pass over the whole text says so.
+    if !ERROR_LINE.is_match(output) {
+        return lines;
+    }
     for line in output.lines() {
         if lines.len() == max {
             break;
@@ -341,5 +349,21 @@ mod tests {
             anchors_of_error("FileNotFoundError: config.yaml"),
             vec!["FileNotFoundError".to_owned()]
         );
+    }
+
+    #[test]
+    fn error_lines_are_found_among_non_ascii_lines() {
+        // Claude Code's Read output: every line has a `→`; the error words are still words.
+        let read = "     1→use std::fmt;\n     2→// ERROR: keep this in sync\n     3→let é = 1;\n\
+                    \u{20}    4→panic!(\"FAILED — überall\");\n     5→let xFAILED = 0;";
+        assert_eq!(
+            matching_error_lines(read, 5),
+            vec![
+                "2→// ERROR: keep this in sync".to_owned(),
+                "4→panic!(\"FAILED — überall\");".to_owned()
+            ]
+        );
+        assert!(matching_error_lines("Ошибка → all fine, 0 problems\n", 5).is_empty());
+        assert!(matching_error_lines("", 5).is_empty());
     }
 }
