@@ -1,0 +1,161 @@
+//! The fit evaluation (QUALITY.md, "Fitting a session into a budget"): every case, fitted to
+//! 25% of its tokens by each strategy with `--best-effort`, and summarized into one message as
+//! an agent's built-in compaction would; scored from the thread read back.
+//!
+//! ```sh
+//! cargo run -p squash-app --example fit_eval -- --model loopback
+//! cargo run -p squash-app --features local --example fit_eval -- \
+//!     --model local:qwen2.5-coder-0.5b --only session
+//! ```
+//!
+//! `--model`: `loopback` (with `--window`, default 128,000 tokens) (the OpenAI-compatible server of the squash eval, whose model drops
+//! facts and invents a path until asked to repair), `extract` (no model: the summary and the
+//! AI steps become the fact ledger), `local:NAME` (the embedded model; `--features local`).
+
+#[allow(dead_code)]
+#[path = "../eval/loopback.rs"]
+mod loopback;
+#[allow(dead_code)]
+#[path = "../eval/score.rs"]
+mod score;
+
+mod cases;
+mod generate;
+mod names;
+mod outputs;
+mod run;
+mod table;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use squash_app::providers::build_model;
+use squash_llm::{ChatModel, OpenAiConfig, OpenAiModel, ProviderKind};
+
+use run::{Method, Setup};
+
+struct Args {
+    model: String,
+    window: u32,
+    methods: Vec<Method>,
+    keep_last: Vec<usize>,
+    seeds: Vec<u64>,
+    messages: usize,
+    share: f64,
+    facts: PathBuf,
+    only: Option<String>,
+    out: PathBuf,
+    dump: Option<PathBuf>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        model: "loopback".into(),
+        window: 128_000,
+        methods: ["mask", "extract", "hybrid", "summary"]
+            .iter()
+            .filter_map(|m| Method::parse(m))
+            .collect(),
+        keep_last: vec![squash_app::fit::DEFAULT_KEEP_LAST],
+        seeds: vec![1, 2, 3],
+        messages: 2000,
+        share: 0.25,
+        facts: PathBuf::from("testdata/eval/fit_facts.json"),
+        only: None,
+        out: PathBuf::from("target/eval/fit_results.jsonl"),
+        dump: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--model" => args.model = value()?,
+            "--window" => args.window = value()?.parse().map_err(|_| "--window TOKENS")?,
+            "--methods" => args.methods = list(&value()?, Method::parse)?,
+            "--keep-last" => args.keep_last = list(&value()?, |s| s.parse().ok())?,
+            "--seeds" => args.seeds = list(&value()?, |s| s.parse().ok())?,
+            "--messages" => args.messages = value()?.parse().map_err(|_| "--messages N")?,
+            "--share" => args.share = value()?.parse().map_err(|_| "--share 0.25")?,
+            "--facts" => args.facts = PathBuf::from(value()?),
+            "--only" => args.only = Some(value()?),
+            "--out" => args.out = PathBuf::from(value()?),
+            "--dump" => args.dump = Some(PathBuf::from(value()?)),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(args)
+}
+
+fn list<T>(s: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
+    s.split(',')
+        .map(|p| parse(p.trim()).ok_or_else(|| format!("cannot read {p:?}")))
+        .collect()
+}
+
+#[tokio::main]
+async fn main() {
+    if let Err(e) = run_all().await {
+        eprintln!("fit_eval: {e}");
+        std::process::exit(1);
+    }
+}
+
+async fn run_all() -> Result<(), String> {
+    let args = parse_args()?;
+    let root = std::env::current_dir().map_err(|e| e.to_string())?;
+    let mut cases = cases::load(&args.facts, &args.seeds, args.messages)?;
+    if let Some(only) = &args.only {
+        cases.retain(|c| c.name.contains(only.as_str()) || c.origin() == only);
+    }
+    for dir in args.out.parent().into_iter().chain(args.dump.as_deref()) {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    }
+    let setup = Setup {
+        root: &root,
+        model: model_for(&args.model, args.window).await?,
+        model_label: &args.model,
+        share: args.share,
+        dump: args.dump.as_deref(),
+    };
+    let mut rows = Vec::new();
+    for &keep_last in &args.keep_last {
+        for case in &cases {
+            for &method in &args.methods {
+                let row = run::run(&setup, case, method, keep_last).await;
+                eprintln!("{}", table::progress_line(&row));
+                rows.push(row);
+            }
+        }
+    }
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    std::fs::write(&args.out, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
+    println!("{}", table::cases(&rows));
+    println!("{}", table::aggregate(&rows));
+    Ok(())
+}
+
+/// The model for AI steps and the summary; the loopback's context window is `window` (a hosted
+/// model's: OpenAI-compatible servers off api.openai.com otherwise get 8,192).
+async fn model_for(spec: &str, window: u32) -> Result<Option<Arc<dyn ChatModel>>, String> {
+    let model: Arc<dyn ChatModel> = match spec {
+        "extract" => return Ok(None),
+        "loopback" => {
+            let url = loopback::start(false).await.map_err(|e| e.to_string())?;
+            let mut config = OpenAiConfig::new(url, "forgetful-1");
+            config.context_window_tokens = window;
+            Arc::new(OpenAiModel::new(config).map_err(|e| e.to_string())?)
+        }
+        other => {
+            let name = other
+                .strip_prefix("local:")
+                .ok_or_else(|| format!("unknown model {other}"))?;
+            build_model(ProviderKind::Local, Some(name))
+                .await
+                .map_err(|e| e.to_string())?
+        }
+    };
+    Ok(Some(model))
+}
