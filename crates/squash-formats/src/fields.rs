@@ -11,6 +11,24 @@ pub(crate) fn parse_time(value: Option<&Value>) -> Option<DateTime<Utc>> {
         .map(|t| t.with_timezone(&Utc).trunc_subsecs(6))
 }
 
+/// A tool result's text as one string, whichever shape it has: a string, or parts whose `text`
+/// fields are joined by newlines (other parts as their JSON); empty when absent.
+pub(crate) fn result_text(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .map(|p| match p.get("text").and_then(Value::as_str) {
+                Some(t) => t.to_owned(),
+                None => p.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
 /// A short, one-line name from a message text.
 pub(crate) fn title_from(text: &str, max: usize) -> Option<String> {
     // Claude Code slash commands arrive as tags; their name is the readable part.

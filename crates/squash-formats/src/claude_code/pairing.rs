@@ -148,19 +148,7 @@ fn result_id(block: &Value) -> String {
 }
 
 fn result_as_text(block: &Value, id: &str) -> Value {
-    let text = match block.get("content") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .map(|p| match p.get("text").and_then(Value::as_str) {
-                Some(t) => t.to_owned(),
-                None => p.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Some(other) => other.to_string(),
-        None => String::new(),
-    };
+    let text = crate::fields::result_text(block.get("content"));
     json!({"type": "text", "text": format!("[result of tool call {id}]\n{text}")})
 }
 

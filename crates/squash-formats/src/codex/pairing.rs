@@ -97,19 +97,7 @@ fn call_id(item: &Value) -> String {
 }
 
 fn output_as_text(item: &Value, id: &str) -> Value {
-    let text = match item.get("output") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .map(|p| match p.get("text").and_then(Value::as_str) {
-                Some(t) => t.to_owned(),
-                None => p.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Some(other) => other.to_string(),
-        None => String::new(),
-    };
+    let text = crate::fields::result_text(item.get("output"));
     json!({"type": "message", "role": "user", "content": [
         {"type": "input_text", "text": format!("[result of tool call {id}]\n{text}")}
     ]})
