@@ -6,13 +6,15 @@ use std::time::Duration;
 
 use serde::ser::SerializeSeq;
 use serde::{Serialize, Serializer};
+use squash_core::page::PageSpan;
 use squash_core::thread_ops::PartnerAdded;
 use squash_core::tokens::message_tokens;
 use squash_core::{Conversation, ConversationId, Message, MessageId, SquashOperation, Thread};
 
 use crate::conversations::{OperationOutcome, ThreadView};
 
-/// `{conversation, thread, tokens, messages}`, each message with its own `tokens`.
+/// `{conversation, thread, tokens, page, messages}`, each message with its own `tokens` and
+/// its 1-based `position` in the thread; `page` says which part of the thread `messages` are.
 impl Serialize for ThreadView {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
@@ -20,35 +22,59 @@ impl Serialize for ThreadView {
             conversation: &'a Conversation,
             thread: &'a Thread,
             tokens: u64,
-            #[serde(serialize_with = "with_tokens")]
-            messages: &'a [Message],
+            page: Page,
+            messages: Positioned<'a>,
+        }
+        #[derive(Serialize)]
+        struct Page {
+            #[serde(flatten)]
+            span: PageSpan,
+            has_before: bool,
+            has_after: bool,
         }
         View {
             conversation: &self.conversation,
             thread: &self.thread,
             tokens: self.tokens,
-            messages: &self.messages,
+            page: Page {
+                span: self.span,
+                has_before: self.span.has_before(),
+                has_after: self.span.has_after(),
+            },
+            messages: Positioned {
+                first: self.span.first,
+                messages: &self.messages,
+            },
         }
         .serialize(s)
     }
 }
 
-/// Messages as `[{...message, tokens}]`.
-fn with_tokens<S: Serializer>(messages: &[Message], s: S) -> Result<S::Ok, S::Error> {
-    #[derive(Serialize)]
-    struct MessageWithTokens<'a> {
-        #[serde(flatten)]
-        message: &'a Message,
-        tokens: u64,
+/// Messages as `[{...message, position, tokens}]`.
+struct Positioned<'a> {
+    first: u64,
+    messages: &'a [Message],
+}
+
+impl Serialize for Positioned<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct MessageWithTokens<'a> {
+            #[serde(flatten)]
+            message: &'a Message,
+            position: u64,
+            tokens: u64,
+        }
+        let mut seq = s.serialize_seq(Some(self.messages.len()))?;
+        for (position, message) in (self.first..).zip(self.messages) {
+            seq.serialize_element(&MessageWithTokens {
+                message,
+                position,
+                tokens: message_tokens(message),
+            })?;
+        }
+        seq.end()
     }
-    let mut seq = s.serialize_seq(Some(messages.len()))?;
-    for message in messages {
-        seq.serialize_element(&MessageWithTokens {
-            message,
-            tokens: message_tokens(message),
-        })?;
-    }
-    seq.end()
 }
 
 /// `{conversation_id, thread, message, operation, sources, added_partners, reapplied}`.

@@ -29,7 +29,8 @@ pub struct ContextMeter {
 
 impl ContextMeter {
     /// The tokens of `view` against the window of `model` as a chat with `options` resolves
-    /// it; counted by the model's tokenizer where it has one, else the store's estimate.
+    /// it; counted by the model's tokenizer where it has one and `view` is the whole thread,
+    /// else the store's estimate.
     pub fn of(view: &ThreadView, model: Option<&dyn ChatModel>, options: &ChatOptions) -> Self {
         let Some(model) = model else {
             return ContextMeter {
@@ -38,7 +39,13 @@ impl ContextMeter {
                 counter: TokenCounter::Estimate,
             };
         };
-        let (tokens, counter) = match counted_by(model, &view.messages) {
+        // A page of a long thread leaves the rest untokenized: the store's estimate then.
+        let counted = view
+            .span
+            .is_whole()
+            .then(|| counted_by(model, &view.messages))
+            .flatten();
+        let (tokens, counter) = match counted {
             Some(tokens) => (tokens, TokenCounter::Tokenizer),
             None => (view.tokens, TokenCounter::Estimate),
         };

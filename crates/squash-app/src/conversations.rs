@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use squash_core::page::PageSpan;
 use squash_core::plan::{self, Selection};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
@@ -18,6 +19,7 @@ use squash_store::{
 };
 
 use crate::error::ServiceError;
+use crate::pages::TokenSums;
 
 type Result<T, E = ServiceError> = std::result::Result<T, E>;
 
@@ -29,9 +31,12 @@ const MAX_ATTEMPTS: u32 = 32;
 pub struct ThreadView {
     pub conversation: Conversation,
     pub thread: Thread,
+    /// The whole thread, or the page of it that [`ThreadView::span`] says.
     pub messages: Vec<Message>,
-    /// The thread's estimated tokens, summed by the store over the estimates stored with its
-    /// messages; each message's own is [`squash_core::tokens::message_tokens`].
+    /// Where `messages` lie in the thread (1-based positions).
+    pub span: PageSpan,
+    /// The whole thread's estimated tokens, summed by the store over the estimates stored with
+    /// its messages; each message's own is [`squash_core::tokens::message_tokens`].
     pub tokens: u64,
 }
 
@@ -164,11 +169,20 @@ impl Committed {
 pub struct ConversationService {
     store: Arc<dyn ConversationStore>,
     actor: Option<String>,
+    token_sums: Arc<TokenSums>,
 }
 
 impl ConversationService {
     pub fn new(store: Arc<dyn ConversationStore>) -> ConversationService {
-        ConversationService { store, actor: None }
+        ConversationService {
+            store,
+            actor: None,
+            token_sums: Arc::default(),
+        }
+    }
+
+    pub(crate) fn token_sums(&self) -> &TokenSums {
+        &self.token_sums
     }
 
     /// Names who performs operations (recorded in provenance).
@@ -288,9 +302,11 @@ impl ConversationService {
     async fn view_of(&self, conversation: Conversation, thread: Thread) -> Result<ThreadView> {
         let messages = self.store.thread_messages(thread.id).await?;
         let tokens = self.store.thread_tokens(thread.id).await?;
+        let total = messages.len() as u64;
         Ok(ThreadView {
             conversation,
             thread,
+            span: PageSpan::of((total > 0).then_some(1..=total).as_ref(), total),
             messages,
             tokens,
         })

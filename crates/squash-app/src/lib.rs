@@ -17,6 +17,7 @@ pub mod fit;
 mod history;
 pub mod import;
 mod local;
+mod pages;
 pub mod providers;
 mod refs;
 pub mod resume;
@@ -40,5 +41,6 @@ pub use squash::{
     SquashError, SquashOptions, SquashResult, SquashStage, StageListener, BRIEF_MAX_OUTPUT_TOKENS,
     CONTEXT_TOKENS_ENV, CONTEXT_WINDOW_ENV, SQUASH_MAX_OUTPUT_TOKENS, SQUASH_TEMPERATURE,
 };
+pub use squash_core::page::{PageAnchor, PageSpan, PageWindow, MAX_PAGE};
 pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
-pub use squash_store::ConversationSummary;
+pub use squash_store::{ConversationSummary, ThreadRef};

@@ -14,6 +14,7 @@ pub mod import;
 pub mod ledger;
 pub mod message;
 pub mod operation;
+pub mod page;
 pub mod plan;
 pub mod prompt;
 pub mod quality;

@@ -29,8 +29,8 @@ pub use error::{Entity, StoreError};
 pub use squash_core::LinkEdit;
 pub use types::{
     Appended, ChunkSender, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch,
-    ImportOutcome, ImportRecord, ImportSource, ImportThread, MessageChunks, NewLinks, StoreStats,
-    ThreadSnapshot,
+    ImportOutcome, ImportRecord, ImportSource, ImportThread, KnownTokens, MessageChunks, NewLinks,
+    PageRequest, StoreStats, ThreadPage, ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -103,6 +103,10 @@ pub trait ConversationStore: Send + Sync {
     async fn message(&self, id: MessageId) -> Result<Message>;
     /// The messages with `ids`, in the order given; [`StoreError::NotFound`] if one is missing.
     async fn messages(&self, ids: &[MessageId]) -> Result<Vec<Message>>;
+    /// Part of a thread ([`PageRequest`]) with its header and token sum, in one transaction.
+    /// [`StoreError::NotFound`] for a missing thread or conversation, and for an anchoring
+    /// message that is not in the thread.
+    async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage>;
     /// The messages of a thread, in thread order.
     async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>>;
     /// Every message ever stored for the conversation, in creation order.

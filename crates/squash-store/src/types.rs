@@ -1,3 +1,4 @@
+use squash_core::page::{PageAnchor, PageSpan, PageWindow};
 use squash_core::{
     Conversation, ConversationId, LinkEdit, Message, MessageId, SquashOperation, Thread, ThreadId,
     ThreadOrigin,
@@ -241,4 +242,71 @@ impl MessageChunks {
             _ => self.next_blocking(),
         }
     }
+}
+
+/// Which thread a page is read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ThreadRef {
+    /// The conversation's current thread, whichever it is when the read runs.
+    Current(ConversationId),
+    Thread(ThreadId),
+}
+
+/// A thread's token sum at one revision, from an earlier read. A thread changes only by
+/// appends, which bump its revision, so the sum still holds while the revision does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownTokens {
+    pub thread: ThreadId,
+    pub revision: u64,
+    pub tokens: u64,
+}
+
+/// A request for part of a thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageRequest {
+    pub thread: ThreadRef,
+    pub window: PageWindow,
+    /// Spares the sum over every link when it is still current.
+    pub known_tokens: Option<KnownTokens>,
+}
+
+impl PageRequest {
+    /// The known sum, if it is `thread`'s at its present revision. Both backends ask this,
+    /// so the rule is written once.
+    pub(crate) fn tokens_for(&self, thread: &Thread) -> Option<u64> {
+        self.known_tokens
+            .filter(|k| k.thread == thread.id && k.revision == thread.revision)
+            .map(|k| k.tokens)
+    }
+
+    /// The 0-based link positions of the page, in a thread whose anchoring message (for
+    /// `AroundMessage`) is at 0-based `message_position`.
+    pub(crate) fn link_range(
+        &self,
+        total: u64,
+        message_position: Option<u64>,
+    ) -> Option<std::ops::RangeInclusive<u64>> {
+        self.window
+            .resolve(total, message_position.map(|p| p + 1))
+            .map(|r| r.start() - 1..=r.end() - 1)
+    }
+
+    /// The message a page is anchored on, which the store must find in the thread first.
+    pub(crate) fn anchor_message(&self) -> Option<MessageId> {
+        match self.window.anchor {
+            PageAnchor::AroundMessage { message } => Some(message),
+            _ => None,
+        }
+    }
+}
+
+/// Part of a thread, read in one transaction: its header, the messages of the page and the
+/// whole thread's tokens.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreadPage {
+    pub thread: Thread,
+    /// Where the page lies, in 1-based positions.
+    pub span: PageSpan,
+    pub messages: Vec<Message>,
+    pub tokens: u64,
 }

@@ -225,14 +225,20 @@ function initHome() {
 function initConversation(root) {
   const cid = root.dataset.conversation;
   const base = "/api/conversations/" + encodeURIComponent(cid);
-  const selected = new Set();
-  let lastIndex = null;
+  // The selection outlives the pages it was made on: id → 1-based position (Infinity when it
+  // came from elsewhere, e.g. search hits, and was not on screen).
+  const selected = new Map();
+  let lastPos = null;
   let running = null; // the AbortController of the running AI squash
   let chatting = false;
 
   const boxes = () => $$("#thread .select-box");
   const idOf = (el) => el.closest(".msg").dataset.id;
-  const selectedIds = () => boxes().map(idOf).filter((id) => selected.has(id));
+  const posOf = (el) => Number(el.closest(".msg").dataset.pos);
+  const selectedIds = () =>
+    Array.from(selected.entries())
+      .sort((a, b) => a[1] - b[1])
+      .map(([id]) => id);
 
   function updateSelection() {
     for (const box of boxes()) {
@@ -252,40 +258,208 @@ function initConversation(root) {
         : "Squash the " + n + " selected messages into one";
   }
 
-  function onBoxClick(box, ev) {
-    const all = boxes();
-    const index = all.indexOf(box);
-    if (ev.shiftKey && lastIndex !== null && lastIndex < all.length) {
-      const from = Math.min(lastIndex, index);
-      const to = Math.max(lastIndex, index);
-      for (let i = from; i <= to; i++) {
-        if (box.checked) selected.add(idOf(all[i]));
-        else selected.delete(idOf(all[i]));
-      }
-    } else if (box.checked) {
-      selected.add(idOf(box));
-    } else {
-      selected.delete(idOf(box));
+  // The ids at positions from..to of the current thread, from the page when they are on it,
+  // else from the API (a range can reach past what is loaded).
+  async function idsBetween(from, to) {
+    const shown = new Map(boxes().map((b) => [posOf(b), idOf(b)]));
+    const out = [];
+    let missing = false;
+    for (let p = from; p <= to; p++) {
+      if (shown.has(p)) out.push([shown.get(p), p]);
+      else missing = true;
     }
-    lastIndex = index;
+    if (!missing) return out;
+    const all = [];
+    for (let after = from - 1; after < to; ) {
+      const limit = Math.min(2000, to - after);
+      const page = await api("GET", base + "/thread?after=" + after + "&limit=" + limit);
+      if (page.thread.id !== $("#thread").dataset.thread) throw new Error("The thread changed meanwhile; select again.");
+      for (const m of page.messages) all.push([m.id, m.position]);
+      if (!page.messages.length) break;
+      after = page.messages[page.messages.length - 1].position;
+    }
+    return all;
+  }
+
+  async function selectRange(from, to, on) {
+    try {
+      for (const [id, pos] of await idsBetween(Math.min(from, to), Math.max(from, to))) {
+        if (on) selected.set(id, pos);
+        else selected.delete(id);
+      }
+    } catch (e) {
+      showError(e);
+    }
     updateSelection();
   }
 
+  function onBoxClick(box, ev) {
+    const pos = posOf(box);
+    if (ev.shiftKey && lastPos !== null) {
+      selectRange(lastPos, pos, box.checked);
+    } else if (box.checked) {
+      selected.set(idOf(box), pos);
+    } else {
+      selected.delete(idOf(box));
+    }
+    lastPos = pos;
+    updateSelection();
+  }
+
+  // ---- pages: the thread is shown a page at a time; more loads as the reader scrolls ----
+
+  const PAGE = 50;
+  // Past this many messages on screen, the far end is dropped again (and reloads on the way
+  // back), so the page stays light however far one scrolls.
+  const MAX_SHOWN = 300;
+  let loading = false;
+  const pager = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) {
+        if (e.isIntersecting && !e.target.hidden) loadMore(e.target.id === "load-before" ? "before" : "after");
+      }
+    },
+    { rootMargin: "800px 0px" }
+  );
+
+  function watchPager() {
+    pager.disconnect();
+    for (const sel of ["#load-before", "#load-after"]) {
+      const b = $(sel);
+      if (b) pager.observe(b);
+    }
+  }
+
+  function updatePager() {
+    const ol = $("#thread");
+    const first = Number(ol.dataset.first);
+    const last = Number(ol.dataset.last);
+    const total = Number(ol.dataset.total);
+    $("#load-before").hidden = !(total > 0 && first > 1);
+    $("#load-before-count").textContent = fmtTokens(Math.max(0, first - 1));
+    $("#load-after").hidden = !(total > 0 && last < total);
+    $("#load-after-count").textContent = fmtTokens(Math.max(0, total - last));
+  }
+
+  // Keeps at most MAX_SHOWN messages, dropping from `end` ("top" or "bottom").
+  function trim(end) {
+    const ol = $("#thread");
+    const items = $$("#thread > li.msg");
+    const extra = items.length - MAX_SHOWN;
+    if (extra <= 0) return;
+    if (end === "bottom") {
+      items.slice(-extra).forEach((li) => li.remove());
+      ol.dataset.last = items[items.length - extra - 1].dataset.pos;
+    } else {
+      const keep = items[extra];
+      const top = keep.getBoundingClientRect().top;
+      items.slice(0, extra).forEach((li) => li.remove());
+      ol.dataset.first = keep.dataset.pos;
+      window.scrollBy(0, keep.getBoundingClientRect().top - top);
+    }
+  }
+
+  async function loadMore(dir) {
+    if (loading) return;
+    loading = true;
+    try {
+      const ol = $("#thread");
+      const q = dir === "before" ? "before=" + ol.dataset.first : "after=" + ol.dataset.last;
+      const html = await fetchHtml("/ui/conversations/" + encodeURIComponent(cid) + "/messages?" + q + "&limit=" + PAGE);
+      const fresh = $("#thread", new DOMParser().parseFromString(html, "text/html"));
+      if (!fresh || fresh.dataset.thread !== ol.dataset.thread) {
+        // Another operation made a new thread meanwhile: show that one instead.
+        loading = false;
+        return refresh();
+      }
+      const items = $$("li.msg", fresh).map((li) => document.importNode(li, true));
+      if (dir === "before") {
+        const anchor = ol.firstElementChild;
+        const top = anchor ? anchor.getBoundingClientRect().top : 0;
+        ol.prepend(...items);
+        if (items.length) ol.dataset.first = fresh.dataset.first;
+        if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - top);
+        trim("bottom");
+      } else {
+        ol.append(...items);
+        if (items.length) ol.dataset.last = fresh.dataset.last;
+        trim("top");
+      }
+      ol.dataset.total = fresh.dataset.total;
+      updatePager();
+      updateSelection();
+      // Observing afresh reports the controls' present state: one still in reach loads on.
+      watchPager();
+    } catch (e) {
+      showError(e);
+    } finally {
+      loading = false;
+    }
+  }
+
+  // The first message at least partly on screen: where a refresh should keep the reader.
+  function firstVisiblePos() {
+    for (const li of $$("#thread > li.msg")) {
+      if (li.getBoundingClientRect().bottom > 0) return Number(li.dataset.pos);
+    }
+    return null;
+  }
+
   // Re-renders the thread, the history and the toolbar from the server, leaving a running
-  // AI squash, its preview and the chat box alone.
+  // AI squash, its preview and the chat box alone. A reader at the end stays at the end (where
+  // new messages arrive); one further up stays about where they were.
   async function refresh() {
-    const doc = new DOMParser().parseFromString(await fetchHtml(location.pathname), "text/html");
-    for (const sel of ["#thread", "#history-panel > .history", "#undo-btn", "#redo-btn", "#context-meter"]) {
+    const ol = $("#thread");
+    const atEnd = Number(ol.dataset.last) >= Number(ol.dataset.total);
+    const shown = $$("#thread > li.msg").length;
+    const from = firstVisiblePos();
+    const q = atEnd || from === null
+      ? "limit=" + Math.min(Math.max(shown, PAGE), MAX_SHOWN)
+      : "around=" + from + "&limit=" + Math.min(Math.max(shown, PAGE), MAX_SHOWN);
+    const doc = new DOMParser().parseFromString(await fetchHtml(location.pathname + "?" + q), "text/html");
+    for (const sel of ["#thread-view", "#history-panel > .history", "#undo-btn", "#redo-btn", "#context-meter"]) {
       const fresh = $(sel, doc);
       const old = $(sel);
       if (fresh && old) old.replaceWith(document.importNode(fresh, true));
     }
     const historyBtn = $("#history-btn", doc);
     if (historyBtn) $("#history-btn").textContent = historyBtn.textContent;
-    const shown = new Set(boxes().map(idOf));
-    for (const id of Array.from(selected)) if (!shown.has(id)) selected.delete(id);
-    lastIndex = null;
+    const ids = new Map(boxes().map((b) => [idOf(b), posOf(b)]));
+    for (const id of Array.from(selected.keys())) {
+      if (ids.has(id)) selected.set(id, ids.get(id));
+      else selected.delete(id);
+    }
+    lastPos = null;
+    if (!atEnd && from !== null) {
+      const li = $('#thread > li.msg[data-pos="' + from + '"]');
+      if (li) li.scrollIntoView({ block: "start" });
+    }
+    watchPager();
     updateSelection();
+  }
+
+  // Selecting from elsewhere on the page (search hits): `detail.ids`, optionally with
+  // `detail.positions` in the same order.
+  root.addEventListener("squash:select", (ev) => {
+    const { ids = [], positions = [] } = ev.detail || {};
+    ids.forEach((id, i) => selected.set(id, positions[i] === undefined ? Infinity : Number(positions[i])));
+    updateSelection();
+  });
+
+  // Another tab or server changed this conversation (static/live.js).
+  root.addEventListener("squash:changed", () => {
+    if (!running && !chatting && !$(".edit-form:not([hidden])")) refresh().catch(showError);
+  });
+
+  function selectRangeDialog(form) {
+    const from = Number(form.elements.namedItem("from").value);
+    const to = Number(form.elements.namedItem("to").value);
+    const total = Number($("#thread").dataset.total);
+    if (!(from >= 1 && to >= 1 && from <= total && to <= total)) {
+      flash("Positions go from @1 to @" + total + ".", "error");
+      return;
+    }
+    selectRange(from, to, true);
   }
 
   function toggleMenu(open) {
@@ -494,6 +668,9 @@ function initConversation(root) {
     const box = $("#chat-stream");
     const out = $("#chat-stream-text");
     out.textContent = "";
+    // The person's own message shows at once, not only when the reply is done.
+    $("#chat-sent-text").textContent = text;
+    $("#chat-sent").hidden = false;
     box.hidden = false;
     try {
       await stream(base + "/chat", { text }, {
@@ -507,6 +684,7 @@ function initConversation(root) {
     } finally {
       chatting = false;
       box.hidden = true;
+      $("#chat-sent").hidden = true;
       $("#chat-send").disabled = false;
       // The user's message is stored once the model was asked, whatever it answered.
       await refresh().catch(showError);
@@ -534,6 +712,8 @@ function initConversation(root) {
     const t = ev.target;
     const box = t.closest(".select-box");
     if (box) return onBoxClick(box, ev);
+    if (t.closest("#load-before")) return loadMore("before");
+    if (t.closest("#load-after")) return loadMore("after");
     if (t.closest("#squash-btn")) return toggleMenu();
     const item = t.closest("[data-squash]");
     if (item) {
@@ -605,6 +785,7 @@ function initConversation(root) {
     }
     ev.preventDefault();
     if (form.id === "chat-form") return chat();
+    if (form.id === "range-form") return selectRangeDialog(form);
     if (form.classList.contains("edit-form")) return saveEdit(form);
   });
 
@@ -623,7 +804,17 @@ function initConversation(root) {
   });
 
   initFit(root, base, refresh);
+  watchPager();
   updateSelection();
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  if (target) {
+    target.classList.add("target");
+    target.scrollIntoView({ block: "center" });
+  } else if (Number($("#thread").dataset.last) >= Number($("#thread").dataset.total)) {
+    // Where the conversation continues.
+    const last = $("#thread > li.msg:last-child");
+    if (last) last.scrollIntoView({ block: "end" });
+  }
 }
 
 // ---- fit to budget --------------------------------------------------------------------------

@@ -2181,3 +2181,141 @@ async fn without_a_model_the_fit_dialog_offers_the_strategies_that_need_none() {
         "{html}"
     );
 }
+
+/// The positions of a page's messages, checked against the page's own `page.first`.
+fn positions(page: &Value) -> Vec<u64> {
+    let first = page["page"]["first"].as_u64().expect("page.first");
+    let positions: Vec<u64> = page["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| m["position"].as_u64().expect("position"))
+        .collect();
+    let expected: Vec<u64> = (first..).take(positions.len()).collect();
+    assert_eq!(positions, expected);
+    positions
+}
+
+#[tokio::test]
+async fn thread_reads_come_in_pages_with_cursors() {
+    let app = app();
+    let conv = app.conversation("Long").await;
+    let mut ids = Vec::new();
+    for i in 1..=30 {
+        ids.push(app.append(&conv, "user", &format!("message {i}")).await);
+    }
+    let base = format!("/api/conversations/{conv}/thread");
+
+    // Without a limit, a small thread comes whole, in one call.
+    let whole = app.get(&base).await.json();
+    assert_eq!(positions(&whole), (1..=30).collect::<Vec<_>>());
+    assert_eq!(whole["page"]["total"], 30);
+    assert_eq!(whole["page"]["has_before"], false);
+    assert_eq!(whole["page"]["has_after"], false);
+    let tokens = checked_tokens(&whole);
+
+    // The last page, then the one before it: no message twice, none skipped.
+    let last = app.get(&format!("{base}?limit=12")).await.json();
+    assert_eq!(positions(&last), (19..=30).collect::<Vec<_>>());
+    assert_eq!(last["page"]["has_before"], true);
+    assert_eq!(
+        last["tokens"].as_u64(),
+        Some(tokens),
+        "the whole thread's tokens"
+    );
+    let earlier = app.get(&format!("{base}?limit=12&before=19")).await.json();
+    assert_eq!(positions(&earlier), (7..=18).collect::<Vec<_>>());
+    let later = app.get(&format!("{base}?limit=5&after=26")).await.json();
+    assert_eq!(positions(&later), (27..=30).collect::<Vec<_>>());
+    assert_eq!(later["messages"][0]["id"], ids[26].as_str());
+
+    // Around a message: the page that holds it.
+    let at = app
+        .get(&format!("{base}?limit=9&at={}", ids[14]))
+        .await
+        .json();
+    assert_eq!(at["page"]["first"], 12);
+    assert_eq!(at["messages"][3]["id"], ids[14].as_str());
+
+    // The same paging on a thread by id, and on an older thread after an operation.
+    let thread = last["thread"]["id"].as_str().unwrap().to_owned();
+    let deleted = app
+        .post(
+            &format!("/api/conversations/{conv}/messages/delete"),
+            json!({ "messages": [ids[0]] }),
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::OK, "{}", deleted.text);
+    let old = app
+        .get(&format!("/api/threads/{thread}?limit=12"))
+        .await
+        .json();
+    assert_eq!(old["page"]["total"], 30);
+    assert_eq!(positions(&old), (19..=30).collect::<Vec<_>>());
+    let now = app.get(&format!("{base}?limit=12")).await.json();
+    assert_eq!(now["page"]["total"], 29);
+    assert_eq!(positions(&now), (18..=29).collect::<Vec<_>>());
+
+    // Bad cursors say what is wrong and change nothing.
+    for (query, needle) in [
+        ("limit=2001", "at most 2000"),
+        ("before=3&after=1", "at most one of"),
+        ("limit=-1", ""),
+        ("at=not-a-uuid", "not a message id"),
+        ("colour=red", ""),
+    ] {
+        let r = app.get(&format!("{base}?{query}")).await;
+        let error = r.error(StatusCode::BAD_REQUEST, "invalid_input");
+        assert!(
+            error["message"].as_str().unwrap().contains(needle),
+            "{query}: {}",
+            r.text
+        );
+    }
+    // A message that is not in the thread (deleted from it above) is not found.
+    let r = app.get(&format!("{base}?at={}", ids[0])).await;
+    r.error(StatusCode::NOT_FOUND, "not_found");
+    assert_eq!(app.get(&base).await.json()["page"]["total"], 29);
+}
+
+#[tokio::test]
+async fn the_page_shows_the_last_messages_and_loads_the_rest_in_fragments() {
+    let app = app();
+    let conv = app.conversation("Long page").await;
+    let mut ids = Vec::new();
+    for i in 1..=120 {
+        ids.push(
+            app.append(&conv, "user", &format!("message number {i}"))
+                .await,
+        );
+    }
+    let page = app.get(&format!("/c/{conv}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(page.text.matches("class=\"msg ").count(), 50);
+    assert!(page
+        .text
+        .contains("data-first=\"71\" data-last=\"120\" data-total=\"120\""));
+    assert!(page.text.contains("message number 120"));
+    assert!(!page.text.contains("message number 70<"));
+    assert!(page
+        .text
+        .contains("Load earlier messages (<span id=\"load-before-count\">70</span> more)"));
+
+    // The page around a linked message.
+    let linked = app.get(&format!("/c/{conv}?at={}", ids[9])).await;
+    assert!(linked.text.contains(&format!("id=\"m-{}\"", ids[9])));
+    assert!(linked.text.contains("data-first=\"1\""));
+
+    // The fragment the script loads as the reader scrolls up.
+    let fragment = app
+        .get(&format!("/ui/conversations/{conv}/messages?before=71"))
+        .await;
+    assert_eq!(fragment.status, StatusCode::OK);
+    assert!(fragment.text.contains("data-first=\"21\" data-last=\"70\""));
+    assert_eq!(fragment.text.matches("class=\"msg ").count(), 50);
+    assert!(fragment.text.contains("message number 21<"));
+    let bad = app
+        .get(&format!("/ui/conversations/{conv}/messages?before=x"))
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+}

@@ -218,12 +218,22 @@ impl Browser {
         }
     }
 
+    /// Clicks `css` as a person would: scrolled to the middle of the screen first, so that the
+    /// sticky toolbar does not cover it (WebDriver only scrolls what is wholly out of view).
     async fn click(&self, css: &str) {
-        self.client
+        let el = self
+            .client
             .find(Locator::Css(css))
             .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"))
-            .click()
+            .unwrap_or_else(|e| panic!("no {css}: {e}"));
+        self.client
+            .execute(
+                "arguments[0].scrollIntoView({ block: 'center' }); return true;",
+                vec![serde_json::to_value(&el).expect("element reference")],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("cannot scroll to {css}: {e}"));
+        el.click()
             .await
             .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
     }
@@ -1088,4 +1098,222 @@ async fn fit_story(b: &Browser, app: &str) {
     .await;
     assert_eq!(b.ids().await, original);
     assert!(b.text("#flash").await.contains("Undone"));
+}
+
+// ---- a long session, a page at a time -------------------------------------------------------
+
+#[path = "support/long_session.rs"]
+mod long_session;
+
+const LONG: usize = 10_000;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_reads_and_selects_across_pages_of_a_long_session() {
+    if browser_missing() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
+    let conv = ConversationId::new();
+    let now = chrono::Utc::now();
+    let thread = squash_core::ThreadId::new();
+    let messages = long_session::long_session(conv, LONG);
+    let ids: Vec<String> = messages.iter().map(|m| m.id.to_string()).collect();
+    use squash_store::ConversationStore;
+    store
+        .import_conversation(squash_store::ImportBatch {
+            source: squash_store::ImportSource {
+                source_key: format!("e2e-long:{conv}"),
+                format: squash_core::SourceFormat::Squash,
+                content_hash: "1".into(),
+                metadata: None,
+            },
+            project_path: "/work/e2e".into(),
+            conversation_id: conv,
+            display_name: "Ten thousand messages".into(),
+            created_at: now,
+            updated_at: now,
+            threads: vec![squash_store::ImportThread {
+                id: thread,
+                original_thread_id: None,
+                origin: squash_core::ThreadOrigin::Initial,
+                revision: 0,
+                links: messages.iter().map(|m| m.id).collect(),
+                created_at: now,
+                updated_at: now,
+            }],
+            messages,
+            current_thread_id: thread,
+            operations: Vec::new(),
+        })
+        .await
+        .expect("import the long session");
+    let state =
+        AppState::new(ConversationService::new(Arc::new(store))).with_default_project("/work/e2e");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind app");
+    let app = format!("http://{}", listener.local_addr().expect("addr"));
+    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+
+    let b = Arc::new(start_browser().await);
+    let run = tokio::spawn({
+        let b = b.clone();
+        async move { long_story(&b, &app, conv, &ids).await }
+    });
+    let outcome = tokio::time::timeout(Duration::from_secs(240), run).await;
+    let _ = b.client.clone().close().await;
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Ok(Err(e)) => panic!("the long-session story task failed: {e}"),
+        Err(_) => panic!("the long-session story took too long"),
+    }
+}
+
+impl Browser {
+    /// `[first, last, total, messages on the page]` of the shown part of the thread, after
+    /// checking that the shown messages are consecutive positions.
+    async fn shown(&self) -> [u64; 4] {
+        let v = self
+            .js(
+                "const ol = document.querySelector('#thread'); \
+                 const pos = Array.from(ol.querySelectorAll(':scope > li.msg')).map(li => Number(li.dataset.pos)); \
+                 const ok = pos.every((p, i) => i === 0 || p === pos[i - 1] + 1) \
+                   && pos[0] === Number(ol.dataset.first) && pos[pos.length - 1] === Number(ol.dataset.last); \
+                 return [ok, Number(ol.dataset.first), Number(ol.dataset.last), Number(ol.dataset.total), pos.length];",
+            )
+            .await;
+        assert_eq!(v[0], json!(true), "the shown messages are not one run: {v}");
+        let n = |i: usize| v[i].as_u64().expect("a number");
+        [n(1), n(2), n(3), n(4)]
+    }
+
+    async fn selected_count(&self) -> String {
+        self.text("#selection-count").await
+    }
+}
+
+async fn long_story(b: &Browser, app: &str, conv: ConversationId, ids: &[String]) {
+    let total = LONG as u64;
+    b.client
+        .goto(&format!("{app}/c/{conv}"))
+        .await
+        .expect("open the long session");
+    // The first page is the end of the thread, and it is light.
+    let [first, last, shown_total, count] = b.shown().await;
+    assert_eq!((last, shown_total, count), (total, total, 50));
+    assert_eq!(first, total - 49);
+    let html_bytes = b
+        .js("return fetch(location.href).then(r => r.text()).then(t => new Blob([t]).size);")
+        .await
+        .as_u64()
+        .expect("page size");
+    assert!(
+        html_bytes <= 300_000,
+        "the first page is {html_bytes} bytes"
+    );
+    let paint = b
+        .js("const p = performance.getEntriesByName('first-contentful-paint')[0]; return p ? p.startTime : null;")
+        .await;
+    eprintln!("long session: first page {html_bytes} bytes, first contentful paint {paint} ms");
+    // The reader starts where the conversation continues: the last message is on screen.
+    b.wait(
+        "(() => { const r = document.querySelector('#thread > li.msg:last-child').getBoundingClientRect(); \
+           return r.top < innerHeight && r.bottom > 0; })()",
+        "the last message on screen",
+    )
+    .await;
+    b.screenshots("15-long-session", "#thread > li.msg:last-child")
+        .await;
+
+    // Tick one message, then scroll up page after page: earlier messages load, and the far end
+    // is dropped again so that the page never holds more than 300.
+    b.click(&format!("#thread li.msg[data-pos=\"{last}\"] .select-box"))
+        .await;
+    let mut seen_first = first;
+    for _ in 0..10 {
+        b.js("window.scrollTo(0, 0); return true;").await;
+        b.wait(
+            &format!("Number(document.querySelector('#thread').dataset.first) < {seen_first}"),
+            "earlier messages to load",
+        )
+        .await;
+        let [first, _, _, count] = b.shown().await;
+        assert!(count <= 300, "{count} messages on the page");
+        seen_first = first;
+    }
+    let [first, last_shown, _, _] = b.shown().await;
+    assert!(last_shown < total, "the end was dropped from the page");
+    assert!(first <= total - 500, "{first}");
+    assert_eq!(
+        b.selected_count().await,
+        "1 selected",
+        "the selection outlives its page"
+    );
+
+    // Shift-click far above the ticked message: the range covers messages no longer (or never)
+    // on the page.
+    b.js(&format!(
+        "document.querySelector('#thread li.msg[data-pos=\"{first}\"] .select-box').dispatchEvent(new MouseEvent('click', {{bubbles: true, cancelable: true, shiftKey: true}})); return true;"
+    ))
+    .await;
+    let expected = total - first + 1;
+    b.wait(
+        &format!(
+            "document.querySelector('#selection-count').textContent === '{expected} selected'"
+        ),
+        "the range across pages to be selected",
+    )
+    .await;
+    b.click("#clear-selection").await;
+
+    // "Range…": @10 to @20, none of them loaded, then squashed by concatenation.
+    b.click(".range-select > summary").await;
+    b.type_into("#range-form input[name=from]", "10").await;
+    b.type_into("#range-form input[name=to]", "20").await;
+    b.click("#range-form button[type=submit]").await;
+    b.wait(
+        "document.querySelector('#selection-count').textContent === '11 selected'",
+        "the range to be selected",
+    )
+    .await;
+    b.click("#squash-btn").await;
+    b.click("[data-squash=manual]").await;
+    b.wait(
+        &format!("Number(document.querySelector('#thread').dataset.total) < {total}"),
+        "the squash of the range",
+    )
+    .await;
+    // The range cut two tool calls from their results (@9/@10, @20/@21): both partners came
+    // along, and the page says so.
+    let flash = b.text("#flash").await;
+    assert!(flash.contains("Squashed 13 messages into one"), "{flash}");
+    assert!(flash.contains("Also included 2 tool message(s)"), "{flash}");
+    let [_, _, after, _] = b.shown().await;
+    assert_eq!(after, total - 12);
+
+    // A link to one message opens its page with it marked.
+    let target = &ids[4_321];
+    b.client
+        .goto(&format!("{app}/c/{conv}?at={target}#m-{target}"))
+        .await
+        .expect("open a linked message");
+    b.wait(
+        &format!("document.getElementById('m-{target}')?.classList.contains('target')"),
+        "the linked message",
+    )
+    .await;
+    let [first, last, _, _] = b.shown().await;
+    assert!(first > 1 && last < total - 12, "{first}..{last}");
+    // Scrolling down from there loads later messages.
+    b.js("window.scrollTo(0, document.body.scrollHeight); return true;")
+        .await;
+    b.wait(
+        &format!("Number(document.querySelector('#thread').dataset.last) > {last}"),
+        "later messages to load",
+    )
+    .await;
+    b.screenshots("16-long-session-linked", &format!("#m-{target}"))
+        .await;
 }

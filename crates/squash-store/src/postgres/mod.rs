@@ -9,6 +9,7 @@ mod commit;
 mod conversations;
 mod error;
 mod import;
+mod page;
 mod read;
 mod rows;
 mod sql;
@@ -31,7 +32,8 @@ use squash_core::{
 use self::error::{connect_error, DbResult};
 use crate::{
     Appended, Commit, ConversationStore, ConversationSummary, Direction, ImportAppend, ImportBatch,
-    ImportOutcome, ImportRecord, Result, StoreError, StoreStats, ThreadSnapshot,
+    ImportOutcome, ImportRecord, PageRequest, Result, StoreError, StoreStats, ThreadPage,
+    ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -246,6 +248,10 @@ impl ConversationStore for PostgresStore {
 
     async fn messages(&self, ids: &[MessageId]) -> Result<Vec<Message>> {
         read::messages(&self.pool, ids).await
+    }
+
+    async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage> {
+        page::thread_page(&self.pool, &request).await
     }
 
     async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>> {

@@ -12,6 +12,7 @@ mod conn;
 mod conversations;
 mod cow;
 mod import;
+mod page;
 mod read;
 mod rows;
 mod tokens;
@@ -33,7 +34,7 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch, ImportOutcome,
-    ImportRecord, MessageChunks, StoreStats, ThreadSnapshot,
+    ImportRecord, MessageChunks, PageRequest, StoreStats, ThreadPage, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
@@ -263,6 +264,10 @@ impl ConversationStore for SqliteStore {
     async fn messages(&self, ids: &[MessageId]) -> Result<Vec<Message>> {
         let ids = ids.to_vec();
         self.read(move |tx| read::messages(tx, &ids)).await
+    }
+
+    async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage> {
+        self.read(move |tx| page::thread_page(tx, &request)).await
     }
 
     async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>> {

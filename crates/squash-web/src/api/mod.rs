@@ -8,6 +8,7 @@ mod messages;
 mod model;
 mod openapi;
 mod operations;
+pub mod paging;
 mod previews;
 mod provenance;
 mod squash;

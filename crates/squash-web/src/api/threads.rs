@@ -6,7 +6,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use squash_core::{Conversation, ConversationId, ThreadId};
 
-use super::{parse_id, view_json, Body};
+use squash_app::{ThreadRef, MAX_PAGE};
+
+use super::paging::PageQuery;
+use super::{parse_id, view_json, Body, Query};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -16,21 +19,33 @@ pub struct SwitchBody {
     thread: String,
 }
 
+/// The current thread, or a page of it (see [`PageQuery`]).
 pub async fn current(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(query): Query<PageQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
-    let view = state.service().current_thread(id).await?;
+    let window = query.window(MAX_PAGE)?;
+    let view = state
+        .service()
+        .thread_page(ThreadRef::Current(id), window)
+        .await?;
     Ok(Json(view_json(&view)))
 }
 
+/// Any thread, or a page of it.
 pub async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(query): Query<PageQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let id: ThreadId = parse_id(&id, "thread")?;
-    let view = state.service().thread_view(id).await?;
+    let window = query.window(MAX_PAGE)?;
+    let view = state
+        .service()
+        .thread_page(ThreadRef::Thread(id), window)
+        .await?;
     Ok(Json(view_json(&view)))
 }
 

@@ -3,23 +3,32 @@
 
 use axum::extract::{Path, State};
 use maud::{html, Markup};
-use squash_app::{ContextMeter, ThreadView};
+use squash_app::{ContextMeter, ThreadRef, ThreadView};
 use squash_core::tokens::{format_compact, format_count, message_tokens};
 use squash_core::{ContentItem, ConversationId, Message, Role};
 
 use super::content::message_body;
 use super::errors::PageError;
 use super::{fit, history, layout, when};
-use crate::api::parse_id;
+use crate::api::paging::PageQuery;
+use crate::api::{parse_id, Query};
+use crate::error::ApiError;
 use crate::state::{AppState, ModelChoice};
+
+/// Messages a page shows at first and loads at a time: a screenful or two. The rest of a long
+/// thread comes page by page as the reader scrolls (static/app.js), so a 10,000-message thread
+/// costs the same first paint as a 50-message one.
+pub const PAGE_SIZE: u32 = 50;
 
 pub async fn page(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(query): Query<PageQuery>,
 ) -> Result<Markup, PageError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
     let service = state.service();
-    let view = service.current_thread(id).await?;
+    let window = query.window(PAGE_SIZE)?;
+    let view = service.thread_page(ThreadRef::Current(id), window).await?;
     let entries = service.history(id).await?;
     let current = view.thread.id;
     let can_undo = view.thread.original_thread_id.is_some();
@@ -43,6 +52,14 @@ pub async fn page(
                         span.sep {}
                         span #selection-count.selection-count aria-live="polite" { "0 selected" }
                         button #clear-selection type="button" disabled { "Clear" }
+                        details.range-select {
+                            summary title="Select every message between two positions, loaded or not" { "Range…" }
+                            form #range-form {
+                                label { "From @" input name="from" type="number" min="1" max=(view.span.total.max(1)) required inputmode="numeric"; }
+                                label { "to @" input name="to" type="number" min="1" max=(view.span.total.max(1)) required inputmode="numeric"; }
+                                button type="submit" { "Select" }
+                            }
+                        }
                         div.menu #squash-menu-wrap {
                             button #squash-btn.primary type="button" aria-haspopup="menu" aria-expanded="false" disabled { "Squash ▾" }
                             div #squash-menu.menu-items role="menu" hidden {
@@ -69,7 +86,7 @@ pub async fn page(
                     }
                     section #preview.card.preview hidden {}
                     (fit::done_card())
-                    (thread_list(&view))
+                    (thread_view(&view))
                     (composer())
                 }
                 aside #history-panel.history-panel hidden {
@@ -139,20 +156,54 @@ fn context_meter(meter: &ContextMeter) -> Markup {
     }
 }
 
-fn thread_list(view: &ThreadView) -> Markup {
+/// The messages of one page of the current thread, for the script to add to the list as the
+/// reader scrolls: `/ui/conversations/{id}/messages?before=P&limit=N` (or `after`, `around`,
+/// `at`). The list carries the page's place in the thread, so the script can tell when the
+/// thread changed under it.
+pub async fn messages_fragment(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<PageQuery>,
+) -> Result<Markup, ApiError> {
+    let id: ConversationId = parse_id(&id, "conversation")?;
+    let window = query.window(PAGE_SIZE)?;
+    let view = state
+        .service()
+        .thread_page(ThreadRef::Current(id), window)
+        .await?;
+    Ok(thread_view(&view))
+}
+
+/// The list with a "load more" control at each end that has more. The controls are buttons, so
+/// they work by keyboard and without scrolling; the script also presses them when they come
+/// into view.
+fn thread_view(view: &ThreadView) -> Markup {
+    let span = view.span;
+    let before = span.first.saturating_sub(1);
+    let after = span.total.saturating_sub(span.last());
     html! {
-        ol #thread.messages data-thread=(view.thread.id) data-count=(view.messages.len()) {
-            @if view.messages.is_empty() {
-                li.empty { "No messages yet. Write one below: send it to the model, or add it as it is." }
+        div #thread-view.thread-view {
+            button #load-before.load-more type="button" hidden[!span.has_before()] {
+                "Load earlier messages (" span #load-before-count { (format_count(before)) } " more)"
             }
-            @for (i, m) in view.messages.iter().enumerate() {
-                (message_item(i + 1, m))
+            ol #thread.messages data-thread=(view.thread.id) data-revision=(view.thread.revision)
+                data-first=(span.first) data-last=(span.last()) data-total=(span.total)
+                aria-label={ "Messages " (span.first) "–" (span.last()) " of " (span.total) } {
+                @if span.total == 0 {
+                    li.empty { "No messages yet. Write one below: send it to the model, or add it as it is." }
+                }
+                @for (position, m) in (span.first..).zip(&view.messages) {
+                    (message_item(position, m))
+                }
+            }
+            button #load-after.load-more type="button" hidden[!span.has_after()] {
+                "Load later messages (" span #load-after-count { (format_count(after)) } " more)"
             }
         }
     }
 }
 
-fn message_item(n: usize, m: &Message) -> Markup {
+fn message_item(n: u64, m: &Message) -> Markup {
     let (editable, edit_text) = edit_form_value(m);
     html! {
         li id={ "m-" (m.id) } class={ "msg role-" (m.role.as_str()) } data-id=(m.id) data-pos=(n) {
@@ -206,6 +257,10 @@ fn edit_form_value(m: &Message) -> (&'static str, String) {
 fn composer() -> Markup {
     html! {
         section.card.composer {
+            div #chat-sent.chat-sent hidden {
+                div.role { "user" }
+                div #chat-sent-text.chat-sent-text {}
+            }
             div #chat-stream.chat-stream hidden {
                 div.role { "assistant" }
                 pre #chat-stream-text.stream {}

@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
 use serde::Deserialize;
-use squash_app::fit::{message_cost, FitStep, FitStrategy, PlannedFit, StepAction};
+use squash_app::fit::{FitStep, FitStrategy, PlannedFit, StepAction};
 use squash_app::ThreadView;
 use squash_core::fit::DEFAULT_KEEP_LAST;
 use squash_core::tokens::format_count;
@@ -55,7 +55,8 @@ fn default_budget(thread_tokens: u64, window: Option<u64>) -> u64 {
 
 /// The dialog: what to fit into, how, and the plan once previewed.
 pub fn dialog(model: &ModelChoice, view: &ThreadView) -> Markup {
-    let tokens: u64 = view.messages.iter().map(message_cost).sum();
+    // The whole thread's, not the page's: the store sums the same per-message estimate.
+    let tokens = view.tokens;
     let (window, missing) = match model {
         ModelChoice::Ready(m) => (Some(u64::from(m.info().context_window_tokens)), None),
         ModelChoice::Missing(reason) => (None, Some(reason.as_str())),

@@ -30,6 +30,10 @@ pub fn router() -> Router<AppState> {
             get(preview::fragment),
         )
         .route("/ui/conversations/{id}/fit", get(fit::fragment))
+        .route(
+            "/ui/conversations/{id}/messages",
+            get(conversation::messages_fragment),
+        )
         .route("/static/app.js", get(assets::script))
         .route("/static/app.css", get(assets::style))
 }

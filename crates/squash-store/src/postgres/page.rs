@@ -1,0 +1,130 @@
+//! A page of a thread: its header, one range of links and the thread's token sum, read in one
+//! read-only REPEATABLE READ transaction so that the three agree even while another
+//! connection appends.
+
+use sqlx::{PgConnection, PgPool};
+use squash_core::page::PageSpan;
+use squash_core::{Message, MessageId, Thread};
+
+use super::error::DbResult;
+use super::rows::{to_i64, to_u64, MessageRow, ThreadRow};
+use super::sql::{message_columns, thread_columns, thread_tokens_sum};
+use crate::types::{PageRequest, ThreadPage, ThreadRef};
+use crate::{Entity, Result, StoreError};
+
+#[derive(sqlx::FromRow)]
+struct KeyedThreadRow {
+    key: i64,
+    #[sqlx(flatten)]
+    thread: ThreadRow,
+}
+
+pub(super) async fn thread_page(pool: &PgPool, request: &PageRequest) -> Result<ThreadPage> {
+    let mut tx = pool.begin().await.db()?;
+    sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        .execute(&mut *tx)
+        .await
+        .db()?;
+    let (key, thread) = header(&mut tx, request.thread).await?;
+    let anchor = match request.anchor_message() {
+        Some(message) => Some(position_of(&mut tx, key, message).await?),
+        None => None,
+    };
+    let range = request.link_range(thread.message_count, anchor);
+    let messages = match &range {
+        Some(r) => links(&mut tx, key, *r.start(), *r.end()).await?,
+        None => Vec::new(),
+    };
+    let tokens = match request.tokens_for(&thread) {
+        Some(tokens) => tokens,
+        None => {
+            let sum: i64 = sqlx::query_scalar(concat!("SELECT ", thread_tokens_sum!("$1")))
+                .bind(key)
+                .fetch_one(&mut *tx)
+                .await
+                .db()?;
+            to_u64("a token sum", sum)?
+        }
+    };
+    tx.commit().await.db()?;
+    let span = PageSpan::of(
+        range.map(|r| r.start() + 1..=r.end() + 1).as_ref(),
+        thread.message_count,
+    );
+    Ok(ThreadPage {
+        thread,
+        span,
+        messages,
+        tokens,
+    })
+}
+
+async fn header(tx: &mut PgConnection, which: ThreadRef) -> Result<(i64, Thread)> {
+    let base = concat!(
+        "SELECT t.key, ",
+        thread_columns!(),
+        " FROM threads t \
+          JOIN conversations c ON c.key = t.conversation_key \
+          LEFT JOIN threads o ON o.key = t.original_thread_key"
+    );
+    let (sql, id, missing) = match which {
+        ThreadRef::Current(conversation) => (
+            format!(
+                "{base} WHERE t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)"
+            ),
+            *conversation.as_uuid(),
+            StoreError::not_found(Entity::Conversation, conversation),
+        ),
+        ThreadRef::Thread(thread) => (
+            format!("{base} WHERE t.id = $1"),
+            *thread.as_uuid(),
+            StoreError::not_found(Entity::Thread, thread),
+        ),
+    };
+    let row: Option<KeyedThreadRow> = sqlx::query_as(&sql)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
+        .db()?;
+    let row = row.ok_or(missing)?;
+    Ok((row.key, row.thread.try_into()?))
+}
+
+/// The 0-based position of `message` in the thread; not found when it is not linked there.
+async fn position_of(tx: &mut PgConnection, thread_key: i64, message: MessageId) -> Result<u64> {
+    let position: Option<i64> = sqlx::query_scalar(
+        "SELECT tm.position::bigint FROM messages m \
+         JOIN thread_messages tm ON tm.message_key = m.key AND tm.thread_key = $1 \
+         WHERE m.id = $2 ORDER BY tm.position LIMIT 1",
+    )
+    .bind(thread_key)
+    .bind(message.as_uuid())
+    .fetch_optional(&mut *tx)
+    .await
+    .db()?;
+    let position = position.ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
+    to_u64("a link position", position)
+}
+
+async fn links(
+    tx: &mut PgConnection,
+    thread_key: i64,
+    first: u64,
+    last: u64,
+) -> Result<Vec<Message>> {
+    let rows: Vec<MessageRow> = sqlx::query_as(concat!(
+        "SELECT ",
+        message_columns!(),
+        " FROM thread_messages tm \
+          JOIN messages m ON m.key = tm.message_key \
+          JOIN conversations c ON c.key = m.conversation_key \
+          WHERE tm.thread_key = $1 AND tm.position BETWEEN $2 AND $3 ORDER BY tm.position"
+    ))
+    .bind(thread_key)
+    .bind(to_i64("a link position", first)?)
+    .bind(to_i64("a link position", last)?)
+    .fetch_all(&mut *tx)
+    .await
+    .db()?;
+    rows.into_iter().map(TryInto::try_into).collect()
+}

@@ -1,0 +1,77 @@
+//! A page of a thread: its header, one range of links and the thread's token sum, read in one
+//! transaction so that the three agree even while another connection appends.
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use squash_core::page::PageSpan;
+use squash_core::MessageId;
+
+use super::conn::map_err;
+use super::read::{current_of, load_messages_with, load_thread, thread_key};
+use super::tokens::thread_tokens_sum;
+use crate::error::{Entity, StoreError};
+use crate::tokens::sum_to_u64;
+use crate::types::{PageRequest, ThreadPage, ThreadRef};
+use crate::Result;
+
+pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result<ThreadPage> {
+    let key = match request.thread {
+        ThreadRef::Current(conversation) => current_of(tx, conversation)?.thread_key,
+        ThreadRef::Thread(id) => thread_key(tx, id)?.0,
+    };
+    let thread = load_thread(tx, key)?;
+    let anchor = request
+        .anchor_message()
+        .map(|m| position_of(tx, key, m))
+        .transpose()?;
+    let range = request.link_range(thread.message_count, anchor);
+    let messages = match &range {
+        Some(r) => load_messages_with(
+            tx,
+            "thread_messages tm JOIN messages m ON m.key = tm.message_key \
+             JOIN conversations c ON c.key = m.conversation_key \
+             WHERE tm.thread_key = ?1 AND tm.position BETWEEN ?2 AND ?3 ORDER BY tm.position",
+            params![key, *r.start() as i64, *r.end() as i64],
+        )?,
+        None => Vec::new(),
+    };
+    let tokens = match request.tokens_for(&thread) {
+        Some(tokens) => tokens,
+        None => tokens_of(tx, key)?,
+    };
+    let span = PageSpan::of(
+        range.map(|r| r.start() + 1..=r.end() + 1).as_ref(),
+        thread.message_count,
+    );
+    Ok(ThreadPage {
+        thread,
+        span,
+        messages,
+        tokens,
+    })
+}
+
+/// The 0-based position of `message` in the thread; not found when it is not linked there.
+fn position_of(tx: &Transaction<'_>, thread_key: i64, message: MessageId) -> Result<u64> {
+    let position: Option<i64> = tx
+        .prepare_cached(
+            "SELECT tm.position FROM messages m \
+             JOIN thread_messages tm ON tm.message_key = m.key AND tm.thread_key = ?1 \
+             WHERE m.id = ?2 ORDER BY tm.position LIMIT 1",
+        )
+        .and_then(|mut s| {
+            s.query_row(params![thread_key, message.as_bytes()], |r| r.get(0))
+                .optional()
+        })
+        .map_err(map_err)?;
+    let position = position.ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
+    u64::try_from(position)
+        .map_err(|_| StoreError::Corrupt(format!("a link position is negative: {position}")))
+}
+
+fn tokens_of(tx: &Transaction<'_>, thread_key: i64) -> Result<u64> {
+    let sum: i64 = tx
+        .prepare_cached(concat!("SELECT ", thread_tokens_sum!("?1")))
+        .and_then(|mut s| s.query_row([thread_key], |r| r.get(0)))
+        .map_err(map_err)?;
+    sum_to_u64(sum)
+}

@@ -1,0 +1,410 @@
+//! The web UI and API under load, against a real `squash serve` process (BENCHMARKS.md, "The web
+//! UI on long sessions"). For each thread size it stores a generated coding-agent session in a
+//! fresh SQLite file, starts the server on it and measures, at `--concurrency` connections:
+//!
+//! * the floor: `GET /static/app.css` (the same HTTP stack and guard, no database);
+//! * `GET /api/conversations/{id}/thread?limit=100&before=P` at random positions P;
+//! * the HTML fragment the page loads while scrolling (`/ui/…/messages?before=P&limit=100`);
+//! * the first page `/c/{id}`: its size, and the server's resident memory (VmHWM) after all;
+//! * with chromedriver, the browser's own timeline for the first page (`--paint`).
+//!
+//!   cargo build --release -p squash-cli --no-default-features
+//!   cargo run --release -p squash-web --example web_bench -- --bin target/release/squash
+//!   (scripts/bench-web.sh does both)
+
+#[path = "../tests/support/long_session.rs"]
+mod long_session;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use http_body_util::BodyExt;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use squash_core::{ConversationId, SourceFormat, ThreadId, ThreadOrigin};
+use squash_store::sqlite::SqliteStore;
+use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
+
+struct Args {
+    bin: PathBuf,
+    sizes: Vec<usize>,
+    concurrency: usize,
+    seconds: u64,
+    paint: bool,
+}
+
+fn args() -> Args {
+    let mut args = Args {
+        bin: PathBuf::from("target/release/squash"),
+        sizes: vec![10_000, 100_000],
+        concurrency: 64,
+        seconds: 10,
+        paint: Path::new("/usr/bin/chromedriver").exists(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut value = || it.next().unwrap_or_else(|| panic!("{a} needs a value"));
+        match a.as_str() {
+            "--bin" => args.bin = value().into(),
+            "--sizes" => {
+                args.sizes = value()
+                    .split(',')
+                    .map(|s| s.parse().expect("--sizes N,M"))
+                    .collect()
+            }
+            "--concurrency" => args.concurrency = value().parse().expect("--concurrency N"),
+            "--seconds" => args.seconds = value().parse().expect("--seconds N"),
+            "--no-paint" => args.paint = false,
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    args
+}
+
+async fn store_session(db: &Path, n: usize) -> ConversationId {
+    let store = SqliteStore::open(db).expect("open sqlite");
+    let conv = ConversationId::new();
+    let thread = ThreadId::new();
+    let now = chrono::Utc::now();
+    let messages = long_session::long_session(conv, n);
+    store
+        .import_conversation(ImportBatch {
+            source: ImportSource {
+                source_key: format!("web-bench:{conv}"),
+                format: SourceFormat::Squash,
+                content_hash: "1".into(),
+                metadata: None,
+            },
+            project_path: "/bench/web".into(),
+            conversation_id: conv,
+            display_name: format!("{n} messages"),
+            created_at: now,
+            updated_at: now,
+            threads: vec![ImportThread {
+                id: thread,
+                original_thread_id: None,
+                origin: ThreadOrigin::Initial,
+                revision: 0,
+                links: messages.iter().map(|m| m.id).collect(),
+                created_at: now,
+                updated_at: now,
+            }],
+            messages,
+            current_thread_id: thread,
+            operations: Vec::new(),
+        })
+        .await
+        .expect("store the session");
+    conv
+}
+
+struct Server {
+    child: tokio::process::Child,
+    base: String,
+}
+
+impl Server {
+    async fn start(bin: &Path, db: &Path) -> Server {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("free port");
+        let child = tokio::process::Command::new(bin)
+            .args(["--db"])
+            .arg(db)
+            .args(["serve", "--port", &port.to_string()])
+            // No model: the bench measures reading, and a detected model would be loaded.
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("OPENAI_API_KEY")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start squash serve");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            assert!(Instant::now() < deadline, "squash serve did not start");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Server {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+        }
+    }
+
+    /// (VmRSS, VmHWM) in MB.
+    fn memory(&self) -> (f64, f64) {
+        let pid = self.child.id().expect("server pid");
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let kb = |key: &str| {
+            status
+                .lines()
+                .find(|l| l.starts_with(key))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or(f64::NAN)
+        };
+        (kb("VmRSS:") / 1024.0, kb("VmHWM:") / 1024.0)
+    }
+}
+
+type HttpClient = Client<hyper_util::client::legacy::connect::HttpConnector, Body>;
+
+struct Load {
+    requests: usize,
+    errors: usize,
+    bytes: usize,
+    rps: f64,
+    p50: Duration,
+    p99: Duration,
+}
+
+/// `concurrency` clients, each sending the next of `urls` as soon as its last answer is read.
+async fn load(
+    client: &HttpClient,
+    urls: Arc<Vec<String>>,
+    concurrency: usize,
+    seconds: u64,
+) -> Load {
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(seconds);
+    let mut tasks = Vec::new();
+    for worker in 0..concurrency {
+        let client = client.clone();
+        let urls = urls.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            let (mut errors, mut bytes) = (0, 0);
+            let mut i = worker;
+            while Instant::now() < deadline {
+                let url = &urls[i % urls.len()];
+                i += concurrency;
+                let sent = Instant::now();
+                match client.get(url.parse().expect("url")).await {
+                    Ok(response) => {
+                        let ok = response.status().is_success();
+                        match response.into_body().collect().await {
+                            Ok(body) if ok => bytes += body.to_bytes().len(),
+                            _ => errors += 1,
+                        }
+                    }
+                    Err(_) => errors += 1,
+                }
+                latencies.push(sent.elapsed());
+            }
+            (latencies, errors, bytes)
+        }));
+    }
+    let mut all = Vec::new();
+    let (mut errors, mut bytes) = (0, 0);
+    for t in tasks {
+        let (l, e, b) = t.await.expect("load task");
+        all.extend(l);
+        errors += e;
+        bytes += b;
+    }
+    let elapsed = start.elapsed();
+    all.sort();
+    let at = |q: f64| all[((all.len() as f64 * q) as usize).min(all.len() - 1)];
+    Load {
+        requests: all.len(),
+        errors,
+        bytes,
+        rps: all.len() as f64 / elapsed.as_secs_f64(),
+        p50: at(0.50),
+        p99: at(0.99),
+    }
+}
+
+fn row(label: &str, l: &Load) {
+    println!(
+        "| {label} | {:.0} | {:.1} | {:.1} | {:.1} | {} | {} |",
+        l.rps,
+        l.p50.as_secs_f64() * 1e3,
+        l.p99.as_secs_f64() * 1e3,
+        l.bytes as f64 / l.requests.max(1) as f64 / 1024.0,
+        l.requests,
+        l.errors
+    );
+}
+
+/// Random page positions, the same for every run.
+fn positions(total: usize, n: usize) -> Vec<usize> {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            101 + (x % total as u64) as usize
+        })
+        .collect()
+}
+
+#[tokio::main]
+async fn main() {
+    let args = args();
+    assert!(
+        args.bin.exists(),
+        "no squash binary at {}: build it first",
+        args.bin.display()
+    );
+    println!(
+        "machine: {} cores, load {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
+    let client: HttpClient = Client::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(args.concurrency)
+        .build_http();
+    for &n in &args.sizes {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("bench.db");
+        let conv = store_session(&db, n).await;
+        let server = Server::start(&args.bin, &db).await;
+        let base = &server.base;
+        let first_page = client
+            .get(format!("{base}/c/{conv}").parse().expect("url"))
+            .await
+            .expect("first page");
+        let page_bytes = first_page
+            .into_body()
+            .collect()
+            .await
+            .expect("page body")
+            .to_bytes()
+            .len();
+        println!(
+            "\n{n} messages: first page /c/{{id}} {:.1} KB",
+            page_bytes as f64 / 1024.0
+        );
+        println!(
+            "\n| {} concurrent, {} s | req/s | p50 ms | p99 ms | KB/answer | requests | errors |",
+            args.concurrency, args.seconds
+        );
+        println!("|---|---:|---:|---:|---:|---:|---:|");
+        let floor = Arc::new(vec![format!("{base}/static/app.css")]);
+        row(
+            "floor: GET /static/app.css",
+            &load(&client, floor, args.concurrency, args.seconds).await,
+        );
+        let api: Vec<String> = positions(n, 997)
+            .into_iter()
+            .map(|p| format!("{base}/api/conversations/{conv}/thread?limit=100&before={p}"))
+            .collect();
+        row(
+            "GET /api/…/thread?limit=100&before=P",
+            &load(&client, Arc::new(api), args.concurrency, args.seconds).await,
+        );
+        let html: Vec<String> = positions(n, 997)
+            .into_iter()
+            .map(|p| format!("{base}/ui/conversations/{conv}/messages?limit=100&before={p}"))
+            .collect();
+        row(
+            "GET /ui/…/messages?limit=100&before=P (HTML)",
+            &load(&client, Arc::new(html), args.concurrency, args.seconds).await,
+        );
+        let pages = Arc::new(vec![format!("{base}/c/{conv}")]);
+        row(
+            "GET /c/{id} (first page, 50 messages)",
+            &load(&client, pages, args.concurrency, args.seconds).await,
+        );
+        let (rss, hwm) = server.memory();
+        println!("\nserver memory after the load: resident {rss:.0} MB, peak {hwm:.0} MB");
+        if args.paint {
+            paint::measure(&format!("{base}/c/{conv}")).await;
+        }
+    }
+}
+
+mod paint {
+    //! The first page as Chromium draws it, from the page's own performance timeline.
+
+    use std::time::{Duration, Instant};
+
+    use fantoccini::{ClientBuilder, Locator};
+    use serde_json::json;
+
+    pub async fn measure(url: &str) {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("free port");
+        let _driver = tokio::process::Command::new("/usr/bin/chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start chromedriver");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let profile = tempfile::tempdir().expect("profile");
+        let mut caps = serde_json::Map::new();
+        caps.insert("browserName".into(), json!("chrome"));
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({ "binary": "/usr/bin/chromium", "args": ["--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--window-size=1280,960",
+                format!("--user-data-dir={}", profile.path().display())] }),
+        );
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("WebDriver session");
+        println!("\n| first page in Chromium (run) | DOMContentLoaded ms | first contentful paint ms | load ms | first click handled ms | long tasks ms | DOM nodes |");
+        println!("|---|---:|---:|---:|---:|---:|---:|");
+        for run in 1..=5 {
+            client.goto(url).await.expect("open the page");
+            // A real click on the last message's checkbox, as soon as WebDriver hands over
+            // (after the load event); the page's clock says when its handler had run.
+            client
+                .find(Locator::Css("#thread > li.msg:last-child .select-box"))
+                .await
+                .expect("a checkbox")
+                .click()
+                .await
+                .expect("click");
+            let v = client
+                .execute(
+                    "const clicked = document.querySelector('#selection-count').textContent === '1 selected' ? performance.now() : null; \
+                     const nav = performance.getEntriesByType('navigation')[0]; \
+                     const fcp = performance.getEntriesByName('first-contentful-paint')[0]; \
+                     return new Promise(done => { let long = 0; \
+                       try { new PerformanceObserver(l => { for (const e of l.getEntries()) long += e.duration; }) \
+                         .observe({ type: 'longtask', buffered: true }); } catch (e) {} \
+                       setTimeout(() => done([nav.domContentLoadedEventEnd, fcp ? fcp.startTime : null, nav.loadEventEnd, clicked, long, \
+                         document.getElementsByTagName('*').length]), 50); });",
+                    vec![],
+                )
+                .await
+                .expect("timeline");
+            let f = |i: usize| v[i].as_f64().map_or("–".to_owned(), |x| format!("{x:.0}"));
+            println!(
+                "| {run} | {} | {} | {} | {} | {} | {} |",
+                f(0),
+                f(1),
+                f(2),
+                f(3),
+                f(4),
+                f(5)
+            );
+        }
+        let _ = client.close().await;
+    }
+}
