@@ -4,12 +4,11 @@
 use axum::extract::{Path, State};
 use maud::{html, Markup};
 use squash_app::{ContextMeter, ThreadView};
-use squash_core::tokens::{format_compact, format_count, message_tokens};
-use squash_core::{ContentItem, ConversationId, Message, Role};
+use squash_core::tokens::{format_compact, format_count};
+use squash_core::ConversationId;
 
-use super::content::message_body;
 use super::errors::PageError;
-use super::{fit, history, layout, when};
+use super::{fit, history, layout, message};
 use crate::api::parse_id;
 use crate::state::{AppState, ModelChoice};
 
@@ -146,60 +145,9 @@ fn thread_list(view: &ThreadView) -> Markup {
                 li.empty { "No messages yet. Write one below: send it to the model, or add it as it is." }
             }
             @for (i, m) in view.messages.iter().enumerate() {
-                (message_item(i + 1, m))
+                (message::item(i + 1, m))
             }
         }
-    }
-}
-
-fn message_item(n: usize, m: &Message) -> Markup {
-    let (editable, edit_text) = edit_form_value(m);
-    html! {
-        li id={ "m-" (m.id) } class={ "msg role-" (m.role.as_str()) } data-id=(m.id) data-pos=(n) {
-            div.msg-head {
-                label.select {
-                    input.select-box type="checkbox" aria-label={ "Select message " (n) };
-                    span.pos { "@" (n) }
-                }
-                span.role { (m.role.as_str()) }
-                @if m.squash_operation_id.is_some() {
-                    button.badge.prov-badge type="button" data-message=(m.id) title="Show where this message came from" { "◆ squashed" }
-                }
-                span.msg-tokens.muted.small title="Estimated tokens a model reads for this message" { (format_count(message_tokens(m))) " tokens" }
-                time.muted.small datetime=(m.created_at.to_rfc3339()) { (when(&m.created_at)) }
-                span.actions {
-                    button.edit-btn type="button" { "Edit" }
-                    button.delete-btn type="button" { "Delete" }
-                }
-            }
-            div.msg-body { (message_body(m)) }
-            form.edit-form data-mode=(editable) hidden {
-                @if editable == "json" {
-                    p.muted.small { "This message holds more than text; edit its content as JSON." }
-                }
-                textarea name="text" rows="6" aria-label={ "Edit message " (n) } { (edit_text) }
-                div.edit-actions {
-                    button.primary type="submit" { "Save" }
-                    button.cancel-edit type="button" { "Cancel" }
-                    span.muted.small { "Saving makes a new thread; Undo brings the original back." }
-                }
-            }
-        }
-    }
-}
-
-/// How a message is edited: its text when it is one text item, else its content as JSON.
-fn edit_form_value(m: &Message) -> (&'static str, String) {
-    match m.content.as_slice() {
-        [ContentItem::UserMessage { text }] => ("text", text.clone()),
-        [ContentItem::AssistantMessage { structured }] => ("text", structured.full_text.clone()),
-        [ContentItem::System { content, .. }] if m.role == Role::System => {
-            ("text", content.clone())
-        }
-        content => (
-            "json",
-            serde_json::to_string_pretty(content).unwrap_or_default(),
-        ),
     }
 }
 

@@ -11,6 +11,7 @@ mod history;
 mod home;
 mod layout;
 mod markdown;
+mod message;
 mod preview;
 mod provenance;
 
