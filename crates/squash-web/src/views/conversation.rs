@@ -5,10 +5,10 @@ use axum::extract::{Path, State};
 use maud::{html, Markup};
 use squash_app::{ContextMeter, ThreadView};
 use squash_core::tokens::{format_compact, format_count};
-use squash_core::ConversationId;
+use squash_core::{ConversationId, SquashOperation};
 
 use super::errors::PageError;
-use super::{fit, history, layout, message};
+use super::{fit, history, layout, message, shortcuts};
 use crate::api::parse_id;
 use crate::state::{AppState, ModelChoice};
 
@@ -20,6 +20,8 @@ pub async fn page(
     let service = state.service();
     let view = service.current_thread(id).await?;
     let entries = service.history(id).await?;
+    // Once per page, for the badges: what made each message (edit, squash, mask).
+    let operations = service.operations(id).await?;
     let current = view.thread.id;
     let can_undo = view.thread.original_thread_id.is_some();
     let can_redo = entries
@@ -68,7 +70,7 @@ pub async fn page(
                     }
                     section #preview.card.preview hidden {}
                     (fit::done_card())
-                    (thread_list(&view))
+                    (thread_list(&view, &operations))
                     (composer())
                 }
                 aside #history-panel.history-panel hidden {
@@ -96,6 +98,7 @@ pub async fn page(
                 }
             }
             (fit::dialog(state.model_choice(), &view))
+            (shortcuts::dialog())
         }
     };
     Ok(layout::page(
@@ -138,14 +141,15 @@ fn context_meter(meter: &ContextMeter) -> Markup {
     }
 }
 
-fn thread_list(view: &ThreadView) -> Markup {
+fn thread_list(view: &ThreadView, operations: &[SquashOperation]) -> Markup {
+    let ctx = message::Context::new(&view.messages, 1, operations, squash_core::time::now());
     html! {
         ol #thread.messages data-thread=(view.thread.id) data-count=(view.messages.len()) {
             @if view.messages.is_empty() {
                 li.empty { "No messages yet. Write one below: send it to the model, or add it as it is." }
             }
             @for (i, m) in view.messages.iter().enumerate() {
-                (message::item(i + 1, m))
+                (message::item(i + 1, m, &ctx))
             }
         }
     }

@@ -14,6 +14,7 @@ mod markdown;
 mod message;
 mod preview;
 mod provenance;
+mod shortcuts;
 
 use axum::routing::get;
 use axum::Router;
@@ -33,6 +34,8 @@ pub fn router() -> Router<AppState> {
         .route("/ui/conversations/{id}/fit", get(fit::fragment))
         .route("/static/app.js", get(assets::script))
         .route("/static/app.css", get(assets::style))
+        .route("/static/reader.js", get(assets::reader_script))
+        .route("/static/reader.css", get(assets::reader_style))
 }
 
 /// A timestamp as people read it.
