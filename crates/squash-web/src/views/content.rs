@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, TimeDelta, Utc};
 use maud::{html, Markup, PreEscaped};
 use squash_core::ledger::last_exit_code;
-use squash_core::{ContentItem, ImageSource, Message, Role, ToolResultData};
+use squash_core::{ContentItem, ImageSource, Message, Role, SystemLevel, ToolResultData};
 
 use super::markdown;
 
@@ -408,7 +408,7 @@ fn item_view(item: &ContentItem, role: Role) -> Markup {
         },
         ContentItem::System { level, content, .. } if is_long(content) => html! {
             div class={ "system level-" (level.as_str()) } {
-                (folded(level.as_str(), content, html! { div.text.plain { (content) } }))
+                (folded(if *level == SystemLevel::Info { "system" } else { level.as_str() }, content, html! { div.text.plain { (content) } }))
             }
         },
         ContentItem::System { level, content, .. } => html! {
