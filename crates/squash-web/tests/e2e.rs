@@ -147,6 +147,11 @@ fn free_port() -> u16 {
 }
 
 async fn start_browser() -> Browser {
+    start_browser_with(&[]).await
+}
+
+/// A browser started with more command-line switches (`--force-dark-mode`).
+async fn start_browser_with(extra: &[&str]) -> Browser {
     let port = free_port();
     let driver = tokio::process::Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))
@@ -164,23 +169,25 @@ async fn start_browser() -> Browser {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let profile = tempfile::tempdir().expect("profile dir");
+    let mut args = vec![
+        "--headless".to_owned(),
+        "--no-sandbox".to_owned(),
+        "--disable-gpu".to_owned(),
+        "--disable-background-networking".to_owned(),
+        "--disable-component-update".to_owned(),
+        "--no-first-run".to_owned(),
+        "--disable-dev-shm-usage".to_owned(),
+        "--window-size=1280,960".to_owned(),
+        format!("--user-data-dir={}", profile.path().display()),
+    ];
+    args.extend(extra.iter().map(|a| (*a).to_owned()));
     let mut caps = serde_json::Map::new();
     caps.insert("browserName".into(), json!("chrome"));
     caps.insert(
         "goog:chromeOptions".into(),
         json!({
             "binary": CHROMIUM,
-            "args": [
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-                "--disable-dev-shm-usage",
-                "--window-size=1280,960",
-                format!("--user-data-dir={}", profile.path().display()),
-            ],
+            "args": args,
         }),
     );
     let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
@@ -1633,4 +1640,23 @@ async fn reader_story(b: &Browser, app: &str) {
     b.screenshot("19-provenance-sheet-phone.png").await;
     b.click("#provenance-dialog .close-dialog").await;
     b.resize(DESKTOP).await;
+
+    // ---- the dark theme, where the system asks for it ----
+    let dark = start_browser_with(&["--force-dark-mode"]).await;
+    let shown = async {
+        dark.client
+            .goto(&format!("{app}/c/{conv}"))
+            .await
+            .expect("open the session, dark");
+        dark.wait("document.querySelector('#thread li.msg')", "the session")
+            .await;
+        assert_eq!(
+            dark.js("return [matchMedia('(prefers-color-scheme: dark)').matches, getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.querySelector('#thread li.msg')).backgroundColor];")
+                .await,
+            json!([true, "rgb(15, 18, 23)", "rgb(24, 28, 36)"])
+        );
+        dark.screenshots("20-dark", card).await;
+    };
+    shown.await;
+    let _ = dark.client.clone().close().await;
 }
