@@ -122,13 +122,10 @@ pub enum ToolStatus {
 
 impl ToolStatus {
     pub fn of(result: &[ToolResultData], is_error: bool) -> ToolStatus {
-        let exit = result
-            .iter()
-            .filter_map(|d| match d {
-                ToolResultData::Text { text } => last_exit_code(text),
-                _ => None,
-            })
-            .last();
+        let exit = result.iter().rev().find_map(|d| match d {
+            ToolResultData::Text { text } => last_exit_code(text),
+            _ => None,
+        });
         match exit {
             Some(code) if code != 0 => ToolStatus::Error { exit: Some(code) },
             _ if is_error => ToolStatus::Error { exit },
