@@ -1637,7 +1637,16 @@ async fn reader_story(b: &Browser, app: &str) {
     )
     .await;
     assert!(b.in_view("#provenance-dialog").await);
+    assert!(b.text("#provenance-body").await.contains("Manual edit"));
     b.screenshot("19-provenance-sheet-phone.png").await;
+    b.click("#provenance-dialog .close-dialog").await;
+    // The provenance of a masked output says so, not "edit".
+    b.click("#thread li.msg:nth-child(3) .prov-badge").await;
+    b.wait(
+        "document.querySelector('#provenance-dialog').open && document.querySelector('#provenance-body').textContent.includes('Tool output masked')",
+        "the masked message's provenance",
+    )
+    .await;
     b.click("#provenance-dialog .close-dialog").await;
     b.resize(DESKTOP).await;
 
