@@ -1608,6 +1608,22 @@ async fn reader_story(b: &Browser, app: &str) {
 
     // ---- on a phone: history and provenance as sheets in view ----
     b.resize(PHONE).await;
+    b.client
+        .goto(&format!("{app}/c/{conv}"))
+        .await
+        .expect("the session on a phone");
+    b.wait("document.querySelector('#thread li.msg')", "the session")
+        .await;
+    let wide = b
+        .js("return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > innerWidth + 1).slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right));")
+        .await;
+    assert_eq!(wide, json!([]), "nothing wider than a phone");
+    b.client
+        .goto(&format!("{app}/c/{badges}"))
+        .await
+        .expect("back to the badges");
+    b.wait("document.querySelector('#thread li.msg')", "the badges")
+        .await;
     b.js("window.scrollTo(0, 0); return true;").await;
     b.click("#history-btn").await;
     b.wait(
