@@ -231,25 +231,33 @@
     return !active || active === document.body || el.contains(active);
   }
 
+  // The shortcuts on the buttons they press, for screen readers and in their titles.
+  function annotate() {
+    const shortcuts = [
+      ["#undo-btn", "Control+Z Meta+Z", "Ctrl+Z"],
+      ["#redo-btn", "Control+Shift+Z Meta+Shift+Z Control+Y", "Ctrl+Shift+Z"],
+    ];
+    for (const [sel, keys, words] of shortcuts) {
+      const el = $(sel);
+      if (!el || el.hasAttribute("aria-keyshortcuts")) continue;
+      el.setAttribute("aria-keyshortcuts", keys);
+      el.title = el.title ? el.title + " (" + words + ")" : words;
+    }
+    const squash = menuButton();
+    if (squash) squash.setAttribute("aria-keyshortcuts", "S");
+    for (const item of $$("#squash-menu [role=menuitem]")) item.tabIndex = -1;
+  }
+
   function init() {
     refreshTimes();
     setInterval(refreshTimes, 30000);
     document.addEventListener("keydown", onKey, true);
     document.addEventListener("click", onClick);
 
-    const shortcuts = [
-      ["#undo-btn", "Control+Z Meta+Z", "Ctrl+Z"],
-      ["#redo-btn", "Control+Shift+Z Meta+Shift+Z Control+Y", "Ctrl+Shift+Z"],
-      ["#squash-btn", "S", "S"],
-    ];
-    for (const [sel, keys, words] of shortcuts) {
-      const el = $(sel);
-      if (!el) continue;
-      el.setAttribute("aria-keyshortcuts", keys);
-      if (el.title === "" && sel !== "#squash-btn") el.title = words;
-      else if (sel !== "#squash-btn") el.title += " (" + words + ")";
-    }
-    for (const item of $$("#squash-menu [role=menuitem]")) item.tabIndex = -1;
+    annotate();
+    // app.js re-renders the undo and redo buttons after every change.
+    const toolbar = $("#toolbar");
+    if (toolbar) new MutationObserver(annotate).observe(toolbar, { childList: true });
     const help = $("#shortcuts-btn");
     if (help && $("#shortcuts-dialog")) help.hidden = false;
 

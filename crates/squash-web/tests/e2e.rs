@@ -1569,6 +1569,12 @@ async fn reader_story(b: &Browser, app: &str) {
         "Ctrl+Shift+Z to redo",
     )
     .await;
+    // The buttons say their shortcuts, also once re-rendered.
+    assert_eq!(
+        b.js("const u = document.querySelector('#undo-btn'); return [u.getAttribute('aria-keyshortcuts'), u.title.endsWith('(Ctrl+Z)')];")
+            .await,
+        json!(["Control+Z Meta+Z", true])
+    );
     b.click("#chat-input").await;
     b.press(&format!("abc{CONTROL}z{RELEASE}")).await;
     tokio::time::sleep(Duration::from_millis(700)).await;
