@@ -1472,6 +1472,12 @@ async fn reader_story(b: &Browser, app: &str) {
             .await,
         json!(["", "", "▨ masked", "✎ edited", "◆ squashed · manual"])
     );
+    // A masked result's time is the fit's: no run time is made up from it.
+    assert_eq!(
+        b.count("#thread li.msg:nth-child(2) .tool-card .tool-duration")
+            .await,
+        0
+    );
     b.screenshots("16-badges", "#thread li.msg:nth-child(5)")
         .await;
 

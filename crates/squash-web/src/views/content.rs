@@ -33,7 +33,9 @@ pub struct Tools<'a> {
 #[derive(Clone, Copy)]
 struct Site {
     position: usize,
-    at: DateTime<Utc>,
+    /// When the message was written; `None` for one an operation made (an edit, a mask),
+    /// whose time says nothing about how long the tool ran.
+    at: Option<DateTime<Utc>>,
 }
 
 #[derive(Clone, Copy)]
@@ -50,7 +52,7 @@ impl<'a> Tools<'a> {
         for (i, m) in messages.iter().enumerate() {
             let site = Site {
                 position: first_position + i,
-                at: m.created_at,
+                at: m.squash_operation_id.is_none().then_some(m.created_at),
             };
             for item in &m.content {
                 match item {
@@ -229,7 +231,13 @@ fn item_in_page(item: &ContentItem, message: &Message, position: usize, tools: &
                 id,
                 name,
                 input,
-                result.map(|r| (r, r.site.at - message.created_at)),
+                result.map(|r| {
+                    let ran = match (message.squash_operation_id, r.site.at) {
+                        (None, Some(done)) => Some(done - message.created_at),
+                        _ => None,
+                    };
+                    (r, ran)
+                }),
             )
         }
         ContentItem::ToolResult {
@@ -260,7 +268,7 @@ fn tool_card(
     id: &str,
     name: &str,
     input: &serde_json::Value,
-    result: Option<(ResultSite, TimeDelta)>,
+    result: Option<(ResultSite, Option<TimeDelta>)>,
 ) -> Markup {
     let status = result.map(|(r, _)| ToolStatus::of(r.result, r.is_error));
     let class = match status {
@@ -276,7 +284,7 @@ fn tool_card(
                 @if let Some(status) = status {
                     span class=(status.class()) { (status.label()) }
                 }
-                @if let Some(took) = result.and_then(|(_, d)| format_duration(d)) {
+                @if let Some(took) = result.and_then(|(_, d)| d).and_then(format_duration) {
                     span.tool-duration.muted.small title="From the call to its result" { (took) }
                 }
             }
