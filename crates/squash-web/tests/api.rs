@@ -1313,12 +1313,18 @@ async fn pages_render_every_content_type_and_escape_everything() {
     assert!(html.contains("details class=\"thinking\""));
     assert!(html.contains("system level-warning"));
     assert!(html.contains("Squash ▾") && html.contains("Custom AI Squash…"));
-    // The only script is the embedded file.
-    assert_eq!(html.matches("<script").count(), 1, "{html}");
+    // The only scripts are the embedded files.
+    assert_eq!(html.matches("<script").count(), 2, "{html}");
+    assert!(html.contains("<script src=\"/static/app.js\" defer></script>"));
+    assert!(html.contains("<script src=\"/static/reader.js\" defer></script>"));
     let js = app.get("/static/app.js").await;
     assert_eq!(js.status, StatusCode::OK);
     assert!(js.text.contains("X-Squash-Csrf"));
     assert_eq!(app.get("/static/app.css").await.status, StatusCode::OK);
+    let reader = app.get("/static/reader.js").await;
+    assert_eq!(reader.status, StatusCode::OK);
+    assert!(reader.text.contains("aria-expanded"));
+    assert_eq!(app.get("/static/reader.css").await.status, StatusCode::OK);
 
     let missing = app.get(&format!("/c/{}", uuid7())).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);

@@ -147,6 +147,11 @@ fn free_port() -> u16 {
 }
 
 async fn start_browser() -> Browser {
+    start_browser_with(&[]).await
+}
+
+/// A browser started with more command-line switches (`--force-dark-mode`).
+async fn start_browser_with(extra: &[&str]) -> Browser {
     let port = free_port();
     let driver = tokio::process::Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))
@@ -164,23 +169,25 @@ async fn start_browser() -> Browser {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let profile = tempfile::tempdir().expect("profile dir");
+    let mut args = vec![
+        "--headless".to_owned(),
+        "--no-sandbox".to_owned(),
+        "--disable-gpu".to_owned(),
+        "--disable-background-networking".to_owned(),
+        "--disable-component-update".to_owned(),
+        "--no-first-run".to_owned(),
+        "--disable-dev-shm-usage".to_owned(),
+        "--window-size=1280,960".to_owned(),
+        format!("--user-data-dir={}", profile.path().display()),
+    ];
+    args.extend(extra.iter().map(|a| (*a).to_owned()));
     let mut caps = serde_json::Map::new();
     caps.insert("browserName".into(), json!("chrome"));
     caps.insert(
         "goog:chromeOptions".into(),
         json!({
             "binary": CHROMIUM,
-            "args": [
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-                "--disable-dev-shm-usage",
-                "--window-size=1280,960",
-                format!("--user-data-dir={}", profile.path().display()),
-            ],
+            "args": args,
         }),
     );
     let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
@@ -218,22 +225,19 @@ impl Browser {
         }
     }
 
-    /// Clicks `css` as a person would: scrolled to the middle of the screen first, so that the
-    /// sticky toolbar does not cover it (WebDriver only scrolls what is wholly out of view).
     async fn click(&self, css: &str) {
-        let el = self
-            .client
+        // In the middle of the window, clear of the sticky toolbar (WebDriver scrolls only when
+        // the element is out of view, and one under the toolbar is "in view").
+        self.js(&format!(
+            "const e = document.querySelector({}); if (e) e.scrollIntoView({{ block: 'center' }}); return true;",
+            json!(css)
+        ))
+        .await;
+        self.client
             .find(Locator::Css(css))
             .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"));
-        self.client
-            .execute(
-                "arguments[0].scrollIntoView({ block: 'center' }); return true;",
-                vec![serde_json::to_value(&el).expect("element reference")],
-            )
-            .await
-            .unwrap_or_else(|e| panic!("cannot scroll to {css}: {e}"));
-        el.click()
+            .unwrap_or_else(|e| panic!("no {css}: {e}"))
+            .click()
             .await
             .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
     }
@@ -758,11 +762,21 @@ async fn run_story(
         "the rich messages",
     )
     .await;
+    // The call's card holds its result (the input and the thinking folded); the next message
+    // points at it.
     assert_eq!(
         b.js("return Array.from(document.querySelectorAll('#thread details.tool, #thread details.thinking')).map(d => d.open);")
             .await,
-        json!([false, false, false])
+        json!([false, false])
     );
+    assert!(b
+        .text("#thread li.msg:nth-child(6) .tool-card")
+        .await
+        .contains("error[E0308]: mismatched types"));
+    assert!(b
+        .text("#thread li.msg:nth-child(7) a.tool-ref")
+        .await
+        .contains("output shown with its call at @6"));
     assert_eq!(
         b.js("return document.querySelector('#thread li.msg:nth-child(6) .markdown strong').textContent;")
             .await,
@@ -774,7 +788,7 @@ async fn run_story(
         json!(2)
     );
     // Open the tool result to show it, as a person would.
-    b.click("#thread li.msg:nth-child(7) details.tool-result summary")
+    b.click("#thread li.msg:nth-child(6) details.tool-call summary")
         .await;
     b.js("document.querySelector('#thread li.msg:nth-child(6)').scrollIntoView(); return true;")
         .await;
@@ -1071,15 +1085,19 @@ async fn fit_story(b: &Browser, app: &str) {
         .collect();
     assert_eq!(changed, [3, 7]);
     assert!(b.text("#fit-done-text").await.contains("in 2 steps"));
-    b.click("#thread li.msg:nth-child(3) details.tool-result summary")
-        .await;
+    // A masked result shows in its call's card; its own message is attached under it, badged.
     assert!(b
-        .text("#thread li.msg:nth-child(3) .msg-body")
+        .text("#thread li.msg:nth-child(2) .tool-card")
         .await
         .contains(MASK_MARKER));
+    assert_eq!(
+        b.text("#thread li.msg.attached:nth-child(3) .prov-badge")
+            .await,
+        "▨ masked"
+    );
     // The last turns are whole.
     assert!(b
-        .text("#thread li.msg:nth-child(23) .msg-body")
+        .text("#thread li.msg:nth-child(22) .tool-card")
         .await
         .contains("Compiling dep_149"));
     b.screenshots("14-fit-applied", "#fit-done").await;
@@ -1098,6 +1116,586 @@ async fn fit_story(b: &Browser, app: &str) {
     .await;
     assert_eq!(b.ids().await, original);
     assert!(b.text("#flash").await.contains("Undone"));
+}
+
+// ---- reading an agent session, with the keyboard --------------------------------------------
+
+const ARROW_DOWN: &str = "\u{E015}";
+const ARROW_UP: &str = "\u{E013}";
+const HOME: &str = "\u{E011}";
+const END: &str = "\u{E010}";
+const ESCAPE: &str = "\u{E00C}";
+const ENTER: &str = "\u{E007}";
+const CONTROL: &str = "\u{E009}";
+const SHIFT: &str = "\u{E008}";
+/// Releases the modifiers held by a key sequence.
+const RELEASE: &str = "\u{E000}";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_reads_an_agent_session_with_the_keyboard() {
+    if browser_missing() {
+        return;
+    }
+    let (_model_server, base_url) = start_model_server().await;
+    let mut config = OpenAiConfig::new(base_url, MODEL_ID);
+    config.retry = RetryPolicy::none();
+    config.context_window_tokens = 32_000;
+    let model = OpenAiModel::new(config).expect("model");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
+    let state = AppState::new(ConversationService::new(Arc::new(store)))
+        .with_model(Arc::new(model))
+        .with_default_project("/work/e2e");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind app");
+    let app = format!("http://{}", listener.local_addr().expect("addr"));
+    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+
+    let b = Arc::new(start_browser().await);
+    let run = tokio::spawn({
+        let b = b.clone();
+        async move { reader_story(&b, &app).await }
+    });
+    let outcome = tokio::time::timeout(Duration::from_secs(240), run).await;
+    let _ = b.client.clone().close().await;
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Ok(Err(e)) => panic!("the reading story task failed: {e}"),
+        Err(_) => panic!("the reading story took too long"),
+    }
+}
+
+impl Browser {
+    /// Keys sent to the focused element, as a person types them.
+    async fn press(&self, keys: &str) {
+        self.client
+            .active_element()
+            .await
+            .expect("focused element")
+            .send_keys(keys)
+            .await
+            .unwrap_or_else(|e| panic!("cannot press {keys:?}: {e}"));
+    }
+
+    /// `id`, else `data-squash`, else the tag of the focused element.
+    async fn focused(&self) -> String {
+        self.js("const e = document.activeElement; \
+             return e.id || (e.dataset && e.dataset.squash) || e.tagName.toLowerCase();")
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    async fn count(&self, css: &str) -> u64 {
+        self.js(&format!(
+            "return document.querySelectorAll({}).length;",
+            json!(css)
+        ))
+        .await
+        .as_u64()
+        .expect("a count")
+    }
+
+    async fn send_json(&self, method: &str, url: &str, body: &Value) -> Value {
+        self.js(&format!(
+            "return fetch({}, {{ method: {}, headers: {{ 'Content-Type': 'application/json', \
+             'X-Squash-Csrf': '1' }}, body: JSON.stringify({body}) }}).then(r => r.json());",
+            json!(url),
+            json!(method)
+        ))
+        .await
+    }
+
+    async fn get_json(&self, url: &str) -> Value {
+        self.js(&format!(
+            "return fetch({}).then(r => r.json());",
+            json!(url)
+        ))
+        .await
+    }
+
+    /// Whether the element's box is inside the viewport.
+    async fn in_view(&self, css: &str) -> bool {
+        self.js(&format!(
+            "const r = document.querySelector({}).getBoundingClientRect(); \
+             return r.height > 0 && r.top >= -1 && r.top < innerHeight && r.bottom <= innerHeight + 1;",
+            json!(css)
+        ))
+        .await
+            == json!(true)
+    }
+}
+
+/// A shared Claude Code session (12 tool calls, one error), imported over the API.
+async fn import_session(b: &Browser) -> String {
+    let name = "claude-code-linear-1af7fc5e.jsonl";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/sessions")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("the sample session");
+    let out = b
+        .js(&format!(
+            "return fetch('/api/import?name={name}', {{ method: 'POST', headers: \
+             {{ 'Content-Type': 'application/octet-stream', 'X-Squash-Csrf': '1' }}, \
+             body: {} }}).then(r => r.json());",
+            json!(text)
+        ))
+        .await;
+    out["summary"]["conversations"][0]["conversation_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("imported: {out}"))
+        .to_owned()
+}
+
+async fn append(b: &Browser, conv: &str, body: Value) -> String {
+    let out = b
+        .post_json(&format!("/api/conversations/{conv}/messages"), &body)
+        .await;
+    out["message"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("appended: {out}"))
+        .to_owned()
+}
+
+async fn reader_story(b: &Browser, app: &str) {
+    b.client.goto(app).await.expect("open home");
+
+    // ---- a Claude Code session: each call one card with its result ----
+    let conv = import_session(b).await;
+    // A turn of our own: a markdown prompt, a failing command that took a while with a long
+    // log, and a long system prompt.
+    append(
+        b,
+        &conv,
+        json!({ "role": "user", "text": "## Plan\nrun `cargo test`\nthen fix <b>it</b>" }),
+    )
+    .await;
+    append(
+        b,
+        &conv,
+        json!({ "role": "assistant", "content": [{ "type": "tool_call", "id": "toolu_long",
+        "name": "Bash", "input": { "command": "cargo test --workspace" } }] }),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let log: String = (1..=40)
+        .map(|i| format!("test case_{i} ... ok\n"))
+        .collect();
+    append(b, &conv, json!({ "role": "user", "content": [{ "type": "tool_result", "tool_use_id": "toolu_long",
+        "tool_name": "Bash", "is_error": false,
+        "result": [{ "type": "text", "text": format!("{log}test result: FAILED\nExit code: 101") }] }] }))
+    .await;
+    let rules: String = (1..=30)
+        .map(|i| format!("Rule {i}: keep the tests green.\n"))
+        .collect();
+    append(b, &conv, json!({ "role": "system", "text": rules })).await;
+
+    b.client
+        .goto(&format!("{app}/c/{conv}"))
+        .await
+        .expect("open the session");
+    b.wait("document.querySelector('#thread li.msg')", "the session")
+        .await;
+    let thread = b
+        .get_json(&format!("/api/conversations/{conv}/thread"))
+        .await;
+    let stored = thread["messages"].as_array().expect("messages").len() as u64;
+    assert_eq!(
+        b.count("#thread li.msg").await,
+        stored,
+        "every message keeps its own item"
+    );
+    assert_eq!(b.count("#thread .tool-card").await, 13, "one card per call");
+    assert_eq!(
+        b.count("#thread .tool-card .tool-status").await,
+        13,
+        "each with its result's status"
+    );
+    assert!(b.count("#thread .tool-card .status-error").await >= 2);
+    // Messages of results only are attached under the call, and stay selectable messages.
+    let attached = b.count("#thread li.msg.attached").await;
+    assert!(attached >= 10, "{attached} attached result messages");
+    assert_eq!(
+        b.count("#thread li.msg.attached .select-box").await,
+        attached
+    );
+    assert_eq!(
+        b.js("return Array.from(document.querySelectorAll('#thread li.msg.attached .role')).every(r => r.textContent === '↳ tool result');")
+            .await,
+        json!(true)
+    );
+    assert_eq!(
+        b.count("#thread li.msg.attached .tool-result").await,
+        0,
+        "no output is shown twice"
+    );
+    // User text is markdown, and stays inert.
+    assert!(b.count("#thread .user-markdown ol li").await >= 1);
+    assert_eq!(b.text("#thread .user-markdown h2").await, "Plan");
+    assert_eq!(
+        b.count("#thread .user-markdown b, #thread .user-markdown command-name")
+            .await,
+        0
+    );
+    // The failing command: its status from the exit code, its duration, its long log folded.
+    let card = "#thread .tool-card[id='call-toolu_long']";
+    assert_eq!(
+        b.text(&format!("{card} .tool-status")).await,
+        "error (exit 101)"
+    );
+    let took = b.text(&format!("{card} .tool-duration")).await;
+    let seconds: f64 = took
+        .trim_end_matches(" s")
+        .parse()
+        .unwrap_or_else(|_| panic!("a duration in seconds: {took:?}"));
+    assert!((1.0..10.0).contains(&seconds), "{took}");
+    assert_eq!(
+        b.js(&format!(
+            "const d = document.querySelector(\"{card} details.tool-output\"); return [d.open, \
+             document.querySelector(\"{card} pre.output-preview\").textContent.split('\\n').length];"
+        ))
+        .await,
+        json!([false, 4])
+    );
+    // The long system prompt is one line until opened.
+    assert_eq!(
+        b.js("const d = document.querySelector('#thread details.long-text'); return d && !d.open && d.querySelector('summary').textContent.includes('Rule 1');")
+            .await,
+        json!(true)
+    );
+    // Relative times, the exact one in the title.
+    assert_eq!(
+        b.js("const t = Array.from(document.querySelectorAll('#thread time.rel')); return [t[0].textContent, t[t.length - 1].textContent, t[0].title.endsWith('UTC'), !isNaN(Date.parse(t[0].dateTime))];")
+            .await,
+        json!(["2025-09-03", "just now", true, true])
+    );
+    // Edit and Delete appear on hover or keyboard focus only.
+    let actions_opacity =
+        "getComputedStyle(document.querySelector('#thread li.msg:nth-child(1) .actions')).opacity";
+    b.js("window.scrollTo(0, document.body.scrollHeight); return true;")
+        .await;
+    b.wait(&format!("{actions_opacity} === '0'"), "hidden actions")
+        .await;
+    b.js("document.querySelector('#thread li.msg:nth-child(1) .select-box').focus(); return true;")
+        .await;
+    b.wait(
+        &format!("{actions_opacity} === '1'"),
+        "the actions on focus",
+    )
+    .await;
+    b.click(&format!("{card} details.tool-output summary"))
+        .await;
+    assert_eq!(
+        b.js(&format!(
+            "return getComputedStyle(document.querySelector(\"{card} pre.output-preview\")).display;"
+        ))
+        .await,
+        json!("none"),
+        "the preview gives way to the whole output"
+    );
+    b.screenshots("15-agent-session", card).await;
+
+    // ---- badges say what happened ----
+    let created = b
+        .post_json("/api/conversations", &json!({ "name": "Badges" }))
+        .await;
+    let badges = created["id"].as_str().expect("conversation id").to_owned();
+    let long_log: String = (0..150)
+        .map(|i| format!("   Compiling dep_{i} v0.1.{i}\n"))
+        .collect();
+    append(
+        b,
+        &badges,
+        json!({ "role": "user", "text": "Run the tests" }),
+    )
+    .await;
+    append(
+        b,
+        &badges,
+        json!({ "role": "assistant", "content": [{ "type": "tool_call", "id": "toolu_b",
+        "name": "Bash", "input": { "command": "cargo test" } }] }),
+    )
+    .await;
+    append(b, &badges, json!({ "role": "user", "content": [{ "type": "tool_result", "tool_use_id": "toolu_b",
+        "tool_name": "Bash", "is_error": false,
+        "result": [{ "type": "text", "text": format!("{long_log}test result: ok. 12 passed") }] }] }))
+    .await;
+    let green = append(
+        b,
+        &badges,
+        json!({ "role": "assistant", "text": "All green." }),
+    )
+    .await;
+    let thanks = append(b, &badges, json!({ "role": "user", "text": "Thanks" })).await;
+    let welcome = append(
+        b,
+        &badges,
+        json!({ "role": "assistant", "text": "You are welcome." }),
+    )
+    .await;
+    let fitted = b
+        .post_json(
+            &format!("/api/conversations/{badges}/fit"),
+            &json!({ "budget": 400, "keep_last": 1, "strategy": "mask", "best_effort": true }),
+        )
+        .await;
+    assert!(!fitted["thread"].is_null(), "the fit masked: {fitted}");
+    let edited = b
+        .send_json(
+            "PUT",
+            &format!("/api/conversations/{badges}/messages/{green}"),
+            &json!({ "text": "All green: 12 passed." }),
+        )
+        .await;
+    assert!(edited["thread"]["id"].is_string(), "edited: {edited}");
+    let squashed = b
+        .post_json(
+            &format!("/api/conversations/{badges}/squash/manual"),
+            &json!({ "messages": [thanks, welcome] }),
+        )
+        .await;
+    assert!(squashed["thread"]["id"].is_string(), "squashed: {squashed}");
+    b.client
+        .goto(&format!("{app}/c/{badges}"))
+        .await
+        .expect("open the badges");
+    b.wait(
+        "document.querySelectorAll('#thread li.msg').length === 5",
+        "the operated thread",
+    )
+    .await;
+    assert_eq!(
+        b.js("return Array.from(document.querySelectorAll('#thread li.msg')).map(li => { const b = li.querySelector('.prov-badge'); return b ? b.textContent : ''; });")
+            .await,
+        json!(["", "", "▨ masked", "✎ edited", "◆ squashed · manual"])
+    );
+    // A masked result's time is the fit's: no run time is made up from it.
+    assert_eq!(
+        b.count("#thread li.msg:nth-child(2) .tool-card .tool-duration")
+            .await,
+        0
+    );
+    b.screenshots("16-badges", "#thread li.msg:nth-child(5)")
+        .await;
+
+    // ---- the Squash menu from the keyboard ----
+    b.tick(4, false).await;
+    b.tick(5, false).await;
+    b.press("s").await;
+    b.wait(
+        "!document.querySelector('#squash-menu').hidden",
+        "s to open the menu",
+    )
+    .await;
+    assert_eq!(b.focused().await, "manual", "the focus goes into the menu");
+    assert_eq!(
+        b.js("return document.querySelector('#squash-btn').getAttribute('aria-expanded');")
+            .await,
+        json!("true")
+    );
+    b.press(ARROW_DOWN).await;
+    assert_eq!(b.focused().await, "ai");
+    b.press(END).await;
+    assert_eq!(b.focused().await, "custom");
+    b.press(HOME).await;
+    assert_eq!(b.focused().await, "manual");
+    b.press(ARROW_UP).await;
+    assert_eq!(b.focused().await, "custom", "ArrowUp wraps to the end");
+    b.screenshot("17-menu-keyboard.png").await;
+    b.press(ESCAPE).await;
+    assert_eq!(
+        b.js("return document.querySelector('#squash-menu').hidden;")
+            .await,
+        json!(true)
+    );
+    assert_eq!(
+        b.focused().await,
+        "squash-btn",
+        "Escape returns to the button"
+    );
+    b.press(ARROW_DOWN).await;
+    assert_eq!(b.focused().await, "manual", "ArrowDown on the button opens");
+    b.press(ESCAPE).await;
+
+    // Escape cancels a running AI squash; nothing changes.
+    let before = b.ids().await;
+    b.press("s").await;
+    b.press(ARROW_DOWN).await;
+    b.press(ENTER).await;
+    b.wait(
+        "!document.querySelector('#progress').hidden && document.activeElement.id === 'progress-cancel'",
+        "the running squash, its Cancel focused",
+    )
+    .await;
+    b.press(ESCAPE).await;
+    b.wait(
+        "document.querySelector('#progress').hidden && document.querySelector('#flash').textContent.includes('cancelled')",
+        "Escape to cancel the squash",
+    )
+    .await;
+    assert_eq!(b.ids().await, before, "a cancelled squash changes nothing");
+
+    // The preview takes the focus; its Edit puts the caret at the end.
+    b.js("document.querySelector('#squash-btn').focus(); return true;")
+        .await;
+    b.press(ARROW_DOWN).await;
+    b.press(ARROW_DOWN).await;
+    b.press(ENTER).await;
+    b.wait(
+        "!document.querySelector('#preview').hidden && document.activeElement.id === 'preview'",
+        "the preview, focused",
+    )
+    .await;
+    b.click("#preview [data-preview-action=edit]").await;
+    assert_eq!(
+        b.js("const e = document.activeElement; return [e.id, e.value.length > 0 && e.selectionStart === e.value.length];")
+            .await,
+        json!(["preview-edit", true])
+    );
+    b.click("#preview [data-preview-action=discard]").await;
+    b.wait("document.querySelector('#preview').hidden", "the discard")
+        .await;
+
+    // Undo and redo from the keyboard; never while typing.
+    b.tick(1, false).await;
+    b.press(&format!("{CONTROL}z{RELEASE}")).await;
+    b.wait(
+        "document.querySelectorAll('#thread li.msg').length === 6 && document.querySelector('#flash').textContent.includes('Undone')",
+        "Ctrl+Z to undo the squash",
+    )
+    .await;
+    b.js("document.querySelector('#thread .select-box').focus(); return true;")
+        .await;
+    b.press(&format!("{CONTROL}{SHIFT}z{RELEASE}")).await;
+    b.wait(
+        "document.querySelectorAll('#thread li.msg').length === 5 && document.querySelector('#flash').textContent.includes('Redone')",
+        "Ctrl+Shift+Z to redo",
+    )
+    .await;
+    // The buttons say their shortcuts, also once re-rendered.
+    assert_eq!(
+        b.js("const u = document.querySelector('#undo-btn'); return [u.getAttribute('aria-keyshortcuts'), u.title.endsWith('(Ctrl+Z)')];")
+            .await,
+        json!(["Control+Z Meta+Z", true])
+    );
+    b.click("#chat-input").await;
+    b.press(&format!("abc{CONTROL}z{RELEASE}")).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(
+        b.count("#thread li.msg").await,
+        5,
+        "Ctrl+Z in a field is the field's"
+    );
+
+    // Edit: the caret at the end; Escape cancels the edit.
+    b.click("#thread li.msg:nth-child(1) .edit-btn").await;
+    assert_eq!(
+        b.js("const e = document.activeElement; return [e.tagName, e.selectionStart === e.value.length && e.value.length > 0];")
+            .await,
+        json!(["TEXTAREA", true])
+    );
+    b.press(ESCAPE).await;
+    assert_eq!(
+        b.js("return [document.querySelector('#thread li.msg:nth-child(1) .edit-form').hidden, document.activeElement.className];")
+            .await,
+        json!([true, "edit-btn"])
+    );
+    // ? shows the shortcuts.
+    b.press("?").await;
+    b.wait(
+        "document.querySelector('#shortcuts-dialog').open",
+        "the shortcuts help",
+    )
+    .await;
+    assert!(b.text("#shortcuts-dialog").await.contains("Undo"));
+    b.press(ESCAPE).await;
+    b.wait(
+        "!document.querySelector('#shortcuts-dialog').open",
+        "the help closed",
+    )
+    .await;
+
+    // ---- on a phone: history and provenance as sheets in view ----
+    b.resize(PHONE).await;
+    b.client
+        .goto(&format!("{app}/c/{conv}"))
+        .await
+        .expect("the session on a phone");
+    b.wait("document.querySelector('#thread li.msg')", "the session")
+        .await;
+    let wide = b
+        .js("return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > innerWidth + 1).slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right));")
+        .await;
+    assert_eq!(wide, json!([]), "nothing wider than a phone");
+    b.client
+        .goto(&format!("{app}/c/{badges}"))
+        .await
+        .expect("back to the badges");
+    b.wait("document.querySelector('#thread li.msg')", "the badges")
+        .await;
+    b.js("window.scrollTo(0, 0); return true;").await;
+    b.click("#history-btn").await;
+    b.wait(
+        "!document.querySelector('#history-panel').hidden",
+        "the history",
+    )
+    .await;
+    assert!(
+        b.in_view("#history-panel").await,
+        "the history opens in view"
+    );
+    assert_eq!(
+        b.js("return document.activeElement.textContent;").await,
+        json!("Thread history")
+    );
+    b.screenshot("18-history-sheet-phone.png").await;
+    b.click("#history-panel .history-close").await;
+    b.wait(
+        "document.querySelector('#history-panel').hidden && document.activeElement.id === 'history-btn'",
+        "the history closed",
+    )
+    .await;
+    b.click("#thread li.msg:nth-child(4) .prov-badge").await;
+    b.wait(
+        "document.querySelector('#provenance-dialog').open",
+        "the provenance",
+    )
+    .await;
+    assert!(b.in_view("#provenance-dialog").await);
+    assert!(b.text("#provenance-body").await.contains("Manual edit"));
+    b.screenshot("19-provenance-sheet-phone.png").await;
+    b.click("#provenance-dialog .close-dialog").await;
+    // The provenance of a masked output says so, not "edit".
+    b.click("#thread li.msg:nth-child(3) .prov-badge").await;
+    b.wait(
+        "document.querySelector('#provenance-dialog').open && document.querySelector('#provenance-body').textContent.includes('Tool output masked')",
+        "the masked message's provenance",
+    )
+    .await;
+    b.click("#provenance-dialog .close-dialog").await;
+    b.resize(DESKTOP).await;
+
+    // ---- the dark theme, where the system asks for it ----
+    let dark = start_browser_with(&["--force-dark-mode"]).await;
+    let shown = async {
+        dark.client
+            .goto(&format!("{app}/c/{conv}"))
+            .await
+            .expect("open the session, dark");
+        dark.wait("document.querySelector('#thread li.msg')", "the session")
+            .await;
+        assert_eq!(
+            dark.js("return [matchMedia('(prefers-color-scheme: dark)').matches, getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.querySelector('#thread li.msg')).backgroundColor];")
+                .await,
+            json!([true, "rgb(15, 18, 23)", "rgb(24, 28, 36)"])
+        );
+        dark.screenshots("20-dark", card).await;
+    };
+    shown.await;
+    let _ = dark.client.clone().close().await;
 }
 
 // ---- a long session, a page at a time -------------------------------------------------------
@@ -1224,7 +1822,7 @@ async fn long_story(b: &Browser, app: &str, conv: ConversationId, ids: &[String]
         "the last message on screen",
     )
     .await;
-    b.screenshots("15-long-session", "#thread > li.msg:last-child")
+    b.screenshots("21-long-session", "#thread > li.msg:last-child")
         .await;
 
     // Tick one message, then scroll up page after page: earlier messages load, and the far end
@@ -1314,6 +1912,6 @@ async fn long_story(b: &Browser, app: &str, conv: ConversationId, ids: &[String]
         "later messages to load",
     )
     .await;
-    b.screenshots("16-long-session-linked", &format!("#m-{target}"))
+    b.screenshots("22-long-session-linked", &format!("#m-{target}"))
         .await;
 }

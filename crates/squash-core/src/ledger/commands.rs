@@ -262,8 +262,9 @@ pub(crate) fn anchor_of(display: &str) -> String {
     }
 }
 
-/// The exit status an output reports last ("Process exited with code 1", "Exit code: 2").
-pub(crate) fn last_exit_code(output: &str) -> Option<i64> {
+/// The exit status an output reports last ("Process exited with code 1", "Exit code: 2"):
+/// the ledger and the web UI's tool cards read it the same way.
+pub fn last_exit_code(output: &str) -> Option<i64> {
     EXIT_CODE
         .captures_iter(output)
         .last()

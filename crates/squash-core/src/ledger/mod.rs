@@ -27,7 +27,7 @@ use crate::message::{ContentItem, Message, ToolResultData};
 
 pub use check::drop_sentences_with;
 pub use check::{check_facts, invented_terms, FactCheck};
-pub(crate) use commands::last_exit_code;
+pub use commands::last_exit_code;
 pub(crate) use errors::matching_error_lines;
 pub use render::{details_section, extract_text, DETAILS_HEADING};
 pub use report::{FactEntry, FactReport, Fallback, InventedOutcome, InventedTerm};

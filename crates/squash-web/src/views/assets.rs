@@ -1,28 +1,47 @@
-//! The one script and the one stylesheet, embedded in the binary: nothing to build, nothing
-//! to install.
+//! The scripts and stylesheets, embedded in the binary: nothing to build, nothing to install.
+//! `app.*` run the page; `reader.*` add reading (tool cards, dark theme, sheets) and the
+//! keyboard.
 
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
 
 const SCRIPT: &str = include_str!("../../static/app.js");
 const STYLE: &str = include_str!("../../static/app.css");
+const READER_SCRIPT: &str = include_str!("../../static/reader.js");
+const READER_STYLE: &str = include_str!("../../static/reader.css");
 
 pub async fn script() -> impl IntoResponse {
+    javascript(SCRIPT)
+}
+
+pub async fn style() -> impl IntoResponse {
+    css(STYLE)
+}
+
+pub async fn reader_script() -> impl IntoResponse {
+    javascript(READER_SCRIPT)
+}
+
+pub async fn reader_style() -> impl IntoResponse {
+    css(READER_STYLE)
+}
+
+fn javascript(body: &'static str) -> impl IntoResponse {
     (
         [
             (CONTENT_TYPE, "text/javascript; charset=utf-8"),
             (CACHE_CONTROL, "no-cache"),
         ],
-        SCRIPT,
+        body,
     )
 }
 
-pub async fn style() -> impl IntoResponse {
+fn css(body: &'static str) -> impl IntoResponse {
     (
         [
             (CONTENT_TYPE, "text/css; charset=utf-8"),
             (CACHE_CONTROL, "no-cache"),
         ],
-        STYLE,
+        body,
     )
 }

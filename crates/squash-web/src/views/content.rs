@@ -1,26 +1,377 @@
 //! Every content type, rendered readably. Message content is untrusted: all of it goes
-//! through maud's escaping, except assistant markdown, which [`super::markdown`] renders
-//! with raw HTML escaped.
+//! through maud's escaping, except markdown (assistant and user text), which
+//! [`super::markdown`] renders with raw HTML escaped.
+//!
+//! On the conversation page a tool call is one card that also shows its result (status,
+//! duration, output), looked up in [`Tools`]; the message holding the result then only
+//! points at the card. Elsewhere (provenance, previews) every item stands alone.
 
+use std::collections::HashMap;
+
+use chrono::{DateTime, TimeDelta, Utc};
 use maud::{html, Markup, PreEscaped};
-use squash_core::{ContentItem, ImageSource, Message, ToolResultData};
+use squash_core::ledger::last_exit_code;
+use squash_core::{ContentItem, ImageSource, Message, Role, SystemLevel, ToolResultData};
 
 use super::markdown;
 
-/// Image types shown inline from base64 data; they cannot run script (SVG could).
-const INLINE_IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+/// Output lines shown before the rest is folded away.
+const PREVIEW_LINES: usize = 4;
+/// Output characters shown before the rest is folded away (one very long line).
+const PREVIEW_CHARS: usize = 400;
+/// System text past this many lines or characters is folded to its first line.
+const LONG_LINES: usize = 6;
+const LONG_CHARS: usize = 600;
 
-pub fn message_body(message: &Message) -> Markup {
-    html! {
-        @for item in &message.content {
-            (item_view(item))
+/// Where the calls and results of the shown messages are, by tool-use id.
+#[derive(Default)]
+pub struct Tools<'a> {
+    calls: HashMap<&'a str, Site>,
+    results: HashMap<&'a str, ResultSite<'a>>,
+}
+
+#[derive(Clone, Copy)]
+struct Site {
+    position: usize,
+    /// When the message was written; `None` for one an operation made (an edit, a mask),
+    /// whose time says nothing about how long the tool ran.
+    at: Option<DateTime<Utc>>,
+}
+
+#[derive(Clone, Copy)]
+struct ResultSite<'a> {
+    site: Site,
+    result: &'a [ToolResultData],
+    is_error: bool,
+}
+
+impl<'a> Tools<'a> {
+    /// The calls and results of `messages`, the first at `first_position` (1-based).
+    pub fn of(messages: &'a [Message], first_position: usize) -> Tools<'a> {
+        let mut tools = Tools::default();
+        for (i, m) in messages.iter().enumerate() {
+            let site = Site {
+                position: first_position + i,
+                at: m.squash_operation_id.is_none().then_some(m.created_at),
+            };
+            for item in &m.content {
+                match item {
+                    ContentItem::ToolCall { id, .. } => {
+                        tools.calls.entry(id.as_str()).or_insert(site);
+                    }
+                    ContentItem::ToolResult {
+                        tool_use_id,
+                        result,
+                        is_error,
+                        ..
+                    } => {
+                        tools
+                            .results
+                            .entry(tool_use_id.as_str())
+                            .or_insert(ResultSite {
+                                site,
+                                result,
+                                is_error: *is_error,
+                            });
+                    }
+                    _ => {}
+                }
+            }
+        }
+        tools
+    }
+
+    /// The result shown in the card of call `id` made at `position`: one that comes after it.
+    fn result_of(&self, id: &str, position: usize) -> Option<ResultSite<'a>> {
+        self.results
+            .get(id)
+            .copied()
+            .filter(|r| r.site.position > position)
+    }
+
+    /// Whether the result `id` at `position` is shown in its call's card above.
+    fn shown_with_call(&self, id: &str, position: usize) -> Option<usize> {
+        let call = self.calls.get(id)?;
+        (call.position < position
+            && self
+                .result_of(id, call.position)
+                .is_some_and(|r| r.site.position == position))
+        .then_some(call.position)
+    }
+
+    /// A message of tool results only, each shown with its call: the page attaches it to the
+    /// call's message instead of giving it a card of its own.
+    pub fn attached(&self, position: usize, m: &Message) -> bool {
+        !m.content.is_empty()
+            && m.content.iter().all(|item| match item {
+                ContentItem::ToolResult { tool_use_id, .. } => {
+                    self.shown_with_call(tool_use_id, position).is_some()
+                }
+                _ => false,
+            })
+    }
+}
+
+/// What a tool run came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolStatus {
+    Ok,
+    /// Failed: the result says it is an error, or its output reports a non-zero exit code.
+    Error {
+        exit: Option<i64>,
+    },
+}
+
+impl ToolStatus {
+    pub fn of(result: &[ToolResultData], is_error: bool) -> ToolStatus {
+        let exit = result.iter().rev().find_map(|d| match d {
+            ToolResultData::Text { text } => last_exit_code(text),
+            _ => None,
+        });
+        match exit {
+            Some(code) if code != 0 => ToolStatus::Error { exit: Some(code) },
+            _ if is_error => ToolStatus::Error { exit },
+            _ => ToolStatus::Ok,
+        }
+    }
+
+    pub fn label(self) -> String {
+        match self {
+            ToolStatus::Ok => "ok".to_owned(),
+            ToolStatus::Error { exit: Some(code) } => format!("error (exit {code})"),
+            ToolStatus::Error { exit: None } => "error".to_owned(),
+        }
+    }
+
+    fn class(self) -> &'static str {
+        match self {
+            ToolStatus::Ok => "tool-status status-ok",
+            ToolStatus::Error { .. } => "tool-status status-error",
         }
     }
 }
 
-pub fn item_view(item: &ContentItem) -> Markup {
+/// "850 ms", "4.2 s", "3 min 5 s": how long a tool ran, from its call to its result.
+pub fn format_duration(d: TimeDelta) -> Option<String> {
+    let ms = d.num_milliseconds();
+    if ms <= 0 {
+        return None;
+    }
+    Some(match ms {
+        ms if ms < 1_000 => format!("{ms} ms"),
+        ms if ms < 10_000 => format!("{:.1} s", ms as f64 / 1000.0),
+        ms if ms < 60_000 => format!("{} s", ms / 1000),
+        ms if ms < 3_600_000 => format!("{} min {} s", ms / 60_000, (ms / 1000) % 60),
+        ms => format!("{} h {} min", ms / 3_600_000, (ms / 60_000) % 60),
+    })
+}
+
+/// The one line that says what a call did: its command, file, pattern or query when the input
+/// has one, else the input itself, shortened.
+pub fn input_summary(input: &serde_json::Value) -> String {
+    const KEYS: [&str; 10] = [
+        "command",
+        "cmd",
+        "file_path",
+        "path",
+        "pattern",
+        "url",
+        "query",
+        "description",
+        "prompt",
+        "notebook_path",
+    ];
+    let named = KEYS.iter().find_map(|k| match input.get(*k) {
+        Some(serde_json::Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+        // Codex passes its command as an argument list.
+        Some(serde_json::Value::Array(parts)) if parts.iter().all(|p| p.is_string()) => Some(
+            parts
+                .iter()
+                .filter_map(|p| p.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    });
+    if let Some(text) = named {
+        return shorten(&text, 100);
+    }
+    if let Some(todos) = input.get("todos").and_then(|t| t.as_array()) {
+        return format!(
+            "{} todo item{}",
+            todos.len(),
+            if todos.len() == 1 { "" } else { "s" }
+        );
+    }
+    shorten(&compact(input), 100)
+}
+
+/// Image types shown inline from base64 data; they cannot run script (SVG could).
+const INLINE_IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// A message's content on its own (provenance, previews): every item stands alone.
+pub fn message_body(message: &Message) -> Markup {
+    message_body_with(message, 0, &Tools::default())
+}
+
+/// A message's content at `position` of the page whose calls and results are in `tools`.
+pub fn message_body_with(message: &Message, position: usize, tools: &Tools) -> Markup {
+    html! {
+        @for item in &message.content {
+            (item_in_page(item, message, position, tools))
+        }
+    }
+}
+
+fn item_in_page(item: &ContentItem, message: &Message, position: usize, tools: &Tools) -> Markup {
     match item {
-        ContentItem::UserMessage { text } => html! { div.text.plain { (text) } },
+        ContentItem::ToolCall { id, name, input } => {
+            let result = tools.result_of(id, position);
+            tool_card(
+                id,
+                name,
+                input,
+                result.map(|r| {
+                    let ran = match (message.squash_operation_id, r.site.at) {
+                        (None, Some(done)) => Some(done - message.created_at),
+                        _ => None,
+                    };
+                    (r, ran)
+                }),
+            )
+        }
+        ContentItem::ToolResult {
+            tool_use_id,
+            tool_name,
+            result,
+            is_error,
+        } => match tools.shown_with_call(tool_use_id, position) {
+            Some(call_position) => {
+                let status = ToolStatus::of(result, *is_error);
+                html! {
+                    a.tool-ref href={ "#call-" (tool_use_id) } {
+                        "↳ " code { (tool_name) } " "
+                        span class=(status.class()) { (status.label()) }
+                        " · output shown with its call at @" (call_position)
+                    }
+                }
+            }
+            None => item_view(item, message.role),
+        },
+        other => item_view(other, message.role),
+    }
+}
+
+/// One card per tool call: name, what it was asked, and when its result is in view, the
+/// status, the time it took and the output (its first lines, the rest folded).
+fn tool_card(
+    id: &str,
+    name: &str,
+    input: &serde_json::Value,
+    result: Option<(ResultSite, Option<TimeDelta>)>,
+) -> Markup {
+    let status = result.map(|(r, _)| ToolStatus::of(r.result, r.is_error));
+    let class = match status {
+        Some(ToolStatus::Error { .. }) => "tool-card tool-error",
+        _ => "tool-card",
+    };
+    html! {
+        div class=(class) id={ "call-" (id) } {
+            div.tool-head {
+                span.kind { "Tool" } " "
+                code.tool-name { (name) } " "
+                span.tool-input.muted { (input_summary(input)) }
+                @if let Some(status) = status {
+                    span class=(status.class()) { (status.label()) }
+                }
+                @if let Some(took) = result.and_then(|(_, d)| d).and_then(format_duration) {
+                    span.tool-duration.muted.small title="From the call to its result" { (took) }
+                }
+            }
+            details.tool.tool-call {
+                summary.small.muted { "Input" }
+                pre.json { (pretty(input)) }
+                div.muted.small { "call id " code { (id) } }
+            }
+            @if let Some((r, _)) = result {
+                (output_view(r.result))
+            }
+        }
+    }
+}
+
+/// A tool's output: a few lines in view, everything behind a native disclosure.
+fn output_view(result: &[ToolResultData]) -> Markup {
+    html! {
+        @for data in result {
+            @match data {
+                ToolResultData::Text { text } => {
+                    @match preview_of(text) {
+                        None => pre.output { (text) },
+                        Some((head, hidden_lines)) => {
+                            pre.output.output-preview { (head) "…" }
+                            details.tool-output {
+                                summary.small { "Show all " (text.lines().count()) " lines"
+                                    @if hidden_lines > 0 { " (" (hidden_lines) " more)" } }
+                                pre.output { (text) }
+                            }
+                        }
+                    }
+                }
+                other => (result_view(other)),
+            }
+        }
+    }
+}
+
+/// The head of an output too long to show whole and how many lines it leaves out; `None`
+/// when it is short enough to show as it is.
+pub fn preview_of(text: &str) -> Option<(String, usize)> {
+    let text = text.trim_end();
+    let lines = text.lines().count();
+    if lines <= PREVIEW_LINES && text.chars().count() <= PREVIEW_CHARS {
+        return None;
+    }
+    let head: String = text
+        .lines()
+        .take(PREVIEW_LINES)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .chars()
+        .take(PREVIEW_CHARS)
+        .collect();
+    Some((head, lines.saturating_sub(PREVIEW_LINES)))
+}
+
+/// Whether system text is long enough to fold to its first line.
+pub fn is_long(text: &str) -> bool {
+    text.lines().count() > LONG_LINES || text.chars().count() > LONG_CHARS
+}
+
+fn folded(kind: &str, text: &str, body: Markup) -> Markup {
+    html! {
+        details.long-text {
+            summary {
+                span.kind { (kind) } " "
+                span.muted { (shorten(text, 90)) }
+                " " span.muted.small { "(" (text.lines().count()) " lines, " (text.chars().count()) " characters)" }
+            }
+            (body)
+        }
+    }
+}
+
+fn item_view(item: &ContentItem, role: Role) -> Markup {
+    match item {
+        ContentItem::UserMessage { text } if role == Role::System && is_long(text) => {
+            folded("System prompt", text, html! { div.text.plain { (text) } })
+        }
+        ContentItem::UserMessage { text } if role == Role::System => {
+            html! { div.text.plain { (text) } }
+        }
+        ContentItem::UserMessage { text } => html! {
+            div.text.markdown.user-markdown { (PreEscaped(markdown::render_user(text))) }
+        },
         ContentItem::AssistantMessage { structured } => html! {
             div.text.markdown { (PreEscaped(markdown::render(&structured.full_text))) }
             @if let Some(tone) = &structured.voice_tone {
@@ -43,15 +394,14 @@ pub fn item_view(item: &ContentItem) -> Markup {
             result,
             is_error,
         } => html! {
-            details.tool.tool-result.tool-error[*is_error] {
+            details.tool.tool-result.tool-error[ToolStatus::of(result, *is_error) != ToolStatus::Ok] {
                 summary {
                     span.kind { @if *is_error { "Tool error" } @else { "Tool result" } }
                     " " code { (tool_name) } " "
+                    span class=(ToolStatus::of(result, *is_error).class()) { (ToolStatus::of(result, *is_error).label()) } " "
                     span.muted { (shorten(&first_text(result), 80)) }
                 }
-                @for data in result {
-                    (result_view(data))
-                }
+                (output_view(result))
                 div.muted.small { "for call " code { (tool_use_id) } }
             }
         },
@@ -59,6 +409,11 @@ pub fn item_view(item: &ContentItem) -> Markup {
             details.thinking {
                 summary { span.kind { "Thinking" } " " span.muted { (shorten(thinking, 80)) } }
                 div.text.plain { (thinking) }
+            }
+        },
+        ContentItem::System { level, content, .. } if is_long(content) => html! {
+            div class={ "system level-" (level.as_str()) } {
+                (folded(if *level == SystemLevel::Info { "system" } else { level.as_str() }, content, html! { div.text.plain { (content) } }))
             }
         },
         ContentItem::System { level, content, .. } => html! {
@@ -93,7 +448,32 @@ fn result_view(data: &ToolResultData) -> Markup {
     }
 }
 
+/// An image is an attachment: folded to one line saying what it is, shown when opened.
 fn image_view(source: &ImageSource) -> Markup {
+    let what = match source {
+        ImageSource::Base64 { media_type, data } => {
+            format!("{media_type}, {}", size_words(data.len() / 4 * 3))
+        }
+        ImageSource::Url { url } => shorten(url, 60),
+        ImageSource::File { path } => shorten(path, 60),
+    };
+    html! {
+        details.attachment {
+            summary { span.kind { "Image attachment" } " " span.muted { (what) } }
+            (image_inline(source))
+        }
+    }
+}
+
+fn size_words(bytes: usize) -> String {
+    match bytes {
+        b if b < 1024 => format!("{b} bytes"),
+        b if b < 1024 * 1024 => format!("{} KB", b / 1024),
+        b => format!("{:.1} MB", b as f64 / (1024.0 * 1024.0)),
+    }
+}
+
+fn image_inline(source: &ImageSource) -> Markup {
     match source {
         ImageSource::Base64 { media_type, data }
             if INLINE_IMAGE_TYPES.contains(&media_type.as_str()) =>
@@ -144,4 +524,174 @@ pub fn shorten(text: &str, max: usize) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use squash_core::ConversationId;
+
+    fn text(t: &str) -> Vec<ToolResultData> {
+        vec![ToolResultData::Text { text: t.to_owned() }]
+    }
+
+    #[test]
+    fn status_reads_the_error_flag_and_exit_codes() {
+        assert_eq!(ToolStatus::of(&text("all fine"), false), ToolStatus::Ok);
+        assert_eq!(ToolStatus::of(&text("Exit code: 0"), false), ToolStatus::Ok);
+        assert_eq!(
+            ToolStatus::of(&text("boom\nProcess exited with code 2"), false),
+            ToolStatus::Error { exit: Some(2) }
+        );
+        assert_eq!(
+            ToolStatus::of(&text("No such file"), true),
+            ToolStatus::Error { exit: None }
+        );
+        assert_eq!(
+            ToolStatus::Error { exit: Some(1) }.label(),
+            "error (exit 1)"
+        );
+    }
+
+    #[test]
+    fn durations_read_like_a_stopwatch() {
+        let ms = TimeDelta::milliseconds;
+        assert_eq!(format_duration(ms(0)), None);
+        assert_eq!(format_duration(ms(-5)), None);
+        assert_eq!(format_duration(ms(850)).as_deref(), Some("850 ms"));
+        assert_eq!(format_duration(ms(4_230)).as_deref(), Some("4.2 s"));
+        assert_eq!(format_duration(ms(42_000)).as_deref(), Some("42 s"));
+        assert_eq!(format_duration(ms(185_000)).as_deref(), Some("3 min 5 s"));
+        assert_eq!(format_duration(ms(3_960_000)).as_deref(), Some("1 h 6 min"));
+    }
+
+    #[test]
+    fn input_summaries_name_what_was_asked() {
+        assert_eq!(
+            input_summary(&json!({ "command": "cargo test", "timeout": 5 })),
+            "cargo test"
+        );
+        assert_eq!(
+            input_summary(&json!({ "file_path": "/w/src/a.rs", "content": "x" })),
+            "/w/src/a.rs"
+        );
+        assert_eq!(
+            input_summary(&json!({ "cmd": ["bash", "-lc", "ls"] })),
+            "bash -lc ls"
+        );
+        assert_eq!(input_summary(&json!({ "todos": [{}, {}] })), "2 todo items");
+        assert_eq!(input_summary(&json!({ "n": 1 })), "{\"n\":1}");
+    }
+
+    #[test]
+    fn long_outputs_are_folded_after_a_few_lines() {
+        assert_eq!(preview_of("a\nb\nc\n"), None);
+        let long: String = (1..=10).map(|i| format!("line {i}\n")).collect();
+        let (head, more) = preview_of(&long).expect("folded");
+        assert_eq!(head, "line 1\nline 2\nline 3\nline 4");
+        assert_eq!(more, 6);
+        let wide = "x".repeat(1000);
+        assert_eq!(
+            preview_of(&wide).map(|(h, n)| (h.len(), n)),
+            Some((PREVIEW_CHARS, 0))
+        );
+    }
+
+    fn msg(role: Role, content: Vec<ContentItem>, at_ms: i64) -> Message {
+        let mut m = Message::new(ConversationId::new(), role, content).expect("message");
+        m.created_at = DateTime::from_timestamp_millis(1_700_000_000_000 + at_ms).expect("time");
+        m
+    }
+
+    #[test]
+    fn a_call_card_holds_its_result_and_the_result_message_points_at_it() {
+        let call = msg(
+            Role::Assistant,
+            vec![ContentItem::ToolCall {
+                id: "toolu_1".into(),
+                name: "Bash".into(),
+                input: json!({ "command": "cargo build" }),
+            }],
+            0,
+        );
+        let output: String = (1..=20).map(|i| format!("Compiling dep_{i}\n")).collect();
+        let result = msg(
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: "toolu_1".into(),
+                tool_name: "Bash".into(),
+                result: text(&format!("{output}error: could not compile\nExit code: 101")),
+                is_error: false,
+            }],
+            1_500,
+        );
+        let page = [call, result];
+        let tools = Tools::of(&page, 7);
+        let card = message_body_with(&page[0], 7, &tools).into_string();
+        assert!(card.contains("id=\"call-toolu_1\""), "{card}");
+        assert!(card.contains("cargo build"), "{card}");
+        assert!(card.contains("error (exit 101)"), "{card}");
+        assert!(card.contains("1.5 s"), "{card}");
+        assert!(card.contains("<details class=\"tool-output\">"), "{card}");
+        assert!(tools.attached(8, &page[1]));
+        let reference = message_body_with(&page[1], 8, &tools).into_string();
+        assert!(reference.contains("href=\"#call-toolu_1\""), "{reference}");
+        assert!(
+            !reference.contains("Compiling"),
+            "the output is shown once: {reference}"
+        );
+        // On its own (provenance), the result shows its output.
+        assert!(message_body(&page[1])
+            .into_string()
+            .contains("Compiling dep_1"));
+    }
+
+    #[test]
+    fn a_result_without_its_call_in_view_stands_alone() {
+        let result = msg(
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: "toolu_9".into(),
+                tool_name: "Read".into(),
+                result: text("fn main() {}"),
+                is_error: false,
+            }],
+            0,
+        );
+        let page = [result];
+        let tools = Tools::of(&page, 1);
+        assert!(!tools.attached(1, &page[0]));
+        assert!(message_body_with(&page[0], 1, &tools)
+            .into_string()
+            .contains("fn main() {}"));
+    }
+
+    #[test]
+    fn long_system_prompts_are_folded_and_user_text_is_markdown() {
+        let prompt: String = (1..=30).map(|i| format!("Rule {i}.\n")).collect();
+        let system = msg(
+            Role::System,
+            vec![ContentItem::System {
+                level: squash_core::SystemLevel::Info,
+                content: prompt,
+                tool_use_id: None,
+            }],
+            0,
+        );
+        let out = message_body(&system).into_string();
+        assert!(out.contains("<details class=\"long-text\">"), "{out}");
+        assert!(out.contains("Rule 1."), "{out}");
+        let user = msg(
+            Role::User,
+            vec![ContentItem::UserMessage {
+                text: "## Fix\nrun `cargo test` <b>now</b>".into(),
+            }],
+            0,
+        );
+        let out = message_body(&user).into_string();
+        assert!(out.contains("<h2>Fix</h2>"), "{out}");
+        assert!(out.contains("<code>cargo test</code>"), "{out}");
+        assert!(out.contains("&lt;b&gt;"), "{out}");
+    }
 }

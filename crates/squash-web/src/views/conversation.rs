@@ -3,13 +3,12 @@
 
 use axum::extract::{Path, State};
 use maud::{html, Markup};
-use squash_app::{ContextMeter, ThreadRef, ThreadView};
-use squash_core::tokens::{format_compact, format_count, message_tokens};
-use squash_core::{ContentItem, ConversationId, Message, Role};
+use squash_app::{ContextMeter, ConversationService, ThreadRef, ThreadView};
+use squash_core::tokens::{format_compact, format_count};
+use squash_core::{ConversationId, SquashOperation};
 
-use super::content::message_body;
 use super::errors::PageError;
-use super::{fit, history, layout, when};
+use super::{fit, history, layout, message, shortcuts};
 use crate::api::paging::PageQuery;
 use crate::api::{parse_id, Query};
 use crate::error::ApiError;
@@ -30,6 +29,8 @@ pub async fn page(
     let window = query.window(PAGE_SIZE)?;
     let view = service.thread_page(ThreadRef::Current(id), window).await?;
     let entries = service.history(id).await?;
+    // Once per page, for the badges: what made each message (edit, squash, mask).
+    let operations = operations_of(service, &view).await?;
     let current = view.thread.id;
     let can_undo = view.thread.original_thread_id.is_some();
     let can_redo = entries
@@ -86,7 +87,7 @@ pub async fn page(
                     }
                     section #preview.card.preview hidden {}
                     (fit::done_card())
-                    (thread_view(&view))
+                    (thread_view(&view, &operations))
                     (composer())
                 }
                 aside #history-panel.history-panel hidden {
@@ -114,6 +115,7 @@ pub async fn page(
                 }
             }
             (fit::dialog(state.model_choice(), &view))
+            (shortcuts::dialog())
         }
     };
     Ok(layout::page(
@@ -167,20 +169,43 @@ pub async fn messages_fragment(
 ) -> Result<Markup, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
     let window = query.window(PAGE_SIZE)?;
-    let view = state
-        .service()
-        .thread_page(ThreadRef::Current(id), window)
-        .await?;
-    Ok(thread_view(&view))
+    let service = state.service();
+    let view = service.thread_page(ThreadRef::Current(id), window).await?;
+    let operations = operations_of(service, &view).await?;
+    Ok(thread_view(&view, &operations))
+}
+
+/// The operations that made the page's messages, for their badges: one read each, at most one
+/// per message of the page, however many the conversation has (a fit can record thousands).
+async fn operations_of(
+    service: &ConversationService,
+    view: &ThreadView,
+) -> Result<Vec<SquashOperation>, ApiError> {
+    let ids: std::collections::HashSet<_> = view
+        .messages
+        .iter()
+        .filter_map(|m| m.squash_operation_id)
+        .collect();
+    let mut operations = Vec::with_capacity(ids.len());
+    for id in ids {
+        operations.push(service.operation(id).await?);
+    }
+    Ok(operations)
 }
 
 /// The list with a "load more" control at each end that has more. The controls are buttons, so
 /// they work by keyboard and without scrolling; the script also presses them when they come
 /// into view.
-fn thread_view(view: &ThreadView) -> Markup {
+fn thread_view(view: &ThreadView, operations: &[SquashOperation]) -> Markup {
     let span = view.span;
     let before = span.first.saturating_sub(1);
     let after = span.total.saturating_sub(span.last());
+    let ctx = message::Context::new(
+        &view.messages,
+        span.first as usize,
+        operations,
+        squash_core::time::now(),
+    );
     html! {
         div #thread-view.thread-view {
             button #load-before.load-more type="button" hidden[!span.has_before()] {
@@ -192,65 +217,14 @@ fn thread_view(view: &ThreadView) -> Markup {
                 @if span.total == 0 {
                     li.empty { "No messages yet. Write one below: send it to the model, or add it as it is." }
                 }
-                @for (position, m) in (span.first..).zip(&view.messages) {
-                    (message_item(position, m))
+                @for (position, m) in (span.first as usize..).zip(&view.messages) {
+                    (message::item(position, m, &ctx))
                 }
             }
             button #load-after.load-more type="button" hidden[!span.has_after()] {
                 "Load later messages (" span #load-after-count { (format_count(after)) } " more)"
             }
         }
-    }
-}
-
-fn message_item(n: u64, m: &Message) -> Markup {
-    let (editable, edit_text) = edit_form_value(m);
-    html! {
-        li id={ "m-" (m.id) } class={ "msg role-" (m.role.as_str()) } data-id=(m.id) data-pos=(n) {
-            div.msg-head {
-                label.select {
-                    input.select-box type="checkbox" aria-label={ "Select message " (n) };
-                    span.pos { "@" (n) }
-                }
-                span.role { (m.role.as_str()) }
-                @if m.squash_operation_id.is_some() {
-                    button.badge.prov-badge type="button" data-message=(m.id) title="Show where this message came from" { "◆ squashed" }
-                }
-                span.msg-tokens.muted.small title="Estimated tokens a model reads for this message" { (format_count(message_tokens(m))) " tokens" }
-                time.muted.small datetime=(m.created_at.to_rfc3339()) { (when(&m.created_at)) }
-                span.actions {
-                    button.edit-btn type="button" { "Edit" }
-                    button.delete-btn type="button" { "Delete" }
-                }
-            }
-            div.msg-body { (message_body(m)) }
-            form.edit-form data-mode=(editable) hidden {
-                @if editable == "json" {
-                    p.muted.small { "This message holds more than text; edit its content as JSON." }
-                }
-                textarea name="text" rows="6" aria-label={ "Edit message " (n) } { (edit_text) }
-                div.edit-actions {
-                    button.primary type="submit" { "Save" }
-                    button.cancel-edit type="button" { "Cancel" }
-                    span.muted.small { "Saving makes a new thread; Undo brings the original back." }
-                }
-            }
-        }
-    }
-}
-
-/// How a message is edited: its text when it is one text item, else its content as JSON.
-fn edit_form_value(m: &Message) -> (&'static str, String) {
-    match m.content.as_slice() {
-        [ContentItem::UserMessage { text }] => ("text", text.clone()),
-        [ContentItem::AssistantMessage { structured }] => ("text", structured.full_text.clone()),
-        [ContentItem::System { content, .. }] if m.role == Role::System => {
-            ("text", content.clone())
-        }
-        content => (
-            "json",
-            serde_json::to_string_pretty(content).unwrap_or_default(),
-        ),
     }
 }
 

@@ -9,7 +9,10 @@ use super::{short_id, when};
 pub fn panel(entries: &[HistoryEntry]) -> Markup {
     html! {
         div.history {
-            h2 { "Thread history" }
+            div.history-head {
+                h2 { "Thread history" }
+                button.history-close type="button" aria-label="Close the history" { "✕" }
+            }
             p.muted.small { "Every edit, delete and squash made a new thread; nothing was overwritten. Switch to any of them." }
             ol.history-tree {
                 @for e in entries {

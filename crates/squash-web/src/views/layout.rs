@@ -15,8 +15,11 @@ pub fn page(title: &str, model: Option<&ModelChoice>, body: Markup) -> Markup {
                 meta name="referrer" content="no-referrer";
                 title { (title) " · Squash" }
                 link rel="icon" href="data:,";
+                meta name="color-scheme" content="light dark";
                 link rel="stylesheet" href="/static/app.css";
+                link rel="stylesheet" href="/static/reader.css";
                 script src="/static/app.js" defer {}
+                script src="/static/reader.js" defer {}
             }
             body {
                 header.top {
@@ -25,6 +28,7 @@ pub fn page(title: &str, model: Option<&ModelChoice>, body: Markup) -> Markup {
                     @if let Some(model) = model {
                         (model_status(model))
                     }
+                    (super::shortcuts::button())
                 }
                 (body)
             }

@@ -1,10 +1,20 @@
-//! Markdown for assistant text, safe for untrusted input: raw HTML is shown as text, links
-//! keep only harmless schemes, and images become links (nothing loads by itself).
+//! Markdown for assistant and user text, safe for untrusted input: raw HTML is shown as text,
+//! links keep only harmless schemes, and images become links (nothing loads by itself).
 
 use pulldown_cmark::{html, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 /// Renders `text` as HTML that cannot run script or load anything.
 pub fn render(text: &str) -> String {
+    render_with(text, false)
+}
+
+/// A person's own message: like [`render`], but every line break is kept. People type
+/// prompts line by line and mean each break; markdown would join the lines into one.
+pub fn render_user(text: &str) -> String {
+    render_with(text, true)
+}
+
+fn render_with(text: &str, keep_line_breaks: bool) -> String {
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
@@ -36,6 +46,7 @@ pub fn render(text: &str) -> String {
             id,
         }),
         Event::End(TagEnd::Image) => Event::End(TagEnd::Link),
+        Event::SoftBreak if keep_line_breaks => Event::HardBreak,
         other => other,
     });
     let mut out = String::with_capacity(text.len() * 3 / 2);
@@ -118,6 +129,18 @@ mod tests {
         assert!(out.contains("<h1>Title</h1>"));
         assert!(out.contains("<code>src/main.rs</code>"));
         assert!(out.contains("<pre><code class=\"language-rust\">"));
+    }
+
+    #[test]
+    fn user_text_keeps_its_line_breaks_and_stays_inert() {
+        let out = render_user("## Task\nfix `src/a.rs`\nthen run <script>x()</script>");
+        assert!(out.contains("<h2>Task</h2>"), "{out}");
+        assert!(out.contains("<code>src/a.rs</code><br />"), "{out}");
+        assert!(!out.contains("<script"), "{out}");
+        assert!(
+            render("a\nb").contains("a\nb"),
+            "assistant text joins lines as markdown does"
+        );
     }
 
     #[test]

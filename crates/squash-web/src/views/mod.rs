@@ -11,8 +11,10 @@ mod history;
 mod home;
 mod layout;
 mod markdown;
+mod message;
 mod preview;
 mod provenance;
+mod shortcuts;
 
 use axum::routing::get;
 use axum::Router;
@@ -36,6 +38,8 @@ pub fn router() -> Router<AppState> {
         )
         .route("/static/app.js", get(assets::script))
         .route("/static/app.css", get(assets::style))
+        .route("/static/reader.js", get(assets::reader_script))
+        .route("/static/reader.css", get(assets::reader_style))
 }
 
 /// A timestamp as people read it.

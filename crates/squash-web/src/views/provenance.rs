@@ -4,10 +4,12 @@
 use axum::extract::{Path, State};
 use maud::{html, Markup};
 use squash_app::ProvenanceNode;
+use squash_core::prompt::SquashStyle;
 use squash_core::{MessageId, SquashOperation};
 
 use super::content::{message_body, shorten};
 use super::errors::PageError;
+use super::message::Badge;
 use super::{short_id, when};
 use crate::api::parse_id;
 use crate::state::AppState;
@@ -39,7 +41,7 @@ fn node_view(node: &ProvenanceNode, depth: usize) -> Markup {
                                 summary {
                                     span.role { (source.message.role.as_str()) } " "
                                     @if source.operation.is_some() {
-                                        span.badge { "◆ " (kind(source.operation.as_ref())) } " "
+                                        span.badge { (kind(source.operation.as_ref())) } " "
                                     }
                                     span.muted { (shorten(&squash_core::render::message_text(&source.message), 90)) }
                                 }
@@ -62,20 +64,24 @@ fn node_view(node: &ProvenanceNode, depth: usize) -> Markup {
     }
 }
 
-fn kind(op: Option<&SquashOperation>) -> &'static str {
+/// A source's badge, in the words of the thread's badges.
+fn kind(op: Option<&SquashOperation>) -> String {
     match op {
-        Some(op) if op.performed_by_agent => "AI squash",
-        Some(op) if op.is_edit() => "edit",
-        Some(_) => "manual squash",
-        None => "original",
+        Some(op) => Badge::of(op).label(),
+        None => "original".to_owned(),
     }
 }
 
 fn operation_view(op: &SquashOperation) -> Markup {
-    let title = match kind(Some(op)) {
-        "AI squash" => "AI squash",
-        "edit" => "Manual edit",
-        _ => "Manual squash (concatenation)",
+    let title = match Badge::of(op) {
+        Badge::Squashed { ai: true, .. } => "AI squash",
+        Badge::Edited => "Manual edit",
+        Badge::Masked => "Tool output masked (fit to budget)",
+        Badge::Squashed {
+            ai: false,
+            style: Some(SquashStyle::Extract),
+        } => "Fact extraction (no model)",
+        Badge::Squashed { .. } | Badge::Unknown => "Manual squash (concatenation)",
     };
     html! {
         dl.prov-op {

@@ -1,0 +1,291 @@
+//! One message of a thread as the conversation page shows it: its head (selection, position,
+//! role, what made it, size, time, actions), its content and its edit form.
+//!
+//! A page renders its messages with one [`Context`], built once from the page's messages and
+//! the conversation's operations: the badges and the tool calls' results are looked up in it,
+//! never queried per message.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use maud::{html, Markup};
+use squash_core::prompt::SquashStyle;
+use squash_core::tokens::{format_count, message_tokens};
+use squash_core::{ContentItem, Message, Role, SquashOperation, SquashOperationId};
+
+use super::content::{message_body_with, Tools};
+use super::when;
+
+/// What the page needs beside a message to render it.
+pub struct Context<'a> {
+    now: DateTime<Utc>,
+    badges: HashMap<SquashOperationId, Badge>,
+    tools: Tools<'a>,
+}
+
+impl<'a> Context<'a> {
+    /// `messages` are the ones the page shows, the first at position `first_position`
+    /// (1-based); `operations` those of the conversation (only the ones that made a shown
+    /// message are kept).
+    pub fn new(
+        messages: &'a [Message],
+        first_position: usize,
+        operations: &[SquashOperation],
+        now: DateTime<Utc>,
+    ) -> Context<'a> {
+        let made: std::collections::HashSet<SquashOperationId> = messages
+            .iter()
+            .filter_map(|m| m.squash_operation_id)
+            .collect();
+        let badges = operations
+            .iter()
+            .filter(|op| made.contains(&op.id))
+            .map(|op| (op.id, Badge::of(op)))
+            .collect();
+        Context {
+            now,
+            badges,
+            tools: Tools::of(messages, first_position),
+        }
+    }
+}
+
+/// What made a message, as its badge says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Badge {
+    /// One message rewritten by hand.
+    Edited,
+    /// A fit's observation masking: the tool output replaced by a placeholder.
+    Masked,
+    /// Two or more messages made one: by concatenation, by a model, or by fact extraction.
+    Squashed {
+        ai: bool,
+        style: Option<SquashStyle>,
+    },
+    /// The operation is not among those read (it should be; kept readable if not).
+    Unknown,
+}
+
+impl Badge {
+    pub fn of(op: &SquashOperation) -> Badge {
+        match op.style {
+            Some(SquashStyle::Mask) => Badge::Masked,
+            // An edit has one source and no engine style; a fit's single-message extract has
+            // a style and is a squash of that message, not a person's edit.
+            None if op.is_edit() && !op.performed_by_agent => Badge::Edited,
+            style => Badge::Squashed {
+                ai: op.performed_by_agent,
+                style,
+            },
+        }
+    }
+
+    pub fn label(self) -> String {
+        match self {
+            Badge::Edited => "✎ edited".to_owned(),
+            Badge::Masked => "▨ masked".to_owned(),
+            Badge::Squashed { ai: true, style } => match style {
+                Some(style) => format!("◆ squashed · AI, {}", style.as_str()),
+                None => "◆ squashed · AI".to_owned(),
+            },
+            Badge::Squashed {
+                ai: false,
+                style: Some(SquashStyle::Extract),
+            } => "◆ squashed · extract".to_owned(),
+            Badge::Squashed { ai: false, .. } => "◆ squashed · manual".to_owned(),
+            Badge::Unknown => "◆ squashed".to_owned(),
+        }
+    }
+
+    fn class(self) -> &'static str {
+        match self {
+            Badge::Edited => "badge-edited",
+            Badge::Masked => "badge-masked",
+            Badge::Squashed { ai: true, .. } => "badge-ai",
+            Badge::Squashed { ai: false, .. } | Badge::Unknown => "badge-squashed",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Badge::Edited => "Edited by hand: show the original and the edit",
+            Badge::Masked => "Tool output masked to fit a budget: show the original",
+            Badge::Squashed { ai: true, .. } => {
+                "Made by an AI squash: show the sources, the model and the prompt"
+            }
+            _ => "Made by a squash: show the source messages",
+        }
+    }
+}
+
+pub fn item(n: usize, m: &Message, ctx: &Context) -> Markup {
+    let (editable, edit_text) = edit_form_value(m);
+    let attached = ctx.tools.attached(n, m);
+    let class = if attached {
+        format!("msg role-{} attached", m.role.as_str())
+    } else {
+        format!("msg role-{}", m.role.as_str())
+    };
+    html! {
+        li id={ "m-" (m.id) } class=(class) data-id=(m.id) data-pos=(n) {
+            div.msg-head {
+                label.select {
+                    input.select-box type="checkbox" aria-label={ "Select message " (n) };
+                    span.pos { "@" (n) }
+                }
+                @if attached {
+                    span.role.tool-role title="This message holds only tool results; each is shown with its call above. It stays a message of its own: select, squash or delete it like any other." { "↳ tool result" }
+                } @else {
+                    span.role { (m.role.as_str()) }
+                }
+                @if let Some(op) = m.squash_operation_id {
+                    @let badge = ctx.badges.get(&op).copied().unwrap_or(Badge::Unknown);
+                    button type="button" class={ "badge prov-badge " (badge.class()) } data-message=(m.id) title=(badge.title()) { (badge.label()) }
+                }
+                span.msg-tokens.muted.small title="Estimated tokens a model reads for this message" { (format_count(message_tokens(m))) " tokens" }
+                (time_view(&m.created_at, ctx.now))
+                span.actions {
+                    button.edit-btn type="button" { "Edit" }
+                    button.delete-btn type="button" { "Delete" }
+                }
+            }
+            div.msg-body { (message_body_with(m, n, &ctx.tools)) }
+            form.edit-form data-mode=(editable) hidden {
+                @if editable == "json" {
+                    p.muted.small { "This message holds more than text; edit its content as JSON." }
+                }
+                textarea name="text" rows="6" aria-label={ "Edit message " (n) } { (edit_text) }
+                div.edit-actions {
+                    button.primary type="submit" { "Save" }
+                    button.cancel-edit type="button" { "Cancel" }
+                    span.muted.small { "Saving makes a new thread; Undo brings the original back." }
+                }
+            }
+        }
+    }
+}
+
+/// "3 min ago", with the exact time as its title and machine-readable in `datetime` (the
+/// page script keeps the words current while the page stays open).
+fn time_view(at: &DateTime<Utc>, now: DateTime<Utc>) -> Markup {
+    html! {
+        time.rel.muted.small datetime=(at.to_rfc3339()) title=(when(at)) { (relative_time(at, now)) }
+    }
+}
+
+/// How long ago `at` was, in the words people use; past a week, the date.
+pub fn relative_time(at: &DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let seconds = (now - *at).num_seconds();
+    let minutes = seconds / 60;
+    let hours = minutes / 60;
+    let days = hours / 24;
+    match seconds {
+        // A clock a little ahead of ours is still "now".
+        s if s < 45 && s > -60 => "just now".to_owned(),
+        s if s < 0 => at.format("%Y-%m-%d").to_string(),
+        s if s < 90 => "1 min ago".to_owned(),
+        _ if minutes < 60 => format!("{minutes} min ago"),
+        _ if hours < 24 => format!("{hours} h ago"),
+        _ if days == 1 => "yesterday".to_owned(),
+        _ if days < 7 => format!("{days} days ago"),
+        _ => at.format("%Y-%m-%d").to_string(),
+    }
+}
+
+/// How a message is edited: its text when it is one text item, else its content as JSON.
+pub fn edit_form_value(m: &Message) -> (&'static str, String) {
+    match m.content.as_slice() {
+        [ContentItem::UserMessage { text }] => ("text", text.clone()),
+        [ContentItem::AssistantMessage { structured }] => ("text", structured.full_text.clone()),
+        [ContentItem::System { content, .. }] if m.role == Role::System => {
+            ("text", content.clone())
+        }
+        content => (
+            "json",
+            serde_json::to_string_pretty(content).unwrap_or_default(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+    use squash_core::{ConversationId, MessageId};
+
+    fn op(sources: usize, agent: bool, style: Option<SquashStyle>) -> SquashOperation {
+        SquashOperation {
+            id: SquashOperationId::new(),
+            conversation_id: ConversationId::new(),
+            source_message_ids: (0..sources).map(|_| MessageId::new()).collect(),
+            result_message_id: MessageId::new(),
+            prompt: None,
+            model: agent.then(|| "m".to_owned()),
+            performed_by_agent: agent,
+            performed_by: None,
+            custom_instructions: None,
+            provider: None,
+            base_thread_id: None,
+            result_thread_id: None,
+            usage: None,
+            duration_ms: None,
+            style,
+            prompt_style: None,
+            created_at: Utc::now(),
+        }
+    }
+
+    #[test]
+    fn badges_say_what_happened() {
+        assert_eq!(Badge::of(&op(1, false, None)).label(), "✎ edited");
+        assert_eq!(
+            Badge::of(&op(1, false, Some(SquashStyle::Mask))).label(),
+            "▨ masked"
+        );
+        assert_eq!(
+            Badge::of(&op(3, false, None)).label(),
+            "◆ squashed · manual"
+        );
+        assert_eq!(
+            Badge::of(&op(3, true, Some(SquashStyle::Structured))).label(),
+            "◆ squashed · AI, structured"
+        );
+        assert_eq!(
+            Badge::of(&op(3, false, Some(SquashStyle::Extract))).label(),
+            "◆ squashed · extract"
+        );
+        // A fit's extract of one message is no edit.
+        assert_eq!(
+            Badge::of(&op(1, false, Some(SquashStyle::Extract))).label(),
+            "◆ squashed · extract"
+        );
+    }
+
+    #[test]
+    fn relative_times() {
+        let now = Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).unwrap();
+        let ago = |s: i64| relative_time(&(now - chrono::Duration::seconds(s)), now);
+        assert_eq!(ago(5), "just now");
+        assert_eq!(ago(-20), "just now");
+        assert_eq!(ago(60), "1 min ago");
+        assert_eq!(ago(3 * 60 + 10), "3 min ago");
+        assert_eq!(ago(2 * 3600 + 5), "2 h ago");
+        assert_eq!(ago(30 * 3600), "yesterday");
+        assert_eq!(ago(3 * 86400), "3 days ago");
+        assert_eq!(ago(30 * 86400), "2026-10-31");
+        assert_eq!(ago(-2 * 86400), "2026-12-02");
+    }
+
+    #[test]
+    fn cards_show_relative_time_with_the_full_one_in_the_title() {
+        let now = Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).unwrap();
+        let at = now - chrono::Duration::minutes(3);
+        let out = time_view(&at, now).into_string();
+        assert!(out.contains(">3 min ago</time>"), "{out}");
+        assert!(out.contains("title=\"2026-11-30 11:57:00 UTC\""), "{out}");
+        assert!(
+            out.contains("datetime=\"2026-11-30T11:57:00+00:00\""),
+            "{out}"
+        );
+    }
+}
