@@ -397,6 +397,23 @@ function initConversation(root) {
     }
   }
 
+  // The rest of a long tool output, which the page leaves on the server until asked: set as
+  // text in the output block the button follows.
+  async function loadOutput(button) {
+    button.disabled = true;
+    try {
+      const m = await api("GET", "/api/messages/" + encodeURIComponent(button.dataset.message));
+      const item = m.content[Number(button.dataset.item)];
+      const data = item && item.result && item.result[Number(button.dataset.part)];
+      if (!data || typeof data.text !== "string") throw new Error("That output is not stored as the page showed it.");
+      button.previousElementSibling.textContent = data.text;
+      button.remove();
+    } catch (e) {
+      button.disabled = false;
+      showError(e);
+    }
+  }
+
   // The first message at least partly on screen: where a refresh should keep the reader.
   function firstVisiblePos() {
     for (const li of $$("#thread > li.msg")) {
@@ -712,6 +729,8 @@ function initConversation(root) {
     const t = ev.target;
     const box = t.closest(".select-box");
     if (box) return onBoxClick(box, ev);
+    const more = t.closest(".load-output");
+    if (more) return loadOutput(more);
     if (t.closest("#load-before")) return loadMore("before");
     if (t.closest("#load-after")) return loadMore("after");
     if (t.closest("#squash-btn")) return toggleMenu();

@@ -1822,6 +1822,25 @@ async fn long_story(b: &Browser, app: &str, conv: ConversationId, ids: &[String]
         "the last message on screen",
     )
     .await;
+    // A long output comes with the page only in part; the rest loads when asked for.
+    let loaded = b
+        .js(
+            "const btn = document.querySelector('#thread .load-output'); if (!btn) return null; \
+             btn.closest('details').open = true; btn.id = 'first-load-output'; \
+             return btn.previousElementSibling.textContent.length;",
+        )
+        .await;
+    let head = loaded.as_u64().expect("a long output on the first page");
+    assert!(head <= 4 * 1024, "{head}");
+    b.click("#first-load-output").await;
+    b.wait(
+        &format!(
+            "!document.querySelector('#first-load-output') && \
+             Array.from(document.querySelectorAll('#thread pre.output')).some(p => p.textContent.length > {head})"
+        ),
+        "the rest of the output",
+    )
+    .await;
     b.screenshots("21-long-session", "#thread > li.msg:last-child")
         .await;
 

@@ -11,7 +11,9 @@ use std::collections::HashMap;
 use chrono::{DateTime, TimeDelta, Utc};
 use maud::{html, Markup, PreEscaped};
 use squash_core::ledger::last_exit_code;
-use squash_core::{ContentItem, ImageSource, Message, Role, SystemLevel, ToolResultData};
+use squash_core::{
+    ContentItem, ImageSource, Message, MessageId, Role, SystemLevel, ToolResultData,
+};
 
 use super::markdown;
 
@@ -22,6 +24,9 @@ const PREVIEW_CHARS: usize = 400;
 /// System text past this many lines or characters is folded to its first line.
 const LONG_LINES: usize = 6;
 const LONG_CHARS: usize = 600;
+/// Output beyond this many bytes stays on the server until asked for: a page of 50 messages
+/// with 100 KB file reads would otherwise weigh megabytes.
+const INLINE_OUTPUT_BYTES: usize = 4 * 1024;
 
 /// Where the calls and results of the shown messages are, by tool-use id.
 #[derive(Default)]
@@ -43,6 +48,15 @@ struct ResultSite<'a> {
     site: Site,
     result: &'a [ToolResultData],
     is_error: bool,
+    source: OutputSource,
+}
+
+/// Where an output is stored: its message and the index of the result item in it, for the
+/// script to load the rest of a long one.
+#[derive(Clone, Copy)]
+pub struct OutputSource {
+    message: MessageId,
+    item: usize,
 }
 
 impl<'a> Tools<'a> {
@@ -54,7 +68,7 @@ impl<'a> Tools<'a> {
                 position: first_position + i,
                 at: m.squash_operation_id.is_none().then_some(m.created_at),
             };
-            for item in &m.content {
+            for (index, item) in m.content.iter().enumerate() {
                 match item {
                     ContentItem::ToolCall { id, .. } => {
                         tools.calls.entry(id.as_str()).or_insert(site);
@@ -72,6 +86,10 @@ impl<'a> Tools<'a> {
                                 site,
                                 result,
                                 is_error: *is_error,
+                                source: OutputSource {
+                                    message: m.id,
+                                    item: index,
+                                },
                             });
                     }
                     _ => {}
@@ -217,13 +235,19 @@ pub fn message_body(message: &Message) -> Markup {
 /// A message's content at `position` of the page whose calls and results are in `tools`.
 pub fn message_body_with(message: &Message, position: usize, tools: &Tools) -> Markup {
     html! {
-        @for item in &message.content {
-            (item_in_page(item, message, position, tools))
+        @for (index, item) in message.content.iter().enumerate() {
+            (item_in_page(item, message, position, tools, OutputSource { message: message.id, item: index }))
         }
     }
 }
 
-fn item_in_page(item: &ContentItem, message: &Message, position: usize, tools: &Tools) -> Markup {
+fn item_in_page(
+    item: &ContentItem,
+    message: &Message,
+    position: usize,
+    tools: &Tools,
+    source: OutputSource,
+) -> Markup {
     match item {
         ContentItem::ToolCall { id, name, input } => {
             let result = tools.result_of(id, position);
@@ -256,9 +280,9 @@ fn item_in_page(item: &ContentItem, message: &Message, position: usize, tools: &
                     }
                 }
             }
-            None => item_view(item, message.role),
+            None => item_view(item, message.role, source),
         },
-        other => item_view(other, message.role),
+        other => item_view(other, message.role, source),
     }
 }
 
@@ -294,16 +318,17 @@ fn tool_card(
                 div.muted.small { "call id " code { (id) } }
             }
             @if let Some((r, _)) = result {
-                (output_view(r.result))
+                (output_view(r.result, r.source))
             }
         }
     }
 }
 
-/// A tool's output: a few lines in view, everything behind a native disclosure.
-fn output_view(result: &[ToolResultData]) -> Markup {
+/// A tool's output: a few lines in view, the rest behind a native disclosure, and of a long
+/// output only its first [`INLINE_OUTPUT_BYTES`] with a button that loads the rest.
+fn output_view(result: &[ToolResultData], source: OutputSource) -> Markup {
     html! {
-        @for data in result {
+        @for (part, data) in result.iter().enumerate() {
             @match data {
                 ToolResultData::Text { text } => {
                     @match preview_of(text) {
@@ -313,7 +338,17 @@ fn output_view(result: &[ToolResultData]) -> Markup {
                             details.tool-output {
                                 summary.small { "Show all " (text.lines().count()) " lines"
                                     @if hidden_lines > 0 { " (" (hidden_lines) " more)" } }
-                                pre.output { (text) }
+                                @match inline_head(text) {
+                                    None => pre.output { (text) },
+                                    Some(head) => {
+                                        pre.output { (head) }
+                                        button.load-output type="button" data-message=(source.message)
+                                            data-item=(source.item) data-part=(part) {
+                                            "Load the remaining " (text[head.len()..].lines().count()) " lines ("
+                                            (size_words(text.len() - head.len())) ")"
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
@@ -322,6 +357,23 @@ fn output_view(result: &[ToolResultData]) -> Markup {
             }
         }
     }
+}
+
+/// The part of a long output sent with the page: whole lines up to [`INLINE_OUTPUT_BYTES`];
+/// `None` when the output is short enough to send whole.
+fn inline_head(text: &str) -> Option<&str> {
+    if text.len() <= INLINE_OUTPUT_BYTES {
+        return None;
+    }
+    let mut cut = INLINE_OUTPUT_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = &text[..cut];
+    Some(match head.rfind('\n') {
+        Some(end) if end > 0 => &head[..=end],
+        _ => head,
+    })
 }
 
 /// The head of an output too long to show whole and how many lines it leaves out; `None`
@@ -361,7 +413,7 @@ fn folded(kind: &str, text: &str, body: Markup) -> Markup {
     }
 }
 
-fn item_view(item: &ContentItem, role: Role) -> Markup {
+fn item_view(item: &ContentItem, role: Role, source: OutputSource) -> Markup {
     match item {
         ContentItem::UserMessage { text } if role == Role::System && is_long(text) => {
             folded("System prompt", text, html! { div.text.plain { (text) } })
@@ -401,7 +453,7 @@ fn item_view(item: &ContentItem, role: Role) -> Markup {
                     span class=(ToolStatus::of(result, *is_error).class()) { (ToolStatus::of(result, *is_error).label()) } " "
                     span.muted { (shorten(&first_text(result), 80)) }
                 }
-                (output_view(result))
+                (output_view(result, source))
                 div.muted.small { "for call " code { (tool_use_id) } }
             }
         },
@@ -582,6 +634,18 @@ mod tests {
         );
         assert_eq!(input_summary(&json!({ "todos": [{}, {}] })), "2 todo items");
         assert_eq!(input_summary(&json!({ "n": 1 })), "{\"n\":1}");
+    }
+
+    #[test]
+    fn only_the_head_of_a_very_long_output_goes_with_the_page() {
+        assert_eq!(inline_head("short\noutput"), None);
+        let long: String = (0..2_000).map(|i| format!("line {i} é\n")).collect();
+        let head = inline_head(&long).expect("cut");
+        assert!(head.len() <= INLINE_OUTPUT_BYTES && head.len() > INLINE_OUTPUT_BYTES - 20);
+        assert!(head.ends_with('\n') && long.starts_with(head));
+        let one_line = "é".repeat(10_000);
+        let head = inline_head(&one_line).expect("cut");
+        assert!(head.len() <= INLINE_OUTPUT_BYTES && one_line.starts_with(head));
     }
 
     #[test]
