@@ -24,9 +24,8 @@ use axum::body::Body;
 use http_body_util::BodyExt;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use squash_core::{ConversationId, SourceFormat, ThreadId, ThreadOrigin};
+use squash_core::ConversationId;
 use squash_store::sqlite::SqliteStore;
-use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
 
 struct Args {
     bin: PathBuf,
@@ -66,39 +65,7 @@ fn args() -> Args {
 
 async fn store_session(db: &Path, n: usize) -> ConversationId {
     let store = SqliteStore::open(db).expect("open sqlite");
-    let conv = ConversationId::new();
-    let thread = ThreadId::new();
-    let now = chrono::Utc::now();
-    let messages = long_session::long_session(conv, n);
-    store
-        .import_conversation(ImportBatch {
-            source: ImportSource {
-                source_key: format!("web-bench:{conv}"),
-                format: SourceFormat::Squash,
-                content_hash: "1".into(),
-                metadata: None,
-            },
-            project_path: "/bench/web".into(),
-            conversation_id: conv,
-            display_name: format!("{n} messages"),
-            created_at: now,
-            updated_at: now,
-            threads: vec![ImportThread {
-                id: thread,
-                original_thread_id: None,
-                origin: ThreadOrigin::Initial,
-                revision: 0,
-                links: messages.iter().map(|m| m.id).collect(),
-                created_at: now,
-                updated_at: now,
-            }],
-            messages,
-            current_thread_id: thread,
-            operations: Vec::new(),
-        })
-        .await
-        .expect("store the session");
-    conv
+    long_session::stored(&store, n).await.0
 }
 
 struct Server {

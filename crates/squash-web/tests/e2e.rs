@@ -1712,40 +1712,8 @@ async fn a_person_reads_and_selects_across_pages_of_a_long_session() {
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
-    let conv = ConversationId::new();
-    let now = chrono::Utc::now();
-    let thread = squash_core::ThreadId::new();
-    let messages = long_session::long_session(conv, LONG);
-    let ids: Vec<String> = messages.iter().map(|m| m.id.to_string()).collect();
-    use squash_store::ConversationStore;
-    store
-        .import_conversation(squash_store::ImportBatch {
-            source: squash_store::ImportSource {
-                source_key: format!("e2e-long:{conv}"),
-                format: squash_core::SourceFormat::Squash,
-                content_hash: "1".into(),
-                metadata: None,
-            },
-            project_path: "/work/e2e".into(),
-            conversation_id: conv,
-            display_name: "Ten thousand messages".into(),
-            created_at: now,
-            updated_at: now,
-            threads: vec![squash_store::ImportThread {
-                id: thread,
-                original_thread_id: None,
-                origin: squash_core::ThreadOrigin::Initial,
-                revision: 0,
-                links: messages.iter().map(|m| m.id).collect(),
-                created_at: now,
-                updated_at: now,
-            }],
-            messages,
-            current_thread_id: thread,
-            operations: Vec::new(),
-        })
-        .await
-        .expect("import the long session");
+    let (conv, ids) = long_session::stored(&store, LONG).await;
+    let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
     let state =
         AppState::new(ConversationService::new(Arc::new(store))).with_default_project("/work/e2e");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

@@ -2,7 +2,11 @@
 //! request in markdown, the agent's reply, tool calls with their outputs (20 to 120 lines, some
 //! failing) and a closing summary, as Claude Code sessions run. Deterministic.
 
-use squash_core::{ContentItem, ConversationId, Message, Role, StructuredText, ToolResultData};
+use squash_core::{
+    ContentItem, ConversationId, Message, MessageId, Role, SourceFormat, StructuredText, ThreadId,
+    ThreadOrigin, ToolResultData,
+};
+use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
 
 /// A small deterministic generator (xorshift), enough to vary sizes.
 struct Rng(u64);
@@ -114,4 +118,43 @@ pub fn long_session(conversation: ConversationId, n: usize) -> Vec<Message> {
     }
     out.truncate(n);
     out
+}
+
+/// A conversation of `n` generated messages, stored in one transaction as an import stores
+/// one; returns it and its message ids in thread order.
+pub async fn stored(store: &dyn ConversationStore, n: usize) -> (ConversationId, Vec<MessageId>) {
+    let conversation = ConversationId::new();
+    let thread = ThreadId::new();
+    let now = chrono::Utc::now();
+    let messages = long_session(conversation, n);
+    let ids: Vec<MessageId> = messages.iter().map(|m| m.id).collect();
+    store
+        .import_conversation(ImportBatch {
+            source: ImportSource {
+                source_key: format!("long-session:{conversation}"),
+                format: SourceFormat::Squash,
+                content_hash: "1".into(),
+                metadata: None,
+            },
+            project_path: "/work/long-session".into(),
+            conversation_id: conversation,
+            display_name: format!("{n} messages"),
+            created_at: now,
+            updated_at: now,
+            threads: vec![ImportThread {
+                id: thread,
+                original_thread_id: None,
+                origin: ThreadOrigin::Initial,
+                revision: 0,
+                links: ids.clone(),
+                created_at: now,
+                updated_at: now,
+            }],
+            messages,
+            current_thread_id: thread,
+            operations: Vec::new(),
+        })
+        .await
+        .expect("store the long session");
+    (conversation, ids)
 }
