@@ -8,7 +8,6 @@ use serde::ser::SerializeSeq;
 use serde::{Serialize, Serializer};
 use squash_core::page::PageSpan;
 use squash_core::thread_ops::PartnerAdded;
-use squash_core::tokens::message_tokens;
 use squash_core::{Conversation, ConversationId, Message, MessageId, SquashOperation, Thread};
 
 use crate::conversations::{OperationOutcome, ThreadView};
@@ -44,6 +43,7 @@ impl Serialize for ThreadView {
             messages: Positioned {
                 first: self.span.first,
                 messages: &self.messages,
+                tokens: &self.message_tokens,
             },
         }
         .serialize(s)
@@ -54,6 +54,7 @@ impl Serialize for ThreadView {
 struct Positioned<'a> {
     first: u64,
     messages: &'a [Message],
+    tokens: &'a [u64],
 }
 
 impl Serialize for Positioned<'_> {
@@ -66,11 +67,11 @@ impl Serialize for Positioned<'_> {
             tokens: u64,
         }
         let mut seq = s.serialize_seq(Some(self.messages.len()))?;
-        for (position, message) in (self.first..).zip(self.messages) {
+        for ((position, message), &tokens) in (self.first..).zip(self.messages).zip(self.tokens) {
             seq.serialize_element(&MessageWithTokens {
                 message,
                 position,
-                tokens: message_tokens(message),
+                tokens,
             })?;
         }
         seq.end()

@@ -8,6 +8,7 @@ use squash_core::page::PageSpan;
 use squash_core::plan::{self, Selection};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
+use squash_core::tokens::message_tokens;
 use squash_core::{
     render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId, Project,
     ProjectId, Role, SquashOperation, SquashOperationId, Thread, ThreadId, ThreadOrigin,
@@ -33,6 +34,9 @@ pub struct ThreadView {
     pub thread: Thread,
     /// The whole thread, or the page of it that [`ThreadView::span`] says.
     pub messages: Vec<Message>,
+    /// Each message's estimated tokens ([`squash_core::tokens::message_tokens`]), in the order
+    /// of `messages`: read with them where the store keeps them.
+    pub message_tokens: Vec<u64>,
     /// Where `messages` lie in the thread (1-based positions).
     pub span: PageSpan,
     /// The whole thread's estimated tokens, summed by the store over the estimates stored with
@@ -307,6 +311,7 @@ impl ConversationService {
             conversation,
             thread,
             span: PageSpan::of((total > 0).then_some(1..=total).as_ref(), total),
+            message_tokens: messages.iter().map(message_tokens).collect(),
             messages,
             tokens,
         })

@@ -73,6 +73,7 @@ impl ConversationService {
             span: page.span,
             thread: page.thread,
             messages: page.messages,
+            message_tokens: page.message_tokens,
             tokens: page.tokens,
         })
     }

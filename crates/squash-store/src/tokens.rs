@@ -37,3 +37,17 @@ pub(crate) fn row_tokens(key: i64, role: &str, content: &str) -> Result<i64, Sto
 pub(crate) fn sum_to_u64(sum: i64) -> Result<u64, StoreError> {
     u64::try_from(sum).map_err(|_| StoreError::Corrupt(format!("a token sum is negative: {sum}")))
 }
+
+/// A message's estimate as read back with it: the stored value, or the domain's rule when the
+/// row predates the column and the backfill has not reached it.
+pub(crate) fn read_tokens(stored: Option<i64>, message: &Message) -> Result<u64, StoreError> {
+    match stored {
+        Some(tokens) => u64::try_from(tokens).map_err(|_| {
+            StoreError::Corrupt(format!(
+                "message {} has negative tokens {tokens}",
+                message.id
+            ))
+        }),
+        None => Ok(message_tokens(message)),
+    }
+}

@@ -308,5 +308,8 @@ pub struct ThreadPage {
     /// Where the page lies, in 1-based positions.
     pub span: PageSpan,
     pub messages: Vec<Message>,
+    /// Each message's estimated tokens, as stored with it (`messages[i]`'s is
+    /// `message_tokens[i]`): readers need not recount them.
+    pub message_tokens: Vec<u64>,
     pub tokens: u64,
 }

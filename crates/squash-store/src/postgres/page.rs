@@ -9,6 +9,7 @@ use squash_core::{Message, MessageId, Thread};
 use super::error::DbResult;
 use super::rows::{to_i64, to_u64, MessageRow, ThreadRow};
 use super::sql::{message_columns, thread_columns, thread_tokens_sum};
+use crate::tokens::read_tokens;
 use crate::types::{PageRequest, ThreadPage, ThreadRef};
 use crate::{Entity, Result, StoreError};
 
@@ -31,9 +32,9 @@ pub(super) async fn thread_page(pool: &PgPool, request: &PageRequest) -> Result<
         None => None,
     };
     let range = request.link_range(thread.message_count, anchor);
-    let messages = match &range {
+    let (messages, message_tokens) = match &range {
         Some(r) => links(&mut tx, key, *r.start(), *r.end()).await?,
-        None => Vec::new(),
+        None => (Vec::new(), Vec::new()),
     };
     let tokens = match request.tokens_for(&thread) {
         Some(tokens) => tokens,
@@ -55,6 +56,7 @@ pub(super) async fn thread_page(pool: &PgPool, request: &PageRequest) -> Result<
         thread,
         span,
         messages,
+        message_tokens,
         tokens,
     })
 }
@@ -106,16 +108,24 @@ async fn position_of(tx: &mut PgConnection, thread_key: i64, message: MessageId)
     to_u64("a link position", position)
 }
 
+#[derive(sqlx::FromRow)]
+struct PageRow {
+    #[sqlx(flatten)]
+    message: MessageRow,
+    tokens: Option<i64>,
+}
+
+/// The messages at 0-based positions `first..=last` with their stored token estimates.
 async fn links(
     tx: &mut PgConnection,
     thread_key: i64,
     first: u64,
     last: u64,
-) -> Result<Vec<Message>> {
-    let rows: Vec<MessageRow> = sqlx::query_as(concat!(
+) -> Result<(Vec<Message>, Vec<u64>)> {
+    let rows: Vec<PageRow> = sqlx::query_as(concat!(
         "SELECT ",
         message_columns!(),
-        " FROM thread_messages tm \
+        ", m.tokens FROM thread_messages tm \
           JOIN messages m ON m.key = tm.message_key \
           JOIN conversations c ON c.key = m.conversation_key \
           WHERE tm.thread_key = $1 AND tm.position BETWEEN $2 AND $3 ORDER BY tm.position"
@@ -126,5 +136,11 @@ async fn links(
     .fetch_all(&mut *tx)
     .await
     .db()?;
-    rows.into_iter().map(TryInto::try_into).collect()
+    let (mut messages, mut tokens) = (Vec::new(), Vec::new());
+    for row in rows {
+        let message: Message = row.message.try_into()?;
+        tokens.push(read_tokens(row.tokens, &message)?);
+        messages.push(message);
+    }
+    Ok((messages, tokens))
 }

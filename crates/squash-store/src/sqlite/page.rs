@@ -3,13 +3,14 @@
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::page::PageSpan;
-use squash_core::MessageId;
+use squash_core::{Message, MessageId};
 
 use super::conn::map_err;
-use super::read::{current_of, load_messages_with, load_thread, thread_key};
+use super::read::{current_of, load_thread, thread_key};
+use super::rows::{self, MESSAGE_COLUMN_COUNT};
 use super::tokens::thread_tokens_sum;
 use crate::error::{Entity, StoreError};
-use crate::tokens::sum_to_u64;
+use crate::tokens::{read_tokens, sum_to_u64};
 use crate::types::{PageRequest, ThreadPage, ThreadRef};
 use crate::Result;
 
@@ -24,15 +25,9 @@ pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result
         .map(|m| position_of(tx, key, m))
         .transpose()?;
     let range = request.link_range(thread.message_count, anchor);
-    let messages = match &range {
-        Some(r) => load_messages_with(
-            tx,
-            "thread_messages tm JOIN messages m ON m.key = tm.message_key \
-             JOIN conversations c ON c.key = m.conversation_key \
-             WHERE tm.thread_key = ?1 AND tm.position BETWEEN ?2 AND ?3 ORDER BY tm.position",
-            params![key, *r.start() as i64, *r.end() as i64],
-        )?,
-        None => Vec::new(),
+    let (messages, message_tokens) = match &range {
+        Some(r) => links(tx, key, *r.start(), *r.end())?,
+        None => (Vec::new(), Vec::new()),
     };
     let tokens = match request.tokens_for(&thread) {
         Some(tokens) => tokens,
@@ -46,8 +41,36 @@ pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result
         thread,
         span,
         messages,
+        message_tokens,
         tokens,
     })
+}
+
+/// The messages at 0-based positions `first..=last` with their stored token estimates.
+fn links(
+    tx: &Transaction<'_>,
+    thread_key: i64,
+    first: u64,
+    last: u64,
+) -> Result<(Vec<Message>, Vec<u64>)> {
+    let sql = format!(
+        "SELECT {}, m.tokens FROM thread_messages tm JOIN messages m ON m.key = tm.message_key \
+         JOIN conversations c ON c.key = m.conversation_key \
+         WHERE tm.thread_key = ?1 AND tm.position BETWEEN ?2 AND ?3 ORDER BY tm.position",
+        rows::MESSAGE_COLUMNS
+    );
+    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = stmt
+        .query(params![thread_key, first as i64, last as i64])
+        .map_err(map_err)?;
+    let (mut messages, mut tokens) = (Vec::new(), Vec::new());
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let message = rows::message(row)?;
+        let stored: Option<i64> = rows::col(row, MESSAGE_COLUMN_COUNT)?;
+        tokens.push(read_tokens(stored, &message)?);
+        messages.push(message);
+    }
+    Ok((messages, tokens))
 }
 
 /// The 0-based position of `message` in the thread; not found when it is not linked there.

@@ -77,6 +77,8 @@ pub fn thread(row: &Row<'_>) -> Result<Thread, StoreError> {
 
 pub const MESSAGE_COLUMNS: &str = "m.id, c.id, m.squash_operation_id, m.reply_to, m.role, \
      m.content, m.instructions, m.metadata, m.created_at";
+/// How many columns [`MESSAGE_COLUMNS`] names: the index of a column selected after them.
+pub const MESSAGE_COLUMN_COUNT: usize = 9;
 
 pub fn message(row: &Row<'_>) -> Result<Message, StoreError> {
     let role: String = col(row, 4)?;

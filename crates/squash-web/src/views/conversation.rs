@@ -217,8 +217,8 @@ fn thread_view(view: &ThreadView, operations: &[SquashOperation]) -> Markup {
                 @if span.total == 0 {
                     li.empty { "No messages yet. Write one below: send it to the model, or add it as it is." }
                 }
-                @for (position, m) in (span.first as usize..).zip(&view.messages) {
-                    (message::item(position, m, &ctx))
+                @for ((position, m), tokens) in (span.first as usize..).zip(&view.messages).zip(&view.message_tokens) {
+                    (message::item(position, m, *tokens, &ctx))
                 }
             }
             button #load-after.load-more type="button" hidden[!span.has_after()] {

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use maud::{html, Markup};
 use squash_core::prompt::SquashStyle;
-use squash_core::tokens::{format_count, message_tokens};
+use squash_core::tokens::format_count;
 use squash_core::{ContentItem, Message, Role, SquashOperation, SquashOperationId};
 
 use super::content::{message_body_with, Tools};
@@ -118,7 +118,8 @@ impl Badge {
     }
 }
 
-pub fn item(n: usize, m: &Message, ctx: &Context) -> Markup {
+/// Message `m` at position `n`, whose stored token estimate is `tokens`.
+pub fn item(n: usize, m: &Message, tokens: u64, ctx: &Context) -> Markup {
     let (editable, edit_text) = edit_form_value(m);
     let attached = ctx.tools.attached(n, m);
     let class = if attached {
@@ -142,7 +143,7 @@ pub fn item(n: usize, m: &Message, ctx: &Context) -> Markup {
                     @let badge = ctx.badges.get(&op).copied().unwrap_or(Badge::Unknown);
                     button type="button" class={ "badge prov-badge " (badge.class()) } data-message=(m.id) title=(badge.title()) { (badge.label()) }
                 }
-                span.msg-tokens.muted.small title="Estimated tokens a model reads for this message" { (format_count(message_tokens(m))) " tokens" }
+                span.msg-tokens.muted.small title="Estimated tokens a model reads for this message" { (format_count(tokens)) " tokens" }
                 (time_view(&m.created_at, ctx.now))
                 span.actions {
                     button.edit-btn type="button" { "Edit" }
