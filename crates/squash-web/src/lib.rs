@@ -6,7 +6,9 @@
 //! embedded script drives selection, the Squash menu, streaming and dialogs.
 
 pub mod api;
+mod body_limit;
 mod error;
+mod etag;
 mod previews;
 pub mod security;
 mod sse;
@@ -22,9 +24,11 @@ use axum::http::header::{
 use axum::http::{HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::{middleware, Router};
+use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
+pub use body_limit::API_BODY_LIMIT;
 pub use error::{ApiCode, ApiError};
 pub use state::{AppState, ModelChoice};
 
@@ -49,6 +53,10 @@ pub fn router(state: AppState) -> Router {
         .layer(header(X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(X_FRAME_OPTIONS, "DENY"))
         .layer(header(REFERRER_POLICY, "no-referrer"))
+        // gzip or brotli, as the client accepts. tower-http's default predicate leaves
+        // `text/event-stream` alone (and bodies under 32 bytes), so every server-sent event
+        // still leaves as soon as it is sent; a test checks that.
+        .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

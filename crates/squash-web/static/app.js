@@ -487,7 +487,8 @@ function initConversation(root) {
   async function chat() {
     const input = $("#chat-input");
     const text = input.value;
-    if (!text.trim() || chatting) return;
+    // No model (the button is off and says why): Ctrl+Enter must not go around it.
+    if (!text.trim() || chatting || root.dataset.ai !== "ready") return;
     chatting = true;
     clearFlash();
     $("#chat-send").disabled = true;
@@ -620,6 +621,13 @@ function initConversation(root) {
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") toggleMenu(false);
+  });
+
+  // Live updates (live.js): the thread changed elsewhere. Re-render unless that would disturb
+  // what the person is doing (an AI squash or chat running, an edit open).
+  root.addEventListener("squash:changed", () => {
+    if (running || chatting || $(".edit-form:not([hidden])")) return;
+    refresh().catch(showError);
   });
 
   initFit(root, base, refresh);

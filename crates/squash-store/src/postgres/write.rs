@@ -44,6 +44,15 @@ pub(super) async fn lock(conn: &mut PgConnection, id: ConversationId) -> Result<
         row.ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?;
     let thread_key = thread_key
         .ok_or_else(|| StoreError::Corrupt(format!("conversation {id} has no current thread")))?;
+    // Every write of a conversation takes this lock: the one place its change is announced.
+    // PostgreSQL delivers the notification when the transaction commits, never if it rolls
+    // back (a conflict, a failed check), and once however many times it was sent.
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(crate::changes::CHANNEL)
+        .bind(id.to_string())
+        .execute(&mut *conn)
+        .await
+        .db()?;
     // A separate statement on purpose: under READ COMMITTED it takes a fresh snapshot after the
     // lock was granted, so it sees the thread as the previous lock holder committed it. Joined
     // into the locking query, the thread columns would come from the snapshot taken before

@@ -5,9 +5,9 @@ use chrono::Utc;
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::{Conversation, ConversationId, Message, ThreadId};
 
-use super::conn::{map_err, taken};
+use super::conn::{map_err, taken, touched};
 use super::read::{current_of, load_conversation, thread_key, Current};
-use super::rows::micros;
+use super::rows::{self, micros};
 use crate::error::{Entity, StoreError};
 use crate::types::{Appended, Direction};
 use crate::Result;
@@ -93,17 +93,20 @@ pub(super) fn touch_conversation(
     key: i64,
     current_thread: Option<i64>,
 ) -> Result<()> {
-    match current_thread {
+    let id: Vec<u8> = match current_thread {
         Some(t) => tx
             .prepare_cached(
-                "UPDATE conversations SET current_thread_key = ?2, updated_at = ?3 WHERE key = ?1",
+                "UPDATE conversations SET current_thread_key = ?2, updated_at = ?3 WHERE key = ?1 \
+                 RETURNING id",
             )
-            .and_then(|mut s| s.execute(params![key, t, now()])),
+            .and_then(|mut s| s.query_row(params![key, t, now()], |r| r.get(0))),
         None => tx
-            .prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE key = ?1")
-            .and_then(|mut s| s.execute(params![key, now()])),
+            .prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE key = ?1 RETURNING id")
+            .and_then(|mut s| s.query_row(params![key, now()], |r| r.get(0))),
     }
     .map_err(map_err)?;
+    // Every write of a conversation passes here: the one place its change is recorded.
+    touched::add(rows::uuid(&id)?.into());
     Ok(())
 }
 

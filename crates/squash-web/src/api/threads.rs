@@ -1,6 +1,8 @@
 //! The current thread, any thread, the history tree, undo, redo and switching.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -8,6 +10,7 @@ use squash_core::{Conversation, ConversationId, ThreadId};
 
 use super::{parse_id, view_json, Body};
 use crate::error::ApiError;
+use crate::etag::Tag;
 use crate::state::AppState;
 
 #[derive(Deserialize)]
@@ -19,19 +22,33 @@ pub struct SwitchBody {
 pub async fn current(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
+    let (conversation, thread) = state.service().current_thread_header(id).await?;
+    let tag = Tag::of("api-current", &conversation, &thread, query.as_deref(), "");
+    if tag.matches(&headers) {
+        return Ok(tag.not_modified());
+    }
     let view = state.service().current_thread(id).await?;
-    Ok(Json(view_json(&view)))
+    Ok(tag.stamp(Json(view_json(&view)).into_response()))
 }
 
 pub async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let id: ThreadId = parse_id(&id, "thread")?;
+    let (conversation, thread) = state.service().thread_header(id).await?;
+    let tag = Tag::of("api-thread", &conversation, &thread, query.as_deref(), "");
+    if tag.matches(&headers) {
+        return Ok(tag.not_modified());
+    }
     let view = state.service().thread_view(id).await?;
-    Ok(Json(view_json(&view)))
+    Ok(tag.stamp(Json(view_json(&view)).into_response()))
 }
 
 pub async fn history(

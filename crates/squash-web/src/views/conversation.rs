@@ -1,7 +1,9 @@
 //! The conversation page: the current thread's messages, selection, the Squash menu, AI
 //! progress and preview, undo/redo, the history panel, provenance, edit/delete, and chat.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
 use squash_app::{ContextMeter, ThreadView};
 use squash_core::tokens::{format_compact, format_count, message_tokens};
@@ -11,14 +13,30 @@ use super::content::message_body;
 use super::errors::PageError;
 use super::{fit, history, layout, when};
 use crate::api::parse_id;
+use crate::etag::{server_facts, Tag};
 use crate::state::{AppState, ModelChoice};
 
 pub async fn page(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Markup, PageError> {
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
     let service = state.service();
+    // Everything the page shows comes from the conversation's state and this server's
+    // settings (model, options): 304 before anything is read or rendered when neither moved.
+    let (conversation, thread) = service.current_thread_header(id).await?;
+    let tag = Tag::of(
+        "page",
+        &conversation,
+        &thread,
+        query.as_deref(),
+        &server_facts(&state),
+    );
+    if tag.matches(&headers) {
+        return Ok(tag.not_modified());
+    }
     let view = service.current_thread(id).await?;
     let entries = service.history(id).await?;
     let current = view.thread.id;
@@ -31,6 +49,12 @@ pub async fn page(
         ModelChoice::Missing(_) => None,
     };
     let ai_ready = model.is_some();
+    // Why AI actions are off, shown as their tooltip and read out as their description.
+    let missing = match state.model_choice() {
+        ModelChoice::Ready(_) => None,
+        ModelChoice::Missing(reason) => Some(reason.as_str()),
+    };
+    let described = missing.map(|_| "ai-missing-reason");
     let meter = ContextMeter::of(&view, model, state.chat_options());
     let body = html! {
         main.conversation #conversation data-conversation=(id) data-ai=(if ai_ready { "ready" } else { "missing" }) {
@@ -47,10 +71,14 @@ pub async fn page(
                             button #squash-btn.primary type="button" aria-haspopup="menu" aria-expanded="false" disabled { "Squash ▾" }
                             div #squash-menu.menu-items role="menu" hidden {
                                 button type="button" role="menuitem" data-squash="manual" { "Manual (Concatenate)" }
-                                button type="button" role="menuitem" data-squash="ai" { "AI Squash" }
-                                button type="button" role="menuitem" data-squash="structured" title="Sections: goal, what was done, files, commands and results, errors and fixes, decisions, open items" { "AI Squash (structured)" }
+                                button type="button" role="menuitem" data-squash="ai" disabled[!ai_ready] title=[missing] aria-describedby=[described] { "AI Squash" }
+                                button type="button" role="menuitem" data-squash="structured" disabled[!ai_ready] aria-describedby=[described]
+                                    title=(missing.unwrap_or("Sections: goal, what was done, files, commands and results, errors and fixes, decisions, open items")) { "AI Squash (structured)" }
                                 button type="button" role="menuitem" data-squash="extract" title="The facts of the selection, without a model: instant and exact" { "Extract facts (no model)" }
-                                button type="button" role="menuitem" data-squash="custom" { "Custom AI Squash…" }
+                                button type="button" role="menuitem" data-squash="custom" disabled[!ai_ready] title=[missing] aria-describedby=[described] { "Custom AI Squash…" }
+                            }
+                            @if let Some(reason) = missing {
+                                span #ai-missing-reason hidden { "Needs a model: " (reason) }
                             }
                         }
                         (fit::button())
@@ -70,7 +98,7 @@ pub async fn page(
                     section #preview.card.preview hidden {}
                     (fit::done_card())
                     (thread_list(&view))
-                    (composer())
+                    (composer(missing))
                 }
                 aside #history-panel.history-panel hidden {
                     (history::panel(&entries))
@@ -99,10 +127,13 @@ pub async fn page(
             (fit::dialog(state.model_choice(), &view))
         }
     };
-    Ok(layout::page(
-        &view.conversation.display_name,
-        Some(state.model_choice()),
-        body,
+    Ok(tag.stamp(
+        layout::page(
+            &view.conversation.display_name,
+            Some(state.model_choice()),
+            body,
+        )
+        .into_response(),
     ))
 }
 
@@ -141,7 +172,7 @@ fn context_meter(meter: &ContextMeter) -> Markup {
 
 fn thread_list(view: &ThreadView) -> Markup {
     html! {
-        ol #thread.messages data-thread=(view.thread.id) data-count=(view.messages.len()) {
+        ol #thread.messages data-thread=(view.thread.id) data-revision=(view.thread.revision) data-count=(view.messages.len()) {
             @if view.messages.is_empty() {
                 li.empty { "No messages yet. Write one below: send it to the model, or add it as it is." }
             }
@@ -203,7 +234,9 @@ fn edit_form_value(m: &Message) -> (&'static str, String) {
     }
 }
 
-fn composer() -> Markup {
+/// The chat box; `missing` (why there is no model) turns "Send to model" off, while adding a
+/// message without a reply still works.
+fn composer(missing: Option<&str>) -> Markup {
     html! {
         section.card.composer {
             div #chat-stream.chat-stream hidden {
@@ -213,7 +246,7 @@ fn composer() -> Markup {
             form #chat-form {
                 textarea #chat-input name="text" rows="3" placeholder="Write a message… (Ctrl+Enter sends it to the model)" aria-label="Message" {}
                 div.composer-actions {
-                    button #chat-send.primary type="submit" { "Send to model" }
+                    button #chat-send.primary type="submit" disabled[missing.is_some()] title=[missing] aria-describedby=[missing.map(|_| "ai-missing-reason")] { "Send to model" }
                     span.sep {}
                     label.small { "or add as "
                         select #append-role name="role" aria-label="Role of the added message" {

@@ -17,6 +17,7 @@ pub fn page(title: &str, model: Option<&ModelChoice>, body: Markup) -> Markup {
                 link rel="icon" href="data:,";
                 link rel="stylesheet" href="/static/app.css";
                 script src="/static/app.js" defer {}
+                script src="/static/live.js" defer {}
             }
             body {
                 header.top {

@@ -31,6 +31,7 @@ pub fn router() -> Router<AppState> {
         )
         .route("/ui/conversations/{id}/fit", get(fit::fragment))
         .route("/static/app.js", get(assets::script))
+        .route("/static/live.js", get(assets::live))
         .route("/static/app.css", get(assets::style))
 }
 
