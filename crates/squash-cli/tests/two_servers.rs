@@ -298,6 +298,9 @@ async fn worker(addr: String, conversations: Arc<Vec<String>>, seed: u64) -> Don
                 status == 200 || status == 409 || status == 400,
                 "squash: {status} {out}"
             );
+            if status != 200 {
+                eprintln!("squash {status}: {}", out["error"]["message"]);
+            }
             ("squash", status)
         } else if pick < 80 {
             let (status, out) = call(&addr, "POST", &format!("{base}/undo"), None).await;
@@ -310,13 +313,17 @@ async fn worker(addr: String, conversations: Arc<Vec<String>>, seed: u64) -> Don
         } else if pick < 94 {
             let body = json!({"text": format!("worker {seed} asks {i}: does it build?")});
             let (status, out) = call(&addr, "POST", &format!("{base}/chat"), Some(&body)).await;
-            assert_eq!(status, 200, "chat: {out}");
-            done.chats.push((
-                conv.clone(),
-                out["thread_id"].as_str().expect("thread").to_owned(),
-                out["user"]["id"].as_str().expect("user").to_owned(),
-                out["assistant"]["id"].as_str().expect("reply").to_owned(),
-            ));
+            // 409: the other server switched threads during the model call and the question
+            // is not in the current thread any more; the reply is not stored out of context.
+            assert!(status == 200 || status == 409, "chat: {status} {out}");
+            if status == 200 {
+                done.chats.push((
+                    conv.clone(),
+                    out["thread_id"].as_str().expect("thread").to_owned(),
+                    out["user"]["id"].as_str().expect("user").to_owned(),
+                    out["assistant"]["id"].as_str().expect("reply").to_owned(),
+                ));
+            }
             ("chat", status)
         } else {
             let thread = ok(&addr, "GET", &format!("{base}/thread"), None).await;

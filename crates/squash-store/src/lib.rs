@@ -70,6 +70,9 @@ pub trait ConversationStore: Send + Sync {
     async fn delete_conversation(&self, id: ConversationId) -> Result<()>;
 
     /// Stores `message` and appends it to its conversation's current thread in place (no copy).
+    /// A reply (`reply_to` set) is appended only if the current thread holds the message it
+    /// answers: when another writer switched threads meanwhile (undo, a squash that took the
+    /// question away), [`StoreError::Conflict`] and nothing is written.
     async fn append(&self, message: &Message) -> Result<Appended>;
     /// Stores a new thread derived from `commit.base_thread_id` (with its new message and
     /// operation, if any) and makes it current — only if the base is still current at

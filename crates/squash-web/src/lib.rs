@@ -68,14 +68,19 @@ fn header(
     SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
 }
 
-/// Serves `state` on `listener` until `shutdown` completes.
+/// Serves `state` on `listener` until `shutdown` completes; then live-update streams end and
+/// the requests under way finish.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let closing = state.closing().clone();
     axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            closing.cancel();
+        })
         .await
 }
 

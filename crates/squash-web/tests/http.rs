@@ -24,7 +24,8 @@ type HttpClient = Client<hyper_util::client::legacy::connect::HttpConnector, Ful
 struct Server {
     base: String,
     client: HttpClient,
-    _stop: tokio::sync::oneshot::Sender<()>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
     _dir: tempfile::TempDir,
 }
 
@@ -86,13 +87,14 @@ async fn start(configure: impl FnOnce(AppState) -> AppState) -> Server {
         .expect("bind");
     let addr = listener.local_addr().expect("address");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(squash_web::serve(listener, state, async move {
+    let task = tokio::spawn(squash_web::serve(listener, state, async move {
         let _ = stopped.await;
     }));
     Server {
         base: format!("http://{addr}"),
         client: Client::builder(TokioExecutor::new()).build_http(),
-        _stop: stop,
+        stop: Some(stop),
+        task,
         _dir: dir,
     }
 }
@@ -565,7 +567,7 @@ impl Events {
 
 #[tokio::test]
 async fn live_events_are_not_compressed_and_arrive_one_by_one() {
-    let server = start(|s| s).await;
+    let mut server = start(|s| s).await;
     let conv = server.conversation().await;
     let other = server.conversation().await;
     let req = Request::builder()
@@ -631,7 +633,29 @@ async fn live_events_are_not_compressed_and_arrive_one_by_one() {
     assert_eq!(undone["thread"], thread);
     assert_eq!(undone["revision"], 3);
 
-    // A missing conversation: 404 before any stream.
+    // Shutting down ends the stream, so the graceful shutdown does not wait for the page.
+    if let Some(stop) = server.stop.take() {
+        let _ = stop.send(());
+    }
+    let end = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(frame) = events.body.frame().await {
+            if frame.is_err() {
+                break;
+            }
+        }
+    })
+    .await;
+    assert!(end.is_ok(), "the event stream ended at shutdown");
+    let served = tokio::time::timeout(Duration::from_secs(10), &mut server.task).await;
+    assert!(
+        matches!(served, Ok(Ok(Ok(())))),
+        "the server stopped: {served:?}"
+    );
+}
+
+#[tokio::test]
+async fn live_events_of_a_missing_conversation_are_a_404() {
+    let server = start(|s| s).await;
     server
         .get(
             "/api/conversations/0190c2d2-0000-7000-8000-000000000000/events",

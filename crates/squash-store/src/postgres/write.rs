@@ -98,6 +98,21 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
     let row = NewMessageRow::of(message)?;
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, message.conversation_id).await?;
+    if let Some(question) = message.reply_to {
+        let holds: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM thread_messages tm \
+                            JOIN messages m ON m.key = tm.message_key \
+                            WHERE tm.thread_key = $1 AND m.id = $2)",
+        )
+        .bind(locked.thread_key)
+        .bind(question.as_uuid())
+        .fetch_one(&mut *tx)
+        .await
+        .db()?;
+        if !holds {
+            return Err(locked.conflict()?);
+        }
+    }
     // Everything else in one round trip: the lock above is what makes the position safe.
     let revision: i64 = bind_message(
         sqlx::query_scalar(concat!(

@@ -116,8 +116,25 @@ pub(super) fn append(tx: &Transaction<'_>, message: &Message) -> Result<Appended
         conversation_key: conv_key,
         thread_key,
         thread_id,
+        revision,
         ..
     } = current_of(tx, message.conversation_id)?;
+    if let Some(question) = message.reply_to {
+        let holds: bool = tx
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM thread_messages tm \
+                                JOIN messages m ON m.key = tm.message_key \
+                                WHERE tm.thread_key = ?1 AND m.id = ?2)",
+            )
+            .and_then(|mut s| s.query_row(params![thread_key, question.as_bytes()], |r| r.get(0)))
+            .map_err(map_err)?;
+        if !holds {
+            return Err(StoreError::Conflict {
+                current: thread_id,
+                revision,
+            });
+        }
+    }
     let msg_key = insert_message(tx, conv_key, message)?;
     let (count, revision): (i64, i64) = tx
         .prepare_cached(

@@ -24,6 +24,8 @@ pub async fn stream(
     let changes = state.service().subscribe().await?;
     let (_, thread) = state.service().current_thread_header(id).await?;
     let first = event("current", &describe(&thread));
+    // The server shutting down ends the stream (the browser reconnects, elsewhere if need be).
+    let closing = state.closing().clone().cancelled_owned();
     let watch = Watch {
         state,
         id,
@@ -37,6 +39,7 @@ pub async fn stream(
     });
     let events = futures::stream::once(async move { first })
         .chain(rest)
+        .take_until(closing)
         .map(Ok::<_, Infallible>);
     Ok(Sse::new(events)
         .keep_alive(KeepAlive::default())
