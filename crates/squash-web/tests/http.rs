@@ -404,6 +404,34 @@ async fn bodies_over_the_limit_get_a_json_413_before_being_read() {
 }
 
 #[tokio::test]
+async fn a_client_that_sends_everything_before_reading_still_reads_the_413() {
+    // The simplest client: write the whole request, then read. Answered and closed after the
+    // headers alone, it would fail writing (broken pipe, connection reset) before reading.
+    let server = start(|s| s).await;
+    let addr = server.base.trim_start_matches("http://").to_owned();
+    let answer = tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        let body = vec![b'x'; 10 * 1024 * 1024];
+        let mut stream = std::net::TcpStream::connect(&addr).expect("connect");
+        let head = format!(
+            "POST /api/conversations HTTP/1.1\r\nHost: {addr}\r\nContent-Type: \
+             application/json\r\nX-Squash-Csrf: 1\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).expect("send the head");
+        stream.write_all(&body).expect("send the whole body");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("read the answer");
+        answer
+    })
+    .await
+    .expect("client");
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("\"code\":\"input_too_large\""), "{answer}");
+}
+
+#[tokio::test]
 async fn a_body_without_a_length_is_stopped_at_the_limit_with_413() {
     // Chunked: no Content-Length to refuse up front; axum's limit stops it while reading.
     let server = start(|s| s).await;
