@@ -29,6 +29,10 @@
       root.dispatchEvent(new CustomEvent("squash:changed", { detail: data }));
     }
 
+    // For people debugging and for the browser test: whether the stream is up.
+    source.addEventListener("open", () => {
+      root.dataset.live = "open";
+    });
     // `current` comes first: it catches a change between the page's rendering and the stream.
     source.addEventListener("current", onChange);
     source.addEventListener("changed", onChange);
