@@ -623,12 +623,24 @@ function initConversation(root) {
     if (ev.key === "Escape") toggleMenu(false);
   });
 
-  // Live updates (live.js): the thread changed elsewhere. Re-render unless that would disturb
-  // what the person is doing (an AI squash or chat running, an edit open).
-  root.addEventListener("squash:changed", () => {
-    if (running || chatting || $(".edit-form:not([hidden])")) return;
+  // Live updates (live.js): the thread changed elsewhere. Re-render, but not while that would
+  // disturb what the person is doing (an AI squash or chat running, an edit open): then look
+  // again every second until it would not.
+  let liveWaiting = false;
+  function liveRefresh() {
+    if (running || chatting || $(".edit-form:not([hidden])")) {
+      if (!liveWaiting) {
+        liveWaiting = true;
+        setTimeout(() => {
+          liveWaiting = false;
+          liveRefresh();
+        }, 1000);
+      }
+      return;
+    }
     refresh().catch(showError);
-  });
+  }
+  root.addEventListener("squash:changed", liveRefresh);
 
   initFit(root, base, refresh);
   updateSelection();

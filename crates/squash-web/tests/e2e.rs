@@ -1174,9 +1174,13 @@ async fn live_story(b: &Browser, app: &str, elsewhere: &ConversationService) {
             .await,
         json!("half-typed edit")
     );
+    // Once the edit is closed, what changed meanwhile comes in.
     b.click("#thread li.msg .cancel-edit").await;
-
-    // The next change brings everything in.
+    b.wait(
+        "document.querySelectorAll('#thread li.msg').length === 2",
+        "the message written during the edit",
+    )
+    .await;
     say("Third, after the edit").await;
     b.wait(
         "document.querySelectorAll('#thread li.msg').length === 3",
