@@ -44,25 +44,24 @@ pub(super) async fn lock(conn: &mut PgConnection, id: ConversationId) -> Result<
         row.ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?;
     let thread_key = thread_key
         .ok_or_else(|| StoreError::Corrupt(format!("conversation {id} has no current thread")))?;
-    // Every write of a conversation takes this lock: the one place its change is announced.
-    // PostgreSQL delivers the notification when the transaction commits, never if it rolls
-    // back (a conflict, a failed check), and once however many times it was sent.
-    sqlx::query("SELECT pg_notify($1, $2)")
-        .bind(crate::changes::CHANNEL)
-        .bind(id.to_string())
-        .execute(&mut *conn)
-        .await
-        .db()?;
     // A separate statement on purpose: under READ COMMITTED it takes a fresh snapshot after the
     // lock was granted, so it sees the thread as the previous lock holder committed it. Joined
     // into the locking query, the thread columns would come from the snapshot taken before
     // waiting.
-    let (thread_id, revision, message_count): (Uuid, i64, i64) =
-        sqlx::query_as("SELECT id, revision, message_count FROM threads WHERE key = $1")
-            .bind(thread_key)
-            .fetch_one(&mut *conn)
-            .await
-            .db()?;
+    //
+    // Every write of a conversation takes this lock: the one place its change is announced, in
+    // the same round trip. PostgreSQL delivers the notification when the transaction commits,
+    // never if it rolls back (a conflict, a failed check), and once however often it was sent.
+    let (thread_id, revision, message_count): (Uuid, i64, i64) = sqlx::query_as(
+        "SELECT t.id, t.revision, t.message_count FROM threads t \
+         CROSS JOIN (SELECT pg_notify($2, $3)) AS announced WHERE t.key = $1",
+    )
+    .bind(thread_key)
+    .bind(crate::changes::CHANNEL)
+    .bind(id.to_string())
+    .fetch_one(&mut *conn)
+    .await
+    .db()?;
     Ok(Locked {
         conversation_key,
         thread_key,
