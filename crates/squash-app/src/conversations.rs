@@ -199,6 +199,12 @@ impl ConversationService {
         &self.store
     }
 
+    /// The ids of the conversations that writes change from now on, whoever makes them: this
+    /// process on SQLite, every server on the same PostgreSQL database (live updates).
+    pub async fn subscribe(&self) -> Result<squash_store::Changes> {
+        Ok(self.store.changes().await?)
+    }
+
     // ---- conversations ----------------------------------------------------------------------
 
     pub async fn create_conversation(
@@ -301,6 +307,24 @@ impl ConversationService {
         let thread = self.store.thread_header(id).await?;
         let conversation = self.store.conversation(thread.conversation_id).await?;
         self.view_of(conversation, thread).await
+    }
+
+    /// A conversation and its current thread's header, without the links: two one-row reads
+    /// that tell whether anything a reader of the thread saw has changed (HTTP's ETags).
+    pub async fn current_thread_header(
+        &self,
+        id: ConversationId,
+    ) -> Result<(Conversation, Thread)> {
+        let conversation = self.store.conversation(id).await?;
+        let thread = self.store.current_thread_header(id).await?;
+        Ok((conversation, thread))
+    }
+
+    /// A thread's header with its conversation, likewise.
+    pub async fn thread_header(&self, id: ThreadId) -> Result<(Conversation, Thread)> {
+        let thread = self.store.thread_header(id).await?;
+        let conversation = self.store.conversation(thread.conversation_id).await?;
+        Ok((conversation, thread))
     }
 
     async fn view_of(&self, conversation: Conversation, thread: Thread) -> Result<ThreadView> {

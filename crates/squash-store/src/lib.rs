@@ -9,6 +9,7 @@
 //! 10,000 small rows. Every write is one transaction; an operation commits only if the thread
 //! it was computed from is still current at the same revision ([`StoreError::Conflict`]).
 
+mod changes;
 mod check;
 mod error;
 pub mod postgres;
@@ -24,6 +25,7 @@ use squash_core::{
     SquashOperationId, Thread, ThreadId, ToolRefs,
 };
 
+pub use changes::{Changes, CHANNEL as CHANGES_CHANNEL};
 pub use error::{Entity, StoreError};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
@@ -41,6 +43,11 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 pub trait ConversationStore: Send + Sync {
     /// The backend's name, for diagnostics ("sqlite", "postgres").
     fn backend(&self) -> &'static str;
+
+    /// The conversations that committed writes change from now on: this process's on SQLite,
+    /// every process's on PostgreSQL (see [`Changes`]; the first call there opens the
+    /// listening connection and returns once it listens).
+    async fn changes(&self) -> Result<Changes>;
 
     /// The project for `path`, created on first use.
     async fn ensure_project(&self, path: &str) -> Result<Project>;
@@ -63,6 +70,9 @@ pub trait ConversationStore: Send + Sync {
     async fn delete_conversation(&self, id: ConversationId) -> Result<()>;
 
     /// Stores `message` and appends it to its conversation's current thread in place (no copy).
+    /// A reply (`reply_to` set) is appended only if the current thread holds the message it
+    /// answers: when another writer switched threads meanwhile (undo, a squash that took the
+    /// question away), [`StoreError::Conflict`] and nothing is written.
     async fn append(&self, message: &Message) -> Result<Appended>;
     /// Stores a new thread derived from `commit.base_thread_id` (with its new message and
     /// operation, if any) and makes it current — only if the base is still current at

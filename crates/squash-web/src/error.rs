@@ -305,6 +305,10 @@ impl From<ProviderError> for ApiError {
 
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> ApiError {
+        // A body over the limit that did not declare its length, stopped while being read.
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return crate::body_limit::too_large(crate::body_limit::API_BODY_LIMIT);
+        }
         let code = match rejection {
             JsonRejection::MissingJsonContentType(_) => ApiCode::UnsupportedMediaType,
             _ => ApiCode::Service(ErrorCode::InvalidInput),

@@ -6,7 +6,9 @@
 //! embedded script drives selection, the Squash menu, streaming and dialogs.
 
 pub mod api;
+mod body_limit;
 mod error;
+mod etag;
 mod previews;
 pub mod security;
 mod sse;
@@ -22,9 +24,11 @@ use axum::http::header::{
 use axum::http::{HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::{middleware, Router};
+use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
+pub use body_limit::API_BODY_LIMIT;
 pub use error::{ApiCode, ApiError};
 pub use state::{AppState, ModelChoice};
 
@@ -49,6 +53,10 @@ pub fn router(state: AppState) -> Router {
         .layer(header(X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(X_FRAME_OPTIONS, "DENY"))
         .layer(header(REFERRER_POLICY, "no-referrer"))
+        // gzip or brotli, as the client accepts. tower-http's default predicate leaves
+        // `text/event-stream` alone (and bodies under 32 bytes), so every server-sent event
+        // still leaves as soon as it is sent; a test checks that.
+        .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -60,14 +68,19 @@ fn header(
     SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
 }
 
-/// Serves `state` on `listener` until `shutdown` completes.
+/// Serves `state` on `listener` until `shutdown` completes; then live-update streams end and
+/// the requests under way finish.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let closing = state.closing().clone();
     axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            closing.cancel();
+        })
         .await
 }
 

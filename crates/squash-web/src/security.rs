@@ -185,10 +185,15 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
+/// The token of `Authorization: Bearer TOKEN`. The scheme is case-insensitive (RFC 9110
+/// §11.1), so `bearer` and `BEARER` count too.
 fn bearer_token(headers: &HeaderMap) -> Option<&str> {
-    header_str(headers, AUTHORIZATION.as_str())?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
+    let value = header_str(headers, AUTHORIZATION.as_str())?.trim_start();
+    let (scheme, token) = value.split_once(|c: char| c.is_ascii_whitespace())?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
 }
 
 fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -249,6 +254,23 @@ mod tests {
         assert!(is_loopback_host(host_name(&h).unwrap_or_default()));
         h.insert(HOST, HeaderValue::from_static("localhost:7878"));
         assert_eq!(host_name(&h), Some("localhost"));
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        let mut h = HeaderMap::new();
+        for (value, token) in [
+            ("Bearer abc", Some("abc")),
+            ("bearer abc", Some("abc")),
+            ("BEARER  abc ", Some("abc")),
+            ("Basic abc", None),
+            ("Bearer", None),
+            ("Bearer   ", None),
+            ("Bearerabc", None),
+        ] {
+            h.insert(AUTHORIZATION, HeaderValue::from_static(value));
+            assert_eq!(bearer_token(&h), token, "{value:?}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use squash_app::{ChatOptions, ConversationService, SquashOptions};
-use squash_llm::ChatModel;
+use squash_llm::{CancellationToken, ChatModel};
 
 use crate::error::ApiError;
 use crate::previews::Previews;
@@ -33,6 +33,9 @@ struct Inner {
     previews: Previews,
     security: Security,
     default_project: String,
+    /// Cancelled when the server begins to shut down: endless responses (live-update streams)
+    /// end then, so that the graceful shutdown does not wait for the browsers to leave.
+    closing: CancellationToken,
 }
 
 impl AppState {
@@ -53,6 +56,7 @@ impl AppState {
                 previews: Previews::default(),
                 security: Security::default(),
                 default_project,
+                closing: CancellationToken::new(),
             }),
         }
     }
@@ -69,6 +73,7 @@ impl AppState {
                 previews: Previews::default(),
                 security: shared.security.clone(),
                 default_project: shared.default_project.clone(),
+                closing: shared.closing.clone(),
             },
         };
         f(&mut inner);
@@ -139,5 +144,10 @@ impl AppState {
 
     pub fn default_project(&self) -> &str {
         &self.inner.default_project
+    }
+
+    /// Cancelled when the server shuts down (see [`crate::serve`]).
+    pub fn closing(&self) -> &CancellationToken {
+        &self.inner.closing
     }
 }

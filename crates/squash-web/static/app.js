@@ -463,11 +463,6 @@ function initConversation(root) {
     updateSelection();
   });
 
-  // Another tab or server changed this conversation (static/live.js).
-  root.addEventListener("squash:changed", () => {
-    if (!running && !chatting && !$(".edit-form:not([hidden])")) refresh().catch(showError);
-  });
-
   function selectRangeDialog(form) {
     const from = Number(form.elements.namedItem("from").value);
     const to = Number(form.elements.namedItem("to").value);
@@ -678,7 +673,8 @@ function initConversation(root) {
   async function chat() {
     const input = $("#chat-input");
     const text = input.value;
-    if (!text.trim() || chatting) return;
+    // No model (the button is off and says why): Ctrl+Enter must not go around it.
+    if (!text.trim() || chatting || root.dataset.ai !== "ready") return;
     chatting = true;
     clearFlash();
     $("#chat-send").disabled = true;
@@ -821,6 +817,25 @@ function initConversation(root) {
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") toggleMenu(false);
   });
+
+  // Live updates (live.js): the thread changed elsewhere. Re-render, but not while that would
+  // disturb what the person is doing (an AI squash or chat running, an edit open): then look
+  // again every second until it would not.
+  let liveWaiting = false;
+  function liveRefresh() {
+    if (running || chatting || $(".edit-form:not([hidden])")) {
+      if (!liveWaiting) {
+        liveWaiting = true;
+        setTimeout(() => {
+          liveWaiting = false;
+          liveRefresh();
+        }, 1000);
+      }
+      return;
+    }
+    refresh().catch(showError);
+  }
+  root.addEventListener("squash:changed", liveRefresh);
 
   initFit(root, base, refresh);
   watchPager();

@@ -1313,10 +1313,14 @@ async fn pages_render_every_content_type_and_escape_everything() {
     assert!(html.contains("details class=\"thinking\""));
     assert!(html.contains("system level-warning"));
     assert!(html.contains("Squash ▾") && html.contains("Custom AI Squash…"));
-    // The only scripts are the embedded files.
-    assert_eq!(html.matches("<script").count(), 2, "{html}");
+    // The only scripts are the embedded files: the page's, the reader's and the live updates'.
+    assert_eq!(html.matches("<script").count(), 3, "{html}");
+    assert_eq!(html.matches("<script src=\"/static/").count(), 3, "{html}");
     assert!(html.contains("<script src=\"/static/app.js\" defer></script>"));
     assert!(html.contains("<script src=\"/static/reader.js\" defer></script>"));
+    let live = app.get("/static/live.js").await;
+    assert_eq!(live.status, StatusCode::OK);
+    assert!(live.text.contains("squash:changed"));
     let js = app.get("/static/app.js").await;
     assert_eq!(js.status, StatusCode::OK);
     assert!(js.text.contains("X-Squash-Csrf"));

@@ -1095,11 +1095,24 @@ async fn fit_story(b: &Browser, app: &str) {
             .await,
         "▨ masked"
     );
-    // The last turns are whole.
-    assert!(b
-        .text("#thread li.msg:nth-child(22) .tool-card")
-        .await
-        .contains("Compiling dep_149"));
+    // The last turns are whole: their long log comes in part with the page, the rest when
+    // asked for.
+    let card = "#thread li.msg:nth-child(22) .tool-card";
+    assert!(b.text(card).await.contains("Compiling dep_0 "));
+    b.js(&format!(
+        "document.querySelector({}).open = true; return true;",
+        json!(format!("{card} details.tool-output"))
+    ))
+    .await;
+    b.click(&format!("{card} .load-output")).await;
+    b.wait(
+        &format!(
+            "document.querySelector({}).textContent.includes('Compiling dep_149')",
+            json!(card)
+        ),
+        "the whole log",
+    )
+    .await;
     b.screenshots("14-fit-applied", "#fit-done").await;
 
     // Undo: the original thread, exactly.
@@ -1901,4 +1914,106 @@ async fn long_story(b: &Browser, app: &str, conv: ConversationId, ids: &[String]
     .await;
     b.screenshots("22-long-session-linked", &format!("#m-{target}"))
         .await;
+}
+
+// ---- live updates ---------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_made_elsewhere_appears_in_the_open_page() {
+    if browser_missing() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
+    let service = ConversationService::new(Arc::new(store));
+    // Another tab, as far as the page can tell: the same server's service, not this page.
+    let elsewhere = service.clone();
+    let state = AppState::new(service).with_default_project("/work/e2e");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind app");
+    let app = format!("http://{}", listener.local_addr().expect("addr"));
+    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+
+    let b = Arc::new(start_browser().await);
+    let run = tokio::spawn({
+        let b = b.clone();
+        async move { live_story(&b, &app, &elsewhere).await }
+    });
+    let outcome = tokio::time::timeout(Duration::from_secs(120), run).await;
+    let _ = b.client.clone().close().await;
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Ok(Err(e)) => panic!("the live story task failed: {e}"),
+        Err(_) => panic!("the live story took too long"),
+    }
+}
+
+async fn live_story(b: &Browser, app: &str, elsewhere: &ConversationService) {
+    let conv = elsewhere
+        .create_conversation("/work/e2e", "Live")
+        .await
+        .expect("create")
+        .id;
+    let say = |text: &'static str| async move {
+        elsewhere
+            .append(
+                conv,
+                squash_core::Role::User,
+                vec![squash_core::ContentItem::text_for(
+                    squash_core::Role::User,
+                    text,
+                )],
+            )
+            .await
+            .expect("append elsewhere");
+    };
+    b.client
+        .goto(&format!("{app}/c/{conv}"))
+        .await
+        .expect("open the page");
+    b.wait(
+        "document.querySelector('#conversation').dataset.live === 'open'",
+        "the live-update stream",
+    )
+    .await;
+
+    // Written elsewhere, shown here without a reload.
+    say("Written in another tab").await;
+    b.wait(
+        "document.querySelectorAll('#thread li.msg').length === 1",
+        "the message written elsewhere",
+    )
+    .await;
+    assert!(b.text("#thread").await.contains("Written in another tab"));
+
+    // An edit in progress is not swept away by a change elsewhere.
+    b.click("#thread li.msg .edit-btn").await;
+    b.type_into("#thread li.msg .edit-form textarea", "half-typed edit")
+        .await;
+    say("Second, while editing").await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(b.ids().await.len(), 1, "no re-render during the edit");
+    assert_eq!(
+        b.js("return document.querySelector('#thread li.msg .edit-form textarea').value;")
+            .await,
+        json!("half-typed edit")
+    );
+    // Once the edit is closed, what changed meanwhile comes in.
+    b.click("#thread li.msg .cancel-edit").await;
+    b.wait(
+        "document.querySelectorAll('#thread li.msg').length === 2",
+        "the message written during the edit",
+    )
+    .await;
+    say("Third, after the edit").await;
+    b.wait(
+        "document.querySelectorAll('#thread li.msg').length === 3",
+        "all three messages",
+    )
+    .await;
+    let shown = b.text("#thread").await;
+    assert!(shown.contains("Second, while editing") && shown.contains("Third, after the edit"));
+    b.screenshot("live-update.png").await;
 }

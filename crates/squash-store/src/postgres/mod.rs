@@ -9,6 +9,7 @@ mod commit;
 mod conversations;
 mod error;
 mod import;
+mod listen;
 mod page;
 mod read;
 mod rows;
@@ -19,6 +20,7 @@ mod write;
 
 use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -28,6 +30,7 @@ use squash_core::{
     Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
     SquashOperationId, Thread, ThreadId, ToolRefs,
 };
+use tokio::sync::{broadcast, OnceCell};
 
 use self::error::{connect_error, DbResult};
 use crate::{
@@ -48,6 +51,9 @@ pub struct PostgresStore {
     pool: PgPool,
     /// Set when the store lives in its own schema (tests, multi-tenant setups).
     schema: Option<String>,
+    /// Where the listener (started by the first reader of [`changes`]) forwards notifications.
+    changes: Arc<broadcast::Sender<ConversationId>>,
+    listening: OnceCell<()>,
 }
 
 impl PostgresStore {
@@ -120,6 +126,8 @@ impl PostgresStore {
         Ok(PostgresStore {
             pool,
             schema: schema.map(str::to_string),
+            changes: Arc::new(crate::changes::sender()),
+            listening: OnceCell::new(),
         })
     }
 }
@@ -148,6 +156,19 @@ fn valid_schema_name(name: &str) -> bool {
 impl ConversationStore for PostgresStore {
     fn backend(&self) -> &'static str {
         "postgres"
+    }
+
+    async fn changes(&self) -> Result<crate::Changes> {
+        // Subscribed before listening: nothing committed after this call is missed.
+        let changes = self.changes.subscribe();
+        self.listening
+            .get_or_try_init(|| async {
+                let listener = listen::connect(&self.pool).await?;
+                listen::spawn(listener, self.pool.clone(), Arc::downgrade(&self.changes));
+                Ok::<(), StoreError>(())
+            })
+            .await?;
+        Ok(changes)
     }
 
     async fn ensure_project(&self, path: &str) -> Result<Project> {

@@ -48,12 +48,20 @@ pub(super) async fn lock(conn: &mut PgConnection, id: ConversationId) -> Result<
     // lock was granted, so it sees the thread as the previous lock holder committed it. Joined
     // into the locking query, the thread columns would come from the snapshot taken before
     // waiting.
-    let (thread_id, revision, message_count): (Uuid, i64, i64) =
-        sqlx::query_as("SELECT id, revision, message_count FROM threads WHERE key = $1")
-            .bind(thread_key)
-            .fetch_one(&mut *conn)
-            .await
-            .db()?;
+    //
+    // Every write of a conversation takes this lock: the one place its change is announced, in
+    // the same round trip. PostgreSQL delivers the notification when the transaction commits,
+    // never if it rolls back (a conflict, a failed check), and once however often it was sent.
+    let (thread_id, revision, message_count): (Uuid, i64, i64) = sqlx::query_as(
+        "SELECT t.id, t.revision, t.message_count FROM threads t \
+         CROSS JOIN (SELECT pg_notify($2, $3)) AS announced WHERE t.key = $1",
+    )
+    .bind(thread_key)
+    .bind(crate::changes::CHANNEL)
+    .bind(id.to_string())
+    .fetch_one(&mut *conn)
+    .await
+    .db()?;
     Ok(Locked {
         conversation_key,
         thread_key,
@@ -89,6 +97,21 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
     let row = NewMessageRow::of(message)?;
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, message.conversation_id).await?;
+    if let Some(question) = message.reply_to {
+        let holds: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM thread_messages tm \
+                            JOIN messages m ON m.key = tm.message_key \
+                            WHERE tm.thread_key = $1 AND m.id = $2)",
+        )
+        .bind(locked.thread_key)
+        .bind(question.as_uuid())
+        .fetch_one(&mut *tx)
+        .await
+        .db()?;
+        if !holds {
+            return Err(locked.conflict()?);
+        }
+    }
     // Everything else in one round trip: the lock above is what makes the position safe.
     let revision: i64 = bind_message(
         sqlx::query_scalar(concat!(

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use squash_core::ConversationId;
+use tokio::sync::broadcast;
 
 use crate::error::{Entity, StoreError};
 
@@ -24,6 +26,8 @@ pub struct Pool {
     path: PathBuf,
     writer: Arc<Mutex<Connection>>,
     readers: Arc<Mutex<Vec<Connection>>>,
+    /// Where [`write`](Pool::write) publishes the conversations it changed.
+    changes: broadcast::Sender<ConversationId>,
 }
 
 impl Clone for Pool {
@@ -32,6 +36,7 @@ impl Clone for Pool {
             path: self.path.clone(),
             writer: Arc::clone(&self.writer),
             readers: Arc::clone(&self.readers),
+            changes: self.changes.clone(),
         }
     }
 }
@@ -42,7 +47,12 @@ impl Pool {
             path: path.to_path_buf(),
             writer: Arc::new(Mutex::new(writer)),
             readers: Arc::new(Mutex::new(Vec::new())),
+            changes: crate::changes::sender(),
         }
+    }
+
+    pub fn changes(&self) -> crate::Changes {
+        self.changes.subscribe()
     }
 
     pub fn path(&self) -> &Path {
@@ -62,8 +72,15 @@ impl Pool {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(map_err)?;
+        // The conversations `f` touches (`write::touch_conversation`) are published once the
+        // transaction committed, and only then.
+        touched::clear();
         let value = f(&tx)?;
         tx.commit().map_err(map_err)?;
+        for id in touched::take() {
+            // No reader is not an error.
+            let _ = self.changes.send(id);
+        }
         Ok(value)
     }
 
@@ -159,5 +176,34 @@ pub fn map_err(e: rusqlite::Error) -> StoreError {
             StoreError::Corrupt(e.to_string())
         }
         _ => StoreError::Backend(e.to_string()),
+    }
+}
+
+/// The conversations the running write transaction touched. Per thread: a write runs start to
+/// end on the thread that holds the writer connection.
+pub mod touched {
+    use std::cell::RefCell;
+
+    use squash_core::ConversationId;
+
+    thread_local! {
+        static TOUCHED: RefCell<Vec<ConversationId>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub fn clear() {
+        TOUCHED.with(|t| t.borrow_mut().clear());
+    }
+
+    pub fn add(id: ConversationId) {
+        TOUCHED.with(|t| {
+            let mut t = t.borrow_mut();
+            if !t.contains(&id) {
+                t.push(id);
+            }
+        });
+    }
+
+    pub fn take() -> Vec<ConversationId> {
+        TOUCHED.with(|t| std::mem::take(&mut *t.borrow_mut()))
     }
 }

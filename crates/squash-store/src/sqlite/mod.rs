@@ -144,6 +144,10 @@ impl ConversationStore for SqliteStore {
         "sqlite"
     }
 
+    async fn changes(&self) -> Result<crate::Changes> {
+        Ok(self.pool.changes())
+    }
+
     async fn ensure_project(&self, path: &str) -> Result<Project> {
         let path = path.to_owned();
         self.write(move |tx| conversations::ensure_project(tx, &path))

@@ -5,9 +5,9 @@ use chrono::Utc;
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::{Conversation, ConversationId, Message, ThreadId};
 
-use super::conn::{map_err, taken};
+use super::conn::{map_err, taken, touched};
 use super::read::{current_of, load_conversation, thread_key, Current};
-use super::rows::micros;
+use super::rows::{self, micros};
 use crate::error::{Entity, StoreError};
 use crate::types::{Appended, Direction};
 use crate::Result;
@@ -93,17 +93,20 @@ pub(super) fn touch_conversation(
     key: i64,
     current_thread: Option<i64>,
 ) -> Result<()> {
-    match current_thread {
+    let id: Vec<u8> = match current_thread {
         Some(t) => tx
             .prepare_cached(
-                "UPDATE conversations SET current_thread_key = ?2, updated_at = ?3 WHERE key = ?1",
+                "UPDATE conversations SET current_thread_key = ?2, updated_at = ?3 WHERE key = ?1 \
+                 RETURNING id",
             )
-            .and_then(|mut s| s.execute(params![key, t, now()])),
+            .and_then(|mut s| s.query_row(params![key, t, now()], |r| r.get(0))),
         None => tx
-            .prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE key = ?1")
-            .and_then(|mut s| s.execute(params![key, now()])),
+            .prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE key = ?1 RETURNING id")
+            .and_then(|mut s| s.query_row(params![key, now()], |r| r.get(0))),
     }
     .map_err(map_err)?;
+    // Every write of a conversation passes here: the one place its change is recorded.
+    touched::add(rows::uuid(&id)?.into());
     Ok(())
 }
 
@@ -113,8 +116,25 @@ pub(super) fn append(tx: &Transaction<'_>, message: &Message) -> Result<Appended
         conversation_key: conv_key,
         thread_key,
         thread_id,
+        revision,
         ..
     } = current_of(tx, message.conversation_id)?;
+    if let Some(question) = message.reply_to {
+        let holds: bool = tx
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM thread_messages tm \
+                                JOIN messages m ON m.key = tm.message_key \
+                                WHERE tm.thread_key = ?1 AND m.id = ?2)",
+            )
+            .and_then(|mut s| s.query_row(params![thread_key, question.as_bytes()], |r| r.get(0)))
+            .map_err(map_err)?;
+        if !holds {
+            return Err(StoreError::Conflict {
+                current: thread_id,
+                revision,
+            });
+        }
+    }
     let msg_key = insert_message(tx, conv_key, message)?;
     let (count, revision): (i64, i64) = tx
         .prepare_cached(

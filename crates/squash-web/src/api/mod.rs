@@ -3,6 +3,7 @@
 
 mod chat;
 mod conversations;
+mod events;
 pub mod fit;
 mod messages;
 mod model;
@@ -17,7 +18,7 @@ mod transfer;
 
 use std::str::FromStr;
 
-use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::routing::{delete, get, patch, post, put};
 use axum::{Json, Router};
@@ -30,9 +31,11 @@ use crate::state::AppState;
 
 pub use openapi::OPENAPI_JSON;
 
-/// Declares the routes once, for both the router and [`ROUTES`]; `, body_limit N` raises a
-/// route's request body limit (axum's default is 2 MB).
+/// Declares the routes once, for both the router and [`ROUTES`]. Every route has the API's
+/// body limit ([`crate::body_limit`]); `, body_limit N` gives a route its own.
 macro_rules! routes {
+    (@limit) => { crate::body_limit::API_BODY_LIMIT };
+    (@limit $limit:expr) => { $limit };
     ($($method:ident $path:literal => $handler:path $(, body_limit $limit:expr)?;)*) => {
         /// Every API route as `(method, path)`, in the router's path syntax (OpenAPI's too).
         pub const ROUTES: &[(&str, &str)] = &[$((stringify!($method), $path)),*];
@@ -40,7 +43,7 @@ macro_rules! routes {
         pub fn router() -> Router<AppState> {
             Router::new()$(.route(
                 $path,
-                $method($handler)$(.layer(DefaultBodyLimit::max($limit)))?,
+                crate::body_limit::limited($method($handler), routes!(@limit $($limit)?)),
             ))*
         }
     };
@@ -57,6 +60,7 @@ routes! {
     delete "/api/conversations/{id}" => conversations::delete;
     get "/api/conversations/{id}/thread" => threads::current;
     get "/api/conversations/{id}/history" => threads::history;
+    get "/api/conversations/{id}/events" => events::stream;
     post "/api/conversations/{id}/undo" => threads::undo;
     post "/api/conversations/{id}/redo" => threads::redo;
     post "/api/conversations/{id}/switch" => threads::switch;

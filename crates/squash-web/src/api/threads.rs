@@ -1,6 +1,8 @@
 //! The current thread, any thread, the history tree, undo, redo and switching.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -11,6 +13,7 @@ use squash_app::{ThreadRef, MAX_PAGE};
 use super::paging::PageQuery;
 use super::{parse_id, view_json, Body, Query};
 use crate::error::ApiError;
+use crate::etag::Tag;
 use crate::state::AppState;
 
 #[derive(Deserialize)]
@@ -23,30 +26,44 @@ pub struct SwitchBody {
 pub async fn current(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<PageQuery>,
-) -> Result<Json<Value>, ApiError> {
+    Query(page): Query<PageQuery>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
-    let window = query.window(MAX_PAGE)?;
+    let window = page.window(MAX_PAGE)?;
+    let (conversation, thread) = state.service().current_thread_header(id).await?;
+    let tag = Tag::of("api-current", &conversation, &thread, query.as_deref(), "");
+    if tag.matches(&headers) {
+        return Ok(tag.not_modified());
+    }
     let view = state
         .service()
         .thread_page(ThreadRef::Current(id), window)
         .await?;
-    Ok(Json(view_json(&view)))
+    Ok(tag.stamp(Json(view_json(&view)).into_response()))
 }
 
 /// Any thread, or a page of it.
 pub async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<PageQuery>,
-) -> Result<Json<Value>, ApiError> {
+    Query(page): Query<PageQuery>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let id: ThreadId = parse_id(&id, "thread")?;
-    let window = query.window(MAX_PAGE)?;
+    let window = page.window(MAX_PAGE)?;
+    let (conversation, thread) = state.service().thread_header(id).await?;
+    let tag = Tag::of("api-thread", &conversation, &thread, query.as_deref(), "");
+    if tag.matches(&headers) {
+        return Ok(tag.not_modified());
+    }
     let view = state
         .service()
         .thread_page(ThreadRef::Thread(id), window)
         .await?;
-    Ok(Json(view_json(&view)))
+    Ok(tag.stamp(Json(view_json(&view)).into_response()))
 }
 
 pub async fn history(

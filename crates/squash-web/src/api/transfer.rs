@@ -5,7 +5,7 @@
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, Path, Request, State};
-use axum::http::header::{CONTENT_DISPOSITION, CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -16,7 +16,8 @@ use squash_app::{ErrorCode, ExportFormat, ExportOptions, ServiceError};
 use squash_core::{ConversationId, ThreadId};
 
 use super::{parse_id, Query};
-use crate::error::{ApiCode, ApiError};
+use crate::body_limit;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// The largest upload `POST /api/import` accepts (also in openapi.json).
@@ -50,25 +51,8 @@ pub async fn import(
     Query(q): Query<ImportQuery>,
     req: Request,
 ) -> Result<Json<Value>, ApiError> {
-    let too_large = || {
-        ApiError::new(
-            ApiCode::PayloadTooLarge,
-            format!(
-                "the upload is larger than the import limit of {} MiB",
-                IMPORT_LIMIT >> 20
-            ),
-        )
-    };
-    // A declared length over the limit is refused before reading anything; the route's body
-    // limit stops uploads that do not declare one.
-    let declared = req
-        .headers()
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > IMPORT_LIMIT as u64) {
-        return Err(too_large());
-    }
+    // A declared length over the limit was refused before this handler (`body_limit`); the
+    // route's limit stops uploads that do not declare one while they are read.
     let format: ImportFormat = q
         .format
         .as_deref()
@@ -81,7 +65,7 @@ pub async fn import(
         .await
         .map_err(|rejection: BytesRejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                too_large()
+                body_limit::too_large(IMPORT_LIMIT)
             } else {
                 ApiError::invalid(rejection.body_text())
             }

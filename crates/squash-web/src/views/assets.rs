@@ -1,11 +1,12 @@
 //! The scripts and stylesheets, embedded in the binary: nothing to build, nothing to install.
 //! `app.*` run the page; `reader.*` add reading (tool cards, dark theme, sheets) and the
-//! keyboard.
+//! keyboard; `live.js` follows changes made elsewhere (server-sent events).
 
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
 
 const SCRIPT: &str = include_str!("../../static/app.js");
+const LIVE: &str = include_str!("../../static/live.js");
 const STYLE: &str = include_str!("../../static/app.css");
 const READER_SCRIPT: &str = include_str!("../../static/reader.js");
 const READER_STYLE: &str = include_str!("../../static/reader.css");
@@ -34,6 +35,11 @@ fn javascript(body: &'static str) -> impl IntoResponse {
         ],
         body,
     )
+}
+
+/// Live updates (server-sent events), apart from the page script.
+pub async fn live() -> impl IntoResponse {
+    javascript(LIVE)
 }
 
 fn css(body: &'static str) -> impl IntoResponse {

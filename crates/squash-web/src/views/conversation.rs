@@ -1,7 +1,9 @@
 //! The conversation page: the current thread's messages, selection, the Squash menu, AI
 //! progress and preview, undo/redo, the history panel, provenance, edit/delete, and chat.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
 use squash_app::{ContextMeter, ConversationService, ThreadRef, ThreadView};
 use squash_core::tokens::{format_compact, format_count};
@@ -12,6 +14,7 @@ use super::{fit, history, layout, message, shortcuts};
 use crate::api::paging::PageQuery;
 use crate::api::{parse_id, Query};
 use crate::error::ApiError;
+use crate::etag::{server_facts, Tag};
 use crate::state::{AppState, ModelChoice};
 
 /// Messages a page shows at first and loads at a time: a screenful or two. The rest of a long
@@ -22,11 +25,26 @@ pub const PAGE_SIZE: u32 = 50;
 pub async fn page(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<PageQuery>,
-) -> Result<Markup, PageError> {
+    Query(page): Query<PageQuery>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
     let service = state.service();
-    let window = query.window(PAGE_SIZE)?;
+    let window = page.window(PAGE_SIZE)?;
+    // Everything the page shows comes from the conversation's state and this server's
+    // settings (model, options): 304 before anything is read or rendered when neither moved.
+    let (conversation, thread) = service.current_thread_header(id).await?;
+    let tag = Tag::of(
+        "page",
+        &conversation,
+        &thread,
+        query.as_deref(),
+        &server_facts(&state),
+    );
+    if tag.matches(&headers) {
+        return Ok(tag.not_modified());
+    }
     let view = service.thread_page(ThreadRef::Current(id), window).await?;
     let entries = service.history(id).await?;
     // Once per page, for the badges: what made each message (edit, squash, mask).
@@ -41,6 +59,12 @@ pub async fn page(
         ModelChoice::Missing(_) => None,
     };
     let ai_ready = model.is_some();
+    // Why AI actions are off, shown as their tooltip and read out as their description.
+    let missing = match state.model_choice() {
+        ModelChoice::Ready(_) => None,
+        ModelChoice::Missing(reason) => Some(reason.as_str()),
+    };
+    let described = missing.map(|_| "ai-missing-reason");
     let meter = ContextMeter::of(&view, model, state.chat_options());
     let body = html! {
         main.conversation #conversation data-conversation=(id) data-ai=(if ai_ready { "ready" } else { "missing" }) {
@@ -65,10 +89,14 @@ pub async fn page(
                             button #squash-btn.primary type="button" aria-haspopup="menu" aria-expanded="false" disabled { "Squash ▾" }
                             div #squash-menu.menu-items role="menu" hidden {
                                 button type="button" role="menuitem" data-squash="manual" { "Manual (Concatenate)" }
-                                button type="button" role="menuitem" data-squash="ai" { "AI Squash" }
-                                button type="button" role="menuitem" data-squash="structured" title="Sections: goal, what was done, files, commands and results, errors and fixes, decisions, open items" { "AI Squash (structured)" }
+                                button type="button" role="menuitem" data-squash="ai" disabled[!ai_ready] title=[missing] aria-describedby=[described] { "AI Squash" }
+                                button type="button" role="menuitem" data-squash="structured" disabled[!ai_ready] aria-describedby=[described]
+                                    title=(missing.unwrap_or("Sections: goal, what was done, files, commands and results, errors and fixes, decisions, open items")) { "AI Squash (structured)" }
                                 button type="button" role="menuitem" data-squash="extract" title="The facts of the selection, without a model: instant and exact" { "Extract facts (no model)" }
-                                button type="button" role="menuitem" data-squash="custom" { "Custom AI Squash…" }
+                                button type="button" role="menuitem" data-squash="custom" disabled[!ai_ready] title=[missing] aria-describedby=[described] { "Custom AI Squash…" }
+                            }
+                            @if let Some(reason) = missing {
+                                span #ai-missing-reason hidden { "Needs a model: " (reason) }
                             }
                         }
                         (fit::button())
@@ -88,7 +116,7 @@ pub async fn page(
                     section #preview.card.preview hidden {}
                     (fit::done_card())
                     (thread_view(&view, &operations))
-                    (composer())
+                    (composer(missing))
                 }
                 aside #history-panel.history-panel hidden {
                     (history::panel(&entries))
@@ -118,10 +146,13 @@ pub async fn page(
             (shortcuts::dialog())
         }
     };
-    Ok(layout::page(
-        &view.conversation.display_name,
-        Some(state.model_choice()),
-        body,
+    Ok(tag.stamp(
+        layout::page(
+            &view.conversation.display_name,
+            Some(state.model_choice()),
+            body,
+        )
+        .into_response(),
     ))
 }
 
@@ -228,7 +259,9 @@ fn thread_view(view: &ThreadView, operations: &[SquashOperation]) -> Markup {
     }
 }
 
-fn composer() -> Markup {
+/// The chat box; `missing` (why there is no model) turns "Send to model" off, while adding a
+/// message without a reply still works.
+fn composer(missing: Option<&str>) -> Markup {
     html! {
         section.card.composer {
             div #chat-sent.chat-sent hidden {
@@ -242,7 +275,7 @@ fn composer() -> Markup {
             form #chat-form {
                 textarea #chat-input name="text" rows="3" placeholder="Write a message… (Ctrl+Enter sends it to the model)" aria-label="Message" {}
                 div.composer-actions {
-                    button #chat-send.primary type="submit" { "Send to model" }
+                    button #chat-send.primary type="submit" disabled[missing.is_some()] title=[missing] aria-describedby=[missing.map(|_| "ai-missing-reason")] { "Send to model" }
                     span.sep {}
                     label.small { "or add as "
                         select #append-role name="role" aria-label="Role of the added message" {

@@ -20,6 +20,7 @@ pub fn page(title: &str, model: Option<&ModelChoice>, body: Markup) -> Markup {
                 link rel="stylesheet" href="/static/reader.css";
                 script src="/static/app.js" defer {}
                 script src="/static/reader.js" defer {}
+                script src="/static/live.js" defer {}
             }
             body {
                 header.top {

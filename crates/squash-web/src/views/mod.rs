@@ -37,6 +37,7 @@ pub fn router() -> Router<AppState> {
             get(conversation::messages_fragment),
         )
         .route("/static/app.js", get(assets::script))
+        .route("/static/live.js", get(assets::live))
         .route("/static/app.css", get(assets::style))
         .route("/static/reader.js", get(assets::reader_script))
         .route("/static/reader.css", get(assets::reader_style))
