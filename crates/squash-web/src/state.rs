@@ -33,6 +33,10 @@ struct Inner {
     previews: Previews,
     security: Security,
     default_project: String,
+    /// Thread reads (pages, the page fragments, the JSON) in flight at once. Each holds a
+    /// page of parsed messages and its rendering; past a few per core, more at once only adds
+    /// memory and switching, not throughput, so the rest wait their turn.
+    reads: tokio::sync::Semaphore,
     /// Cancelled when the server begins to shut down: endless responses (live-update streams)
     /// end then, so that the graceful shutdown does not wait for the browsers to leave.
     closing: CancellationToken,
@@ -56,6 +60,7 @@ impl AppState {
                 previews: Previews::default(),
                 security: Security::default(),
                 default_project,
+                reads: tokio::sync::Semaphore::new(concurrent_reads()),
                 closing: CancellationToken::new(),
             }),
         }
@@ -73,6 +78,7 @@ impl AppState {
                 previews: Previews::default(),
                 security: shared.security.clone(),
                 default_project: shared.default_project.clone(),
+                reads: tokio::sync::Semaphore::new(concurrent_reads()),
                 closing: shared.closing.clone(),
             },
         };
@@ -108,6 +114,16 @@ impl AppState {
     pub fn with_default_project(self, path: impl Into<String>) -> AppState {
         let path = path.into();
         self.edit(|i| i.default_project = path)
+    }
+
+    /// A turn to read and render a thread page; held until the answer is built.
+    pub async fn read_turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+        self.inner.reads.acquire().await.map_err(|_| {
+            ApiError::new(
+                squash_app::ErrorCode::StorageError,
+                "the server is shutting down",
+            )
+        })
     }
 
     pub fn service(&self) -> &ConversationService {
@@ -150,4 +166,9 @@ impl AppState {
     pub fn closing(&self) -> &CancellationToken {
         &self.inner.closing
     }
+}
+
+/// Two reads per core: one computing while the other waits on the database.
+fn concurrent_reads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get()) * 2
 }

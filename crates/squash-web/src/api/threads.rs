@@ -32,6 +32,7 @@ pub async fn current(
 ) -> Result<Response, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
     let window = page.window(MAX_PAGE)?;
+    let _turn = state.read_turn().await?;
     let (conversation, thread) = state.service().current_thread_header(id).await?;
     let tag = Tag::of("api-current", &conversation, &thread, query.as_deref(), "");
     if tag.matches(&headers) {
@@ -54,6 +55,7 @@ pub async fn get(
 ) -> Result<Response, ApiError> {
     let id: ThreadId = parse_id(&id, "thread")?;
     let window = page.window(MAX_PAGE)?;
+    let _turn = state.read_turn().await?;
     let (conversation, thread) = state.service().thread_header(id).await?;
     let tag = Tag::of("api-thread", &conversation, &thread, query.as_deref(), "");
     if tag.matches(&headers) {

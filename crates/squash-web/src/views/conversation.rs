@@ -32,6 +32,7 @@ pub async fn page(
     let id: ConversationId = parse_id(&id, "conversation")?;
     let service = state.service();
     let window = page.window(PAGE_SIZE)?;
+    let _turn = state.read_turn().await?;
     // Everything the page shows comes from the conversation's state and this server's
     // settings (model, options): 304 before anything is read or rendered when neither moved.
     let (conversation, thread) = service.current_thread_header(id).await?;
@@ -200,6 +201,7 @@ pub async fn messages_fragment(
 ) -> Result<Markup, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
     let window = query.window(PAGE_SIZE)?;
+    let _turn = state.read_turn().await?;
     let service = state.service();
     let view = service.thread_page(ThreadRef::Current(id), window).await?;
     let operations = operations_of(service, &view).await?;
