@@ -20,6 +20,7 @@ mod local;
 pub mod providers;
 mod refs;
 pub mod resume;
+mod search;
 pub mod selection;
 mod squash;
 
@@ -35,10 +36,11 @@ pub use history::{HistoryEntry, ProvenanceNode};
 pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };
+pub use search::DEFAULT_SEARCH_LIMIT;
 pub use squash::{
     prompt_style_for, result_role, AiSquash, Progress, PromptPurpose, SentPrompt, SquashEngine,
     SquashError, SquashOptions, SquashResult, SquashStage, StageListener, BRIEF_MAX_OUTPUT_TOKENS,
     CONTEXT_TOKENS_ENV, CONTEXT_WINDOW_ENV, SQUASH_MAX_OUTPUT_TOKENS, SQUASH_TEMPERATURE,
 };
 pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
-pub use squash_store::ConversationSummary;
+pub use squash_store::{ConversationSummary, SearchHit, SearchResults, MAX_SEARCH_LIMIT};

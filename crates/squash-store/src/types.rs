@@ -242,3 +242,27 @@ impl MessageChunks {
         }
     }
 }
+
+/// One message that matches a search: in its conversation's current thread.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SearchHit {
+    pub conversation_id: ConversationId,
+    pub conversation_name: String,
+    pub message_id: MessageId,
+    /// The message's position in the current thread, from 0.
+    pub position: u64,
+    pub role: squash_core::Role,
+    /// A short excerpt of the message's searchable text around the match, with the matched
+    /// words as parts of their own (`hit: true`): plain text, never markup.
+    pub snippet: Vec<squash_core::search::SnippetPart>,
+    /// Relevance, higher is better. Comparable between hits of one search on one backend only
+    /// (SQLite's is the negated BM25 score, PostgreSQL's `ts_rank`).
+    pub rank: f64,
+}
+
+/// A page of hits, best first, and how many hits there are in all.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SearchResults {
+    pub hits: Vec<SearchHit>,
+    pub total: u64,
+}

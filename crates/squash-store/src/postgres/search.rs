@@ -1,0 +1,129 @@
+//! Full-text search over the GIN-indexed `messages.search_vector` (migration 0006), and the
+//! fill of `search_text` in rows stored before it (see `crate::search`).
+
+use sqlx::{PgPool, Postgres, Transaction};
+use squash_core::search::{snippet_parts, SearchQuery, MARK_END, MARK_START};
+use squash_core::{ConversationId, Role};
+use uuid::Uuid;
+
+use super::error::DbResult;
+use super::rows::to_u64;
+use crate::search::{check_limit, row_search_text, SNIPPET_WORDS};
+use crate::tokens::BACKFILL_BATCH;
+use crate::{Result, SearchHit, SearchResults, StoreError};
+
+/// Fills `search_text` where it is NULL, a batch at a time, in `tx` (the generated
+/// `search_vector` follows). Returns how many rows it filled. Another instance filling at the
+/// same time is harmless: both compute the same text, and a filled row is skipped.
+pub(super) async fn backfill(tx: &mut Transaction<'_, Postgres>) -> Result<u64> {
+    let (mut after, mut filled) = (i64::MIN, 0u64);
+    loop {
+        let batch: Vec<(i64, String)> = sqlx::query_as(
+            "SELECT key, content FROM messages \
+             WHERE search_text IS NULL AND key > $1 ORDER BY key LIMIT $2",
+        )
+        .bind(after)
+        .bind(BACKFILL_BATCH)
+        .fetch_all(&mut **tx)
+        .await
+        .db()?;
+        let Some(last) = batch.last() else {
+            return Ok(filled);
+        };
+        after = last.0;
+        let keys: Vec<i64> = batch.iter().map(|(key, _)| *key).collect();
+        let texts: Vec<String> = batch
+            .iter()
+            .map(|(key, content)| row_search_text(*key, content))
+            .collect::<Result<_>>()?;
+        sqlx::query(
+            "UPDATE messages SET search_text = u.text \
+             FROM UNNEST($1::bigint[], $2::text[]) AS u(key, text) \
+             WHERE messages.key = u.key AND messages.search_text IS NULL",
+        )
+        .bind(&keys)
+        .bind(&texts)
+        .execute(&mut **tx)
+        .await
+        .db()?;
+        filled += batch.len() as u64;
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct HitRow {
+    message_id: Uuid,
+    conversation_id: Uuid,
+    conversation_name: String,
+    position: i64,
+    role: String,
+    rank: f32,
+    total: i64,
+    snippet: Option<String>,
+}
+
+/// The hits of `query` in current threads, best first, in one statement: the matches come
+/// from the GIN index, each is kept if the link index finds it in its conversation's current
+/// thread, and `ts_headline` (which parses the whole text again) runs for the page only.
+pub(super) async fn search(
+    pool: &PgPool,
+    query: &SearchQuery,
+    conversation: Option<ConversationId>,
+    limit: u32,
+) -> Result<SearchResults> {
+    let limit = check_limit(limit)?;
+    let options = format!(
+        "StartSel={MARK_START}, StopSel={MARK_END}, MaxWords={SNIPPET_WORDS}, \
+         MinWords={}, MaxFragments=1, FragmentDelimiter=\" … \"",
+        SNIPPET_WORDS / 2
+    );
+    let rows: Vec<HitRow> = sqlx::query_as(
+        "WITH q AS (SELECT websearch_to_tsquery('english', $1) AS q), \
+         hits AS ( \
+             SELECT m.key, m.id AS message_id, c.id AS conversation_id, \
+                    c.display_name AS conversation_name, tm.position, m.role, \
+                    ts_rank(m.search_vector, q.q) AS rank \
+             FROM q \
+             JOIN messages m ON m.search_vector @@ q.q \
+             JOIN conversations c ON c.key = m.conversation_key \
+             JOIN thread_messages tm \
+                  ON tm.message_key = m.key AND tm.thread_key = c.current_thread_key \
+             WHERE $2::uuid IS NULL OR c.id = $2 \
+         ), page AS ( \
+             SELECT hits.*, count(*) OVER () AS total FROM hits \
+             ORDER BY rank DESC, key LIMIT $3 \
+         ) \
+         SELECT page.message_id, page.conversation_id, page.conversation_name, page.position, \
+                page.role, page.rank, page.total, \
+                ts_headline('english', m.search_text, q.q, $4) AS snippet \
+         FROM page JOIN messages m ON m.key = page.key, q \
+         ORDER BY page.rank DESC, page.key",
+    )
+    .bind(query.to_websearch())
+    .bind(conversation.map(|c| *c.as_uuid()))
+    .bind(limit)
+    .bind(options)
+    .fetch_all(pool)
+    .await
+    .db()?;
+    let total = rows.first().map_or(0, |r| r.total);
+    let hits = rows
+        .into_iter()
+        .map(|row| {
+            Ok(SearchHit {
+                conversation_id: row.conversation_id.into(),
+                conversation_name: row.conversation_name,
+                message_id: row.message_id.into(),
+                position: to_u64("link position", row.position)?,
+                role: Role::parse(&row.role)
+                    .ok_or_else(|| StoreError::Corrupt(format!("message role {:?}", row.role)))?,
+                snippet: snippet_parts(row.snippet.as_deref().unwrap_or_default()),
+                rank: f64::from(row.rank),
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ok(SearchResults {
+        hits,
+        total: to_u64("hit count", total)?,
+    })
+}
