@@ -30,7 +30,7 @@ use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
 
 const CONVERSATIONS: usize = 50;
 const PER_CONVERSATION: usize = 2_000;
-const ROUNDS: usize = 60;
+const ROUNDS: usize = 40;
 const SQUASHES_PER_CONVERSATION: usize = 5;
 
 const PROSE: &[&str] = &[
@@ -213,7 +213,10 @@ fn message(conv: ConversationId, n: usize, rng: &mut StdRng) -> Message {
         0 => (
             Role::User,
             vec![ContentItem::UserMessage {
-                text: sentence(rng, rng.gen_range(8..40)),
+                text: {
+                    let n = rng.gen_range(8..40);
+                    sentence(rng, n)
+                },
             }],
         ),
         1 | 4 => (
@@ -221,7 +224,10 @@ fn message(conv: ConversationId, n: usize, rng: &mut StdRng) -> Message {
             vec![
                 ContentItem::AssistantMessage {
                     structured: StructuredText {
-                        full_text: sentence(rng, rng.gen_range(10..60)),
+                        full_text: {
+                            let n = rng.gen_range(10..60);
+                            sentence(rng, n)
+                        },
                         ..Default::default()
                     },
                 },
@@ -241,7 +247,10 @@ fn message(conv: ConversationId, n: usize, rng: &mut StdRng) -> Message {
                 tool_use_id: format!("toolu_{}", n - 1),
                 tool_name: "Bash".into(),
                 result: vec![ToolResultData::Text {
-                    text: lines(rng, rng.gen_range(4..40)),
+                    text: {
+                        let n = rng.gen_range(4..40);
+                        lines(rng, n)
+                    },
                 }],
                 is_error: rng.gen_bool(0.1),
             }],
@@ -250,7 +259,10 @@ fn message(conv: ConversationId, n: usize, rng: &mut StdRng) -> Message {
             Role::Assistant,
             vec![ContentItem::AssistantMessage {
                 structured: StructuredText {
-                    full_text: sentence(rng, rng.gen_range(20..120)),
+                    full_text: {
+                        let n = rng.gen_range(20..120);
+                        sentence(rng, n)
+                    },
                     ..Default::default()
                 },
             }],
@@ -398,6 +410,7 @@ async fn run(name: &str, store: Arc<dyn ConversationStore>) {
     }
     let mut per_query: Vec<Vec<Duration>> = vec![Vec::new(); queries.len()];
     let mut totals = vec![0u64; queries.len()];
+    let mut more = vec![false; queries.len()];
     let mut floor = Vec::new();
     for round in 0..ROUNDS {
         for (i, (_, q, c)) in queries.iter().enumerate() {
@@ -405,6 +418,7 @@ async fn run(name: &str, store: Arc<dyn ConversationStore>) {
             let r = service.search(q, *c, Some(20)).await.expect("search");
             per_query[i].push(t.elapsed());
             totals[i] = r.total;
+            more[i] = r.more;
             let id = sample[(round * queries.len() + i) % sample.len()];
             let t = Instant::now();
             service.message(id).await.expect("floor lookup");
@@ -417,7 +431,7 @@ async fn run(name: &str, store: Arc<dyn ConversationStore>) {
         row(
             &format!("{kind}: {q}"),
             &stats(per_query[i].clone()),
-            &totals[i].to_string(),
+            &format!("{}{}", totals[i], if more[i] { "+" } else { "" }),
         );
     }
     row("ALL SEARCHES", &stats(per_query.concat()), "");

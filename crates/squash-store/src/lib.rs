@@ -27,7 +27,7 @@ use squash_core::{
 };
 
 pub use error::{Entity, StoreError};
-pub use search::MAX_SEARCH_LIMIT;
+pub use search::{MAX_CANDIDATES as MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
 pub use types::{

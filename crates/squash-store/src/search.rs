@@ -38,3 +38,9 @@ pub(crate) fn check_limit(limit: u32) -> Result<i64, StoreError> {
 
 /// How many words of context a snippet holds.
 pub(crate) const SNIPPET_WORDS: i64 = 24;
+
+/// The most matches a search ranks and counts: the newest ones, in current threads. A word in
+/// most of 100,000 messages would otherwise cost a rank and a thread lookup for each of them
+/// (seconds, not milliseconds); what a person looks for is on the first page of the best of
+/// the newest thousand, and past that a count says little more than "many".
+pub const MAX_CANDIDATES: u32 = 1_000;

@@ -264,5 +264,21 @@ pub struct SearchHit {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SearchResults {
     pub hits: Vec<SearchHit>,
+    /// How many messages match, counted up to `MAX_SEARCH_CANDIDATES` (1,000).
     pub total: u64,
+    /// More messages match than `total` counts; the hits are then the best of the newest
+    /// 1,000 matches.
+    pub more: bool,
+}
+
+impl SearchResults {
+    /// The page and a count of up to `MAX_SEARCH_CANDIDATES + 1` matches.
+    pub(crate) fn counted(hits: Vec<SearchHit>, counted: u64) -> SearchResults {
+        let cap = u64::from(crate::search::MAX_CANDIDATES);
+        SearchResults {
+            hits,
+            total: counted.min(cap),
+            more: counted > cap,
+        }
+    }
 }

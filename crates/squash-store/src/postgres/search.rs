@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::error::DbResult;
 use super::rows::to_u64;
-use crate::search::{check_limit, row_search_text, SNIPPET_WORDS};
+use crate::search::{check_limit, row_search_text, MAX_CANDIDATES, SNIPPET_WORDS};
 use crate::tokens::BACKFILL_BATCH;
 use crate::{Result, SearchHit, SearchResults, StoreError};
 
@@ -77,35 +77,47 @@ pub(super) async fn search(
          MinWords={}, MaxFragments=1, FragmentDelimiter=\" … \"",
         SNIPPET_WORDS / 2
     );
-    let rows: Vec<HitRow> = sqlx::query_as(
+    // With a scope, the conversation's own messages (`messages_by_conversation`) are ANDed
+    // with the text index; two statements, as an `OR $2 IS NULL` would hide that from the
+    // planner.
+    let scope = if conversation.is_some() {
+        "m.conversation_key = (SELECT key FROM conversations WHERE id = $2)"
+    } else {
+        "$2::uuid IS NULL"
+    };
+    let sql = format!(
         "WITH q AS (SELECT websearch_to_tsquery('english', $1) AS q), \
-         hits AS ( \
+         hits AS MATERIALIZED ( \
              SELECT m.key, m.id AS message_id, c.id AS conversation_id, \
-                    c.display_name AS conversation_name, tm.position, m.role, \
-                    ts_rank(m.search_vector, q.q) AS rank \
+                    c.display_name AS conversation_name, tm.position, m.role, m.search_vector \
              FROM q \
              JOIN messages m ON m.search_vector @@ q.q \
              JOIN conversations c ON c.key = m.conversation_key \
              JOIN thread_messages tm \
                   ON tm.message_key = m.key AND tm.thread_key = c.current_thread_key \
-             WHERE $2::uuid IS NULL OR c.id = $2 \
+             WHERE {scope} \
+             ORDER BY m.key DESC LIMIT $5 \
          ), page AS ( \
-             SELECT hits.*, count(*) OVER () AS total FROM hits \
-             ORDER BY rank DESC, key LIMIT $3 \
+             SELECT hits.key, hits.message_id, hits.conversation_id, hits.conversation_name, \
+                    hits.position, hits.role, ts_rank(hits.search_vector, q.q) AS rank, \
+                    count(*) OVER () AS total \
+             FROM hits, q ORDER BY rank DESC, key DESC LIMIT $3 \
          ) \
          SELECT page.message_id, page.conversation_id, page.conversation_name, page.position, \
                 page.role, page.rank, page.total, \
                 ts_headline('english', m.search_text, q.q, $4) AS snippet \
          FROM page JOIN messages m ON m.key = page.key, q \
-         ORDER BY page.rank DESC, page.key",
-    )
-    .bind(query.to_websearch())
-    .bind(conversation.map(|c| *c.as_uuid()))
-    .bind(limit)
-    .bind(options)
-    .fetch_all(pool)
-    .await
-    .db()?;
+         ORDER BY page.rank DESC, page.key DESC"
+    );
+    let rows: Vec<HitRow> = sqlx::query_as(&sql)
+        .bind(query.to_websearch())
+        .bind(conversation.map(|c| *c.as_uuid()))
+        .bind(limit)
+        .bind(options)
+        .bind(i64::from(MAX_CANDIDATES) + 1)
+        .fetch_all(pool)
+        .await
+        .db()?;
     let total = rows.first().map_or(0, |r| r.total);
     let hits = rows
         .into_iter()
@@ -122,8 +134,5 @@ pub(super) async fn search(
             })
         })
         .collect::<Result<_>>()?;
-    Ok(SearchResults {
-        hits,
-        total: to_u64("hit count", total)?,
-    })
+    Ok(SearchResults::counted(hits, to_u64("hit count", total)?))
 }

@@ -8,7 +8,7 @@ use squash_core::{ConversationId, Role};
 use super::conn::map_err;
 use super::rows::uuid;
 use crate::error::StoreError;
-use crate::search::{check_limit, row_search_text, SNIPPET_WORDS};
+use crate::search::{check_limit, row_search_text, MAX_CANDIDATES, SNIPPET_WORDS};
 use crate::tokens::BACKFILL_BATCH;
 use crate::types::{SearchHit, SearchResults};
 use crate::Result;
@@ -58,9 +58,23 @@ pub(super) fn search(
     let limit = check_limit(limit)?;
     let fts = query.to_fts5();
     let scope = conversation.map(|c| *c.as_bytes());
+    // A scope narrows the index scan to the conversation's key range (one probe of
+    // `messages_by_conversation` each way); the join still checks each hit's conversation.
+    let (low, high): (i64, i64) = match conversation {
+        None => (i64::MIN, i64::MAX),
+        Some(_) => tx
+            .prepare_cached(
+                "SELECT COALESCE(MIN(m.key), 0), COALESCE(MAX(m.key), -1) FROM messages m \
+                 WHERE m.conversation_key = (SELECT key FROM conversations WHERE id = ?1)",
+            )
+            .and_then(|mut s| s.query_row([scope], |r| Ok((r.get(0)?, r.get(1)?))))
+            .map_err(map_err)?,
+    };
     let rows: Vec<(i64, Vec<u8>, Vec<u8>, String, i64, String, f64, i64)> = tx
         .prepare_cached(
-            // Materialized: FTS5's rank cannot be read in the window function's context.
+            // The candidates: the newest matches in current threads, found walking the index
+            // newest first and stopping at MAX_CANDIDATES + 1 (the one past says "more").
+            // Materialized: FTS5's rank cannot be read in the outer query's context.
             "WITH hits AS MATERIALIZED ( \
                  SELECT m.key, m.id, c.id AS conversation_id, c.display_name, tm.position, \
                         m.role, -message_search.rank AS rank \
@@ -69,25 +83,30 @@ pub(super) fn search(
                  JOIN conversations c ON c.key = m.conversation_key \
                  JOIN thread_messages tm INDEXED BY thread_messages_by_message \
                       ON tm.message_key = m.key AND tm.thread_key = c.current_thread_key \
-                 WHERE message_search MATCH ?1 AND (?2 IS NULL OR c.id = ?2) \
+                 WHERE message_search MATCH ?1 AND message_search.rowid BETWEEN ?4 AND ?5 \
+                   AND (?2 IS NULL OR c.id = ?2) \
+                 ORDER BY message_search.rowid DESC LIMIT ?6 \
              ) \
              SELECT key, id, conversation_id, display_name, position, role, rank, \
-                    count(*) OVER () \
-             FROM hits ORDER BY rank DESC, key LIMIT ?3",
+                    (SELECT count(*) FROM hits) \
+             FROM hits ORDER BY rank DESC, key DESC LIMIT ?3",
         )
         .and_then(|mut s| {
-            s.query_map(params![fts, scope, limit], |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                    r.get(6)?,
-                    r.get(7)?,
-                ))
-            })?
+            s.query_map(
+                params![fts, scope, limit, low, high, i64::from(MAX_CANDIDATES) + 1],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                        r.get(7)?,
+                    ))
+                },
+            )?
             .collect()
         })
         .map_err(map_err)?;
@@ -126,8 +145,8 @@ pub(super) fn search(
             rank,
         });
     }
-    Ok(SearchResults {
+    Ok(SearchResults::counted(
         hits,
-        total: u64::try_from(total).unwrap_or(0),
-    })
+        u64::try_from(total).unwrap_or(0),
+    ))
 }

@@ -10,6 +10,7 @@ mod openapi;
 mod operations;
 mod previews;
 mod provenance;
+mod search;
 mod squash;
 mod threads;
 mod transfer;
@@ -80,6 +81,7 @@ routes! {
     post "/api/conversations/{id}/chat" => chat::turn;
     get "/api/conversations/{id}/export" => transfer::export;
     post "/api/import" => transfer::import, body_limit transfer::IMPORT_LIMIT;
+    get "/api/search" => search::search;
 }
 
 /// A JSON body whose problems answer as `invalid_input` in the API's error shape.

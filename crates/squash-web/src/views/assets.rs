@@ -6,6 +6,8 @@ use axum::response::IntoResponse;
 
 const SCRIPT: &str = include_str!("../../static/app.js");
 const STYLE: &str = include_str!("../../static/app.css");
+const SIDEBAR_SCRIPT: &str = include_str!("../../static/sidebar.js");
+const SIDEBAR_STYLE: &str = include_str!("../../static/sidebar.css");
 
 pub async fn script() -> impl IntoResponse {
     (
@@ -24,5 +26,25 @@ pub async fn style() -> impl IntoResponse {
             (CACHE_CONTROL, "no-cache"),
         ],
         STYLE,
+    )
+}
+
+pub async fn sidebar_script() -> impl IntoResponse {
+    (
+        [
+            (CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (CACHE_CONTROL, "no-cache"),
+        ],
+        SIDEBAR_SCRIPT,
+    )
+}
+
+pub async fn sidebar_style() -> impl IntoResponse {
+    (
+        [
+            (CONTENT_TYPE, "text/css; charset=utf-8"),
+            (CACHE_CONTROL, "no-cache"),
+        ],
+        SIDEBAR_STYLE,
     )
 }

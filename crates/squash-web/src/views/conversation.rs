@@ -99,9 +99,10 @@ pub async fn page(
             (fit::dialog(state.model_choice(), &view))
         }
     };
-    Ok(layout::page(
+    Ok(layout::page_with_sidebar(
         &view.conversation.display_name,
         Some(state.model_choice()),
+        super::sidebar::sidebar(&state, Some(id)).await?,
         body,
     ))
 }

@@ -13,6 +13,7 @@ mod layout;
 mod markdown;
 mod preview;
 mod provenance;
+mod sidebar;
 
 use axum::routing::get;
 use axum::Router;
@@ -32,6 +33,8 @@ pub fn router() -> Router<AppState> {
         .route("/ui/conversations/{id}/fit", get(fit::fragment))
         .route("/static/app.js", get(assets::script))
         .route("/static/app.css", get(assets::style))
+        .route("/static/sidebar.js", get(assets::sidebar_script))
+        .route("/static/sidebar.css", get(assets::sidebar_style))
 }
 
 /// A timestamp as people read it.
