@@ -461,7 +461,11 @@ fn main() {
                     .expect("PostgreSQL at SQUASH_TEST_PG"),
             );
             run("PostgreSQL", pg.clone()).await;
-            pg.drop_schema().await.expect("drop bench schema");
+            if std::env::var("SQUASH_BENCH_KEEP").is_ok_and(|v| v == "1") {
+                println!("kept schema {schema} for inspection");
+            } else {
+                pg.drop_schema().await.expect("drop bench schema");
+            }
         }
     });
 }

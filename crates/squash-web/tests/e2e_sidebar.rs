@@ -377,6 +377,12 @@ async fn sidebar_story(b: &Browser, app: &str, dir: &Path) {
         { "role": "assistant", "content": "Route planned: north over the harbour at dawn." },
     ]});
     std::fs::write(&file, chat.to_string()).expect("write file");
+    // The page leaves for the imported conversation at once: what the progress showed is
+    // kept in sessionStorage by an observer.
+    b.js("sessionStorage.clear(); new MutationObserver(() => { \
+          const p = document.querySelector('#import-progress'); \
+          if (!p.hidden) sessionStorage.setItem('progress', document.querySelector('#import-status').textContent); \
+          }).observe(document.querySelector('#sidebar'), { subtree: true, attributes: true, childList: true, characterData: true }); return true;").await;
     b.client
         .find(Locator::Css("#import-file"))
         .await
@@ -384,11 +390,6 @@ async fn sidebar_story(b: &Browser, app: &str, dir: &Path) {
         .send_keys(&file.display().to_string())
         .await
         .expect("choose file");
-    b.wait(
-        "!document.querySelector('#import-progress').hidden",
-        "the import progress",
-    )
-    .await;
     b.wait(
         &format!("location.pathname.startsWith('/c/') && location.pathname !== '/c/{build}'"),
         "the imported conversation",

@@ -85,18 +85,23 @@ pub(super) async fn search(
     } else {
         "$2::uuid IS NULL"
     };
+    // `matches` is materialized on purpose: it makes the text index find the matches. Left to
+    // itself, the planner walks the primary key newest first for `ORDER BY key DESC LIMIT`
+    // and tests every row's tsvector, which for a rare word is a scan of the whole table.
     let sql = format!(
         "WITH q AS (SELECT websearch_to_tsquery('english', $1) AS q), \
+         matches AS MATERIALIZED ( \
+             SELECT m.key FROM q JOIN messages m ON m.search_vector @@ q.q WHERE {scope} \
+         ), \
          hits AS MATERIALIZED ( \
              SELECT m.key, m.id AS message_id, c.id AS conversation_id, \
                     c.display_name AS conversation_name, tm.position, m.role, m.search_vector \
-             FROM q \
-             JOIN messages m ON m.search_vector @@ q.q \
+             FROM (SELECT key FROM matches ORDER BY key DESC) mk \
+             JOIN messages m ON m.key = mk.key \
              JOIN conversations c ON c.key = m.conversation_key \
              JOIN thread_messages tm \
                   ON tm.message_key = m.key AND tm.thread_key = c.current_thread_key \
-             WHERE {scope} \
-             ORDER BY m.key DESC LIMIT $5 \
+             ORDER BY mk.key DESC LIMIT $5 \
          ), page AS ( \
              SELECT hits.key, hits.message_id, hits.conversation_id, hits.conversation_name, \
                     hits.position, hits.role, ts_rank(hits.search_vector, q.q) AS rank, \
