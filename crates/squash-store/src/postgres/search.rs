@@ -88,6 +88,8 @@ pub(super) async fn search(
     // `matches` is materialized on purpose: it makes the text index find the matches. Left to
     // itself, the planner walks the primary key newest first for `ORDER BY key DESC LIMIT`
     // and tests every row's tsvector, which for a rare word is a scan of the whole table.
+    // The link is a LATERAL probe of `thread_messages_by_message` per match, newest first,
+    // stopping at the candidate limit; as a plain join the planner hashes all 600,000 links.
     let sql = format!(
         "WITH q AS (SELECT websearch_to_tsquery('english', $1) AS q), \
          matches AS MATERIALIZED ( \
@@ -99,8 +101,10 @@ pub(super) async fn search(
              FROM (SELECT key FROM matches ORDER BY key DESC) mk \
              JOIN messages m ON m.key = mk.key \
              JOIN conversations c ON c.key = m.conversation_key \
-             JOIN thread_messages tm \
-                  ON tm.message_key = m.key AND tm.thread_key = c.current_thread_key \
+             JOIN LATERAL ( \
+                 SELECT t.position FROM thread_messages t \
+                 WHERE t.message_key = m.key AND t.thread_key = c.current_thread_key LIMIT 1 \
+             ) tm ON true \
              ORDER BY mk.key DESC LIMIT $5 \
          ), page AS ( \
              SELECT hits.key, hits.message_id, hits.conversation_id, hits.conversation_name, \
