@@ -46,6 +46,10 @@ pub(super) fn backfill(tx: &Transaction<'_>) -> Result<u64> {
     }
 }
 
+/// A hit as the ranking statement returns it: key, message id, conversation id, conversation
+/// name, position, role, rank, and the number of candidates.
+type HitRow = (i64, Vec<u8>, Vec<u8>, String, i64, String, f64, i64);
+
 /// The hits of `query` in current threads, best first. The ranking statement reads only the
 /// index, the links and the conversations; snippets are made for the page alone, one indexed
 /// probe each, since `snippet()` must run in a query of its own over the FTS table.
@@ -70,7 +74,7 @@ pub(super) fn search(
             .and_then(|mut s| s.query_row([scope], |r| Ok((r.get(0)?, r.get(1)?))))
             .map_err(map_err)?,
     };
-    let rows: Vec<(i64, Vec<u8>, Vec<u8>, String, i64, String, f64, i64)> = tx
+    let rows: Vec<HitRow> = tx
         .prepare_cached(
             // The candidates: the newest matches in current threads, found walking the index
             // newest first and stopping at MAX_CANDIDATES + 1 (the one past says "more").
