@@ -1401,8 +1401,13 @@ async fn pages_render_every_content_type_and_escape_everything() {
     assert!(html.contains("details class=\"thinking\""));
     assert!(html.contains("system level-warning"));
     assert!(html.contains("Squash ▾") && html.contains("Custom AI Squash…"));
-    // The only script is the embedded file.
-    assert_eq!(html.matches("<script").count(), 1, "{html}");
+    // The only scripts are the embedded files: the page's and the sidebar's.
+    assert_eq!(html.matches("<script").count(), 2, "{html}");
+    assert_eq!(html.matches("<script src=\"/static/").count(), 2, "{html}");
+    let sidebar_js = app.get("/static/sidebar.js").await;
+    assert_eq!(sidebar_js.status, StatusCode::OK);
+    assert!(sidebar_js.text.contains("squash:select"));
+    assert_eq!(app.get("/static/sidebar.css").await.status, StatusCode::OK);
     let js = app.get("/static/app.js").await;
     assert_eq!(js.status, StatusCode::OK);
     assert!(js.text.contains("X-Squash-Csrf"));
