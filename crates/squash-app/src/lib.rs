@@ -21,6 +21,7 @@ mod pages;
 pub mod providers;
 mod refs;
 pub mod resume;
+mod search;
 pub mod selection;
 mod squash;
 
@@ -36,6 +37,7 @@ pub use history::{HistoryEntry, ProvenanceNode};
 pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };
+pub use search::DEFAULT_SEARCH_LIMIT;
 pub use squash::{
     prompt_style_for, result_role, AiSquash, Progress, PromptPurpose, SentPrompt, SquashEngine,
     SquashError, SquashOptions, SquashResult, SquashStage, StageListener, BRIEF_MAX_OUTPUT_TOKENS,
@@ -43,4 +45,6 @@ pub use squash::{
 };
 pub use squash_core::page::{PageAnchor, PageSpan, PageWindow, MAX_PAGE};
 pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
-pub use squash_store::{ConversationSummary, ThreadRef};
+pub use squash_store::{
+    ConversationSummary, SearchHit, SearchResults, ThreadRef, MAX_SEARCH_LIMIT,
+};

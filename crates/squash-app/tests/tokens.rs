@@ -249,10 +249,12 @@ async fn imports_are_sized(b: &Backend) {
 }
 
 /// Makes the database look as it did before migration 0005 (the column, its indexes and its
-/// migration record gone), so that opening it runs the real migration and the fill.
+/// migration record gone, and the later search migration's too), so that opening it runs the
+/// real migrations and the fills.
 async fn forget_tokens(b: &Backend) {
     if let Some(path) = &b.sqlite_path {
         let db = rusqlite::Connection::open(path).unwrap();
+        db.execute_batch(common::SQLITE_UNDO_SEARCH).unwrap();
         db.execute_batch(
             "DROP INDEX messages_tokens; DROP INDEX messages_without_tokens; \
              ALTER TABLE messages DROP COLUMN tokens; PRAGMA user_version = 3;",
@@ -264,9 +266,10 @@ async fn forget_tokens(b: &Backend) {
             .await
             .unwrap();
         let sql = format!(
-            "SET search_path TO \"{schema}\"; \
+            "SET search_path TO \"{schema}\"; {} \
              ALTER TABLE messages DROP COLUMN tokens; \
-             DELETE FROM _sqlx_migrations WHERE version = 5;"
+             DELETE FROM _sqlx_migrations WHERE version = 5;",
+            common::PG_UNDO_SEARCH
         );
         sqlx::raw_sql(&sql).execute(&mut db).await.unwrap();
         db.close().await.unwrap();

@@ -96,6 +96,12 @@ pub enum Command {
     /// Export a conversation: a Markdown transcript, lossless Squash JSON, or a Claude Code
     /// session that `claude --resume` accepts (--install puts it where Claude Code looks).
     Export(crate::commands::export::ExportArgs),
+    /// Full-text search over the messages of current threads (a squashed-away message is no
+    /// hit): every word and "quoted phrase" must match; words are stemmed.
+    #[command(
+        after_help = "Examples:\n  squash search lexer panic\n  squash search '\"cargo test\"' --conversation 0192 -n 50"
+    )]
+    Search(crate::commands::search::SearchArgs),
 }
 
 #[derive(Args, Debug)]

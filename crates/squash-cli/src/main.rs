@@ -106,5 +106,6 @@ async fn run_with_database(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => commands::serve::run(&service, args).await,
         Command::Import(args) => commands::import::run(&service, &out, cli.json, args).await,
         Command::Export(args) => commands::export::run(&service, &out, args).await,
+        Command::Search(args) => commands::search::run(&service, &out, args).await,
     }
 }

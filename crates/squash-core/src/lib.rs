@@ -20,6 +20,7 @@ pub mod prompt;
 pub mod quality;
 pub mod redact;
 pub mod render;
+pub mod search;
 pub mod thread_ops;
 pub mod time;
 pub mod tokens;

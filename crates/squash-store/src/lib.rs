@@ -13,6 +13,7 @@ mod changes;
 mod check;
 mod error;
 pub mod postgres;
+mod search;
 pub mod sqlite;
 mod tokens;
 mod types;
@@ -20,6 +21,7 @@ mod types;
 use std::collections::HashMap;
 
 use async_trait::async_trait;
+use squash_core::search::SearchQuery;
 use squash_core::{
     Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
     SquashOperationId, Thread, ThreadId, ToolRefs,
@@ -27,12 +29,13 @@ use squash_core::{
 
 pub use changes::{Changes, CHANNEL as CHANGES_CHANNEL};
 pub use error::{Entity, StoreError};
+pub use search::{MAX_CANDIDATES as MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
 pub use types::{
     Appended, ChunkSender, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch,
     ImportOutcome, ImportRecord, ImportSource, ImportThread, KnownTokens, MessageChunks, NewLinks,
-    PageRequest, StoreStats, ThreadPage, ThreadRef, ThreadSnapshot,
+    PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage, ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -173,6 +176,17 @@ pub trait ConversationStore: Send + Sync {
     async fn import_record(&self, source_key: &str) -> Result<Option<ImportRecord>>;
     /// The import records that point to a conversation (most recent first).
     async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>>;
+
+    /// Full-text search over the messages of the conversations' **current threads** (of one
+    /// conversation when `conversation` is given): a message that an edit, delete or squash
+    /// took out of the current thread is no hit, though it is still stored (undo brings it
+    /// back, and with it its hits). At most `limit` hits, best first, and the total.
+    async fn search(
+        &self,
+        query: &SearchQuery,
+        conversation: Option<ConversationId>,
+        limit: u32,
+    ) -> Result<SearchResults>;
 }
 
 /// Opens the store a URL names: `postgres://…`/`postgresql://…` for PostgreSQL, `sqlite://PATH`

@@ -313,3 +313,42 @@ pub struct ThreadPage {
     pub message_tokens: Vec<u64>,
     pub tokens: u64,
 }
+/// One message that matches a search: in its conversation's current thread.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SearchHit {
+    pub conversation_id: ConversationId,
+    pub conversation_name: String,
+    pub message_id: MessageId,
+    /// The message's position in the current thread, from 1 (as thread pages count).
+    pub position: u64,
+    pub role: squash_core::Role,
+    /// A short excerpt of the message's searchable text around the match, with the matched
+    /// words as parts of their own (`hit: true`): plain text, never markup.
+    pub snippet: Vec<squash_core::search::SnippetPart>,
+    /// Relevance, higher is better. Comparable between hits of one search on one backend only
+    /// (SQLite's is the negated BM25 score, PostgreSQL's `ts_rank`).
+    pub rank: f64,
+}
+
+/// A page of hits, best first, and how many hits there are in all.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SearchResults {
+    pub hits: Vec<SearchHit>,
+    /// How many messages match, counted up to `MAX_SEARCH_CANDIDATES` (1,000).
+    pub total: u64,
+    /// More messages match than `total` counts; the hits are then the best of the newest
+    /// 1,000 matches.
+    pub more: bool,
+}
+
+impl SearchResults {
+    /// The page and a count of up to `MAX_SEARCH_CANDIDATES + 1` matches.
+    pub(crate) fn counted(hits: Vec<SearchHit>, counted: u64) -> SearchResults {
+        let cap = u64::from(crate::search::MAX_CANDIDATES);
+        SearchResults {
+            hits,
+            total: counted.min(cap),
+            more: counted > cap,
+        }
+    }
+}

@@ -276,6 +276,94 @@ async fn conversations_crud_and_listing() {
 }
 
 #[tokio::test]
+async fn search_finds_messages_of_current_threads() {
+    let app = app();
+    let (conv, ids) = app.five().await;
+    let other = app.conversation("Other").await;
+    let haiku = app
+        .append(&other, "user", "A haiku about the build server at night")
+        .await;
+
+    let r = app.get("/api/search?q=E0308").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let body = r.json();
+    assert_eq!(body["total"], 2);
+    let hits = body["hits"].as_array().unwrap();
+    let mut found: Vec<&str> = hits
+        .iter()
+        .map(|h| h["message_id"].as_str().unwrap())
+        .collect();
+    found.sort();
+    let mut expected = vec![ids[0].as_str(), ids[3].as_str()];
+    expected.sort();
+    assert_eq!(found, expected);
+    let first = &hits[0];
+    assert_eq!(first["conversation_id"], conv.as_str());
+    assert_eq!(first["conversation_name"], "Fix the build");
+    assert!(first["position"].is_u64() && first["rank"].is_number());
+    let marked: Vec<&str> = first["snippet"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["hit"] == true)
+        .map(|p| p["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(marked, vec!["E0308"], "{}", r.text);
+
+    // Scoped to one conversation, limited, phrases.
+    let scoped = app
+        .get(&format!("/api/search?q=build&conversation={other}"))
+        .await
+        .json();
+    assert_eq!(scoped["total"], 1);
+    assert_eq!(scoped["hits"][0]["message_id"], haiku.as_str());
+    let limited = app.get("/api/search?q=build&limit=1").await.json();
+    assert_eq!(limited["hits"].as_array().unwrap().len(), 1);
+    assert_eq!(limited["total"], 3, "{limited}");
+    assert_eq!(limited["more"], false);
+    let phrase = app.get("/api/search?q=%22build+passes%22").await.json();
+    assert_eq!(phrase["total"], 1);
+    assert_eq!(phrase["hits"][0]["message_id"], ids[4].as_str());
+    // Engine syntax is text, never an error.
+    let odd = app.get("/api/search?q=NEAR(%22x+OR+-y*").await;
+    assert_eq!(odd.status, StatusCode::OK, "{}", odd.text);
+
+    // A squashed-away message is no hit.
+    let squash = app
+        .post(
+            &format!("/api/conversations/{conv}/squash/manual"),
+            json!({ "messages": [ids[0], ids[1]], "text": "Build broke; looked at the loader." }),
+        )
+        .await;
+    assert_eq!(squash.status, StatusCode::OK, "{}", squash.text);
+    let after = app.get("/api/search?q=E0308").await.json();
+    assert_eq!(after["total"], 1);
+    assert_eq!(after["hits"][0]["message_id"], ids[3].as_str());
+
+    // Clear refusals.
+    for bad in [
+        "/api/search",
+        "/api/search?q=",
+        "/api/search?q=%20%2A%2A%2A",
+        "/api/search?q=build&limit=0",
+        "/api/search?q=build&limit=201",
+        "/api/search?q=build&limit=many",
+        "/api/search?q=build&conversation=nope",
+        "/api/search?q=build&colour=red",
+    ] {
+        app.get(bad)
+            .await
+            .error(StatusCode::BAD_REQUEST, "invalid_input");
+    }
+    app.get(&format!(
+        "/api/search?q=build&conversation={}",
+        squash_core::ConversationId::new()
+    ))
+    .await
+    .error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[tokio::test]
 async fn bad_input_is_invalid_input() {
     let app = app();
     let conv = app.conversation("x").await;
@@ -1313,14 +1401,19 @@ async fn pages_render_every_content_type_and_escape_everything() {
     assert!(html.contains("details class=\"thinking\""));
     assert!(html.contains("system level-warning"));
     assert!(html.contains("Squash ▾") && html.contains("Custom AI Squash…"));
-    // The only scripts are the embedded files: the page's, the reader's and the live updates'.
-    assert_eq!(html.matches("<script").count(), 3, "{html}");
-    assert_eq!(html.matches("<script src=\"/static/").count(), 3, "{html}");
+    // The only scripts are the embedded files: the page's, the reader's, the live updates'
+    // and the sidebar's.
+    assert_eq!(html.matches("<script").count(), 4, "{html}");
+    assert_eq!(html.matches("<script src=\"/static/").count(), 4, "{html}");
     assert!(html.contains("<script src=\"/static/app.js\" defer></script>"));
     assert!(html.contains("<script src=\"/static/reader.js\" defer></script>"));
     let live = app.get("/static/live.js").await;
     assert_eq!(live.status, StatusCode::OK);
     assert!(live.text.contains("squash:changed"));
+    let sidebar_js = app.get("/static/sidebar.js").await;
+    assert_eq!(sidebar_js.status, StatusCode::OK);
+    assert!(sidebar_js.text.contains("squash:select"));
+    assert_eq!(app.get("/static/sidebar.css").await.status, StatusCode::OK);
     let js = app.get("/static/app.js").await;
     assert_eq!(js.status, StatusCode::OK);
     assert!(js.text.contains("X-Squash-Csrf"));

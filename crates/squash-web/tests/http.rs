@@ -330,6 +330,25 @@ async fn thread_reads_and_the_page_answer_304_while_nothing_changed() {
 }
 
 #[tokio::test]
+async fn the_page_tag_covers_the_sidebar_of_every_conversation() {
+    let server = start(|s| s).await;
+    let shown = server.conversation().await;
+    let page = server.get(&format!("/c/{shown}"), &[]).await;
+    let tag = page.header("etag").expect("etag").to_owned();
+    // Another conversation appears in the sidebar: the page is not the one the client holds.
+    let other = server.conversation().await;
+    server.append(&other, "a message elsewhere").await;
+    let r = server
+        .get(&format!("/c/{shown}"), &[("if-none-match", &tag)])
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(
+        r.text().contains(&other),
+        "the new conversation is in the sidebar"
+    );
+}
+
+#[tokio::test]
 async fn the_page_tag_covers_the_model_the_page_shows() {
     let without = start(|s| s).await;
     let with = start(|s| s.with_model(Arc::new(FakeModel::new()))).await;

@@ -354,3 +354,15 @@ mod pairing;
 // Not every test that includes this module checks pairing.
 #[allow(unused_imports)]
 pub use pairing::assert_api_pairing;
+
+/// SQL that takes migration 0006 (search) back out of a SQLite database, for tests that make
+/// a database look as it did before a migration; then `PRAGMA user_version` says which.
+pub const SQLITE_UNDO_SEARCH: &str = "DROP TRIGGER messages_search_insert; \
+     DROP TRIGGER messages_search_fill; DROP TRIGGER messages_search_delete; \
+     DROP TABLE message_search; DROP INDEX messages_without_search; \
+     DROP INDEX thread_messages_by_message; ALTER TABLE messages DROP COLUMN search_text;";
+
+/// The same for PostgreSQL (with its migration record).
+pub const PG_UNDO_SEARCH: &str = "ALTER TABLE messages DROP COLUMN search_vector; \
+     ALTER TABLE messages DROP COLUMN search_text; DROP INDEX thread_messages_by_message; \
+     DELETE FROM _sqlx_migrations WHERE version = 6;";

@@ -10,6 +10,7 @@ pub mod message;
 pub mod model;
 pub mod provenance;
 pub mod resume;
+pub mod search;
 pub mod serve;
 pub mod squash;
 pub mod thread;

@@ -69,6 +69,7 @@ async fn insert_messages_into(
         let metadata: Vec<Option<&str>> = rows.iter().map(|r| r.metadata.as_deref()).collect();
         let created: Vec<DateTime<Utc>> = rows.iter().map(|r| r.created_at).collect();
         let tokens: Vec<i64> = rows.iter().map(|r| r.tokens).collect();
+        let search: Vec<&str> = rows.iter().map(|r| r.search_text.as_str()).collect();
         // A taken id aborts the transaction, after which nothing can say which one it was:
         // ask first (one index probe per id), so the answer names it as SQLite's does.
         let stored: Option<Uuid> =
@@ -82,14 +83,16 @@ async fn insert_messages_into(
         }
         let inserted: Vec<(Uuid, i64)> = sqlx::query_as(
             "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
-                                   content, instructions, metadata, created_at, tokens) \
+                                   content, instructions, metadata, created_at, tokens, \
+                                   search_text) \
              SELECT u.id, $1, u.op, u.reply, u.role, u.content, u.instructions, u.metadata, \
-                    u.created_at, u.tokens \
+                    u.created_at, u.tokens, u.search_text \
              FROM UNNEST($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], \
-                         $7::text[], $8::text[], $9::timestamptz[], $10::bigint[]) \
+                         $7::text[], $8::text[], $9::timestamptz[], $10::bigint[], \
+                         $11::text[]) \
                   WITH ORDINALITY \
                   AS u(id, op, reply, role, content, instructions, metadata, created_at, tokens, \
-                       ord) \
+                       search_text, ord) \
              ORDER BY u.ord \
              RETURNING id, key",
         )
@@ -103,6 +106,7 @@ async fn insert_messages_into(
         .bind(&metadata)
         .bind(&created)
         .bind(&tokens)
+        .bind(&search)
         .fetch_all(&mut *conn)
         .await
         // A concurrent writer took an id since the probe above.

@@ -13,6 +13,7 @@ mod listen;
 mod page;
 mod read;
 mod rows;
+mod search;
 mod sql;
 mod tokens;
 mod tools;
@@ -26,6 +27,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, Executor, PgConnection, PgPool};
+use squash_core::search::SearchQuery;
 use squash_core::{
     Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
     SquashOperationId, Thread, ThreadId, ToolRefs,
@@ -35,8 +37,8 @@ use tokio::sync::{broadcast, OnceCell};
 use self::error::{connect_error, DbResult};
 use crate::{
     Appended, Commit, ConversationStore, ConversationSummary, Direction, ImportAppend, ImportBatch,
-    ImportOutcome, ImportRecord, PageRequest, Result, StoreError, StoreStats, ThreadPage,
-    ThreadSnapshot,
+    ImportOutcome, ImportRecord, PageRequest, Result, SearchResults, StoreError, StoreStats,
+    ThreadPage, ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -132,14 +134,19 @@ impl PostgresStore {
     }
 }
 
-/// Estimates the tokens of messages stored before the `tokens` column, in one transaction:
-/// either every row gets its number or none does (see `crate::tokens`).
+/// Estimates the tokens of messages stored before the `tokens` column and indexes those stored
+/// before search, in one transaction: either every row gets its values or none does (see
+/// `crate::tokens`, `crate::search`).
 async fn fill_tokens(pool: &PgPool) -> Result<()> {
     let mut tx = pool.begin().await.db()?;
     let filled = tokens::backfill(&mut tx).await?;
+    let indexed = search::backfill(&mut tx).await?;
     tx.commit().await.db()?;
     if filled > 0 {
         tracing::info!(messages = filled, "estimated the tokens of stored messages");
+    }
+    if indexed > 0 {
+        tracing::info!(messages = indexed, "indexed stored messages for search");
     }
     Ok(())
 }
@@ -337,6 +344,15 @@ impl ConversationStore for PostgresStore {
 
     async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>> {
         import::import_records_of(&self.pool, conversation).await
+    }
+
+    async fn search(
+        &self,
+        query: &SearchQuery,
+        conversation: Option<ConversationId>,
+        limit: u32,
+    ) -> Result<SearchResults> {
+        search::search(&self.pool, query, conversation, limit).await
     }
 }
 

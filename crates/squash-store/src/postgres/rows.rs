@@ -164,6 +164,7 @@ pub(super) struct NewMessageRow {
     pub tool_ids: Vec<String>,
     pub tool_is_result: Vec<bool>,
     pub tokens: i64,
+    pub search_text: String,
 }
 
 impl NewMessageRow {
@@ -189,6 +190,7 @@ impl NewMessageRow {
             tool_ids,
             tool_is_result,
             tokens: crate::tokens::stored_tokens(message),
+            search_text: crate::search::stored_search_text(message),
         })
     }
 }

@@ -91,6 +91,7 @@ pub(super) fn bind_message<'q>(
         .bind(&row.tool_ids)
         .bind(&row.tool_is_result)
         .bind(row.tokens)
+        .bind(&row.search_text)
 }
 
 pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended> {
@@ -119,13 +120,13 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
             insert_message_ctes!(),
             ", link AS ( \
                  INSERT INTO thread_messages (thread_key, position, message_key) \
-                 SELECT $13, $14, key FROM m \
+                 SELECT $14, $15, key FROM m \
              ), touch AS ( \
-                 UPDATE conversations SET updated_at = $15 WHERE key = $2 \
+                 UPDATE conversations SET updated_at = $16 WHERE key = $2 \
              ) \
              UPDATE threads SET revision = revision + 1, message_count = message_count + 1, \
-                                updated_at = $15 \
-             WHERE key = $13 RETURNING revision"
+                                updated_at = $16 \
+             WHERE key = $14 RETURNING revision"
         )),
         locked.conversation_key,
         &row,

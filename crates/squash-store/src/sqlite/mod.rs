@@ -15,6 +15,7 @@ mod import;
 mod page;
 mod read;
 mod rows;
+mod search;
 mod tokens;
 mod tools;
 mod write;
@@ -25,6 +26,7 @@ use std::path::Path;
 use async_trait::async_trait;
 use rusqlite::Transaction;
 use rusqlite_migration::{Migrations, M};
+use squash_core::search::SearchQuery;
 use squash_core::{
     Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
     SquashOperationId, Thread, ThreadId, ToolRefs,
@@ -34,7 +36,8 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch, ImportOutcome,
-    ImportRecord, MessageChunks, PageRequest, StoreStats, ThreadPage, ThreadSnapshot,
+    ImportRecord, MessageChunks, PageRequest, SearchResults, StoreStats, ThreadPage,
+    ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
@@ -49,6 +52,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/0003_styles.sql")),
         // 0004 is PostgreSQL's alone (lz4); the numbers follow PostgreSQL's.
         M::up(include_str!("migrations/0005_tokens.sql")),
+        M::up(include_str!("migrations/0006_search.sql")),
     ])
 }
 
@@ -56,16 +60,21 @@ pub struct SqliteStore {
     pool: Pool,
 }
 
-/// Estimates the tokens of messages stored before the `tokens` column, in one transaction:
-/// either every row gets its number or none does (see `crate::tokens`).
+/// Estimates the tokens of messages stored before the `tokens` column and indexes those stored
+/// before search, in one transaction: either every row gets its values or none does (see
+/// `crate::tokens`, `crate::search`).
 fn fill_tokens(writer: &mut rusqlite::Connection) -> Result<()> {
     let tx = writer
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(map_err)?;
     let filled = tokens::backfill(&tx)?;
+    let indexed = search::backfill(&tx)?;
     tx.commit().map_err(map_err)?;
     if filled > 0 {
         tracing::info!(messages = filled, "estimated the tokens of stored messages");
+    }
+    if indexed > 0 {
+        tracing::info!(messages = indexed, "indexed stored messages for search");
     }
     Ok(())
 }
@@ -366,6 +375,17 @@ impl ConversationStore for SqliteStore {
 
     async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>> {
         self.read(move |tx| import::import_records_of(tx, conversation))
+            .await
+    }
+
+    async fn search(
+        &self,
+        query: &SearchQuery,
+        conversation: Option<ConversationId>,
+        limit: u32,
+    ) -> Result<SearchResults> {
+        let query = query.clone();
+        self.read(move |tx| search::search(tx, &query, conversation, limit))
             .await
     }
 }

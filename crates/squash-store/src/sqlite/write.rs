@@ -30,8 +30,8 @@ pub(super) fn insert_message(
     let metadata = m.metadata.as_ref().map(serde_json::to_string).transpose()?;
     tx.prepare_cached(
         "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, content, \
-         instructions, metadata, created_at, tokens) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+         instructions, metadata, created_at, tokens, search_text) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )
     .and_then(|mut s| {
         s.execute(params![
@@ -45,6 +45,7 @@ pub(super) fn insert_message(
             metadata,
             micros(m.created_at),
             crate::tokens::stored_tokens(m),
+            crate::search::stored_search_text(m),
         ])
     })
     .map_err(|e| taken(e, Entity::Message, m.id))?;

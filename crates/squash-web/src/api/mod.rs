@@ -12,6 +12,7 @@ mod operations;
 pub mod paging;
 mod previews;
 mod provenance;
+mod search;
 mod squash;
 mod threads;
 mod transfer;
@@ -85,6 +86,7 @@ routes! {
     post "/api/conversations/{id}/chat" => chat::turn;
     get "/api/conversations/{id}/export" => transfer::export;
     post "/api/import" => transfer::import, body_limit transfer::IMPORT_LIMIT;
+    get "/api/search" => search::search;
 }
 
 /// A JSON body whose problems answer as `invalid_input` in the API's error shape.

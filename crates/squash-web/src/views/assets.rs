@@ -10,6 +10,8 @@ const LIVE: &str = include_str!("../../static/live.js");
 const STYLE: &str = include_str!("../../static/app.css");
 const READER_SCRIPT: &str = include_str!("../../static/reader.js");
 const READER_STYLE: &str = include_str!("../../static/reader.css");
+const SIDEBAR_SCRIPT: &str = include_str!("../../static/sidebar.js");
+const SIDEBAR_STYLE: &str = include_str!("../../static/sidebar.css");
 
 pub async fn script() -> impl IntoResponse {
     javascript(SCRIPT)
@@ -49,5 +51,25 @@ fn css(body: &'static str) -> impl IntoResponse {
             (CACHE_CONTROL, "no-cache"),
         ],
         body,
+    )
+}
+
+pub async fn sidebar_script() -> impl IntoResponse {
+    (
+        [
+            (CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (CACHE_CONTROL, "no-cache"),
+        ],
+        SIDEBAR_SCRIPT,
+    )
+}
+
+pub async fn sidebar_style() -> impl IntoResponse {
+    (
+        [
+            (CONTENT_TYPE, "text/css; charset=utf-8"),
+            (CACHE_CONTROL, "no-cache"),
+        ],
+        SIDEBAR_STYLE,
     )
 }

@@ -33,15 +33,17 @@ pub async fn page(
     let service = state.service();
     let window = page.window(PAGE_SIZE)?;
     let _turn = state.read_turn().await?;
-    // Everything the page shows comes from the conversation's state and this server's
-    // settings (model, options): 304 before anything is read or rendered when neither moved.
+    // Everything the page shows comes from the conversation's state, this server's settings
+    // (model, options) and the sidebar (every conversation's name and size): 304 before the
+    // thread is read or rendered when none of them moved.
     let (conversation, thread) = service.current_thread_header(id).await?;
+    let sidebar = super::sidebar::sidebar(&state, Some(id)).await?;
     let tag = Tag::of(
         "page",
         &conversation,
         &thread,
         query.as_deref(),
-        &server_facts(&state),
+        &format!("{}\n{}", server_facts(&state), sidebar.0),
     );
     if tag.matches(&headers) {
         return Ok(tag.not_modified());
@@ -148,9 +150,10 @@ pub async fn page(
         }
     };
     Ok(tag.stamp(
-        layout::page(
+        layout::page_with_sidebar(
             &view.conversation.display_name,
             Some(state.model_choice()),
+            sidebar,
             body,
         )
         .into_response(),

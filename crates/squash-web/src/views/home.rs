@@ -53,9 +53,10 @@ pub async fn page(State(state): State<AppState>) -> Result<Markup, PageError> {
             }
         }
     };
-    Ok(layout::page(
+    Ok(layout::page_with_sidebar(
         "Conversations",
         Some(state.model_choice()),
+        super::sidebar::sidebar(&state, None).await?,
         body,
     ))
 }

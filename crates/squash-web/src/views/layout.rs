@@ -6,6 +6,25 @@ use crate::state::ModelChoice;
 
 /// A whole page; `model` adds the model indicator to the header.
 pub fn page(title: &str, model: Option<&ModelChoice>, body: Markup) -> Markup {
+    shell(title, model, None, body)
+}
+
+/// [`page`] with the sidebar (`views::sidebar`) beside the body.
+pub fn page_with_sidebar(
+    title: &str,
+    model: Option<&ModelChoice>,
+    sidebar: Markup,
+    body: Markup,
+) -> Markup {
+    shell(title, model, Some(sidebar), body)
+}
+
+fn shell(
+    title: &str,
+    model: Option<&ModelChoice>,
+    sidebar: Option<Markup>,
+    body: Markup,
+) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -21,6 +40,10 @@ pub fn page(title: &str, model: Option<&ModelChoice>, body: Markup) -> Markup {
                 script src="/static/app.js" defer {}
                 script src="/static/reader.js" defer {}
                 script src="/static/live.js" defer {}
+                @if sidebar.is_some() {
+                    link rel="stylesheet" href="/static/sidebar.css";
+                    script src="/static/sidebar.js" defer {}
+                }
             }
             body {
                 header.top {
@@ -31,7 +54,14 @@ pub fn page(title: &str, model: Option<&ModelChoice>, body: Markup) -> Markup {
                     }
                     (super::shortcuts::button())
                 }
-                (body)
+                @if let Some(sidebar) = sidebar {
+                    div.with-sidebar {
+                        (sidebar)
+                        div.page-main { (body) }
+                    }
+                } @else {
+                    (body)
+                }
             }
         }
     }

@@ -15,6 +15,7 @@ mod message;
 mod preview;
 mod provenance;
 mod shortcuts;
+mod sidebar;
 
 use axum::routing::get;
 use axum::Router;
@@ -41,6 +42,8 @@ pub fn router() -> Router<AppState> {
         .route("/static/app.css", get(assets::style))
         .route("/static/reader.js", get(assets::reader_script))
         .route("/static/reader.css", get(assets::reader_style))
+        .route("/static/sidebar.js", get(assets::sidebar_script))
+        .route("/static/sidebar.css", get(assets::sidebar_style))
 }
 
 /// A timestamp as people read it.
