@@ -12,6 +12,8 @@
 //!   cargo run --release -p squash-web --example web_bench -- --bin target/release/squash
 //!   (scripts/bench-web.sh does both)
 
+#[path = "../tests/support/browser.rs"]
+mod browser;
 #[path = "../tests/support/long_session.rs"]
 mod long_session;
 
@@ -41,7 +43,7 @@ fn args() -> Args {
         sizes: vec![10_000, 100_000],
         concurrency: 64,
         seconds: 10,
-        paint: Path::new("/usr/bin/chromedriver").exists(),
+        paint: Path::new(browser::CHROMEDRIVER).exists() && Path::new(browser::CHROMIUM).exists(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -295,45 +297,11 @@ async fn main() {
 mod paint {
     //! The first page as Chromium draws it, from the page's own performance timeline.
 
-    use std::time::{Duration, Instant};
-
-    use fantoccini::{ClientBuilder, Locator};
-    use serde_json::json;
+    use fantoccini::Locator;
 
     pub async fn measure(url: &str) {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("free port");
-        let _driver = tokio::process::Command::new("/usr/bin/chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("start chromedriver");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_err()
-        {
-            assert!(Instant::now() < deadline, "chromedriver did not start");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        let profile = tempfile::tempdir().expect("profile");
-        let mut caps = serde_json::Map::new();
-        caps.insert("browserName".into(), json!("chrome"));
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({ "binary": "/usr/bin/chromium", "args": ["--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-dev-shm-usage", "--window-size=1280,960",
-                format!("--user-data-dir={}", profile.path().display())] }),
-        );
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .expect("WebDriver session");
+        let browser = super::browser::start_browser().await;
+        let client = &browser.client;
         println!("\n| first page in Chromium (run) | DOMContentLoaded ms | first contentful paint ms | load ms | first click handled ms | long tasks ms | DOM nodes |");
         println!("|---|---:|---:|---:|---:|---:|---:|");
         for run in 1..=5 {
@@ -372,6 +340,6 @@ mod paint {
                 f(5)
             );
         }
-        let _ = client.close().await;
+        let _ = client.clone().close().await;
     }
 }

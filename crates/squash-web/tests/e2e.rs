@@ -7,10 +7,10 @@
 //! `CI` is set (`.ci/run` sets the first after installing Chromium): then it fails.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -18,7 +18,6 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use squash_app::ConversationService;
 use squash_core::tokens::{format_compact, format_count, message_tokens};
@@ -27,8 +26,11 @@ use squash_llm::{OpenAiConfig, OpenAiModel, RetryPolicy};
 use squash_store::sqlite::SqliteStore;
 use squash_web::AppState;
 
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-const CHROMIUM: &str = "/usr/bin/chromium";
+#[path = "support/browser.rs"]
+mod browser;
+
+use browser::{browser_missing, drive, start_app, start_browser_with, Browser, DESKTOP, PHONE};
+
 const MODEL_ID: &str = "loopback-model";
 /// The model's context window: the window the page's context meter measures against.
 const WINDOW: u64 = 32_000;
@@ -130,139 +132,7 @@ async fn start_model_server() -> (Arc<ModelServer>, String) {
     (server, format!("http://{addr}/v1"))
 }
 
-// ---- the browser ----------------------------------------------------------------------------
-
-struct Browser {
-    client: Client,
-    _driver: tokio::process::Child,
-    _profile: tempfile::TempDir,
-    shots: PathBuf,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
-async fn start_browser() -> Browser {
-    start_browser_with(&[]).await
-}
-
-/// A browser started with more command-line switches (`--force-dark-mode`).
-async fn start_browser_with(extra: &[&str]) -> Browser {
-    let port = free_port();
-    let driver = tokio::process::Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start chromedriver");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let profile = tempfile::tempdir().expect("profile dir");
-    let mut args = vec![
-        "--headless".to_owned(),
-        "--no-sandbox".to_owned(),
-        "--disable-gpu".to_owned(),
-        "--disable-background-networking".to_owned(),
-        "--disable-component-update".to_owned(),
-        "--no-first-run".to_owned(),
-        "--disable-dev-shm-usage".to_owned(),
-        "--window-size=1280,960".to_owned(),
-        format!("--user-data-dir={}", profile.path().display()),
-    ];
-    args.extend(extra.iter().map(|a| (*a).to_owned()));
-    let mut caps = serde_json::Map::new();
-    caps.insert("browserName".into(), json!("chrome"));
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            "args": args,
-        }),
-    );
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("WebDriver session");
-    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../artifacts/screenshots");
-    std::fs::create_dir_all(&shots).expect("screenshot dir");
-    Browser {
-        client,
-        _driver: driver,
-        _profile: profile,
-        shots,
-    }
-}
-
 impl Browser {
-    async fn js(&self, script: &str) -> Value {
-        self.client
-            .execute(script, vec![])
-            .await
-            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
-    }
-
-    /// Polls `condition` (a JS expression) until it is true.
-    async fn wait(&self, condition: &str, what: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if self.js(&format!("return !!({condition});")).await == json!(true) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    async fn click(&self, css: &str) {
-        // In the middle of the window, clear of the sticky toolbar (WebDriver scrolls only when
-        // the element is out of view, and one under the toolbar is "in view").
-        self.js(&format!(
-            "const e = document.querySelector({}); if (e) e.scrollIntoView({{ block: 'center' }}); return true;",
-            json!(css)
-        ))
-        .await;
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
-    }
-
-    async fn type_into(&self, css: &str, text: &str) {
-        let el = self
-            .client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"));
-        el.clear().await.expect("clear");
-        el.send_keys(text).await.expect("type");
-    }
-
-    async fn text(&self, css: &str) -> String {
-        self.js(&format!(
-            "const e = document.querySelector({}); return e ? e.textContent : '';",
-            json!(css)
-        ))
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-    }
-
     async fn ids(&self) -> Vec<String> {
         let v = self
             .js("return Array.from(document.querySelectorAll('#thread li.msg')).map(li => li.dataset.id);")
@@ -284,11 +154,6 @@ impl Browser {
                 .await;
         }
     }
-
-    async fn screenshot(&self, name: &str) {
-        let png = self.client.screenshot().await.expect("screenshot");
-        std::fs::write(self.shots.join(name), png).expect("write screenshot");
-    }
 }
 
 // ---- the story ------------------------------------------------------------------------------
@@ -299,43 +164,6 @@ async fn a_person_squashes_with_the_web_ui() {
         return;
     }
     story().await;
-}
-
-/// Whether the browser is missing (noted as a skip); fails instead when it is required.
-fn browser_missing() -> bool {
-    if Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists() {
-        return false;
-    }
-    if std::env::var_os("SQUASH_REQUIRE_BROWSER").is_some() || std::env::var_os("CI").is_some() {
-        panic!("{CHROMEDRIVER} or {CHROMIUM} is missing: apt-get install chromium chromium-driver");
-    }
-    note_skip(&format!(
-        "{CHROMEDRIVER} or {CHROMIUM} is missing (apt-get install chromium chromium-driver)"
-    ));
-    true
-}
-
-/// Says that the running test did not run, on stderr and, under `scripts/test.sh`, in the list
-/// its summary prints (`SQUASH_SKIP_LOG`): libtest hides a passing test's stderr, and a skip
-/// must not read as a pass.
-fn note_skip(message: &str) {
-    eprintln!("note: skipping: {message}");
-    if let Some(log) = std::env::var_os("SQUASH_SKIP_LOG") {
-        use std::io::Write;
-        let test = std::thread::current().name().unwrap_or("a test").to_owned();
-        let line = format!("{} {test}: {message}\n", env!("CARGO_PKG_NAME"));
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&log)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
-        if let Err(e) = written {
-            eprintln!(
-                "note: cannot record the skip in {}: {e}",
-                log.to_string_lossy()
-            );
-        }
-    }
 }
 
 async fn story() {
@@ -353,26 +181,12 @@ async fn story() {
     let state = AppState::new(service)
         .with_model(Arc::new(model))
         .with_default_project("/work/e2e");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind app");
-    let app = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+    let app = start_app(state).await;
 
-    let b = Arc::new(start_browser().await);
-    // In a task, so that a failed assertion still closes the browser below.
-    let run = tokio::spawn({
-        let b = b.clone();
-        async move { run_story(&b, &app, &model_server, &probe).await }
-    });
-    let outcome = tokio::time::timeout(Duration::from_secs(240), run).await;
-    let _ = b.client.clone().close().await;
-    match outcome {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Ok(Err(e)) => panic!("the story task failed: {e}"),
-        Err(_) => panic!("the browser story took too long"),
-    }
+    drive("squash", Duration::from_secs(240), move |b| async move {
+        run_story(&b, &app, &model_server, &probe).await
+    })
+    .await;
 }
 
 /// Waits for the context meter to show the current thread's size against [`WINDOW`], the size
@@ -850,8 +664,6 @@ async fn run_story(
 // ---- fit to budget --------------------------------------------------------------------------
 
 const MASK_MARKER: &str = "[output masked by squash:";
-const PHONE: (u32, u32) = (390, 844);
-const DESKTOP: (u32, u32) = (1280, 960);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_fits_a_session_to_a_budget_with_the_web_ui() {
@@ -868,58 +680,12 @@ async fn a_person_fits_a_session_to_a_budget_with_the_web_ui() {
     let state = AppState::new(ConversationService::new(Arc::new(store)))
         .with_model(Arc::new(model))
         .with_default_project("/work/e2e");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind app");
-    let app = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+    let app = start_app(state).await;
 
-    let b = Arc::new(start_browser().await);
-    let run = tokio::spawn({
-        let b = b.clone();
-        async move { fit_story(&b, &app).await }
-    });
-    let outcome = tokio::time::timeout(Duration::from_secs(180), run).await;
-    let _ = b.client.clone().close().await;
-    match outcome {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Ok(Err(e)) => panic!("the fit story task failed: {e}"),
-        Err(_) => panic!("the fit story took too long"),
-    }
-}
-
-impl Browser {
-    /// `fetch` from the page, with the CSRF header; returns the answer's JSON.
-    async fn post_json(&self, url: &str, body: &Value) -> Value {
-        self.js(&format!(
-            "return fetch({}, {{ method: 'POST', headers: {{ 'Content-Type': 'application/json', \
-             'X-Squash-Csrf': '1' }}, body: JSON.stringify({body}) }}).then(r => r.json());",
-            json!(url)
-        ))
-        .await
-    }
-
-    async fn resize(&self, (width, height): (u32, u32)) {
-        self.client
-            .set_window_size(width, height)
-            .await
-            .expect("resize the window");
-    }
-
-    /// A screenshot at desktop size and one at phone size, with `css` scrolled into view.
-    async fn screenshots(&self, name: &str, css: &str) {
-        let show = format!(
-            "document.querySelector({}).scrollIntoView({{ block: 'nearest' }}); return true;",
-            json!(css)
-        );
-        self.js(&show).await;
-        self.screenshot(&format!("{name}.png")).await;
-        self.resize(PHONE).await;
-        self.js(&show).await;
-        self.screenshot(&format!("{name}-phone.png")).await;
-        self.resize(DESKTOP).await;
-    }
+    drive("fit", Duration::from_secs(180), move |b| async move {
+        fit_story(&b, &app).await
+    })
+    .await;
 }
 
 /// A coding session of six turns, each with a long `cargo test` log, made over the API.
@@ -1159,25 +925,12 @@ async fn a_person_reads_an_agent_session_with_the_keyboard() {
     let state = AppState::new(ConversationService::new(Arc::new(store)))
         .with_model(Arc::new(model))
         .with_default_project("/work/e2e");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind app");
-    let app = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+    let app = start_app(state).await;
 
-    let b = Arc::new(start_browser().await);
-    let run = tokio::spawn({
-        let b = b.clone();
-        async move { reader_story(&b, &app).await }
-    });
-    let outcome = tokio::time::timeout(Duration::from_secs(240), run).await;
-    let _ = b.client.clone().close().await;
-    match outcome {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Ok(Err(e)) => panic!("the reading story task failed: {e}"),
-        Err(_) => panic!("the reading story took too long"),
-    }
+    drive("reading", Duration::from_secs(240), move |b| async move {
+        reader_story(&b, &app).await
+    })
+    .await;
 }
 
 impl Browser {
@@ -1729,25 +1482,14 @@ async fn a_person_reads_and_selects_across_pages_of_a_long_session() {
     let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
     let state =
         AppState::new(ConversationService::new(Arc::new(store))).with_default_project("/work/e2e");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind app");
-    let app = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+    let app = start_app(state).await;
 
-    let b = Arc::new(start_browser().await);
-    let run = tokio::spawn({
-        let b = b.clone();
-        async move { long_story(&b, &app, conv, &ids).await }
-    });
-    let outcome = tokio::time::timeout(Duration::from_secs(240), run).await;
-    let _ = b.client.clone().close().await;
-    match outcome {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Ok(Err(e)) => panic!("the long-session story task failed: {e}"),
-        Err(_) => panic!("the long-session story took too long"),
-    }
+    drive(
+        "long-session",
+        Duration::from_secs(240),
+        move |b| async move { long_story(&b, &app, conv, &ids).await },
+    )
+    .await;
 }
 
 impl Browser {
@@ -1929,25 +1671,12 @@ async fn a_change_made_elsewhere_appears_in_the_open_page() {
     // Another tab, as far as the page can tell: the same server's service, not this page.
     let elsewhere = service.clone();
     let state = AppState::new(service).with_default_project("/work/e2e");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind app");
-    let app = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+    let app = start_app(state).await;
 
-    let b = Arc::new(start_browser().await);
-    let run = tokio::spawn({
-        let b = b.clone();
-        async move { live_story(&b, &app, &elsewhere).await }
-    });
-    let outcome = tokio::time::timeout(Duration::from_secs(120), run).await;
-    let _ = b.client.clone().close().await;
-    match outcome {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Ok(Err(e)) => panic!("the live story task failed: {e}"),
-        Err(_) => panic!("the live story took too long"),
-    }
+    drive("live", Duration::from_secs(120), move |b| async move {
+        live_story(&b, &app, &elsewhere).await
+    })
+    .await;
 }
 
 async fn live_story(b: &Browser, app: &str, elsewhere: &ConversationService) {

@@ -7,169 +7,20 @@
 //! Screenshots go to `artifacts/screenshots/` (desktop and phone size). Without chromedriver
 //! the test passes with a note, unless `SQUASH_REQUIRE_BROWSER` or `CI` is set.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::{json, Value};
+use fantoccini::Locator;
+use serde_json::json;
 use squash_app::ConversationService;
 use squash_store::sqlite::SqliteStore;
 use squash_web::AppState;
 
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-const CHROMIUM: &str = "/usr/bin/chromium";
-const DESKTOP: (u32, u32) = (1280, 960);
-const PHONE: (u32, u32) = (390, 844);
+#[path = "support/browser.rs"]
+mod browser;
 
-struct Browser {
-    client: Client,
-    _driver: tokio::process::Child,
-    _profile: tempfile::TempDir,
-    shots: PathBuf,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
-async fn start_browser() -> Browser {
-    let port = free_port();
-    let driver = tokio::process::Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start chromedriver");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let profile = tempfile::tempdir().expect("profile dir");
-    let mut caps = serde_json::Map::new();
-    caps.insert("browserName".into(), json!("chrome"));
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-                "--disable-dev-shm-usage",
-                "--window-size=1280,960",
-                format!("--user-data-dir={}", profile.path().display()),
-            ],
-        }),
-    );
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("WebDriver session");
-    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../artifacts/screenshots");
-    std::fs::create_dir_all(&shots).expect("screenshot dir");
-    Browser {
-        client,
-        _driver: driver,
-        _profile: profile,
-        shots,
-    }
-}
-
-impl Browser {
-    async fn js(&self, script: &str) -> Value {
-        self.client
-            .execute(script, vec![])
-            .await
-            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
-    }
-
-    async fn wait(&self, condition: &str, what: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if self.js(&format!("return !!({condition});")).await == json!(true) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    async fn click(&self, css: &str) {
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
-    }
-
-    async fn type_into(&self, css: &str, text: &str) {
-        let el = self
-            .client
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"));
-        el.clear().await.expect("clear");
-        el.send_keys(text).await.expect("type");
-    }
-
-    async fn text(&self, css: &str) -> String {
-        self.js(&format!(
-            "const e = document.querySelector({}); return e ? e.textContent : '';",
-            json!(css)
-        ))
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-    }
-
-    async fn post_json(&self, url: &str, body: &Value) -> Value {
-        self.js(&format!(
-            "return fetch({}, {{ method: 'POST', headers: {{ 'Content-Type': 'application/json', \
-             'X-Squash-Csrf': '1' }}, body: JSON.stringify({body}) }}).then(r => r.json());",
-            json!(url)
-        ))
-        .await
-    }
-
-    async fn resize(&self, (width, height): (u32, u32)) {
-        self.client
-            .set_window_size(width, height)
-            .await
-            .expect("resize the window");
-    }
-
-    async fn screenshot(&self, name: &str) {
-        let png = self.client.screenshot().await.expect("screenshot");
-        std::fs::write(self.shots.join(name), png).expect("write screenshot");
-    }
-}
-
-fn browser_missing() -> bool {
-    if Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists() {
-        return false;
-    }
-    if std::env::var_os("SQUASH_REQUIRE_BROWSER").is_some() || std::env::var_os("CI").is_some() {
-        panic!("{CHROMEDRIVER} or {CHROMIUM} is missing: apt-get install chromium chromium-driver");
-    }
-    eprintln!("note: skipping: {CHROMEDRIVER} or {CHROMIUM} is missing");
-    true
-}
+use browser::{browser_missing, drive, start_app, Browser, DESKTOP, PHONE};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_searches_imports_and_manages_conversations_in_the_sidebar() {
@@ -180,26 +31,13 @@ async fn a_person_searches_imports_and_manages_conversations_in_the_sidebar() {
     let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
     let state =
         AppState::new(ConversationService::new(Arc::new(store))).with_default_project("/work/e2e");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind app");
-    let app = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(squash_web::serve(listener, state, std::future::pending()));
+    let app = start_app(state).await;
 
-    let b = Arc::new(start_browser().await);
-    let run = tokio::spawn({
-        let b = b.clone();
-        let dir = dir.path().to_owned();
-        async move { sidebar_story(&b, &app, &dir).await }
-    });
-    let outcome = tokio::time::timeout(Duration::from_secs(180), run).await;
-    let _ = b.client.clone().close().await;
-    match outcome {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Ok(Err(e)) => panic!("the sidebar story task failed: {e}"),
-        Err(_) => panic!("the sidebar story took too long"),
-    }
+    let dir_path = dir.path().to_owned();
+    drive("sidebar", Duration::from_secs(180), move |b| async move {
+        sidebar_story(&b, &app, &dir_path).await
+    })
+    .await;
 }
 
 async fn conversation(
