@@ -117,6 +117,16 @@ async fn completions(State(server): State<Arc<ModelServer>>, Json(body): Json<Va
         .into_response()
 }
 
+/// The chat model the stories use: OpenAI-compatible, served by [`start_model_server`], no
+/// retries, a [`WINDOW`]-token context window (what the page's meter measures against).
+async fn loopback_model() -> (Arc<ModelServer>, OpenAiModel) {
+    let (server, base_url) = start_model_server().await;
+    let mut config = OpenAiConfig::new(base_url, MODEL_ID);
+    config.retry = RetryPolicy::none();
+    config.context_window_tokens = WINDOW as u32;
+    (server, OpenAiModel::new(config).expect("model"))
+}
+
 async fn start_model_server() -> (Arc<ModelServer>, String) {
     let server = Arc::new(ModelServer::default());
     let app = Router::new()
@@ -167,11 +177,7 @@ async fn a_person_squashes_with_the_web_ui() {
 }
 
 async fn story() {
-    let (model_server, base_url) = start_model_server().await;
-    let mut config = OpenAiConfig::new(base_url, MODEL_ID);
-    config.retry = RetryPolicy::none();
-    config.context_window_tokens = WINDOW as u32;
-    let model = OpenAiModel::new(config).expect("model");
+    let (model_server, model) = loopback_model().await;
 
     let dir = tempfile::tempdir().expect("temp dir");
     let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
@@ -670,11 +676,7 @@ async fn a_person_fits_a_session_to_a_budget_with_the_web_ui() {
     if browser_missing() {
         return;
     }
-    let (_model_server, base_url) = start_model_server().await;
-    let mut config = OpenAiConfig::new(base_url, MODEL_ID);
-    config.retry = RetryPolicy::none();
-    config.context_window_tokens = 32_000;
-    let model = OpenAiModel::new(config).expect("model");
+    let (_model_server, model) = loopback_model().await;
     let dir = tempfile::tempdir().expect("temp dir");
     let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
     let state = AppState::new(ConversationService::new(Arc::new(store)))
@@ -915,11 +917,7 @@ async fn a_person_reads_an_agent_session_with_the_keyboard() {
     if browser_missing() {
         return;
     }
-    let (_model_server, base_url) = start_model_server().await;
-    let mut config = OpenAiConfig::new(base_url, MODEL_ID);
-    config.retry = RetryPolicy::none();
-    config.context_window_tokens = 32_000;
-    let model = OpenAiModel::new(config).expect("model");
+    let (_model_server, model) = loopback_model().await;
     let dir = tempfile::tempdir().expect("temp dir");
     let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
     let state = AppState::new(ConversationService::new(Arc::new(store)))
