@@ -8,7 +8,8 @@ use squash_core::{Message, MessageId, Thread};
 
 use super::error::DbResult;
 use super::rows::{to_i64, to_u64, MessageRow, ThreadRow};
-use super::sql::{message_columns, thread_columns, thread_tokens_sum};
+use super::sql::{message_columns, thread_columns};
+use super::tokens;
 use crate::tokens::read_tokens;
 use crate::types::{PageRequest, ThreadPage, ThreadRef};
 use crate::{Entity, Result, StoreError};
@@ -38,14 +39,7 @@ pub(super) async fn thread_page(pool: &PgPool, request: &PageRequest) -> Result<
     };
     let tokens = match request.tokens_for(&thread) {
         Some(tokens) => tokens,
-        None => {
-            let sum: i64 = sqlx::query_scalar(concat!("SELECT ", thread_tokens_sum!("$1")))
-                .bind(key)
-                .fetch_one(&mut *tx)
-                .await
-                .db()?;
-            to_u64("a token sum", sum)?
-        }
+        None => tokens::thread_key_tokens(&mut tx, key).await?,
     };
     tx.commit().await.db()?;
     let span = PageSpan::of(

@@ -10,6 +10,19 @@ use super::sql::{conversation_columns, conversation_from, thread_tokens_sum};
 use crate::tokens::{row_tokens, sum_to_u64, BACKFILL_BATCH};
 use crate::{ConversationSummary, Entity, Result, StoreError};
 
+/// The estimated tokens of the thread whose key is `thread_key`.
+pub(super) async fn thread_key_tokens(
+    conn: &mut sqlx::PgConnection,
+    thread_key: i64,
+) -> Result<u64> {
+    let sum: i64 = sqlx::query_scalar(concat!("SELECT ", thread_tokens_sum!("$1")))
+        .bind(thread_key)
+        .fetch_one(conn)
+        .await
+        .db()?;
+    sum_to_u64(sum)
+}
+
 pub(super) async fn thread_tokens(pool: &PgPool, id: ThreadId) -> Result<u64> {
     let sum: Option<i64> = sqlx::query_scalar(concat!(
         "SELECT ",

@@ -8,9 +8,9 @@ use squash_core::{Message, MessageId};
 use super::conn::map_err;
 use super::read::{current_of, load_thread, thread_key};
 use super::rows::{self, MESSAGE_COLUMN_COUNT};
-use super::tokens::thread_tokens_sum;
+use super::tokens;
 use crate::error::{Entity, StoreError};
-use crate::tokens::{read_tokens, sum_to_u64};
+use crate::tokens::read_tokens;
 use crate::types::{PageRequest, ThreadPage, ThreadRef};
 use crate::Result;
 
@@ -31,7 +31,7 @@ pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result
     };
     let tokens = match request.tokens_for(&thread) {
         Some(tokens) => tokens,
-        None => tokens_of(tx, key)?,
+        None => tokens::thread_key_tokens(tx, key)?,
     };
     let span = PageSpan::of(
         range.map(|r| r.start() + 1..=r.end() + 1).as_ref(),
@@ -89,12 +89,4 @@ fn position_of(tx: &Transaction<'_>, thread_key: i64, message: MessageId) -> Res
     let position = position.ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
     u64::try_from(position)
         .map_err(|_| StoreError::Corrupt(format!("a link position is negative: {position}")))
-}
-
-fn tokens_of(tx: &Transaction<'_>, thread_key: i64) -> Result<u64> {
-    let sum: i64 = tx
-        .prepare_cached(concat!("SELECT ", thread_tokens_sum!("?1")))
-        .and_then(|mut s| s.query_row([thread_key], |r| r.get(0)))
-        .map_err(map_err)?;
-    sum_to_u64(sum)
 }

@@ -225,17 +225,9 @@ pub(super) fn load_messages(
     sql_tail: &str,
     param: &dyn rusqlite::ToSql,
 ) -> Result<Vec<Message>> {
-    load_messages_with(tx, sql_tail, [param])
-}
-
-pub(super) fn load_messages_with(
-    tx: &Transaction<'_>,
-    sql_tail: &str,
-    params: impl rusqlite::Params,
-) -> Result<Vec<Message>> {
     let sql = format!("SELECT {} FROM {sql_tail}", rows::MESSAGE_COLUMNS);
     let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query(params).map_err(map_err)?;
+    let mut rows = stmt.query([param]).map_err(map_err)?;
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(map_err)? {
         out.push(rows::message(row)?);

@@ -25,6 +25,15 @@ macro_rules! thread_tokens_sum {
 }
 pub(super) use thread_tokens_sum;
 
+/// The estimated tokens of the thread whose key is `thread_key`.
+pub(super) fn thread_key_tokens(tx: &Transaction<'_>, thread_key: i64) -> Result<u64> {
+    let sum: i64 = tx
+        .prepare_cached(concat!("SELECT ", thread_tokens_sum!("?1")))
+        .and_then(|mut s| s.query_row([thread_key], |r| r.get(0)))
+        .map_err(map_err)?;
+    sum_to_u64(sum)
+}
+
 pub(super) fn thread_tokens(tx: &Transaction<'_>, id: ThreadId) -> Result<u64> {
     let sum: i64 = tx
         .prepare_cached(concat!(

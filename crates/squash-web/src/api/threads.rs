@@ -31,18 +31,7 @@ pub async fn current(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
-    let window = page.window(MAX_PAGE)?;
-    let _turn = state.read_turn().await?;
-    let (conversation, thread) = state.service().current_thread_header(id).await?;
-    let tag = Tag::of("api-current", &conversation, &thread, query.as_deref(), "");
-    if tag.matches(&headers) {
-        return Ok(tag.not_modified());
-    }
-    let view = state
-        .service()
-        .thread_page(ThreadRef::Current(id), window)
-        .await?;
-    Ok(tag.stamp(Json(view_json(&view)).into_response()))
+    paged(&state, ThreadRef::Current(id), &page, query, &headers).await
 }
 
 /// Any thread, or a page of it.
@@ -54,17 +43,30 @@ pub async fn get(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let id: ThreadId = parse_id(&id, "thread")?;
+    paged(&state, ThreadRef::Thread(id), &page, query, &headers).await
+}
+
+/// A page of `thread` as JSON, or 304 when the client holds it: the tag comes from two one-row
+/// reads, before the page is read or serialized.
+async fn paged(
+    state: &AppState,
+    thread: ThreadRef,
+    page: &PageQuery,
+    query: Option<String>,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
     let window = page.window(MAX_PAGE)?;
     let _turn = state.read_turn().await?;
-    let (conversation, thread) = state.service().thread_header(id).await?;
-    let tag = Tag::of("api-thread", &conversation, &thread, query.as_deref(), "");
-    if tag.matches(&headers) {
+    let service = state.service();
+    let ((conversation, header), route) = match thread {
+        ThreadRef::Current(id) => (service.current_thread_header(id).await?, "api-current"),
+        ThreadRef::Thread(id) => (service.thread_header(id).await?, "api-thread"),
+    };
+    let tag = Tag::of(route, &conversation, &header, query.as_deref(), "");
+    if tag.matches(headers) {
         return Ok(tag.not_modified());
     }
-    let view = state
-        .service()
-        .thread_page(ThreadRef::Thread(id), window)
-        .await?;
+    let view = service.thread_page(thread, window).await?;
     Ok(tag.stamp(Json(view_json(&view)).into_response()))
 }
 
