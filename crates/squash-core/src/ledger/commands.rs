@@ -84,9 +84,34 @@ static SUMMARY_LINE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Programs (and `git`/`bd` subcommands) that only look: their runs in a row are grouped.
 const EXPLORATORY: &[&str] = &[
-    "ls", "find", "fd", "grep", "rg", "ag", "cat", "head", "tail", "wc", "tree", "pwd", "which",
-    "file", "stat", "du", "sed", "awk", "echo", "git log", "git status", "git diff", "git show",
-    "git branch", "git grep", "bd show", "bd list", "bd ready",
+    "ls",
+    "find",
+    "fd",
+    "grep",
+    "rg",
+    "ag",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "tree",
+    "pwd",
+    "which",
+    "file",
+    "stat",
+    "du",
+    "sed",
+    "awk",
+    "echo",
+    "git log",
+    "git status",
+    "git diff",
+    "git show",
+    "git branch",
+    "git grep",
+    "bd show",
+    "bd list",
+    "bd ready",
 ];
 
 /// Whether the call runs a shell command.
@@ -175,9 +200,17 @@ fn listing(output: &str) -> Listing {
             .take(SAMPLE_PATHS)
             .all(|l| looks_like_path(l) && l.chars().count() <= PATH_MAX_CHARS);
     let sample: Vec<String> = if paths {
-        lines.iter().take(SAMPLE_PATHS).map(|l| (*l).to_owned()).collect()
+        lines
+            .iter()
+            .take(SAMPLE_PATHS)
+            .map(|l| (*l).to_owned())
+            .collect()
     } else {
-        lines.iter().take(1).map(|l| one_line(l, SAMPLE_CHARS)).collect()
+        lines
+            .iter()
+            .take(1)
+            .map(|l| one_line(l, SAMPLE_CHARS))
+            .collect()
     };
     Listing {
         lines: lines.len(),
@@ -279,11 +312,7 @@ impl Entry<'_> {
             anchors.extend(first.found_anchors.iter().cloned());
             return Fact {
                 kind: FactKind::Command,
-                text: format!(
-                    "Ran {} → {}",
-                    first.code(),
-                    self.outcomes.join(", then ")
-                ),
+                text: format!("Ran {} → {}", first.code(), self.outcomes.join(", then ")),
                 anchors,
                 source: first.source,
             };
@@ -304,11 +333,7 @@ impl Entry<'_> {
             .flat_map(|l| l.sample.iter().cloned())
             .take(if paths { SAMPLE_PATHS } else { 1 })
             .collect();
-        let commands: Vec<String> = self
-            .members
-            .iter()
-            .map(|m| m.code())
-            .collect();
+        let commands: Vec<String> = self.members.iter().map(|m| m.code()).collect();
         let found = if lines == 0 {
             "no output".to_owned()
         } else {
@@ -499,9 +524,15 @@ mod tests {
     #[test]
     fn plumbing_is_shown_but_not_part_of_the_command() {
         let (display, cut) = display_of("cargo test -p config 2>&1 | tail -20");
-        assert_eq!((display.as_str(), cut), ("cargo test -p config 2>&1 | tail -20", false));
+        assert_eq!(
+            (display.as_str(), cut),
+            ("cargo test -p config 2>&1 | tail -20", false)
+        );
         assert_eq!(key_of(&display), "cargo test -p config");
-        assert_eq!(key_of(&display_of("make 2>&1 | head -n 5\nsecond line").0), "make");
+        assert_eq!(
+            key_of(&display_of("make 2>&1 | head -n 5\nsecond line").0),
+            "make"
+        );
         let (long, cut) = display_of(&"x".repeat(300));
         assert_eq!((long.len(), cut), (DISPLAY_MAX_CHARS, true));
         assert_eq!(key_of("bd show x 2>/dev/null"), "bd show x");

@@ -58,11 +58,15 @@ pub(crate) struct ToolUseObs {
 
 pub(crate) fn observe_tool(use_: &ToolUse<'_>) -> ToolUseObs {
     let failed = use_.result.as_ref().map(|r| failed(use_.name, r));
-    let error = use_.result.as_ref().filter(|_| failed == Some(true)).map(|r| {
-        let first = error_lines(&r.text).into_iter().next().unwrap_or_default();
-        let anchors = anchors_of_error(&first);
-        (first, r.source, anchors)
-    });
+    let error = use_
+        .result
+        .as_ref()
+        .filter(|_| failed == Some(true))
+        .map(|r| {
+            let first = error_lines(&r.text).into_iter().next().unwrap_or_default();
+            let anchors = anchors_of_error(&first);
+            (first, r.source, anchors)
+        });
     ToolUseObs {
         index: use_.index,
         name: use_.name.to_owned(),
@@ -88,7 +92,12 @@ pub(crate) fn error_facts(runs: &[(usize, &CommandObs)], tools: &[&ToolUseObs]) 
         let (kind, text) = match fixed_by {
             Some(&(fixed_at, later)) => (
                 FactKind::Fix,
-                fix_text(&run.error_lines, run, later, edits_between(tools, index, fixed_at)),
+                fix_text(
+                    &run.error_lines,
+                    run,
+                    later,
+                    edits_between(tools, index, fixed_at),
+                ),
             ),
             None => (
                 FactKind::Error,
@@ -125,7 +134,12 @@ fn edits_between(tools: &[&ToolUseObs], from: usize, to: usize) -> Vec<String> {
         })
 }
 
-fn fix_text(lines: &[String], failed: &CommandObs, fixed: &CommandObs, edits: Vec<String>) -> String {
+fn fix_text(
+    lines: &[String],
+    failed: &CommandObs,
+    fixed: &CommandObs,
+    edits: Vec<String>,
+) -> String {
     let how = if !edits.is_empty() {
         format!(" by editing {}", edits.join(", "))
     } else if fixed.key != failed.key {

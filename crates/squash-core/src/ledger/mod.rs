@@ -31,11 +31,12 @@ use crate::message::Message;
 pub use check::drop_sentences_with;
 pub use check::{check_facts, invented_terms, FactCheck};
 pub use commands::last_exit_code;
-pub(crate) use errors::matching_error_lines;
+pub(crate) use errors::{is_error_line, may_have_errors};
 pub use observe::{Observation, Observer};
 pub use prose::{is_harness_note, typed_text};
 pub use render::{details_section, extract_text, sections_text, DETAILS_HEADING};
 pub use report::{FactEntry, FactReport, Fallback, InventedOutcome, InventedTerm};
+pub(crate) use text::{one_line as one_line_of, sentences as sentences_of};
 
 /// What a fact is about; the order is the order of the extractive rendering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

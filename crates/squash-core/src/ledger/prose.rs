@@ -189,9 +189,7 @@ pub(crate) fn statement_facts(observations: &[&Observation]) -> Vec<Fact> {
         let plain = !prose.sentences.iter().any(says);
         let mut answered = 0;
         for (n, s) in prose.sentences.iter().enumerate() {
-            let answer = is_answer
-                && answered < ANSWER_SENTENCES
-                && (says(s) || plain && n == 0);
+            let answer = is_answer && answered < ANSWER_SENTENCES && (says(s) || plain && n == 0);
             let kind = match s.kind {
                 FactKind::Value if answer || s.verdict => FactKind::Answer,
                 other => other,
@@ -295,8 +293,12 @@ mod tests {
 
     #[test]
     fn harness_notes_are_not_requests() {
-        assert!(is_harness_note("<task-notification>\n<task-id>b0be39e</task-id>"));
-        assert!(is_harness_note("[Request interrupted by user for tool use]"));
+        assert!(is_harness_note(
+            "<task-notification>\n<task-id>b0be39e</task-id>"
+        ));
+        assert!(is_harness_note(
+            "[Request interrupted by user for tool use]"
+        ));
         assert!(!is_harness_note("did you push?"));
     }
 }

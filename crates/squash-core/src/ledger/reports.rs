@@ -41,11 +41,7 @@ pub(crate) fn report(use_: &ToolUse<'_>) -> Option<Fact> {
     }
     Some(Fact {
         kind: FactKind::Command,
-        text: format!(
-            "{} `{}` reported: {said}",
-            use_.name,
-            one_line(task, 80)
-        ),
+        text: format!("{} `{}` reported: {said}", use_.name, one_line(task, 80)),
         anchors,
         source: result.source,
     })

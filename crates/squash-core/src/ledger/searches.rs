@@ -49,9 +49,17 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<SearchObs> {
         .take(SAMPLE_PATHS)
         .all(|l| !l.contains(char::is_whitespace) && l.contains(['/', '.']) && l.len() <= 160);
     let sample: Vec<String> = if paths {
-        lines.iter().take(SAMPLE_PATHS).map(|l| (*l).to_owned()).collect()
+        lines
+            .iter()
+            .take(SAMPLE_PATHS)
+            .map(|l| (*l).to_owned())
+            .collect()
     } else {
-        lines.iter().take(1).map(|l| one_line(l, SAMPLE_CHARS)).collect()
+        lines
+            .iter()
+            .take(1)
+            .map(|l| one_line(l, SAMPLE_CHARS))
+            .collect()
     };
     let shown = sample.join(" ");
     let mut anchors = anchors_of(&shown, 2);

@@ -75,8 +75,12 @@ pub(crate) fn settings(use_: &ToolUse<'_>) -> Vec<Fact> {
         let Some(code) = str_of(key) else { continue };
         for caps in ASSIGNMENT.captures_iter(code) {
             let (name, value) = (&caps[1], &caps[2]);
-            let constant = name.len() > 1 && name.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit());
-            if !(constant || CONFIG_NAME.is_match(name)) || old.contains(&caps[0].trim().to_owned()) {
+            let constant = name.len() > 1
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit());
+            if !(constant || CONFIG_NAME.is_match(name)) || old.contains(&caps[0].trim().to_owned())
+            {
                 continue;
             }
             push(
@@ -108,7 +112,10 @@ mod tests {
     #[test]
     fn flags_and_assignments_that_configure_the_work() {
         assert_eq!(
-            of("Bash", json!({"command": "python sim.py --samples 10000 --seed=7 2>&1"})),
+            of(
+                "Bash",
+                json!({"command": "python sim.py --samples 10000 --seed=7 2>&1"})
+            ),
             vec![
                 "Set `--samples 10000` in `python sim.py --samples 10000 --seed=7 2>&1`",
                 "Set `--seed 7` in `python sim.py --samples 10000 --seed=7 2>&1`"

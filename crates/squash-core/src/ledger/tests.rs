@@ -151,18 +151,39 @@ fn ledger(messages: &[Message]) -> Ledger {
 #[test]
 fn the_answer_to_a_question_is_a_fact_without_a_path_or_number() {
     let chat = [
-        say(Role::User, "What is the average distance between two random points on a unit segment?"),
-        say(Role::Assistant, "Integrate |x − y| over the unit square. The average distance is 1/3."),
-        say(Role::User, "Is the problem solvable in closed form for a disk?"),
-        say(Role::Assistant, "Yes, it is: the mean distance in a unit disk is exactly 128/(45π)."),
+        say(
+            Role::User,
+            "What is the average distance between two random points on a unit segment?",
+        ),
+        say(
+            Role::Assistant,
+            "Integrate |x − y| over the unit square. The average distance is 1/3.",
+        ),
+        say(
+            Role::User,
+            "Is the problem solvable in closed form for a disk?",
+        ),
+        say(
+            Role::Assistant,
+            "Yes, it is: the mean distance in a unit disk is exactly 128/(45π).",
+        ),
         say(Role::User, "And for a random polygon?"),
-        say(Role::Assistant, "That is not possible in closed form in general."),
+        say(
+            Role::Assistant,
+            "That is not possible in closed form in general.",
+        ),
     ];
     let l = ledger(&chat);
     let answers = texts(&l, FactKind::Answer);
     assert!(answers.iter().any(|a| a.contains("1/3")), "{answers:?}");
-    assert!(answers.iter().any(|a| a.contains("128/(45π)")), "{answers:?}");
-    assert!(answers.iter().any(|a| a.contains("not possible")), "{answers:?}");
+    assert!(
+        answers.iter().any(|a| a.contains("128/(45π)")),
+        "{answers:?}"
+    );
+    assert!(
+        answers.iter().any(|a| a.contains("not possible")),
+        "{answers:?}"
+    );
     // Every answer is checkable and its own extract states it.
     let refs: Vec<&Message> = chat.iter().collect();
     let extract = extract_text(&l, &refs);
@@ -180,11 +201,18 @@ fn numbers_that_configure_the_work_are_facts() {
             serde_json::json!({"code": "import random\nN_SAMPLES = 10000\nhits = sum(abs(random.random() - random.random()) for _ in range(N_SAMPLES))\nprint(hits / N_SAMPLES)"}),
         ),
         result("c1", "0.3329", false),
-        say(Role::Assistant, "With 10,000 samples the estimate is 0.3329, against the theoretical 0.3333."),
+        say(
+            Role::Assistant,
+            "With 10,000 samples the estimate is 0.3329, against the theoretical 0.3333.",
+        ),
     ];
     let l = ledger(&run);
     let values = texts(&l, FactKind::Value);
-    assert!(values.iter().any(|v| v.contains("N_SAMPLES = 10000")), "{:?}", l.facts);
+    assert!(
+        values.iter().any(|v| v.contains("N_SAMPLES = 10000")),
+        "{:?}",
+        l.facts
+    );
     let answers = texts(&l, FactKind::Answer);
     assert!(answers.iter().any(|a| a.contains("0.3333")), "{answers:?}");
 }
@@ -193,15 +221,29 @@ fn numbers_that_configure_the_work_are_facts() {
 fn narration_is_neither_a_fact_nor_an_open_item() {
     let run = [
         say(Role::User, "Run the migration"),
-        say(Role::Assistant, "I'll help you with that. Now I'll execute the remaining steps."),
-        call("c1", "Bash", serde_json::json!({"command": "mix ecto.migrate"})),
+        say(
+            Role::Assistant,
+            "I'll help you with that. Now I'll execute the remaining steps.",
+        ),
+        call(
+            "c1",
+            "Bash",
+            serde_json::json!({"command": "mix ecto.migrate"}),
+        ),
         result("c1", "== Migrated 20260211203856 in 0.0s", false),
-        say(Role::Assistant, "Migration ran cleanly. The login test still fails on CI."),
+        say(
+            Role::Assistant,
+            "Migration ran cleanly. The login test still fails on CI.",
+        ),
     ];
     let l = ledger(&run);
     let open = texts(&l, FactKind::OpenItem);
     assert_eq!(open, vec!["The login test still fails on CI."]);
-    assert!(l.facts.iter().all(|f| !f.text.contains("I'll")), "{:?}", l.facts);
+    assert!(
+        l.facts.iter().all(|f| !f.text.contains("I'll")),
+        "{:?}",
+        l.facts
+    );
     assert!(texts(&l, FactKind::Answer).contains(&"Migration ran cleanly."));
 }
 
@@ -218,9 +260,17 @@ fn repeated_exploration_is_grouped_and_every_command_kept() {
     for (i, f) in finds.iter().enumerate() {
         let id = format!("f{i}");
         run.push(call(&id, "Bash", serde_json::json!({ "command": f })));
-        run.push(result(&id, &format!("./crates/a/config_{i}.rs\n./crates/b/config_{i}.rs"), false));
+        run.push(result(
+            &id,
+            &format!("./crates/a/config_{i}.rs\n./crates/b/config_{i}.rs"),
+            false,
+        ));
     }
-    run.push(call("t", "Bash", serde_json::json!({"command": "cargo test -p config"})));
+    run.push(call(
+        "t",
+        "Bash",
+        serde_json::json!({"command": "cargo test -p config"}),
+    ));
     run.push(result("t", "test result: ok. 4 passed; 0 failed", false));
     let l = ledger(&run);
     let commands = texts(&l, FactKind::Command);
@@ -229,8 +279,14 @@ fn repeated_exploration_is_grouped_and_every_command_kept() {
     for f in finds {
         assert!(grouped[0].contains(f), "{f} in {}", grouped[0]);
     }
-    assert!(grouped[0].contains("10 files, e.g. ./crates/a/config_0.rs"), "{}", grouped[0]);
-    assert!(commands.iter().any(|c| c.contains("cargo test -p config") && c.contains("4 passed")));
+    assert!(
+        grouped[0].contains("10 files, e.g. ./crates/a/config_0.rs"),
+        "{}",
+        grouped[0]
+    );
+    assert!(commands
+        .iter()
+        .any(|c| c.contains("cargo test -p config") && c.contains("4 passed")));
 }
 
 #[test]
