@@ -135,9 +135,17 @@ async fn every_command_of_a_long_agent_run_is_in_its_extract() {
     }
     // Narration is not an open item.
     for open in texts(&ledger, FactKind::OpenItem) {
-        assert!(!open.starts_with("Now") && !open.contains("Let me"), "{open}");
+        assert!(
+            !open.starts_with("Now") && !open.contains("Let me"),
+            "{open}"
+        );
     }
     // Every file the run read or edited is a fact.
     let files = texts(&ledger, FactKind::File);
-    assert!(files.iter().any(|f| f.contains("annotation_message_ref.ex")), "{files:#?}");
+    assert!(
+        files
+            .iter()
+            .any(|f| f.contains("annotation_message_ref.ex")),
+        "{files:#?}"
+    );
 }
