@@ -253,12 +253,9 @@ fn found_in(output: &str, status: Status) -> Option<String> {
     if let Some(short) = short_output(output) {
         return Some(short);
     }
-    let mut lines = output
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l));
-    let first = lines.next()?;
-    let last = lines.last()?;
+    let useful = |l: &&str| !l.is_empty() && !EXIT_CODE.is_match(l);
+    let first = output.lines().map(str::trim).find(useful)?;
+    let last = output.lines().rev().map(str::trim).find(useful)?;
     Some(format!(
         "{} … {}",
         one_line(first, SAMPLE_CHARS),
