@@ -273,26 +273,15 @@ fn trimmed(
     source: &Message,
     content: Vec<ContentItem>,
 ) -> Computed {
-    let op_id = SquashOperationId::new();
     let message = Message {
-        id: MessageId::new(),
-        conversation_id: conversation,
-        squash_operation_id: Some(op_id),
         reply_to: source.reply_to,
         role: source.role,
         content,
         instructions: source.instructions.clone(),
         metadata: source.metadata.clone(),
-        created_at: squash_core::time::now(),
+        ..result_message(conversation, Role::Assistant, Vec::new())
     };
-    let mut operation =
-        service.new_operation(op_id, conversation, step.sources.clone(), message.id);
-    operation.style = Some(SquashStyle::Mask);
-    Computed {
-        step,
-        message,
-        operation,
-    }
+    offline(service, conversation, step, message, SquashStyle::Mask)
 }
 
 /// A step's line or a run's extract, as the agent's message: the facts, no model involved.
@@ -302,21 +291,39 @@ fn extracted(
     step: FitStep,
     text: String,
 ) -> Computed {
-    let op_id = SquashOperationId::new();
-    let message = Message {
+    let content = vec![ContentItem::text_for(Role::Assistant, text)];
+    let message = result_message(conversation, Role::Assistant, content);
+    offline(service, conversation, step, message, SquashStyle::Extract)
+}
+
+/// A new message that a step's operation makes (its id set when the operation is).
+fn result_message(conversation: ConversationId, role: Role, content: Vec<ContentItem>) -> Message {
+    Message {
         id: MessageId::new(),
         conversation_id: conversation,
-        squash_operation_id: Some(op_id),
+        squash_operation_id: None,
         reply_to: None,
-        role: Role::Assistant,
-        content: vec![ContentItem::text_for(Role::Assistant, text)],
+        role,
+        content,
         instructions: Vec::new(),
         metadata: None,
         created_at: squash_core::time::now(),
-    };
+    }
+}
+
+/// A step computed without a model: its operation records the style and nothing of a model.
+fn offline(
+    service: &ConversationService,
+    conversation: ConversationId,
+    step: FitStep,
+    mut message: Message,
+    style: SquashStyle,
+) -> Computed {
+    let op_id = SquashOperationId::new();
+    message.squash_operation_id = Some(op_id);
     let mut operation =
         service.new_operation(op_id, conversation, step.sources.clone(), message.id);
-    operation.style = Some(SquashStyle::Extract);
+    operation.style = Some(style);
     Computed {
         step,
         message,

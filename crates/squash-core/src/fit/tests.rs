@@ -171,11 +171,7 @@ fn levels_go_oldest_first_one_level_at_a_time() {
     let actions: Vec<StepAction> = p.levels.iter().map(|l| l.action).collect();
     assert!(actions.contains(&StepAction::Trim), "{actions:?}");
     let first_line = p.steps.iter().find(|s| s.action != StepAction::Trim);
-    let last_degraded = p
-        .steps
-        .iter()
-        .filter(|s| s.action != StepAction::Trim)
-        .last();
+    let last_degraded = p.steps.iter().rev().find(|s| s.action != StepAction::Trim);
     if let (Some(a), Some(b)) = (first_line, last_degraded) {
         assert!(a.first_position <= b.first_position);
         // Nothing newer than a trimmed step is more degraded than it (oldest first).

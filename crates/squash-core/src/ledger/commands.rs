@@ -65,7 +65,6 @@ const DISPLAY_MAX_CHARS: usize = 100;
 /// Of a listing, the first paths it printed (whole), or its first line (shortened).
 const SAMPLE_PATHS: usize = 2;
 const SAMPLE_CHARS: usize = 40;
-const PATH_MAX_CHARS: usize = 160;
 
 static EXIT_CODE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:exited with (?:code|status)|exit (?:code|status)|exit_code)\W{0,3}(-?\d+)")
@@ -194,34 +193,12 @@ fn listing(output: &str) -> Listing {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l))
         .collect();
-    let paths = !lines.is_empty()
-        && lines
-            .iter()
-            .take(SAMPLE_PATHS)
-            .all(|l| looks_like_path(l) && l.chars().count() <= PATH_MAX_CHARS);
-    let sample: Vec<String> = if paths {
-        lines
-            .iter()
-            .take(SAMPLE_PATHS)
-            .map(|l| (*l).to_owned())
-            .collect()
-    } else {
-        lines
-            .iter()
-            .take(1)
-            .map(|l| one_line(l, SAMPLE_CHARS))
-            .collect()
-    };
+    let (sample, paths) = super::text::sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
     Listing {
         lines: lines.len(),
         sample,
         paths,
     }
-}
-
-fn looks_like_path(line: &str) -> bool {
-    !line.contains(char::is_whitespace)
-        && (line.contains('/') || line.rsplit_once('.').is_some_and(|(_, ext)| ext.len() <= 5))
 }
 
 /// "12 files, e.g. a, b, c" / "40 lines, e.g. …"

@@ -44,23 +44,7 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<SearchObs> {
         .iter()
         .find_map(|k| use_.input.get(*k).and_then(Value::as_str))
         .unwrap_or("");
-    let paths = lines
-        .iter()
-        .take(SAMPLE_PATHS)
-        .all(|l| !l.contains(char::is_whitespace) && l.contains(['/', '.']) && l.len() <= 160);
-    let sample: Vec<String> = if paths {
-        lines
-            .iter()
-            .take(SAMPLE_PATHS)
-            .map(|l| (*l).to_owned())
-            .collect()
-    } else {
-        lines
-            .iter()
-            .take(1)
-            .map(|l| one_line(l, SAMPLE_CHARS))
-            .collect()
-    };
+    let (sample, _) = super::text::sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
     let shown = sample.join(" ");
     let mut anchors = anchors_of(&shown, 2);
     if anchors.is_empty() {

@@ -17,6 +17,22 @@ pub(crate) fn one_line(s: &str, max: usize) -> String {
     format!("{}…", cut.trim_end())
 }
 
+/// The first lines of an output a fact shows: its first `paths` lines whole when they are
+/// paths (no spaces, a `/` or a `.`, at most 160 characters), else its first line shortened to
+/// `chars`; and whether they were paths.
+pub(crate) fn sample_lines(lines: &[&str], paths: usize, chars: usize) -> (Vec<String>, bool) {
+    let are_paths = !lines.is_empty()
+        && lines.iter().take(paths).all(|l| {
+            !l.contains(char::is_whitespace) && l.contains(['/', '.']) && l.chars().count() <= 160
+        });
+    let sample = if are_paths {
+        lines.iter().take(paths).map(|l| (*l).to_owned()).collect()
+    } else {
+        lines.iter().take(1).map(|l| one_line(l, chars)).collect()
+    };
+    (sample, are_paths)
+}
+
 /// Sentences of a prose text: split after `.`, `!`, `?` followed by a space or line end (not
 /// inside inline code, not after an ellipsis), and at line breaks (list items are sentences of
 /// their own). Markdown emphasis (`**`, `__`) is dropped.
