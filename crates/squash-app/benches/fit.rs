@@ -1,24 +1,27 @@
-//! `squash fit --strategy mask` on generated agent sessions (the fit evaluation's generator:
-//! requests, test runs, builds, file reads and searches; ~90% of the tokens are tool output),
-//! through `FitService` on a SQLite file, and on PostgreSQL with `SQUASH_BENCH=pg`.
+//! `squash fit` with the defaults (the `extract` strategy: trim, then one-line extracts, then
+//! runs' extracts; no model) through `FitService`, on a SQLite file, and on PostgreSQL with
+//! `SQUASH_BENCH=pg`: on the largest published session with a compaction (its history before
+//! the compaction, a 3.5 MB file) and on generated agent sessions (the fit evaluation's
+//! generator: requests, test runs, builds, file reads and searches; ~90% of the tokens are tool
+//! output) of 10,000 and 100,000 messages.
 //!
 //! ```text
 //! cargo bench -p squash-app --bench fit
 //! SQUASH_BENCH=pg cargo bench -p squash-app --bench fit   # also PostgreSQL (SQUASH_TEST_PG)
+//! SQUASH_BENCH_SIZES=1000,10000 cargo bench -p squash-app --bench fit
 //! ```
 //!
 //! Prints two tables (see BENCHMARKS.md, "Fitting a session"):
-//! * planning at 1,000 / 2,500 / 5,000 / 10,000 messages: the plan as the service makes it
-//!   (read the current thread, then plan), the planner alone on the messages in memory, and the
-//!   floor measured in the same run — reading the thread's messages from the store — with the
-//!   time per message of each, for linearity;
-//! * plan + apply at 10,000 messages (the budget is 25% of the session, which masks alone do not
-//!   reach, so every mask is applied: the most work a mask fit does), and apply alone with the
-//!   read it makes timed alone; the rest of apply is its one commit (new messages, operations,
-//!   a ~10,000-link thread).
+//! * planning at each size: the floor measured in the same run (reading the thread's messages
+//!   from the store, which every plan starts with), the plan as the service makes it, and the
+//!   planner alone on the messages in memory split into its two parts (one summary per
+//!   message, then the plan from the summaries), with the time per message of each;
+//! * plan + apply at 25% of each session (what `squash fit CONV --budget N` does), apply alone,
+//!   and the floor; the rest of apply is its one commit (the new messages, one operation each,
+//!   the new thread's links).
 //!
-//! Medians of `RUNS` runs after one warm-up; wall clock and the process's CPU time. Each apply
-//! is undone (not timed) before the next run.
+//! Medians of `RUNS` runs after one warm-up (`RUNS_LARGE` at 100,000 messages); wall clock and
+//! the process's CPU time. Each apply is undone (not timed) before the next run.
 
 #[allow(dead_code)]
 #[path = "../examples/fit_eval/generate.rs"]
@@ -35,18 +38,28 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use squash_app::fit::{message_cost, FitService, FitStrategy};
+use squash_app::import::{ImportOptions, NoProgress};
 use squash_app::{ConversationService, SquashEngine};
-use squash_core::fit::{plan_fit, FitRequest, StepAction, DEFAULT_KEEP_LAST};
-use squash_core::{ConversationId, Message, MessageId, SourceFormat, ThreadId, ThreadOrigin};
+use squash_core::fit::{plan_summaries, summarize, FitRequest};
+use squash_core::{
+    ContentItem, ConversationId, Message, MessageId, SourceFormat, ThreadId, ThreadOrigin,
+};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
 use tokio::runtime::Runtime;
 
-const SIZES: [usize; 4] = [1_000, 2_500, 5_000, 10_000];
+const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 const SEED: u64 = 7;
 const RUNS: usize = 7;
+const RUNS_LARGE: usize = 3;
 const SHARE: f64 = 0.25;
+/// The generator plants unique phrases, enough for ~10,000 messages: larger sessions are
+/// pieces of this size, each from its own seed, their tool ids made unique.
+const PIECE: usize = 10_000;
+/// The largest published session with a compaction (testdata/SOURCES.md).
+const REAL_SESSION: &str =
+    "claude-code-compacted-fa812bfe/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl";
 
 /// Wall clock and process CPU time of one run.
 #[derive(Clone, Copy)]
@@ -93,14 +106,14 @@ fn sample<T>(f: impl FnOnce() -> T) -> (Sample, T) {
     (s, out)
 }
 
-/// Medians of wall and CPU time over `RUNS` runs of `f`, after one untimed warm-up; `reset`
+/// Medians of wall and CPU time over `runs` runs of `f`, after one untimed warm-up; `reset`
 /// runs after each (untimed).
-fn median_of(mut f: impl FnMut() -> Sample, mut reset: impl FnMut()) -> Sample {
+fn median_of(runs: usize, mut f: impl FnMut() -> Sample, mut reset: impl FnMut()) -> Sample {
     f();
     reset();
-    let mut walls = Vec::with_capacity(RUNS);
-    let mut cpus = Vec::with_capacity(RUNS);
-    for _ in 0..RUNS {
+    let mut walls = Vec::with_capacity(runs);
+    let mut cpus = Vec::with_capacity(runs);
+    for _ in 0..runs {
         let s = f();
         reset();
         walls.push(s.wall);
@@ -109,8 +122,8 @@ fn median_of(mut f: impl FnMut() -> Sample, mut reset: impl FnMut()) -> Sample {
     walls.sort();
     cpus.sort();
     Sample {
-        wall: walls[RUNS / 2],
-        cpu: cpus[RUNS / 2],
+        wall: walls[runs / 2],
+        cpu: cpus[runs / 2],
     }
 }
 
@@ -122,13 +135,30 @@ fn per_message(d: Duration, n: usize) -> String {
     format!("{:.1}", d.as_secs_f64() * 1e6 / n as f64)
 }
 
-/// A session of at least `n` messages: the first turns of the seed's session.
+/// A session of at least `n` messages: whole turns of the seed's session, in pieces of
+/// [`PIECE`] messages from seeds `SEED`, `SEED + 1` … for larger ones.
 fn session(conv: ConversationId, n: usize) -> Vec<Message> {
-    generate::session(SEED, n)
-        .messages
-        .into_iter()
-        .map(|(role, content)| Message::new(conv, role, content).expect("valid message"))
-        .collect()
+    let mut out = Vec::new();
+    let mut piece = 0;
+    while out.len() < n {
+        let size = (n - out.len()).min(PIECE);
+        for (role, mut content) in generate::session(SEED + piece, size).messages {
+            if piece > 0 {
+                for item in &mut content {
+                    match item {
+                        ContentItem::ToolCall { id, .. } => *id = format!("p{piece}_{id}"),
+                        ContentItem::ToolResult { tool_use_id, .. } => {
+                            *tool_use_id = format!("p{piece}_{tool_use_id}")
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            out.push(Message::new(conv, role, content).expect("valid message"));
+        }
+        piece += 1;
+    }
+    out
 }
 
 /// The session stored in one import transaction, as `squash import` stores one.
@@ -171,15 +201,21 @@ async fn stored(
     (ConversationService::new(store), conv)
 }
 
+/// What `squash fit CONV --budget N` asks for.
 fn request(budget: u64) -> FitRequest {
-    FitRequest {
-        budget,
-        keep_last: DEFAULT_KEEP_LAST,
-        strategy: FitStrategy::Mask,
+    FitRequest::new(budget, FitStrategy::default())
+}
+
+fn runs_for(n: usize) -> usize {
+    if n > 20_000 {
+        RUNS_LARGE
+    } else {
+        RUNS
     }
 }
 
 struct Fixture {
+    label: String,
     service: ConversationService,
     conv: ConversationId,
     messages: Vec<Message>,
@@ -187,14 +223,52 @@ struct Fixture {
 }
 
 impl Fixture {
-    fn new(rt: &Runtime, store: Arc<dyn ConversationStore>, n: usize) -> Fixture {
+    fn generated(rt: &Runtime, store: Arc<dyn ConversationStore>, n: usize) -> Fixture {
         let (service, conv) = rt.block_on(stored(store, n));
+        Fixture::of(rt, service, conv, format!("generated, {n} messages"))
+    }
+
+    /// The published session's history before its compaction, imported as `squash import`
+    /// does, the history thread made current.
+    fn real(rt: &Runtime, store: Arc<dyn ConversationStore>) -> Fixture {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sessions");
+        let path = root.join(REAL_SESSION);
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let service = ConversationService::new(store);
+        let conv = rt.block_on(async {
+            let summary = service
+                .import_file(&path, &ImportOptions::default(), Arc::new(NoProgress))
+                .await
+                .expect("import the session");
+            let conv = summary.conversations[0].conversation_id;
+            // The longest thread is the history before the compaction.
+            let history = service.history(conv).await.expect("threads");
+            let longest = history
+                .iter()
+                .max_by_key(|e| e.thread.message_count)
+                .expect("a thread")
+                .thread
+                .id;
+            service.switch_thread(conv, longest).await.expect("switch");
+            conv
+        });
+        let label = format!("published session, {:.1} MB file", bytes as f64 / 1e6);
+        Fixture::of(rt, service, conv, label)
+    }
+
+    fn of(
+        rt: &Runtime,
+        service: ConversationService,
+        conv: ConversationId,
+        label: String,
+    ) -> Fixture {
         let messages = rt
             .block_on(service.current_thread(conv))
             .expect("thread")
             .messages;
         let total: u64 = messages.iter().map(message_cost).sum();
         Fixture {
+            label,
             service,
             conv,
             messages,
@@ -209,21 +283,37 @@ impl Fixture {
     fn tokens(&self) -> u64 {
         self.messages.iter().map(message_cost).sum()
     }
+
+    fn text_mb(&self) -> f64 {
+        self.messages
+            .iter()
+            .map(|m| serde_json::to_string(&m.content).map_or(0, |s| s.len()))
+            .sum::<usize>() as f64
+            / 1e6
+    }
 }
 
-fn planning_table(rt: &Runtime, label: &str, open: &dyn Fn() -> Arc<dyn ConversationStore>) {
-    println!("\nplanning, {label} (median of {RUNS}; µs/msg = per message)\n");
-    println!("| messages | tokens | masks | floor: read thread ms (µs/msg) | plan via service ms (µs/msg) | planner alone ms (µs/msg) | plan − floor µs/msg | CPU plan ms |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for n in SIZES {
-        let f = Fixture::new(rt, open(), n);
+fn planning_table(
+    rt: &Runtime,
+    label: &str,
+    sizes: &[usize],
+    open: &dyn Fn() -> Arc<dyn ConversationStore>,
+) {
+    println!("\nplanning, {label} (medians; µs/msg = per message)\n");
+    println!("| messages | tokens | steps planned | floor: read thread ms (µs/msg) | plan via service ms (µs/msg) | planner alone ms (µs/msg) | of which: summaries ms | of which: plan ms | CPU plan ms |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for &n in sizes {
+        let f = Fixture::generated(rt, open(), n);
         let n = f.messages.len();
+        let runs = runs_for(n);
         let floor = median_of(
+            runs,
             || sample(|| rt.block_on(f.service.current_thread(f.conv)).expect("read")).0,
             || {},
         );
         let fitter = f.fitter();
         let plan = median_of(
+            runs,
             || {
                 sample(|| {
                     rt.block_on(fitter.plan(f.conv, request(f.budget)))
@@ -234,39 +324,45 @@ fn planning_table(rt: &Runtime, label: &str, open: &dyn Fn() -> Arc<dyn Conversa
             || {},
         );
         let refs: Vec<&Message> = f.messages.iter().collect();
-        let (_, planned) = sample(|| plan_fit(&refs, request(f.budget), &message_cost));
-        let alone = median_of(
-            || sample(|| plan_fit(&refs, request(f.budget), &message_cost)).0,
+        let summaries = summarize(&refs);
+        let planned = plan_summaries(&summaries, request(f.budget));
+        let summarized = median_of(runs, || sample(|| summarize(&refs)).0, || {});
+        let planner = median_of(
+            runs,
+            || sample(|| plan_summaries(&summaries, request(f.budget))).0,
             || {},
         );
+        let alone = summarized.wall + planner.wall;
         println!(
-            "| {n} | {} | {} | {} ({}) | {} ({}) | {} ({}) | {} | {} |",
+            "| {n} | {} | {} | {} ({}) | {} ({}) | {} ({}) | {} | {} | {} |",
             f.tokens(),
             planned.steps.len(),
             ms(floor.wall),
             per_message(floor.wall, n),
             ms(plan.wall),
             per_message(plan.wall, n),
-            ms(alone.wall),
-            per_message(alone.wall, n),
-            per_message(plan.wall.saturating_sub(floor.wall), n),
+            ms(alone),
+            per_message(alone, n),
+            ms(summarized.wall),
+            ms(planner.wall),
             ms(plan.cpu),
         );
     }
 }
 
-fn apply_table(rt: &Runtime, label: &str, store: Arc<dyn ConversationStore>) {
-    let f = Fixture::new(rt, store, 10_000);
+fn apply_rows(rt: &Runtime, f: &Fixture) {
     let fitter = f.fitter();
+    let runs = runs_for(f.messages.len());
     let undo = || {
         rt.block_on(f.service.undo(f.conv)).expect("undo");
     };
     let whole = median_of(
+        runs,
         || {
             sample(|| {
                 rt.block_on(async {
                     let planned = fitter.plan(f.conv, request(f.budget)).await?;
-                    fitter.apply(planned, true, &|_| {}).await
+                    fitter.apply(planned, false, &|_| {}).await
                 })
                 .expect("fit")
             })
@@ -275,34 +371,21 @@ fn apply_table(rt: &Runtime, label: &str, store: Arc<dyn ConversationStore>) {
         undo,
     );
     let apply = median_of(
+        runs,
         || {
             let planned = rt
                 .block_on(fitter.plan(f.conv, request(f.budget)))
                 .expect("plan");
             sample(|| {
-                rt.block_on(fitter.apply(planned, true, &|_| {}))
+                rt.block_on(fitter.apply(planned, false, &|_| {}))
                     .expect("apply")
             })
             .0
         },
         undo,
     );
-    let planned = rt
-        .block_on(fitter.plan(f.conv, request(f.budget)))
-        .expect("plan");
-    let masked: Vec<MessageId> = planned
-        .plan
-        .steps
-        .iter()
-        .filter(|s| s.action == StepAction::Mask)
-        .map(|s| s.sources[0])
-        .collect();
-    // What apply reads before it commits: the masked messages, in one call.
-    let reads = median_of(
-        || sample(|| rt.block_on(f.service.messages(&masked)).expect("messages")).0,
-        || {},
-    );
     let floor = median_of(
+        runs,
         || sample(|| rt.block_on(f.service.current_thread(f.conv)).expect("read")).0,
         || {},
     );
@@ -310,29 +393,40 @@ fn apply_table(rt: &Runtime, label: &str, store: Arc<dyn ConversationStore>) {
         let planned = rt
             .block_on(fitter.plan(f.conv, request(f.budget)))
             .expect("plan");
-        rt.block_on(fitter.apply(planned, true, &|_| {}))
+        rt.block_on(fitter.apply(planned, false, &|_| {}))
             .expect("apply")
     };
-    println!("\nplan + apply at 10,000 messages, {label} (median of {RUNS})\n");
+    undo();
     println!(
-        "{} messages, {} → {} tokens (budget {}), {} mask steps\n",
+        "| {} | {} ({:.1} MB of content) | {} → {} (budget {}) | {} | **{}** ({}) | {} ({}) | {} ({}) |",
+        f.label,
         f.messages.len(),
+        f.text_mb(),
         outcome.tokens_before,
         outcome.tokens_after,
         f.budget,
-        outcome.steps.len()
+        outcome.steps.len(),
+        ms(whole.wall),
+        ms(whole.cpu),
+        ms(apply.wall),
+        ms(apply.cpu),
+        ms(floor.wall),
+        ms(floor.cpu),
     );
-    println!("| part | wall ms | CPU ms |\n|---|---:|---:|");
-    for (part, s) in [
-        (
-            "plan + apply (`squash fit --strategy mask --best-effort`)",
-            whole,
-        ),
-        ("apply alone (compute the masks, one commit)", apply),
-        ("  of which: reading the masked messages (one call)", reads),
-        ("floor: read the thread's messages", floor),
-    ] {
-        println!("| {part} | {} | {} |", ms(s.wall), ms(s.cpu));
+}
+
+fn apply_table(
+    rt: &Runtime,
+    label: &str,
+    sizes: &[usize],
+    open: &dyn Fn() -> Arc<dyn ConversationStore>,
+) {
+    println!("\nplan + apply at 25% with the defaults, {label} (medians; wall ms (CPU ms))\n");
+    println!("| session | messages | tokens before → after | steps | plan + apply | apply alone | floor: read the thread |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    apply_rows(rt, &Fixture::real(rt, open()));
+    for &n in sizes.iter().filter(|&&n| n >= PIECE) {
+        apply_rows(rt, &Fixture::generated(rt, open(), n));
     }
 }
 
@@ -344,19 +438,33 @@ fn main() {
         let k = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Arc::new(SqliteStore::open(dir.path().join(format!("fit-{k}.db"))).expect("sqlite"))
     };
+    let sizes: Vec<usize> = match std::env::var("SQUASH_BENCH_SIZES") {
+        Ok(list) => list
+            .split(',')
+            .map(|n| n.trim().parse().expect("SQUASH_BENCH_SIZES: numbers"))
+            .collect(),
+        Err(_) => SIZES.to_vec(),
+    };
     let parts = std::env::var("SQUASH_BENCH").unwrap_or_default();
-    planning_table(&rt, "SQLite", &sqlite);
-    apply_table(&rt, "SQLite", sqlite());
+    planning_table(&rt, "SQLite", &sizes, &sqlite);
+    apply_table(&rt, "SQLite", &sizes, &sqlite);
     if parts.split(',').any(|p| p == "pg") {
         let url = std::env::var("SQUASH_TEST_PG")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
-        let schema = format!("bench_fit_{}", uuid::Uuid::now_v7().simple());
-        let store = Arc::new(
-            rt.block_on(PostgresStore::connect_in_schema(&url, &schema))
-                .expect("PostgreSQL at SQUASH_TEST_PG"),
-        );
-        apply_table(&rt, "PostgreSQL", store.clone());
-        rt.block_on(store.drop_schema())
-            .expect("drop the bench schema");
+        let schemas = std::sync::Mutex::new(Vec::new());
+        let pg = || -> Arc<dyn ConversationStore> {
+            let schema = format!("bench_fit_{}", uuid::Uuid::now_v7().simple());
+            let store = Arc::new(
+                rt.block_on(PostgresStore::connect_in_schema(&url, &schema))
+                    .expect("PostgreSQL at SQUASH_TEST_PG"),
+            );
+            schemas.lock().expect("lock").push(store.clone());
+            store
+        };
+        apply_table(&rt, "PostgreSQL", &sizes, &pg);
+        for store in schemas.lock().expect("lock").drain(..) {
+            rt.block_on(store.drop_schema())
+                .expect("drop the bench schema");
+        }
     }
 }

@@ -56,11 +56,13 @@ pub enum Command {
     /// Squash messages into one with an LLM: semantic compression, optionally following your
     /// instructions. Shows the result's quality report; --preview applies nothing.
     Ai(crate::commands::ai::AiArgs),
-    /// Bring the current thread under a token budget with the least loss: mask old tool
-    /// outputs, then squash old turns, oldest first; the first request, what you typed and the
-    /// last turns stay as they are. Applied as one new thread: one `squash undo` restores it.
+    /// Bring the current thread under a token budget with the least loss, no model needed: the
+    /// oldest steps first, one level at a time — tool outputs trimmed to the lines that carry
+    /// facts, then each step's one-line extract, then runs' extracts — until it fits. What you
+    /// typed and the newest steps (a fifth of the budget) stay as they are. Applied as one new
+    /// thread: one `squash undo` restores it.
     #[command(
-        after_help = "Examples:\n  squash fit 0192 --budget 50k --preview\n  squash fit 0192 --budget 50k --strategy mask\n  squash fit 0192 --budget 20k --keep-last 1 --best-effort"
+        after_help = "Examples:\n  squash fit 0192 --budget 50k --preview\n  squash fit 0192 --budget 50k --strategy mask\n  squash fit 0192 --budget 20k --keep-recent 2k --best-effort\n  squash fit 0192 --budget 30k --strategy hybrid   # the oldest runs squashed by the model"
     )]
     Fit(crate::commands::fit::FitArgs),
     /// Resume an agent session smaller: take the latest Claude Code or Codex session of this

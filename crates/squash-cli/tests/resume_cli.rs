@@ -146,7 +146,7 @@ fn bad_input_fails_with_one_line_and_writes_nothing() {
     refused(
         &env,
         &["resume", "--dry-run", "--budget", "40"],
-        "cannot fit into 40 tokens without touching the protected part",
+        "cannot fit into 40 tokens: the smallest the extract strategy reaches is",
     );
     let corrupt = env.project().join("broken.jsonl");
     std::fs::write(
@@ -182,10 +182,6 @@ fn a_dry_run_fits_and_writes_a_new_session_beside_the_original() {
         "--json",
         "resume",
         "--dry-run",
-        "--strategy",
-        "extract",
-        "--keep-last",
-        "0",
         "--budget",
         "1k",
         "--",
@@ -215,6 +211,13 @@ fn a_dry_run_fits_and_writes_a_new_session_beside_the_original() {
         "{fit}"
     );
     assert!(fit["steps"].as_array().is_some_and(|s| !s.is_empty()));
+    // What it kept and what it cut, per level.
+    let plan = &report["plan"];
+    assert!(plan["protection"]["requests"].as_u64() >= Some(1), "{plan}");
+    assert!(
+        plan["levels"].as_array().is_some_and(|l| !l.is_empty()),
+        "{plan}"
+    );
 
     // The new session is a Claude Code session of the same conversation, smaller; importing it
     // again gives a conversation whose thread is that size.
@@ -237,4 +240,56 @@ fn a_dry_run_fits_and_writes_a_new_session_beside_the_original() {
     assert!(preview.status.success(), "{}", stderr(&preview));
     assert!(text.contains("not applied (preview)"), "{text}");
     assert!(text.contains("does not fit"), "{text}");
+}
+
+/// The history of a real Claude Code 2.1.39 session before its `/compact` (121k tokens: one
+/// request, 123 tool calls), placed as the latest session of the directory: `squash resume`
+/// with no option fits it into half the model's window and says what it kept and cut.
+#[test]
+fn resume_with_the_defaults_fits_a_long_agent_run() {
+    let place = |env: &Env| {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+            "../../testdata/sessions/claude-code-compacted-258c7280/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
+        );
+        let text = std::fs::read_to_string(data).unwrap();
+        let history: Vec<&str> = text
+            .lines()
+            .take_while(|l| !l.contains("\"compact_boundary\""))
+            .collect();
+        let id = "258c7280-ae70-4798-800f-63464d01a85d";
+        std::fs::write(
+            env.project().join(format!("{id}.jsonl")),
+            history.join("\n") + "\n",
+        )
+        .unwrap();
+    };
+    let env = Env::new();
+    place(&env);
+    let json = env.run(&["--json", "resume", "--dry-run"]);
+    assert!(json.status.success(), "{}", stderr(&json));
+    let report: Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let fit = &report["fit"];
+    let budget = fit["budget"].as_u64().unwrap();
+    let after = fit["tokens_after"].as_u64().unwrap();
+    assert!(fit["tokens_before"].as_u64().unwrap() > budget, "{fit}");
+    assert!(
+        after <= budget && after * 10 >= budget * 9,
+        "{after} of {budget}"
+    );
+    assert!(report["written"]["path"].is_string(), "{report}");
+
+    let env = Env::new();
+    place(&env);
+    let out = env.run(&["resume", "--dry-run"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}{stdout}", stderr(&out));
+    for says in [
+        "kept as they are:",
+        "trimmed to the lines that carry facts",
+        "fitted: ",
+        "new session ",
+        "dry run; the agent would start with:",
+    ] {
+        assert!(stdout.contains(says), "{says:?} in {stdout}");
+    }
 }

@@ -248,21 +248,27 @@ impl From<FitError> for ApiError {
                 budget,
                 best_reachable,
                 protected,
+                keep_recent,
                 keep_last,
                 strategy,
             } => ApiError::invalid(format!(
-                "cannot fit into {} tokens without touching the protected part ({} tokens: what \
-                 comes before the first request, every request, and the last {keep_last} \
-                 turn{}): the best the {strategy} strategy reaches is {} tokens",
+                "cannot fit into {} tokens: the smallest the {strategy} strategy reaches is {} \
+                 tokens ({} of them kept as they are: what comes before the first request, what \
+                 was typed, and the newest steps up to {} tokens{})",
                 format_count(budget),
-                format_count(protected),
-                if keep_last == 1 { "" } else { "s" },
                 format_count(best_reachable),
+                format_count(protected),
+                format_count(keep_recent),
+                match keep_last {
+                    0 => String::new(),
+                    1 => ", and the last turn".to_owned(),
+                    n => format!(", and the last {n} turns"),
+                },
             ))
             .with_class("out_of_reach")
             .with_hint(
-                "Raise the budget, keep fewer turns (`keep_last`), or send `best_effort: true` \
-                 to apply the best reachable.",
+                "Raise the budget, keep less of the newest steps (`keep_recent`) or fewer turns \
+                 (`keep_last`), or send `best_effort: true` to apply the smallest reachable.",
             ),
         }
     }

@@ -858,7 +858,7 @@ function initConversation(root) {
 const fmtTokens = (n) => Number(n).toLocaleString("en-US");
 
 function fitStepLabel(step) {
-  const what = { mask: "masking the tool output of", extract: "extracting the facts of", ai: "AI-squashing" };
+  const what = { trim: "trimming", line: "the one-line extract of", extract: "extracting the facts of", ai: "AI-squashing" };
   const first = step.first_position + 1;
   const last = step.last_position + 1;
   const where = first === last ? "@" + first : "@" + first + "–@" + last;
@@ -922,11 +922,15 @@ function initFit(root, base, refresh) {
   async function preview() {
     const budget = field("budget", 1);
     const keep = field("keep_last", 0);
+    const recentRaw = $("#fit-form").elements.namedItem("keep_recent").value.trim();
+    const recent = field("keep_recent", 0);
     clearPlan();
     if (budget === null) return message("The budget is a whole number of tokens, at least 1.");
+    if (recentRaw !== "" && recent === null) return message("The newest steps to keep are a whole number of tokens, 0 or more (empty: a fifth of the budget).");
     if (keep === null) return message("The turns to keep are a whole number, 0 or more.");
     const strategy = $("#fit-strategy").value;
     const query = new URLSearchParams({ budget: String(budget), keep_last: String(keep), strategy });
+    if (recent !== null) query.set("keep_recent", String(recent));
     try {
       const res = await fetch("/ui/conversations/" + encodeURIComponent(cid) + "/fit?" + query, {
         credentials: "same-origin",
@@ -957,6 +961,7 @@ function initFit(root, base, refresh) {
     if (!canApply()) return;
     const d = plan.dataset;
     const body = { budget: Number(d.budget), keep_last: Number(d.keepLast), strategy: d.strategy, thread: d.thread };
+    if (d.keepRecent !== undefined) body.keep_recent = Number(d.keepRecent);
     const bestEffort = $("#fit-best-effort", plan);
     if (bestEffort && bestEffort.checked) body.best_effort = true;
     applying = new AbortController();

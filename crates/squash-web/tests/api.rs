@@ -1783,7 +1783,7 @@ fn uuid7() -> String {
 
 // ---- fit to budget ----------------------------------------------------------------------------
 
-const MASK_MARKER: &str = "[output masked by squash:";
+const TRIM_MARKER: &str = "[trimmed by squash:";
 
 impl App {
     /// A coding session of `turns` turns over the API: a request, a `cargo test` call, its long
@@ -1835,6 +1835,41 @@ impl App {
         (conv, ids)
     }
 
+    /// One request, then `n` reads of the same long file: steps whose runs say once what the
+    /// steps repeat, so that only runs reach the smallest budgets.
+    async fn rereads(&self, n: usize) -> String {
+        let conv = self.conversation("A long read run").await;
+        self.append(&conv, "user", "Find where the report is built")
+            .await;
+        let body: String = (1..=200)
+            .map(|i| format!("{i:>6}→let v_{i} = {i};\n"))
+            .collect();
+        for t in 0..n {
+            let call = format!("toolu_read_{t:02}");
+            for (role, content) in [
+                (
+                    "assistant",
+                    json!([{ "type": "tool_call", "id": call, "name": "Read",
+                             "input": { "file_path": "/work/acme/src/report.rs" } }]),
+                ),
+                (
+                    "user",
+                    json!([{ "type": "tool_result", "tool_use_id": call, "tool_name": "Read",
+                             "result": [{ "type": "text", "text": body }] }]),
+                ),
+            ] {
+                let r = self
+                    .post(
+                        &format!("/api/conversations/{conv}/messages"),
+                        json!({ "role": role, "content": content }),
+                    )
+                    .await;
+                assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+            }
+        }
+        conv
+    }
+
     /// `POST …/fit/preview`, expected to succeed.
     async fn fit_plan(&self, conv: &str, body: Value) -> Value {
         let r = self
@@ -1876,7 +1911,8 @@ async fn fit_preview_apply_and_one_undo_restores_the_thread_exactly() {
     assert_eq!(roomy["steps"], json!([]));
     let before = roomy["tokens_before"].as_u64().unwrap();
 
-    // Half of it, by masking: one step per old tool output, the last two turns untouched.
+    // Half of it, by trimming: one step per tool output (the oldest first), the requests and the
+    // newest steps untouched.
     let budget = before / 2;
     let plan = app
         .fit_plan(&conv, json!({ "budget": budget, "strategy": "mask" }))
@@ -1887,20 +1923,24 @@ async fn fit_preview_apply_and_one_undo_restores_the_thread_exactly() {
     assert_eq!(plan["thread_id"], thread);
     assert_eq!(
         plan["request"],
-        json!({ "budget": budget, "keep_last": 2, "strategy": "mask" })
+        json!({ "budget": budget, "keep_recent": null, "keep_last": 0, "strategy": "mask" })
     );
     assert_eq!(plan["messages"], 24);
     assert_eq!(plan["turns"], 6);
+    assert_eq!(plan["protection"]["requests"], 6);
+    assert_eq!(plan["protection"]["keep_recent"], budget / 5);
     let steps = plan["steps"].as_array().unwrap();
     assert!(!steps.is_empty());
+    assert_eq!(plan["levels"][0]["action"], "trim", "{plan}");
+    assert_eq!(plan["levels"][0]["steps"], steps.len());
     let mut saved = 0;
     for s in steps {
         let at = s["first_position"].as_u64().unwrap() as usize;
-        assert_eq!(s["action"], "mask");
+        assert_eq!(s["action"], "trim");
         assert_eq!(s["last_position"], at as u64);
         assert_eq!(s["sources"], json!([ids[at]]), "{s}");
-        // The tool outputs of the old turns (the last two turns start at @17).
-        assert!(at % 4 == 2 && at < 16, "{s}");
+        // Tool outputs only, never the newest.
+        assert!(at % 4 == 2 && at < 22, "{s}");
         let (b, a) = (
             s["tokens_before"].as_u64().unwrap(),
             s["tokens_after"].as_u64().unwrap(),
@@ -1940,7 +1980,7 @@ async fn fit_preview_apply_and_one_undo_restores_the_thread_exactly() {
         assert_eq!(fitted[at], result);
         assert!(d["operation_id"].is_string(), "{d}");
         let message = app.get(&format!("/api/messages/{result}")).await.text;
-        assert!(message.contains(MASK_MARKER), "{message}");
+        assert!(message.contains(TRIM_MARKER), "{message}");
         let prov = app
             .get(&format!("/api/messages/{result}/provenance"))
             .await
@@ -1985,7 +2025,7 @@ async fn fit_preview_apply_and_one_undo_restores_the_thread_exactly() {
     for (i, (_, data)) in events[1..=steps.len()].iter().enumerate() {
         assert_eq!(data["index"], i + 1);
         assert_eq!(data["of"], steps.len());
-        assert_eq!(data["step"]["action"], "mask");
+        assert_eq!(data["step"]["action"], "trim");
     }
     let applied = &events.last().unwrap().1;
     assert_eq!(applied["tokens_after"], plan["tokens_after"]);
@@ -2030,7 +2070,7 @@ async fn fit_out_of_reach_says_the_best_reachable_and_changes_nothing() {
     let message = e["message"].as_str().unwrap();
     assert!(
         message.contains(&format!(
-            "the best the mask strategy reaches is {} tokens",
+            "the smallest the mask strategy reaches is {} tokens",
             count(best)
         )),
         "{message}"
@@ -2096,24 +2136,33 @@ async fn fit_refuses_bad_input_and_ai_steps_without_a_model() {
         .as_u64()
         .unwrap();
 
-    // Below what masks reach, hybrid squashes old turns with the model: previewed without one,
-    // refused when applied, nothing changed.
+    // The default needs no model.
     let plan = app.fit_plan(&conv, json!({ "budget": floor - 100 })).await;
-    assert_eq!(plan["request"]["strategy"], "hybrid");
-    assert_eq!(plan["needs_model"], true);
+    assert_eq!(plan["request"]["strategy"], "extract");
+    assert_eq!(plan["needs_model"], false);
+
+    // Down to what only runs reach, hybrid squashes them with the model: previewed without
+    // one, refused when applied, nothing changed.
+    let reads = app.rereads(40).await;
+    let read_ids = app.thread_ids(&reads).await;
+    let ai = json!({ "budget": 1, "strategy": "hybrid", "best_effort": true });
+    let plan = app
+        .fit_plan(&reads, json!({ "budget": 1, "strategy": "hybrid" }))
+        .await;
+    assert_eq!(plan["needs_model"], true, "{plan}");
     let ai_steps = plan["steps"].as_array().unwrap();
     assert!(ai_steps
         .iter()
         .any(|s| s["action"] == "ai" && s["estimated"] == true && s["facts_kept"].is_null()));
     let e = app
-        .post(&format!("{base}/fit"), json!({ "budget": floor - 100 }))
+        .post(&format!("/api/conversations/{reads}/fit"), ai)
         .await
         .error(StatusCode::SERVICE_UNAVAILABLE, "not_configured");
     assert!(e["hint"].as_str().unwrap().contains("Manual squash"), "{e}");
-    assert_eq!(app.thread_ids(&conv).await, ids);
+    assert_eq!(app.thread_ids(&reads).await, read_ids);
 
-    // Masks need no model; nor does hybrid when masks are enough.
-    for strategy in ["mask", "hybrid"] {
+    // Trims need no model; nor does hybrid when trims are enough.
+    for strategy in ["mask", "extract", "hybrid"] {
         let r = app
             .post(
                 &format!("{base}/fit"),
@@ -2130,18 +2179,18 @@ async fn fit_refuses_bad_input_and_ai_steps_without_a_model() {
 #[tokio::test]
 async fn fit_with_ai_steps_streams_each_step_and_records_the_model() {
     let app = app();
-    let (conv, ids) = app.session(6).await;
+    let conv = app.rereads(40).await;
+    let ids = app.thread_ids(&conv).await;
     let base = format!("/api/conversations/{conv}");
-    let floor = app
-        .fit_plan(&conv, json!({ "budget": 1, "strategy": "mask" }))
-        .await["best_reachable"]
-        .as_u64()
-        .unwrap();
     for _ in 0..10 {
-        app.model.push_text("Ran cargo test report_0; it passed.");
+        app.model
+            .push_text("Read /work/acme/src/report.rs again and again; it builds the report.");
     }
     let r = app
-        .post_events(&format!("{base}/fit"), json!({ "budget": floor - 100 }))
+        .post_events(
+            &format!("{base}/fit"),
+            json!({ "budget": 1, "strategy": "hybrid", "best_effort": true }),
+        )
         .await;
     let events = r.events();
     assert_eq!(events[0].0, "start", "{}", r.text);
@@ -2151,7 +2200,6 @@ async fn fit_with_ai_steps_streams_each_step_and_records_the_model() {
     assert_eq!(last, "applied", "{}", r.text);
     let step_events = events.iter().filter(|(n, _)| n == "step").count();
     assert!(step_events >= out["steps"].as_array().unwrap().len());
-    assert_eq!(out["fits"], true, "{out}");
     let ai: Vec<&Value> = out["steps"]
         .as_array()
         .unwrap()
@@ -2182,7 +2230,8 @@ async fn the_fit_dialog_and_its_plan_fragment() {
         r#"id="fit-btn""#,
         r#"id="fit-dialog" aria-labelledby="fit-title""#,
         r#"<label for="fit-budget">"#,
-        r#"<option value="hybrid" selected>"#,
+        r#"<option value="extract" selected>"#,
+        r#"id="fit-keep-recent""#,
         r#"id="fit-done""#,
     ] {
         assert!(page.text.contains(needle), "{needle}");
@@ -2209,6 +2258,12 @@ async fn the_fit_dialog_and_its_plan_fragment() {
     assert_eq!(fragment.status, StatusCode::OK, "{}", fragment.text);
     let html = &fragment.text;
     assert!(html.contains(r#"id="fit-steps""#), "{html}");
+    assert!(html.contains(r#"id="fit-levels""#), "{html}");
+    assert!(
+        html.contains(r#"<tr class="fit-level" data-action="trim">"#),
+        "{html}"
+    );
+    assert!(html.contains(r#"id="fit-kept""#), "{html}");
     assert_eq!(
         html.matches(r#"class="fit-step""#).count(),
         plan["steps"].as_array().unwrap().len()
@@ -2218,7 +2273,7 @@ async fn the_fit_dialog_and_its_plan_fragment() {
         r#"data-thread="{}""#,
         plan["thread_id"].as_str().unwrap()
     )));
-    assert!(html.contains("Mask tool output"));
+    assert!(html.contains("Trimmed to the lines that carry facts"));
 
     let out_of_reach = app
         .get(&format!(
@@ -2230,7 +2285,7 @@ async fn the_fit_dialog_and_its_plan_fragment() {
         .await["best_reachable"]
         .clone();
     assert!(out_of_reach.text.contains(&format!(
-        "Does not fit: best reachable {} tokens",
+        "Does not fit: the smallest reachable is {} tokens",
         count(&best)
     )));
     assert!(out_of_reach
@@ -2257,7 +2312,10 @@ async fn without_a_model_the_fit_dialog_offers_the_strategies_that_need_none() {
     let app = app_with(|state, _| state.without_model("no model is configured <here>"));
     let (conv, _) = app.session(6).await;
     let page = app.get(&format!("/c/{conv}")).await.text;
-    assert!(page.contains(r#"<option value="mask" selected>"#), "{page}");
+    assert!(
+        page.contains(r#"<option value="extract" selected>"#),
+        "{page}"
+    );
     for s in ["ai", "hybrid"] {
         assert!(
             page.contains(&format!(
@@ -2266,15 +2324,11 @@ async fn without_a_model_the_fit_dialog_offers_the_strategies_that_need_none() {
             "{s}"
         );
     }
-    let floor = app
-        .fit_plan(&conv, json!({ "budget": 1, "strategy": "mask" }))
-        .await["best_reachable"]
-        .as_u64()
-        .unwrap();
+    // A plan whose runs the model would squash cannot be applied without one.
+    let reads = app.rereads(40).await;
     let html = app
         .get(&format!(
-            "/ui/conversations/{conv}/fit?budget={}&strategy=hybrid",
-            floor - 100
+            "/ui/conversations/{reads}/fit?budget=1&strategy=hybrid"
         ))
         .await
         .text;

@@ -1,8 +1,11 @@
 //! The fit evaluation (QUALITY.md, "Fitting a session into a budget"): every case, fitted to
 //! 25% of its tokens by each strategy with `--best-effort`, and summarized into one message as
-//! an agent's built-in compaction would; scored from the thread read back.
+//! an agent's built-in compaction would; scored from the thread read back. With
+//! `--compaction`, the comparison with the agent's own compaction on real sessions that hold
+//! one (no model involved).
 //!
 //! ```sh
+//! cargo run -p squash-app --example fit_eval -- --compaction
 //! cargo run -p squash-app --example fit_eval -- --model loopback
 //! cargo run -p squash-app --features local --example fit_eval -- \
 //!     --model local:qwen2.5-coder-0.5b --only session
@@ -20,10 +23,12 @@ mod loopback;
 mod score;
 
 mod cases;
+mod compaction;
 mod generate;
 mod names;
 mod outputs;
 mod run;
+mod specifics;
 mod table;
 
 use std::path::PathBuf;
@@ -46,6 +51,8 @@ struct Args {
     only: Option<String>,
     out: PathBuf,
     dump: Option<PathBuf>,
+    compaction: bool,
+    compaction_facts: PathBuf,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -64,6 +71,8 @@ fn parse_args() -> Result<Args, String> {
         only: None,
         out: PathBuf::from("target/eval/fit_results.jsonl"),
         dump: None,
+        compaction: false,
+        compaction_facts: PathBuf::from("testdata/eval/compaction_facts.json"),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -80,6 +89,8 @@ fn parse_args() -> Result<Args, String> {
             "--only" => args.only = Some(value()?),
             "--out" => args.out = PathBuf::from(value()?),
             "--dump" => args.dump = Some(PathBuf::from(value()?)),
+            "--compaction" => args.compaction = true,
+            "--compaction-facts" => args.compaction_facts = PathBuf::from(value()?),
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -103,6 +114,9 @@ async fn main() {
 async fn run_all() -> Result<(), String> {
     let args = parse_args()?;
     let root = std::env::current_dir().map_err(|e| e.to_string())?;
+    if args.compaction {
+        return run_compaction(&root, &args).await;
+    }
     let mut cases = cases::load(&args.facts, &args.seeds, args.messages)?;
     if let Some(only) = &args.only {
         cases.retain(|c| c.name.contains(only.as_str()) || c.origin() == only);
@@ -134,6 +148,37 @@ async fn run_all() -> Result<(), String> {
     std::fs::write(&args.out, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
     println!("{}", table::cases(&rows));
     println!("{}", table::aggregate(&rows));
+    Ok(())
+}
+
+/// The comparison with the agent's own compaction: every case, its rows, the table.
+async fn run_compaction(root: &std::path::Path, args: &Args) -> Result<(), String> {
+    let mut cases = compaction::load(root, &args.compaction_facts)?;
+    if let Some(only) = &args.only {
+        cases.retain(|c| c.entry.name.contains(only.as_str()));
+    }
+    let out = if args.out.ends_with("fit_results.jsonl") {
+        args.out.with_file_name("fit_compaction.jsonl")
+    } else {
+        args.out.clone()
+    };
+    let tmp = root.join("target/eval/tmp");
+    for dir in out.parent().into_iter().chain([tmp.as_path()]) {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    }
+    let mut rows = Vec::new();
+    for case in &cases {
+        for row in compaction::run(case, &tmp).await {
+            eprintln!("{}", compaction::progress_line(&row));
+            rows.push(row);
+        }
+    }
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    std::fs::write(&out, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
+    println!("{}", compaction::table(&rows));
     Ok(())
 }
 

@@ -88,8 +88,9 @@ pub struct Row {
     pub protected: Option<u64>,
     pub best_reachable: Option<u64>,
     pub steps: usize,
-    /// Steps by action: masks, extracts, AI squashes.
+    /// Steps by action: trims, lines, extracts, AI squashes.
     pub masks: usize,
+    pub lines: usize,
     pub extracts: usize,
     pub ai_squashes: usize,
     pub facts_total: usize,
@@ -177,6 +178,7 @@ async fn fit(
 ) -> Result<(), String> {
     let request = FitRequest {
         budget: row.budget,
+        keep_recent: None,
         keep_last: row.keep_last,
         strategy,
     };
@@ -195,7 +197,8 @@ async fn fit(
     row.product_reported_after = Some(outcome.tokens_after);
     row.steps = outcome.steps.len();
     let count = |a: StepAction| outcome.steps.iter().filter(|d| d.step.action == a).count();
-    row.masks = count(StepAction::Mask);
+    row.masks = count(StepAction::Trim);
+    row.lines = count(StepAction::Line);
     row.extracts = count(StepAction::Extract);
     row.ai_squashes = count(StepAction::Ai);
     Ok(())

@@ -22,7 +22,7 @@ pub fn progress_line(r: &Row) -> String {
     match &r.error {
         Some(e) => format!("{:<32} k{} {:<8} ERROR {e}", r.case, r.keep_last, r.method),
         None => format!(
-            "{:<32} k{} {:<8} {} messages, tool output {:.0}%: tokens {} → {} ({}) product {} → {} ({}), budget {} {}, steps {}/{}/{} (mask/extract/ai), facts {}, {:.1}s{}",
+            "{:<32} k{} {:<8} {} messages, tool output {:.0}%: tokens {} → {} ({}) product {} → {} ({}), budget {} {}, steps {}/{}/{}/{} (trim/line/extract/ai), facts {}, {:.1}s{}",
             r.case,
             r.keep_last,
             r.method,
@@ -37,6 +37,7 @@ pub fn progress_line(r: &Row) -> String {
             r.budget,
             if r.reached { "reached" } else { "NOT reached" },
             r.masks,
+            r.lines,
             r.extracts,
             r.ai_squashes,
             facts(r.facts_kept, r.facts_total),

@@ -1,21 +1,24 @@
-//! Carrying out a fit plan: every step is computed first (masks here, squashes by the engine;
-//! a failed model call ends the fit with nothing written), then the whole plan is one commit.
+//! Carrying out a fit plan: every step is computed first (trims, lines and extracts here, AI
+//! squashes by the engine; a failed model call ends the fit with nothing written), then the
+//! whole plan is one commit.
 
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
-use squash_core::fit::{fitted_links, settle, FitStep, StepAction};
+use squash_core::fit::{
+    fitted_links, settle, trim_message, turns::is_request, FitStep, StepAction,
+};
 use squash_core::prompt::SquashStyle;
 use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, SquashOperation, SquashOperationId, Thread,
-    ThreadOrigin,
+    ContentItem, ConversationId, Message, MessageId, Role, SquashOperation, SquashOperationId,
+    Thread, ThreadOrigin,
 };
 use squash_store::NewLinks;
 
 use super::{message_cost, FitError, FitService, PlannedFit};
 use crate::conversations::{ConversationService, Planned};
 use crate::error::ServiceError;
-use crate::squash::{SquashEngine, SquashOptions, SquashResult};
+use crate::squash::SquashResult;
 
 /// One step as carried out.
 #[derive(Clone, Debug, Serialize)]
@@ -78,13 +81,7 @@ impl FitService {
         let plan = &planned.plan;
         let budget = plan.request.budget;
         if !plan.fits() && !best_effort {
-            return Err(FitError::OutOfReach {
-                budget,
-                best_reachable: plan.best_reachable,
-                protected: plan.protected_tokens,
-                keep_last: plan.request.keep_last,
-                strategy: plan.request.strategy,
-            });
+            return Err(FitError::out_of_reach(plan));
         }
         let mut outcome = FitOutcome {
             conversation_id: planned.conversation_id,
@@ -118,14 +115,16 @@ impl FitService {
     }
 
     /// Computes the plan's steps in order; while the AI results leave the thread over budget,
-    /// the reserve's squashes follow. Masks of a run that ends up squashed are dropped.
+    /// the reserve's steps follow. Steps that a later, higher level covers are dropped.
     async fn compute_all(
         &self,
         planned: &PlannedFit,
         progress: &(dyn Fn(FitProgress<'_>) + Sync),
     ) -> Result<Vec<Computed>, FitError> {
         let plan = &planned.plan;
-        let sources = self.mask_sources(plan.steps.iter()).await?;
+        let sources = self
+            .trim_sources(plan.steps.iter().chain(&plan.reserve))
+            .await?;
         let mut pending: Vec<FitStep> = plan.steps.iter().rev().cloned().collect();
         let mut reserve = plan.reserve.iter().cloned();
         let mut done: Vec<Computed> = Vec::new();
@@ -159,14 +158,14 @@ impl FitService {
         Ok(done)
     }
 
-    /// The messages the masks among `steps` replace, read in one go: a fit of a long session
-    /// masks thousands of outputs, and one read each costs more than the masking itself.
-    async fn mask_sources(
+    /// The messages the trims among `steps` replace, read in one go: a fit of a long session
+    /// trims thousands of outputs, and one read each costs more than the trimming itself.
+    async fn trim_sources(
         &self,
         steps: impl Iterator<Item = &FitStep>,
     ) -> Result<HashMap<MessageId, Message>, FitError> {
         let ids: Vec<MessageId> = steps
-            .filter(|s| s.action == StepAction::Mask)
+            .filter(|s| s.action == StepAction::Trim)
             .map(|s| s.sources[0])
             .collect();
         if ids.is_empty() {
@@ -188,8 +187,8 @@ impl FitService {
         sources: &HashMap<MessageId, Message>,
     ) -> Result<Computed, FitError> {
         let service = self.engine.service();
-        match (step.action, step.content.take()) {
-            (StepAction::Mask, Some(content)) => {
+        match step.action {
+            StepAction::Trim => {
                 let fetched;
                 let source = match sources.get(&step.sources[0]) {
                     Some(source) => source,
@@ -198,22 +197,21 @@ impl FitService {
                         &fetched
                     }
                 };
-                Ok(masked(service, conversation, step, source, content))
+                let content = trim_message(source, is_request(source)).ok_or_else(|| {
+                    ServiceError::Invalid(format!(
+                        "message {} has nothing to trim (the plan is stale)",
+                        source.id
+                    ))
+                })?;
+                Ok(trimmed(service, conversation, step, source, content))
             }
-            (StepAction::Mask, None) => {
-                Err(ServiceError::Invalid("a mask step came without its content".into()).into())
+            StepAction::Line | StepAction::Extract => {
+                let text = step.text.take().ok_or_else(|| {
+                    ServiceError::Invalid("an extract step came without its text".into())
+                })?;
+                Ok(extracted(service, conversation, step, text))
             }
-            (StepAction::Extract, _) => {
-                let engine = SquashEngine::offline(service.clone()).with_options(SquashOptions {
-                    style: SquashStyle::Extract,
-                    ..self.engine.options().clone()
-                });
-                let result = engine
-                    .squash_messages(conversation, &step.sources, None)
-                    .await?;
-                Ok(squashed(service, step, result))
-            }
-            (StepAction::Ai, _) => {
+            StepAction::Ai => {
                 let result = self
                     .engine
                     .squash_messages(conversation, &step.sources, None)
@@ -267,28 +265,65 @@ impl FitService {
     }
 }
 
-fn masked(
+/// A trim: the message with its outputs trimmed, same role, pairing and tags.
+fn trimmed(
     service: &ConversationService,
     conversation: ConversationId,
     step: FitStep,
     source: &Message,
     content: Vec<ContentItem>,
 ) -> Computed {
-    let op_id = SquashOperationId::new();
     let message = Message {
-        id: MessageId::new(),
-        conversation_id: conversation,
-        squash_operation_id: Some(op_id),
         reply_to: source.reply_to,
         role: source.role,
         content,
         instructions: source.instructions.clone(),
         metadata: source.metadata.clone(),
-        created_at: squash_core::time::now(),
+        ..result_message(conversation, Role::Assistant, Vec::new())
     };
+    offline(service, conversation, step, message, SquashStyle::Mask)
+}
+
+/// A step's line or a run's extract, as the agent's message: the facts, no model involved.
+fn extracted(
+    service: &ConversationService,
+    conversation: ConversationId,
+    step: FitStep,
+    text: String,
+) -> Computed {
+    let content = vec![ContentItem::text_for(Role::Assistant, text)];
+    let message = result_message(conversation, Role::Assistant, content);
+    offline(service, conversation, step, message, SquashStyle::Extract)
+}
+
+/// A new message that a step's operation makes (its id set when the operation is).
+fn result_message(conversation: ConversationId, role: Role, content: Vec<ContentItem>) -> Message {
+    Message {
+        id: MessageId::new(),
+        conversation_id: conversation,
+        squash_operation_id: None,
+        reply_to: None,
+        role,
+        content,
+        instructions: Vec::new(),
+        metadata: None,
+        created_at: squash_core::time::now(),
+    }
+}
+
+/// A step computed without a model: its operation records the style and nothing of a model.
+fn offline(
+    service: &ConversationService,
+    conversation: ConversationId,
+    step: FitStep,
+    mut message: Message,
+    style: SquashStyle,
+) -> Computed {
+    let op_id = SquashOperationId::new();
+    message.squash_operation_id = Some(op_id);
     let mut operation =
         service.new_operation(op_id, conversation, step.sources.clone(), message.id);
-    operation.style = Some(SquashStyle::Mask);
+    operation.style = Some(style);
     Computed {
         step,
         message,

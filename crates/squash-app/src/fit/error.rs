@@ -12,19 +12,25 @@ pub enum FitError {
     Squash(#[from] SquashError),
     /// The budget needs more than the strategy may take; nothing was changed.
     #[error(
-        "cannot fit into {} tokens without touching the protected part ({} tokens: what comes \
-         before the first request, every request, and the last {keep_last} turn{}): the best \
-         the {strategy} strategy reaches is {} tokens; raise the budget, keep fewer turns \
-         (--keep-last), or apply that with --best-effort",
+        "cannot fit into {} tokens: the smallest the {strategy} strategy reaches is {} tokens \
+         ({} of them kept as they are: what comes before the first request, what you typed, \
+         and the newest steps up to {} tokens{}); raise the budget, keep less (--keep-recent), \
+         or apply that with --best-effort",
         format_count(*.budget),
+        format_count(*.best_reachable),
         format_count(*.protected),
-        if *.keep_last == 1 { "" } else { "s" },
-        format_count(*.best_reachable)
+        format_count(*.keep_recent),
+        match .keep_last {
+            0 => String::new(),
+            1 => ", and the last turn".to_owned(),
+            n => format!(", and the last {n} turns"),
+        }
     )]
     OutOfReach {
         budget: u64,
         best_reachable: u64,
         protected: u64,
+        keep_recent: u64,
         keep_last: usize,
         strategy: squash_core::fit::FitStrategy,
     },
@@ -36,6 +42,18 @@ impl FitError {
             FitError::Service(e) => e.code(),
             FitError::Squash(e) => e.code(),
             FitError::OutOfReach { .. } => ErrorCode::InvalidInput,
+        }
+    }
+
+    /// The refusal of a plan that cannot reach its budget.
+    pub fn out_of_reach(plan: &squash_core::fit::FitPlan) -> FitError {
+        FitError::OutOfReach {
+            budget: plan.request.budget,
+            best_reachable: plan.best_reachable,
+            protected: plan.protected_tokens,
+            keep_recent: plan.protection.keep_recent,
+            keep_last: plan.request.keep_last,
+            strategy: plan.request.strategy,
         }
     }
 }

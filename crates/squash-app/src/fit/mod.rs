@@ -1,12 +1,12 @@
 //! Fitting a conversation's current thread into a token budget: plan (pure, in
-//! `squash_core::fit`), compute each step (a mask here, a squash through the engine), and store
-//! the whole plan as **one** new thread with one operation per step, so that one undo restores
-//! the thread exactly.
+//! `squash_core::fit`, from one summary per message), compute each step (a trim, a line or an
+//! extract here, an AI squash through the engine), and store the whole plan as **one** new
+//! thread with one operation per step, so that one undo restores the thread exactly.
 
 mod apply;
 mod error;
 
-use squash_core::fit::{plan_fit, FitPlan, FitRequest};
+use squash_core::fit::{plan_summaries, FitPlan, FitRequest, Summarizer};
 use squash_core::{ConversationId, Message, ThreadId};
 
 pub use apply::{FitOutcome, FitProgress, StepDone};
@@ -48,11 +48,18 @@ impl FitService {
         request: FitRequest,
     ) -> Result<PlannedFit, FitError> {
         let view = self.engine.service().current_thread(conversation).await?;
-        let refs: Vec<&Message> = view.messages.iter().collect();
-        let plan = plan_fit(&refs, request, &message_cost);
+        // The planner reads summaries, one message at a time: the messages themselves are
+        // read again only for the steps that trim them.
+        let mut summarizer = Summarizer::new();
+        for message in &view.messages {
+            summarizer.push(message);
+        }
+        let computed_on = (view.thread.id, view.thread.revision);
+        drop(view);
+        let plan = plan_summaries(&summarizer.finish(), request);
         Ok(PlannedFit {
             conversation_id: conversation,
-            computed_on: (view.thread.id, view.thread.revision),
+            computed_on,
             plan,
         })
     }

@@ -11,7 +11,7 @@ use squash_formats::read;
 use squash_llm::context_window_for;
 
 use super::{ResumeError, SessionFile};
-use crate::fit::{message_cost, FitError};
+use crate::fit::FitError;
 
 /// What the check found.
 #[derive(Clone, Debug)]
@@ -71,16 +71,9 @@ pub fn precheck(
         })
         .unwrap_or_default();
     let request = request(budget.unwrap_or(u64::from(window) / 2));
-    let plan = plan_fit(&thread, request, &message_cost);
+    let plan = plan_fit(&thread, request);
     if !plan.fits() && !best_effort {
-        return Err(FitError::OutOfReach {
-            budget: request.budget,
-            best_reachable: plan.best_reachable,
-            protected: plan.protected_tokens,
-            keep_last: request.keep_last,
-            strategy: request.strategy,
-        }
-        .into());
+        return Err(FitError::out_of_reach(&plan).into());
     }
     Ok(Precheck {
         plan,

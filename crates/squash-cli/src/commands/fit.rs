@@ -8,7 +8,7 @@ use squash_app::fit::{
 };
 use squash_app::providers;
 use squash_app::{ConversationService, SquashOptions};
-use squash_core::fit::{FitPlan, FitRequest};
+use squash_core::fit::{FitPlan, FitRequest, LevelReport};
 use squash_core::tokens::format_count;
 use squash_core::ConversationId;
 
@@ -21,7 +21,8 @@ pub struct FitArgs {
     pub conversation: String,
     #[command(flatten)]
     pub fit: FitOptionArgs,
-    /// Print the plan (each step: what, tokens before → after, facts kept) without applying it.
+    /// Print the plan (per level: steps, tokens before → after, the facts that would leave
+    /// the thread) without applying it.
     #[arg(long)]
     pub preview: bool,
 }
@@ -32,16 +33,21 @@ pub struct FitOptionArgs {
     /// The most tokens the thread may have afterwards: 50000, 50k or 1.5m.
     #[arg(long, value_name = "TOKENS", value_parser = parse_tokens)]
     pub budget: Option<u64>,
-    /// How many of the last user turns stay untouched, with everything after them.
+    /// Tokens of the newest steps kept as they are (default: a fifth of the budget); 0 keeps
+    /// none.
+    #[arg(long, value_name = "TOKENS", value_parser = parse_tokens_or_zero)]
+    pub keep_recent: Option<u64>,
+    /// Also keep the last N user turns whole, with everything after them (default: none).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_KEEP_LAST)]
     pub keep_last: usize,
-    /// mask: old tool outputs become placeholders (no model); extract: old turns become their
-    /// fact ledger (no model); ai: old turns are squashed by the model; hybrid: mask first,
-    /// then AI-squash old turns, oldest first, until the budget holds.
-    #[arg(long, value_enum, default_value_t = StrategyArg::Hybrid)]
+    /// extract (default, no model): oldest steps first, trimmed, then one-line extracts, then
+    /// runs' extracts; mask: only trim old tool outputs (no model); hybrid: as extract, with
+    /// the oldest runs squashed by the model; ai: runs squashed by the model, oldest first.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Extract)]
     pub strategy: StrategyArg,
-    /// When the budget cannot be met without touching the protected part (the first request,
-    /// what you typed, the last turns), apply the best reachable instead of refusing.
+    /// When the budget cannot be met without touching what is kept (what comes before the
+    /// first request, what you typed, the newest steps), apply the best reachable instead of
+    /// refusing.
     #[arg(long)]
     pub best_effort: bool,
     #[command(flatten)]
@@ -66,6 +72,14 @@ impl From<StrategyArg> for FitStrategy {
             StrategyArg::Hybrid => FitStrategy::Hybrid,
         }
     }
+}
+
+/// A token count with an optional k or m suffix, or 0.
+fn parse_tokens_or_zero(s: &str) -> Result<u64, String> {
+    if s.trim() == "0" {
+        return Ok(0);
+    }
+    parse_tokens(s)
 }
 
 /// A token count with an optional k or m suffix.
@@ -150,8 +164,9 @@ pub async fn fit(
     options.context_window = args.model.context_window.or(options.context_window);
     // The engine streams nothing here: a fit reports its steps, not the model's text.
     let fitter = FitService::new(engine(service, model, options, true));
+    // Trims, lines and extracts take microseconds; an AI step takes seconds and says so.
     let report = |p: FitProgress<'_>| {
-        if !json {
+        if !json && p.step.action == StepAction::Ai {
             eprintln!("step {} of {}: {}", p.index, p.of, step_label(p.step));
         }
     };
@@ -161,9 +176,10 @@ pub async fn fit(
         .map_err(fit_error)
 }
 
-fn request(budget: u64, args: &FitOptionArgs) -> FitRequest {
+pub fn request(budget: u64, args: &FitOptionArgs) -> FitRequest {
     FitRequest {
         budget,
+        keep_recent: args.keep_recent,
         keep_last: args.keep_last,
         strategy: args.strategy.into(),
     }
@@ -189,67 +205,125 @@ fn positions(step: &FitStep) -> String {
     }
 }
 
+fn action_label(action: StepAction) -> &'static str {
+    match action {
+        StepAction::Trim => "trimmed to the lines that carry facts",
+        StepAction::Line => "one-line extracts",
+        StepAction::Extract => "runs' extracts",
+        StepAction::Ai => "runs squashed by the model",
+    }
+}
+
 fn step_label(step: &FitStep) -> String {
     let what = match step.action {
-        StepAction::Mask => "mask the tool output of",
+        StepAction::Trim => "trim",
+        StepAction::Line => "one-line extract of",
         StepAction::Extract => "extract the facts of",
         StepAction::Ai => "AI-squash",
     };
     format!("{what} {}", positions(step))
 }
 
-fn step_line(i: usize, step: &FitStep) -> String {
-    let tilde = if step.estimated { "~" } else { "" };
-    let facts = match step.facts_kept {
-        Some(kept) => format!("facts {kept}/{}", step.facts),
-        None => format!("{} facts to keep, checked when applied", step.facts),
-    };
-    format!(
-        "  {:>3}. {:<7} {:<28} {:>9} → {tilde}{} tokens   {facts}",
-        i + 1,
-        step.action.as_str(),
-        positions(step),
-        format_count(step.tokens_before),
-        format_count(step.tokens_after),
-    )
+/// What the plan keeps as it is, in words.
+pub fn kept_text(plan: &FitPlan) -> String {
+    let p = &plan.protection;
+    let mut s = format!(
+        "kept as they are: {} tokens — what comes before the first request, {} request{} you typed, and the newest {} step{} ({} of the {} tokens allowed by --keep-recent)",
+        format_count(p.tokens),
+        p.requests,
+        if p.requests == 1 { "" } else { "s" },
+        p.recent_steps,
+        if p.recent_steps == 1 { "" } else { "s" },
+        format_count(p.recent_tokens),
+        format_count(p.keep_recent),
+    );
+    if p.keep_last > 0 {
+        s.push_str(&format!(", and the last {} turn(s)", p.keep_last));
+    }
+    s
 }
+
+/// Per level: steps, tokens before → after, facts leaving (the first few named).
+fn levels_text(levels: &[LevelReport], estimated: bool) -> String {
+    let mut s = String::new();
+    for level in levels {
+        let tilde = if estimated && level.action == StepAction::Ai {
+            "~"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "  {:<38} {:>5} step{} ({} messages): {:>9} → {tilde}{} tokens; {}\n",
+            action_label(level.action),
+            level.steps,
+            if level.steps == 1 { " " } else { "s" },
+            format_count(level.messages as u64),
+            format_count(level.tokens_before),
+            format_count(level.tokens_after),
+            match (level.action, level.facts_lost) {
+                (StepAction::Ai, _) => "facts checked when applied".to_owned(),
+                (_, 0) => "no fact leaves the thread".to_owned(),
+                (_, 1) => "1 fact leaves the thread".to_owned(),
+                (_, n) => format!("{n} facts leave the thread"),
+            }
+        ));
+        for lost in level.lost.iter().take(LISTED_LOST) {
+            s.push_str(&format!("      - @{}: {}\n", lost.position + 1, lost.text));
+        }
+        if level.facts_lost > LISTED_LOST {
+            s.push_str(&format!(
+                "      … and {} more (--json lists them)\n",
+                level.facts_lost - LISTED_LOST
+            ));
+        }
+    }
+    s
+}
+
+/// Facts named per level in the text output.
+const LISTED_LOST: usize = 5;
 
 pub fn plan_text(plan: &FitPlan) -> String {
     let r = &plan.request;
     let mut s = format!(
-        "fit to {} tokens ({} strategy, the last {} turn{} kept)\n  now: {} tokens in {} messages, {} turns; protected: {} tokens\n",
+        "fit to {} tokens ({} strategy)\n  now: {} tokens in {} messages: {} request{}, {} steps of the agent\n  {}\n",
         format_count(r.budget),
         r.strategy,
-        r.keep_last,
-        if r.keep_last == 1 { "" } else { "s" },
         format_count(plan.tokens_before),
         format_count(plan.messages as u64),
         plan.turns,
-        format_count(plan.protected_tokens),
+        if plan.turns == 1 { "" } else { "s" },
+        format_count(plan.steps_total as u64),
+        kept_text(plan),
     );
     if plan.is_noop() {
         s.push_str("  the thread is within the budget already: nothing to do\n");
         return s;
     }
-    for (i, step) in plan.steps.iter().enumerate() {
-        s.push_str(&step_line(i, step));
-        s.push('\n');
-    }
     let estimated = plan.steps.iter().any(|st| st.estimated);
+    s.push_str(&levels_text(&plan.levels, estimated));
     s.push_str(&format!(
-        "  after: {}{} tokens",
+        "  after: {}{} tokens ({} of the budget)",
         if estimated { "~" } else { "" },
-        format_count(plan.tokens_after)
+        format_count(plan.tokens_after),
+        percent(plan.tokens_after, r.budget)
     ));
     if plan.fits() {
-        s.push_str(" (fits)\n");
+        s.push_str(", fits\n");
     } else {
         s.push_str(&format!(
-            " — does not fit: the best this strategy reaches is {} tokens without touching the protected part\n",
+            " — does not fit: the smallest this strategy reaches is {} tokens without touching what is kept\n",
             format_count(plan.best_reachable)
         ));
     }
     s
+}
+
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "–".into();
+    }
+    format!("{:.0}%", part as f64 * 100.0 / whole as f64)
 }
 
 pub fn outcome_text(outcome: &FitOutcome, conversation: &str) -> String {
@@ -260,11 +334,8 @@ pub fn outcome_text(outcome: &FitOutcome, conversation: &str) -> String {
             format_count(outcome.budget)
         );
     };
-    let mut s = String::new();
-    for (i, done) in outcome.steps.iter().enumerate() {
-        s.push_str(&step_line(i, &done.step));
-        s.push('\n');
-    }
+    let steps: Vec<FitStep> = outcome.steps.iter().map(|d| d.step.clone()).collect();
+    let mut s = levels_text(&squash_core::fit::level_reports(&steps), false);
     s.push_str(&format!(
         "fitted: {} → {} tokens (budget {}{}) in {} step{}, as thread {}\nundo with: squash undo {conversation}",
         format_count(outcome.tokens_before),

@@ -10,11 +10,11 @@ use serde::Serialize;
 use squash_app::fit::FitOutcome;
 use squash_app::resume::{self, Agent, AgentHomes, ResumeError, SessionFile, WrittenSession};
 use squash_app::{ConversationService, ImportOptions, NoProgress};
-use squash_core::fit::FitRequest;
+use squash_core::fit::FitPlan;
 use squash_core::tokens::format_count;
 use squash_core::ConversationId;
 
-use super::fit::{fit, fit_error, outcome_text, FitOptionArgs};
+use super::fit::{fit, fit_error, kept_text, outcome_text, request, FitOptionArgs};
 use crate::output::Output;
 
 #[derive(Args, Debug)]
@@ -59,6 +59,8 @@ struct Resumed {
     conversation_id: ConversationId,
     window: u32,
     model: Option<String>,
+    /// The plan made before anything was written: what it keeps and cuts, per level.
+    plan: FitPlan,
     fit: FitOutcome,
     /// `None` when the session was within the budget: the agent resumes the original.
     written: Option<WrittenSession>,
@@ -89,11 +91,7 @@ pub async fn run(
         .into());
     }
     let fit_args = &args.fit;
-    let request = |budget| FitRequest {
-        budget,
-        keep_last: fit_args.keep_last,
-        strategy: fit_args.strategy.into(),
-    };
+    let request = |budget| request(budget, fit_args);
     let check = resume::precheck(&session, fit_args.budget, request, fit_args.best_effort)
         .map_err(resume_error)?;
     let conv = import(service, &session).await?;
@@ -124,6 +122,7 @@ pub async fn run(
         conversation_id: conv,
         window: check.window,
         model: check.model,
+        plan: check.plan,
         fit: outcome,
         written,
         command,
@@ -185,6 +184,7 @@ fn resumed_text(r: &Resumed, dry_run: bool) -> String {
         r.model.as_deref().unwrap_or("the agent's model"),
         format_count(u64::from(r.window)),
     );
+    s.push_str(&format!("  {}\n", kept_text(&r.plan)));
     s.push_str(&outcome_text(&r.fit, &r.conversation_id.to_string()));
     s.push('\n');
     match &r.written {

@@ -1,10 +1,18 @@
-//! Fitting a thread into a token budget: which messages to mask or squash, oldest first, so
-//! that the thread holds the budget with the least loss. The plan is pure; carrying it out
-//! (asking a model for the AI steps, storing the whole plan as one new thread) is the
+//! Fitting a thread into a token budget without losing what it holds. The unit is the agent's
+//! step (a message, or a tool call with its result); each step can be degraded level by level —
+//! verbatim, then trimmed to the lines that carry facts ([`trim`]), then its one-line extract,
+//! then merged into its run's extract — and the planner degrades the oldest steps first, one
+//! level at a time, stopping as soon as the thread fits, so the budget is used rather than
+//! over-compressed. The plan is pure and works from per-message summaries ([`summary`]);
+//! carrying it out (asking a model for AI steps, storing the plan as one new thread) is the
 //! services' job.
 
-pub mod mask;
+mod levels;
 mod plan;
+mod planner;
+mod render;
+pub mod summary;
+pub mod trim;
 pub mod turns;
 
 #[cfg(test)]
@@ -15,26 +23,33 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::ids::MessageId;
-use crate::message::ContentItem;
 
-pub use mask::{mask_result, CallInfo, MASK_MARKER};
-pub use plan::{fitted_links, plan_fit, settle};
+pub use levels::{reports as level_reports, LevelReport, LostFact};
+pub use plan::{fitted_links, plan_fit, plan_summaries, settle};
+pub use summary::{summarize, MessageKind, MessageSummary, Summarizer};
+pub use trim::{trim_message, TRIM_MARKER};
+pub use turns::Keep;
 
-/// How many of the last user turns a fit leaves untouched unless told otherwise.
-pub const DEFAULT_KEEP_LAST: usize = 2;
+/// How many of the last user turns a fit keeps whole unless told otherwise: none — the newest
+/// steps are kept by tokens instead (`keep_recent`).
+pub const DEFAULT_KEEP_LAST: usize = 0;
 
-/// What a fit may do to the old part of a thread.
+/// The share of the budget the newest steps keep verbatim unless told otherwise: a fifth.
+pub const DEFAULT_KEEP_RECENT_SHARE: u64 = 5;
+
+/// What a fit may do to the steps it does not keep.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FitStrategy {
-    /// Replace large old tool outputs by placeholders; no model.
+    /// Only trim: old tool outputs keep the lines that carry facts; no model.
     Mask,
-    /// Squash old turns' agent runs into their fact ledger; no model.
-    Extract,
-    /// Squash old turns' agent runs with the model (checked against the ledger).
-    Ai,
-    /// Mask first; if that is not enough, AI-squash old turns, oldest first.
+    /// Every level, no model: trim, then one-line extracts, then runs' extracts.
     #[default]
+    Extract,
+    /// Runs squashed by the model (checked against the ledger), oldest first.
+    Ai,
+    /// Every level, with the runs' extracts of the oldest runs replaced by the model's
+    /// faithful squashes.
     Hybrid,
 }
 
@@ -59,22 +74,19 @@ impl FitStrategy {
         FitStrategy::ALL.into_iter().find(|f| f.as_str() == s)
     }
 
-    fn masks(self) -> bool {
-        matches!(self, FitStrategy::Mask | FitStrategy::Hybrid)
-    }
-
-    /// How this strategy squashes whole runs, if it does.
-    fn squashes(self) -> Option<StepAction> {
+    /// The levels this strategy degrades steps through, in order.
+    pub(crate) fn levels(self) -> &'static [StepAction] {
         match self {
-            FitStrategy::Mask => None,
-            FitStrategy::Extract => Some(StepAction::Extract),
-            FitStrategy::Ai | FitStrategy::Hybrid => Some(StepAction::Ai),
+            FitStrategy::Mask => &[StepAction::Trim],
+            FitStrategy::Extract => &[StepAction::Trim, StepAction::Line, StepAction::Extract],
+            FitStrategy::Ai => &[StepAction::Ai],
+            FitStrategy::Hybrid => &[StepAction::Trim, StepAction::Line, StepAction::Ai],
         }
     }
 
     /// Whether carrying out a plan of this strategy may ask a model.
     pub fn needs_model(self) -> bool {
-        self.squashes() == Some(StepAction::Ai)
+        self.levels().contains(&StepAction::Ai)
     }
 }
 
@@ -89,29 +101,70 @@ impl fmt::Display for FitStrategy {
 pub struct FitRequest {
     /// The most tokens the thread may have afterwards (estimated, see [`crate::tokens`]).
     pub budget: u64,
-    /// How many of the last user turns stay untouched, with everything after them.
+    /// Tokens of the newest steps kept verbatim; `None`: a fifth of the budget.
+    #[serde(default)]
+    pub keep_recent: Option<u64>,
+    /// How many of the last user turns stay whole (0: none).
+    #[serde(default)]
     pub keep_last: usize,
     pub strategy: FitStrategy,
 }
 
-/// What one step does to its sources.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+impl FitRequest {
+    /// A request with the default protection.
+    pub fn new(budget: u64, strategy: FitStrategy) -> FitRequest {
+        FitRequest {
+            budget,
+            keep_recent: None,
+            keep_last: DEFAULT_KEEP_LAST,
+            strategy,
+        }
+    }
+
+    /// The tokens of newest steps kept, with the default applied.
+    pub fn keep_recent_tokens(&self) -> u64 {
+        self.keep_recent
+            .unwrap_or(self.budget / DEFAULT_KEEP_RECENT_SHARE)
+    }
+}
+
+/// What one step does to its sources: the levels a step goes through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StepAction {
-    /// One message's large tool outputs become placeholders (same ids, same pairing).
-    Mask,
-    /// The run becomes its fact ledger.
+    /// One message trimmed to the lines that carry facts (same ids, same pairing).
+    Trim,
+    /// One step (a message, or a call with its result) becomes its one-line extract.
+    Line,
+    /// A run of steps becomes its fact ledger.
     Extract,
-    /// The run becomes a model's summary, checked against the ledger and repaired.
+    /// A run of steps becomes a model's summary, checked against the ledger and repaired.
     Ai,
 }
 
 impl StepAction {
+    pub const ALL: [StepAction; 4] = [
+        StepAction::Trim,
+        StepAction::Line,
+        StepAction::Extract,
+        StepAction::Ai,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
-            StepAction::Mask => "mask",
+            StepAction::Trim => "trim",
+            StepAction::Line => "line",
             StepAction::Extract => "extract",
             StepAction::Ai => "ai",
+        }
+    }
+
+    /// How far down the levels: a step replaces the steps of lower levels it covers.
+    pub(crate) fn level(self) -> u8 {
+        match self {
+            StepAction::Trim => 1,
+            StepAction::Line => 2,
+            StepAction::Extract | StepAction::Ai => 3,
         }
     }
 }
@@ -120,26 +173,29 @@ impl StepAction {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FitStep {
     pub action: StepAction,
-    /// The messages the step replaces, in thread order: one for a mask, a whole run otherwise.
+    /// The messages the step replaces, in thread order: one for a trim, a step or a run
+    /// otherwise.
     pub sources: Vec<MessageId>,
     /// Thread positions of the first and last source (0-based).
     pub first_position: usize,
     pub last_position: usize,
-    /// Which run of the thread's old turns the sources are in (see [`turns::Turns::runs`]).
-    pub run: usize,
-    /// Tokens of the sources as the thread holds them when the step runs.
+    /// Tokens of the sources as the thread holds them.
     pub tokens_before: u64,
-    /// Tokens of the result: exact for a mask or an extract, an estimate for an AI squash
-    /// until the model has answered.
+    /// Tokens of the result: exact for a trim, a line or an extract; an estimate for an AI
+    /// squash until the model has answered.
     pub tokens_after: u64,
     pub estimated: bool,
     /// Facts the sources hold (the ledger), and how many the result states; `None` until an
     /// AI step has been computed.
     pub facts: usize,
     pub facts_kept: Option<usize>,
-    /// A mask's new content (the placeholders, every other item as it was).
+    /// The facts the result no longer states: they leave the thread (and stay reachable
+    /// through provenance and undo).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub facts_lost: Vec<String>,
+    /// The new message's text, for a line or an extract.
     #[serde(skip)]
-    pub content: Option<Vec<ContentItem>>,
+    pub text: Option<String>,
 }
 
 impl FitStep {
@@ -148,22 +204,42 @@ impl FitStep {
     }
 }
 
+/// What the plan keeps as it is, and why.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Protection {
+    /// Tokens of everything kept: the prelude, requests, instructions, earlier squashes, the
+    /// newest steps and the last turns.
+    pub tokens: u64,
+    /// Requests a person typed (their words are kept).
+    pub requests: usize,
+    /// The newest steps kept, and the tokens they were allowed.
+    pub recent_steps: usize,
+    pub recent_tokens: u64,
+    pub keep_recent: u64,
+    pub keep_last: usize,
+}
+
 /// The plan that brings a thread under a budget.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FitPlan {
     pub request: FitRequest,
     pub messages: usize,
+    /// The agent's steps, and the requests a person typed.
+    pub steps_total: usize,
     pub turns: usize,
     pub tokens_before: u64,
     /// Tokens of what no step may touch.
     pub protected_tokens: u64,
-    /// The steps that reach the budget, in the order they apply.
+    pub protection: Protection,
+    /// The steps that reach the budget, in thread order.
     pub steps: Vec<FitStep>,
-    /// Further squash steps, in order, for when the AI steps come out larger than estimated.
+    /// Per level: how many steps, their tokens before and after, which facts leave.
+    pub levels: Vec<LevelReport>,
+    /// Further steps, in order, for when AI steps come out larger than estimated.
     pub reserve: Vec<FitStep>,
     /// Tokens after `steps` (an estimate when an AI step is among them).
     pub tokens_after: u64,
-    /// The fewest tokens any plan of this strategy reaches without touching the protected part.
+    /// The fewest tokens any plan of this strategy reaches without touching what is kept.
     pub best_reachable: u64,
 }
 

@@ -2,38 +2,36 @@ use std::collections::HashMap;
 
 use super::*;
 use crate::ids::ConversationId;
-use crate::message::{Message, Role, ToolResultData};
-use crate::render::message_text;
-use crate::tokens::estimate_tokens;
-
-fn cost(m: &Message) -> u64 {
-    estimate_tokens(&message_text(m)) + 4
-}
+use crate::message::{ContentItem, Message, Role, ToolResultData};
+use crate::tokens::message_tokens;
 
 fn msg(conv: ConversationId, role: Role, content: Vec<ContentItem>) -> Message {
     Message::new(conv, role, content).expect("valid message")
 }
 
-/// `turns` turns of: a request, a `cargo test` call, its long output (failing in odd turns),
-/// and the agent's answer.
-fn session(turns: usize, output_lines: usize) -> Vec<Message> {
+/// One request, then `steps` steps of the agent: a `cargo test` call and its long output
+/// (failing in odd steps, with a named error), every fourth step followed by a sentence of
+/// the agent's.
+fn session(steps: usize, output_lines: usize) -> Vec<Message> {
     let conv = ConversationId::new();
-    let mut out = vec![msg(
-        conv,
-        Role::System,
-        vec![ContentItem::text_for(
+    let mut out = vec![
+        msg(
+            conv,
             Role::System,
-            "You are a coding agent.",
-        )],
-    )];
-    for t in 0..turns {
-        out.push(msg(
+            vec![ContentItem::text_for(
+                Role::System,
+                "You are a coding agent.",
+            )],
+        ),
+        msg(
             conv,
             Role::User,
             vec![ContentItem::UserMessage {
-                text: format!("Turn {t}: make test_{t} in src/mod_{t}.rs pass"),
+                text: "Make every test in crates/report pass".into(),
             }],
-        ));
+        ),
+    ];
+    for t in 0..steps {
         let id = format!("toolu_{t}");
         out.push(msg(
             conv,
@@ -41,7 +39,7 @@ fn session(turns: usize, output_lines: usize) -> Vec<Message> {
             vec![ContentItem::ToolCall {
                 id: id.clone(),
                 name: "Bash".into(),
-                input: serde_json::json!({"command": format!("cargo test test_{t}")}),
+                input: serde_json::json!({"command": format!("cargo test report_{t}")}),
             }],
         ));
         let failing = t % 2 == 1;
@@ -54,7 +52,7 @@ fn session(turns: usize, output_lines: usize) -> Vec<Message> {
             ));
             log.push("Process exited with code 101".into());
         } else {
-            log.push(format!("test result: ok. {t} passed; 0 failed"));
+            log.push(format!("test result: ok. {} passed; 0 failed", 1000 + t));
         }
         out.push(msg(
             conv,
@@ -68,14 +66,16 @@ fn session(turns: usize, output_lines: usize) -> Vec<Message> {
                 is_error: failing,
             }],
         ));
-        out.push(msg(
-            conv,
-            Role::Assistant,
-            vec![ContentItem::text_for(
+        if t % 4 == 3 {
+            out.push(msg(
+                conv,
                 Role::Assistant,
-                format!("Turn {t} done: test_{t} checked."),
-            )],
-        ));
+                vec![ContentItem::text_for(
+                    Role::Assistant,
+                    format!("Step {t}: report_{t} now passes with {} cases.", 20 + t),
+                )],
+            ));
+        }
     }
     out
 }
@@ -89,16 +89,19 @@ fn applied(thread: &[Message], plan: &FitPlan) -> (Vec<Message>, u64) {
         .iter()
         .map(|step| {
             let first = by_id[&step.sources[0]];
-            let content = match &step.content {
-                Some(c) => c.clone(),
-                None => {
-                    let srcs: Vec<&Message> = step.sources.iter().map(|id| by_id[id]).collect();
-                    let ledger = crate::ledger::build_ledger(&srcs);
-                    let text = crate::ledger::extract_text(&ledger, &srcs);
-                    vec![ContentItem::text_for(Role::Assistant, text)]
-                }
+            let (role, content) = match (&step.text, step.action) {
+                (_, StepAction::Trim) => (
+                    first.role,
+                    trim_message(first, first.role == Role::User && turns::is_request(first))
+                        .expect("a trim step trims"),
+                ),
+                (Some(text), _) => (
+                    Role::Assistant,
+                    vec![ContentItem::text_for(Role::Assistant, text.clone())],
+                ),
+                (None, _) => panic!("no text for {step:?}"),
             };
-            let m = Message::new(first.conversation_id, first.role, content).expect("valid");
+            let m = Message::new(first.conversation_id, role, content).expect("valid");
             let id = m.id;
             made.insert(id, m);
             (step, id)
@@ -110,112 +113,225 @@ fn applied(thread: &[Message], plan: &FitPlan) -> (Vec<Message>, u64) {
         .iter()
         .map(|id| made.get(id).cloned().unwrap_or_else(|| by_id[id].clone()))
         .collect();
-    let total = out.iter().map(cost).sum();
+    let total = out.iter().map(message_tokens).sum();
     (out, total)
 }
 
 fn plan(thread: &[Message], budget: u64, strategy: FitStrategy) -> FitPlan {
     let refs: Vec<&Message> = thread.iter().collect();
-    plan_fit(
-        &refs,
-        FitRequest {
-            budget,
-            keep_last: DEFAULT_KEEP_LAST,
-            strategy,
-        },
-        &cost,
-    )
+    plan_fit(&refs, FitRequest::new(budget, strategy))
+}
+
+fn total(thread: &[Message]) -> u64 {
+    thread.iter().map(message_tokens).sum()
 }
 
 #[test]
 fn a_thread_within_budget_needs_no_step() {
     let thread = session(6, 50);
-    let p = plan(&thread, u64::MAX, FitStrategy::Hybrid);
+    let p = plan(&thread, u64::MAX, FitStrategy::Extract);
     assert!(p.is_noop());
     assert_eq!(p.tokens_after, p.tokens_before);
+    assert_eq!(p.tokens_before, total(&thread));
 }
 
 #[test]
-fn masking_takes_the_oldest_outputs_first_and_protects_the_last_turns() {
-    let thread = session(10, 200);
-    let full = plan(&thread, 0, FitStrategy::Mask);
-    // Eight old turns have one large output each; the last two turns are protected.
-    assert_eq!(full.steps.len(), 8, "{:#?}", full.steps);
-    assert!(!full.fits());
-    let budget = full.tokens_before - (full.tokens_before - full.best_reachable) / 2;
-    let half = plan(&thread, budget, FitStrategy::Mask);
-    assert!(half.fits(), "{} > {budget}", half.tokens_after);
-    assert!(half.steps.len() < 8 && !half.steps.is_empty());
-    let positions: Vec<usize> = half.steps.iter().map(|s| s.first_position).collect();
-    let mut sorted = positions.clone();
-    sorted.sort_unstable();
-    assert_eq!(positions, sorted, "oldest first");
-    assert_eq!(positions[0], 3, "the first turn's output comes first");
-    let (after, total) = applied(&thread, &half);
-    assert_eq!(total, half.tokens_after, "masks are priced exactly");
-    assert_eq!(after.len(), thread.len(), "a mask replaces, never removes");
-    // The last two turns and every request are untouched.
-    for (a, b) in after.iter().zip(&thread).skip(thread.len() - 8) {
-        assert_eq!(a.id, b.id);
-    }
-    for step in &half.steps {
-        assert_eq!(step.action, StepAction::Mask);
-        assert_eq!(
-            step.facts_kept,
-            Some(step.facts),
-            "a mask keeps the tool use's facts"
+fn one_request_and_many_steps_lands_just_under_any_budget() {
+    let thread = session(40, 120);
+    let before = total(&thread);
+    for share in [0.6, 0.25, 0.1, 0.05] {
+        let budget = (before as f64 * share) as u64;
+        let p = plan(&thread, budget, FitStrategy::Extract);
+        assert!(p.fits(), "{share}: {} > {budget}", p.tokens_after);
+        assert!(
+            p.tokens_after * 10 >= budget * 9,
+            "{share}: {} is under 90% of {budget}",
+            p.tokens_after
+        );
+        let (after, real) = applied(&thread, &p);
+        assert_eq!(real, p.tokens_after, "{share}: the plan is priced exactly");
+        // The request and the newest steps up to a fifth of the budget stay as they were.
+        assert_eq!(after[1].id, thread[1].id);
+        assert!(p.protection.recent_tokens <= budget / 5);
+        let kept_tail = p.protection.recent_steps;
+        assert!(
+            kept_tail >= 1 || budget / 5 < 300,
+            "{share}: {:?}",
+            p.protection
         );
     }
 }
 
 #[test]
-fn hybrid_squashes_whole_old_runs_when_masks_are_not_enough() {
-    let thread = session(12, 200);
-    let masks_only = plan(&thread, 0, FitStrategy::Mask).best_reachable;
-    let p = plan(&thread, masks_only - 60, FitStrategy::Hybrid);
-    let squashes: Vec<&FitStep> = p
+fn levels_go_oldest_first_one_level_at_a_time() {
+    let thread = session(40, 120);
+    let before = total(&thread);
+    // Trimming every output is not enough for a quarter: the oldest steps become lines.
+    let p = plan(&thread, before / 4, FitStrategy::Extract);
+    let actions: Vec<StepAction> = p.levels.iter().map(|l| l.action).collect();
+    assert!(actions.contains(&StepAction::Trim), "{actions:?}");
+    let first_line = p.steps.iter().find(|s| s.action != StepAction::Trim);
+    let last_degraded = p.steps.iter().rev().find(|s| s.action != StepAction::Trim);
+    if let (Some(a), Some(b)) = (first_line, last_degraded) {
+        assert!(a.first_position <= b.first_position);
+        // Nothing newer than a trimmed step is more degraded than it (oldest first).
+        let newest_trim = p
+            .steps
+            .iter()
+            .filter(|s| s.action == StepAction::Trim)
+            .map(|s| s.first_position)
+            .min()
+            .unwrap_or(usize::MAX);
+        assert!(b.first_position < newest_trim || newest_trim == usize::MAX);
+    }
+    // Every level's tokens add up to the plan's.
+    let saved: u64 = p
+        .levels
+        .iter()
+        .map(|l| l.tokens_before - l.tokens_after)
+        .sum();
+    assert_eq!(p.tokens_before - saved, p.tokens_after);
+}
+
+#[test]
+fn every_fact_stays_in_lines_and_extracts() {
+    let thread = session(40, 120);
+    let p = plan(&thread, total(&thread) / 20, FitStrategy::Extract);
+    assert!(p.fits());
+    let (after, _) = applied(&thread, &p);
+    let text: String = after.iter().map(crate::render::message_text).collect();
+    for t in 0..40 {
+        if t % 2 == 1 {
+            assert!(text.contains(&format!("x_{t}")), "the error of step {t}");
+        } else {
+            assert!(
+                text.contains(&format!("{} passed", 1000 + t)),
+                "the count of step {t}"
+            );
+        }
+        assert!(
+            text.contains(&format!("cargo test report_{t}")),
+            "command {t}"
+        );
+    }
+    for level in &p.levels {
+        assert_eq!(level.facts_lost, 0, "{level:?}");
+    }
+}
+
+#[test]
+fn mask_only_trims_and_keeps_every_message() {
+    let thread = session(20, 200);
+    let p = plan(&thread, 0, FitStrategy::Mask);
+    assert!(!p.fits());
+    assert!(p.steps.iter().all(|s| s.action == StepAction::Trim));
+    let (after, real) = applied(&thread, &p);
+    assert_eq!(after.len(), thread.len(), "a trim replaces, never removes");
+    assert_eq!(real, p.tokens_after);
+    assert_eq!(p.best_reachable, p.tokens_after);
+}
+
+/// `steps` reads of the same file: a run says it once, the lines each time.
+fn rereads(steps: usize) -> Vec<Message> {
+    let mut thread = session(0, 0);
+    let conv = thread[0].conversation_id;
+    for t in 0..steps {
+        let id = format!("toolu_read_{t}");
+        thread.push(msg(
+            conv,
+            Role::Assistant,
+            vec![ContentItem::ToolCall {
+                id: id.clone(),
+                name: "Read".into(),
+                input: serde_json::json!({"file_path": "/work/acme/crates/report/src/lib.rs"}),
+            }],
+        ));
+        let text: String = (1..=200)
+            .map(|i| format!("{i:>6}→let v_{i} = {i};\n"))
+            .collect();
+        thread.push(msg(
+            conv,
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: id,
+                tool_name: "Read".into(),
+                result: vec![ToolResultData::Text { text }],
+                is_error: false,
+            }],
+        ));
+    }
+    thread
+}
+
+#[test]
+fn runs_say_once_what_their_steps_repeat() {
+    let thread = rereads(64);
+    let lines_only = plan(&thread, 0, FitStrategy::Extract);
+    let extracts: Vec<&FitStep> = lines_only
+        .steps
+        .iter()
+        .filter(|s| s.action == StepAction::Extract)
+        .collect();
+    assert!(!extracts.is_empty(), "{:?}", lines_only.levels);
+    let (after, real) = applied(&thread, &lines_only);
+    assert_eq!(real, lines_only.tokens_after);
+    let text: String = after.iter().map(crate::render::message_text).collect();
+    assert_eq!(
+        text.matches("crates/report/src/lib.rs").count(),
+        extracts.len()
+    );
+}
+
+#[test]
+fn hybrid_squashes_the_oldest_runs_with_the_model() {
+    let thread = rereads(64);
+    // A budget that the lines alone do not reach: runs must go.
+    let best = plan(&thread, 0, FitStrategy::Extract).best_reachable;
+    let p = plan(&thread, best + 200, FitStrategy::Hybrid);
+    let ai: Vec<&FitStep> = p
         .steps
         .iter()
         .filter(|s| s.action == StepAction::Ai)
         .collect();
-    assert!(!squashes.is_empty(), "{p:#?}");
-    assert!(p.fits());
-    for s in &squashes {
-        assert_eq!(s.sources.len(), 3, "call, output and answer of one turn");
-        assert!(s.estimated && s.facts_kept.is_none());
-        assert!(
-            !p.steps
-                .iter()
-                .any(|m| m.action == StepAction::Mask && m.run == s.run),
-            "a squashed run's mask is dropped"
-        );
-    }
-    assert_eq!(squashes[0].run, 0, "oldest first");
-    assert!(!p.reserve.is_empty(), "later runs wait in reserve");
+    assert!(!ai.is_empty(), "{:?}", p.levels);
+    assert!(ai.iter().all(|s| s.estimated && s.facts_kept.is_none()));
+    assert_eq!(ai[0].first_position, 2, "the oldest run first");
+    assert!(!p.steps.iter().any(|s| s.action == StepAction::Extract));
 }
 
 #[test]
-fn extract_plans_are_exact() {
-    let thread = session(12, 200);
-    let p = plan(&thread, 0, FitStrategy::Extract);
-    assert!(!p.fits());
-    assert_eq!(p.steps.len(), 10);
-    let (after, total) = applied(&thread, &p);
-    assert_eq!(total, p.tokens_after);
-    assert_eq!(p.best_reachable, p.tokens_after);
-    assert_eq!(after.len(), thread.len() - 2 * 10);
-    for step in &p.steps {
-        assert_eq!(step.facts_kept, Some(step.facts), "{step:?}");
-    }
-}
-
-#[test]
-fn a_budget_below_the_protected_part_cannot_be_met() {
-    let thread = session(4, 200);
-    let p = plan(&thread, 10, FitStrategy::Hybrid);
+fn a_budget_below_what_is_kept_cannot_be_met() {
+    let thread = session(10, 200);
+    let p = plan(&thread, 10, FitStrategy::Extract);
     assert!(!p.fits());
     assert!(p.best_reachable >= p.protected_tokens);
     assert!(p.best_reachable > 10);
+    assert_eq!(
+        p.best_reachable, p.tokens_after,
+        "the best is what it applies"
+    );
+}
+
+#[test]
+fn settle_drops_what_a_higher_level_covers() {
+    let thread = session(8, 200);
+    let p = plan(&thread, 0, FitStrategy::Extract);
+    let mut all = p.steps.clone();
+    // A trim of a message a run's extract covers goes.
+    let run = all
+        .iter()
+        .find(|s| s.action == StepAction::Extract)
+        .cloned();
+    if let Some(run) = run {
+        all.push(FitStep {
+            action: StepAction::Trim,
+            sources: vec![run.sources[1]],
+            first_position: run.first_position + 1,
+            last_position: run.first_position + 1,
+            ..run.clone()
+        });
+        assert_eq!(settle(all).len(), p.steps.len());
+    }
 }
 
 #[test]
@@ -224,5 +340,9 @@ fn strategies_round_trip_their_names() {
         assert_eq!(FitStrategy::parse(s.as_str()), Some(s));
     }
     assert_eq!(FitStrategy::parse("fold"), None);
-    assert_eq!(FitStrategy::default(), FitStrategy::Hybrid);
+    assert_eq!(FitStrategy::default(), FitStrategy::Extract);
+    assert_eq!(
+        FitRequest::new(50_000, FitStrategy::Extract).keep_recent_tokens(),
+        10_000
+    );
 }

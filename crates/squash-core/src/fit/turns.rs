@@ -1,118 +1,191 @@
-//! A thread read as turns: a user's request and the agent's run that answered it. Fitting
-//! works turn by turn, and some of a thread is never touched: what comes before the first
-//! request, the first request itself, every message a person typed, and the last turns.
+//! A thread read as the agent's steps, and what of it a fit keeps. The unit is the step — a
+//! message, or a tool call with its result (and whatever came between them) — not the user's
+//! turn: most real sessions are one request followed by hundreds of tool calls. Kept as they
+//! are: what comes before the first request, every request a person typed (their long pastes
+//! aside), the user's instructions, earlier squash results, the newest steps up to
+//! `keep_recent` tokens, and the last `keep_last` turns whole when asked for.
 
 use std::collections::HashSet;
 
-use crate::message::{ContentItem, Instruction, Message, Role};
+use serde::Serialize;
 
-/// The parts of a thread a fit plan may change.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Turns {
-    /// Thread positions of the runs a plan may squash or mask: the agent's messages between a
-    /// request and the next one, in old turns only. Ascending, each at least one message.
-    pub runs: Vec<Vec<usize>>,
-    /// Positions no step may touch.
-    pub protected: Vec<bool>,
-    /// How many turns (requests) the thread has.
-    pub turns: usize,
-}
+use super::summary::{MessageKind, MessageSummary};
+use crate::message::Message;
 
-/// Whether a person typed this message: a user message with text and no tool results (an
-/// agent's tool results travel as user messages too).
+/// Whether a person typed this message (not tool results, not a note the agent's harness
+/// inserted).
 pub fn is_request(message: &Message) -> bool {
-    message.role == Role::User
-        && !message
-            .content
-            .iter()
-            .any(|i| matches!(i, ContentItem::ToolResult { .. }))
-        && message.content.iter().any(|i| match i {
-            ContentItem::UserMessage { text } => !text.trim().is_empty(),
-            _ => false,
-        })
+    crate::ledger::typed_text(message).is_some()
 }
 
-fn is_user_instruction(message: &Message) -> bool {
-    message
-        .instructions
-        .iter()
-        .any(|i| matches!(i, Instruction::UserInstruction { .. }))
+/// Why a message is kept as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Keep {
+    /// A fit may change it.
+    No,
+    /// Before the first request (a system prompt, a harness's context), or everything when the
+    /// thread has no request at all.
+    Prelude,
+    /// A person typed it (its long pastes may still be trimmed).
+    Request,
+    Instruction,
+    /// The result of an earlier squash or fit.
+    Squashed,
+    /// Among the newest steps, up to `keep_recent` tokens.
+    Recent,
+    /// In the last `keep_last` turns.
+    LastTurns,
 }
 
-/// Splits `messages` (a thread, in order) into turns and marks what is protected: everything up
-/// to and including the first request, every request and tagged user instruction, and the last
-/// `keep_last` turns whole (a turn starts at a request).
-pub fn split(messages: &[&Message], keep_last: usize) -> Turns {
-    let starts: Vec<usize> = (0..messages.len())
-        .filter(|&i| is_request(messages[i]))
+/// One step of the agent, as thread positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub first: usize,
+    pub last: usize,
+    /// The step may be replaced whole (its one-line extract, a run's extract): every call in
+    /// it has its result in it, and nothing in it is kept.
+    pub removable: bool,
+}
+
+impl Step {
+    pub fn positions(&self) -> std::ops::RangeInclusive<usize> {
+        self.first..=self.last
+    }
+}
+
+/// The thread as steps, with what is kept.
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    pub steps: Vec<Step>,
+    pub keep: Vec<Keep>,
+    /// Requests a person typed.
+    pub requests: usize,
+    /// Steps kept as the newest, and their tokens.
+    pub recent_steps: usize,
+    pub recent_tokens: u64,
+}
+
+/// Lays `s` (a thread's summaries, in order) out as steps and marks what is kept.
+pub(crate) fn layout(s: &[MessageSummary], keep_recent: u64, keep_last: usize) -> Layout {
+    let requests: Vec<usize> = (0..s.len())
+        .filter(|&i| s[i].kind == MessageKind::Request)
         .collect();
-    let mut protected = vec![false; messages.len()];
-    let first = starts.first().copied().unwrap_or(messages.len());
-    // With no request at all, nothing is a turn: the whole thread stays as it is.
-    protected[..first.saturating_add(1).min(messages.len())].fill(true);
-    let tail_from = match starts.len().checked_sub(keep_last) {
-        Some(k) if k < starts.len() => starts[k],
-        Some(_) => messages.len(),
-        None => first,
-    };
-    protected[tail_from..].fill(true);
-    for (i, m) in messages.iter().enumerate() {
-        if is_request(m) || is_user_instruction(m) {
-            protected[i] = true;
+    let mut keep = vec![Keep::No; s.len()];
+    let first = requests.first().copied().unwrap_or(s.len());
+    keep[..first.min(s.len())].fill(Keep::Prelude);
+    for (i, m) in s.iter().enumerate() {
+        match m.kind {
+            MessageKind::Request => keep[i] = Keep::Request,
+            MessageKind::Instruction => keep[i] = Keep::Instruction,
+            MessageKind::Squashed if keep[i] == Keep::No => keep[i] = Keep::Squashed,
+            _ => {}
         }
     }
-    let runs = runs_of(messages, &protected);
-    Turns {
-        runs,
-        protected,
-        turns: starts.len(),
-    }
-}
-
-/// Maximal unprotected stretches, cut at every request; a run whose tool calls and results are
-/// not all inside it is left out (a squash must never separate a call from its result).
-fn runs_of(messages: &[&Message], protected: &[bool]) -> Vec<Vec<usize>> {
-    let mut runs = Vec::new();
-    let mut current: Vec<usize> = Vec::new();
-    for (i, &p) in protected.iter().enumerate() {
-        if p {
-            if !current.is_empty() {
-                runs.push(std::mem::take(&mut current));
+    let mut steps = steps_of(s, first.saturating_add(1));
+    let (recent_steps, recent_tokens) = keep_newest(s, &steps, &mut keep, keep_recent);
+    if keep_last > 0 {
+        if let Some(&from) = requests.get(requests.len().saturating_sub(keep_last)) {
+            for k in &mut keep[from..] {
+                if *k == Keep::No {
+                    *k = Keep::LastTurns;
+                }
             }
-        } else {
-            current.push(i);
         }
     }
-    if !current.is_empty() {
-        runs.push(current);
+    for step in &mut steps {
+        step.removable &= step.positions().all(|i| keep[i] == Keep::No);
     }
-    runs.into_iter()
-        .filter(|run| closed(messages, run))
-        .collect()
+    Layout {
+        steps,
+        keep,
+        requests: requests.len(),
+        recent_steps,
+        recent_tokens,
+    }
 }
 
-/// Every call in `run` has its result in `run` and every result its call.
-fn closed(messages: &[&Message], run: &[usize]) -> bool {
-    let mut calls = HashSet::new();
-    let mut results = HashSet::new();
-    for &i in run {
-        let refs = messages[i].tool_refs();
-        calls.extend(refs.calls);
-        results.extend(refs.results);
+/// Steps from position `from` on: a step ends where no call it opened waits for its result. A
+/// call whose result the thread lacks (or a result without its call) pins its step: it may be
+/// trimmed, never removed.
+fn steps_of(s: &[MessageSummary], from: usize) -> Vec<Step> {
+    let results: HashSet<&str> = s
+        .iter()
+        .flat_map(|m| m.results.iter().map(String::as_str))
+        .collect();
+    let mut steps = Vec::new();
+    let mut i = from;
+    while i < s.len() {
+        let first = i;
+        let mut open: HashSet<&str> = HashSet::new();
+        let mut pinned = false;
+        loop {
+            let m = &s[i];
+            for c in &m.calls {
+                if results.contains(c.as_str()) {
+                    open.insert(c);
+                } else {
+                    pinned = true;
+                }
+            }
+            for r in &m.results {
+                // A result without its call in this step: its call is missing, or answered twice.
+                pinned |= !open.remove(r.as_str());
+            }
+            if open.is_empty() || i + 1 == s.len() {
+                pinned |= !open.is_empty();
+                break;
+            }
+            i += 1;
+        }
+        steps.push(Step {
+            first,
+            last: i,
+            removable: !pinned,
+        });
+        i += 1;
     }
-    calls == results
+    steps
+}
+
+/// Marks the newest agent steps whose tokens add up to at most `budget` as kept; returns how
+/// many and their tokens. Kept messages between them (requests) neither count nor stop it.
+fn keep_newest(
+    s: &[MessageSummary],
+    steps: &[Step],
+    keep: &mut [Keep],
+    budget: u64,
+) -> (usize, u64) {
+    let mut tokens = 0;
+    let mut count = 0;
+    for step in steps.iter().rev() {
+        if step.positions().all(|i| keep[i] != Keep::No) {
+            continue;
+        }
+        let cost: u64 = step.positions().map(|i| s[i].cost).sum();
+        if tokens + cost > budget {
+            break;
+        }
+        tokens += cost;
+        count += 1;
+        for i in step.positions() {
+            if keep[i] == Keep::No {
+                keep[i] = Keep::Recent;
+            }
+        }
+    }
+    (count, tokens)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fit::summary::summarize;
     use crate::ids::ConversationId;
-    use crate::message::ToolResultData;
+    use crate::message::{ContentItem, Instruction, Role, ToolResultData};
 
     fn msg(role: Role, content: Vec<ContentItem>) -> Message {
-        let mut m = Message::new(ConversationId::new(), role, content).expect("valid");
-        m.created_at = chrono::DateTime::UNIX_EPOCH;
-        m
+        Message::new(ConversationId::new(), role, content).expect("valid")
     }
 
     fn request(text: &str) -> Message {
@@ -154,52 +227,74 @@ mod tests {
         )
     }
 
+    fn lay(thread: &[Message], keep_recent: u64, keep_last: usize) -> Layout {
+        let refs: Vec<&Message> = thread.iter().collect();
+        layout(&summarize(&refs), keep_recent, keep_last)
+    }
+
     #[test]
-    fn runs_are_the_agent_work_of_old_turns() {
-        let thread = [
+    fn one_request_and_many_steps() {
+        let mut thread = vec![
             msg(
                 Role::System,
                 vec![ContentItem::text_for(Role::System, "sys")],
             ),
             request("fix the build"),
-            call("a"),
-            result("a"),
-            answer("fixed"),
-            request("now the tests"),
-            call("b"),
-            result("b"),
-            answer("green"),
-            request("and docs"),
-            answer("done"),
-            request("thanks"),
-            answer("bye"),
         ];
-        let refs: Vec<&Message> = thread.iter().collect();
-        let turns = split(&refs, 2);
-        assert_eq!(turns.turns, 4);
-        assert_eq!(turns.runs, vec![vec![2, 3, 4], vec![6, 7, 8]]);
-        let protected: Vec<usize> = (0..thread.len()).filter(|&i| turns.protected[i]).collect();
-        assert_eq!(protected, vec![0, 1, 5, 9, 10, 11, 12]);
+        for i in 0..5 {
+            thread.push(call(&format!("t{i}")));
+            thread.push(result(&format!("t{i}")));
+        }
+        thread.push(answer("fixed"));
+        let l = lay(&thread, 0, 0);
+        assert_eq!(l.requests, 1);
+        let spans: Vec<(usize, usize)> = l.steps.iter().map(|s| (s.first, s.last)).collect();
+        assert_eq!(
+            spans,
+            vec![(2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 12)]
+        );
+        assert!(l.steps.iter().all(|s| s.removable));
+        assert_eq!(&l.keep[..2], &[Keep::Prelude, Keep::Request]);
+        // The newest steps up to the tokens asked for are kept.
+        let two_steps: u64 = {
+            let refs: Vec<&Message> = thread.iter().collect();
+            summarize(&refs)[10..].iter().map(|m| m.cost).sum()
+        };
+        let l = lay(&thread, two_steps, 0);
+        assert_eq!(l.recent_steps, 2, "{:?}", l.keep);
+        assert_eq!(l.recent_tokens, two_steps);
+        assert!(l.steps[3].removable && !l.steps[4].removable);
     }
 
     #[test]
-    fn a_run_with_a_call_answered_elsewhere_is_left_out() {
+    fn parallel_calls_are_one_step_and_dangling_ones_pin_theirs() {
+        let mut both = call("a");
+        both.content.push(ContentItem::ToolCall {
+            id: "b".into(),
+            name: "Bash".into(),
+            input: serde_json::json!({"command": "pwd"}),
+        });
         let thread = [
             request("go"),
-            call("a"),
-            answer("waiting"),
-            request("status?"),
+            both,
             result("a"),
+            call("c"),
+            result("b"),
+            result("c"),
+            call("never"),
             answer("done"),
-            request("last"),
         ];
-        let refs: Vec<&Message> = thread.iter().collect();
-        let turns = split(&refs, 1);
-        assert_eq!(turns.runs, Vec::<Vec<usize>>::new());
+        let l = lay(&thread, 0, 0);
+        let spans: Vec<(usize, usize, bool)> = l
+            .steps
+            .iter()
+            .map(|s| (s.first, s.last, s.removable))
+            .collect();
+        assert_eq!(spans, vec![(1, 5, true), (6, 6, false), (7, 7, true)]);
     }
 
     #[test]
-    fn tagged_instructions_and_threads_without_requests_are_protected() {
+    fn instructions_harness_notes_and_last_turns() {
         let mut note = answer("remember: never push");
         note.instructions.push(Instruction::UserInstruction {
             id: "i1".into(),
@@ -210,15 +305,19 @@ mod tests {
             request("one"),
             answer("a"),
             note,
-            answer("b"),
+            request("<task-notification>\n<task-id>b1</task-id>\n</task-notification>"),
             request("two"),
+            answer("b"),
         ];
-        let refs: Vec<&Message> = thread.iter().collect();
-        assert_eq!(split(&refs, 1).runs, vec![vec![1], vec![3]]);
+        let l = lay(&thread, 0, 0);
+        assert_eq!(l.requests, 2, "a harness note is not a request");
+        assert_eq!(l.keep[2], Keep::Instruction);
+        assert_eq!(l.keep[3], Keep::No);
+        let l = lay(&thread, 0, 1);
+        assert_eq!(&l.keep[4..], &[Keep::Request, Keep::LastTurns]);
         let no_requests = [answer("x"), answer("y")];
-        let refs: Vec<&Message> = no_requests.iter().collect();
-        let turns = split(&refs, 2);
-        assert!(turns.runs.is_empty());
-        assert!(turns.protected.iter().all(|p| *p));
+        let l = lay(&no_requests, 0, 0);
+        assert!(l.steps.is_empty());
+        assert!(l.keep.iter().all(|k| *k == Keep::Prelude));
     }
 }

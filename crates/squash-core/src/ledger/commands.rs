@@ -1,12 +1,15 @@
-//! Commands run through a shell tool, and how each ended.
+//! Commands run through a shell tool, and how each ended: observed one call at a time, merged
+//! into one fact per command (its runs' outcomes in order) or per run of the same exploratory
+//! command ("`find` ×5 … → 12 files, e.g. …").
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 use serde_json::Value;
 
+use super::observe::ToolUse;
 use super::text::one_line;
-use super::{Fact, FactKind, ToolUse};
+use super::{Fact, FactKind};
 use crate::ids::MessageId;
 
 /// How a command ended.
@@ -19,164 +22,335 @@ pub(crate) enum Status {
     Unknown,
 }
 
-/// One command run.
-pub(crate) struct CommandRun {
-    /// Position of the call's message in the selection.
-    pub index: usize,
+/// One command run, as the ledger keeps it: no more of its output than the facts need.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CommandObs {
     pub source: MessageId,
-    /// The command as shown: first line, output plumbing (`2>&1`, `| tail -20`) removed.
+    /// The command as run: its first line, whole up to [`DISPLAY_MAX_CHARS`].
     pub display: String,
+    /// The first line goes on beyond `display`.
+    pub cut: bool,
+    /// The command without output plumbing (`2>&1`, `| tail -20`): runs of the same key are
+    /// the same command.
+    pub key: String,
     /// What a summary must name for the run to count as mentioned.
     pub anchor: String,
     pub status: Status,
-    pub output: String,
+    /// What the run printed that matters: its summary line, or its short output, or its first
+    /// and last lines.
+    pub found: Option<String>,
+    pub found_anchors: Vec<String>,
+    /// A read-only command (a listing, a search, a look at a file or the history) and what it
+    /// listed: such runs in a row are one fact.
+    pub listing: Option<Listing>,
+    /// The error lines of a failed run and the terms they name.
+    pub error_lines: Vec<String>,
+    pub error_anchors: Vec<String>,
 }
+
+/// What an exploratory command listed.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Listing {
+    /// Non-empty lines of output.
+    pub lines: usize,
+    /// The first few, shortened.
+    pub sample: Vec<String>,
+    /// Every sampled line is a path.
+    pub paths: bool,
+}
+
+/// Characters of a command's first line shown: the quality report reads a backticked span of
+/// up to 100 characters as one term.
+const DISPLAY_MAX_CHARS: usize = 100;
+/// Of a listing, the first paths it printed (whole), or its first line (shortened).
+const SAMPLE_PATHS: usize = 2;
+const SAMPLE_CHARS: usize = 40;
 
 static EXIT_CODE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:exited with (?:code|status)|exit (?:code|status)|exit_code)\W{0,3}(-?\d+)")
         .expect("static regex")
 });
 static PLUMBING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\s*(?:\d?>&\d|\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)\s*")
+    Regex::new(r"\s*(?:\d?>&\d|\d?>\s*/dev/null|\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)\s*")
         .expect("static regex")
 });
 static SUMMARY_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\s*(?:test result:.*|.*\b\d+ (?:passed|failed|failing|passing|errors?)\b.*|(?:build|compilation) (?:succeeded|failed|finished).*)$",
+        r"(?i)^\s*(?:test result:.*|.*\b\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)\b.*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$",
     )
     .expect("static regex")
 });
 
-/// Every shell command among `uses`, in call order.
-pub(crate) fn command_runs(uses: &[ToolUse<'_>]) -> Vec<CommandRun> {
-    uses.iter()
-        .filter_map(|use_| {
-            let command = command_of(use_.input)?;
-            let display = display_of(&command);
-            if display.is_empty() {
-                return None;
-            }
-            let status = match &use_.result {
-                None => Status::Unknown,
-                Some(r) => match last_exit_code(&r.text) {
-                    Some(0) => Status::Ok,
-                    Some(code) => Status::Failed(Some(code)),
-                    None if r.is_error => Status::Failed(None),
-                    None => Status::Ok,
-                },
-            };
-            Some(CommandRun {
-                index: use_.index,
-                source: use_.source,
-                anchor: anchor_of(&display),
-                display,
-                status,
-                output: use_
-                    .result
-                    .as_ref()
-                    .map(|r| r.text.clone())
-                    .unwrap_or_default(),
-            })
-        })
-        .collect()
+/// Programs (and `git`/`bd` subcommands) that only look: their runs in a row are grouped.
+const EXPLORATORY: &[&str] = &[
+    "ls",
+    "find",
+    "fd",
+    "grep",
+    "rg",
+    "ag",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "tree",
+    "pwd",
+    "which",
+    "file",
+    "stat",
+    "du",
+    "sed",
+    "awk",
+    "echo",
+    "git log",
+    "git status",
+    "git diff",
+    "git show",
+    "git branch",
+    "git grep",
+    "bd show",
+    "bd list",
+    "bd ready",
+];
+
+/// Whether the call runs a shell command.
+pub(crate) fn is_command(use_: &ToolUse<'_>) -> bool {
+    command_of(use_.input).is_some()
 }
 
-/// One fact per distinct command: runs of the same command are one line with each outcome.
-pub(crate) fn command_facts(runs: &[CommandRun]) -> Vec<Fact> {
-    // (display, outcomes, first run, anchors the outcomes add)
-    let mut facts: Vec<(String, Vec<String>, &CommandRun, Vec<String>)> = Vec::new();
-    for run in runs {
-        let outcome = match run.status {
-            Status::Ok => "ok".to_owned(),
-            Status::Failed(Some(code)) => format!("failed (exit {code})"),
-            Status::Failed(None) => "failed".to_owned(),
-            Status::Unknown => "no result in the selection".to_owned(),
-        };
-        let summary = summary_line(&run.output).or_else(|| short_output(run));
-        // What a run found (a count, a value) is part of the fact: a summary naming the
-        // command but not its result has not kept it.
-        let found: Vec<String> = summary
-            .as_deref()
-            .map(|s| {
-                super::text::anchors_of(s, 2)
-                    .into_iter()
-                    .filter(|a| !run.display.contains(a.as_str()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let outcome = match summary {
-            Some(s) => format!("{outcome}: {s}"),
-            None => outcome,
-        };
-        match facts.iter_mut().find(|(d, _, _, _)| *d == run.display) {
-            Some((_, outcomes, _, anchors)) => {
-                outcomes.push(outcome);
-                // The last run's result is the one that stands.
-                *anchors = found;
-            }
-            None => facts.push((run.display.clone(), vec![outcome], run, found)),
-        }
-    }
-    facts
-        .into_iter()
-        .map(|(display, outcomes, first, found)| {
-            let mut anchors = chain_anchors(&display);
-            anchors.extend(found);
-            Fact {
-                kind: FactKind::Command,
-                text: format!("Ran `{display}` → {}", outcomes.join(", then ")),
-                anchors,
-                source: first.source,
-            }
-        })
-        .collect()
-}
-
-/// Searches (Grep, Glob, a find tool) and what they found: the first line of their output.
-pub(crate) fn search_facts(uses: &[ToolUse<'_>]) -> Vec<Fact> {
-    uses.iter()
-        .filter(|u| {
-            let n = u.name.to_ascii_lowercase();
-            (n.contains("grep") || n.contains("glob") || n.contains("search") || n.contains("find"))
-                && command_of(u.input).is_none()
-        })
-        .filter_map(|u| {
-            let result = u.result.as_ref()?;
-            let first = result.text.lines().map(str::trim).find(|l| !l.is_empty())?;
-            let what = ["pattern", "query", "file_name", "name", "path"]
-                .iter()
-                .find_map(|k| u.input.get(*k).and_then(Value::as_str))
-                .unwrap_or("");
-            let mut anchors = super::text::anchors_of(first, 2);
-            if anchors.is_empty() {
-                anchors = super::text::content_words(first, 2);
-            }
-            if anchors.is_empty() {
-                return None;
-            }
-            Some(Fact {
-                kind: FactKind::Command,
-                text: format!(
-                    "{} `{}` → {}",
-                    u.name,
-                    one_line(what, 60),
-                    one_line(first, 100)
-                ),
-                anchors,
-                source: result.source,
-            })
-        })
-        .collect()
-}
-
-/// The output of a successful run that is one or two lines long ("344", "Imported 1,842
-/// rows"): what the run found, in full.
-fn short_output(run: &CommandRun) -> Option<String> {
-    if run.status != Status::Ok {
+/// The run of a shell call, or `None` for any other tool.
+pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
+    let command = command_of(use_.input)?;
+    let (display, cut) = display_of(&command);
+    if display.is_empty() {
         return None;
     }
-    let lines: Vec<&str> = run
-        .output
+    let key = key_of(&display);
+    let status = match &use_.result {
+        None => Status::Unknown,
+        Some(r) => match last_exit_code(&r.text) {
+            Some(0) => Status::Ok,
+            Some(code) => Status::Failed(Some(code)),
+            None if r.is_error => Status::Failed(None),
+            None => Status::Ok,
+        },
+    };
+    let output = use_.result.as_ref().map_or("", |r| r.text.as_str());
+    let anchor = anchor_of(&key);
+    let listing = (status == Status::Ok && is_exploratory(&anchor)).then(|| listing(output));
+    let found = match &listing {
+        Some(l) if summary_line(output).is_none() && short_output(output).is_none() => {
+            (l.lines > 0).then(|| listing_text(l.lines, &l.sample, l.paths))
+        }
+        _ => found_in(output, status),
+    };
+    // What a run found (a count, a value) is part of the fact: a summary naming the command
+    // but not its result has not kept it.
+    let found_anchors = found
+        .as_deref()
+        .map(|s| {
+            super::text::anchors_of(s, 2)
+                .into_iter()
+                .filter(|a| !display.contains(a.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let (error_lines, error_anchors) = match status {
+        Status::Failed(_) => super::errors::run_errors(output),
+        _ => (Vec::new(), Vec::new()),
+    };
+    Some(CommandObs {
+        source: use_.source,
+        display,
+        cut,
+        key,
+        anchor,
+        status,
+        found,
+        found_anchors,
+        listing,
+        error_lines,
+        error_anchors,
+    })
+}
+
+fn is_exploratory(anchor: &str) -> bool {
+    EXPLORATORY.contains(&group_of(anchor))
+}
+
+/// What runs in a row must share to be one fact: the subcommand of `git` and `bd`, the program
+/// of anything else (`find .` and `find lib` are both `find`).
+fn group_of(anchor: &str) -> &str {
+    match anchor.split_once(' ') {
+        Some((program, _)) if program != "git" && program != "bd" => program,
+        _ => anchor,
+    }
+}
+
+fn listing(output: &str) -> Listing {
+    let lines: Vec<&str> = output
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l))
+        .collect();
+    let (sample, paths) = super::text::sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
+    Listing {
+        lines: lines.len(),
+        sample,
+        paths,
+    }
+}
+
+/// "12 files, e.g. a, b, c" / "40 lines, e.g. …"
+fn listing_text(lines: usize, sample: &[String], paths: bool) -> String {
+    let what = match (paths, lines) {
+        (true, 1) => "1 file".to_owned(),
+        (true, n) => format!("{n} files"),
+        (false, 1) => "1 line".to_owned(),
+        (false, n) => format!("{n} lines"),
+    };
+    if sample.is_empty() || lines == 1 && !paths {
+        return match sample.first() {
+            Some(one) => one.clone(),
+            None => what,
+        };
+    }
+    format!("{what}, e.g. {}", sample.join(", "))
+}
+
+/// What a run printed that a reader needs: its summary line, its one or two lines, or (of a
+/// longer output) its first and last lines.
+fn found_in(output: &str, status: Status) -> Option<String> {
+    if let Some(summary) = summary_line(output) {
+        return Some(summary);
+    }
+    if status != Status::Ok {
+        return None;
+    }
+    if let Some(short) = short_output(output) {
+        return Some(short);
+    }
+    let useful = |l: &&str| !l.is_empty() && !EXIT_CODE.is_match(l);
+    let first = output.lines().map(str::trim).find(useful)?;
+    let last = output.lines().rev().map(str::trim).find(useful)?;
+    Some(format!(
+        "{} … {}",
+        one_line(first, SAMPLE_CHARS),
+        one_line(last, SAMPLE_CHARS)
+    ))
+}
+
+/// One fact per distinct command, and one per run of the same exploratory command: each
+/// command with its outcomes, in the order they were run.
+pub(crate) fn command_facts(runs: &[&CommandObs]) -> Vec<Fact> {
+    let mut entries: Vec<Entry<'_>> = Vec::new();
+    for &run in runs {
+        if let Some(last) = entries.last_mut() {
+            if run.listing.is_some() && last.groups_with(run) {
+                last.members.push(run);
+                last.outcomes.push(outcome(run));
+                continue;
+            }
+        }
+        match entries
+            .iter_mut()
+            .find(|e| e.members.len() == 1 && e.members[0].key == run.key)
+        {
+            Some(entry) => entry.outcomes.push(outcome(run)),
+            None => entries.push(Entry {
+                members: vec![run],
+                outcomes: vec![outcome(run)],
+            }),
+        }
+    }
+    entries.iter().map(Entry::fact).collect()
+}
+
+/// The runs one fact tells: one command run (maybe several times), or exploratory runs in a row.
+struct Entry<'a> {
+    members: Vec<&'a CommandObs>,
+    outcomes: Vec<String>,
+}
+
+impl Entry<'_> {
+    fn groups_with(&self, run: &CommandObs) -> bool {
+        self.outcomes.len() == self.members.len()
+            && self.members.iter().all(|m| m.listing.is_some())
+            && group_of(&self.members[0].anchor) == group_of(&run.anchor)
+    }
+
+    fn fact(&self) -> Fact {
+        let first = self.members[0];
+        if self.members.len() == 1 {
+            let mut anchors = chain_anchors(&first.key);
+            anchors.extend(first.found_anchors.iter().cloned());
+            return Fact {
+                kind: FactKind::Command,
+                text: format!("Ran {} → {}", first.code(), self.outcomes.join(", then ")),
+                anchors,
+                source: first.source,
+            };
+        }
+        let lines: usize = self
+            .members
+            .iter()
+            .filter_map(|m| m.listing.as_ref().map(|l| l.lines))
+            .sum();
+        let paths = self
+            .members
+            .iter()
+            .all(|m| m.listing.as_ref().is_some_and(|l| l.paths || l.lines == 0));
+        let sample: Vec<String> = self
+            .members
+            .iter()
+            .filter_map(|m| m.listing.as_ref())
+            .flat_map(|l| l.sample.iter().cloned())
+            .take(if paths { SAMPLE_PATHS } else { 1 })
+            .collect();
+        let commands: Vec<String> = self.members.iter().map(|m| m.code()).collect();
+        let found = if lines == 0 {
+            "no output".to_owned()
+        } else {
+            listing_text(lines, &sample, paths)
+        };
+        let group = group_of(&first.anchor);
+        let mut anchors = vec![group.to_owned()];
+        anchors.extend(
+            sample
+                .iter()
+                .flat_map(|s| super::text::anchors_of(s, 1))
+                .take(2),
+        );
+        Fact {
+            kind: FactKind::Command,
+            text: format!(
+                "Ran `{group}` ×{} ({}) → ok: {found}",
+                self.members.len(),
+                commands.join("; ")
+            ),
+            anchors,
+            source: first.source,
+        }
+    }
+}
+
+fn outcome(run: &CommandObs) -> String {
+    let status = match run.status {
+        Status::Ok => "ok".to_owned(),
+        Status::Failed(Some(code)) => format!("failed (exit {code})"),
+        Status::Failed(None) => "failed".to_owned(),
+        Status::Unknown => "no result in the selection".to_owned(),
+    };
+    match &run.found {
+        Some(found) => format!("{status}: {found}"),
+        None => status,
+    }
+}
+
+/// An output that is one or two lines long ("344", "Imported 1,842 rows"): what the run
+/// found, in full (of two lines, the second).
+fn short_output(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l))
@@ -210,10 +384,34 @@ fn command_of(input: &Value) -> Option<String> {
     (!command.contains("*** Begin Patch")).then_some(command)
 }
 
-fn display_of(command: &str) -> String {
+/// The command's first line, whitespace collapsed, cut by characters (not at a word: what was
+/// run is shown as far as it goes), and whether it was cut.
+fn display_of(command: &str) -> (String, bool) {
     let first = command.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let plain = PLUMBING.replace_all(first, " ");
-    one_line(plain.trim(), 120)
+    let flat = first.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(DISPLAY_MAX_CHARS) {
+        Some((at, _)) => (flat[..at].to_owned(), true),
+        None => (flat, false),
+    }
+}
+
+impl CommandObs {
+    /// The command as a fact shows it: in backticks, the ellipsis of a cut outside them (what
+    /// is inside was run as written).
+    pub(crate) fn code(&self) -> String {
+        format!("`{}`{}", self.display, if self.cut { "…" } else { "" })
+    }
+
+    /// The command without its plumbing, as an error names it.
+    pub(crate) fn short(&self) -> String {
+        format!("`{}`{}", self.key, if self.cut { "…" } else { "" })
+    }
+}
+
+/// The command without the plumbing that only shapes its output.
+fn key_of(display: &str) -> String {
+    let plain = PLUMBING.replace_all(display, " ");
+    one_line(plain.trim(), DISPLAY_MAX_CHARS)
 }
 
 /// One anchor per command of a `&&` / `;` chain (at most three): a summary must name each.
@@ -298,12 +496,20 @@ mod tests {
     }
 
     #[test]
-    fn plumbing_is_not_part_of_the_command() {
+    fn plumbing_is_shown_but_not_part_of_the_command() {
+        let (display, cut) = display_of("cargo test -p config 2>&1 | tail -20");
         assert_eq!(
-            display_of("cargo test -p config 2>&1 | tail -20"),
-            "cargo test -p config"
+            (display.as_str(), cut),
+            ("cargo test -p config 2>&1 | tail -20", false)
         );
-        assert_eq!(display_of("make 2>&1 | head -n 5\nsecond line"), "make");
+        assert_eq!(key_of(&display), "cargo test -p config");
+        assert_eq!(
+            key_of(&display_of("make 2>&1 | head -n 5\nsecond line").0),
+            "make"
+        );
+        let (long, cut) = display_of(&"x".repeat(300));
+        assert_eq!((long.len(), cut), (DISPLAY_MAX_CHARS, true));
+        assert_eq!(key_of("bd show x 2>/dev/null"), "bd show x");
     }
 
     #[test]

@@ -9,9 +9,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use super::commands::{summary_line, CommandRun, Status};
+use super::commands::{summary_line, CommandObs, Status};
+use super::observe::{ToolOutcome, ToolUse};
 use super::text::{anchors_of, content_words, one_line};
-use super::{Fact, FactKind, ToolUse};
+use super::{Fact, FactKind};
+use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, SystemLevel};
 
 /// Error lines kept per failed run: the first ones name the cause, later ones its echoes.
@@ -21,10 +23,10 @@ const LINE_MAX_CHARS: usize = 140;
 /// Word boundaries are ASCII (`(?-u:\b)`): every word it looks for is ASCII, and a Unicode
 /// boundary makes the regex engine leave its fast automaton for a backtracker on any line with
 /// a non-ASCII character — every line of Claude Code's `Read` output (`  12→…`) has one, and
-/// this regex reads every line of every output a fit masks.
+/// this regex reads every line of every output a fit trims.
 static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:(?-u:\b)error(?:\[[A-Z]*\d+\])?(?::|\s+[A-Z]{1,3}\d{3,})|(?-u:\b)ERROR(?-u:\b)|(?-u:\b)FAIL(?:ED|URE)?(?-u:\b)|panicked at|(?-u:\b)[A-Z][A-Za-z]*(?:Error|Exception)(?-u:\b)|(?-u:\b)Error:|npm ERR!|(?-u:\b)fatal:|syntax error|(?-u:\b)CONFLICT(?-u:\b)|●|command not found|No such file or directory|Permission denied|Segmentation fault|(?-u:\b)Assertion)",
+        r"(?:(?-u:\b)error(?:\[[A-Z]*\d+\])?(?::|\s+[A-Z]{1,3}\d{3,})|(?-u:\b)ERROR(?-u:\b)|(?-u:\b)FAIL(?:ED|URE)?(?-u:\b)|panicked at|(?-u:\b)[A-Z][A-Za-z]*(?:Error|Exception)(?-u:\b)|(?-u:\b)Error:|npm ERR!|(?-u:\b)fatal:|syntax error|(?-u:\b)CONFLICT(?-u:\b)|●|command not found|No such file or directory|Permission denied|Segmentation fault|(?-u:\b)Assertion|(?m:^)\s*\*\* \()",
     )
     .expect("static regex")
 });
@@ -39,78 +41,122 @@ static TEST_NAME: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 
-pub(crate) fn error_facts(
-    messages: &[&Message],
-    uses: &[ToolUse<'_>],
-    runs: &[CommandRun],
-) -> Vec<Fact> {
+/// A tool use that is not a shell command, as far as errors and fixes need it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ToolUseObs {
+    pub index: usize,
+    pub name: String,
+    /// The path, URL or pattern it worked on.
+    pub target: Option<String>,
+    /// `None` when the selection has no result.
+    pub failed: Option<bool>,
+    /// Of a failure: its first error line (or last line), the result's message and anchors.
+    pub error: Option<(String, MessageId, Vec<String>)>,
+    /// The path it edited or wrote, when it succeeded.
+    pub edited: Option<String>,
+}
+
+pub(crate) fn observe_tool(use_: &ToolUse<'_>) -> ToolUseObs {
+    let failed = use_.result.as_ref().map(|r| failed(use_.name, r));
+    let error = use_
+        .result
+        .as_ref()
+        .filter(|_| failed == Some(true))
+        .map(|r| {
+            let first = error_lines(&r.text).into_iter().next().unwrap_or_default();
+            let anchors = anchors_of_error(&first);
+            (first, r.source, anchors)
+        });
+    ToolUseObs {
+        index: use_.index,
+        name: use_.name.to_owned(),
+        target: target_of(use_),
+        failed,
+        error,
+        edited: (failed != Some(true)).then(|| edited_path(use_)).flatten(),
+    }
+}
+
+/// Errors of failed commands and tools, each as an open `Error` or, when a later run of the
+/// same command (or a retry of the same tool on the same target) succeeded, as a `Fix` that
+/// names the edits made in between.
+pub(crate) fn error_facts(runs: &[(usize, &CommandObs)], tools: &[&ToolUseObs]) -> Vec<Fact> {
     let mut facts = Vec::new();
-    for (i, run) in runs.iter().enumerate() {
+    for (i, &(index, run)) in runs.iter().enumerate() {
         if !matches!(run.status, Status::Failed(_)) {
             continue;
         }
-        let (lines, anchors) = run_errors(&run.output);
         let fixed_by = runs[i + 1..]
             .iter()
-            .find(|later| later.status == Status::Ok && same_command(run, later));
+            .find(|(_, later)| later.status == Status::Ok && same_command(run, later));
         let (kind, text) = match fixed_by {
-            Some(later) => (FactKind::Fix, fix_text(&lines, run, later, uses)),
+            Some(&(fixed_at, later)) => (
+                FactKind::Fix,
+                fix_text(
+                    &run.error_lines,
+                    run,
+                    later,
+                    edits_between(tools, index, fixed_at),
+                ),
+            ),
             None => (
                 FactKind::Error,
-                format!("`{}` failed: {}", run.display, lines.join("; ")),
+                format!("{} failed: {}", run.short(), run.error_lines.join("; ")),
             ),
         };
         facts.push(Fact {
             kind,
             text,
-            anchors,
+            anchors: run.error_anchors.clone(),
             source: run.source,
         });
     }
-    facts.extend(tool_errors(uses));
-    facts.extend(system_errors(messages));
+    facts.extend(tool_errors(tools));
     facts
 }
 
 /// A later run fixes an earlier one when it runs the same command (or a chain containing it).
-fn same_command(failed: &CommandRun, later: &CommandRun) -> bool {
-    later.display.contains(&failed.display) || later.anchor == failed.anchor
+fn same_command(failed: &CommandObs, later: &CommandObs) -> bool {
+    later.key.contains(&failed.key) || later.anchor == failed.anchor
 }
 
-fn fix_text(
-    lines: &[String],
-    failed: &CommandRun,
-    fixed: &CommandRun,
-    uses: &[ToolUse<'_>],
-) -> String {
-    let edits: Vec<String> = uses
+/// The paths edited successfully after `from` and up to `to` (call positions), each once.
+fn edits_between(tools: &[&ToolUseObs], from: usize, to: usize) -> Vec<String> {
+    tools
         .iter()
-        .filter(|u| u.index > failed.index && u.index <= fixed.index)
-        .filter(|u| u.result.as_ref().is_none_or(|r| !r.is_error))
-        .filter_map(edited_path)
+        .filter(|t| t.index > from && t.index <= to)
+        .filter_map(|t| t.edited.clone())
         .fold(Vec::new(), |mut acc, p| {
             if !acc.contains(&p) {
                 acc.push(p);
             }
             acc
-        });
+        })
+}
+
+fn fix_text(
+    lines: &[String],
+    failed: &CommandObs,
+    fixed: &CommandObs,
+    edits: Vec<String>,
+) -> String {
     let how = if !edits.is_empty() {
         format!(" by editing {}", edits.join(", "))
-    } else if fixed.display != failed.display {
-        format!(" (ok after `{}`)", fixed.display)
+    } else if fixed.key != failed.key {
+        format!(" (ok after {})", fixed.short())
     } else {
         String::new()
     };
     format!(
-        "Fixed{how}: `{}` failed with {}",
-        failed.display,
+        "Fixed{how}: {} failed with {}",
+        failed.short(),
         lines.join("; ")
     )
 }
 
 /// The error lines of a failed run that add something (a line naming only what an earlier
 /// line named is an echo of it), and the anchors they name together.
-fn run_errors(output: &str) -> (Vec<String>, Vec<String>) {
+pub(crate) fn run_errors(output: &str) -> (Vec<String>, Vec<String>) {
     let mut lines = Vec::new();
     let mut anchors: Vec<String> = Vec::new();
     for line in error_lines(output) {
@@ -179,6 +225,17 @@ pub(crate) fn matching_error_lines(output: &str, max: usize) -> Vec<String> {
     lines
 }
 
+/// Whether any line of `text` may read as an error: one pass that most outputs end at.
+pub(crate) fn may_have_errors(text: &str) -> bool {
+    ERROR_LINE.is_match(text)
+}
+
+/// Whether `line` reads as an error (benign mentions such as "0 failed" aside).
+pub(crate) fn is_error_line(line: &str) -> bool {
+    let trimmed = line.trim();
+    ERROR_LINE.is_match(trimmed) && !is_benign(trimmed)
+}
+
 /// Lines that mention errors without being one ("0 errors", "error handling").
 fn is_benign(line: &str) -> bool {
     let lower = line.to_lowercase();
@@ -208,41 +265,28 @@ fn anchors_of_error(line: &str) -> Vec<String> {
 }
 
 /// A tool other than a shell that failed (an edit whose text was not found, a missing file),
-/// fixed when a later call of the same tool on the same input path succeeded.
-fn tool_errors(uses: &[ToolUse<'_>]) -> Vec<Fact> {
+/// fixed when a later call of the same tool on the same target succeeded.
+fn tool_errors(tools: &[&ToolUseObs]) -> Vec<Fact> {
     let mut facts = Vec::new();
-    for (i, use_) in uses.iter().enumerate() {
-        let Some(result) = use_.result.as_ref().filter(|r| failed(use_.name, r)) else {
+    for (i, tool) in tools.iter().enumerate() {
+        let Some((first, source, error_anchors)) = &tool.error else {
             continue;
         };
-        if use_.input.get("command").is_some() || use_.input.get("cmd").is_some() {
-            continue;
-        }
-        let target = target_of(use_);
-        let retried = uses[i + 1..].iter().any(|later| {
-            later.name == use_.name
-                && target_of(later) == target
-                && later
-                    .result
-                    .as_ref()
-                    .is_some_and(|r| !failed(later.name, r))
+        let retried = tools[i + 1..].iter().any(|later| {
+            later.name == tool.name && later.target == tool.target && later.failed == Some(false)
         });
-        let first = error_lines(&result.text)
-            .into_iter()
-            .next()
-            .unwrap_or_default();
-        let what = match &target {
-            Some(t) => format!("{} on {t}", use_.name),
-            None => use_.name.to_owned(),
+        let what = match &tool.target {
+            Some(t) => format!("{} on {t}", tool.name),
+            None => tool.name.clone(),
         };
         let text = if retried {
             format!("{what} failed ({first}), then succeeded on retry")
         } else {
             format!("{what} failed: {first}")
         };
-        let mut anchors = anchors_of_error(&first);
-        if let Some(t) = target {
-            anchors.insert(0, t);
+        let mut anchors = error_anchors.clone();
+        if let Some(t) = &tool.target {
+            anchors.insert(0, t.clone());
             anchors.truncate(2);
         }
         facts.push(Fact {
@@ -253,7 +297,7 @@ fn tool_errors(uses: &[ToolUse<'_>]) -> Vec<Fact> {
             },
             text,
             anchors,
-            source: result.source,
+            source: *source,
         });
     }
     facts
@@ -261,7 +305,7 @@ fn tool_errors(uses: &[ToolUse<'_>]) -> Vec<Fact> {
 
 /// A tool result that failed: flagged as an error, or (for a tool that changes something) one
 /// whose first lines say so without the flag (SWE-agent's editor, some MCP tools).
-fn failed(tool: &str, result: &super::ToolOutcome) -> bool {
+fn failed(tool: &str, result: &ToolOutcome) -> bool {
     if result.is_error {
         return true;
     }
@@ -286,27 +330,26 @@ fn target_of(use_: &ToolUse<'_>) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn system_errors(messages: &[&Message]) -> Vec<Fact> {
+/// The errors a message's system notes report.
+pub(crate) fn system_errors(message: &Message) -> Vec<Fact> {
     let mut facts = Vec::new();
-    for message in messages {
-        for item in &message.content {
-            if let ContentItem::System {
-                level: SystemLevel::Error,
-                content,
-                ..
-            } = item
-            {
-                let line = one_line(content, LINE_MAX_CHARS);
-                if line.is_empty() {
-                    continue;
-                }
-                facts.push(Fact {
-                    kind: FactKind::Error,
-                    text: format!("System error: {line}"),
-                    anchors: anchors_of_error(&line),
-                    source: message.id,
-                });
+    for item in &message.content {
+        if let ContentItem::System {
+            level: SystemLevel::Error,
+            content,
+            ..
+        } = item
+        {
+            let line = one_line(content, LINE_MAX_CHARS);
+            if line.is_empty() {
+                continue;
             }
+            facts.push(Fact {
+                kind: FactKind::Error,
+                text: format!("System error: {line}"),
+                anchors: anchors_of_error(&line),
+                source: message.id,
+            });
         }
     }
     facts

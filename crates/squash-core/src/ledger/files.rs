@@ -2,11 +2,13 @@
 
 use serde_json::Value;
 
-use super::{Fact, FactKind, ToolUse};
+use super::observe::ToolUse;
+use super::{Fact, FactKind};
+use crate::ids::MessageId;
 
 /// What was done to a file; a later, stronger action wins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Action {
+pub(crate) enum Action {
     Read,
     Edited,
     Wrote,
@@ -43,65 +45,80 @@ impl Action {
 pub(super) const PATH_KEYS: &[&str] =
     &["file_path", "filePath", "path", "notebook_path", "filename"];
 
-pub(crate) fn file_facts(uses: &[ToolUse<'_>]) -> Vec<Fact> {
-    // (path, strongest action, source of the first touch, names an edit introduced), in
-    // first-touch order.
-    let mut touched: Vec<(String, Action, crate::ids::MessageId, Vec<String>)> = Vec::new();
-    let mut record = |path: &str, action: Action, use_: &ToolUse<'_>| {
+/// One file one tool use touched.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FileTouch {
+    pub path: String,
+    pub action: Action,
+    /// Names the edit brought in.
+    pub names: Vec<String>,
+    pub source: MessageId,
+}
+
+/// The files a tool use touched (a patch may touch several); a failed write touched nothing.
+pub(crate) fn touches(use_: &ToolUse<'_>) -> Vec<FileTouch> {
+    let failed = use_.result.as_ref().is_some_and(|r| r.is_error);
+    let touch = |path: &str, action: Action| -> Option<FileTouch> {
         let path = path.trim();
-        if path.is_empty() || path.len() > 300 {
-            return;
+        if path.is_empty() || path.len() > 300 || failed && action != Action::Read {
+            return None;
         }
-        // A failed write did not write.
-        let failed = use_.result.as_ref().is_some_and(|r| r.is_error);
-        if failed && action != Action::Read {
-            return;
-        }
-        let introduced = introduced_names(use_.input);
-        match touched.iter_mut().find(|(p, _, _, _)| p == path) {
+        Some(FileTouch {
+            path: path.to_owned(),
+            action,
+            names: introduced_names(use_.input),
+            source: use_.source,
+        })
+    };
+    if let Some(patch) = patch_text(use_) {
+        return patch_files(patch)
+            .into_iter()
+            .filter_map(|(path, action)| touch(&path, action))
+            .collect();
+    }
+    let Some(action) = Action::of_tool(use_.name) else {
+        return Vec::new();
+    };
+    PATH_KEYS
+        .iter()
+        .find_map(|k| use_.input.get(*k).and_then(Value::as_str))
+        .and_then(|path| touch(path, action))
+        .into_iter()
+        .collect()
+}
+
+/// One fact per file, in first-touch order, with the strongest action and the names edits
+/// brought in (at most three).
+pub(crate) fn file_facts(touches: &[&FileTouch]) -> Vec<Fact> {
+    let mut merged: Vec<FileTouch> = Vec::new();
+    for touch in touches {
+        match merged.iter_mut().find(|t| t.path == touch.path) {
             Some(entry) => {
-                entry.1 = entry.1.max(action);
-                for name in introduced {
-                    if !entry.3.contains(&name) && entry.3.len() < 3 {
-                        entry.3.push(name);
+                entry.action = entry.action.max(touch.action);
+                for name in &touch.names {
+                    if !entry.names.contains(name) && entry.names.len() < 3 {
+                        entry.names.push(name.clone());
                     }
                 }
             }
-            None => touched.push((path.to_owned(), action, use_.source, introduced)),
-        }
-    };
-    for use_ in uses {
-        if let Some(patch) = patch_text(use_) {
-            for (path, action) in patch_files(patch) {
-                record(&path, action, use_);
-            }
-            continue;
-        }
-        let Some(action) = Action::of_tool(use_.name) else {
-            continue;
-        };
-        for key in PATH_KEYS {
-            if let Some(path) = use_.input.get(*key).and_then(Value::as_str) {
-                record(path, action, use_);
-                break;
-            }
+            None => merged.push((*touch).clone()),
         }
     }
-    touched
+    merged
         .into_iter()
-        .map(|(path, action, source, names)| {
-            let text = if names.is_empty() {
-                format!("{} {path}", action.verb())
+        .map(|t| {
+            let text = if t.names.is_empty() {
+                format!("{} {}", t.action.verb(), t.path)
             } else {
-                format!("{} {path} ({})", action.verb(), names.join(", "))
+                format!("{} {} ({})", t.action.verb(), t.path, t.names.join(", "))
             };
-            let mut anchors = vec![path];
-            anchors.extend(names);
+            let mut anchors = vec![t.path];
+            anchors.extend(t.names);
             Fact {
                 kind: FactKind::File,
                 text,
                 anchors,
-                source,
+                source: t.source,
             }
         })
         .collect()
@@ -131,7 +148,7 @@ fn introduced_names(input: &Value) -> Vec<String> {
 }
 
 /// The patch text of an `apply_patch` call (Codex), whatever the input's shape.
-fn patch_text<'a>(use_: &'a ToolUse<'_>) -> Option<&'a str> {
+fn patch_text<'a>(use_: &ToolUse<'a>) -> Option<&'a str> {
     let input = use_.input;
     let candidates = [
         input.get("patch").and_then(Value::as_str),

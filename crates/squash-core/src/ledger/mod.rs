@@ -13,24 +13,30 @@ pub mod check;
 mod commands;
 mod errors;
 mod files;
+mod merge;
+mod observe;
 mod prose;
 pub mod render;
 mod report;
+mod reports;
+mod searches;
+mod settings;
 mod text;
-
-use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::ids::MessageId;
-use crate::message::{ContentItem, Message, ToolResultData};
+use crate::message::Message;
 
 pub use check::drop_sentences_with;
 pub use check::{check_facts, invented_terms, FactCheck};
 pub use commands::last_exit_code;
-pub(crate) use errors::matching_error_lines;
-pub use render::{details_section, extract_text, DETAILS_HEADING};
+pub(crate) use errors::{is_error_line, may_have_errors};
+pub use observe::{Observation, Observer};
+pub use prose::{is_harness_note, typed_text};
+pub use render::{details_section, extract_text, sections_text, DETAILS_HEADING};
 pub use report::{FactEntry, FactReport, Fallback, InventedOutcome, InventedTerm};
+pub(crate) use text::{one_line as one_line_of, sentences as sentences_of};
 
 /// What a fact is about; the order is the order of the extractive rendering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -38,6 +44,9 @@ pub use report::{FactEntry, FactReport, Fallback, InventedOutcome, InventedTerm}
 pub enum FactKind {
     /// What the user asked for, with its constraints.
     Request,
+    /// What the work came to: the answer given to a request (a value, a verdict such as
+    /// "fixed" or "not possible"), and the agent's conclusions along the way.
+    Answer,
     /// A file read, written or edited (from a tool's input).
     File,
     /// A command that was run, with how it ended.
@@ -58,6 +67,7 @@ impl FactKind {
     pub fn as_str(self) -> &'static str {
         match self {
             FactKind::Request => "request",
+            FactKind::Answer => "answer",
             FactKind::File => "file",
             FactKind::Command => "command",
             FactKind::Error => "error",
@@ -110,107 +120,17 @@ impl Ledger {
     }
 }
 
-/// A tool call and, when the selection has it, its result.
-pub(crate) struct ToolUse<'a> {
-    /// Position of the call's message in the selection.
-    pub index: usize,
-    pub source: MessageId,
-    pub name: &'a str,
-    pub input: &'a serde_json::Value,
-    pub result: Option<ToolOutcome>,
-}
-
-/// A tool result's text and error flag.
-pub(crate) struct ToolOutcome {
-    pub source: MessageId,
-    pub text: String,
-    pub is_error: bool,
-}
-
 /// Builds the ledger of `messages`, which must be in thread order.
 pub fn build_ledger(messages: &[&Message]) -> Ledger {
-    let uses = tool_uses(messages);
-    let mut facts = Vec::new();
-    facts.extend(prose::requests(messages));
-    facts.extend(files::file_facts(&uses));
-    let runs = commands::command_runs(&uses);
-    facts.extend(commands::command_facts(&runs));
-    facts.extend(commands::search_facts(&uses));
-    facts.extend(errors::error_facts(messages, &uses, &runs));
-    let mut prose_facts = prose::statements(messages);
-    // A value already named by a structural fact needs no fact of its own.
-    let known: Vec<String> = facts
-        .iter()
-        .flat_map(|f| f.anchors.iter().map(|a| a.to_lowercase()))
-        .collect();
-    for fact in &mut prose_facts {
-        if fact.kind == FactKind::Value {
-            fact.anchors
-                .retain(|a| !known.iter().any(|k| k.contains(&a.to_lowercase())));
-        }
-    }
-    prose_facts.retain(|f| !f.anchors.is_empty());
-    facts.extend(prose_facts);
-    facts.sort_by_key(|f| f.kind);
-    dedupe(&mut facts);
-    Ledger { facts }
+    let observations = observe::observe_all(messages);
+    let refs: Vec<&Observation> = observations.iter().collect();
+    merge::merge(&refs)
 }
 
-/// Drops facts whose text repeats an earlier one (the same command run twice with the same
-/// outcome, the same request twice).
-fn dedupe(facts: &mut Vec<Fact>) {
-    let mut seen = std::collections::HashSet::new();
-    facts.retain(|f| seen.insert((f.kind, f.text.to_lowercase())));
-}
-
-fn tool_uses<'a>(messages: &[&'a Message]) -> Vec<ToolUse<'a>> {
-    let mut outcomes: HashMap<&str, ToolOutcome> = HashMap::new();
-    for message in messages {
-        for item in &message.content {
-            if let ContentItem::ToolResult {
-                tool_use_id,
-                result,
-                is_error,
-                ..
-            } = item
-            {
-                outcomes.insert(
-                    tool_use_id.as_str(),
-                    ToolOutcome {
-                        source: message.id,
-                        text: result_text(result),
-                        is_error: *is_error,
-                    },
-                );
-            }
-        }
-    }
-    let mut uses = Vec::new();
-    for (index, message) in messages.iter().enumerate() {
-        for item in &message.content {
-            if let ContentItem::ToolCall { id, name, input } = item {
-                uses.push(ToolUse {
-                    index,
-                    source: message.id,
-                    name,
-                    input,
-                    result: outcomes.remove(id.as_str()),
-                });
-            }
-        }
-    }
-    uses
-}
-
-fn result_text(result: &[ToolResultData]) -> String {
-    result
-        .iter()
-        .filter_map(|d| match d {
-            ToolResultData::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+/// The ledger of observations made one message at a time, in thread order (a fit keeps them
+/// per message and merges those of any run of steps).
+pub fn ledger_of(observations: &[&Observation]) -> Ledger {
+    merge::merge(observations)
 }
 
 #[cfg(test)]

@@ -6,12 +6,18 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::observe::{Observation, Observed};
 use super::text::{anchors_of, content_words, one_line, sentences};
 use super::{Fact, FactKind};
+use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
 
 const REQUEST_MAX_CHARS: usize = 240;
-const STATEMENT_MAX_CHARS: usize = 160;
+const STATEMENT_MAX_CHARS: usize = 120;
+/// Sentences kept per message of prose: enough for any answer, bounded for a long essay.
+const SENTENCES_KEPT: usize = 16;
+/// Sentences of an answer that become facts.
+const ANSWER_SENTENCES: usize = 4;
 
 static DECISION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -21,73 +27,190 @@ static DECISION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static OPEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:todo|fixme|next step|next,|still (?:need|has|have|fails|failing|open)|remaining|remains|open question|follow[- ]up|not yet|left to do|later)\b",
+        r"(?i)\b(?:todo|fixme|still (?:need|needs|has|have|fails?|failing|broken|missing|open|to do)|not yet|open question|follow[- ]up|left to do|remaining (?:work|tasks?|items?|issues?|failures?)|known (?:issue|limitation)s?|blocked (?:by|on)|unresolved)\b",
     )
     .expect("static regex")
 });
-/// Narration of what the agent is about to do ("Let me look at …") states no fact.
+/// Narration of what the agent is about to do ("Let me look at …", "I'll help you …", "Now
+/// add the hook …") states no fact.
 static NARRATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:(?:now|first|next|ok(?:ay)?|great|good|perfect)[,!.]?\s+)*(?:let me|let's|i(?:'ll| will| am going to|'m going to) (?:check|look|read|run|open|search|start|try|inspect|see|examine|verify|take|find|first)|i need to (?:check|look|see|read))\b",
+        r"(?i)^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect|alright|sure|so)[,!.:]?\s+)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| need to| should| want to| can now| now need to)|we(?:'ll| will| need to| should)|i'm (?:now|about to|going)|time to|here(?:'s| is) (?:what|how|the plan|my plan)|i have (?:a |the )?(?:clear|good|full|thorough|better|complete) (?:picture|understanding|context|view)|(?:now|next|then)\s+(?:add|update|write|run|create|implement|check|fix|apply|read|look|wire|move|remove|replace|make|test|verify|commit|push)|still (?:compiling|running|waiting|working|building|loading)|almost (?:done|there)|waiting for)\b",
     )
     .expect("static regex")
 });
+/// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
+/// is …", "the average distance is 1/3").
+static VERDICT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)\b|[=≈]",
+    )
+    .expect("static regex")
+});
+/// Numbers an answer states, small ones and fractions included ("1/3", "0.33", "5").
+static ANSWER_NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"-?\d+(?:[./,]\d+)*").expect("static regex"));
 
-/// One fact per message of user-typed text: what the user asked for, with its constraints.
-pub(crate) fn requests(messages: &[&Message]) -> Vec<Fact> {
-    messages
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .filter_map(|m| {
-            let text = typed_text(m);
-            let text = text.trim();
-            if text.is_empty() || is_markup_only(text) {
-                return None;
-            }
-            let mut anchors = anchors_of(text, 4);
-            if anchors.is_empty() {
-                anchors = content_words(text, 2);
-            }
-            Some(Fact {
-                kind: FactKind::Request,
-                text: format!("User: {}", one_line(text, REQUEST_MAX_CHARS)),
-                anchors,
-                source: m.id,
-            })
-        })
-        .collect()
+/// The sentences of one message of the agent's prose, classified.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ProseObs {
+    pub source: MessageId,
+    pub sentences: Vec<Sentence>,
 }
 
-/// Decisions, open items and stated values from the assistant's prose (and open questions
-/// from the user's).
-pub(crate) fn statements(messages: &[&Message]) -> Vec<Fact> {
-    let mut facts = Vec::new();
-    for message in messages {
-        let prose = match message.role {
-            Role::Assistant => assistant_text(message),
-            Role::User | Role::System => continue,
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Sentence {
+    pub text: String,
+    /// `Decision` or `OpenItem` when it says so; `Value` otherwise.
+    pub kind: FactKind,
+    pub verdict: bool,
+    pub anchors: Vec<String>,
+}
+
+/// The typed text of a request: a user message a person wrote (not tool results, not a note
+/// the agent's harness inserted such as a background task's notification).
+pub fn typed_text(message: &Message) -> Option<String> {
+    if message.role != Role::User
+        || message
+            .content
+            .iter()
+            .any(|i| matches!(i, ContentItem::ToolResult { .. }))
+    {
+        return None;
+    }
+    let text = user_text(message);
+    let trimmed = text.trim();
+    (!trimmed.is_empty() && !is_harness_note(trimmed)).then_some(text)
+}
+
+/// Text an agent's harness writes as a user message: Claude Code's background-task
+/// notifications, local command output, interruptions and reminders.
+pub fn is_harness_note(text: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "<task-notification>",
+        "<local-command-stdout>",
+        "<local-command-stderr>",
+        "<local-command-caveat>",
+        "<system-reminder>",
+        "<user-prompt-submit-hook>",
+        "[Request interrupted by user",
+        "Caveat: The messages below were generated by the user while running local commands",
+        "Base directory for this skill:",
+    ];
+    PREFIXES.iter().any(|p| text.starts_with(p))
+}
+
+/// The request a message makes, as a fact: what the user asked for, with its constraints.
+pub(crate) fn request(message: &Message) -> Option<Fact> {
+    let text = typed_text(message)?;
+    let text = text.trim();
+    if is_markup_only(text) {
+        return None;
+    }
+    let mut anchors = anchors_of(text, 4);
+    if anchors.is_empty() {
+        anchors = content_words(text, 2);
+    }
+    Some(Fact {
+        kind: FactKind::Request,
+        text: format!("User: {}", one_line(text, REQUEST_MAX_CHARS)),
+        anchors,
+        source: message.id,
+    })
+}
+
+/// The classified sentences of an assistant message's prose (not its reasoning: tool outputs
+/// and thinking are not conclusions).
+pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
+    if message.role != Role::Assistant {
+        return None;
+    }
+    let prose = assistant_text(message);
+    let mut kept: Vec<Sentence> = Vec::new();
+    for sentence in sentences(&prose) {
+        let decision = DECISION.is_match(&sentence);
+        if !decision && NARRATION.is_match(&sentence) {
+            continue;
+        }
+        let kind = if decision {
+            FactKind::Decision
+        } else if OPEN.is_match(&sentence) {
+            FactKind::OpenItem
+        } else {
+            FactKind::Value
         };
-        for sentence in sentences(&prose) {
-            if NARRATION.is_match(&sentence) {
-                continue;
+        let mut anchors = anchors_of(&sentence, 4);
+        anchors.extend(shouted_words(&sentence));
+        let verdict = VERDICT.is_match(&sentence);
+        let worth = kind != FactKind::Value || verdict || !anchors.is_empty();
+        if kept.len() < SENTENCES_KEPT && (worth || kept.is_empty()) {
+            kept.push(Sentence {
+                text: one_line(&sentence, STATEMENT_MAX_CHARS),
+                kind,
+                verdict,
+                anchors,
+            });
+        }
+    }
+    (!kept.is_empty()).then_some(ProseObs {
+        source: message.id,
+        sentences: kept,
+    })
+}
+
+/// The facts of the agent's prose: decisions, open items, values, and the agent's conclusions
+/// — every verdict, and the answer to each request the observations hold (the last prose
+/// before the next request or the end), which counts even without a term to anchor it.
+pub(crate) fn statement_facts(observations: &[&Observation]) -> Vec<Fact> {
+    // The prose message that answers each request: the last one before the next boundary.
+    let mut answers: Vec<usize> = Vec::new();
+    let mut last_prose: Option<usize> = None;
+    let mut asked = false;
+    for (i, o) in observations.iter().enumerate() {
+        match &o.what {
+            Observed::Prose(_) if asked => last_prose = Some(i),
+            Observed::RequestBoundary => {
+                answers.extend(last_prose.take());
+                asked = true;
             }
-            let kind = if DECISION.is_match(&sentence) {
-                FactKind::Decision
-            } else if OPEN.is_match(&sentence) {
-                FactKind::OpenItem
-            } else {
-                FactKind::Value
+            _ => {}
+        }
+    }
+    answers.extend(last_prose);
+    let mut facts = Vec::new();
+    for (i, o) in observations.iter().enumerate() {
+        let Observed::Prose(prose) = &o.what else {
+            continue;
+        };
+        let is_answer = answers.contains(&i);
+        // An answer's sentences that say something (a verdict, a term); of an answer that has
+        // none, its first sentence.
+        let says = |s: &Sentence| s.verdict || !s.anchors.is_empty();
+        let plain = !prose.sentences.iter().any(says);
+        let mut answered = 0;
+        for (n, s) in prose.sentences.iter().enumerate() {
+            let answer = is_answer && answered < ANSWER_SENTENCES && (says(s) || plain && n == 0);
+            let kind = match s.kind {
+                FactKind::Value if answer || s.verdict => FactKind::Answer,
+                other => other,
             };
-            let mut anchors = anchors_of(&sentence, 4);
-            anchors.extend(shouted_words(&sentence));
+            answered += usize::from(answer);
+            let mut anchors = s.anchors.clone();
+            if kind == FactKind::Answer && anchors.is_empty() {
+                anchors = ANSWER_NUMBER
+                    .find_iter(&s.text)
+                    .map(|m| m.as_str().to_owned())
+                    .take(2)
+                    .collect();
+            }
             if anchors.is_empty() && kind != FactKind::Value {
-                anchors = content_words(&sentence, 2);
+                anchors = content_words(&s.text, 2);
             }
             facts.push(Fact {
                 kind,
-                text: one_line(&sentence, STATEMENT_MAX_CHARS),
+                text: s.text.clone(),
                 anchors,
-                source: message.id,
+                source: prose.source,
             });
         }
     }
@@ -108,7 +231,7 @@ fn shouted_words(sentence: &str) -> Vec<String> {
         .collect()
 }
 
-fn typed_text(message: &Message) -> String {
+fn user_text(message: &Message) -> String {
     message
         .content
         .iter()
@@ -143,8 +266,39 @@ mod tests {
 
     #[test]
     fn narration_is_not_a_fact() {
-        assert!(NARRATION.is_match("Let me look at src/main.rs around line 42."));
-        assert!(NARRATION.is_match("Now let me run the tests."));
+        for narration in [
+            "Let me look at src/main.rs around line 42.",
+            "Now let me run the tests.",
+            "I'll help you implement the annotation schema.",
+            "Now I'll execute the remaining steps.",
+            "Now add the `TranscriptSelection` hook and handler to app.js.",
+            "Good. I have full context now.",
+            "I have a clear picture.",
+            "Next, I need to check the migration.",
+            "Still compiling `phoenix_live_view`.",
+        ] {
+            assert!(NARRATION.is_match(narration), "{narration}");
+        }
         assert!(!NARRATION.is_match("Line 42 assigns a &str to a String."));
+        assert!(!NARRATION.is_match("Now 4 tests pass!"));
+    }
+
+    #[test]
+    fn open_items_are_what_is_still_open_not_what_comes_next() {
+        assert!(OPEN.is_match("The login test still fails on CI."));
+        assert!(OPEN.is_match("TODO: document the flag."));
+        assert!(!OPEN.is_match("Now I'll execute the remaining steps later."));
+        assert!(!OPEN.is_match("Next, the migration."));
+    }
+
+    #[test]
+    fn harness_notes_are_not_requests() {
+        assert!(is_harness_note(
+            "<task-notification>\n<task-id>b0be39e</task-id>"
+        ));
+        assert!(is_harness_note(
+            "[Request interrupted by user for tool use]"
+        ));
+        assert!(!is_harness_note("did you push?"));
     }
 }

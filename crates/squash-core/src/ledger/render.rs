@@ -12,6 +12,7 @@ pub const DETAILS_HEADING: &str = "Details:";
 fn section_title(kind: FactKind) -> &'static str {
     match kind {
         FactKind::Request => "Requests",
+        FactKind::Answer => "Answers and conclusions",
         FactKind::File => "Files",
         FactKind::Command => "Commands and results",
         FactKind::Error => "Errors",
@@ -42,6 +43,11 @@ pub fn extract_text(ledger: &Ledger, messages: &[&Message]) -> String {
     if ledger.is_empty() {
         return lead_sentences(messages);
     }
+    sections_text(ledger)
+}
+
+/// The ledger's facts in sections (`Files:`, `Commands and results:` …), in ledger order.
+pub fn sections_text(ledger: &Ledger) -> String {
     let mut out = String::new();
     let mut current: Option<FactKind> = None;
     for fact in &ledger.facts {

@@ -51,8 +51,8 @@ fn demo_run_has_its_files_commands_and_fixes() {
     let commands = texts(&ledger, FactKind::Command);
     assert!(
         commands.contains(
-            &"Ran `cargo test -p config` → failed: test result: FAILED. 3 passed; 1 failed; \
-              0 ignored, then failed"
+            &"Ran `cargo test -p config 2>&1 | tail -20` → failed: test result: FAILED. 3 \
+              passed; 1 failed; 0 ignored, then failed"
         ),
         "{commands:?}"
     );
@@ -110,4 +110,205 @@ fn the_ledger_checks_its_own_extract() {
     );
     // An empty answer states nothing.
     assert_eq!(check_facts(&ledger, "").kept.len(), 0);
+}
+
+fn m(role: Role, content: Vec<ContentItem>) -> Message {
+    Message::new(ConversationId::new(), role, content).expect("non-empty")
+}
+
+fn say(role: Role, text: &str) -> Message {
+    m(role, vec![ContentItem::text_for(role, text)])
+}
+
+fn call(id: &str, name: &str, input: serde_json::Value) -> Message {
+    m(
+        Role::Assistant,
+        vec![ContentItem::ToolCall {
+            id: id.into(),
+            name: name.into(),
+            input,
+        }],
+    )
+}
+
+fn result(id: &str, text: &str, is_error: bool) -> Message {
+    m(
+        Role::User,
+        vec![ContentItem::ToolResult {
+            tool_use_id: id.into(),
+            tool_name: String::new(),
+            result: vec![crate::message::ToolResultData::Text { text: text.into() }],
+            is_error,
+        }],
+    )
+}
+
+fn ledger(messages: &[Message]) -> Ledger {
+    let refs: Vec<&Message> = messages.iter().collect();
+    build_ledger(&refs)
+}
+
+#[test]
+fn the_answer_to_a_question_is_a_fact_without_a_path_or_number() {
+    let chat = [
+        say(
+            Role::User,
+            "What is the average distance between two random points on a unit segment?",
+        ),
+        say(
+            Role::Assistant,
+            "Integrate |x − y| over the unit square. The average distance is 1/3.",
+        ),
+        say(
+            Role::User,
+            "Is the problem solvable in closed form for a disk?",
+        ),
+        say(
+            Role::Assistant,
+            "Yes, it is: the mean distance in a unit disk is exactly 128/(45π).",
+        ),
+        say(Role::User, "And for a random polygon?"),
+        say(
+            Role::Assistant,
+            "That is not possible in closed form in general.",
+        ),
+    ];
+    let l = ledger(&chat);
+    let answers = texts(&l, FactKind::Answer);
+    assert!(answers.iter().any(|a| a.contains("1/3")), "{answers:?}");
+    assert!(
+        answers.iter().any(|a| a.contains("128/(45π)")),
+        "{answers:?}"
+    );
+    assert!(
+        answers.iter().any(|a| a.contains("not possible")),
+        "{answers:?}"
+    );
+    // Every answer is checkable and its own extract states it.
+    let refs: Vec<&Message> = chat.iter().collect();
+    let extract = extract_text(&l, &refs);
+    assert!(check_facts(&l, &extract).missing.is_empty(), "{extract}");
+    assert!(l.facts.iter().all(|f| !f.anchors.is_empty()), "{l:?}");
+}
+
+#[test]
+fn numbers_that_configure_the_work_are_facts() {
+    let run = [
+        say(Role::User, "Estimate it with a Monte Carlo run"),
+        call(
+            "c1",
+            "python",
+            serde_json::json!({"code": "import random\nN_SAMPLES = 10000\nhits = sum(abs(random.random() - random.random()) for _ in range(N_SAMPLES))\nprint(hits / N_SAMPLES)"}),
+        ),
+        result("c1", "0.3329", false),
+        say(
+            Role::Assistant,
+            "With 10,000 samples the estimate is 0.3329, against the theoretical 0.3333.",
+        ),
+    ];
+    let l = ledger(&run);
+    let values = texts(&l, FactKind::Value);
+    assert!(
+        values.iter().any(|v| v.contains("N_SAMPLES = 10000")),
+        "{:?}",
+        l.facts
+    );
+    let answers = texts(&l, FactKind::Answer);
+    assert!(answers.iter().any(|a| a.contains("0.3333")), "{answers:?}");
+}
+
+#[test]
+fn narration_is_neither_a_fact_nor_an_open_item() {
+    let run = [
+        say(Role::User, "Run the migration"),
+        say(
+            Role::Assistant,
+            "I'll help you with that. Now I'll execute the remaining steps.",
+        ),
+        call(
+            "c1",
+            "Bash",
+            serde_json::json!({"command": "mix ecto.migrate"}),
+        ),
+        result("c1", "== Migrated 20260211203856 in 0.0s", false),
+        say(
+            Role::Assistant,
+            "Migration ran cleanly. The login test still fails on CI.",
+        ),
+    ];
+    let l = ledger(&run);
+    let open = texts(&l, FactKind::OpenItem);
+    assert_eq!(open, vec!["The login test still fails on CI."]);
+    assert!(
+        l.facts.iter().all(|f| !f.text.contains("I'll")),
+        "{:?}",
+        l.facts
+    );
+    assert!(texts(&l, FactKind::Answer).contains(&"Migration ran cleanly."));
+}
+
+#[test]
+fn repeated_exploration_is_grouped_and_every_command_kept() {
+    let mut run = vec![say(Role::User, "Find the config loader")];
+    let finds = [
+        "find . -name '*.toml' | head -20",
+        "find crates -name config.rs",
+        "find . -path '*/config/*' -type f | head",
+        "find src -name '*.rs' | head -5",
+        "find . -name loader.rs",
+    ];
+    for (i, f) in finds.iter().enumerate() {
+        let id = format!("f{i}");
+        run.push(call(&id, "Bash", serde_json::json!({ "command": f })));
+        run.push(result(
+            &id,
+            &format!("./crates/a/config_{i}.rs\n./crates/b/config_{i}.rs"),
+            false,
+        ));
+    }
+    run.push(call(
+        "t",
+        "Bash",
+        serde_json::json!({"command": "cargo test -p config"}),
+    ));
+    run.push(result("t", "test result: ok. 4 passed; 0 failed", false));
+    let l = ledger(&run);
+    let commands = texts(&l, FactKind::Command);
+    let grouped: Vec<&&str> = commands.iter().filter(|c| c.contains("×5")).collect();
+    assert_eq!(grouped.len(), 1, "{commands:#?}");
+    for f in finds {
+        assert!(grouped[0].contains(f), "{f} in {}", grouped[0]);
+    }
+    assert!(
+        grouped[0].contains("10 files, e.g. ./crates/a/config_0.rs"),
+        "{}",
+        grouped[0]
+    );
+    assert!(commands
+        .iter()
+        .any(|c| c.contains("cargo test -p config") && c.contains("4 passed")));
+}
+
+#[test]
+fn a_sub_agent_report_stays_with_the_call_that_started_it() {
+    let run = [
+        say(Role::User, "Explore the codebase first"),
+        call(
+            "a1",
+            "Task",
+            serde_json::json!({"description": "Explore existing codebase", "prompt": "Find the hook controllers", "subagent_type": "Explore"}),
+        ),
+        result(
+            "a1",
+            "The hooks live in lib/spotter_web/controllers/hooks_controller.ex. Session start is POST /api/hooks/session-start. There are 3 hook scripts.",
+            false,
+        ),
+    ];
+    let l = ledger(&run);
+    let commands = texts(&l, FactKind::Command);
+    let report = commands
+        .iter()
+        .find(|c| c.starts_with("Task `Explore existing codebase` reported:"))
+        .unwrap_or_else(|| panic!("{commands:#?}"));
+    assert!(report.contains("hooks_controller.ex") && report.contains("/api/hooks/session-start"));
 }

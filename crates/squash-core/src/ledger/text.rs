@@ -17,20 +17,44 @@ pub(crate) fn one_line(s: &str, max: usize) -> String {
     format!("{}…", cut.trim_end())
 }
 
-/// Sentences of a prose text: split after `.`, `!`, `?` followed by a space or line end, and
-/// at line breaks (list items are sentences of their own).
+/// The first lines of an output a fact shows: its first `paths` lines whole when they are
+/// paths (no spaces, a `/` or a `.`, at most 160 characters), else its first line shortened to
+/// `chars`; and whether they were paths.
+pub(crate) fn sample_lines(lines: &[&str], paths: usize, chars: usize) -> (Vec<String>, bool) {
+    let are_paths = !lines.is_empty()
+        && lines.iter().take(paths).all(|l| {
+            !l.contains(char::is_whitespace) && l.contains(['/', '.']) && l.chars().count() <= 160
+        });
+    let sample = if are_paths {
+        lines.iter().take(paths).map(|l| (*l).to_owned()).collect()
+    } else {
+        lines.iter().take(1).map(|l| one_line(l, chars)).collect()
+    };
+    (sample, are_paths)
+}
+
+/// Sentences of a prose text: split after `.`, `!`, `?` followed by a space or line end (not
+/// inside inline code, not after an ellipsis), and at line breaks (list items are sentences of
+/// their own). Markdown emphasis (`**`, `__`) is dropped.
 pub(crate) fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
-        let line = line.trim().trim_start_matches(['-', '*', '•']).trim();
+        let line = line.replace("**", "").replace("__", "");
+        let line = line.trim().trim_start_matches(['-', '*', '•', '#']).trim();
         if line.is_empty() || line.starts_with("```") {
             continue;
         }
         let mut start = 0;
+        let mut in_code = false;
         let bytes = line.as_bytes();
         for (i, &b) in bytes.iter().enumerate() {
-            let ends = matches!(b, b'.' | b'!' | b'?')
+            if b == b'`' {
+                in_code = !in_code;
+            }
+            let ends = !in_code
+                && matches!(b, b'.' | b'!' | b'?')
                 && bytes.get(i + 1).is_none_or(|n| *n == b' ')
+                && (i == 0 || bytes[i - 1] != b'.')
                 // "e.g. " and "3.5 " are not sentence ends.
                 && !line[..i].ends_with("e.g")
                 && !line[..i].ends_with("i.e");
@@ -146,6 +170,13 @@ mod tests {
                 "Now 4 tests pass!",
                 "next: add docs",
                 "e.g. this stays"
+            ]
+        );
+        assert_eq!(
+            sentences("It uses `ALTER TABLE ... modify` which SQLite lacks... Then more.\n**Task 2**: the hook."),
+            vec![
+                "It uses `ALTER TABLE ... modify` which SQLite lacks... Then more.",
+                "Task 2: the hook."
             ]
         );
     }

@@ -44,8 +44,8 @@ pub enum SquashStyle {
     Structured,
     /// The fact ledger as text, with no model call: instant, exact, offline.
     Extract,
-    /// One message's large tool outputs replaced by placeholders (a fit's observation
-    /// masking, see [`crate::fit::mask`]); not a style the engine writes in.
+    /// One message's tool outputs trimmed to the lines that carry facts (a fit's first level,
+    /// see [`crate::fit::trim`]); not a style the engine writes in.
     Mask,
 }
 

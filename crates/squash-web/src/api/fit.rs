@@ -24,6 +24,7 @@ use crate::state::AppState;
 #[serde(deny_unknown_fields)]
 pub struct PlanBody {
     budget: u64,
+    keep_recent: Option<u64>,
     keep_last: Option<usize>,
     strategy: Option<FitStrategy>,
 }
@@ -33,6 +34,7 @@ pub struct PlanBody {
 #[serde(deny_unknown_fields)]
 pub struct ApplyBody {
     budget: u64,
+    keep_recent: Option<u64>,
     keep_last: Option<usize>,
     strategy: Option<FitStrategy>,
     /// Apply the best reachable when the budget cannot be met without touching the protected
@@ -47,6 +49,7 @@ pub struct ApplyBody {
 /// The request of a fit, checked.
 pub fn fit_request(
     budget: u64,
+    keep_recent: Option<u64>,
     keep_last: Option<usize>,
     strategy: Option<FitStrategy>,
 ) -> Result<FitRequest, ApiError> {
@@ -55,6 +58,7 @@ pub fn fit_request(
     }
     Ok(FitRequest {
         budget,
+        keep_recent,
         keep_last: keep_last.unwrap_or(DEFAULT_KEEP_LAST),
         strategy: strategy.unwrap_or_default(),
     })
@@ -98,7 +102,7 @@ pub async fn preview(
     Body(body): Body<PlanBody>,
 ) -> Result<Json<Value>, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
-    let request = fit_request(body.budget, body.keep_last, body.strategy)?;
+    let request = fit_request(body.budget, body.keep_recent, body.keep_last, body.strategy)?;
     Ok(Json(plan_json(&plan(&state, id, request).await?)))
 }
 
@@ -109,7 +113,7 @@ pub async fn apply(
     Body(body): Body<ApplyBody>,
 ) -> Result<Response, ApiError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
-    let request = fit_request(body.budget, body.keep_last, body.strategy)?;
+    let request = fit_request(body.budget, body.keep_recent, body.keep_last, body.strategy)?;
     let expected: Option<ThreadId> = body
         .thread
         .as_deref()
@@ -190,12 +194,5 @@ pub fn outcome_json(outcome: &FitOutcome) -> Value {
 /// The refusal of a plan that cannot reach its budget, in the API's words (the service's
 /// message names the CLI's flags).
 pub fn out_of_reach(plan: &FitPlan) -> ApiError {
-    squash_app::fit::FitError::OutOfReach {
-        budget: plan.request.budget,
-        best_reachable: plan.best_reachable,
-        protected: plan.protected_tokens,
-        keep_last: plan.request.keep_last,
-        strategy: plan.request.strategy,
-    }
-    .into()
+    squash_app::fit::FitError::out_of_reach(plan).into()
 }

@@ -1,6 +1,7 @@
-//! "Fit to budget…" on the conversation page: the button, the dialog (budget, turns to keep,
-//! strategy), the plan fragment the dialog loads (a table of steps), and the card that offers
-//! undo after a fit. Applying goes through the JSON API (`POST …/fit`, streamed step by step).
+//! "Fit to budget…" on the conversation page: the button, the dialog (budget, what to keep,
+//! strategy), the plan fragment the dialog loads (per level: steps, tokens, the facts that
+//! would leave; then every step), and the card that offers undo after a fit. Applying goes
+//! through the JSON API (`POST …/fit`, streamed step by step).
 
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
@@ -8,7 +9,7 @@ use maud::{html, Markup};
 use serde::Deserialize;
 use squash_app::fit::{FitStep, FitStrategy, PlannedFit, StepAction};
 use squash_app::ThreadView;
-use squash_core::fit::DEFAULT_KEEP_LAST;
+use squash_core::fit::{LevelReport, DEFAULT_KEEP_LAST};
 use squash_core::tokens::format_count;
 use squash_core::ConversationId;
 
@@ -61,11 +62,8 @@ pub fn dialog(model: &ModelChoice, view: &ThreadView) -> Markup {
         ModelChoice::Ready(m) => (Some(u64::from(m.info().context_window_tokens)), None),
         ModelChoice::Missing(reason) => (None, Some(reason.as_str())),
     };
-    let default = if missing.is_some() {
-        FitStrategy::Mask
-    } else {
-        FitStrategy::Hybrid
-    };
+    // The levels need no model; the model's squashes are there to choose.
+    let default = FitStrategy::Extract;
     html! {
         dialog #fit-dialog.dialog aria-labelledby="fit-title" aria-describedby="fit-intro" {
             form #fit-form novalidate {
@@ -74,8 +72,8 @@ pub fn dialog(model: &ModelChoice, view: &ThreadView) -> Markup {
                     button.close-dialog type="button" aria-label="Close" { "✕" }
                 }
                 p #fit-intro.muted {
-                    "Plan the squashes that bring this thread under a token budget: old tool outputs masked, old turns squashed, oldest first. "
-                    "The first request, what you typed and the last turns stay as they are. Applied, the whole plan is one new thread: one undo restores it."
+                    "Plan what brings this thread under a token budget: the oldest steps first, one level at a time — tool outputs trimmed to the lines that carry facts, then each step's one-line extract, then runs' extracts — until it fits. "
+                    "What you typed and the newest steps stay as they are. Applied, the whole plan is one new thread: one undo restores it."
                 }
                 p.small #fit-sizes {
                     "This thread: ~" (format_count(tokens)) " tokens"
@@ -85,7 +83,9 @@ pub fn dialog(model: &ModelChoice, view: &ThreadView) -> Markup {
                 div.fit-fields {
                     label for="fit-budget" { "Budget (tokens)" }
                     input #fit-budget name="budget" type="number" min="1" step="1" inputmode="numeric" required value=(default_budget(tokens, window));
-                    label for="fit-keep" { "Keep the last turns" }
+                    label for="fit-keep-recent" { "Keep the newest steps (tokens)" }
+                    input #fit-keep-recent name="keep_recent" type="number" min="0" step="1" inputmode="numeric" placeholder="a fifth of the budget";
+                    label for="fit-keep" { "Also keep the last turns" }
                     input #fit-keep name="keep_last" type="number" min="0" step="1" inputmode="numeric" required value=(DEFAULT_KEEP_LAST);
                     label for="fit-strategy" { "Strategy" }
                     select #fit-strategy name="strategy" {
@@ -118,10 +118,10 @@ pub fn dialog(model: &ModelChoice, view: &ThreadView) -> Markup {
 
 fn strategy_option(s: FitStrategy, selected: bool, missing_model: Option<&str>) -> Markup {
     let label = match s {
-        FitStrategy::Mask => "mask: old tool outputs become placeholders (no model)",
-        FitStrategy::Extract => "extract: old turns become their facts (no model)",
-        FitStrategy::Ai => "ai: the model squashes old turns",
-        FitStrategy::Hybrid => "hybrid: mask, then the model squashes old turns",
+        FitStrategy::Mask => "mask: only trim old tool outputs (no model)",
+        FitStrategy::Extract => "extract: trim, then one-line and run extracts (no model)",
+        FitStrategy::Ai => "ai: the model squashes runs of old steps",
+        FitStrategy::Hybrid => "hybrid: as extract, the oldest runs squashed by the model",
     };
     let disabled = s.needs_model() && missing_model.is_some();
     html! {
@@ -135,6 +135,7 @@ fn strategy_option(s: FitStrategy, selected: bool, missing_model: Option<&str>) 
 #[derive(Deserialize)]
 pub struct FitQuery {
     budget: u64,
+    keep_recent: Option<u64>,
     keep_last: Option<usize>,
     strategy: Option<FitStrategy>,
 }
@@ -169,7 +170,7 @@ pub async fn fragment(
 ) -> Result<Markup, FragmentError> {
     let id: ConversationId = parse_id(&id, "conversation")?;
     let Query(q) = query?;
-    let request = fit_request(q.budget, q.keep_last, q.strategy)?;
+    let request = fit_request(q.budget, q.keep_recent, q.keep_last, q.strategy)?;
     let planned = plan(&state, id, request).await?;
     let missing = match state.model_choice() {
         ModelChoice::Ready(_) => None,
@@ -193,20 +194,28 @@ fn can_apply(planned: &PlannedFit, model_missing: bool) -> &'static str {
 fn plan_markup(planned: &PlannedFit, missing: Option<&str>) -> Markup {
     let plan = &planned.plan;
     let r = &plan.request;
+    let p = &plan.protection;
     let estimated = plan.steps.iter().any(|s| s.estimated);
     html! {
         div.fit-plan data-thread=(planned.computed_on.0) data-budget=(r.budget)
-            data-keep-last=(r.keep_last) data-strategy=(r.strategy.as_str())
+            data-keep-recent=[r.keep_recent] data-keep-last=(r.keep_last) data-strategy=(r.strategy.as_str())
             data-can-apply=(can_apply(planned, missing.is_some())) {
             p.small {
-                "Now " (format_count(plan.tokens_before)) " tokens in " (plan.messages) " messages, "
-                (plan.turns) " turns; protected (the first request, what was typed, the last "
-                (r.keep_last) " turns): " (format_count(plan.protected_tokens)) " tokens."
+                "Now " (format_count(plan.tokens_before)) " tokens in " (plan.messages) " messages: "
+                (plan.turns) " request" @if plan.turns != 1 { "s" } ", " (plan.steps_total) " steps of the agent."
+            }
+            p.small #fit-kept {
+                "Kept as they are: " (format_count(p.tokens)) " tokens — what comes before the first request, the "
+                (p.requests) " request" @if p.requests != 1 { "s" } " you typed, and the newest " (p.recent_steps)
+                " step" @if p.recent_steps != 1 { "s" } " (" (format_count(p.recent_tokens)) " of the "
+                (format_count(p.keep_recent)) " tokens allowed)"
+                @if p.keep_last > 0 { ", and the last " (p.keep_last) " turn" @if p.keep_last != 1 { "s" } }
+                "."
             }
             @if plan.is_noop() {
                 p.fit-ok { "The thread is within the budget already: nothing to do." }
             } @else {
-                (steps_table(&plan.steps))
+                (levels_table(&plan.levels, estimated))
                 p.fit-after {
                     "After: " @if estimated { "~" } (format_count(plan.tokens_after)) " tokens (budget "
                     (format_count(r.budget)) ")"
@@ -215,28 +224,86 @@ fn plan_markup(planned: &PlannedFit, missing: Option<&str>) -> Markup {
                 @if !plan.fits() {
                     div.fit-out-of-reach role="alert" {
                         p {
-                            "Does not fit: best reachable " (format_count(plan.best_reachable))
-                            " tokens without touching the protected part. Raise the budget, keep fewer turns, or apply the best reachable."
+                            "Does not fit: the smallest reachable is " (format_count(plan.best_reachable))
+                            " tokens without touching what is kept. Raise the budget, keep fewer of the newest steps, or apply the smallest reachable."
                         }
                         label.small {
                             input #fit-best-effort type="checkbox";
-                            " Apply the best reachable anyway (best effort)"
+                            " Apply the smallest reachable anyway (best effort)"
                         }
                     }
                 }
                 @if let (true, Some(reason)) = (needs_model(plan), missing) {
                     p.warning role="alert" { "This plan has AI steps and no model is configured: " (reason) }
                 }
+                details.fit-all-steps {
+                    summary.small { "Every step (" (plan.steps.len()) ")" }
+                    (steps_table(&plan.steps))
+                }
             }
         }
     }
 }
 
+/// Per level: how many steps, tokens before → after, and the facts that would leave.
+fn levels_table(levels: &[LevelReport], estimated: bool) -> Markup {
+    html! {
+        div.fit-table-wrap {
+            table #fit-levels.fit-steps {
+                caption.small { "What the plan does, level by level (oldest steps first)" }
+                thead {
+                    tr {
+                        th scope="col" { "Level" }
+                        th scope="col" { "Steps" }
+                        th scope="col" { "Tokens before → after" }
+                        th scope="col" { "Facts that leave the thread" }
+                    }
+                }
+                tbody {
+                    @for level in levels {
+                        tr.fit-level data-action=(level.action.as_str()) {
+                            td { (action_label(level.action)) }
+                            td.num { (level.steps) " (" (level.messages) " messages)" }
+                            td.num {
+                                (format_count(level.tokens_before)) " → "
+                                @if estimated && level.action == StepAction::Ai { "~" }
+                                (format_count(level.tokens_after))
+                            }
+                            td.fit-lost {
+                                @if level.action == StepAction::Ai {
+                                    "checked against the facts when applied"
+                                } @else if level.facts_lost == 0 {
+                                    "none"
+                                } @else {
+                                    details {
+                                        summary { (level.facts_lost) " fact" @if level.facts_lost != 1 { "s" } " (reachable through provenance and undo)" }
+                                        ul {
+                                            @for lost in &level.lost {
+                                                li { "@" (lost.position + 1) ": " (lost.text) }
+                                            }
+                                            @if level.facts_lost > level.lost.len() {
+                                                li { "… and " (level.facts_lost - level.lost.len()) " more" }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Steps shown in the table at most: a plan of a long session has thousands.
+const SHOWN_STEPS: usize = 300;
+
 fn steps_table(steps: &[FitStep]) -> Markup {
     html! {
         div.fit-table-wrap {
             table #fit-steps.fit-steps {
-                caption.small { (steps.len()) " step" @if steps.len() != 1 { "s" } ", in the order they apply" }
+                caption.small { (steps.len()) " step" @if steps.len() != 1 { "s" } ", in thread order" }
                 thead {
                     tr {
                         th scope="col" { "Step" }
@@ -247,7 +314,7 @@ fn steps_table(steps: &[FitStep]) -> Markup {
                     }
                 }
                 tbody {
-                    @for (i, step) in steps.iter().enumerate() {
+                    @for (i, step) in steps.iter().enumerate().take(SHOWN_STEPS) {
                         tr.fit-step data-action=(step.action.as_str()) {
                             td { (i + 1) }
                             td { (action_label(step.action)) }
@@ -264,6 +331,9 @@ fn steps_table(steps: &[FitStep]) -> Markup {
                             }
                         }
                     }
+                    @if steps.len() > SHOWN_STEPS {
+                        tr { td colspan="5" { "… and " (steps.len() - SHOWN_STEPS) " more (the API's preview lists them all)" } }
+                    }
                 }
             }
         }
@@ -272,9 +342,10 @@ fn steps_table(steps: &[FitStep]) -> Markup {
 
 fn action_label(action: StepAction) -> &'static str {
     match action {
-        StepAction::Mask => "Mask tool output",
-        StepAction::Extract => "Extract facts",
-        StepAction::Ai => "AI squash",
+        StepAction::Trim => "Trimmed to the lines that carry facts",
+        StepAction::Line => "One-line extract",
+        StepAction::Extract => "Run's extract",
+        StepAction::Ai => "Squashed by the model",
     }
 }
 

@@ -83,7 +83,7 @@ impl Badge {
     pub fn label(self) -> String {
         match self {
             Badge::Edited => "✎ edited".to_owned(),
-            Badge::Masked => "▨ masked".to_owned(),
+            Badge::Masked => "▨ trimmed".to_owned(),
             Badge::Squashed { ai: true, style } => match style {
                 Some(style) => format!("◆ squashed · AI, {}", style.as_str()),
                 None => "◆ squashed · AI".to_owned(),
@@ -109,7 +109,9 @@ impl Badge {
     fn title(self) -> &'static str {
         match self {
             Badge::Edited => "Edited by hand: show the original and the edit",
-            Badge::Masked => "Tool output masked to fit a budget: show the original",
+            Badge::Masked => {
+                "Trimmed to the lines that carry facts, to fit a budget: show the original"
+            }
             Badge::Squashed { ai: true, .. } => {
                 "Made by an AI squash: show the sources, the model and the prompt"
             }
@@ -241,7 +243,7 @@ mod tests {
         assert_eq!(Badge::of(&op(1, false, None)).label(), "✎ edited");
         assert_eq!(
             Badge::of(&op(1, false, Some(SquashStyle::Mask))).label(),
-            "▨ masked"
+            "▨ trimmed"
         );
         assert_eq!(
             Badge::of(&op(3, false, None)).label(),

@@ -76,7 +76,7 @@ fn operation_view(op: &SquashOperation) -> Markup {
     let title = match Badge::of(op) {
         Badge::Squashed { ai: true, .. } => "AI squash",
         Badge::Edited => "Manual edit",
-        Badge::Masked => "Tool output masked (fit to budget)",
+        Badge::Masked => "Trimmed to the lines that carry facts (fit to budget)",
         Badge::Squashed {
             ai: false,
             style: Some(SquashStyle::Extract),

@@ -1,0 +1,395 @@
+//! The comparison with the agent's own compaction (QUALITY.md, "Against the agent's own
+//! compaction"): for each real Claude Code session with a `/compact` in it, the history before
+//! the compaction is imported into a fresh store, fitted with the defaults and no model at 25%
+//! of its tokens and at the size of the agent's summary, read back, and scored — as is the
+//! agent's summary itself — by the specifics the history held ([`super::specifics`]) and by
+//! key facts written by hand (testdata/eval/compaction_facts.json).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use squash_app::fit::{message_cost, FitService, FitStrategy, StepAction};
+use squash_app::import::{ImportOptions, NoProgress};
+use squash_app::{ConversationService, SquashEngine};
+use squash_core::fit::FitRequest;
+use squash_core::tokens::{format_count, message_tokens};
+use squash_core::{ConversationId, Message, Role};
+use squash_store::sqlite::SqliteStore;
+
+use super::specifics::{self, Kind, Specific, Tally};
+
+/// One session of testdata/eval/compaction_facts.json.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Entry {
+    pub name: String,
+    /// The session file, under testdata/sessions.
+    pub session: String,
+    pub facts: Vec<Vec<String>>,
+}
+
+/// A session cut at its compaction.
+pub struct Case {
+    pub entry: Entry,
+    /// The lines before the compaction's boundary, as the file has them.
+    pub history: Vec<String>,
+    /// The history's chain: the lines from the compaction's logical parent back to the root.
+    pub chain: Vec<Value>,
+    pub cwd: String,
+    /// The agent's compaction summary, as it was handed to the model afterwards.
+    pub summary: String,
+}
+
+/// One way of making the history small, scored.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Row {
+    pub case: String,
+    pub method: String,
+    pub history_messages: usize,
+    pub history_tool_calls: usize,
+    /// Product's count of the history, of the budget, and of the thread read back.
+    pub tokens_before: u64,
+    pub budget: Option<u64>,
+    pub tokens_after: u64,
+    pub messages_after: usize,
+    pub specifics: Tally,
+    pub facts_total: usize,
+    pub facts_kept: usize,
+    pub facts_missing: Vec<String>,
+    /// Steps by level, for the fits.
+    pub levels: Vec<(String, usize)>,
+    pub seconds: f64,
+    pub error: Option<String>,
+}
+
+pub fn load(root: &Path, facts: &Path) -> Result<Vec<Case>, String> {
+    let text = std::fs::read_to_string(facts).map_err(|e| format!("{}: {e}", facts.display()))?;
+    let entries: Vec<Entry> =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", facts.display()))?;
+    entries.into_iter().map(|entry| cut(root, entry)).collect()
+}
+
+fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
+    let path = root.join("testdata/sessions").join(&entry.session);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let lines: Vec<&str> = text.lines().collect();
+    let parsed: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or(Value::Null))
+        .collect();
+    let boundary = parsed
+        .iter()
+        .position(|v| v["subtype"] == "compact_boundary")
+        .ok_or_else(|| format!("{}: no compaction in it", path.display()))?;
+    let summary = parsed[boundary..]
+        .iter()
+        .find(|v| v["isCompactSummary"] == true)
+        .and_then(|v| v.pointer("/message/content"))
+        .map(|c| match c {
+            Value::String(s) => s.clone(),
+            other => other
+                .as_array()
+                .map(|parts| {
+                    parts
+                        .iter()
+                        .filter_map(|p| p["text"].as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
+                .unwrap_or_default(),
+        })
+        .ok_or_else(|| format!("{}: no compaction summary", path.display()))?;
+    let by_uuid: HashMap<&str, &Value> = parsed[..boundary]
+        .iter()
+        .filter_map(|v| Some((v["uuid"].as_str()?, v)))
+        .collect();
+    let mut chain = Vec::new();
+    let mut at = parsed[boundary]["logicalParentUuid"].as_str();
+    while let Some(uuid) = at {
+        let Some(line) = by_uuid.get(uuid) else {
+            return Err(format!("{}: the chain breaks at {uuid}", path.display()));
+        };
+        chain.push((*line).clone());
+        at = line["parentUuid"].as_str();
+    }
+    chain.reverse();
+    let cwd = chain
+        .iter()
+        .find_map(|v| v["cwd"].as_str())
+        .unwrap_or("")
+        .to_owned();
+    Ok(Case {
+        entry,
+        history: lines[..boundary].iter().map(|l| (*l).to_owned()).collect(),
+        chain,
+        cwd,
+        summary,
+    })
+}
+
+/// The rows of one case: the agent's summary, then the default fit at 25% and at the size of
+/// the agent's summary.
+pub async fn run(case: &Case, tmp: &Path) -> Vec<Row> {
+    // A key fact the history does not hold is a mistake in the case, not a score.
+    let history = case.history.join("\n").to_lowercase();
+    let absent: Vec<String> = case
+        .entry
+        .facts
+        .iter()
+        .filter(|spellings| {
+            !spellings
+                .iter()
+                .any(|s| history.contains(&s.to_lowercase()))
+        })
+        .map(|s| s.join(" | "))
+        .collect();
+    if !absent.is_empty() {
+        return vec![Row {
+            case: case.entry.name.clone(),
+            method: "key facts".into(),
+            error: Some(format!(
+                "facts the history does not hold (fix the case): {absent:?}"
+            )),
+            ..Row::default()
+        }];
+    }
+    let specifics = specifics::of_history(&case.chain, &case.cwd);
+    let calls = case
+        .chain
+        .iter()
+        .filter_map(|v| v.pointer("/message/content").and_then(Value::as_array))
+        .flatten()
+        .filter(|b| b["type"] == "tool_use")
+        .count();
+    let summary_tokens = summary_cost(&case.summary);
+    let mut rows = Vec::new();
+    let mut agent = Row {
+        case: case.entry.name.clone(),
+        method: "agent's /compact summary".into(),
+        tokens_after: summary_tokens,
+        messages_after: 1,
+        ..Row::default()
+    };
+    score(&mut agent, case, &specifics, &case.summary);
+    for (label, share) in [
+        ("fit, defaults, 50%", Some(0.5)),
+        ("fit, defaults, 25%", Some(0.25)),
+        ("fit, defaults, 10%", Some(0.1)),
+        ("fit, defaults, at the summary's size", None),
+    ] {
+        let mut row = Row {
+            case: case.entry.name.clone(),
+            method: label.into(),
+            history_tool_calls: calls,
+            ..Row::default()
+        };
+        if let Err(e) = fit(case, tmp, share, summary_tokens, &specifics, &mut row).await {
+            row.error = Some(e);
+        }
+        agent.tokens_before = row.tokens_before;
+        agent.history_messages = row.history_messages;
+        rows.push(row);
+    }
+    agent.history_tool_calls = calls;
+    rows.insert(0, agent);
+    rows
+}
+
+/// The agent's summary, priced as the message it becomes.
+fn summary_cost(summary: &str) -> u64 {
+    Message::text(ConversationId::new(), Role::User, summary)
+        .map(|m| message_tokens(&m))
+        .unwrap_or(0)
+}
+
+async fn fit(
+    case: &Case,
+    tmp: &Path,
+    share: Option<f64>,
+    summary_tokens: u64,
+    specifics: &[Specific],
+    row: &mut Row,
+) -> Result<(), String> {
+    let dir = tempfile::tempdir_in(tmp).map_err(|e| e.to_string())?;
+    let file: PathBuf = dir.path().join(
+        Path::new(&case.entry.session)
+            .file_name()
+            .ok_or("a session file has a name")?,
+    );
+    std::fs::write(&file, case.history.join("\n") + "\n").map_err(|e| e.to_string())?;
+    let store = SqliteStore::open(dir.path().join("fit.db")).map_err(|e| e.to_string())?;
+    let service = ConversationService::new(Arc::new(store));
+    let summary = service
+        .import_file(&file, &ImportOptions::default(), Arc::new(NoProgress))
+        .await
+        .map_err(|e| e.to_string())?;
+    let conv = summary
+        .conversations
+        .iter()
+        .filter(|c| !c.sidechain)
+        .max_by_key(|c| c.counts.messages)
+        .map(|c| c.conversation_id)
+        .ok_or("no conversation imported")?;
+    let before = service
+        .current_thread(conv)
+        .await
+        .map_err(|e| e.to_string())?
+        .messages;
+    row.history_messages = before.len();
+    row.tokens_before = before.iter().map(message_cost).sum();
+    let budget = match share {
+        Some(s) => (row.tokens_before as f64 * s) as u64,
+        None => summary_tokens,
+    };
+    row.budget = Some(budget);
+    let fitter = FitService::new(SquashEngine::offline(service.clone()));
+    let started = Instant::now();
+    let planned = fitter
+        .plan(conv, FitRequest::new(budget, FitStrategy::default()))
+        .await
+        .map_err(|e| e.to_string())?;
+    let outcome = fitter
+        .apply(planned, true, &|_| {})
+        .await
+        .map_err(|e| e.to_string())?;
+    row.seconds = started.elapsed().as_secs_f64();
+    row.levels = StepAction::ALL
+        .iter()
+        .map(|a| {
+            let n = outcome.steps.iter().filter(|d| d.step.action == *a).count();
+            (a.as_str().to_owned(), n)
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let after = service
+        .current_thread(conv)
+        .await
+        .map_err(|e| e.to_string())?
+        .messages;
+    row.messages_after = after.len();
+    row.tokens_after = after.iter().map(message_cost).sum();
+    score(row, case, specifics, &specifics::visible_text(&after));
+    Ok(())
+}
+
+fn score(row: &mut Row, case: &Case, specifics: &[Specific], text: &str) {
+    row.specifics = specifics::kept(specifics, text);
+    let lower = text.to_lowercase();
+    row.facts_total = case.entry.facts.len();
+    row.facts_missing = case
+        .entry
+        .facts
+        .iter()
+        .filter(|spellings| !spellings.iter().any(|s| lower.contains(&s.to_lowercase())))
+        .map(|s| s.join(" | "))
+        .collect();
+    row.facts_kept = row.facts_total - row.facts_missing.len();
+}
+
+fn pct(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        "–".into()
+    } else {
+        format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+    }
+}
+
+fn cell(t: (usize, usize)) -> String {
+    format!("{}/{} ({})", t.0, t.1, pct(t.0, t.1))
+}
+
+/// The QUALITY.md table: one row per case and method, then the sums per method.
+pub fn table(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| session | method | history: messages, tool calls, tokens | budget | tokens after (of the history; of the budget) | files touched | commands | paths | numbers | error lines | all specifics | relative paths accepted | key facts | seconds |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut sums: Vec<(String, [(usize, usize); 7], (usize, usize))> = Vec::new();
+    for r in rows {
+        if let Some(e) = &r.error {
+            out.push_str(&format!(
+                "| {} | {} | error: {e} ||||||||||||\n",
+                r.case, r.method
+            ));
+            continue;
+        }
+        let kinds: Vec<(usize, usize)> = Kind::ALL.iter().map(|k| r.specifics.of(*k)).collect();
+        out.push_str(&format!(
+            "| {} | {} | {}, {}, {} | {} | {} ({}; {}) | {} | {} | {} | {} | {} | **{}** | {} | {} | {:.2} |\n",
+            r.case,
+            r.method,
+            r.history_messages,
+            r.history_tool_calls,
+            format_count(r.tokens_before),
+            r.budget.map_or("–".into(), format_count),
+            format_count(r.tokens_after),
+            pct(r.tokens_after as usize, r.tokens_before as usize),
+            r.budget.map_or("–".into(), |b| pct(r.tokens_after as usize, b as usize)),
+            cell(kinds[0]),
+            cell(kinds[1]),
+            cell(kinds[2]),
+            cell(kinds[3]),
+            cell(kinds[4]),
+            cell(r.specifics.all()),
+            cell((r.specifics.lenient, r.specifics.all().1)),
+            cell((r.facts_kept, r.facts_total)),
+            r.seconds,
+        ));
+        let entry = match sums.iter_mut().find(|(m, _, _)| *m == r.method) {
+            Some(e) => e,
+            None => {
+                sums.push((r.method.clone(), [(0, 0); 7], (0, 0)));
+                sums.last_mut().expect("pushed")
+            }
+        };
+        let extra = [
+            r.specifics.all(),
+            (r.specifics.lenient, r.specifics.all().1),
+        ];
+        for (i, k) in kinds.iter().chain(extra.iter()).enumerate() {
+            entry.1[i].0 += k.0;
+            entry.1[i].1 += k.1;
+        }
+        entry.2 .0 += r.facts_kept;
+        entry.2 .1 += r.facts_total;
+    }
+    for (method, k, f) in sums {
+        out.push_str(&format!(
+            "| **all** | {method} | | | | {} | {} | {} | {} | {} | **{}** | {} | {} | |\n",
+            cell(k[0]),
+            cell(k[1]),
+            cell(k[2]),
+            cell(k[3]),
+            cell(k[4]),
+            cell(k[5]),
+            cell(k[6]),
+            cell(f),
+        ));
+    }
+    out
+}
+
+/// One line per row for stderr, with what is missing.
+pub fn progress_line(r: &Row) -> String {
+    match &r.error {
+        Some(e) => format!("{:<28} {:<40} ERROR {e}", r.case, r.method),
+        None => format!(
+            "{:<28} {:<40} {} → {} tokens (budget {}), specifics {}, key facts {}/{}, levels {:?}, {:.2}s; missing {:?}; facts missing {:?}",
+            r.case,
+            r.method,
+            r.tokens_before,
+            r.tokens_after,
+            r.budget.map_or("–".into(), |b| b.to_string()),
+            cell(r.specifics.all()),
+            r.facts_kept,
+            r.facts_total,
+            r.levels,
+            r.seconds,
+            &r.specifics.missing[..r.specifics.missing.len().min(12)],
+            r.facts_missing
+        ),
+    }
+}

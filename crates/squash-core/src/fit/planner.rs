@@ -1,0 +1,475 @@
+//! The planner's state: which message is trimmed, which step is its line, which run is its
+//! extract, which runs are merged into one; what each costs now; and the units taken, in
+//! order, so that the newest can be given back.
+
+use super::render::{render, Form, Rendered};
+use super::summary::MessageSummary;
+use super::turns::{Keep, Layout};
+use super::{FitStep, FitStrategy, StepAction};
+use crate::ids::MessageId;
+use crate::ledger::{ledger_of, Observation};
+
+/// Steps in one run's extract at most: small enough that taking one overshoots the budget by
+/// little.
+const RUN_STEPS: usize = 16;
+/// Runs merged into one extract at most, one at a time from the oldest: what repeats across
+/// runs (a file read again, a command run again) is said once.
+const MERGE_RUNS: usize = 4;
+
+/// One thing the planner can do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// Trim a message (by position).
+    Trim(usize),
+    /// Replace a step (by index) by its line.
+    Line(usize),
+    /// Replace a run of steps (by index) by its extract.
+    Run(usize),
+    /// Merge the first `n` (≥ 2) runs of a group (by index) into one extract.
+    Merge(usize, usize),
+    /// Replace a whole group by its terse extract.
+    Terse(usize),
+}
+
+impl Unit {
+    fn level(self) -> u8 {
+        match self {
+            Unit::Trim(_) => 1,
+            Unit::Line(_) => 2,
+            Unit::Run(_) => 3,
+            Unit::Merge(..) => 4,
+            Unit::Terse(_) => 5,
+        }
+    }
+}
+
+struct Applied {
+    unit: Unit,
+    saved: u64,
+    /// Of a merge: how many runs of its group were merged before it.
+    before: usize,
+    given_back: bool,
+}
+
+struct Run {
+    /// Step indexes.
+    steps: std::ops::Range<usize>,
+    rendered: Option<Rendered>,
+}
+
+struct Group {
+    /// Run indexes.
+    runs: std::ops::Range<usize>,
+    /// Rendered merges, by how many runs they merge (index `n - 2`).
+    merges: Vec<Option<Rendered>>,
+    terse: Option<Rendered>,
+}
+
+pub(crate) struct Planner<'a> {
+    s: &'a [MessageSummary],
+    layout: &'a Layout,
+    strategy: FitStrategy,
+    pub total: u64,
+    /// Per message: its step, if it is in one.
+    step_of: Vec<Option<usize>>,
+    trimmed: Vec<bool>,
+    lined: Vec<bool>,
+    lines: Vec<Option<Rendered>>,
+    runs: Vec<Run>,
+    run_of: Vec<Option<usize>>,
+    run_taken: Vec<bool>,
+    groups: Vec<Group>,
+    group_of: Vec<usize>,
+    /// Per group: how many of its runs are merged (0: none), and whether it is terse.
+    merged: Vec<usize>,
+    tersed: Vec<bool>,
+    applied: Vec<Applied>,
+}
+
+impl<'a> Planner<'a> {
+    pub fn new(s: &'a [MessageSummary], layout: &'a Layout, strategy: FitStrategy) -> Planner<'a> {
+        let mut step_of = vec![None; s.len()];
+        for (k, step) in layout.steps.iter().enumerate() {
+            for i in step.positions() {
+                step_of[i] = Some(k);
+            }
+        }
+        let (runs, groups) = runs_and_groups(layout);
+        let mut run_of = vec![None; layout.steps.len()];
+        for (r, run) in runs.iter().enumerate() {
+            for k in run.steps.clone() {
+                run_of[k] = Some(r);
+            }
+        }
+        let mut group_of = vec![0; runs.len()];
+        for (g, group) in groups.iter().enumerate() {
+            for r in group.runs.clone() {
+                group_of[r] = g;
+            }
+        }
+        Planner {
+            s,
+            layout,
+            strategy,
+            total: s.iter().map(|m| m.cost).sum(),
+            step_of,
+            trimmed: vec![false; s.len()],
+            lined: vec![false; layout.steps.len()],
+            lines: (0..layout.steps.len()).map(|_| None).collect(),
+            run_taken: vec![false; runs.len()],
+            runs,
+            run_of,
+            merged: vec![0; groups.len()],
+            tersed: vec![false; groups.len()],
+            groups,
+            group_of,
+            applied: Vec::new(),
+        }
+    }
+
+    pub fn reset(&mut self, total: u64) {
+        self.total = total;
+        self.trimmed.fill(false);
+        self.lined.fill(false);
+        self.run_taken.fill(false);
+        self.merged.fill(0);
+        self.tersed.fill(false);
+        self.applied.clear();
+    }
+
+    /// The units taken, in order (given back or not).
+    pub fn taken(&self) -> Vec<Unit> {
+        self.applied.iter().map(|a| a.unit).collect()
+    }
+
+    /// Every unit, level by level, oldest first.
+    fn units(&self) -> Vec<Unit> {
+        let mut units = Vec::new();
+        for level in self.strategy.levels() {
+            match level {
+                StepAction::Trim => units.extend(
+                    (0..self.s.len())
+                        .filter(|&i| self.trimmable(i))
+                        .map(Unit::Trim),
+                ),
+                StepAction::Line => units.extend(
+                    (0..self.layout.steps.len())
+                        .filter(|&k| self.layout.steps[k].removable)
+                        .map(Unit::Line),
+                ),
+                StepAction::Extract | StepAction::Ai => {
+                    units.extend((0..self.runs.len()).map(Unit::Run));
+                    for (g, group) in self.groups.iter().enumerate() {
+                        units.extend((2..=group.runs.len()).map(|n| Unit::Merge(g, n)));
+                    }
+                    units.extend((0..self.groups.len()).map(Unit::Terse));
+                }
+            }
+        }
+        units
+    }
+
+    fn trimmable(&self, i: usize) -> bool {
+        matches!(self.layout.keep[i], Keep::No | Keep::Request) && self.s[i].trims()
+    }
+
+    /// Takes units in order until the thread holds `budget`.
+    pub fn degrade(&mut self, budget: u64) {
+        for unit in self.units() {
+            if self.total <= budget {
+                break;
+            }
+            let (now, after) = match unit {
+                Unit::Trim(i) => (self.s[i].cost, self.s[i].trimmed_cost),
+                Unit::Line(k) => (self.step_cost(k), self.line(k).cost),
+                Unit::Run(r) => (self.run_cost(r), self.run(r).cost),
+                Unit::Merge(g, n) => (self.group_cost(g, n), self.merge(g, n).cost),
+                Unit::Terse(g) => {
+                    let all = self.groups[g].runs.len();
+                    (self.group_cost(g, all), self.terse(g).cost)
+                }
+            };
+            let saved = now.saturating_sub(after);
+            if saved == 0 {
+                continue;
+            }
+            let before = match unit {
+                Unit::Merge(g, _) => self.merged[g],
+                _ => 0,
+            };
+            self.set(unit, true, before);
+            self.total -= saved;
+            self.applied.push(Applied {
+                unit,
+                saved,
+                before,
+                given_back: false,
+            });
+        }
+    }
+
+    /// Newest first, undoes what the budget still has room for. Lines, runs and merges are
+    /// undone newest first only, so no step is more degraded than an older one of its level;
+    /// a trim too large for the room left does not stop an older, smaller one.
+    pub fn give_back(&mut self, budget: u64) {
+        let mut stopped = [false; 6];
+        let mut i = self.applied.len();
+        while i > 0 {
+            i -= 1;
+            let Applied {
+                unit,
+                saved,
+                before,
+                ..
+            } = self.applied[i];
+            let level = usize::from(unit.level());
+            if stopped[level] {
+                continue;
+            }
+            let cost = if self.superseded(unit) { 0 } else { saved };
+            if self.total + cost <= budget {
+                self.total += cost;
+                self.set(unit, false, before);
+                self.applied[i].given_back = true;
+            } else if level > 1 {
+                stopped[level] = true;
+            }
+        }
+    }
+
+    fn merged_covers(&self, r: usize) -> bool {
+        let g = self.group_of[r];
+        self.tersed[g] || r < self.groups[g].runs.start + self.merged[g]
+    }
+
+    fn run_covers(&self, k: usize) -> bool {
+        self.run_of[k].is_some_and(|r| self.run_taken[r] || self.merged_covers(r))
+    }
+
+    /// A unit whose messages a higher level covers now: undoing it changes nothing.
+    fn superseded(&self, unit: Unit) -> bool {
+        match unit {
+            Unit::Trim(i) => self.step_of[i].is_some_and(|k| self.lined[k] || self.run_covers(k)),
+            Unit::Line(k) => self.run_covers(k),
+            Unit::Run(r) => self.merged_covers(r),
+            Unit::Merge(g, n) => self.tersed[g] || self.merged[g] > n,
+            Unit::Terse(_) => false,
+        }
+    }
+
+    fn set(&mut self, unit: Unit, on: bool, before: usize) {
+        match unit {
+            Unit::Trim(i) => self.trimmed[i] = on,
+            Unit::Line(k) => self.lined[k] = on,
+            Unit::Run(r) => self.run_taken[r] = on,
+            Unit::Merge(g, n) => self.merged[g] = if on { n } else { before },
+            Unit::Terse(g) => self.tersed[g] = on,
+        }
+    }
+
+    fn message_cost(&self, i: usize) -> u64 {
+        if self.trimmed[i] {
+            self.s[i].trimmed_cost
+        } else {
+            self.s[i].cost
+        }
+    }
+
+    fn step_cost(&mut self, k: usize) -> u64 {
+        if self.lined[k] {
+            return self.line(k).cost;
+        }
+        self.layout.steps[k]
+            .positions()
+            .map(|i| self.message_cost(i))
+            .sum()
+    }
+
+    fn run_cost(&mut self, r: usize) -> u64 {
+        if self.run_taken[r] {
+            return self.run(r).cost;
+        }
+        self.runs[r].steps.clone().map(|k| self.step_cost(k)).sum()
+    }
+
+    /// What the first `n` runs of group `g` cost now.
+    fn group_cost(&mut self, g: usize, n: usize) -> u64 {
+        if self.tersed[g] {
+            return self.terse(g).cost;
+        }
+        let start = self.groups[g].runs.start;
+        let merged = self.merged[g].min(n);
+        let head = if merged >= 2 {
+            self.merge(g, merged).cost
+        } else {
+            0
+        };
+        let from = if merged >= 2 { start + merged } else { start };
+        head + (from..start + n).map(|r| self.run_cost(r)).sum::<u64>()
+    }
+
+    fn line(&mut self, k: usize) -> &Rendered {
+        if self.lines[k].is_none() {
+            let positions = self.layout.steps[k].positions();
+            self.lines[k] = Some(render(self.s, positions, Form::Line));
+        }
+        self.lines[k].as_ref().expect("rendered above")
+    }
+
+    fn positions_of_runs(&self, runs: std::ops::Range<usize>) -> std::ops::RangeInclusive<usize> {
+        let steps = &self.layout.steps;
+        let first = self.runs[runs.start].steps.start;
+        let last = self.runs[runs.end - 1].steps.end - 1;
+        steps[first].first..=steps[last].last
+    }
+
+    fn run(&mut self, r: usize) -> &Rendered {
+        if self.runs[r].rendered.is_none() {
+            let positions = self.positions_of_runs(r..r + 1);
+            self.runs[r].rendered = Some(render(self.s, positions, Form::Run));
+        }
+        self.runs[r].rendered.as_ref().expect("rendered above")
+    }
+
+    fn merge(&mut self, g: usize, n: usize) -> &Rendered {
+        if self.groups[g].merges[n - 2].is_none() {
+            let start = self.groups[g].runs.start;
+            let positions = self.positions_of_runs(start..start + n);
+            self.groups[g].merges[n - 2] = Some(render(self.s, positions, Form::Run));
+        }
+        self.groups[g].merges[n - 2]
+            .as_ref()
+            .expect("rendered above")
+    }
+
+    fn terse(&mut self, g: usize) -> &Rendered {
+        if self.groups[g].terse.is_none() {
+            let runs = self.groups[g].runs.clone();
+            let positions = self.positions_of_runs(runs);
+            self.groups[g].terse = Some(render(self.s, positions, Form::Terse));
+        }
+        self.groups[g].terse.as_ref().expect("rendered above")
+    }
+
+    /// The plan's steps, in thread order: terse groups, merges, runs outside them, lines outside
+    /// those, trims outside all.
+    pub fn steps(&mut self) -> Vec<FitStep> {
+        let mut out = Vec::new();
+        for g in 0..self.groups.len() {
+            if self.tersed[g] {
+                out.extend(self.unit_step(Unit::Terse(g)));
+            } else if self.merged[g] >= 2 {
+                out.extend(self.unit_step(Unit::Merge(g, self.merged[g])));
+            }
+        }
+        for r in 0..self.runs.len() {
+            if self.run_taken[r] && !self.merged_covers(r) {
+                out.extend(self.unit_step(Unit::Run(r)));
+            }
+        }
+        for k in 0..self.layout.steps.len() {
+            if self.lined[k] && !self.run_covers(k) {
+                out.extend(self.unit_step(Unit::Line(k)));
+            }
+        }
+        for i in 0..self.s.len() {
+            if self.trimmed[i] && !self.superseded(Unit::Trim(i)) {
+                out.extend(self.unit_step(Unit::Trim(i)));
+            }
+        }
+        out.sort_by_key(|s| s.first_position);
+        out
+    }
+
+    /// The step `unit` makes, priced against the original messages.
+    pub fn unit_step(&mut self, unit: Unit) -> Option<FitStep> {
+        let squash = if self.strategy.needs_model() {
+            StepAction::Ai
+        } else {
+            StepAction::Extract
+        };
+        let (action, positions) = match unit {
+            Unit::Trim(i) => (StepAction::Trim, i..=i),
+            Unit::Line(k) => (StepAction::Line, self.layout.steps[k].positions()),
+            Unit::Run(r) => (squash, self.positions_of_runs(r..r + 1)),
+            Unit::Merge(g, n) => {
+                let start = self.groups[g].runs.start;
+                (squash, self.positions_of_runs(start..start + n))
+            }
+            Unit::Terse(g) => (squash, self.positions_of_runs(self.groups[g].runs.clone())),
+        };
+        let s = self.s;
+        let tokens_before: u64 = positions.clone().map(|i| s[i].cost).sum();
+        let sources: Vec<MessageId> = positions.clone().map(|i| s[i].id).collect();
+        let (tokens_after, facts, lost, text) = match unit {
+            Unit::Trim(i) => {
+                let obs: Vec<&Observation> = s[i].observations.iter().collect();
+                let facts = ledger_of(&obs).len();
+                (s[i].trimmed_cost, facts, s[i].trim_loses.clone(), None)
+            }
+            Unit::Line(k) => clone_of(self.line(k)),
+            Unit::Run(r) => clone_of(self.run(r)),
+            Unit::Merge(g, n) => clone_of(self.merge(g, n)),
+            Unit::Terse(g) => clone_of(self.terse(g)),
+        };
+        let estimated = action == StepAction::Ai;
+        Some(FitStep {
+            action,
+            sources,
+            first_position: *positions.start(),
+            last_position: *positions.end(),
+            tokens_before,
+            tokens_after,
+            estimated,
+            facts,
+            facts_kept: (!estimated).then(|| facts.saturating_sub(lost.len())),
+            facts_lost: if estimated { Vec::new() } else { lost },
+            text,
+        })
+    }
+}
+
+fn clone_of(r: &Rendered) -> (u64, usize, Vec<String>, Option<String>) {
+    (r.cost, r.facts, r.lost.clone(), Some(r.text.clone()))
+}
+
+/// Runs of consecutive removable steps (at most [`RUN_STEPS`]), and groups of consecutive runs
+/// with no kept step between them (at most [`MERGE_RUNS`]).
+fn runs_and_groups(layout: &Layout) -> (Vec<Run>, Vec<Group>) {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut open: Option<std::ops::Range<usize>> = None;
+    for (k, step) in layout.steps.iter().enumerate() {
+        match open.as_mut() {
+            Some(r) if step.removable && r.len() < RUN_STEPS => r.end = k + 1,
+            _ => {
+                if let Some(r) = open.take() {
+                    runs.push(Run {
+                        steps: r,
+                        rendered: None,
+                    });
+                }
+                open = step.removable.then_some(k..k + 1);
+            }
+        }
+    }
+    runs.extend(open.map(|r| Run {
+        steps: r,
+        rendered: None,
+    }));
+    let mut groups: Vec<Group> = Vec::new();
+    for (r, run) in runs.iter().enumerate() {
+        let continues = r > 0 && runs[r - 1].steps.end == run.steps.start;
+        match groups.last_mut() {
+            Some(g) if continues && g.runs.len() < MERGE_RUNS => g.runs.end = r + 1,
+            _ => groups.push(Group {
+                runs: r..r + 1,
+                merges: Vec::new(),
+                terse: None,
+            }),
+        }
+    }
+    for g in &mut groups {
+        g.merges = (0..g.runs.len().saturating_sub(1)).map(|_| None).collect();
+    }
+    (runs, groups)
+}

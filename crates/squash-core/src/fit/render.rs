@@ -1,0 +1,213 @@
+//! The text a step or a run becomes: a step's one-line extract (its facts on one line), a
+//! run's extract (its ledger in sections, the files it touched one line per action). Rendered
+//! from the summaries' observations alone.
+
+use crate::ledger::{check_facts, ledger_of, sections_text, FactKind, Ledger, Observation};
+use crate::message::{ContentItem, Role};
+use crate::tokens::content_tokens;
+
+use super::summary::MessageSummary;
+
+/// A line or an extract, with its price and what it no longer states.
+pub(crate) struct Rendered {
+    pub text: String,
+    pub cost: u64,
+    pub facts: usize,
+    pub lost: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// One line: the step's facts, or its first sentence.
+    Line,
+    /// The ledger in sections.
+    Run,
+    /// The ledger in sections, only what a budget at its end still needs: each command with
+    /// how it ended (and the counts it printed), every file, error and fix, decision and open
+    /// item, and the conclusions and notes that state a number or a path.
+    Terse,
+}
+
+/// The line of a step, or the extract of a run, from the summaries of `positions`.
+pub(crate) fn render(
+    s: &[MessageSummary],
+    positions: std::ops::RangeInclusive<usize>,
+    form: Form,
+) -> Rendered {
+    let obs: Vec<&Observation> = positions
+        .clone()
+        .flat_map(|i| s[i].observations.iter())
+        .collect();
+    let full = ledger_of(&obs);
+    let shortened;
+    let ledger = match form {
+        Form::Terse => {
+            shortened = terse(&full);
+            &shortened
+        }
+        _ => &full,
+    };
+    let leads: Vec<&str> = positions.filter_map(|i| s[i].lead.as_deref()).collect();
+    let text = if ledger.is_empty() {
+        match (form, leads.as_slice()) {
+            (_, []) => "(reasoning, no facts)".to_owned(),
+            (Form::Line, _) => leads.join(" "),
+            // A terse extract of nothing but narration says only that much.
+            (Form::Terse, _) => format!("({} messages without facts)", leads.len()),
+            (Form::Run, _) => leads
+                .iter()
+                .map(|l| format!("- {l}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    } else {
+        match form {
+            Form::Line => ledger
+                .facts
+                .iter()
+                .map(|f| f.text.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
+            Form::Run | Form::Terse => run_text(ledger),
+        }
+    };
+    let check = check_facts(&full, &text);
+    Rendered {
+        cost: content_tokens(
+            Role::Assistant,
+            &[ContentItem::text_for(Role::Assistant, text.as_str())],
+        ),
+        facts: full.len(),
+        lost: ledger
+            .subset(&check.missing)
+            .into_iter()
+            .map(|f| f.text.clone())
+            .collect(),
+        text,
+    }
+}
+
+/// What a terse extract keeps of `ledger` (see [`Form::Terse`]).
+fn terse(ledger: &Ledger) -> Ledger {
+    let facts = ledger
+        .facts
+        .iter()
+        .filter_map(|f| {
+            let mut f = f.clone();
+            match f.kind {
+                FactKind::Command => f.text = terse_command(&f.text),
+                FactKind::File => f.anchors.truncate(1),
+                FactKind::Answer | FactKind::Value => {
+                    let keeps = f.text.chars().any(|c| c.is_ascii_digit()) || f.text.contains('/');
+                    if !keeps {
+                        return None;
+                    }
+                }
+                _ => {}
+            }
+            Some(f)
+        })
+        .collect();
+    Ledger { facts }
+}
+
+/// "Ran `X` → ok: 56 lines, e.g. …, then failed (exit 1): 3 tests, 1 failure" →
+/// "`X` → ok, then failed (exit 1): 3 tests, 1 failure"; a report keeps its first sentence.
+fn terse_command(text: &str) -> String {
+    if let Some((call, said)) = text.split_once(" reported: ") {
+        let first = said.split(". ").next().unwrap_or(said);
+        return format!("{call} reported: {first}");
+    }
+    let text = text.strip_prefix("Ran ").unwrap_or(text);
+    let Some((what, outcomes)) = text.split_once(" → ") else {
+        return text.to_owned();
+    };
+    let outcomes: Vec<String> = outcomes
+        .split(", then ")
+        .map(|o| match o.split_once(": ") {
+            Some((status, found)) => match COMMIT.find(found).or_else(|| TALLY.find(found)) {
+                Some(t) => format!("{status}: {}", t.as_str()),
+                None => status.to_owned(),
+            },
+            None => o.to_owned(),
+        })
+        .collect();
+    format!("{what} → {}", outcomes.join(", then "))
+}
+
+/// Counts a run printed: "43 tests, 0 failures", "4 passed; 1 failed".
+static TALLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\d+ (?:tests?|passed|failed|failures?|errors?|doctests?|files?|lines?)(?:[,;] \d+ (?:tests?|passed|failed|failures?|errors?|ignored|skipped))*")
+        .expect("static regex")
+});
+
+/// A commit a run made: `[branch 1a2b3c4]` or `1a2b3c4..5d6e7f8`.
+static COMMIT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\[[\w./-]+ [0-9a-f]{7,40}\]|\b[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}\b")
+        .expect("static regex")
+});
+
+/// The ledger in sections, the files first as one line per action; paths stay whole, as the
+/// agent goes on with them.
+fn run_text(ledger: &Ledger) -> String {
+    let (files, rest): (Vec<_>, Vec<_>) = ledger
+        .facts
+        .iter()
+        .cloned()
+        .partition(|f| f.kind == FactKind::File);
+    let others = sections_text(&Ledger { facts: rest });
+    if files.is_empty() {
+        return others;
+    }
+    let mut out = "Files:".to_owned();
+    for verb in ["Read", "Edited", "Wrote", "Deleted"] {
+        let of: Vec<String> = files
+            .iter()
+            .filter(|f| f.text.starts_with(verb))
+            .filter_map(|f| {
+                let path = f.anchors.first()?;
+                Some(match &f.anchors[1..] {
+                    [] => path.clone(),
+                    names => format!("{path} ({})", names.join(", ")),
+                })
+            })
+            .collect();
+        if !of.is_empty() {
+            out.push_str(&format!("\n- {verb}: {}", of.join(", ")));
+        }
+    }
+    if !others.is_empty() {
+        out.push_str("\n\n");
+        out.push_str(&others);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::terse_command;
+
+    #[test]
+    fn a_terse_command_keeps_how_it_ended_and_its_counts() {
+        assert_eq!(
+            terse_command("Ran `bd show x` → ok: 56 lines, e.g. ○ x [EPIC] · Single…"),
+            "`bd show x` → ok: 56 lines"
+        );
+        assert_eq!(
+            terse_command("Ran `mix test` → failed (exit 2): 13 tests, 1 failure, then ok: 13 tests, 0 failures"),
+            "`mix test` → failed (exit 2): 13 tests, 1 failure, then ok: 13 tests, 0 failures"
+        );
+        assert_eq!(
+            terse_command("Ran `git push` → ok: remote: … branch set up to track"),
+            "`git push` → ok"
+        );
+        assert_eq!(
+            terse_command("Ran `git commit -m x` → ok: [spotter-gqc 99b497c] feat: add … 8 files"),
+            "`git commit -m x` → ok: [spotter-gqc 99b497c]"
+        );
+        assert_eq!(
+            terse_command("Task `Explore` reported: Found it. The rest follows."),
+            "Task `Explore` reported: Found it"
+        );
+    }
+}

@@ -1,0 +1,167 @@
+//! What the planner knows of a thread: one small summary per message, computed from that
+//! message alone (and the calls still waiting for their results) — its kind, its cost and the
+//! cost of its trimmed form, the tool-use ids it opens and closes, and what it tells the fact
+//! ledger. The planner works from these alone, so a store that reads a thread in chunks can
+//! feed it; a message's content is needed again only when a step that trims it is applied.
+
+use crate::ids::MessageId;
+use crate::ledger::{check_facts, ledger_of, typed_text, FactKind, Observation, Observer};
+use crate::message::{ContentItem, Instruction, Message, Role};
+use crate::render::item_text;
+use crate::tokens::content_tokens;
+
+use super::trim::trim_message;
+
+/// What a message is to a fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageKind {
+    /// A person typed it: kept, except for long pastes inside it.
+    Request,
+    /// Tagged as the user's instruction: kept.
+    Instruction,
+    /// The result of an earlier squash or fit: kept as it is (it is small already).
+    Squashed,
+    /// The agent's work: prose, reasoning, tool calls and results, the harness's notes.
+    Agent,
+}
+
+/// One message, as the planner sees it.
+#[derive(Clone, Debug)]
+pub struct MessageSummary {
+    pub id: MessageId,
+    pub kind: MessageKind,
+    /// Tokens as the thread counts them ([`crate::tokens::message_tokens`]).
+    pub cost: u64,
+    /// Tokens of its trimmed form; `cost` when nothing in it is worth trimming.
+    pub trimmed_cost: u64,
+    /// Tool-use ids it opens (calls) and closes (results).
+    pub calls: Vec<String>,
+    pub results: Vec<String>,
+    /// What it tells the ledger (a tool use is told by its result's message).
+    pub(crate) observations: Vec<Observation>,
+    /// The first sentence of its text, for a step the ledger has nothing on.
+    pub lead: Option<String>,
+    /// Facts the trimmed form no longer states.
+    pub trim_loses: Vec<String>,
+}
+
+impl MessageSummary {
+    pub fn trims(&self) -> bool {
+        self.trimmed_cost < self.cost
+    }
+}
+
+/// Summarizes a thread one message at a time, in thread order.
+#[derive(Default)]
+pub struct Summarizer {
+    observer: Observer,
+    summaries: Vec<MessageSummary>,
+}
+
+impl Summarizer {
+    pub fn new() -> Summarizer {
+        Summarizer::default()
+    }
+
+    /// The next message of the thread.
+    pub fn push(&mut self, message: &Message) {
+        let kind = kind_of(message);
+        let cost = content_tokens(message.role, &message.content);
+        let observations = self.observer.observe(message);
+        let trimmable = matches!(kind, MessageKind::Request | MessageKind::Agent);
+        let trimmed = trimmable
+            .then(|| trim_message(message, kind == MessageKind::Request))
+            .flatten();
+        let (trimmed_cost, trim_loses) = match &trimmed {
+            Some(content) => {
+                let after = content_tokens(message.role, content);
+                let loses = if after < cost {
+                    lost_by_trim(content, &observations)
+                } else {
+                    Vec::new()
+                };
+                (after.min(cost), loses)
+            }
+            None => (cost, Vec::new()),
+        };
+        let refs = message.tool_refs();
+        self.summaries.push(MessageSummary {
+            id: message.id,
+            kind,
+            cost,
+            trimmed_cost,
+            calls: refs.calls,
+            results: refs.results,
+            observations,
+            lead: lead_of(message),
+            trim_loses,
+        });
+    }
+
+    /// The summaries, with what the calls that never got a result tell added to the message
+    /// that made them.
+    pub fn finish(mut self) -> Vec<MessageSummary> {
+        for o in self.observer.finish() {
+            if let Some(s) = self.summaries.get_mut(o.index) {
+                s.observations.push(o);
+            }
+        }
+        self.summaries
+    }
+}
+
+/// The summaries of a whole thread.
+pub fn summarize(messages: &[&Message]) -> Vec<MessageSummary> {
+    let mut s = Summarizer::new();
+    for m in messages {
+        s.push(m);
+    }
+    s.finish()
+}
+
+fn kind_of(message: &Message) -> MessageKind {
+    if message
+        .instructions
+        .iter()
+        .any(|i| matches!(i, Instruction::UserInstruction { .. }))
+    {
+        MessageKind::Instruction
+    } else if message.squash_operation_id.is_some() {
+        MessageKind::Squashed
+    } else if typed_text(message).is_some() {
+        MessageKind::Request
+    } else {
+        MessageKind::Agent
+    }
+}
+
+/// The facts this message's observations name that its trimmed form does not state (a tool
+/// result is read with its call's facts, whose call stays as it is).
+fn lost_by_trim(trimmed: &[ContentItem], observations: &[Observation]) -> Vec<String> {
+    if observations.is_empty() {
+        return Vec::new();
+    }
+    let refs: Vec<&Observation> = observations.iter().collect();
+    let ledger = ledger_of(&refs);
+    let text: Vec<String> = trimmed.iter().map(item_text).collect();
+    let check = check_facts(&ledger, &text.join("\n"));
+    // A command's anchors are in its call, which a trim of the result leaves alone.
+    ledger
+        .subset(&check.missing)
+        .into_iter()
+        .filter(|f| !matches!(f.kind, FactKind::Command | FactKind::File))
+        .map(|f| f.text.clone())
+        .collect()
+}
+
+/// The first sentence of a message's own words (or reasoning), at most 160 characters.
+fn lead_of(message: &Message) -> Option<String> {
+    let text = message.content.iter().find_map(|item| match item {
+        ContentItem::AssistantMessage { structured } => Some(structured.full_text.as_str()),
+        ContentItem::UserMessage { text } if message.role == Role::User => Some(text.as_str()),
+        ContentItem::System { content, .. } => Some(content.as_str()),
+        _ => None,
+    })?;
+    let first = crate::ledger::sentences_of(text).into_iter().next()?;
+    Some(crate::ledger::one_line_of(&first, 160))
+}

@@ -1,0 +1,422 @@
+//! The first level of a fit: a message trimmed to what carries facts. A tool output keeps its
+//! error lines, exit status and summary lines (`N passed`), the lines naming paths, and then
+//! its first and last lines, and says how much was cut; a long tool input (a file an edit
+//! writes) is cut the same way; long reasoning keeps its first sentence and the ones naming
+//! terms; a long paste inside a request (a log, a trace, a file) is trimmed like an output
+//! while the words the person typed stay. Ids and pairing never change, so the thread stays
+//! valid for the model APIs; the full text stays in the history, reachable through provenance
+//! and undo.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::ledger::{is_error_line, last_exit_code, may_have_errors};
+use crate::message::{ContentItem, Message, Role, StructuredText, ToolResultData};
+use crate::tokens::{estimate_tokens, format_count};
+
+/// The first words of every trimmed text: how a trimmed output is recognised (never trimmed
+/// twice).
+pub const TRIM_MARKER: &str = "[trimmed by squash:";
+
+/// Texts below this many estimated tokens are left alone: trimming would save little.
+pub const MIN_TRIMMED_TOKENS: u64 = 100;
+/// A tool input string longer than this many characters is trimmed.
+const INPUT_MIN_CHARS: usize = 600;
+/// A paste inside a request: at least this many lines in a row.
+const PASTE_MIN_LINES: usize = 15;
+
+const HEAD_LINES: usize = 3;
+const TAIL_LINES: usize = 3;
+const LINE_MAX_CHARS: usize = 200;
+/// At most this many lines are kept, plus one per `LINES_PER_EXTRA` of a long output.
+const BASE_LINES: usize = 10;
+const LINES_PER_EXTRA: usize = 25;
+const MAX_LINES: usize = 40;
+/// Reasoning keeps at most this many sentences.
+const REASONING_SENTENCES: usize = 4;
+
+static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|test result:|\b\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|warnings?|skipped)\b|(?:build|compilation) (?:succeeded|failed|finished)|\bFinished\b|\bDone\b)",
+    )
+    .expect("static regex")
+});
+static PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:[\w.-]+/)+[\w.-]+\.\w{1,6}\b|\b[\w-]+\.(?:rs|py|ts|tsx|js|jsx|ex|exs|go|rb|java|kt|c|h|cpp|md|json|toml|ya?ml|sql|sh)\b")
+        .expect("static regex")
+});
+static NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|[^\w.])\d{2,}(?:[.,]\d+)*").expect("static regex"));
+
+/// The trimmed content of `message`, or `None` when nothing in it is worth trimming. `request`
+/// says the message is a person's request: only its pastes may go.
+pub fn trim_message(message: &Message, request: bool) -> Option<Vec<ContentItem>> {
+    let mut changed = false;
+    let content = message
+        .content
+        .iter()
+        .map(|item| {
+            let trimmed = if request {
+                trim_paste(item)
+            } else {
+                trim_item(item, message.role)
+            };
+            match trimmed {
+                Some(t) => {
+                    changed = true;
+                    t
+                }
+                None => item.clone(),
+            }
+        })
+        .collect();
+    changed.then_some(content)
+}
+
+fn trim_item(item: &ContentItem, role: Role) -> Option<ContentItem> {
+    match item {
+        ContentItem::ToolResult {
+            tool_use_id,
+            tool_name,
+            result,
+            is_error,
+        } => {
+            let text = result_text(result)?;
+            let trimmed = trim_text(&text, *is_error)?;
+            let mut kept: Vec<ToolResultData> = vec![ToolResultData::Text { text: trimmed }];
+            kept.extend(
+                result
+                    .iter()
+                    .filter(|d| !matches!(d, ToolResultData::Text { .. }))
+                    .cloned(),
+            );
+            Some(ContentItem::ToolResult {
+                tool_use_id: tool_use_id.clone(),
+                tool_name: tool_name.clone(),
+                result: kept,
+                is_error: *is_error,
+            })
+        }
+        ContentItem::ToolCall { id, name, input } => {
+            let input = trim_input(input)?;
+            Some(ContentItem::ToolCall {
+                id: id.clone(),
+                name: name.clone(),
+                input,
+            })
+        }
+        // A reasoning block is signed: it cannot be shortened, only replaced by text.
+        ContentItem::Thinking { thinking, .. } if role == Role::Assistant => {
+            let tokens = estimate_tokens(thinking);
+            if tokens < MIN_TRIMMED_TOKENS * 2 {
+                return None;
+            }
+            Some(ContentItem::AssistantMessage {
+                structured: StructuredText {
+                    full_text: trim_reasoning(thinking, tokens),
+                    ..StructuredText::default()
+                },
+            })
+        }
+        _ => None,
+    }
+}
+
+fn result_text(result: &[ToolResultData]) -> Option<String> {
+    let texts: Vec<&str> = result
+        .iter()
+        .filter_map(|d| match d {
+            ToolResultData::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+/// `text` trimmed to the lines that carry facts, or `None` when it is short, trimmed already,
+/// or trimming would save less than half.
+pub fn trim_text(text: &str, is_error: bool) -> Option<String> {
+    if text.starts_with(TRIM_MARKER) {
+        return None;
+    }
+    let tokens = estimate_tokens(text);
+    if tokens < MIN_TRIMMED_TOKENS {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let keep = chosen_lines(text, &lines);
+    let mut out = String::new();
+    let mut previous: Option<usize> = None;
+    for &i in &keep {
+        let gap = match previous {
+            Some(p) => i - p - 1,
+            None => i,
+        };
+        if gap > 0 {
+            out.push_str(&format!("\n[… {} lines …]", format_count(gap as u64)));
+        }
+        out.push('\n');
+        out.push_str(&cut(lines[i].trim_end(), LINE_MAX_CHARS));
+        previous = Some(i);
+    }
+    let tail = lines.len() - previous.map_or(0, |p| p + 1);
+    if tail > 0 {
+        out.push_str(&format!("\n[… {} lines …]", format_count(tail as u64)));
+    }
+    let status = match (last_exit_code(text), is_error) {
+        (Some(code), _) => format!("; exit {code}"),
+        (None, true) => "; failed".to_owned(),
+        (None, false) => String::new(),
+    };
+    let header = format!(
+        "{TRIM_MARKER} kept {} of {} lines{status}, ~{} tokens cut; the full text stays in the history]",
+        format_count(keep.len() as u64),
+        format_count(lines.len() as u64),
+        format_count(tokens.saturating_sub(estimate_tokens(&out)))
+    );
+    let trimmed = header + &out;
+    (estimate_tokens(&trimmed) * 2 <= tokens).then_some(trimmed)
+}
+
+/// Which lines to keep, in order: what went wrong and how it ended first, then the lines
+/// naming paths, the first and last lines, then lines with numbers, up to the cap.
+fn chosen_lines(text: &str, lines: &[&str]) -> Vec<usize> {
+    let cap = (BASE_LINES + lines.len() / LINES_PER_EXTRA).min(MAX_LINES);
+    let mut chosen = vec![false; lines.len()];
+    let mut count = 0;
+    let mut take = |i: usize, chosen: &mut Vec<bool>| {
+        if count < cap && !chosen[i] && !lines[i].trim().is_empty() {
+            chosen[i] = true;
+            count += 1;
+        }
+    };
+    if may_have_errors(text) {
+        for (i, line) in lines.iter().enumerate() {
+            if is_error_line(line) {
+                take(i, &mut chosen);
+            }
+        }
+    }
+    for (i, line) in lines.iter().enumerate() {
+        if SUMMARY.is_match(line) {
+            take(i, &mut chosen);
+        }
+    }
+    let head_tail =
+        (0..HEAD_LINES.min(lines.len())).chain(lines.len().saturating_sub(TAIL_LINES)..lines.len());
+    for i in head_tail {
+        take(i, &mut chosen);
+    }
+    for (i, line) in lines.iter().enumerate() {
+        if PATH.is_match(line) {
+            take(i, &mut chosen);
+        }
+    }
+    for (i, line) in lines.iter().enumerate() {
+        if NUMBER.is_match(line) {
+            take(i, &mut chosen);
+        }
+    }
+    (0..lines.len()).filter(|&i| chosen[i]).collect()
+}
+
+/// A tool input with its long strings trimmed (the content a `Write` writes, an edit's
+/// strings, a script); a command keeps its first line.
+fn trim_input(input: &Value) -> Option<Value> {
+    let Value::Object(map) = input else {
+        return None;
+    };
+    let mut out = map.clone();
+    let mut changed = false;
+    for (key, value) in map {
+        let Value::String(s) = value else { continue };
+        if s.chars().count() < INPUT_MIN_CHARS {
+            continue;
+        }
+        if let Some(t) = trim_text(s, false) {
+            out.insert(key.clone(), Value::String(t));
+            changed = true;
+        }
+    }
+    changed.then_some(Value::Object(out))
+}
+
+/// The first sentence of a long reasoning and the ones naming terms, marked as trimmed.
+fn trim_reasoning(thinking: &str, tokens: u64) -> String {
+    let sentences = crate::ledger::sentences_of(thinking);
+    let mut kept: Vec<String> = Vec::new();
+    for (i, s) in sentences.iter().enumerate() {
+        if kept.len() == REASONING_SENTENCES {
+            break;
+        }
+        if i == 0 || PATH.is_match(s) || NUMBER.is_match(s) {
+            kept.push(cut(s, LINE_MAX_CHARS));
+        }
+    }
+    format!(
+        "{TRIM_MARKER} reasoning, ~{} tokens] {}",
+        format_count(tokens),
+        kept.join(" ")
+    )
+}
+
+/// A request's long pastes trimmed; the words around them stay as typed.
+fn trim_paste(item: &ContentItem) -> Option<ContentItem> {
+    let ContentItem::UserMessage { text } = item else {
+        return None;
+    };
+    if estimate_tokens(text) < MIN_TRIMMED_TOKENS * 2 {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut changed = false;
+    let mut i = 0;
+    while i < lines.len() {
+        let block = paste_at(&lines, i);
+        if block.len() >= PASTE_MIN_LINES {
+            let pasted = lines[block.clone()].join("\n");
+            match trim_text(&pasted, false) {
+                Some(t) => {
+                    out.push(t);
+                    changed = true;
+                }
+                None => out.push(pasted),
+            }
+            i = block.end;
+        } else {
+            out.push(lines[i].to_owned());
+            i += 1;
+        }
+    }
+    changed.then(|| ContentItem::UserMessage {
+        text: out.join("\n"),
+    })
+}
+
+/// The paste starting at line `i`: a fenced block's inside, or a run of non-blank lines.
+fn paste_at(lines: &[&str], i: usize) -> std::ops::Range<usize> {
+    if lines[i].trim_start().starts_with("```") {
+        let end = lines[i + 1..]
+            .iter()
+            .position(|l| l.trim_start().starts_with("```"))
+            .map_or(lines.len(), |p| i + 1 + p);
+        return i + 1..end;
+    }
+    let end = lines[i..]
+        .iter()
+        .position(|l| l.trim().is_empty())
+        .map_or(lines.len(), |p| i + p);
+    i..end
+}
+
+/// `s` cut to at most `max` characters, with an ellipsis when cut.
+fn cut(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::ConversationId;
+    use serde_json::json;
+
+    fn build_log() -> String {
+        let mut log: Vec<String> = (0..200)
+            .map(|i| format!("   Compiling crate-{i} v0.1.{i}"))
+            .collect();
+        log.insert(120, "warning: unused import in src/cache.rs:12".into());
+        log.push("error[E0308]: mismatched types".into());
+        log.push("  --> src/format.rs:42:17".into());
+        log.push("error: could not compile `squash-core` (lib) due to 1 previous error".into());
+        log.push("Process exited with code 101".into());
+        log.join("\n")
+    }
+
+    #[test]
+    fn a_failed_build_keeps_its_errors_status_paths_and_ends() {
+        let log = build_log();
+        let text = trim_text(&log, true).expect("trimmed");
+        assert!(text.starts_with(TRIM_MARKER), "{text}");
+        assert!(text.contains("of 205 lines; exit 101"), "{text}");
+        for kept in [
+            "error[E0308]: mismatched types",
+            "--> src/format.rs:42:17",
+            "could not compile `squash-core`",
+            "Process exited with code 101",
+            "warning: unused import in src/cache.rs:12",
+            "Compiling crate-0 v0.1.0",
+        ] {
+            assert!(text.contains(kept), "{kept} in {text}");
+        }
+        assert!(text.contains("lines …]"), "says what was cut: {text}");
+        assert!(estimate_tokens(&text) * 4 < estimate_tokens(&log));
+        assert_eq!(trim_text(&text, true), None, "never trimmed twice");
+        assert_eq!(trim_text("ok\n3 files changed", false), None, "small");
+    }
+
+    #[test]
+    fn a_message_keeps_its_ids_and_a_request_its_words() {
+        let conv = ConversationId::new();
+        let result = Message::new(
+            conv,
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: "toolu_1".into(),
+                tool_name: "Bash".into(),
+                result: vec![ToolResultData::Text { text: build_log() }],
+                is_error: true,
+            }],
+        )
+        .expect("valid");
+        let trimmed = trim_message(&result, false).expect("trimmed");
+        let ContentItem::ToolResult {
+            tool_use_id,
+            is_error,
+            ..
+        } = &trimmed[0]
+        else {
+            panic!("{trimmed:?}")
+        };
+        assert_eq!((tool_use_id.as_str(), *is_error), ("toolu_1", true));
+
+        let write = Message::new(
+            conv,
+            Role::Assistant,
+            vec![ContentItem::ToolCall {
+                id: "toolu_2".into(),
+                name: "Write".into(),
+                input: json!({"file_path": "src/big.rs", "content": build_log()}),
+            }],
+        )
+        .expect("valid");
+        let ContentItem::ToolCall { input, id, .. } = &trim_message(&write, false).unwrap()[0]
+        else {
+            panic!()
+        };
+        assert_eq!(id, "toolu_2");
+        assert_eq!(input["file_path"], "src/big.rs");
+        assert!(input["content"].as_str().unwrap().starts_with(TRIM_MARKER));
+
+        let typed = "Please fix this build, it started after the upgrade:\n\n```\n".to_owned()
+            + &build_log()
+            + "\n```\nThanks — keep the public API as it is.";
+        let request = Message::text(conv, Role::User, &typed).expect("valid");
+        let ContentItem::UserMessage { text } = &trim_message(&request, true).unwrap()[0] else {
+            panic!()
+        };
+        assert!(text.starts_with("Please fix this build, it started after the upgrade:"));
+        assert!(text.ends_with("Thanks — keep the public API as it is."));
+        assert!(
+            text.contains("error[E0308]") && text.contains(TRIM_MARKER),
+            "{text}"
+        );
+        let short = Message::text(conv, Role::User, "fix the build").expect("valid");
+        assert_eq!(trim_message(&short, true), None);
+    }
+}

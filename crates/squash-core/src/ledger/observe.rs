@@ -1,0 +1,198 @@
+//! Observations: what each message tells the ledger, computed one message at a time and small
+//! enough to keep for a whole session. A tool use is observed when its result arrives (its
+//! call's input is held until then). The ledger is the merge of a selection's observations
+//! ([`super::merge`]), so a fit can keep them per step and merge any run of steps without
+//! reading the messages again.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::commands::{self, CommandObs};
+use super::errors::{self, ToolUseObs};
+use super::files::{self, FileTouch};
+use super::prose::{self, ProseObs};
+use super::reports;
+use super::searches::{self, SearchObs};
+use super::settings;
+use super::Fact;
+use crate::ids::MessageId;
+use crate::message::{ContentItem, Message, ToolResultData};
+
+/// One thing a message says, with where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    /// Position of the message (for a tool use: of its call) in the observed sequence.
+    pub(crate) index: usize,
+    pub(crate) what: Observed,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Observed {
+    /// A fact ready as it is (a request, a sub-agent's report, a setting, a system error).
+    Fact(Fact),
+    /// A typed request starts here: the prose before it answered the one before.
+    RequestBoundary,
+    /// The sentences of one message of the agent's prose.
+    Prose(ProseObs),
+    File(FileTouch),
+    Command(CommandObs),
+    Search(SearchObs),
+    /// A tool use that is neither a shell command nor a search (edits, reads, writes, MCP
+    /// tools): for its failures and for the edits that fixed an error.
+    ToolUse(ToolUseObs),
+}
+
+/// A tool call waiting for its result.
+struct PendingCall {
+    index: usize,
+    source: MessageId,
+    name: String,
+    input: Value,
+}
+
+/// A tool call and, when the observed messages have it, its result.
+pub(crate) struct ToolUse<'a> {
+    pub index: usize,
+    pub source: MessageId,
+    pub name: &'a str,
+    pub input: &'a Value,
+    pub result: Option<ToolOutcome>,
+}
+
+/// A tool result's text and error flag.
+pub(crate) struct ToolOutcome {
+    pub source: MessageId,
+    pub text: String,
+    pub is_error: bool,
+}
+
+/// Observes messages in thread order.
+#[derive(Default)]
+pub struct Observer {
+    pending: HashMap<String, PendingCall>,
+    /// Call ids in call order, to report calls without a result in the order they were made.
+    order: Vec<String>,
+    next_index: usize,
+}
+
+impl Observer {
+    pub fn new() -> Observer {
+        Observer::default()
+    }
+
+    /// What `message` (the next one of the sequence) tells; a call is told with its result.
+    pub fn observe(&mut self, message: &Message) -> Vec<Observation> {
+        let index = self.next_index;
+        self.next_index += 1;
+        let mut out = Vec::new();
+        let push = |out: &mut Vec<Observation>, what| out.push(Observation { index, what });
+        if let Some(request) = prose::request(message) {
+            push(&mut out, Observed::RequestBoundary);
+            push(&mut out, Observed::Fact(request));
+        }
+        if let Some(prose) = prose::prose_of(message) {
+            push(&mut out, Observed::Prose(prose));
+        }
+        for fact in errors::system_errors(message) {
+            push(&mut out, Observed::Fact(fact));
+        }
+        for item in &message.content {
+            match item {
+                ContentItem::ToolCall { id, name, input } => {
+                    self.order.push(id.clone());
+                    self.pending.insert(
+                        id.clone(),
+                        PendingCall {
+                            index,
+                            source: message.id,
+                            name: name.clone(),
+                            input: input.clone(),
+                        },
+                    );
+                }
+                ContentItem::ToolResult {
+                    tool_use_id,
+                    result,
+                    is_error,
+                    ..
+                } => {
+                    // A result whose call is not among the observed messages says nothing the
+                    // ledger could attribute.
+                    if let Some(call) = self.pending.remove(tool_use_id.as_str()) {
+                        let outcome = ToolOutcome {
+                            source: message.id,
+                            text: result_text(result),
+                            is_error: *is_error,
+                        };
+                        out.extend(observe_use(&call, Some(outcome)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The calls that never got a result.
+    pub fn finish(&mut self) -> Vec<Observation> {
+        let order = std::mem::take(&mut self.order);
+        let mut out = Vec::new();
+        for id in order {
+            if let Some(call) = self.pending.remove(&id) {
+                out.extend(observe_use(&call, None));
+            }
+        }
+        out
+    }
+}
+
+/// Every observation of `messages` (in thread order), the calls without results last.
+pub(crate) fn observe_all(messages: &[&Message]) -> Vec<Observation> {
+    let mut observer = Observer::new();
+    let mut out: Vec<Observation> = messages.iter().flat_map(|m| observer.observe(m)).collect();
+    out.extend(observer.finish());
+    out
+}
+
+fn observe_use(call: &PendingCall, result: Option<ToolOutcome>) -> Vec<Observation> {
+    let use_ = ToolUse {
+        index: call.index,
+        source: call.source,
+        name: &call.name,
+        input: &call.input,
+        result,
+    };
+    let mut what: Vec<Observed> = files::touches(&use_)
+        .into_iter()
+        .map(Observed::File)
+        .collect();
+    if let Some(command) = commands::observe(&use_) {
+        what.push(Observed::Command(command));
+    } else if let Some(search) = searches::observe(&use_) {
+        what.push(Observed::Search(search));
+    } else if let Some(report) = reports::report(&use_) {
+        what.push(Observed::Fact(report));
+    }
+    if !commands::is_command(&use_) {
+        what.push(Observed::ToolUse(errors::observe_tool(&use_)));
+    }
+    what.extend(settings::settings(&use_).into_iter().map(Observed::Fact));
+    what.into_iter()
+        .map(|what| Observation {
+            index: call.index,
+            what,
+        })
+        .collect()
+}
+
+pub(crate) fn result_text(result: &[ToolResultData]) -> String {
+    result
+        .iter()
+        .filter_map(|d| match d {
+            ToolResultData::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
