@@ -25,6 +25,7 @@ mod fields;
 mod format;
 pub mod gemini;
 pub mod gromozeka;
+pub mod handoff;
 mod hash;
 pub mod markdown;
 pub mod openai_json;

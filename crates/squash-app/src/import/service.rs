@@ -134,11 +134,16 @@ impl ConversationService {
             None => match detect_file(path).map_err(io)? {
                 // Agents leave empty session files behind: nothing to import, nothing wrong.
                 Found::Empty => return Ok(empty_file(&name, bytes)),
-                found => found.format(),
+                Found::Format(f) => f,
+                found => {
+                    return Err(ImportError::Undetected {
+                        source_name: name.clone(),
+                        found,
+                    })
+                }
             },
-            Some(f) => Some(f),
-        }
-        .ok_or_else(|| ImportError::Undetected(name.clone()))?;
+            Some(f) => f,
+        };
         let owned = path.to_path_buf();
         let source_name = name.clone();
         let reporter = progress.clone();
@@ -153,6 +158,10 @@ impl ConversationService {
                 check_forced(&name, expected, parsed, || detect_file(path).map_err(io))?
             }
             None => parsed?,
+        };
+        let parsed = match refuse_unread(&name, format, parsed)? {
+            Some(parsed) => parsed,
+            None => return Ok(metadata_only(&name, format, bytes)),
         };
         progress.storing(parsed.conversations.len());
         let records = parsed.records;
@@ -179,15 +188,20 @@ impl ConversationService {
     ) -> Result<ImportSummary, ImportError> {
         let bytes = data.len() as u64;
         let forced = options.format.source();
-        let format = match forced {
-            None => detect::detect_bytes(&data),
-            Some(f) => Some(f),
-        }
-        .ok_or_else(|| ImportError::Undetected(name.to_owned()))?;
         let head = &data[..data.len().min(detect::DETECT_BYTES as usize)];
+        let format = match (forced, detect::inspect(head)) {
+            (Some(f), _) | (None, Found::Format(f)) => f,
+            (None, found) => {
+                return Err(ImportError::Undetected {
+                    source_name: name.to_owned(),
+                    found,
+                })
+            }
+        };
         let found = forced.map(|_| detect::inspect(head));
-        if format == SourceFormat::Gromozeka {
-            // SQLite reads files: stage the upload in a temporary one.
+        if data.starts_with(b"SQLite format 3\0") {
+            // SQLite reads files: stage the upload in a temporary one, whose tables tell
+            // which store it is.
             let dir = std::env::temp_dir().join(format!("squash-import-{}", uuid_like()));
             std::fs::create_dir_all(&dir).map_err(|error| ImportError::Io {
                 path: dir.display().to_string(),
@@ -196,11 +210,7 @@ impl ConversationService {
             let file = dir.join("gromozeka.db");
             let result = match std::fs::write(&file, &data) {
                 Ok(()) => {
-                    let opts = ImportOptions {
-                        format: format.into(),
-                        ..options.clone()
-                    };
-                    self.import_file_as(&file, name, &opts, Arc::new(NoProgress))
+                    self.import_file_as(&file, name, options, Arc::new(NoProgress))
                         .await
                 }
                 Err(error) => Err(ImportError::Io {
@@ -220,6 +230,10 @@ impl ConversationService {
         let parsed = match (forced, found) {
             (Some(expected), Some(found)) => check_forced(name, expected, parsed, || Ok(found))?,
             _ => parsed?,
+        };
+        let parsed = match refuse_unread(name, format, parsed)? {
+            Some(parsed) => parsed,
+            None => return Ok(metadata_only(name, format, bytes)),
         };
         let records = parsed.records;
         let mut summary = self.store_parsed(parsed, options).await?;
@@ -447,9 +461,65 @@ fn empty_file(name: &str, bytes: u64) -> ImportSummary {
     }
 }
 
-/// What a file is, from its first bytes.
+/// The summary of a file whose records are all metadata (a session of only titles or
+/// snapshots): nothing to import, and no empty conversation made of it.
+fn metadata_only(name: &str, format: SourceFormat, bytes: u64) -> ImportSummary {
+    ImportSummary {
+        files: 1,
+        bytes,
+        warnings: vec![format!(
+            "{name}: {} with no message (only metadata); nothing to import",
+            detect::described(format)
+        )],
+        ..ImportSummary::default()
+    }
+}
+
+/// A read that made no message is refused when records were skipped (`Err`: what was found and
+/// why each record was skipped), and is nothing to import when they were all metadata (`None`).
+/// Conversations without messages are never stored: each is reported and left out.
+fn refuse_unread(
+    name: &str,
+    format: SourceFormat,
+    mut parsed: Parsed,
+) -> Result<Option<Parsed>, ImportError> {
+    let (empty, full): (Vec<_>, Vec<_>) = parsed
+        .conversations
+        .into_iter()
+        .partition(|c| c.message_count() == 0);
+    parsed.conversations = full;
+    if !parsed.conversations.is_empty() {
+        for c in empty {
+            parsed.warnings.push(format!(
+                "{name}: {} has no message; not imported",
+                c.display_name
+            ));
+        }
+        return Ok(Some(parsed));
+    }
+    let records = parsed.records;
+    if records.skipped == 0 && records.metadata > 0 {
+        return Ok(None);
+    }
+    let reason = parsed
+        .skipped
+        .first()
+        .map(|s| match s.line {
+            Some(line) => format!("line {line}: {}", s.reason),
+            None => s.reason.clone(),
+        })
+        .unwrap_or_else(|| "it holds none".to_owned());
+    Err(ImportError::NothingRead {
+        source_name: name.to_owned(),
+        format,
+        records: records.lines,
+        reason,
+    })
+}
+
+/// What a file is, from its first bytes (and a database's tables).
 fn detect_file(path: &Path) -> std::io::Result<Found> {
-    detect::inspect_reader(std::fs::File::open(path)?)
+    detect::inspect_path(path)
 }
 
 /// A forced format that reads nothing (or fails) where detection sees something else is the

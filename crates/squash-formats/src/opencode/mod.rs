@@ -18,7 +18,7 @@ mod store;
 mod tests;
 mod write;
 
-pub use store::{is_opencode_database, read_database};
+pub use store::{find_session, is_opencode_database, read_database};
 pub use write::{new_session_id, write, Session, Written, FALLBACK_VERSION};
 
 use chrono::{DateTime, Utc};

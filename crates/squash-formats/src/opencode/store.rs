@@ -177,3 +177,37 @@ fn data_object(data: &str) -> Map<String, Value> {
         }
     }
 }
+
+/// The session of the store most recently updated in `directory` (its id, and its update time
+/// in milliseconds), or the one named `id`.
+pub fn find_session(
+    path: &Path,
+    directory: Option<&str>,
+    id: Option<&str>,
+) -> Option<(String, String, i64)> {
+    let conn = open(path).ok()?;
+    let row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<(String, String, i64)> {
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            r.get::<_, Option<i64>>(2)?.unwrap_or(0),
+        ))
+    };
+    let query = "SELECT id, directory, time_updated FROM session";
+    match (id, directory) {
+        (Some(id), _) => conn
+            .query_row(&format!("{query} WHERE id = ?1"), [id], row)
+            .ok(),
+        (None, Some(dir)) => conn
+            .query_row(
+                &format!(
+                    "{query} WHERE directory = ?1 AND parent_id IS NULL \
+                     ORDER BY time_updated DESC LIMIT 1"
+                ),
+                [dir],
+                row,
+            )
+            .ok(),
+        (None, None) => None,
+    }
+}
