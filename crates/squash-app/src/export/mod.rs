@@ -40,6 +40,8 @@ pub struct ExportOptions {
     pub session_id: Option<String>,
     /// Agent sessions: the working directory of the session (default: the project path).
     pub cwd: Option<String>,
+    /// opencode: the `provider/model` the session runs on (default: the last one it ran on).
+    pub model: Option<String>,
 }
 
 impl ExportOptions {
@@ -49,6 +51,7 @@ impl ExportOptions {
             thread: None,
             session_id: None,
             cwd: None,
+            model: None,
         }
     }
 }
@@ -233,6 +236,7 @@ impl AgentSession<'_> {
                         session_id: &session_id,
                         cwd: &cwd,
                         title: self.title,
+                        model: self.options.model.as_deref(),
                         created_at,
                         messages,
                         operations: self.operations,

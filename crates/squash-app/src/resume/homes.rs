@@ -16,6 +16,8 @@ pub struct AgentHomes {
     pub gemini_home: PathBuf,
     /// `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`.
     pub opencode_data: PathBuf,
+    /// `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`.
+    pub opencode_config: PathBuf,
 }
 
 impl AgentHomes {
@@ -38,6 +40,9 @@ impl AgentHomes {
             opencode_data: var("XDG_DATA_HOME")
                 .unwrap_or_else(|| home.join(".local/share"))
                 .join("opencode"),
+            opencode_config: var("XDG_CONFIG_HOME")
+                .unwrap_or_else(|| home.join(".config"))
+                .join("opencode"),
         }
     }
 
@@ -48,6 +53,28 @@ impl AgentHomes {
     /// opencode's store.
     pub fn opencode_db(&self) -> PathBuf {
         self.opencode_data.join("opencode.db")
+    }
+
+    /// The `provider/model` opencode runs in `cwd`: the `model` of the project's `opencode.json`
+    /// (or `.jsonc`), else of the global one.
+    pub fn opencode_model(&self, cwd: &str) -> Option<String> {
+        let candidates = [
+            Path::new(cwd).join("opencode.json"),
+            Path::new(cwd).join("opencode.jsonc"),
+            self.opencode_config.join("opencode.json"),
+            self.opencode_config.join("opencode.jsonc"),
+        ];
+        candidates.iter().find_map(|path| {
+            let text = std::fs::read_to_string(path).ok()?;
+            // JSONC: whole-line comments are all the configs written by hand tend to hold.
+            let json: String = text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let doc: Value = serde_json::from_str(&json).ok()?;
+            doc.get("model")?.as_str().map(str::to_owned)
+        })
     }
 
     /// The folders Gemini CLI may keep `cwd`'s sessions in: the slug `projects.json` names, any
@@ -147,6 +174,7 @@ mod tests {
             codex_home: dir.path().join(".codex"),
             gemini_home: dir.path().join(".gemini"),
             opencode_data: dir.path().join("opencode"),
+            opencode_config: dir.path().join("opencode-config"),
         };
         let first = homes.gemini_project_dir_for_new("/work/app").unwrap();
         assert!(first.ends_with("tmp/app"));

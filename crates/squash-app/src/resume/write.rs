@@ -44,9 +44,14 @@ pub async fn write_session(
     };
     let cwd = original.cwd.clone();
     let path = target_path(original, target, homes, &session_id, cwd.as_deref())?;
+    let model = match (target, cwd.as_deref()) {
+        (Agent::Opencode, Some(cwd)) => homes.opencode_model(cwd),
+        _ => None,
+    };
     let options = ExportOptions {
         session_id: Some(session_id.clone()),
         cwd,
+        model,
         ..ExportOptions::new(target.export_format())
     };
     let mut bytes = Vec::new();

@@ -33,10 +33,14 @@ pub struct ExportArgs {
     /// never overwritten.
     #[arg(long)]
     pub install: bool,
-    /// claude-code, codex: the working directory the session will be resumed from (default: the
+    /// Agent sessions: the working directory the session will be resumed from (default: the
     /// conversation's project).
     #[arg(long)]
     pub cwd: Option<String>,
+    /// opencode: the provider/model the session goes on with (default: the one it last ran on
+    /// in opencode, else the `model` of the opencode.json that applies to --cwd).
+    #[arg(long)]
+    pub model: Option<String>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -119,10 +123,16 @@ pub async fn run(
         }
         _ => None,
     };
+    let model = match (&args.model, format, cwd.as_deref()) {
+        (Some(m), _, _) => Some(m.clone()),
+        (None, ExportFormat::Opencode, Some(cwd)) => AgentHomes::from_env().opencode_model(cwd),
+        _ => None,
+    };
     let options = ExportOptions {
         thread,
         session_id: Some(session_id.clone()),
         cwd: cwd.clone(),
+        model,
         ..ExportOptions::new(format)
     };
     let target: Option<PathBuf> = if args.install {

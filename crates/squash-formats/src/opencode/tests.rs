@@ -99,6 +99,7 @@ fn a_written_document_reads_back() {
             session_id: &id,
             cwd: "/work/project",
             title: "Probe session",
+            model: None,
             created_at: Utc::now(),
             messages: &conv.messages,
             operations: &HashMap::new(),

@@ -25,6 +25,10 @@ pub struct Session<'a> {
     pub session_id: &'a str,
     pub cwd: &'a str,
     pub title: &'a str,
+    /// The provider and model the resumed session runs on (`provider/model`); default: the
+    /// last one the conversation ran on in opencode. opencode refuses a session whose model it
+    /// does not know.
+    pub model: Option<&'a str>,
     pub created_at: DateTime<Utc>,
     pub messages: &'a [Message],
     pub operations: &'a HashMap<SquashOperationId, SquashOperation>,
@@ -97,18 +101,14 @@ fn results_of(messages: &[Message]) -> (HashMap<&str, (&[ToolResultData], bool)>
 }
 
 /// The provider and model the conversation used, from an assistant message opencode wrote.
-fn model_of(messages: &[Message]) -> (String, String) {
-    messages
-        .iter()
-        .rev()
-        .find_map(|m| {
-            let info = m.metadata.as_ref()?.get(META_KEY)?.get("info")?;
-            Some((
-                info.get("providerID")?.as_str()?.to_owned(),
-                info.get("modelID")?.as_str()?.to_owned(),
-            ))
-        })
-        .unwrap_or_else(|| ("squash".to_owned(), "imported".to_owned()))
+fn model_of(messages: &[Message]) -> Option<(String, String)> {
+    messages.iter().rev().find_map(|m| {
+        let info = m.metadata.as_ref()?.get(META_KEY)?.get("info")?;
+        Some((
+            info.get("providerID")?.as_str()?.to_owned(),
+            info.get("modelID")?.as_str()?.to_owned(),
+        ))
+    })
 }
 
 /// Writes the document.
@@ -118,7 +118,12 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
         counter: 0,
     };
     let (results, calls) = results_of(session.messages);
-    let (provider, model) = model_of(session.messages);
+    let (provider, model) = session
+        .model
+        .and_then(|m| m.split_once('/'))
+        .map(|(p, m)| (p.to_owned(), m.to_owned()))
+        .or_else(|| model_of(session.messages))
+        .unwrap_or_else(|| ("opencode".to_owned(), "default".to_owned()));
     let mut written = Written::default();
     let mut list: Vec<Value> = Vec::new();
     let mut last_user: Option<String> = None;
