@@ -69,6 +69,27 @@ pub fn read_file_streaming(
     )
 }
 
+/// Reads a file of Claude Code sub-agent runs (`<session>/subagents/agent-*.jsonl`) as runs of
+/// `parent`, whose `Task` calls started them.
+pub fn read_claude_subagents(
+    path: &Path,
+    source_name: &str,
+    parent: crate::claude_code::ParentSession,
+    now: DateTime<Utc>,
+) -> Result<Parsed, FormatError> {
+    let file = std::fs::File::open(path).map_err(|error| FormatError::Io {
+        path: source_name.to_owned(),
+        error,
+    })?;
+    let parser = ClaudeCodeParser::new(source_name, now).with_parent(parent);
+    read_lines(
+        file,
+        source_name,
+        LineParser::Claude(Box::new(parser)),
+        &mut |_| {},
+    )
+}
+
 /// Reads a stream as `format`. JSONL formats are read line by line; whole documents are read
 /// at once (they are small). A Gromozeka database is a file, not a stream.
 pub fn read_stream(
