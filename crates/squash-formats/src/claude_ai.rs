@@ -137,11 +137,10 @@ fn conversation(
         messages.extend(made);
     }
     if messages.is_empty() {
-        parsed.skip(
-            source_name,
-            None,
-            format!("{what}: no message with content"),
-        );
+        let name = field(&fields, "name").unwrap_or_default();
+        parsed.warnings.push(format!(
+            "{source_name}: {what} {name:?} has no message with content; not imported"
+        ));
         return;
     }
     let lists = branches(&from, fields.get("current_leaf_message_uuid"));

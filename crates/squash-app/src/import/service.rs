@@ -571,7 +571,8 @@ fn refuse_unread(
         return Ok(Some(parsed));
     }
     let records = parsed.records;
-    if records.skipped == 0 && records.metadata > 0 {
+    // Agents leave logs of only titles or snapshots behind (a session started and left).
+    if records.skipped == 0 && records.metadata > 0 && format.is_line_based() {
         return Ok(None);
     }
     let reason = parsed
@@ -581,7 +582,10 @@ fn refuse_unread(
             Some(line) => format!("line {line}: {}", s.reason),
             None => s.reason.clone(),
         })
-        .unwrap_or_else(|| "it holds none".to_owned());
+        .unwrap_or_else(|| match records.metadata {
+            0 => "it holds none".to_owned(),
+            _ => "all of them are metadata".to_owned(),
+        });
     Err(ImportError::NothingRead {
         source_name: name.to_owned(),
         format,

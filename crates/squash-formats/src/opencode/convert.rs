@@ -40,11 +40,20 @@ pub(super) fn session(
     let mut messages = Vec::new();
     for (info, parts) in &source.messages {
         parsed.record_metadata();
-        messages.extend(message(info, parts, conversation_id, now, parsed));
+        messages.extend(message(
+            source_name,
+            info,
+            parts,
+            conversation_id,
+            now,
+            parsed,
+        ));
     }
     let id = source.info["id"].as_str().unwrap_or(source_name).to_owned();
     if messages.is_empty() {
-        parsed.skip(source_name, None, format!("session {id}: no messages"));
+        parsed.warnings.push(format!(
+            "{source_name}: session {id} has no messages; not imported"
+        ));
         return;
     }
     let title = source.info["title"]
@@ -77,6 +86,7 @@ pub(super) fn session(
 /// A message's parts as Squash messages: a user message as one; an assistant step as its
 /// message and, when it called tools, a user message of their results.
 fn message(
+    source_name: &str,
     info: &Value,
     parts: &[Value],
     conversation_id: ConversationId,
@@ -97,7 +107,7 @@ fn message(
         let kind = part["type"].as_str().unwrap_or("");
         if part.get("unreadable").is_some() {
             let reason = format!("part {} of message {id}: its data is no JSON", part["id"]);
-            parsed.skip_record("opencode", None, reason);
+            parsed.skip_record(source_name, None, reason);
             continue;
         }
         if KEPT_PARTS.contains(&kind) {
@@ -105,26 +115,24 @@ fn message(
             parsed.record_metadata();
             continue;
         }
+        let text = part["text"].as_str().unwrap_or("");
+        if matches!(kind, "text" | "reasoning") && text.trim().is_empty() {
+            let reason = format!("part {} of message {id}: no text", part["id"]);
+            parsed.skip_record(source_name, None, reason);
+            continue;
+        }
         parsed.record_message();
         match kind {
-            "text" => {
-                let text = part["text"].as_str().unwrap_or("");
-                if !text.is_empty() {
-                    items.push(ContentItem::text_for(role, text));
-                }
-            }
+            "text" => items.push(ContentItem::text_for(role, text)),
             "reasoning" => {
-                let text = part["text"].as_str().unwrap_or("");
                 let signature = part
                     .pointer("/metadata/anthropic/signature")
                     .and_then(Value::as_str)
                     .unwrap_or("");
-                if !text.trim().is_empty() {
-                    items.push(ContentItem::Thinking {
-                        signature: signature.to_owned(),
-                        thinking: text.to_owned(),
-                    });
-                }
+                items.push(ContentItem::Thinking {
+                    signature: signature.to_owned(),
+                    thinking: text.to_owned(),
+                });
             }
             "tool" => {
                 let (call, result, rest) = tool(part);
