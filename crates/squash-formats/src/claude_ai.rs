@@ -27,7 +27,7 @@ use squash_core::{
 use crate::chatgpt::conversation::thread_list;
 use crate::chatgpt::each_conversation;
 use crate::chatgpt::tree::Tree;
-use crate::fields::{parse_time, result_text, title_from};
+use crate::fields::{imported_message, parse_time, result_text, title_from};
 use crate::{sha256_hex, FormatError, ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 pub const META_KEY: &str = "claude_ai";
@@ -74,11 +74,8 @@ pub fn parse_value(source_name: &str, doc: Value, now: DateTime<Utc>) -> Parsed 
 /// Whether a parsed document is a claude.ai export: a conversation with `chat_messages`, or a
 /// list whose first element is one.
 pub fn looks_like(doc: &Value) -> bool {
-    let conv = match doc {
-        Value::Array(list) => list.first(),
-        other => Some(other),
-    };
-    conv.and_then(|c| c.get("chat_messages"))
+    crate::chatgpt::first_conversation(doc)
+        .and_then(|c| c.get("chat_messages"))
         .is_some_and(Value::is_array)
 }
 
@@ -275,19 +272,15 @@ fn chat_message(
         .into_iter()
         .filter(|(_, items)| !items.is_empty())
         .enumerate()
-        .map(|(g, (role, content))| Message {
-            id: MessageId::new(),
-            conversation_id,
-            squash_operation_id: None,
-            reply_to: None,
-            role,
-            content,
-            instructions: Vec::new(),
-            metadata: Some(json!({
-                SOURCE_ID_KEY: if parts == 1 { format!("message:{uuid}") } else { format!("message:{uuid}#{g}") },
-                META_KEY: {"message": kept},
-            })),
-            created_at: time + chrono::Duration::microseconds(g as i64),
+        .map(|(g, (role, content))| {
+            let source = if parts == 1 {
+                format!("message:{uuid}")
+            } else {
+                format!("message:{uuid}#{g}")
+            };
+            let metadata = json!({SOURCE_ID_KEY: source, META_KEY: {"message": kept}});
+            let at = time + chrono::Duration::microseconds(g as i64);
+            imported_message(conversation_id, role, content, metadata, at)
         })
         .collect()
 }

@@ -33,6 +33,7 @@ pub mod opencode;
 pub mod read;
 pub mod squash_json;
 mod swe_agent;
+mod thread_results;
 
 pub use conversation::{
     is_squash_result, source_id, ContentCounts, ImportedConversation, Parsed, RecordCounts,

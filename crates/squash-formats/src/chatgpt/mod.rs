@@ -95,12 +95,18 @@ pub fn parse_value(source_name: &str, doc: Value, now: DateTime<Utc>) -> Parsed 
 /// Whether a parsed document is a ChatGPT export: a conversation, or a list whose first element
 /// is one, with its `mapping` tree.
 pub fn looks_like(doc: &Value) -> bool {
-    let conv = match doc {
+    first_conversation(doc)
+        .and_then(|c| c.get("mapping"))
+        .is_some_and(Value::is_object)
+}
+
+/// The first conversation of an export: the first element of a list, or the document itself
+/// (one conversation, as one-conversation exporters save it).
+pub(crate) fn first_conversation(doc: &Value) -> Option<&Value> {
+    match doc {
         Value::Array(list) => list.first(),
         other => Some(other),
-    };
-    conv.and_then(|c| c.get("mapping"))
-        .is_some_and(Value::is_object)
+    }
 }
 
 /// Whether the beginning of a document (too long to parse whole) looks like a ChatGPT export:

@@ -5,11 +5,11 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SystemLevel, ToolResultData,
+    ContentItem, ConversationId, ImageSource, Message, Role, SystemLevel, ToolResultData,
 };
 
 use super::META_KEY;
-use crate::fields::parse_time;
+use crate::fields::{imported_message, parse_time};
 use crate::SOURCE_ID_KEY;
 
 /// The context block the CLI sends before the first request (and skips when it resumes).
@@ -30,16 +30,9 @@ pub(super) fn record(
 ) -> Converted {
     let id = record.get("id").and_then(Value::as_str).unwrap_or_default();
     let time = parse_time(record.get("timestamp")).unwrap_or(now);
-    let new = |role, content, source: String, kept: Value, at| Message {
-        id: MessageId::new(),
-        conversation_id,
-        squash_operation_id: None,
-        reply_to: None,
-        role,
-        content,
-        instructions: Vec::new(),
-        metadata: Some(json!({SOURCE_ID_KEY: source, META_KEY: kept})),
-        created_at: at,
+    let new = |role, content, source: String, kept: Value, at| {
+        let metadata = json!({SOURCE_ID_KEY: source, META_KEY: kept});
+        imported_message(conversation_id, role, content, metadata, at)
     };
     let content = record.get("content").unwrap_or(&Value::Null);
     let kind = record.get("type").and_then(Value::as_str).unwrap_or("");

@@ -13,12 +13,13 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
     render, ContentItem, ImageSource, Message, Role, SquashOperation, SquashOperationId,
-    SystemLevel, ToolResultData,
+    SystemLevel,
 };
 
 use super::convert::SESSION_CONTEXT;
 use super::META_KEY;
 use crate::sha256_hex;
+use crate::thread_results::{result_text, ThreadResults};
 
 pub struct Session<'a> {
     pub session_id: &'a str,
@@ -53,43 +54,10 @@ fn stamp(at: DateTime<Utc>) -> Value {
     json!(at.to_rfc3339_opts(SecondsFormat::Millis, true))
 }
 
-/// What the thread's tool results say, by call id.
-struct Results<'a> {
-    by_call: HashMap<&'a str, (&'a str, &'a [ToolResultData], bool)>,
-    calls: HashSet<&'a str>,
-}
-
-impl<'a> Results<'a> {
-    fn of(messages: &'a [Message]) -> Results<'a> {
-        let mut by_call = HashMap::new();
-        let mut calls = HashSet::new();
-        for item in messages.iter().flat_map(|m| &m.content) {
-            match item {
-                ContentItem::ToolResult {
-                    tool_use_id,
-                    tool_name,
-                    result,
-                    is_error,
-                } => {
-                    by_call.insert(
-                        tool_use_id.as_str(),
-                        (tool_name.as_str(), result.as_slice(), *is_error),
-                    );
-                }
-                ContentItem::ToolCall { id, .. } => {
-                    calls.insert(id.as_str());
-                }
-                _ => {}
-            }
-        }
-        Results { by_call, calls }
-    }
-}
-
 struct Writer<'a, W: Write + ?Sized> {
     out: &'a mut W,
     session: &'a Session<'a>,
-    results: Results<'a>,
+    results: ThreadResults<'a>,
     used_ids: HashSet<String>,
     written: Written,
 }
@@ -99,7 +67,7 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
     let mut w = Writer {
         out,
         session,
-        results: Results::of(session.messages),
+        results: ThreadResults::of(session.messages),
         used_ids: HashSet::new(),
         written: Written::default(),
     };
@@ -310,14 +278,6 @@ impl<W: Write + ?Sized> Writer<'_, W> {
         call.entry("timestamp").or_insert_with(|| at.clone());
         Value::Object(call)
     }
-}
-
-fn result_text(result: &[ToolResultData]) -> String {
-    result
-        .iter()
-        .map(render::result_text)
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// A content item as a recording part (calls and results are written elsewhere).

@@ -3,12 +3,12 @@
 use chrono::{DateTime, TimeZone, Utc};
 use serde_json::{json, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SourceFormat, SystemLevel,
+    ContentItem, ConversationId, ImageSource, Message, Role, SourceFormat, SystemLevel,
     ToolResultData,
 };
 
 use super::{Source, META_KEY};
-use crate::fields::title_from;
+use crate::fields::{imported_message, title_from};
 use crate::{ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 /// Parts that are no content: kept as metadata of their message.
@@ -159,35 +159,27 @@ fn message(
     };
     let mut out = Vec::new();
     if !items.is_empty() {
-        out.push(new(conversation_id, role, items, meta(json!({})), time));
+        out.push(imported_message(
+            conversation_id,
+            role,
+            items,
+            meta(json!({})),
+            time,
+        ));
     }
     if !results.is_empty() {
         let at = time + chrono::Duration::microseconds(1);
         let source =
             json!({SOURCE_ID_KEY: format!("opencode:{id}/results"), META_KEY: {"results": true}});
-        out.push(new(conversation_id, Role::User, results, source, at));
+        out.push(imported_message(
+            conversation_id,
+            Role::User,
+            results,
+            source,
+            at,
+        ));
     }
     out
-}
-
-fn new(
-    conversation_id: ConversationId,
-    role: Role,
-    content: Vec<ContentItem>,
-    metadata: Value,
-    created_at: DateTime<Utc>,
-) -> Message {
-    Message {
-        id: MessageId::new(),
-        conversation_id,
-        squash_operation_id: None,
-        reply_to: None,
-        role,
-        content,
-        instructions: Vec::new(),
-        metadata: Some(metadata),
-        created_at,
-    }
 }
 
 /// A tool part: its call, its result (from its state), and the rest of it.

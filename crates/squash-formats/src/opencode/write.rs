@@ -13,10 +13,10 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 use squash_core::{
     render, ContentItem, ImageSource, Message, Role, SquashOperation, SquashOperationId,
-    ToolResultData,
 };
 
 use super::META_KEY;
+use crate::thread_results::{result_text, ThreadResults};
 
 /// The version written when nothing names one.
 pub const FALLBACK_VERSION: &str = "1.18.33";
@@ -79,27 +79,6 @@ fn millis(at: DateTime<Utc>) -> i64 {
     at.timestamp_millis()
 }
 
-/// What the thread's tool results say, by call id, and which calls it has.
-fn results_of(messages: &[Message]) -> (HashMap<&str, (&[ToolResultData], bool)>, Vec<&str>) {
-    let mut results = HashMap::new();
-    let mut calls = Vec::new();
-    for item in messages.iter().flat_map(|m| &m.content) {
-        match item {
-            ContentItem::ToolResult {
-                tool_use_id,
-                result,
-                is_error,
-                ..
-            } => {
-                results.insert(tool_use_id.as_str(), (result.as_slice(), *is_error));
-            }
-            ContentItem::ToolCall { id, .. } => calls.push(id.as_str()),
-            _ => {}
-        }
-    }
-    (results, calls)
-}
-
 /// The provider and model the conversation used, from an assistant message opencode wrote.
 fn model_of(messages: &[Message]) -> Option<(String, String)> {
     messages.iter().rev().find_map(|m| {
@@ -117,7 +96,7 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
         base: session.created_at.timestamp_millis().max(0) as u64,
         counter: 0,
     };
-    let (results, calls) = results_of(session.messages);
+    let results = ThreadResults::of(session.messages);
     let (provider, model) = session
         .model
         .and_then(|m| m.split_once('/'))
@@ -159,7 +138,7 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
                         tool_name,
                         result,
                         ..
-                    } if !calls.contains(&tool_use_id.as_str()) => {
+                    } if !results.calls.contains(tool_use_id.as_str()) => {
                         written.warnings.push(format!(
                             "the result of tool call {tool_use_id} has no call before it; written as text"
                         ));
@@ -175,11 +154,13 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
                         name,
                         input,
                     } => {
-                        let state = match results.get(call.as_str()) {
-                            Some((result, false)) => json!({"status": "completed", "input": input,
+                        let state = match results.by_call.get(call.as_str()) {
+                            Some((_, result, false)) => {
+                                json!({"status": "completed", "input": input,
                                 "output": result_text(result), "title": name, "metadata": {},
-                                "time": {"start": created, "end": created}}),
-                            Some((result, true)) => json!({"status": "error", "input": input,
+                                "time": {"start": created, "end": created}})
+                            }
+                            Some((_, result, true)) => json!({"status": "error", "input": input,
                                 "error": result_text(result), "time": {"start": created, "end": created}}),
                             None => {
                                 written.warnings.push(format!(
@@ -267,12 +248,4 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")?;
     Ok(written)
-}
-
-fn result_text(result: &[ToolResultData]) -> String {
-    result
-        .iter()
-        .map(render::result_text)
-        .collect::<Vec<_>>()
-        .join("\n")
 }
