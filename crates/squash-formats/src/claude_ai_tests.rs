@@ -25,10 +25,7 @@ fn an_export_reads_with_its_branches_tools_and_attachments() {
     assert_eq!(parsed.records.skipped, 0);
     // The conversation without messages is reported, not made.
     assert_eq!(parsed.conversations.len(), 2);
-    assert!(parsed
-        .skipped
-        .iter()
-        .any(|s| s.reason.contains("no message")));
+    assert!(parsed.warnings.iter().any(|w| w.contains("no message")));
     let conv = &parsed.conversations[0];
     assert_eq!(conv.display_name, "Parse a CSV in Rust");
     assert_eq!(conv.threads.len(), 2, "an edit makes a second branch");
