@@ -18,7 +18,9 @@
 //! * changed otherwise → imported again as a new conversation; the old one stays, the source key
 //!   then points to the new one.
 
+mod refuse;
 mod service;
+mod subagents;
 mod summary;
 
 use squash_core::ImportSource;
