@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 export RUSTC_BOOTSTRAP=1
 SECONDS_EACH="${1:-600}"
-TARGETS=(${TARGETS:-claude_code codex chatgpt openai_json anthropic_json gromozeka_json})
+TARGETS=(${TARGETS:-claude_code codex chatgpt openai_json anthropic_json gromozeka_json gemini opencode claude_ai})
 mkdir -p logs
 cargo fuzz build -a >/dev/null 2>&1 || { echo "cargo fuzz build failed"; exit 2; }
 status=0

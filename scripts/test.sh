@@ -40,8 +40,9 @@ if [[ -s "$skip_log" ]]; then
   echo "==> SKIPPED: $(sort -u "$skip_log" | wc -l) test(s) passed without running:"
   sort -u "$skip_log" | sed 's/^/    /'
   echo "    (test model: bash scripts/fetch-test-model.sh; browser: apt-get install chromium chromium-driver;"
-  echo "     agent CLIs: npm install @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0, then set"
-  echo "     SQUASH_CLAUDE_BIN and SQUASH_CODEX_BIN to their node_modules/.bin/{claude,codex})"
+  echo "     agent CLIs: npm install @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0"
+  echo "     @google/gemini-cli@0.61.0 opencode-ai@1.18.33, then set SQUASH_CLAUDE_BIN, SQUASH_CODEX_BIN,"
+  echo "     SQUASH_GEMINI_BIN and SQUASH_OPENCODE_BIN to their node_modules/.bin/{claude,codex,gemini,opencode})"
 else
   echo "==> no test skipped"
 fi

@@ -38,6 +38,9 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
         let path = entry.unwrap().path();
         if path.is_dir() {
             out.extend(files_under(&path));
+        } else if path.extension().is_some_and(|e| e == "sql") {
+            // A store's dump, rebuilt into a database by the tests that use it.
+            continue;
         } else {
             out.push(path);
         }
@@ -57,6 +60,15 @@ fn non_empty_lines(path: &Path) -> usize {
 /// The records of a document, counted from its JSON: the entries of its message list (and the
 /// system prompt of an Anthropic one); the message rows of a Gromozeka database.
 fn document_records(path: &Path, format: SourceFormat) -> Option<usize> {
+    if format == SourceFormat::Opencode && path.extension().is_some_and(|e| e == "db") {
+        // The session, each message and each part.
+        let db = rusqlite::Connection::open(path).unwrap();
+        let count = |table: &str| -> i64 {
+            db.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        return usize::try_from(count("session") + count("message") + count("part")).ok();
+    }
     if format == SourceFormat::Gromozeka {
         let db = rusqlite::Connection::open(path).unwrap();
         let rows: i64 = db
@@ -76,6 +88,20 @@ fn document_records(path: &Path, format: SourceFormat) -> Option<usize> {
             Some(list("messages")? + usize::from(doc.get("system").is_some()))
         }
         SourceFormat::Squash => list("messages"),
+        SourceFormat::ClaudeAi => doc.as_array().map(|convs| {
+            convs
+                .iter()
+                .map(|c| c["chat_messages"].as_array().map_or(1, Vec::len))
+                .sum()
+        }),
+        // The session, each message and each part.
+        SourceFormat::Opencode => Some(
+            1 + doc["messages"]
+                .as_array()?
+                .iter()
+                .map(|m| 1 + m["parts"].as_array().map_or(0, Vec::len))
+                .sum::<usize>(),
+        ),
         _ => None,
     }
 }
@@ -117,7 +143,7 @@ fn check(dir: &Path, summary: &ImportSummary) {
         let skipped = summary.skipped.iter().filter(|s| s.file == name).count();
         assert_eq!(r.skipped, skipped, "{name}: skipped entries");
         match report.format {
-            SourceFormat::ClaudeCode | SourceFormat::Codex => {
+            SourceFormat::ClaudeCode | SourceFormat::Codex | SourceFormat::Gemini => {
                 assert_eq!(r.lines, non_empty_lines(&path), "{name}: lines");
             }
             format => {
@@ -169,6 +195,13 @@ fn made_documents(dir: &Path) {
     );
     write("config.json", json!({"name": "not a chat", "version": 3}));
     gromozeka(&dir.join("gromozeka.db"));
+    // The store opencode 1.18 wrote, from its dump.
+    let store = rusqlite::Connection::open(dir.join("opencode.db")).unwrap();
+    store
+        .execute_batch(
+            &std::fs::read_to_string(sessions().join("opencode-1.18-store.sql")).unwrap(),
+        )
+        .unwrap();
     std::fs::write(dir.join("not-a-session.jsonl"), "hello\nworld\n").unwrap();
 }
 

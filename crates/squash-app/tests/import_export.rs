@@ -195,6 +195,14 @@ const COVERED_ELSEWHERE: [&str; 5] = [
     "codex-exit-code.jsonl",
     "codex-legacy.jsonl",
 ];
+/// Files of the data folder whose readers' tests and tests/agent_formats.rs check them (Gemini
+/// CLI, opencode, claude.ai), and the dump opencode's store is rebuilt from.
+const COVERED_BY_AGENT_FORMATS: [&str; 4] = [
+    "claude-ai-conversations.json",
+    "gemini-cli-0.61-probe.jsonl",
+    "opencode-1.18-export.json",
+    "opencode-1.18-store.sql",
+];
 /// Fixtures written for the shapes of issue 12, not real sessions: `claude-code-<shape>.jsonl`
 /// with a shape name instead of a session id.
 fn is_claude_shape_fixture(name: &str) -> bool {
@@ -235,6 +243,7 @@ async fn real_files(b: &Backend) {
         .iter()
         .map(|(n, _)| *n)
         .chain(COVERED_ELSEWHERE)
+        .chain(COVERED_BY_AGENT_FORMATS)
         .map(str::to_owned)
         .collect();
     covered.sort();

@@ -221,7 +221,7 @@ fn bad_input_is_one_line_and_writes_nothing() {
         ),
         (
             vec!["export", &conv, "--format", "markdown", "--install"],
-            "--install only applies to --format claude-code or codex",
+            "--install only applies to --format claude-code, codex or gemini",
         ),
         (
             vec!["export", &conv, "--format", "codex", "--thread", "ffffffff"],

@@ -304,3 +304,41 @@ fn a_closed_stdout_ends_the_run_quietly() {
     }
     assert!(stopped > 0, "no export was longer than the pipe");
 }
+
+/// What the issue found taken for OpenAI-style chats (every record skipped, an empty
+/// conversation, exit 0) and a file of no known format: exit 1, one line that says what was
+/// found and which formats exist, nothing written.
+#[test]
+fn files_whose_every_record_would_be_skipped_are_refused() {
+    let (env, before) = seeded();
+    let cases = [
+        (
+            "kind.json",
+            r#"{"messages": [{"kind": "user", "text": "hi"}]}"#,
+            "read as an OpenAI-style chat, but none of its 1 record(s) is a message",
+        ),
+        (
+            "header.jsonl",
+            "{\"sessionId\":\"s\",\"projectHash\":\"p\"}\n{\"what\":1}\n",
+            "read as a Gemini CLI recording, but none of its 2 record(s) is a message",
+        ),
+        (
+            "notes.json",
+            r#"{"title": "notes", "items": [1, 2]}"#,
+            "cannot tell the format (JSON of no format Squash reads)",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let path = env.path(name);
+        std::fs::write(&path, text).unwrap();
+        let out = env.import(&path, "auto");
+        let line = one_line_failure(&out);
+        assert_eq!(out.status.code(), Some(1), "{line}");
+        assert!(line.contains(expected), "{name}: {line}");
+        assert!(
+            line.ends_with("--format takes auto, claude-code, codex, gemini, opencode, openai, anthropic, gromozeka, chatgpt, claude-ai, squash"),
+            "{line}"
+        );
+        assert_eq!(env.conversations(), before, "{name}: nothing written");
+    }
+}

@@ -12,14 +12,20 @@ use crate::conversation::ThreadOrigin;
 use crate::ids::{ConversationId, MessageId, ThreadId};
 
 /// A session format a conversation can be imported from. Serialized (and stored) in the
-/// spelling `--format` takes: `claude-code`, `codex`, `openai`, `anthropic`, `gromozeka`,
-/// `squash`.
+/// spelling `--format` takes: `claude-code`, `codex`, `gemini`, `opencode`, `openai`,
+/// `anthropic`, `gromozeka`, `chatgpt`, `claude-ai`, `squash`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SourceFormat {
     #[serde(rename = "claude-code")]
     ClaudeCode,
     #[serde(rename = "codex")]
     Codex,
+    /// A Gemini CLI chat recording (`session-*.jsonl`, or the older `session-*.json`).
+    #[serde(rename = "gemini")]
+    Gemini,
+    /// An opencode session: its store (`opencode.db`) or its `opencode export` JSON.
+    #[serde(rename = "opencode")]
+    Opencode,
     #[serde(rename = "openai")]
     OpenAi,
     #[serde(rename = "anthropic")]
@@ -29,36 +35,48 @@ pub enum SourceFormat {
     /// The official ChatGPT data export (`conversations.json`).
     #[serde(rename = "chatgpt")]
     ChatGpt,
+    /// The claude.ai data export (`conversations.json` with `chat_messages`).
+    #[serde(rename = "claude-ai")]
+    ClaudeAi,
     /// Our own lossless JSON export.
     #[serde(rename = "squash")]
     Squash,
 }
 
 impl SourceFormat {
-    pub const ALL: [SourceFormat; 7] = [
+    pub const ALL: [SourceFormat; 10] = [
         SourceFormat::ClaudeCode,
         SourceFormat::Codex,
+        SourceFormat::Gemini,
+        SourceFormat::Opencode,
         SourceFormat::OpenAi,
         SourceFormat::Anthropic,
         SourceFormat::Gromozeka,
         SourceFormat::ChatGpt,
+        SourceFormat::ClaudeAi,
         SourceFormat::Squash,
     ];
 
     /// Whether the format is a log of JSON lines (its records are lines); the others are
     /// documents or databases whose records are entries, nodes or rows.
     pub fn is_line_based(self) -> bool {
-        matches!(self, SourceFormat::ClaudeCode | SourceFormat::Codex)
+        matches!(
+            self,
+            SourceFormat::ClaudeCode | SourceFormat::Codex | SourceFormat::Gemini
+        )
     }
 
     pub fn as_str(self) -> &'static str {
         match self {
             SourceFormat::ClaudeCode => "claude-code",
             SourceFormat::Codex => "codex",
+            SourceFormat::Gemini => "gemini",
+            SourceFormat::Opencode => "opencode",
             SourceFormat::OpenAi => "openai",
             SourceFormat::Anthropic => "anthropic",
             SourceFormat::Gromozeka => "gromozeka",
             SourceFormat::ChatGpt => "chatgpt",
+            SourceFormat::ClaudeAi => "claude-ai",
             SourceFormat::Squash => "squash",
         }
     }

@@ -42,6 +42,9 @@ pub struct ImportedConversation {
     pub sidechain: bool,
     /// Operations created from legacy provenance.
     pub backfilled_operations: usize,
+    /// The calls that started sub-agent runs (Claude Code's `Task`): (tool-use id, prompt,
+    /// description), for naming and tying the runs kept in files of their own.
+    pub task_calls: Vec<(String, String, String)>,
 }
 
 impl ImportedConversation {
@@ -105,6 +108,7 @@ impl ImportedConversation {
             appendable: true,
             sidechain: false,
             backfilled_operations: 0,
+            task_calls: Vec::new(),
         }
     }
 }

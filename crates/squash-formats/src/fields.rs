@@ -2,6 +2,28 @@
 
 use chrono::{DateTime, SubsecRound, Utc};
 use serde_json::Value;
+use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
+
+/// A message as a reader makes it: a fresh id, no operation, no reply, no instructions.
+pub(crate) fn imported_message(
+    conversation_id: ConversationId,
+    role: Role,
+    content: Vec<ContentItem>,
+    metadata: Value,
+    created_at: DateTime<Utc>,
+) -> Message {
+    Message {
+        id: MessageId::new(),
+        conversation_id,
+        squash_operation_id: None,
+        reply_to: None,
+        role,
+        content,
+        instructions: Vec::new(),
+        metadata: Some(metadata),
+        created_at,
+    }
+}
 
 /// An RFC 3339 timestamp at the precision the stores keep (microseconds).
 pub(crate) fn parse_time(value: Option<&Value>) -> Option<DateTime<Utc>> {

@@ -16,6 +16,8 @@ pub enum ImportFormat {
     Auto,
     ClaudeCode,
     Codex,
+    Gemini,
+    Opencode,
     #[serde(rename = "openai")]
     OpenAi,
     Anthropic,
@@ -23,21 +25,31 @@ pub enum ImportFormat {
     /// The ChatGPT data export (`conversations.json`).
     #[serde(rename = "chatgpt")]
     ChatGpt,
+    /// The claude.ai data export (`conversations.json` with `chat_messages`).
+    ClaudeAi,
     /// Our own lossless JSON export.
     Squash,
 }
 
 impl ImportFormat {
-    pub const ALL: [ImportFormat; 8] = [
+    pub const ALL: [ImportFormat; 11] = [
         ImportFormat::Auto,
         ImportFormat::ClaudeCode,
         ImportFormat::Codex,
+        ImportFormat::Gemini,
+        ImportFormat::Opencode,
         ImportFormat::OpenAi,
         ImportFormat::Anthropic,
         ImportFormat::Gromozeka,
         ImportFormat::ChatGpt,
+        ImportFormat::ClaudeAi,
         ImportFormat::Squash,
     ];
+
+    /// Every name `--format` takes, comma-separated (for messages).
+    pub fn names() -> String {
+        ImportFormat::ALL.map(ImportFormat::as_str).join(", ")
+    }
 
     pub fn as_str(self) -> &'static str {
         match self.source() {
@@ -52,10 +64,13 @@ impl ImportFormat {
             ImportFormat::Auto => None,
             ImportFormat::ClaudeCode => Some(SourceFormat::ClaudeCode),
             ImportFormat::Codex => Some(SourceFormat::Codex),
+            ImportFormat::Gemini => Some(SourceFormat::Gemini),
+            ImportFormat::Opencode => Some(SourceFormat::Opencode),
             ImportFormat::OpenAi => Some(SourceFormat::OpenAi),
             ImportFormat::Anthropic => Some(SourceFormat::Anthropic),
             ImportFormat::Gromozeka => Some(SourceFormat::Gromozeka),
             ImportFormat::ChatGpt => Some(SourceFormat::ChatGpt),
+            ImportFormat::ClaudeAi => Some(SourceFormat::ClaudeAi),
             ImportFormat::Squash => Some(SourceFormat::Squash),
         }
     }
@@ -66,10 +81,13 @@ impl From<SourceFormat> for ImportFormat {
         match format {
             SourceFormat::ClaudeCode => ImportFormat::ClaudeCode,
             SourceFormat::Codex => ImportFormat::Codex,
+            SourceFormat::Gemini => ImportFormat::Gemini,
+            SourceFormat::Opencode => ImportFormat::Opencode,
             SourceFormat::OpenAi => ImportFormat::OpenAi,
             SourceFormat::Anthropic => ImportFormat::Anthropic,
             SourceFormat::Gromozeka => ImportFormat::Gromozeka,
             SourceFormat::ChatGpt => ImportFormat::ChatGpt,
+            SourceFormat::ClaudeAi => ImportFormat::ClaudeAi,
             SourceFormat::Squash => ImportFormat::Squash,
         }
     }
@@ -83,9 +101,7 @@ impl fmt::Display for ImportFormat {
 
 /// A name that is not one of the [`ImportFormat`]s.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error(
-    "unknown import format {0:?} (auto, claude-code, codex, openai, anthropic, gromozeka, chatgpt, squash)"
-)]
+#[error("unknown import format {name:?} ({names})", name = .0, names = ImportFormat::names())]
 pub struct UnknownImportFormat(pub String);
 
 impl FromStr for ImportFormat {
@@ -108,15 +124,26 @@ pub enum ExportFormat {
     ClaudeCode,
     /// A Codex CLI rollout.
     Codex,
+    /// A Gemini CLI chat recording.
+    Gemini,
+    /// An opencode session document, as `opencode import` reads it.
+    Opencode,
 }
 
 impl ExportFormat {
-    pub const ALL: [ExportFormat; 4] = [
+    pub const ALL: [ExportFormat; 6] = [
         ExportFormat::Markdown,
         ExportFormat::Json,
         ExportFormat::ClaudeCode,
         ExportFormat::Codex,
+        ExportFormat::Gemini,
+        ExportFormat::Opencode,
     ];
+
+    /// Every export format's name, comma-separated (for messages).
+    pub fn names() -> String {
+        ExportFormat::ALL.map(ExportFormat::as_str).join(", ")
+    }
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -124,6 +151,8 @@ impl ExportFormat {
             ExportFormat::Json => "json",
             ExportFormat::ClaudeCode => "claude-code",
             ExportFormat::Codex => "codex",
+            ExportFormat::Gemini => "gemini",
+            ExportFormat::Opencode => "opencode",
         }
     }
 
@@ -131,8 +160,8 @@ impl ExportFormat {
     pub fn extension(self) -> &'static str {
         match self {
             ExportFormat::Markdown => "md",
-            ExportFormat::Json => "json",
-            ExportFormat::ClaudeCode | ExportFormat::Codex => "jsonl",
+            ExportFormat::Json | ExportFormat::Opencode => "json",
+            ExportFormat::ClaudeCode | ExportFormat::Codex | ExportFormat::Gemini => "jsonl",
         }
     }
 }
@@ -145,7 +174,7 @@ impl fmt::Display for ExportFormat {
 
 /// A name that is not one of the [`ExportFormat`]s.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown export format {0:?} (markdown, json, claude-code, codex)")]
+#[error("unknown export format {name:?} ({names})", name = .0, names = ExportFormat::names())]
 pub struct UnknownExportFormat(pub String);
 
 impl FromStr for ExportFormat {

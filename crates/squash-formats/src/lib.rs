@@ -4,16 +4,18 @@
 //!
 //! Readers turn a source into [`ImportedConversation`]s (messages with content, threads as link
 //! lists, operations) collected in a [`Parsed`] with what they skipped:
-//! [`claude_code`] and [`codex`] session logs (JSONL, fed line by line), [`openai_json`] and
-//! [`anthropic_json`] chat documents, [`chatgpt`] data exports, [`gromozeka`] databases and our
-//! own [`squash_json`] export.
+//! [`claude_code`], [`codex`] and [`gemini`] session logs (JSONL), [`opencode`] stores and
+//! exports, [`openai_json`] and [`anthropic_json`] chat documents, [`chatgpt`] and [`claude_ai`]
+//! data exports, [`gromozeka`] databases and our own [`squash_json`] export.
 //! [`read`] picks the reader for a [`SourceFormat`] and [`detect`] tells the format from the
 //! first bytes. Writers: [`markdown`] transcripts, [`squash_json`] documents,
-//! [`claude_code::write`] sessions that `claude --resume` accepts and [`codex::write`] rollouts
-//! that `codex resume` accepts.
+//! [`claude_code::write`] sessions that `claude --resume` accepts, [`codex::write`] rollouts
+//! that `codex resume` accepts, [`gemini::write`] recordings that `gemini --resume` accepts and
+//! [`opencode::write`] documents that `opencode import` reads.
 
 pub mod anthropic_json;
 pub mod chatgpt;
+pub mod claude_ai;
 pub mod claude_code;
 pub mod codex;
 mod conversation;
@@ -21,13 +23,17 @@ pub mod detect;
 mod error;
 mod fields;
 mod format;
+pub mod gemini;
 pub mod gromozeka;
+pub mod handoff;
 mod hash;
 pub mod markdown;
 pub mod openai_json;
+pub mod opencode;
 pub mod read;
 pub mod squash_json;
 mod swe_agent;
+mod thread_results;
 
 pub use conversation::{
     is_squash_result, source_id, ContentCounts, ImportedConversation, Parsed, RecordCounts,

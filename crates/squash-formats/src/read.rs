@@ -11,7 +11,10 @@ use squash_core::SourceFormat;
 use crate::claude_code::ClaudeCodeParser;
 use crate::codex::CodexParser;
 use crate::hash::{hex_digest, sha256_hex};
-use crate::{anthropic_json, chatgpt, gromozeka, openai_json, squash_json, FormatError, Parsed};
+use crate::{
+    anthropic_json, chatgpt, claude_ai, gemini, gromozeka, openai_json, opencode, squash_json,
+    FormatError, Parsed,
+};
 
 /// Bytes between progress reports.
 const PROGRESS_STEP: u64 = 1 << 20;
@@ -27,6 +30,9 @@ pub fn read_file(
 ) -> Result<Parsed, FormatError> {
     if format == SourceFormat::Gromozeka {
         return gromozeka::read_database(path, source_name, now);
+    }
+    if format == SourceFormat::Opencode && opencode::is_opencode_database(path) {
+        return opencode::read_database(path, source_name, now);
     }
     let file = std::fs::File::open(path).map_err(|error| FormatError::Io {
         path: source_name.to_owned(),
@@ -63,6 +69,27 @@ pub fn read_file_streaming(
     )
 }
 
+/// Reads a file of Claude Code sub-agent runs (`<session>/subagents/agent-*.jsonl`) as runs of
+/// `parent`, whose `Task` calls started them.
+pub fn read_claude_subagents(
+    path: &Path,
+    source_name: &str,
+    parent: crate::claude_code::ParentSession,
+    now: DateTime<Utc>,
+) -> Result<Parsed, FormatError> {
+    let file = std::fs::File::open(path).map_err(|error| FormatError::Io {
+        path: source_name.to_owned(),
+        error,
+    })?;
+    let parser = ClaudeCodeParser::new(source_name, now).with_parent(parent);
+    read_lines(
+        file,
+        source_name,
+        LineParser::Claude(Box::new(parser)),
+        &mut |_| {},
+    )
+}
+
 /// Reads a stream as `format`. JSONL formats are read line by line; whole documents are read
 /// at once (they are small). A Gromozeka database is a file, not a stream.
 pub fn read_stream(
@@ -82,9 +109,16 @@ pub fn read_stream(
             read_lines(reader, source_name, parser, advanced)
         }
         SourceFormat::ChatGpt => chatgpt::read(reader, source_name, now, advanced),
-        SourceFormat::OpenAi | SourceFormat::Anthropic | SourceFormat::Squash => {
-            read_document(reader, source_name, format, now, advanced)
+        SourceFormat::ClaudeAi => claude_ai::read(reader, source_name, now, advanced),
+        SourceFormat::Gemini => {
+            let (data, hash) = read_all(reader, source_name, advanced)?;
+            let text = String::from_utf8_lossy(&data);
+            gemini::parse_str(source_name, &text, &hash, now)
         }
+        SourceFormat::OpenAi
+        | SourceFormat::Anthropic
+        | SourceFormat::Squash
+        | SourceFormat::Opencode => read_document(reader, source_name, format, now, advanced),
         SourceFormat::Gromozeka => Err(FormatError::invalid(
             source_name,
             "a Gromozeka database must be imported from a file",
@@ -158,13 +192,12 @@ fn read_lines(
     Ok(parsed)
 }
 
-fn read_document(
+/// A whole source in memory, and its hash.
+fn read_all(
     mut reader: impl Read,
     source_name: &str,
-    format: SourceFormat,
-    now: DateTime<Utc>,
     advanced: &mut dyn FnMut(u64),
-) -> Result<Parsed, FormatError> {
+) -> Result<(Vec<u8>, String), FormatError> {
     let mut data = Vec::new();
     reader
         .read_to_end(&mut data)
@@ -174,12 +207,24 @@ fn read_document(
         })?;
     advanced(data.len() as u64);
     let hash = sha256_hex(&data);
+    Ok((data, hash))
+}
+
+fn read_document(
+    reader: impl Read,
+    source_name: &str,
+    format: SourceFormat,
+    now: DateTime<Utc>,
+    advanced: &mut dyn FnMut(u64),
+) -> Result<Parsed, FormatError> {
+    let (data, hash) = read_all(reader, source_name, advanced)?;
     let doc: Value = serde_json::from_slice(&data)
         .map_err(|e| FormatError::invalid(source_name, format!("invalid JSON: {e}")))?;
     drop(data);
     match format {
         SourceFormat::OpenAi => openai_json::parse(source_name, doc, &hash, now),
         SourceFormat::Anthropic => anthropic_json::parse(source_name, doc, &hash, now),
+        SourceFormat::Opencode => opencode::parse_document(source_name, doc, &hash, now),
         _ => squash_json::parse(source_name, doc, &hash),
     }
 }

@@ -118,6 +118,7 @@ pub fn parse(source_name: &str, doc: Value, content_hash: &str) -> Result<Parsed
         appendable: false,
         sidechain: false,
         backfilled_operations: 0,
+        task_calls: Vec::new(),
     });
     Ok(parsed)
 }

@@ -1,7 +1,8 @@
 //! Export of a conversation: a readable Markdown transcript, our own lossless JSON (everything
 //! needed to import the conversation back: messages, threads, operations, import records), and
-//! a Claude Code session that `claude --resume` accepts and a Codex rollout that `codex resume`
-//! accepts.
+//! a Claude Code session that `claude --resume` accepts, a Codex rollout that `codex resume`
+//! accepts, a Gemini CLI recording that `gemini --resume` accepts and an opencode document that
+//! `opencode import` reads.
 //!
 //! The writers are pure functions over loaded data, in `squash-formats`;
 //! [`ConversationService::export`] loads what they need and writes to any `Write`.
@@ -12,8 +13,9 @@ use std::io::Write;
 use serde::Serialize;
 use squash_core::{ConversationId, ThreadId};
 use squash_core::{Message, Project, SquashOperation, SquashOperationId};
+use squash_formats::handoff::{self, HandoffReport};
 use squash_formats::squash_json::{self, ExportedThread};
-use squash_formats::{claude_code, codex, markdown};
+use squash_formats::{claude_code, codex, gemini, markdown, opencode, SourceFormat};
 
 pub use squash_formats::claude_code::project_dir;
 pub use squash_formats::codex::rollout_path;
@@ -34,10 +36,12 @@ pub struct ExportOptions {
     /// The thread to export instead of the current one (markdown, claude-code, codex; the JSON
     /// export always holds every thread).
     pub thread: Option<ThreadId>,
-    /// Claude Code, Codex: the session id (default: a new UUID).
+    /// Agent sessions: the session id (default: a new UUID; for opencode an id of its form).
     pub session_id: Option<String>,
-    /// Claude Code, Codex: the working directory of the session (default: the project path).
+    /// Agent sessions: the working directory of the session (default: the project path).
     pub cwd: Option<String>,
+    /// opencode: the `provider/model` the session runs on (default: the last one it ran on).
+    pub model: Option<String>,
 }
 
 impl ExportOptions {
@@ -47,6 +51,7 @@ impl ExportOptions {
             thread: None,
             session_id: None,
             cwd: None,
+            model: None,
         }
     }
 }
@@ -65,6 +70,9 @@ pub struct ExportReport {
     pub cwd: Option<String>,
     /// What was changed on the way (orphaned tool results turned into text, ...).
     pub warnings: Vec<String>,
+    /// A session of one agent written for another: what the conversion changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handoff: Option<HandoffReport>,
 }
 
 impl ConversationService {
@@ -105,7 +113,11 @@ impl ConversationService {
                     .map_err(|e| ServiceError::Invalid(format!("cannot write the export: {e}")))?;
                 out.write_all(b"\n").map_err(io)?;
             }
-            ExportFormat::Markdown | ExportFormat::ClaudeCode | ExportFormat::Codex => {
+            ExportFormat::Markdown
+            | ExportFormat::ClaudeCode
+            | ExportFormat::Codex
+            | ExportFormat::Gemini
+            | ExportFormat::Opencode => {
                 let thread_id = options.thread.unwrap_or(conv.current_thread_id);
                 let snapshot = self.store().thread(thread_id).await?;
                 if snapshot.thread.conversation_id != conversation {
@@ -129,6 +141,7 @@ impl ConversationService {
                 } else {
                     let agent = AgentSession {
                         options,
+                        title: &conv.display_name,
                         project: &project,
                         imports: &imports,
                         messages: &messages,
@@ -143,9 +156,10 @@ impl ConversationService {
     }
 }
 
-/// What an agent session (Claude Code, Codex) is written from.
+/// What an agent session (Claude Code, Codex, Gemini CLI, opencode) is written from.
 struct AgentSession<'a> {
     options: &'a ExportOptions,
+    title: &'a str,
     project: &'a Project,
     imports: &'a [squash_core::ImportRecord],
     messages: &'a [Message],
@@ -158,48 +172,116 @@ impl AgentSession<'_> {
         out: &mut (dyn Write + Send),
         report: &mut ExportReport,
     ) -> std::io::Result<()> {
-        let session_id = self
-            .options
-            .session_id
-            .clone()
-            .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+        let session_id = self.options.session_id.clone().unwrap_or_else(|| {
+            if self.options.format == ExportFormat::Opencode {
+                opencode::new_session_id(chrono::Utc::now())
+            } else {
+                uuid::Uuid::now_v7().to_string()
+            }
+        });
         let cwd = self
             .options
             .cwd
             .clone()
             .unwrap_or_else(|| self.project.path.clone());
-        let (lines, warnings) = if self.options.format == ExportFormat::Codex {
-            let extras = codex::extras_of(self.imports);
-            let written = codex::write(
-                &codex::Session {
-                    session_id: &session_id,
-                    cwd: &cwd,
-                    created_at: chrono::Utc::now(),
-                    messages: self.messages,
-                    operations: self.operations,
-                    extras: &extras,
-                },
-                out,
-            )?;
-            (written.lines, written.warnings)
-        } else {
-            let extras = claude_code::extras_of(self.imports);
-            let written = claude_code::write(
-                &claude_code::Session {
-                    session_id: &session_id,
-                    cwd: &cwd,
-                    messages: self.messages,
-                    operations: self.operations,
-                    extras: &extras,
-                },
-                out,
-            )?;
-            (written.lines, written.warnings)
+        let created_at = chrono::Utc::now();
+        let target = match self.options.format {
+            ExportFormat::Codex => SourceFormat::Codex,
+            ExportFormat::Gemini => SourceFormat::Gemini,
+            ExportFormat::Opencode => SourceFormat::Opencode,
+            _ => SourceFormat::ClaudeCode,
+        };
+        // A session another agent wrote: its calls in the target's tools, the rest as text.
+        let from = self
+            .imports
+            .first()
+            .map(|r| r.source.format)
+            .filter(|f| handoff::is_agent_format(*f) && *f != target);
+        let adapted = from.map(|from| handoff::adapt(self.messages, from, target));
+        let messages = adapted
+            .as_ref()
+            .map_or(self.messages, |(m, _)| m.as_slice());
+        let (lines, warnings) = match self.options.format {
+            ExportFormat::Codex => {
+                let extras = codex::extras_of(self.imports);
+                let written = codex::write(
+                    &codex::Session {
+                        session_id: &session_id,
+                        cwd: &cwd,
+                        created_at,
+                        messages,
+                        operations: self.operations,
+                        extras: &extras,
+                    },
+                    out,
+                )?;
+                (written.lines, written.warnings)
+            }
+            ExportFormat::Gemini => {
+                let written = gemini::write(
+                    &gemini::Session {
+                        session_id: &session_id,
+                        cwd: &cwd,
+                        created_at,
+                        messages,
+                        operations: self.operations,
+                    },
+                    out,
+                )?;
+                (written.lines, written.warnings)
+            }
+            ExportFormat::Opencode => {
+                let written = opencode::write(
+                    &opencode::Session {
+                        session_id: &session_id,
+                        cwd: &cwd,
+                        title: self.title,
+                        model: self.options.model.as_deref(),
+                        created_at,
+                        messages,
+                        operations: self.operations,
+                    },
+                    out,
+                )?;
+                (written.messages, written.warnings)
+            }
+            _ => {
+                let extras = claude_code::extras_of(self.imports);
+                let written = claude_code::write(
+                    &claude_code::Session {
+                        session_id: &session_id,
+                        cwd: &cwd,
+                        messages,
+                        operations: self.operations,
+                        extras: &extras,
+                    },
+                    out,
+                )?;
+                (written.lines, written.warnings)
+            }
         };
         report.lines = lines;
         report.warnings = warnings;
+        if let Some((_, handed)) = adapted {
+            report.warnings.splice(0..0, handed.warnings());
+            report.handoff = Some(handed);
+        }
         report.session_id = Some(session_id);
         report.cwd = Some(cwd);
         Ok(())
     }
+}
+
+/// Where Gemini CLI keeps a session of the project folder `dir`.
+pub fn gemini_session_path(
+    dir: &std::path::Path,
+    session_id: &str,
+    at: &chrono::DateTime<chrono::Utc>,
+) -> std::path::PathBuf {
+    gemini::session_path(dir, session_id, at)
+}
+
+/// A new session id in opencode's own form.
+pub fn new_opencode_session_id() -> String {
+    opencode::new_session_id(chrono::Utc::now())
 }

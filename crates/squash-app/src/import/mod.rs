@@ -18,7 +18,9 @@
 //! * changed otherwise → imported again as a new conversation; the old one stays, the source key
 //!   then points to the new one.
 
+mod refuse;
 mod service;
+mod subagents;
 mod summary;
 
 use squash_core::ImportSource;
@@ -42,8 +44,21 @@ pub use summary::{
 pub enum ImportError {
     #[error(transparent)]
     UnknownFormat(#[from] UnknownImportFormat),
-    #[error("cannot tell the format of {0}; pass --format")]
-    Undetected(String),
+    /// Detection found no format Squash reads.
+    #[error(
+        "{source_name}: cannot tell the format ({found}); nothing imported; --format takes {}",
+        ImportFormat::names()
+    )]
+    Undetected { source_name: String, found: Found },
+    /// The file reads as a format, but every record of it would be skipped: nothing of it is
+    /// imported (no empty conversation is made).
+    #[error("{source_name}: read as {}, but none of its {records} record(s) is a message ({reason}); nothing imported; --format takes {}", described(*format), ImportFormat::names())]
+    NothingRead {
+        source_name: String,
+        format: SourceFormat,
+        records: usize,
+        reason: String,
+    },
     /// A forced format that reads nothing where detection sees something else.
     #[error("{source_name}: expected {}, found {found}", described(*expected))]
     Mismatch {

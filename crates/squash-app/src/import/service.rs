@@ -16,6 +16,10 @@ use squash_store::{
     ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks, StoreError,
 };
 
+use super::refuse::{metadata_only, refuse_unread};
+use super::subagents::{
+    first_session_id, is_subagent_file, parent_session, started_by, subagent_files,
+};
 use super::summary::{ConversationReport, FileFailure, FileReport, ImportStatus, ImportSummary};
 use super::{
     into_batch, source_id, FormatError, Found, ImportError, ImportFormat, ImportedConversation,
@@ -80,6 +84,18 @@ impl ConversationService {
                 error,
             })?;
             files.sort();
+            // Sub-agent runs are read with their session; one whose session is not there is
+            // read alone (and said to be a run of a session not imported).
+            let (runs, mut files): (Vec<_>, Vec<_>) =
+                files.into_iter().partition(|f| is_subagent_file(f));
+            let mut claimed = std::collections::HashSet::new();
+            for f in &files {
+                if let Some(id) = first_session_id(f) {
+                    claimed.extend(subagent_files(f, &id));
+                }
+            }
+            files.extend(runs.into_iter().filter(|r| !claimed.contains(r)));
+            files.sort();
             files
         } else {
             vec![path.to_path_buf()]
@@ -134,11 +150,16 @@ impl ConversationService {
             None => match detect_file(path).map_err(io)? {
                 // Agents leave empty session files behind: nothing to import, nothing wrong.
                 Found::Empty => return Ok(empty_file(&name, bytes)),
-                found => found.format(),
+                Found::Format(f) => f,
+                found => {
+                    return Err(ImportError::Undetected {
+                        source_name: name.clone(),
+                        found,
+                    })
+                }
             },
-            Some(f) => Some(f),
-        }
-        .ok_or_else(|| ImportError::Undetected(name.clone()))?;
+            Some(f) => f,
+        };
         let owned = path.to_path_buf();
         let source_name = name.clone();
         let reporter = progress.clone();
@@ -154,8 +175,21 @@ impl ConversationService {
             }
             None => parsed?,
         };
+        let parsed = match refuse_unread(&name, format, parsed)? {
+            Some(parsed) => parsed,
+            None => return Ok(metadata_only(&name, format, bytes)),
+        };
         progress.storing(parsed.conversations.len());
         let records = parsed.records;
+        let parent = (format == SourceFormat::ClaudeCode)
+            .then(|| parent_session(&parsed))
+            .flatten();
+        let session_id = parsed
+            .conversations
+            .iter()
+            .find(|c| !c.sidechain)
+            .and_then(|c| c.source_key.strip_prefix("claude-code:"))
+            .map(str::to_owned);
         let mut summary = self.store_parsed(parsed, options).await?;
         summary.files = 1;
         summary.bytes = bytes;
@@ -165,6 +199,14 @@ impl ConversationService {
             bytes,
             records,
         });
+        if let (Some(parent), Some(id)) = (parent, session_id) {
+            for file in subagent_files(path, &id) {
+                let s = self
+                    .import_subagents(&file, parent.clone(), options)
+                    .await?;
+                summary.merge(s);
+            }
+        }
         progress.file_finished(&name);
         Ok(summary)
     }
@@ -179,15 +221,20 @@ impl ConversationService {
     ) -> Result<ImportSummary, ImportError> {
         let bytes = data.len() as u64;
         let forced = options.format.source();
-        let format = match forced {
-            None => detect::detect_bytes(&data),
-            Some(f) => Some(f),
-        }
-        .ok_or_else(|| ImportError::Undetected(name.to_owned()))?;
         let head = &data[..data.len().min(detect::DETECT_BYTES as usize)];
+        let format = match (forced, detect::inspect(head)) {
+            (Some(f), _) | (None, Found::Format(f)) => f,
+            (None, found) => {
+                return Err(ImportError::Undetected {
+                    source_name: name.to_owned(),
+                    found,
+                })
+            }
+        };
         let found = forced.map(|_| detect::inspect(head));
-        if format == SourceFormat::Gromozeka {
-            // SQLite reads files: stage the upload in a temporary one.
+        if data.starts_with(b"SQLite format 3\0") {
+            // SQLite reads files: stage the upload in a temporary one, whose tables tell
+            // which store it is.
             let dir = std::env::temp_dir().join(format!("squash-import-{}", uuid_like()));
             std::fs::create_dir_all(&dir).map_err(|error| ImportError::Io {
                 path: dir.display().to_string(),
@@ -196,11 +243,7 @@ impl ConversationService {
             let file = dir.join("gromozeka.db");
             let result = match std::fs::write(&file, &data) {
                 Ok(()) => {
-                    let opts = ImportOptions {
-                        format: format.into(),
-                        ..options.clone()
-                    };
-                    self.import_file_as(&file, name, &opts, Arc::new(NoProgress))
+                    self.import_file_as(&file, name, options, Arc::new(NoProgress))
                         .await
                 }
                 Err(error) => Err(ImportError::Io {
@@ -220,6 +263,10 @@ impl ConversationService {
         let parsed = match (forced, found) {
             (Some(expected), Some(found)) => check_forced(name, expected, parsed, || Ok(found))?,
             _ => parsed?,
+        };
+        let parsed = match refuse_unread(name, format, parsed)? {
+            Some(parsed) => parsed,
+            None => return Ok(metadata_only(name, format, bytes)),
         };
         let records = parsed.records;
         let mut summary = self.store_parsed(parsed, options).await?;
@@ -276,6 +323,7 @@ impl ConversationService {
             conversation_id: conv.conversation_id,
             status: ImportStatus::Imported,
             sidechain: conv.sidechain,
+            started_by: started_by(&conv),
             counts: conv.counts(),
             threads: conv.threads.len(),
             operations: conv.operations.len(),
@@ -447,9 +495,9 @@ fn empty_file(name: &str, bytes: u64) -> ImportSummary {
     }
 }
 
-/// What a file is, from its first bytes.
+/// What a file is, from its first bytes (and a database's tables).
 fn detect_file(path: &Path) -> std::io::Result<Found> {
-    detect::inspect_reader(std::fs::File::open(path)?)
+    detect::inspect_path(path)
 }
 
 /// A forced format that reads nothing (or fails) where detection sees something else is the

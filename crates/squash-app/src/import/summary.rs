@@ -31,6 +31,9 @@ pub struct ConversationReport {
     pub status: ImportStatus,
     /// A sub-agent (sidechain) run kept as its own conversation.
     pub sidechain: bool,
+    /// The call that started the sub-agent run (Claude Code's `Task` tool-use id), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_by: Option<String>,
     pub counts: ContentCounts,
     pub threads: usize,
     pub operations: usize,
@@ -153,7 +156,23 @@ impl ImportSummary {
                 f.file, r.lines, r.messages, r.metadata, r.skipped
             ));
         }
+        // Sub-agent runs right under the conversation whose call started them.
+        let mut order: Vec<&ConversationReport> = Vec::with_capacity(self.conversations.len());
+        for c in self.conversations.iter().filter(|c| !c.sidechain) {
+            order.push(c);
+            let parent = c.source_key.as_str();
+            order.extend(self.conversations.iter().filter(|r| {
+                r.sidechain
+                    && r.source_key.starts_with(parent)
+                    && r.source_key[parent.len()..].starts_with("/sidechain:")
+            }));
+        }
         for c in &self.conversations {
+            if !order.iter().any(|o| std::ptr::eq(*o, c)) {
+                order.push(c);
+            }
+        }
+        for c in order {
             let status = match &c.status {
                 ImportStatus::Imported => "imported".to_owned(),
                 ImportStatus::AlreadyImported => "already imported".to_owned(),
@@ -164,8 +183,13 @@ impl ImportSummary {
                     )
                 }
             };
+            let under = match (&c.sidechain, &c.started_by) {
+                (true, Some(call)) => format!("\n    └ started by call {call}:"),
+                (true, None) => "\n    └".to_owned(),
+                _ => "\n ".to_owned(),
+            };
             out.push_str(&format!(
-                "\n  {}  {}{}  [{}] {} messages, {} tool calls, {} threads, {} operations — {status}",
+                "{under} {}  {}{}  [{}] {} messages, {} tool calls, {} threads, {} operations — {status}",
                 c.conversation_id,
                 c.display_name,
                 if c.sidechain && !c.display_name.contains("sub-agent") {

@@ -16,7 +16,7 @@ pub enum ResumeError {
     },
     #[error("no session {id} in {}", .looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" or "))]
     UnknownSession { id: String, looked: Vec<PathBuf> },
-    #[error("{}: not a Claude Code or Codex session ({found})", .path.display())]
+    #[error("{}: not a session of an agent Squash resumes (Claude Code, Codex, Gemini CLI, opencode): {found}", .path.display())]
     NotASession { path: PathBuf, found: String },
     #[error("{}: {reason}", .path.display())]
     Unreadable { path: PathBuf, reason: String },

@@ -1,95 +1,102 @@
-//! Where agents keep their sessions, and which one to resume.
+//! Which session to resume: a file, a session id, or the latest session of a directory.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 use squash_formats::claude_code::project_dir;
-use squash_formats::detect::{inspect_reader, Found};
-use squash_formats::SourceFormat;
+use squash_formats::detect::{inspect_path, Found};
+use squash_formats::opencode;
 
-use super::{Agent, ResumeError, SessionFile};
+use super::{Agent, AgentHomes, ResumeError, SessionFile};
 
 /// Lines read from the top of a session for its working directory.
 const CWD_SCAN_LINES: usize = 64;
 
-/// The agents' home directories.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AgentHomes {
-    /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
-    pub claude_config: PathBuf,
-    /// `$CODEX_HOME`, else `~/.codex`.
-    pub codex_home: PathBuf,
-}
-
-impl AgentHomes {
-    /// From the environment, as the agents themselves read it.
-    pub fn from_env() -> AgentHomes {
-        let home = std::env::var_os("HOME")
-            .map(PathBuf::from)
-            .unwrap_or_default();
-        let var = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        AgentHomes {
-            claude_config: var("CLAUDE_CONFIG_DIR").unwrap_or_else(|| home.join(".claude")),
-            codex_home: var("CODEX_HOME").unwrap_or_else(|| home.join(".codex")),
-        }
-    }
-
-    pub fn codex_sessions(&self) -> PathBuf {
-        self.codex_home.join("sessions")
-    }
-}
-
-/// The session to resume: `session` (a file path or a session id) or, without one, the most
-/// recent session of `cwd` (of `agent`, or of either agent).
+/// The session to resume: `session` (a file path or a session id, of any agent) or, without
+/// one, the most recent session of `cwd` among `agents` (all of them when empty).
 pub fn locate(
     homes: &AgentHomes,
-    agent: Option<Agent>,
+    agents: &[Agent],
     session: Option<&str>,
     cwd: &str,
 ) -> Result<SessionFile, ResumeError> {
-    let agents: Vec<Agent> = agent.map_or(Agent::ALL.to_vec(), |a| vec![a]);
+    let agents: Vec<Agent> = if agents.is_empty() {
+        Agent::ALL.to_vec()
+    } else {
+        agents.to_vec()
+    };
     match session {
-        Some(s) if Path::new(s).is_file() => from_path(Path::new(s), agent),
-        Some(id) => by_id(homes, &agents, id, cwd),
+        Some(s) if Path::new(s).is_file() => from_path(Path::new(s), None),
+        // An id names one session whichever agent wrote it.
+        Some(id) => by_id(homes, &Agent::ALL, id, cwd),
         None => latest(homes, &agents, cwd),
     }
 }
 
-fn from_path(path: &Path, wanted: Option<Agent>) -> Result<SessionFile, ResumeError> {
+fn from_path(path: &Path, session_id: Option<String>) -> Result<SessionFile, ResumeError> {
     let unreadable = |e: std::io::Error| ResumeError::Unreadable {
         path: path.to_path_buf(),
         reason: e.to_string(),
     };
-    let found = std::fs::File::open(path)
-        .and_then(inspect_reader)
-        .map_err(unreadable)?;
+    let found = inspect_path(path).map_err(unreadable)?;
     let agent = match found {
-        Found::Format(SourceFormat::ClaudeCode) => Agent::Claude,
-        Found::Format(SourceFormat::Codex) => Agent::Codex,
-        other => {
-            return Err(ResumeError::NotASession {
-                path: path.to_path_buf(),
-                found: describe(other),
-            })
-        }
+        Found::Format(f) => Agent::of_format(f),
+        _ => None,
     };
-    if let Some(w) = wanted.filter(|w| *w != agent) {
+    let Some(agent) = agent else {
         return Err(ResumeError::NotASession {
             path: path.to_path_buf(),
-            found: format!("a {agent} session, not a {w} one"),
+            found: describe(found),
+        });
+    };
+    if agent == Agent::Opencode {
+        // A store: its latest session, unless one is named.
+        let (id, cwd, _) = opencode::find_session(path, None, session_id.as_deref())
+            .or_else(|| latest_opencode_in(path))
+            .ok_or_else(|| ResumeError::Unreadable {
+                path: path.to_path_buf(),
+                reason: "the opencode store holds no session".into(),
+            })?;
+        return Ok(SessionFile {
+            agent,
+            path: path.to_path_buf(),
+            cwd: Some(cwd),
+            session_id: Some(id),
         });
     }
+    let cwd = session_cwd(path, agent).or_else(|| gemini_root(path, agent));
     Ok(SessionFile {
         agent,
         path: path.to_path_buf(),
-        cwd: session_cwd(path, agent),
+        cwd,
+        session_id: None,
     })
+}
+
+/// The working directory of a Gemini CLI recording: the `.project_root` marker of the project
+/// folder it is in (`<project>/chats/<file>`).
+fn gemini_root(path: &Path, agent: Agent) -> Option<String> {
+    if agent != Agent::Gemini {
+        return None;
+    }
+    let project = path.parent()?.parent()?;
+    let root = std::fs::read_to_string(project.join(".project_root")).ok()?;
+    Some(root.trim().to_owned()).filter(|r| !r.is_empty())
+}
+
+/// The most recently updated main session of a store, wherever it ran.
+fn latest_opencode_in(path: &Path) -> Option<(String, String, i64)> {
+    let parsed = squash_formats::opencode::read_database(path, "opencode.db", chrono::Utc::now());
+    let conv = parsed
+        .ok()?
+        .conversations
+        .into_iter()
+        .filter(|c| !c.sidechain)
+        .max_by_key(|c| c.updated_at)?;
+    let id = conv.source_key.strip_prefix("opencode:")?.to_owned();
+    Some((id, conv.project_path.unwrap_or_default(), 0))
 }
 
 fn describe(found: Found) -> String {
@@ -101,6 +108,16 @@ fn describe(found: Found) -> String {
     }
 }
 
+/// Where `agent` keeps sessions, for the message that says where Squash looked.
+fn looked_in(homes: &AgentHomes, agent: Agent, cwd: &str) -> PathBuf {
+    match agent {
+        Agent::Claude => project_dir(&homes.claude_config, cwd),
+        Agent::Codex => homes.codex_sessions(),
+        Agent::Gemini => homes.gemini_home.join("tmp"),
+        Agent::Opencode => homes.opencode_db(),
+    }
+}
+
 fn by_id(
     homes: &AgentHomes,
     agents: &[Agent],
@@ -109,10 +126,10 @@ fn by_id(
 ) -> Result<SessionFile, ResumeError> {
     let mut looked = Vec::new();
     for &agent in agents {
+        looked.push(looked_in(homes, agent, cwd));
         let found = match agent {
             Agent::Claude => {
                 let projects = homes.claude_config.join("projects");
-                looked.push(projects.clone());
                 let here = project_dir(&homes.claude_config, cwd).join(format!("{id}.jsonl"));
                 if here.is_file() {
                     Some(here)
@@ -124,16 +141,26 @@ fn by_id(
                 }
             }
             Agent::Codex => {
-                looked.push(homes.codex_sessions());
                 let suffix = format!("-{id}.jsonl");
                 rollouts(&homes.codex_sessions())
                     .into_iter()
                     .map(|(p, _)| p)
                     .find(|p| file_name(p).ends_with(&suffix))
             }
+            Agent::Gemini => gemini_sessions(homes, None)
+                .into_iter()
+                .map(|(p, _)| p)
+                .find(|p| gemini_session_id(p).as_deref() == Some(id)),
+            Agent::Opencode => {
+                let db = homes.opencode_db();
+                if db.is_file() && opencode::find_session(&db, None, Some(id)).is_some() {
+                    return from_path(&db, Some(id.to_owned()));
+                }
+                None
+            }
         };
         if let Some(path) = found {
-            return from_path(&path, Some(agent));
+            return from_path(&path, None);
         }
     }
     Err(ResumeError::UnknownSession {
@@ -148,6 +175,8 @@ fn latest(homes: &AgentHomes, agents: &[Agent], cwd: &str) -> Result<SessionFile
         let candidate = match agent {
             Agent::Claude => latest_claude(homes, cwd),
             Agent::Codex => latest_codex(homes, cwd),
+            Agent::Gemini => latest_gemini(homes, cwd),
+            Agent::Opencode => latest_opencode(homes, cwd),
         };
         if let Some((time, file)) = candidate {
             if best.as_ref().is_none_or(|(t, _)| time > *t) {
@@ -160,10 +189,7 @@ fn latest(homes: &AgentHomes, agents: &[Agent], cwd: &str) -> Result<SessionFile
         ResumeError::NoSession {
             agent,
             cwd: cwd.to_owned(),
-            looked: match agent {
-                Agent::Claude => project_dir(&homes.claude_config, cwd),
-                Agent::Codex => homes.codex_sessions(),
-            },
+            looked: looked_in(homes, agent, cwd),
         }
     })
 }
@@ -182,6 +208,7 @@ fn latest_claude(homes: &AgentHomes, cwd: &str) -> Option<(SystemTime, SessionFi
                 agent: Agent::Claude,
                 cwd: Some(cwd.to_owned()),
                 path,
+                session_id: None,
             };
             (t, file)
         })
@@ -197,10 +224,68 @@ fn latest_codex(homes: &AgentHomes, cwd: &str) -> Option<(SystemTime, SessionFil
                 agent: Agent::Codex,
                 path,
                 cwd: Some(session_cwd),
+                session_id: None,
             };
             (t, file)
         })
     })
+}
+
+fn latest_gemini(homes: &AgentHomes, cwd: &str) -> Option<(SystemTime, SessionFile)> {
+    gemini_sessions(homes, Some(cwd))
+        .into_iter()
+        .max_by_key(|(_, t)| *t)
+        .map(|(path, t)| {
+            let file = SessionFile {
+                agent: Agent::Gemini,
+                path,
+                cwd: Some(cwd.to_owned()),
+                session_id: None,
+            };
+            (t, file)
+        })
+}
+
+fn latest_opencode(homes: &AgentHomes, cwd: &str) -> Option<(SystemTime, SessionFile)> {
+    let db = homes.opencode_db();
+    let (id, directory, updated) = opencode::find_session(&db, Some(cwd), None)?;
+    let t = SystemTime::UNIX_EPOCH + Duration::from_millis(u64::try_from(updated).ok()?);
+    let file = SessionFile {
+        agent: Agent::Opencode,
+        path: db,
+        cwd: Some(directory),
+        session_id: Some(id),
+    };
+    Some((t, file))
+}
+
+/// Gemini CLI's main sessions (`chats/session-*.json[l]`) of `cwd`'s project folders, or of
+/// every project.
+fn gemini_sessions(homes: &AgentHomes, cwd: Option<&str>) -> Vec<(PathBuf, SystemTime)> {
+    let dirs = match cwd {
+        Some(cwd) => homes.gemini_project_dirs(cwd),
+        None => subdirs(&homes.gemini_home.join("tmp")),
+    };
+    dirs.iter()
+        .flat_map(|d| std::fs::read_dir(d.join("chats")).into_iter().flatten())
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = file_name(p);
+            name.starts_with("session-") && (name.ends_with(".jsonl") || name.ends_with(".json"))
+        })
+        .filter_map(|p| Some((p.clone(), modified_nonempty(&p)?)))
+        .collect()
+}
+
+/// The `sessionId` a recording's header names.
+fn gemini_session_id(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let first = text.lines().next()?;
+    let header: Value = serde_json::from_str(first)
+        .or_else(|_| serde_json::from_str(&text))
+        .ok()?;
+    header.get("sessionId")?.as_str().map(str::to_owned)
 }
 
 /// Every `rollout-*.jsonl` under `dir` (the agent nests them by date), with its modification
@@ -249,7 +334,8 @@ fn modified_nonempty(path: &Path) -> Option<SystemTime> {
 }
 
 /// The working directory a session names on one of its first lines (`cwd` on Claude Code
-/// lines, `payload.cwd` on Codex's session_meta).
+/// lines, `payload.cwd` on Codex's session_meta; Gemini's recordings name `directories` on
+/// sub-agent headers only).
 pub(crate) fn session_cwd(path: &Path, agent: Agent) -> Option<String> {
     let file = std::fs::File::open(path).ok()?;
     BufReader::new(file)
@@ -261,6 +347,8 @@ pub(crate) fn session_cwd(path: &Path, agent: Agent) -> Option<String> {
             let cwd = match agent {
                 Agent::Claude => v.get("cwd"),
                 Agent::Codex => v.get("payload").and_then(|p| p.get("cwd")),
+                Agent::Gemini => v.get("directories").and_then(|d| d.get(0)),
+                Agent::Opencode => None,
             };
             cwd.and_then(Value::as_str).map(str::to_owned)
         })

@@ -1,9 +1,11 @@
-//! `resume`: an agent's session made smaller and handed back to the agent. Find the session
-//! (the latest of the current directory by default), check that it can be fitted (before
+//! `resume`: an agent's session made smaller and handed back to the agent — or to another agent
+//! (a handoff: the thread is converted into the target's session format and tools). Find the
+//! session (the latest of the current directory by default), check that it can be fitted (before
 //! anything is written), import it, fit it, and export the fitted thread as a **new** session
-//! beside the original, which is never touched.
+//! where the target agent looks for it; the original is never touched.
 
 mod error;
+mod homes;
 mod locate;
 mod precheck;
 mod write;
@@ -14,7 +16,8 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 pub use error::ResumeError;
-pub use locate::{locate, AgentHomes};
+pub use homes::AgentHomes;
+pub use locate::locate;
 pub use precheck::{precheck, Precheck};
 pub use write::{write_session, WrittenSession};
 
@@ -24,15 +27,19 @@ pub use write::{write_session, WrittenSession};
 pub enum Agent {
     Claude,
     Codex,
+    Gemini,
+    Opencode,
 }
 
 impl Agent {
-    pub const ALL: [Agent; 2] = [Agent::Claude, Agent::Codex];
+    pub const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Opencode];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Opencode => "opencode",
         }
     }
 
@@ -46,23 +53,44 @@ impl Agent {
         match self {
             Agent::Claude => squash_core::SourceFormat::ClaudeCode,
             Agent::Codex => squash_core::SourceFormat::Codex,
+            Agent::Gemini => squash_core::SourceFormat::Gemini,
+            Agent::Opencode => squash_core::SourceFormat::Opencode,
+        }
+    }
+
+    /// The agent whose sessions are in `format`, if any.
+    pub fn of_format(format: squash_core::SourceFormat) -> Option<Agent> {
+        Agent::ALL.into_iter().find(|a| a.format() == format)
+    }
+
+    /// The export format that writes the agent's sessions.
+    pub fn export_format(self) -> crate::export::ExportFormat {
+        use crate::export::ExportFormat;
+        match self {
+            Agent::Claude => ExportFormat::ClaudeCode,
+            Agent::Codex => ExportFormat::Codex,
+            Agent::Gemini => ExportFormat::Gemini,
+            Agent::Opencode => ExportFormat::Opencode,
         }
     }
 
     /// The arguments that resume session `id`, before the user's own.
     pub fn resume_args(self, id: &str) -> Vec<String> {
         match self {
-            Agent::Claude => vec!["--resume".into(), id.into()],
+            Agent::Claude | Agent::Gemini => vec!["--resume".into(), id.into()],
             Agent::Codex => vec!["resume".into(), id.into()],
+            Agent::Opencode => vec!["--session".into(), id.into()],
         }
     }
 
     /// The context window assumed when the session does not name a model Squash knows:
-    /// Claude's models have 200k; Codex's GPT-5 family takes 272k of input.
+    /// Claude's models have 200k; Codex's GPT-5 family takes 272k of input; Gemini's 1M;
+    /// opencode runs any provider's model, so the smallest of these.
     pub fn default_window(self) -> u32 {
         match self {
-            Agent::Claude => 200_000,
+            Agent::Claude | Agent::Opencode => 200_000,
             Agent::Codex => 272_000,
+            Agent::Gemini => 1_048_576,
         }
     }
 }
@@ -80,4 +108,15 @@ pub struct SessionFile {
     pub path: PathBuf,
     /// The working directory the session ran in, when the file says.
     pub cwd: Option<String>,
+    /// The session within the file, when the file is a store of many (opencode's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+}
+
+impl SessionFile {
+    /// The source key its conversation is imported under, when the file holds many sessions.
+    pub fn source_key(&self) -> Option<String> {
+        let id = self.session_id.as_deref()?;
+        Some(format!("{}:{id}", self.agent.format()))
+    }
 }

@@ -10,7 +10,7 @@ use squash_core::{Message, MessageId};
 use squash_formats::read;
 use squash_llm::context_window_for;
 
-use super::{ResumeError, SessionFile};
+use super::{Agent, ResumeError, SessionFile};
 use crate::fit::FitError;
 
 /// What the check found.
@@ -28,6 +28,7 @@ pub struct Precheck {
 /// `best_effort`. Writes nothing.
 pub fn precheck(
     session: &SessionFile,
+    target: Agent,
     budget: Option<u64>,
     request: impl FnOnce(u64) -> FitRequest,
     best_effort: bool,
@@ -37,24 +38,32 @@ pub fn precheck(
         path: path.clone(),
         reason,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| unreadable(e.to_string()))?;
-    let model = last_model(&text);
+    // The model the session used tells the window when the same agent goes on with it; another
+    // agent brings its own model.
+    let model = if session.session_id.is_none() && target == session.agent {
+        let text = std::fs::read_to_string(path).map_err(|e| unreadable(e.to_string()))?;
+        last_model(&text)
+    } else {
+        None
+    };
     let window = model
         .as_deref()
         .and_then(context_window_for)
-        .unwrap_or_else(|| session.agent.default_window());
-    let parsed = read::read_stream(
-        text.as_bytes(),
+        .unwrap_or_else(|| target.default_window());
+    let parsed = read::read_file(
+        path,
         &path.display().to_string(),
         session.agent.format(),
         Utc::now(),
         &mut |_| {},
     )
     .map_err(|e| unreadable(e.to_string()))?;
+    let key = session.source_key();
     let main = parsed
         .conversations
         .iter()
         .filter(|c| !c.sidechain)
+        .filter(|c| key.as_ref().is_none_or(|k| *k == c.source_key))
         .max_by_key(|c| c.messages.len())
         .filter(|c| !c.messages.is_empty())
         .ok_or_else(|| unreadable("the session holds no messages".into()))?;
@@ -83,7 +92,7 @@ pub fn precheck(
 }
 
 /// The model named last: `message.model` on Claude Code's assistant lines, `payload.model` on
-/// Codex's turn contexts.
+/// Codex's turn contexts, `model` on Gemini CLI's model turns.
 fn last_model(text: &str) -> Option<String> {
     text.lines()
         .rev()
@@ -92,6 +101,7 @@ fn last_model(text: &str) -> Option<String> {
         .find_map(|v| {
             v.pointer("/message/model")
                 .or_else(|| v.pointer("/payload/model"))
+                .or_else(|| v.get("model"))
                 .and_then(Value::as_str)
                 .filter(|m| !m.is_empty() && *m != "<synthetic>")
                 .map(str::to_owned)

@@ -1,6 +1,6 @@
-//! The fitted thread as a new session beside the original: written whole in memory first, then
-//! to a file that must not exist yet, so the original (or any other session) is never touched
-//! and a failed export leaves no partial file.
+//! The fitted thread as a new session where the target agent looks for it: written whole in
+//! memory first, then to a file that must not exist yet, so the original (or any other session)
+//! is never touched and a failed export leaves no partial file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use serde::Serialize;
 use squash_core::ConversationId;
 
 use super::{Agent, AgentHomes, ResumeError, SessionFile};
-use crate::export::{ExportFormat, ExportOptions, ExportReport};
+use crate::export::{ExportOptions, ExportReport};
 use crate::ConversationService;
 
 /// A session `resume` wrote.
@@ -19,33 +19,40 @@ pub struct WrittenSession {
     pub path: PathBuf,
     pub session_id: String,
     pub report: ExportReport,
+    /// opencode keeps sessions in its store: the command that imports the written document
+    /// into it, run before the agent starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub import_command: Option<Vec<String>>,
 }
 
-/// Exports the conversation's current thread as a new session of `original`'s agent: beside
-/// the original for Claude Code, in today's folder of `$CODEX_HOME/sessions` for Codex.
+/// Exports the conversation's current thread as a new session of `target` (the original's
+/// agent, or another one: a handoff): beside the original for Claude Code (in the project
+/// folder of its working directory when the original is another agent's), in today's folder of
+/// `$CODEX_HOME/sessions` for Codex, in the project's `chats` folder for Gemini CLI, and as a
+/// document for `opencode import` (in the system's temporary folder) for opencode.
 pub async fn write_session(
     service: &ConversationService,
     conversation: ConversationId,
     original: &SessionFile,
+    target: Agent,
     homes: &AgentHomes,
 ) -> Result<WrittenSession, ResumeError> {
-    let session_id = uuid::Uuid::now_v7().hyphenated().to_string();
-    let (format, path) = match original.agent {
-        Agent::Claude => (
-            ExportFormat::ClaudeCode,
-            beside(&original.path).join(format!("{session_id}.jsonl")),
-        ),
-        // Codex finds a rollout by the id in its name anywhere under its sessions; it is put
-        // where Codex itself would put one started now.
-        Agent::Codex => (
-            ExportFormat::Codex,
-            crate::export::rollout_path(&homes.codex_home, &session_id, &chrono::Local::now()),
-        ),
+    let now = chrono::Utc::now();
+    let session_id = match target {
+        Agent::Opencode => squash_formats::opencode::new_session_id(now),
+        _ => uuid::Uuid::now_v7().hyphenated().to_string(),
+    };
+    let cwd = original.cwd.clone();
+    let path = target_path(original, target, homes, &session_id, cwd.as_deref())?;
+    let model = match (target, cwd.as_deref()) {
+        (Agent::Opencode, Some(cwd)) => homes.opencode_model(cwd),
+        _ => None,
     };
     let options = ExportOptions {
         session_id: Some(session_id.clone()),
-        cwd: original.cwd.clone(),
-        ..ExportOptions::new(format)
+        cwd,
+        model,
+        ..ExportOptions::new(target.export_format())
     };
     let mut bytes = Vec::new();
     let report = service.export(conversation, &options, &mut bytes).await?;
@@ -66,11 +73,60 @@ pub async fn write_session(
         let _ = std::fs::remove_file(&path);
         return Err(write_err(error));
     }
+    let import_command = (target == Agent::Opencode).then(|| {
+        vec![
+            target.program().to_owned(),
+            "import".to_owned(),
+            path.display().to_string(),
+        ]
+    });
     Ok(WrittenSession {
-        agent: original.agent,
+        agent: target,
         path,
         session_id,
         report,
+        import_command,
+    })
+}
+
+fn target_path(
+    original: &SessionFile,
+    target: Agent,
+    homes: &AgentHomes,
+    session_id: &str,
+    cwd: Option<&str>,
+) -> Result<PathBuf, ResumeError> {
+    let cwd_of = || {
+        cwd.ok_or_else(|| ResumeError::Unreadable {
+            path: original.path.clone(),
+            reason: format!(
+                "the session names no working directory, which {target} needs to find it"
+            ),
+        })
+    };
+    Ok(match target {
+        Agent::Claude if original.agent == Agent::Claude => {
+            beside(&original.path).join(format!("{session_id}.jsonl"))
+        }
+        Agent::Claude => crate::export::project_dir(&homes.claude_config, cwd_of()?)
+            .join(format!("{session_id}.jsonl")),
+        // Codex finds a rollout by the id in its name anywhere under its sessions; it is put
+        // where Codex itself would put one started now.
+        Agent::Codex => {
+            crate::export::rollout_path(&homes.codex_home, session_id, &chrono::Local::now())
+        }
+        Agent::Gemini => {
+            let dir = homes
+                .gemini_project_dir_for_new(cwd_of()?)
+                .map_err(|error| ResumeError::Write {
+                    path: homes.gemini_home.clone(),
+                    error,
+                })?;
+            squash_formats::gemini::session_path(&dir, session_id, &chrono::Utc::now())
+        }
+        Agent::Opencode => std::env::temp_dir()
+            .join("squash-resume")
+            .join(format!("{session_id}.json")),
     })
 }
 

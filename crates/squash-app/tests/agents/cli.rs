@@ -14,6 +14,8 @@ const RUN_LIMIT: Duration = Duration::from_secs(180);
 pub enum AgentKind {
     Claude,
     Codex,
+    Gemini,
+    Opencode,
 }
 
 impl AgentKind {
@@ -21,6 +23,8 @@ impl AgentKind {
         match self {
             AgentKind::Claude => "SQUASH_CLAUDE_BIN",
             AgentKind::Codex => "SQUASH_CODEX_BIN",
+            AgentKind::Gemini => "SQUASH_GEMINI_BIN",
+            AgentKind::Opencode => "SQUASH_OPENCODE_BIN",
         }
     }
 
@@ -28,6 +32,8 @@ impl AgentKind {
         match self {
             AgentKind::Claude => "claude",
             AgentKind::Codex => "codex",
+            AgentKind::Gemini => "gemini",
+            AgentKind::Opencode => "opencode",
         }
     }
 }
@@ -52,7 +58,7 @@ impl Agent {
                     }
                     None => format!(
                         "no `{}` on PATH and {} is not set (npm install @anthropic-ai/claude-code \
-                         @openai/codex, see .ci/run)",
+                         @openai/codex @google/gemini-cli opencode-ai, see .ci/run)",
                         kind.program(),
                         kind.env()
                     ),
@@ -91,14 +97,34 @@ impl Sandbox {
         let root = dir.path().canonicalize().expect("canonical temp dir");
         let home = root.join("home");
         let cwd = root.join("project");
-        for d in [&home, &cwd, &home.join(".claude"), &home.join(".codex")] {
+        let gemini = home.join(".gemini");
+        for d in [
+            &home,
+            &cwd,
+            &home.join(".claude"),
+            &home.join(".codex"),
+            &gemini,
+        ] {
             std::fs::create_dir_all(d).expect("sandbox dirs");
         }
+        // Gemini CLI with an API key and no questions; its workspace trusted by environment.
+        let settings = r#"{"security": {"auth": {"selectedType": "gemini-api-key"}}}"#;
+        std::fs::write(gemini.join("settings.json"), settings).expect("gemini settings");
         Sandbox {
             _dir: dir,
             home,
             cwd,
         }
+    }
+
+    /// Gemini CLI's home: `tmp/<project>/chats/session-*.jsonl`, `projects.json`.
+    pub fn gemini_home(&self) -> PathBuf {
+        self.home.join(".gemini")
+    }
+
+    /// opencode's data: `opencode.db`.
+    pub fn opencode_data(&self) -> PathBuf {
+        self.home.join(".local/share/opencode")
     }
 
     /// `CLAUDE_CONFIG_DIR`: Claude Code's settings and `projects/<encoded cwd>/<session>.jsonl`.
@@ -178,6 +204,65 @@ impl Sandbox {
             .args(["-c", "model_provider=\"loopback\"", "-c", &provider])
             .arg(prompt);
         run(cmd, "codex").await
+    }
+
+    /// `gemini --yolo -p PROMPT` against `base_url` (`extra` before the prompt, e.g.
+    /// `--resume ID`).
+    pub async fn gemini(
+        &self,
+        agent: &Agent,
+        base_url: &str,
+        extra: &[&str],
+        prompt: &str,
+    ) -> Output {
+        let mut cmd = self.command(agent);
+        cmd.env("GOOGLE_GEMINI_BASE_URL", base_url)
+            .env("GEMINI_API_KEY", "test")
+            .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+            .arg("--yolo")
+            .args(extra)
+            .args(["-p", prompt]);
+        run(cmd, "gemini").await
+    }
+
+    /// `opencode run PROMPT` (`extra` before it, e.g. `--session ID`) through a custom
+    /// OpenAI-compatible provider at `base_url`, configured in the project's `opencode.json`.
+    pub async fn opencode(
+        &self,
+        agent: &Agent,
+        base_url: &str,
+        extra: &[&str],
+        prompt: &str,
+    ) -> Output {
+        self.opencode_config(base_url);
+        let mut cmd = self.command(agent);
+        cmd.env("OPENCODE_DISABLE_AUTOUPDATE", "1")
+            .arg("run")
+            .args(extra)
+            .arg(prompt);
+        run(cmd, "opencode").await
+    }
+
+    /// `opencode ARGS` (e.g. `import FILE`).
+    pub async fn opencode_cli(&self, agent: &Agent, args: &[&str]) -> Output {
+        let mut cmd = self.command(agent);
+        cmd.env("OPENCODE_DISABLE_AUTOUPDATE", "1").args(args);
+        run(cmd, "opencode").await
+    }
+
+    /// The project's `opencode.json`: the loopback provider and its model.
+    pub fn opencode_config(&self, base_url: &str) {
+        let config = serde_json::json!({
+            "provider": {"loopback": {
+                "npm": "@ai-sdk/openai-compatible", "name": "Loopback",
+                "options": {"baseURL": base_url, "apiKey": "test"},
+                "models": {"loopback-model": {"name": "Loopback"}},
+            }},
+            "model": "loopback/loopback-model",
+            "autoupdate": false,
+            "share": "disabled",
+        });
+        std::fs::write(self.cwd.join("opencode.json"), config.to_string()).expect("opencode.json");
     }
 }
 

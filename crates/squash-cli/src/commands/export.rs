@@ -1,5 +1,6 @@
 //! `squash export`: a conversation's current (or named) thread as Markdown, a resumable Claude
-//! Code session or Codex rollout, or the whole conversation as our lossless JSON.
+//! Code session, Codex rollout, Gemini CLI recording or opencode import document, or the whole
+//! conversation as our lossless JSON.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -32,10 +33,14 @@ pub struct ExportArgs {
     /// never overwritten.
     #[arg(long)]
     pub install: bool,
-    /// claude-code, codex: the working directory the session will be resumed from (default: the
+    /// Agent sessions: the working directory the session will be resumed from (default: the
     /// conversation's project).
     #[arg(long)]
     pub cwd: Option<String>,
+    /// opencode: the provider/model the session goes on with (default: the one it last ran on
+    /// in opencode, else the `model` of the opencode.json that applies to --cwd).
+    #[arg(long)]
+    pub model: Option<String>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -44,6 +49,10 @@ pub enum FormatArg {
     Json,
     ClaudeCode,
     Codex,
+    /// A Gemini CLI recording, for `gemini --resume <session>`.
+    Gemini,
+    /// An opencode session document, for `opencode import <file>`.
+    Opencode,
 }
 
 impl From<FormatArg> for ExportFormat {
@@ -53,13 +62,21 @@ impl From<FormatArg> for ExportFormat {
             FormatArg::Json => ExportFormat::Json,
             FormatArg::ClaudeCode => ExportFormat::ClaudeCode,
             FormatArg::Codex => ExportFormat::Codex,
+            FormatArg::Gemini => ExportFormat::Gemini,
+            FormatArg::Opencode => ExportFormat::Opencode,
         }
     }
 }
 
 /// `$<var>`, else `~/<dir>`: where an agent keeps its configuration and sessions.
 fn is_agent(format: ExportFormat) -> bool {
-    matches!(format, ExportFormat::ClaudeCode | ExportFormat::Codex)
+    matches!(
+        format,
+        ExportFormat::ClaudeCode
+            | ExportFormat::Codex
+            | ExportFormat::Gemini
+            | ExportFormat::Opencode
+    )
 }
 
 /// Where `--install` puts the session.
@@ -67,6 +84,14 @@ fn install_path(format: ExportFormat, session_id: &str, cwd: &str) -> anyhow::Re
     let homes = AgentHomes::from_env();
     Ok(match format {
         ExportFormat::Codex => rollout_path(&homes.codex_home, session_id, &chrono::Local::now()),
+        ExportFormat::Gemini => {
+            let dir = homes.gemini_project_dir_for_new(cwd)?;
+            squash_app::export::gemini_session_path(&dir, session_id, &chrono::Utc::now())
+        }
+        ExportFormat::Opencode => anyhow::bail!(
+            "opencode keeps sessions in its own store: write the document with --output, then \
+             run `opencode import FILE` (or use `squash resume --agent opencode`)"
+        ),
         _ => project_dir(&homes.claude_config, cwd).join(format!("{session_id}.jsonl")),
     })
 }
@@ -78,14 +103,18 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let format: ExportFormat = args.format.into();
     if args.install && !is_agent(format) {
-        anyhow::bail!("--install only applies to --format claude-code or codex");
+        anyhow::bail!("--install only applies to --format claude-code, codex or gemini");
     }
     let conversation = service.resolve_conversation(&args.conversation).await?;
     let thread = match &args.thread {
         Some(t) => Some(service.resolve_thread(conversation, t).await?),
         None => None,
     };
-    let session_id = uuid_v7();
+    let session_id = if format == ExportFormat::Opencode {
+        squash_app::export::new_opencode_session_id()
+    } else {
+        uuid_v7()
+    };
     let cwd = match (&args.cwd, format) {
         (Some(cwd), _) => Some(cwd.clone()),
         (None, f) if is_agent(f) => {
@@ -94,10 +123,16 @@ pub async fn run(
         }
         _ => None,
     };
+    let model = match (&args.model, format, cwd.as_deref()) {
+        (Some(m), _, _) => Some(m.clone()),
+        (None, ExportFormat::Opencode, Some(cwd)) => AgentHomes::from_env().opencode_model(cwd),
+        _ => None,
+    };
     let options = ExportOptions {
         thread,
         session_id: Some(session_id.clone()),
         cwd: cwd.clone(),
+        model,
         ..ExportOptions::new(format)
     };
     let target: Option<PathBuf> = if args.install {
@@ -140,6 +175,13 @@ pub async fn run(
                 ExportFormat::Codex => {
                     format!("\nCodex session {session}: cd {cwd} && codex resume {session}")
                 }
+                ExportFormat::Gemini => {
+                    format!("\nGemini CLI session {session}: cd {cwd} && gemini --resume {session}")
+                }
+                ExportFormat::Opencode => format!(
+                    "\nopencode session {session}: opencode import {} && cd {cwd} && opencode --session {session}",
+                    path.display()
+                ),
                 _ => format!(
                     "\nClaude Code session {session}: cd {cwd} && claude --resume {session}"
                 ),

@@ -1,5 +1,7 @@
-//! `squash import`: sessions from Claude Code, Codex CLI, OpenAI/Anthropic-style JSON, Gromozeka
-//! databases, ChatGPT data exports and our own JSON export, with a progress bar on a terminal and a summary at the end.
+//! `squash import`: sessions from Claude Code, Codex CLI, Gemini CLI, opencode, OpenAI/Anthropic-
+//! style JSON, Gromozeka databases, ChatGPT and claude.ai data exports and our own JSON export,
+//! with a progress bar on a terminal and a summary at the end. A file Squash cannot read is
+//! refused with one line (what was found, which formats exist) and nothing is written.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -13,8 +15,8 @@ use crate::output::Output;
 
 #[derive(Args, Debug)]
 pub struct ImportArgs {
-    /// A session file, a Gromozeka database, or a directory (searched recursively for .jsonl,
-    /// .json, .traj and .db files — e.g. ~/.claude/projects).
+    /// A session file, a database (Gromozeka, opencode), or a directory (searched recursively
+    /// for .jsonl, .json, .traj and .db files — e.g. ~/.claude/projects or ~/.gemini/tmp).
     pub path: PathBuf,
     /// The format; auto detects it from the content.
     #[arg(long, value_enum, default_value = "auto")]
@@ -29,12 +31,18 @@ pub enum FormatArg {
     Auto,
     ClaudeCode,
     Codex,
+    /// A Gemini CLI recording (`~/.gemini/tmp/<project>/chats/session-*.jsonl`).
+    Gemini,
+    /// opencode's store (`~/.local/share/opencode/opencode.db`) or an `opencode export`.
+    Opencode,
     Openai,
     Anthropic,
     Gromozeka,
-    /// The ChatGPT data export (`conversations.json`).
+    /// The ChatGPT data export (`conversations.json`, or one conversation of it).
     #[value(name = "chatgpt")]
     Chatgpt,
+    /// The claude.ai data export (`conversations.json`, or one conversation of it).
+    ClaudeAi,
     Squash,
 }
 
@@ -44,10 +52,13 @@ impl From<FormatArg> for ImportFormat {
             FormatArg::Auto => ImportFormat::Auto,
             FormatArg::ClaudeCode => ImportFormat::ClaudeCode,
             FormatArg::Codex => ImportFormat::Codex,
+            FormatArg::Gemini => ImportFormat::Gemini,
+            FormatArg::Opencode => ImportFormat::Opencode,
             FormatArg::Openai => ImportFormat::OpenAi,
             FormatArg::Anthropic => ImportFormat::Anthropic,
             FormatArg::Gromozeka => ImportFormat::Gromozeka,
             FormatArg::Chatgpt => ImportFormat::ChatGpt,
+            FormatArg::ClaudeAi => ImportFormat::ClaudeAi,
             FormatArg::Squash => ImportFormat::Squash,
         }
     }

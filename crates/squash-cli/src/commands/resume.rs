@@ -1,5 +1,6 @@
 //! `squash resume`: the latest agent session of this directory, fitted and handed back to the
-//! agent as a new session.
+//! agent as a new session — or handed over to another agent (`--agent`), converted into its
+//! session format and tools.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -19,11 +20,14 @@ use crate::output::Output;
 
 #[derive(Args, Debug)]
 pub struct ResumeArgs {
-    /// A session file, or a session id; default: the most recent session of the current
-    /// directory (in $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, and $CODEX_HOME/sessions
-    /// or ~/.codex/sessions).
+    /// A session file (or opencode's store), or a session id of any agent; default: the most
+    /// recent session of the current directory (in $CLAUDE_CONFIG_DIR/projects or
+    /// ~/.claude/projects, $CODEX_HOME/sessions or ~/.codex/sessions, ~/.gemini/tmp/<project>/chats,
+    /// and ~/.local/share/opencode/opencode.db).
     pub session: Option<String>,
-    /// Which agent's sessions to look at (default: both, the most recent wins).
+    /// The agent to resume with. With a SESSION of another agent, the session is handed over:
+    /// converted into this agent's session format and tools. Without a SESSION, only this
+    /// agent's sessions are looked at (default: every agent's, the most recent wins).
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
     #[command(flatten)]
@@ -41,6 +45,8 @@ pub struct ResumeArgs {
 pub enum AgentArg {
     Claude,
     Codex,
+    Gemini,
+    Opencode,
 }
 
 impl From<AgentArg> for Agent {
@@ -48,6 +54,8 @@ impl From<AgentArg> for Agent {
         match a {
             AgentArg::Claude => Agent::Claude,
             AgentArg::Codex => Agent::Codex,
+            AgentArg::Gemini => Agent::Gemini,
+            AgentArg::Opencode => Agent::Opencode,
         }
     }
 }
@@ -56,6 +64,8 @@ impl From<AgentArg> for Agent {
 #[derive(Serialize)]
 struct Resumed {
     original: SessionFile,
+    /// The agent that resumes: the original's, or another one the session is handed to.
+    agent: Agent,
     conversation_id: ConversationId,
     window: u32,
     model: Option<String>,
@@ -77,23 +87,26 @@ pub async fn run(
         .to_string_lossy()
         .into_owned();
     let homes = AgentHomes::from_env();
-    let session = resume::locate(
-        &homes,
-        args.agent.map(Agent::from),
-        args.session.as_deref(),
-        &cwd,
-    )?;
-    let program = find_program(session.agent.program());
+    let wanted: Vec<Agent> = args.agent.map(Agent::from).into_iter().collect();
+    let session = resume::locate(&homes, &wanted, args.session.as_deref(), &cwd)?;
+    let target = wanted.first().copied().unwrap_or(session.agent);
+    let program = find_program(target.program());
     if program.is_none() && !args.dry_run {
         return Err(ResumeError::AgentMissing {
-            program: session.agent.program().to_owned(),
+            program: target.program().to_owned(),
         }
         .into());
     }
     let fit_args = &args.fit;
     let request = |budget| request(budget, fit_args);
-    let check = resume::precheck(&session, fit_args.budget, request, fit_args.best_effort)
-        .map_err(resume_error)?;
+    let check = resume::precheck(
+        &session,
+        target,
+        fit_args.budget,
+        request,
+        fit_args.best_effort,
+    )
+    .map_err(resume_error)?;
     let conv = import(service, &session).await?;
     let outcome = fit(
         service,
@@ -103,22 +116,29 @@ pub async fn run(
         out.is_json(),
     )
     .await?;
-    let written = match outcome.thread {
-        Some(_) => Some(resume::write_session(service, conv, &session, &homes).await?),
-        None => None,
+    // Another agent always gets a session of its own; the same one only when the fit changed it.
+    let written = if outcome.thread.is_some() || target != session.agent {
+        Some(resume::write_session(service, conv, &session, target, &homes).await?)
+    } else {
+        None
     };
     let id = match &written {
         Some(w) => w.session_id.clone(),
         None => session_id_of(&session)?,
     };
-    let mut command = vec![program.as_ref().map_or_else(
-        || session.agent.program().to_owned(),
-        |p| p.display().to_string(),
-    )];
-    command.extend(session.agent.resume_args(&id));
+    let program_name = program
+        .as_ref()
+        .map_or_else(|| target.program().to_owned(), |p| p.display().to_string());
+    let mut command = vec![program_name.clone()];
+    command.extend(target.resume_args(&id));
     command.extend(args.agent_args.iter().cloned());
+    let mut written = written;
+    if let Some(import) = written.as_mut().and_then(|w| w.import_command.as_mut()) {
+        import[0] = program_name;
+    }
     let resumed = Resumed {
         original: session,
+        agent: target,
         conversation_id: conv,
         window: check.window,
         model: check.model,
@@ -147,10 +167,12 @@ async fn import(
     let summary = service
         .import_file(&session.path, &options, Arc::new(NoProgress))
         .await?;
+    let key = session.source_key();
     summary
         .conversations
         .iter()
         .filter(|c| !c.sidechain)
+        .filter(|c| key.as_ref().is_none_or(|k| *k == c.source_key))
         .max_by_key(|c| c.counts.messages)
         .map(|c| c.conversation_id)
         .ok_or_else(|| anyhow!("{}: no conversation was imported", session.path.display()))
@@ -159,19 +181,34 @@ async fn import(
 /// The session id the agent resumes the original by: its file name (Claude Code) or the id at
 /// its end (Codex's `rollout-<time>-<id>.jsonl`).
 fn session_id_of(session: &SessionFile) -> anyhow::Result<String> {
+    if let Some(id) = &session.session_id {
+        return Ok(id.clone());
+    }
     let stem = session
         .path
         .file_stem()
         .and_then(|s| s.to_str())
         .ok_or_else(|| anyhow!("{}: no session id in the file name", session.path.display()))?;
     Ok(match session.agent {
-        Agent::Claude => stem.to_owned(),
+        Agent::Claude | Agent::Opencode => stem.to_owned(),
+        // The recording names its session; the file only its first eight characters.
+        Agent::Gemini => gemini_session_id(&session.path).unwrap_or_else(|| stem.to_owned()),
         Agent::Codex => {
             // A UUID is the last five dash-separated groups.
             let parts: Vec<&str> = stem.split('-').collect();
             parts[parts.len().saturating_sub(5)..].join("-")
         }
     })
+}
+
+/// The `sessionId` on a Gemini CLI recording's first line (or its whole older document).
+fn gemini_session_id(path: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let first = text.lines().next()?;
+    let header: serde_json::Value = serde_json::from_str(first)
+        .or_else(|_| serde_json::from_str(&text))
+        .ok()?;
+    header.get("sessionId")?.as_str().map(str::to_owned)
 }
 
 fn resumed_text(r: &Resumed, dry_run: bool) -> String {
@@ -188,15 +225,30 @@ fn resumed_text(r: &Resumed, dry_run: bool) -> String {
     s.push_str(&outcome_text(&r.fit, &r.conversation_id.to_string()));
     s.push('\n');
     match &r.written {
-        Some(w) => s.push_str(&format!(
-            "new session {} written to {} ({} lines; the original is untouched)\n",
-            w.session_id,
-            w.path.display(),
-            w.report.lines
-        )),
+        Some(w) => {
+            s.push_str(&format!(
+                "new {} session {} written to {} ({} lines; the original is untouched)\n",
+                w.agent,
+                w.session_id,
+                w.path.display(),
+                w.report.lines
+            ));
+            for warning in w.report.handoff.iter().flat_map(|h| h.warnings()) {
+                s.push_str(&format!("  {warning}\n"));
+            }
+        }
         None => s.push_str("the session is resumed as it is\n"),
     }
+    let import = r
+        .written
+        .as_ref()
+        .and_then(|w| w.import_command.as_ref())
+        .map(|c| c.join(" "));
     let command = r.command.join(" ");
+    let command = match import {
+        Some(import) => format!("{import} && {command}"),
+        None => command,
+    };
     if dry_run {
         s.push_str(&format!(
             "dry run; the agent would start with:\n  {command}"
@@ -207,8 +259,19 @@ fn resumed_text(r: &Resumed, dry_run: bool) -> String {
     s
 }
 
-/// Replaces this process with the agent (on Unix), so the terminal is the agent's.
+/// Replaces this process with the agent (on Unix), so the terminal is the agent's; for
+/// opencode, after importing the written session into its store.
 fn exec(r: &Resumed) -> anyhow::Result<()> {
+    if let Some(import) = r.written.as_ref().and_then(|w| w.import_command.as_ref()) {
+        let status = std::process::Command::new(&import[0])
+            .args(&import[1..])
+            .stdin(std::process::Stdio::null())
+            .status()
+            .with_context(|| format!("cannot start {}", import[0]))?;
+        if !status.success() {
+            anyhow::bail!("`{}` failed ({status})", import.join(" "));
+        }
+    }
     let mut cmd = std::process::Command::new(&r.command[0]);
     cmd.args(&r.command[1..]);
     if let Some(dir) = r

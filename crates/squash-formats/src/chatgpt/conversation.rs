@@ -317,7 +317,7 @@ fn call_above<'a>(
 }
 
 /// Threads from link lists, the first current; the others derive from it.
-fn thread_list(
+pub(crate) fn thread_list(
     lists: Vec<Vec<MessageId>>,
     messages: &[Message],
     now: DateTime<Utc>,

@@ -13,10 +13,10 @@
 //! conversation, not by the export.
 
 mod content;
-mod conversation;
+pub(crate) mod conversation;
 #[cfg(test)]
 mod tests;
-mod tree;
+pub(crate) mod tree;
 
 use std::fmt;
 use std::io::{BufReader, Read};
@@ -37,19 +37,33 @@ pub fn read(
     now: DateTime<Utc>,
     advanced: &mut dyn FnMut(u64),
 ) -> Result<Parsed, FormatError> {
-    let mut counting = Counting {
-        inner: BufReader::with_capacity(1 << 20, reader),
-        advanced,
-        pending: 0,
-    };
     let mut parsed = Parsed::default();
     let mut index = 0usize;
     let mut each = |conv: Value| {
         conversation::read(source_name, index, conv, now, &mut parsed);
         index += 1;
     };
+    each_conversation(reader, source_name, "a ChatGPT export", advanced, &mut each)?;
+    Ok(parsed)
+}
+
+/// Calls `each` with every element of the JSON list `reader` holds (or with the one object it
+/// holds), as it is read: memory is bounded by the largest element. `what` names the format in
+/// the error for a document that is not one.
+pub(crate) fn each_conversation(
+    reader: impl Read,
+    source_name: &str,
+    what: &str,
+    advanced: &mut dyn FnMut(u64),
+    each: &mut dyn FnMut(Value),
+) -> Result<(), FormatError> {
+    let mut counting = Counting {
+        inner: BufReader::with_capacity(1 << 20, reader),
+        advanced,
+        pending: 0,
+    };
     let mut de = serde_json::Deserializer::from_reader(&mut counting);
-    de.deserialize_any(Each { f: &mut each })
+    de.deserialize_any(Each { f: each })
         .and_then(|()| de.end())
         .map_err(|e| {
             if e.is_io() {
@@ -58,11 +72,11 @@ pub fn read(
                     error: e.into(),
                 }
             } else {
-                FormatError::invalid(source_name, format!("not a ChatGPT export: {e}"))
+                FormatError::invalid(source_name, format!("not {what}: {e}"))
             }
         })?;
     (counting.advanced)(counting.pending);
-    Ok(parsed)
+    Ok(())
 }
 
 /// Reads an export already parsed (tests, fuzzing).
@@ -81,12 +95,18 @@ pub fn parse_value(source_name: &str, doc: Value, now: DateTime<Utc>) -> Parsed 
 /// Whether a parsed document is a ChatGPT export: a conversation, or a list whose first element
 /// is one, with its `mapping` tree.
 pub fn looks_like(doc: &Value) -> bool {
-    let conv = match doc {
+    first_conversation(doc)
+        .and_then(|c| c.get("mapping"))
+        .is_some_and(Value::is_object)
+}
+
+/// The first conversation of an export: the first element of a list, or the document itself
+/// (one conversation, as one-conversation exporters save it).
+pub(crate) fn first_conversation(doc: &Value) -> Option<&Value> {
+    match doc {
         Value::Array(list) => list.first(),
         other => Some(other),
-    };
-    conv.and_then(|c| c.get("mapping"))
-        .is_some_and(Value::is_object)
+    }
 }
 
 /// Whether the beginning of a document (too long to parse whole) looks like a ChatGPT export:

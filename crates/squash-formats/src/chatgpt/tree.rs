@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 
 /// Parent links of the nodes of a `mapping`, by node id.
-pub(super) struct Tree<'a> {
+pub(crate) struct Tree<'a> {
     parent: HashMap<&'a str, &'a str>,
     /// Nodes in mapping order.
     order: Vec<&'a str>,
@@ -12,7 +12,7 @@ pub(super) struct Tree<'a> {
 impl<'a> Tree<'a> {
     /// `nodes`: (id, parent id) in mapping order. A parent that is not a node (or the node
     /// itself) makes a root.
-    pub(super) fn new(nodes: &[(&'a str, Option<&'a str>)]) -> Tree<'a> {
+    pub(crate) fn new(nodes: &[(&'a str, Option<&'a str>)]) -> Tree<'a> {
         let known: HashSet<&str> = nodes.iter().map(|(id, _)| *id).collect();
         let parent = nodes
             .iter()
@@ -25,7 +25,7 @@ impl<'a> Tree<'a> {
     }
 
     /// The branch from the root down to `node` (a cycle is cut where it closes).
-    pub(super) fn path_to(&self, node: &'a str) -> Vec<&'a str> {
+    pub(crate) fn path_to(&self, node: &'a str) -> Vec<&'a str> {
         let mut path = vec![node];
         let mut seen: HashSet<&str> = HashSet::from([node]);
         let mut at = node;
@@ -41,7 +41,7 @@ impl<'a> Tree<'a> {
     }
 
     /// The nodes no other node names as its parent, in mapping order.
-    pub(super) fn leaves(&self) -> Vec<&'a str> {
+    pub(crate) fn leaves(&self) -> Vec<&'a str> {
         let parents: HashSet<&str> = self.parent.values().copied().collect();
         self.order
             .iter()
@@ -51,7 +51,7 @@ impl<'a> Tree<'a> {
     }
 
     /// How far `node` is from its root.
-    pub(super) fn depth(&self, node: &'a str) -> usize {
+    pub(crate) fn depth(&self, node: &'a str) -> usize {
         self.path_to(node).len() - 1
     }
 }

@@ -33,6 +33,17 @@ pub(super) struct Assembly<'a> {
     pub parsed: &'a mut Parsed,
     /// Set for a streamed read: the messages are made when they are stored.
     pub source: Option<Arc<LineSource>>,
+    /// A file of sub-agent runs only (`<session>/subagents/agent-*.jsonl`): the session they
+    /// belong to, whose `Task` calls started them.
+    pub parent: Option<&'a ParentSession>,
+}
+
+/// The session a file of sub-agent runs belongs to: its name and its `Task` calls
+/// (tool-use id, prompt, description).
+#[derive(Clone, Debug, Default)]
+pub struct ParentSession {
+    pub display_name: String,
+    pub tasks: Vec<(String, String, String)>,
 }
 
 pub(super) fn assemble(a: Assembly<'_>) {
@@ -47,6 +58,7 @@ pub(super) fn assemble(a: Assembly<'_>) {
         mut drafts,
         parsed,
         source: line_source,
+        parent,
     } = a;
     let extras = leftover_extras(
         Leftovers {
@@ -77,12 +89,17 @@ pub(super) fn assemble(a: Assembly<'_>) {
     let main_name = main
         .as_ref()
         .map(|(c, _, _)| c.display_name.clone())
+        .or_else(|| parent.map(|p| p.display_name.clone()))
         .unwrap_or_else(|| format!("Claude Code session {}", prefix(&session)));
-    let tasks = main
+    let mut tasks = main
         .as_ref()
         .map(|(_, tasks, _)| tasks.clone())
         .unwrap_or_default();
-    if let Some((mut conv, _, _)) = main {
+    if let Some(p) = parent {
+        tasks.extend(p.tasks.iter().cloned());
+    }
+    if let Some((mut conv, main_tasks, _)) = main {
+        conv.task_calls = main_tasks;
         conv.source_key = main_key.clone();
         set_meta(&mut conv, "session_id", Value::String(session.clone()));
         conv.content_hash = content_hash.to_owned();
@@ -99,12 +116,27 @@ pub(super) fn assemble(a: Assembly<'_>) {
             _ => None,
         };
         let (mut conv, _, prompt) = made(draft, extras);
-        let task = tasks
-            .iter()
-            .find(|(_, p, _)| Some(prompt_digest(p)) == prompt);
+        // The call that started the run: the one whose time it ran in, else the one whose
+        // prompt it starts with.
+        let task = match &group.key {
+            GroupKey::Task(id) => tasks.iter().find(|(t, _, _)| t == id),
+            _ => None,
+        }
+        .or_else(|| {
+            tasks
+                .iter()
+                .find(|(_, p, _)| Some(prompt_digest(p)) == prompt)
+        });
         conv.display_name = match task {
             Some((_, _, description)) if !description.is_empty() => {
                 format!("{main_name} · sub-agent: {description}")
+            }
+            // Claude Code runs its own compaction as a sub-agent (`agent-acompact-*`).
+            _ if agent_id
+                .as_deref()
+                .is_some_and(|a| a.starts_with("acompact")) =>
+            {
+                format!("{main_name} · compaction request")
             }
             _ => format!("{main_name} · sub-agent: {}", conv.display_name),
         };

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use chrono::{DateTime, Utc};
+
 use super::lines::LineRecord;
 use super::tree::Tree;
 
@@ -12,6 +14,9 @@ pub(super) enum GroupKey {
     Main,
     /// A sub-agent run named by its `agentId`: its pieces are one conversation.
     Agent(String),
+    /// A sub-agent run without `agentId` whose lines fall in the time a `Task` call was running
+    /// (from the call to its result): named by the call's tool-use id.
+    Task(String),
     /// A sub-agent run without `agentId`, named by its first line.
     Root(usize),
 }
@@ -25,8 +30,41 @@ pub(super) struct Group {
     pub loose: Vec<usize>,
 }
 
-/// Splits the lines into conversations, main first, then sub-agent runs in file order.
+/// The time each `Task` call of the main chain ran: (tool-use id, from, to); a call without a
+/// result runs to the end.
+fn task_windows(lines: &[LineRecord]) -> Vec<(String, DateTime<Utc>, DateTime<Utc>)> {
+    let mut windows: Vec<(String, DateTime<Utc>, DateTime<Utc>)> = Vec::new();
+    for line in lines.iter().filter(|l| !l.sidechain) {
+        let (Some(m), Some(at)) = (line.message(), line.timestamp) else {
+            continue;
+        };
+        for (id, _, _) in &m.facts.tasks {
+            windows.push((id.clone(), at, DateTime::<Utc>::MAX_UTC));
+        }
+        for id in &m.facts.result_ids {
+            if let Some(w) = windows.iter_mut().find(|w| *w.0 == **id) {
+                w.2 = at;
+            }
+        }
+    }
+    windows
+}
+
+/// Splits the lines into conversations, main first, then sub-agent runs in file order. A
+/// sub-agent line that names no `agentId` (nor does its root) joins the run of the `Task`
+/// call that was running when it was written, when exactly one was.
 pub(super) fn groups(lines: &[LineRecord], tree: &Tree) -> Vec<Group> {
+    let windows = task_windows(lines);
+    let running = |at: Option<DateTime<Utc>>| -> Option<String> {
+        let at = at?;
+        let mut open = windows
+            .iter()
+            .filter(|(_, from, to)| *from <= at && at <= *to);
+        match (open.next(), open.next()) {
+            (Some((id, _, _)), None) => Some(id.clone()),
+            _ => None,
+        }
+    };
     let mut root_of: Vec<usize> = (0..lines.len()).collect();
     for i in 0..lines.len() {
         if !tree.in_tree[i] {
@@ -54,6 +92,8 @@ pub(super) fn groups(lines: &[LineRecord], tree: &Tree) -> Vec<Group> {
             .or(lines[root_of[i]].agent_id.as_ref())
         {
             GroupKey::Agent(agent.to_string())
+        } else if let Some(task) = running(lines[root_of[i]].timestamp.or(line.timestamp)) {
+            GroupKey::Task(task)
         } else if tree.in_tree[i] {
             GroupKey::Root(root_of[i])
         } else {

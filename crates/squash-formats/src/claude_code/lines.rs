@@ -98,6 +98,8 @@ pub(super) struct Facts {
     pub prompt: Option<u64>,
     /// `Task`/`Agent` calls: (tool-use id, prompt, description).
     pub tasks: Vec<(String, String, String)>,
+    /// The calls this line's results answer (what closes a `Task` call's time window).
+    pub result_ids: Vec<Box<str>>,
     pub cwd: Option<Arc<str>>,
     /// What the items are (for the import report, without the items): tool calls, results,
     /// errors, thinking blocks, images, unknown blocks.
@@ -152,11 +154,17 @@ impl Facts {
             c.unknown,
         ]
         .map(small);
+        let result_ids = items
+            .iter()
+            .filter_map(|i| match i {
+                ContentItem::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str().into()),
+                _ => None,
+            })
+            .collect::<Vec<Box<str>>>();
         Facts {
             counts,
-            tool_result: items
-                .iter()
-                .any(|i| matches!(i, ContentItem::ToolResult { .. })),
+            tool_result: !result_ids.is_empty(),
+            result_ids,
             injected: flag("isMeta") || flag("isCompactSummary"),
             lead_title,
             prompt,

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+pub use super::assemble::ParentSession;
 use super::assemble::{assemble, Assembly};
 use super::chain::{groups, join_orphans, orphan_warnings, GroupKey};
 use super::deferred::LineSource;
@@ -51,6 +52,8 @@ pub struct ClaudeCodeParser {
     session_id: Option<String>,
     /// The `leafUuid` of the last `last-prompt` line: where the user left off.
     leaf_uuid: Option<String>,
+    /// For a file of sub-agent runs: the session whose calls started them.
+    parent: Option<ParentSession>,
     parsed: Parsed,
 }
 
@@ -66,12 +69,20 @@ impl ClaudeCodeParser {
             names: ToolNames::new(),
             session_id: None,
             leaf_uuid: None,
+            parent: None,
             parsed: Parsed::default(),
         }
     }
 
     /// A parser that keeps no message content: the conversations it makes hold
     /// [`DeferredMessages`](super::DeferredMessages) that read `path` again.
+    /// For a file of sub-agent runs (`<session>/subagents/agent-*.jsonl`): the session whose
+    /// `Task` calls started them, which names them and ties each run to its call.
+    pub fn with_parent(mut self, parent: ParentSession) -> ClaudeCodeParser {
+        self.parent = Some(parent);
+        self
+    }
+
     pub fn streaming(path: PathBuf, source_name: &str, now: DateTime<Utc>) -> ClaudeCodeParser {
         let mut parser = ClaudeCodeParser::new(source_name, now);
         parser.source = Some(LineSource::new(path, source_name.to_owned()));
@@ -157,6 +168,7 @@ impl ClaudeCodeParser {
             let what = match &group.key {
                 GroupKey::Main => "the conversation".to_owned(),
                 GroupKey::Agent(agent) => format!("sub-agent run {agent}"),
+                GroupKey::Task(call) => format!("the sub-agent run of call {call}"),
                 GroupKey::Root(root) => {
                     format!("the sub-agent run at line {}", self.lines[*root].no)
                 }
@@ -187,6 +199,7 @@ impl ClaudeCodeParser {
             groups: &groups,
             drafts,
             parsed: &mut self.parsed,
+            parent: self.parent.as_ref(),
         });
         self.parsed
     }

@@ -10,7 +10,7 @@ use std::io::Read;
 use serde_json::Value;
 use squash_core::SourceFormat;
 
-use crate::{chatgpt, codex, squash_json};
+use crate::{chatgpt, claude_ai, codex, gemini, opencode, squash_json};
 use keys::{scan_keys, KeyScan};
 
 const SQLITE_MAGIC: &[u8] = b"SQLite format 3\0";
@@ -55,6 +55,9 @@ pub fn described(format: SourceFormat) -> &'static str {
     match format {
         SourceFormat::ClaudeCode => "a Claude Code session",
         SourceFormat::Codex => "a Codex rollout",
+        SourceFormat::Gemini => "a Gemini CLI recording",
+        SourceFormat::Opencode => "an opencode session",
+        SourceFormat::ClaudeAi => "a claude.ai export",
         SourceFormat::OpenAi => "an OpenAI-style chat",
         SourceFormat::Anthropic => "an Anthropic-style chat",
         SourceFormat::Gromozeka => "a Gromozeka database",
@@ -86,6 +89,16 @@ pub fn inspect_reader(reader: impl Read) -> std::io::Result<Found> {
     Ok(inspect(&head))
 }
 
+/// What the file at `path` is: [`inspect_reader`] on its first bytes, and for a SQLite database
+/// its tables (an opencode store, else a Gromozeka database).
+pub fn inspect_path(path: &std::path::Path) -> std::io::Result<Found> {
+    let found = inspect_reader(std::fs::File::open(path)?)?;
+    if found == Found::Format(SourceFormat::Gromozeka) && opencode::is_opencode_database(path) {
+        return Ok(Found::Format(SourceFormat::Opencode));
+    }
+    Ok(found)
+}
+
 /// The format of a document from its beginning (or all of it).
 pub fn detect_bytes(head: &[u8]) -> Option<SourceFormat> {
     inspect(head).format()
@@ -108,6 +121,9 @@ pub fn inspect(head: &[u8]) -> Found {
             Err(e) if e.is_eof() && chatgpt::head_looks_like(text) => {
                 Found::Format(SourceFormat::ChatGpt)
             }
+            Err(e) if e.is_eof() && claude_ai::head_looks_like(text) => {
+                Found::Format(SourceFormat::ClaudeAi)
+            }
             Err(e) if e.is_eof() => Found::Format(SourceFormat::OpenAi),
             Err(_) => Found::NoJson,
         };
@@ -115,6 +131,10 @@ pub fn inspect(head: &[u8]) -> Found {
     let Ok(scan) = scan_keys(text) else {
         return Found::NoJson;
     };
+    // Before Claude Code's keys: a recording's header names a `sessionId` too.
+    if gemini::is_header(&|k| scan.has(k)) {
+        return Found::Format(SourceFormat::Gemini);
+    }
     if let Some(format) = log_format(&scan) {
         return Found::Format(format);
     }
@@ -144,7 +164,9 @@ fn log_format(scan: &KeyScan) -> Option<SourceFormat> {
     if scan.has("payload") && scan.has("type") {
         return Some(SourceFormat::Codex);
     }
-    let document = scan.has("messages") || scan.has("history") || scan.has("format");
+    let document = ["messages", "history", "format", "chat_messages", "mapping"]
+        .iter()
+        .any(|k| scan.has(k));
     let claude_key = CLAUDE_CODE_KEYS.iter().any(|k| scan.has(k));
     (!document && (claude_key || (scan.has("type") && scan.complete)))
         .then_some(SourceFormat::ClaudeCode)
@@ -169,6 +191,8 @@ fn is_legacy_codex(first: &str, rest: &str) -> bool {
 /// A whole JSON document: one of the chat formats, or JSON of no known format.
 fn document_format(doc: &Value) -> Found {
     let known = doc.is_array()
+        || chatgpt::looks_like(doc)
+        || claude_ai::looks_like(doc)
         || ["messages", "history", "format"]
             .iter()
             .any(|k| doc.get(k).is_some());
@@ -184,6 +208,15 @@ fn cut_document_format(scan: &KeyScan, text: &str) -> Found {
     if scan.string("format") == Some(squash_json::FORMAT) {
         return Found::Format(SourceFormat::Squash);
     }
+    if scan.has("info") && scan.has("messages") && text.contains("\"parts\"") {
+        return Found::Format(SourceFormat::Opencode);
+    }
+    if claude_ai::head_looks_like(text) {
+        return Found::Format(SourceFormat::ClaudeAi);
+    }
+    if scan.has("mapping") && chatgpt::head_looks_like(text) {
+        return Found::Format(SourceFormat::ChatGpt);
+    }
     if scan.has("history") || text.contains("\"tool_calls\"") {
         return Found::Format(SourceFormat::OpenAi);
     }
@@ -196,10 +229,17 @@ fn cut_document_format(scan: &KeyScan, text: &str) -> Found {
     Found::UnknownJson
 }
 
-/// OpenAI, Anthropic, ChatGPT or our own format, for a whole JSON document.
+/// OpenAI, Anthropic, ChatGPT, claude.ai, opencode or our own format, for a whole JSON
+/// document.
 fn json_format(doc: &Value) -> SourceFormat {
     if chatgpt::looks_like(doc) {
         return SourceFormat::ChatGpt;
+    }
+    if claude_ai::looks_like(doc) {
+        return SourceFormat::ClaudeAi;
+    }
+    if opencode::looks_like(doc) {
+        return SourceFormat::Opencode;
     }
     if doc.get("format").and_then(Value::as_str) == Some(squash_json::FORMAT) {
         return SourceFormat::Squash;
@@ -267,6 +307,18 @@ mod tests {
             Some(SourceFormat::Gromozeka)
         );
         assert_eq!(detect_bytes(b"hello"), None);
+    }
+
+    /// One conversation of an export, as one-conversation exporters save it.
+    #[test]
+    fn single_conversations_of_exports_are_told() {
+        let chatgpt = br#"{"title": "t", "create_time": 1.0, "mapping": {"a": {"id": "a", "message": null, "parent": null, "children": []}}, "current_node": "a"}"#;
+        assert_eq!(detect_bytes(chatgpt), Some(SourceFormat::ChatGpt));
+        let claude_ai = br#"{"uuid": "u", "name": "n", "chat_messages": [{"uuid": "m", "sender": "human", "text": "hi"}]}"#;
+        assert_eq!(detect_bytes(claude_ai), Some(SourceFormat::ClaudeAi));
+        // Cut by the detection limit.
+        let cut = br#"{"uuid": "u", "name": "n", "chat_messages": [{"uuid": "m", "sender": "human", "text": "hi"#;
+        assert_eq!(detect_bytes(cut), Some(SourceFormat::ClaudeAi));
     }
 
     #[test]

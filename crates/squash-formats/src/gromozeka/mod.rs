@@ -12,7 +12,7 @@ mod columns;
 mod error;
 mod message;
 mod reader;
-mod schema;
+pub(crate) mod schema;
 mod threads;
 
 #[cfg(test)]

@@ -140,6 +140,7 @@ impl ConversationReader<'_> {
             appendable: false,
             sidechain: false,
             backfilled_operations: operations.backfilled,
+            task_calls: Vec::new(),
         })
     }
 

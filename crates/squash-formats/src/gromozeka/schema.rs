@@ -12,7 +12,7 @@ use super::columns::{sql_text, SqlValue};
 use super::DatabaseError;
 
 /// Opens the database read-only.
-pub(super) fn open(path: &Path) -> rusqlite::Result<Connection> {
+pub(crate) fn open(path: &Path) -> rusqlite::Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
     let conn = Connection::open_with_flags(path, flags)?;
     // A database whose WAL cannot be read without write access (or that another process holds)

@@ -100,11 +100,12 @@ pub async fn import(
 /// files.
 fn import_error(e: ImportError) -> ApiError {
     match e {
-        ImportError::Undetected(name) => ApiError::invalid(format!(
-            "cannot tell the format of {name}; pass format= (claude-code, codex, openai, \
-             anthropic, gromozeka, chatgpt, squash)"
+        ImportError::Undetected { source_name, found } => ApiError::invalid(format!(
+            "{source_name}: cannot tell the format ({found}); nothing imported; pass format= ({})",
+            squash_app::ImportFormat::names()
         )),
         ImportError::UnknownFormat(_)
+        | ImportError::NothingRead { .. }
         | ImportError::Mismatch { .. }
         | ImportError::Invalid { .. }
         | ImportError::Database { .. } => ApiError::invalid(e.to_string()),
@@ -163,6 +164,26 @@ pub async fn export(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| format!("squash-{id}.jsonl")),
+        ),
+        // Gemini CLI finds a recording by the session id in it, in its project's chats folder.
+        ExportFormat::Gemini => (
+            "application/x-ndjson",
+            squash_app::export::gemini_session_path(
+                std::path::Path::new(""),
+                report.session_id.as_deref().unwrap_or("squash-session"),
+                &chrono::Utc::now(),
+            )
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| format!("squash-{id}.jsonl")),
+        ),
+        // Read by `opencode import <file>`.
+        ExportFormat::Opencode => (
+            "application/json",
+            format!(
+                "{}.json",
+                report.session_id.as_deref().unwrap_or("squash-session")
+            ),
         ),
     };
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))

@@ -1,0 +1,51 @@
+//! What a thread's tool results say, by call id: what the writers of agents that keep a call's
+//! result on the call itself (Gemini CLI, opencode) take them from.
+
+use std::collections::{HashMap, HashSet};
+
+use squash_core::{render, ContentItem, Message, ToolResultData};
+
+/// A call's result: its tool's name, its content and whether it failed.
+pub(crate) type CallResult<'a> = (&'a str, &'a [ToolResultData], bool);
+
+pub(crate) struct ThreadResults<'a> {
+    pub by_call: HashMap<&'a str, CallResult<'a>>,
+    /// The ids of the thread's calls.
+    pub calls: HashSet<&'a str>,
+}
+
+impl<'a> ThreadResults<'a> {
+    pub(crate) fn of(messages: &'a [Message]) -> ThreadResults<'a> {
+        let mut by_call = HashMap::new();
+        let mut calls = HashSet::new();
+        for item in messages.iter().flat_map(|m| &m.content) {
+            match item {
+                ContentItem::ToolResult {
+                    tool_use_id,
+                    tool_name,
+                    result,
+                    is_error,
+                } => {
+                    by_call.insert(
+                        tool_use_id.as_str(),
+                        (tool_name.as_str(), result.as_slice(), *is_error),
+                    );
+                }
+                ContentItem::ToolCall { id, .. } => {
+                    calls.insert(id.as_str());
+                }
+                _ => {}
+            }
+        }
+        ThreadResults { by_call, calls }
+    }
+}
+
+/// A result's content as one text.
+pub(crate) fn result_text(result: &[ToolResultData]) -> String {
+    result
+        .iter()
+        .map(render::result_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
