@@ -12,6 +12,7 @@
 mod changes;
 mod check;
 mod error;
+mod layout;
 pub mod postgres;
 mod search;
 pub mod sqlite;

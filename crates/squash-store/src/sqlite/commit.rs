@@ -7,7 +7,7 @@ use rusqlite::{params, Transaction};
 use squash_core::{MessageId, SquashOperation, Thread, ThreadId};
 
 use super::conn::{map_err, taken};
-use super::cow;
+use super::links;
 use super::read::{current_of, link_keys, load_thread, message_key, thread_key};
 use super::rows::micros;
 use super::write::{insert_links, insert_message, now, touch_conversation};
@@ -64,14 +64,8 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
         }
         NewLinks::Edit(edit) => {
             let replacement = c.messages.first().and_then(|m| keys.get(&m.id)).copied();
-            let written = cow::copy_edited_links(
-                tx,
-                thread_key,
-                base.thread_key,
-                base.message_count,
-                edit,
-                replacement,
-            )?;
+            let layout = links::layout(tx, base.thread_key)?;
+            let written = links::write_derived(tx, thread_key, &layout, edit, replacement)?;
             if written != message_count {
                 return Err(StoreError::Corrupt(format!(
                     "thread {} has {written} of its {} links",

@@ -10,8 +10,8 @@
 mod commit;
 mod conn;
 mod conversations;
-mod cow;
 mod import;
+mod links;
 mod page;
 mod read;
 mod rows;
@@ -53,6 +53,7 @@ fn migrations() -> Migrations<'static> {
         // 0004 is PostgreSQL's alone (lz4); the numbers follow PostgreSQL's.
         M::up(include_str!("migrations/0005_tokens.sql")),
         M::up(include_str!("migrations/0006_search.sql")),
+        M::up(include_str!("migrations/0007_segments.sql")),
     ])
 }
 

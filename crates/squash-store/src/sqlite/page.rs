@@ -6,6 +6,7 @@ use squash_core::page::PageSpan;
 use squash_core::{Message, MessageId};
 
 use super::conn::map_err;
+use super::links::{position_in_thread, thread_links};
 use super::read::{current_of, load_thread, thread_key};
 use super::rows::{self, MESSAGE_COLUMN_COUNT};
 use super::tokens;
@@ -54,10 +55,10 @@ fn links(
     last: u64,
 ) -> Result<(Vec<Message>, Vec<u64>)> {
     let sql = format!(
-        "SELECT {}, m.tokens FROM thread_messages tm JOIN messages m ON m.key = tm.message_key \
-         JOIN conversations c ON c.key = m.conversation_key \
-         WHERE tm.thread_key = ?1 AND tm.position BETWEEN ?2 AND ?3 ORDER BY tm.position",
-        rows::MESSAGE_COLUMNS
+        "SELECT {}, m.tokens FROM {} l JOIN messages m ON m.key = l.message_key \
+         JOIN conversations c ON c.key = m.conversation_key ORDER BY l.position",
+        rows::MESSAGE_COLUMNS,
+        thread_links!("?1", "?2", "?3"),
     );
     let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
     let mut rows = stmt
@@ -76,16 +77,17 @@ fn links(
 /// The 0-based position of `message` in the thread; not found when it is not linked there.
 fn position_of(tx: &Transaction<'_>, thread_key: i64, message: MessageId) -> Result<u64> {
     let position: Option<i64> = tx
-        .prepare_cached(
-            "SELECT tm.position FROM messages m \
-             JOIN thread_messages tm ON tm.message_key = m.key AND tm.thread_key = ?1 \
-             WHERE m.id = ?2 ORDER BY tm.position LIMIT 1",
-        )
+        .prepare_cached(concat!(
+            "SELECT ",
+            position_in_thread!("m.key", "?1"),
+            " FROM messages m WHERE m.id = ?2"
+        ))
         .and_then(|mut s| {
             s.query_row(params![thread_key, message.as_bytes()], |r| r.get(0))
                 .optional()
         })
-        .map_err(map_err)?;
+        .map_err(map_err)?
+        .flatten();
     let position = position.ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
     u64::try_from(position)
         .map_err(|_| StoreError::Corrupt(format!("a link position is negative: {position}")))

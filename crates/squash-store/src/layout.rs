@@ -1,0 +1,332 @@
+//! How a thread's links are laid out, and the copy-on-write rule both backends store a derived
+//! thread by — written once here, run by SQLite and PostgreSQL alike.
+//!
+//! # Storage
+//!
+//! Each link is stored once, in the **own storage** of the thread that first held it: rows
+//! `thread_messages(thread_key, position, message_key)`, where `position` is an *offset* in that
+//! thread's own storage (dense from 0), not necessarily a position in any thread.
+//!
+//! A thread's positions `0..message_count` are, in order:
+//!
+//! 1. its **segments** (`thread_segments(thread_key, start, length, source_thread_key,
+//!    source_offset)`): positions `start..start+length` are the links at offsets
+//!    `source_offset..source_offset+length` of `source_thread_key`'s own storage — a run the
+//!    thread shares with the thread that stored it (an ancestor, or itself);
+//! 2. its **tail** (`threads.tail_start`, `threads.tail_offset`): positions
+//!    `tail_start..message_count` are its own offsets from `tail_offset` on.
+//!
+//! An initial thread is all tail (`tail_start = tail_offset = 0`, no segments), which is also
+//! what every thread stored before this layout is, so existing databases migrate by adding the
+//! two columns with a default of 0 and the empty table: nothing is copied.
+//!
+//! # The operations and what they cost
+//!
+//! * **Append** writes the link at offset `tail_offset + (message_count - tail_start)` of the
+//!   current thread's own storage and bumps the count: one row, as before.
+//! * **Squash, edit, delete** ([`LinkEdit`]) derive a thread from the base's runs (its segments
+//!   and its tail, [`Layout::runs`]) by [`derive`]: each run is cut where a position is dropped
+//!   or replaced; a replaced position becomes the new thread's own offset 0 (the new message).
+//!   The new thread stores its runs as segments and starts an empty tail after them. The work
+//!   and the rows written are O(segments of the base + positions changed), whatever the
+//!   thread's length: a squash of 3 messages of a 100,000-message imported thread writes a
+//!   thread row, 4–5 segment rows and 1 link.
+//! * Every derivation adds at most two segments, so a thread that went through many operations
+//!   has many. Past [`MAX_SEGMENTS`] the derived thread is **copied** instead
+//!   ([`Derived::Copied`]): its own storage receives every link, range by range
+//!   (`INSERT … SELECT` inside the database), and it has no segments. That costs the thread's
+//!   length once per [`MAX_SEGMENTS`]/2 operations at least, and bounds the reads below.
+//! * A whole new list ([`crate::NewLinks::List`], an import) is stored as own links: a tail.
+//!
+//! # Reads
+//!
+//! * A thread, or a range of its positions (a page): each backend's `thread_links` SQL joins
+//!   the runs that overlap the range to the own-storage rows of their sources, each run an
+//!   index range scan clipped to the range; the order is (run start, offset).
+//! * The position of a message in a thread (`@N`, a page around a message, a reply's question,
+//!   a search hit): the message's own-storage rows (`thread_messages_by_message`, mostly one
+//!   row), each mapped through the thread's tail or the one segment of its source that could
+//!   cover it (`thread_segments_by_source`: the last segment of that source starting at or
+//!   before the offset) — two index probes, whatever the thread's length.
+//! * Search keeps one index row per stored link, not per thread link: a derived thread adds no
+//!   search rows.
+//! * Provenance (operations, their sources and threads) does not depend on the layout.
+//!
+//! Threads never change except the current thread's tail by appends, so a segment's source
+//! rows never move: a segment stays valid for as long as the database lives (a conversation is
+//! deleted with all its threads, segments and own storage together).
+
+use squash_core::LinkEdit;
+
+/// Beyond this many segments a derived thread is stored as a copy (see the module docs): reads
+/// and the next derivation stay bounded by it, and at a few dozen bytes a segment row, so does
+/// the growth of one operation.
+pub(crate) const MAX_SEGMENTS: usize = 256;
+
+/// `len` links stored at offsets `offset..offset+len` of `source`'s own storage, at positions
+/// `start..start+len` of the thread that has the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Run {
+    pub start: u64,
+    pub len: u64,
+    pub source: i64,
+    pub offset: u64,
+}
+
+impl Run {
+    fn end(&self) -> u64 {
+        self.start + self.len
+    }
+
+    /// The run's piece starting `skip` links in, `len` long, moved to position `start`.
+    fn piece(&self, skip: u64, len: u64, start: u64) -> Run {
+        Run {
+            start,
+            len,
+            source: self.source,
+            offset: self.offset + skip,
+        }
+    }
+}
+
+/// A stored thread's layout: its segments, then its tail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pub key: i64,
+    /// Ordered by `start`, covering `0..tail_start` without gaps.
+    pub segments: Vec<Run>,
+    pub tail_start: u64,
+    pub tail_offset: u64,
+    pub message_count: u64,
+}
+
+impl Layout {
+    /// Segments and tail as one ordered list of runs.
+    pub(crate) fn runs(&self) -> impl Iterator<Item = Run> + '_ {
+        let tail = (self.message_count > self.tail_start).then_some(Run {
+            start: self.tail_start,
+            len: self.message_count - self.tail_start,
+            source: self.key,
+            offset: self.tail_offset,
+        });
+        self.segments.iter().copied().chain(tail)
+    }
+
+    /// Checks that the segments tile `0..tail_start` in order; what a backend read is wrong
+    /// about otherwise is corrupt data, not something to read past.
+    pub(crate) fn check(&self) -> crate::Result<()> {
+        let mut next = 0;
+        for s in &self.segments {
+            if s.start != next || s.len == 0 {
+                return Err(crate::StoreError::Corrupt(format!(
+                    "thread key {}: a segment at position {} where {next} was expected",
+                    self.key, s.start
+                )));
+            }
+            next = s.end();
+        }
+        if next != self.tail_start || self.tail_start > self.message_count {
+            return Err(crate::StoreError::Corrupt(format!(
+                "thread key {}: segments end at {next}, its tail starts at {} of {}",
+                self.key, self.tail_start, self.message_count
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// How a derived thread is stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Derived {
+    /// As segments (written as they are; the new thread's own offset 0 holds the replacement,
+    /// if any) and an empty tail at `tail_start = message_count`, `tail_offset` = the number of
+    /// own links (0 or 1).
+    Shared {
+        segments: Vec<Run>,
+        message_count: u64,
+        tail_offset: u64,
+    },
+    /// As own links at offsets equal to positions: each run copied to offsets
+    /// `start..start+len` (a run whose source is the new thread is the replacement); no
+    /// segments, `tail_start = tail_offset = 0`.
+    Copied { runs: Vec<Run>, message_count: u64 },
+}
+
+/// The layout of the thread `new_key` derived from `base` by `edit` (checked against the base
+/// by the caller with [`LinkEdit::check`]). A replaced position becomes a run of `new_key` at
+/// offset 0; runs that continue each other in the same source are merged.
+pub(crate) fn derive(base: &Layout, new_key: i64, edit: &LinkEdit) -> Derived {
+    let mut out: Vec<Run> = Vec::with_capacity(base.segments.len() + 3);
+    let mut push = |run: Run| match out.last_mut() {
+        Some(last) if last.source == run.source && last.offset + last.len == run.offset => {
+            last.len += run.len
+        }
+        _ => out.push(run),
+    };
+    // Cut points: every dropped or replaced position, ascending.
+    let mut cuts: Vec<(u64, bool)> = edit.dropped.iter().map(|p| (*p, false)).collect();
+    if let Some(r) = edit.replaced {
+        let at = cuts.partition_point(|(p, _)| *p < r);
+        cuts.insert(at, (r, true));
+    }
+    let mut cuts = cuts.into_iter().peekable();
+    let mut next = 0u64;
+    for run in base.runs() {
+        let mut done = 0u64;
+        while let Some(&(position, replaced)) = cuts.peek().filter(|(p, _)| *p < run.end()) {
+            cuts.next();
+            let skip = position - run.start;
+            if skip > done {
+                push(run.piece(done, skip - done, next));
+                next += skip - done;
+            }
+            if replaced {
+                push(Run {
+                    start: next,
+                    len: 1,
+                    source: new_key,
+                    offset: 0,
+                });
+                next += 1;
+            }
+            done = skip + 1;
+        }
+        if run.len > done {
+            push(run.piece(done, run.len - done, next));
+            next += run.len - done;
+        }
+    }
+    if out.len() > MAX_SEGMENTS {
+        return Derived::Copied {
+            runs: out,
+            message_count: next,
+        };
+    }
+    Derived::Shared {
+        segments: out,
+        message_count: next,
+        tail_offset: u64::from(edit.replaced.is_some()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(key: i64, segments: Vec<Run>, tail: (u64, u64), count: u64) -> Layout {
+        Layout {
+            key,
+            segments,
+            tail_start: tail.0,
+            tail_offset: tail.1,
+            message_count: count,
+        }
+    }
+
+    fn run(start: u64, len: u64, source: i64, offset: u64) -> Run {
+        Run {
+            start,
+            len,
+            source,
+            offset,
+        }
+    }
+
+    /// The links a layout stands for, each as (source, offset), given the replacement.
+    fn resolve(runs: &[Run]) -> Vec<(i64, u64)> {
+        runs.iter()
+            .flat_map(|r| (0..r.len).map(move |i| (r.source, r.offset + i)))
+            .collect()
+    }
+
+    fn edit(dropped: &[u64], replaced: Option<u64>) -> LinkEdit {
+        LinkEdit {
+            dropped: dropped.to_vec(),
+            replaced,
+        }
+    }
+
+    #[test]
+    fn a_squash_of_an_initial_thread_is_four_segments() {
+        let base = layout(1, vec![], (0, 0), 100);
+        let Derived::Shared {
+            segments,
+            message_count,
+            tail_offset,
+        } = derive(&base, 2, &edit(&[40, 81], Some(10)))
+        else {
+            panic!("three changes do not copy");
+        };
+        assert_eq!(message_count, 98);
+        assert_eq!(tail_offset, 1);
+        assert_eq!(
+            segments,
+            vec![
+                run(0, 10, 1, 0),
+                run(10, 1, 2, 0),
+                run(11, 29, 1, 11),
+                run(40, 40, 1, 41),
+                run(80, 18, 1, 82)
+            ]
+        );
+    }
+
+    #[test]
+    fn derivations_resolve_to_the_edited_list() {
+        // Base: two segments of an ancestor, then a tail of its own.
+        let base = layout(5, vec![run(0, 3, 1, 0), run(3, 2, 2, 0)], (5, 1), 9);
+        base.check().unwrap();
+        let before = resolve(&base.runs().collect::<Vec<_>>());
+        for (dropped, replaced) in [
+            (vec![], Some(0)),
+            (vec![0, 1, 2, 3, 4], None),
+            (vec![2, 3], Some(8)),
+            (vec![8], Some(4)),
+            (vec![0, 8], None),
+        ] {
+            let e = edit(&dropped, replaced);
+            let Derived::Shared { segments, .. } = derive(&base, 7, &e) else {
+                panic!("small edits share");
+            };
+            let mut expected: Vec<(i64, u64)> = Vec::new();
+            for (p, link) in before.iter().enumerate() {
+                let p = p as u64;
+                if dropped.contains(&p) {
+                    continue;
+                }
+                expected.push(if Some(p) == replaced { (7, 0) } else { *link });
+            }
+            assert_eq!(resolve(&segments), expected, "{e:?}");
+            let n = expected.len() as u64;
+            layout(7, segments.clone(), (n, 1), n).check().unwrap();
+            // Adjacent runs of one source that continue each other are one run.
+            assert!(segments
+                .windows(2)
+                .all(|w| w[0].source != w[1].source || w[0].offset + w[0].len != w[1].offset));
+        }
+    }
+
+    #[test]
+    fn too_many_segments_copy() {
+        let base = layout(1, vec![], (0, 0), 10_000);
+        let dropped: Vec<u64> = (0..MAX_SEGMENTS as u64 + 1).map(|i| i * 3 + 1).collect();
+        match derive(&base, 2, &edit(&dropped, None)) {
+            Derived::Copied {
+                runs,
+                message_count,
+            } => {
+                assert_eq!(message_count, 10_000 - dropped.len() as u64);
+                assert_eq!(runs.len(), MAX_SEGMENTS + 2);
+            }
+            other => panic!("expected a copy, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_broken_tiling_is_corrupt() {
+        let gap = layout(3, vec![run(0, 2, 1, 0), run(3, 1, 1, 2)], (4, 0), 4);
+        assert!(gap.check().is_err());
+        let short = layout(3, vec![run(0, 2, 1, 0)], (3, 0), 4);
+        assert!(short.check().is_err());
+    }
+}

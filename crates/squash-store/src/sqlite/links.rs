@@ -1,0 +1,227 @@
+//! A thread's links in SQLite's terms: the layout of `crate::layout` (segments, then the tail),
+//! read as SQL, and a derived thread written from it.
+
+use rusqlite::{params, Transaction};
+use squash_core::LinkEdit;
+
+use super::conn::map_err;
+use crate::layout::{self, Derived, Layout, Run};
+use crate::{Result, StoreError};
+
+/// The runs of the thread whose key is the expression `$t`: its segments, then its tail, as
+/// rows `(start, length, src, off)`.
+macro_rules! thread_runs {
+    ($t:literal) => {
+        concat!(
+            "(SELECT s.start AS start, s.length AS length, s.source_thread_key AS src, \
+                     s.source_offset AS off \
+              FROM thread_segments s WHERE s.thread_key = ",
+            $t,
+            " UNION ALL SELECT r.tail_start, r.message_count - r.tail_start, r.key, r.tail_offset \
+              FROM threads r WHERE r.key = ",
+            $t,
+            " AND r.message_count > r.tail_start)"
+        )
+    };
+}
+
+/// The links at positions `$low..=$high` of the thread whose key is `$t`, as rows
+/// `(position, message_key)`: each overlapping run an index range scan of its source's own
+/// storage, clipped to the range. Unordered: the caller orders by `position`.
+macro_rules! thread_links {
+    ($t:literal, $low:literal, $high:literal) => {
+        concat!(
+            "(SELECT ru.start + tm.position - ru.off AS position, tm.message_key AS message_key \
+              FROM ",
+            $crate::sqlite::links::thread_runs!($t),
+            " ru JOIN thread_messages tm ON tm.thread_key = ru.src \
+               AND tm.position BETWEEN ru.off + max(",
+            $low,
+            " - ru.start, 0) AND ru.off + min(",
+            $high,
+            " - ru.start, ru.length - 1) \
+              WHERE ru.start <= ",
+            $high,
+            " AND ru.start + ru.length > ",
+            $low,
+            ")"
+        )
+    };
+}
+
+/// Every link of the thread whose key is `$t` (see [`thread_links`]).
+macro_rules! all_thread_links {
+    ($t:literal) => {
+        $crate::sqlite::links::thread_links!($t, "0", "9223372036854775807")
+    };
+}
+
+/// The 0-based position of the message whose key is `$m` in the thread whose key is `$t`, NULL
+/// when it is not there: the message's own-storage rows (`thread_messages_by_message`), each
+/// mapped through the thread's tail or the last segment of its source that starts at or before
+/// it (`thread_segments_by_source`). Two probes per stored copy, whatever the thread's length.
+macro_rules! position_in_thread {
+    ($m:literal, $t:literal) => {
+        concat!(
+            "(SELECT min(p) FROM (SELECT CASE \
+                WHEN tm.thread_key = r.key AND tm.position >= r.tail_offset \
+                     AND tm.position < r.tail_offset + r.message_count - r.tail_start \
+                THEN r.tail_start + tm.position - r.tail_offset \
+                ELSE (SELECT CASE WHEN tm.position < s.source_offset + s.length \
+                                  THEN s.start + tm.position - s.source_offset END \
+                      FROM thread_segments s INDEXED BY thread_segments_by_source \
+                      WHERE s.thread_key = r.key AND s.source_thread_key = tm.thread_key \
+                        AND s.source_offset <= tm.position \
+                      ORDER BY s.source_offset DESC LIMIT 1) \
+                END AS p \
+              FROM thread_messages tm INDEXED BY thread_messages_by_message \
+              JOIN threads r ON r.key = ",
+            $t,
+            " WHERE tm.message_key = ",
+            $m,
+            "))"
+        )
+    };
+}
+
+pub(super) use {all_thread_links, position_in_thread, thread_links, thread_runs};
+
+fn to_u64(what: &str, v: i64) -> Result<u64> {
+    u64::try_from(v).map_err(|_| StoreError::Corrupt(format!("a negative {what}: {v}")))
+}
+
+/// The stored layout of the thread `key`: its segments and its tail.
+pub(super) fn layout(tx: &Transaction<'_>, key: i64) -> Result<Layout> {
+    let (tail_start, tail_offset, message_count): (i64, i64, i64) = tx
+        .prepare_cached("SELECT tail_start, tail_offset, message_count FROM threads WHERE key = ?1")
+        .and_then(|mut s| s.query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))
+        .map_err(map_err)?;
+    let mut stmt = tx
+        .prepare_cached(
+            "SELECT start, length, source_thread_key, source_offset FROM thread_segments \
+             WHERE thread_key = ?1 ORDER BY start",
+        )
+        .map_err(map_err)?;
+    let rows: Vec<(i64, i64, i64, i64)> = stmt
+        .query_map([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .and_then(Iterator::collect)
+        .map_err(map_err)?;
+    let segments = rows
+        .into_iter()
+        .map(|(start, len, source, offset)| {
+            Ok(Run {
+                start: to_u64("segment start", start)?,
+                len: to_u64("segment length", len)?,
+                source,
+                offset: to_u64("segment offset", offset)?,
+            })
+        })
+        .collect::<Result<_>>()?;
+    let layout = Layout {
+        key,
+        segments,
+        tail_start: to_u64("tail start", tail_start)?,
+        tail_offset: to_u64("tail offset", tail_offset)?,
+        message_count: to_u64("message count", message_count)?,
+    };
+    layout.check()?;
+    Ok(layout)
+}
+
+/// Stores the links of `thread_key`, derived from `base` by `edit` ([`layout::derive`]), with
+/// the replaced position pointing to `replacement`. Returns the new thread's link count.
+pub(super) fn write_derived(
+    tx: &Transaction<'_>,
+    thread_key: i64,
+    base: &Layout,
+    edit: &LinkEdit,
+    replacement: Option<i64>,
+) -> Result<u64> {
+    let own_link = |offset: u64| -> Result<()> {
+        let key = replacement.ok_or_else(|| {
+            StoreError::Invalid("a replaced position needs the commit's message".into())
+        })?;
+        tx.prepare_cached(
+            "INSERT INTO thread_messages (thread_key, position, message_key) VALUES (?1, ?2, ?3)",
+        )
+        .and_then(|mut s| s.execute(params![thread_key, offset as i64, key]))
+        .map_err(map_err)?;
+        Ok(())
+    };
+    match layout::derive(base, thread_key, edit) {
+        Derived::Shared {
+            segments,
+            message_count,
+            tail_offset,
+        } => {
+            let mut insert = tx
+                .prepare_cached(
+                    "INSERT INTO thread_segments \
+                     (thread_key, start, length, source_thread_key, source_offset) \
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                )
+                .map_err(map_err)?;
+            for s in &segments {
+                insert
+                    .execute(params![
+                        thread_key,
+                        s.start as i64,
+                        s.len as i64,
+                        s.source,
+                        s.offset as i64
+                    ])
+                    .map_err(map_err)?;
+            }
+            if tail_offset > 0 {
+                own_link(0)?;
+            }
+            set_tail(tx, thread_key, message_count, tail_offset)?;
+            Ok(message_count)
+        }
+        Derived::Copied {
+            runs,
+            message_count,
+        } => {
+            let mut copy = tx
+                .prepare_cached(
+                    "INSERT INTO thread_messages (thread_key, position, message_key) \
+                     SELECT ?1, position - ?2 + ?3, message_key FROM thread_messages \
+                     WHERE thread_key = ?4 AND position BETWEEN ?2 AND ?2 + ?5 - 1 \
+                     ORDER BY position",
+                )
+                .map_err(map_err)?;
+            let mut written = 0u64;
+            for r in &runs {
+                if r.source == thread_key {
+                    own_link(r.start)?;
+                    written += 1;
+                    continue;
+                }
+                written += copy
+                    .execute(params![
+                        thread_key,
+                        r.offset as i64,
+                        r.start as i64,
+                        r.source,
+                        r.len as i64
+                    ])
+                    .map_err(map_err)? as u64;
+            }
+            if written != message_count {
+                return Err(StoreError::Corrupt(format!(
+                    "thread key {}: {written} of its {} links copied",
+                    base.key, base.message_count
+                )));
+            }
+            set_tail(tx, thread_key, 0, 0)?;
+            Ok(message_count)
+        }
+    }
+}
+
+fn set_tail(tx: &Transaction<'_>, thread_key: i64, start: u64, offset: u64) -> Result<()> {
+    tx.prepare_cached("UPDATE threads SET tail_start = ?2, tail_offset = ?3 WHERE key = ?1")
+        .and_then(|mut s| s.execute(params![thread_key, start as i64, offset as i64]))
+        .map_err(map_err)?;
+    Ok(())
+}
