@@ -25,7 +25,7 @@
 //! * **Append** writes the link at offset `tail_offset + (message_count - tail_start)` of the
 //!   current thread's own storage and bumps the count: one row, as before.
 //! * **Squash, edit, delete** ([`LinkEdit`]) derive a thread from the base's runs (its segments
-//!   and its tail, [`Layout::runs`]) by [`derive`]: each run is cut where a position is dropped
+//!   and its tail, read as one list) by [`derive`]: each run is cut where a position is dropped
 //!   or replaced; a replaced position becomes the new thread's own offset 0 (the new message).
 //!   The new thread stores its runs as segments and starts an empty tail after them. The work
 //!   and the rows written are O(segments of the base + positions changed), whatever the
@@ -89,50 +89,48 @@ impl Run {
     }
 }
 
-/// A stored thread's layout: its segments, then its tail.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Layout {
-    pub key: i64,
-    /// Ordered by `start`, covering `0..tail_start` without gaps.
-    pub segments: Vec<Run>,
-    pub tail_start: u64,
-    pub tail_offset: u64,
-    pub message_count: u64,
-}
-
-impl Layout {
-    /// Segments and tail as one ordered list of runs.
-    pub(crate) fn runs(&self) -> impl Iterator<Item = Run> + '_ {
-        let tail = (self.message_count > self.tail_start).then_some(Run {
-            start: self.tail_start,
-            len: self.message_count - self.tail_start,
-            source: self.key,
-            offset: self.tail_offset,
-        });
-        self.segments.iter().copied().chain(tail)
-    }
-
-    /// Checks that the segments tile `0..tail_start` in order; what a backend read is wrong
-    /// about otherwise is corrupt data, not something to read past.
-    pub(crate) fn check(&self) -> crate::Result<()> {
-        let mut next = 0;
-        for s in &self.segments {
-            if s.start != next || s.len == 0 {
-                return Err(crate::StoreError::Corrupt(format!(
-                    "thread key {}: a segment at position {} where {next} was expected",
-                    self.key, s.start
-                )));
-            }
-            next = s.end();
-        }
-        if next != self.tail_start || self.tail_start > self.message_count {
-            return Err(crate::StoreError::Corrupt(format!(
-                "thread key {}: segments end at {next}, its tail starts at {} of {}",
-                self.key, self.tail_start, self.message_count
+/// A stored thread's runs, from rows `(start, length, source, offset)` as both backends'
+/// `thread_runs` SQL reads them (its segments, then its tail) ordered by start; checked to
+/// tile the thread's `message_count` positions. What a backend reads wrong otherwise is
+/// corrupt data, not something to read past.
+pub(crate) fn runs_from_rows(
+    thread_key: i64,
+    rows: Vec<(i64, i64, i64, i64)>,
+    message_count: u64,
+) -> crate::Result<Vec<Run>> {
+    let corrupt =
+        |what: String| crate::StoreError::Corrupt(format!("thread key {thread_key}: {what}"));
+    let mut next = 0u64;
+    let mut runs = Vec::with_capacity(rows.len());
+    for (start, len, source, offset) in rows {
+        let (Ok(start), Ok(len), Ok(offset)) = (
+            u64::try_from(start),
+            u64::try_from(len),
+            u64::try_from(offset),
+        ) else {
+            return Err(corrupt(format!(
+                "a run ({start}, {len}, {offset}) is negative"
+            )));
+        };
+        if start != next || len == 0 {
+            return Err(corrupt(format!(
+                "a run at position {start} where {next} was expected"
             )));
         }
-        Ok(())
+        next += len;
+        runs.push(Run {
+            start,
+            len,
+            source,
+            offset,
+        });
     }
+    if next != message_count {
+        return Err(corrupt(format!(
+            "runs end at {next} of {message_count} links"
+        )));
+    }
+    Ok(runs)
 }
 
 /// How a derived thread is stored.
@@ -152,11 +150,12 @@ pub(crate) enum Derived {
     Copied { runs: Vec<Run>, message_count: u64 },
 }
 
-/// The layout of the thread `new_key` derived from `base` by `edit` (checked against the base
-/// by the caller with [`LinkEdit::check`]). A replaced position becomes a run of `new_key` at
-/// offset 0; runs that continue each other in the same source are merged.
-pub(crate) fn derive(base: &Layout, new_key: i64, edit: &LinkEdit) -> Derived {
-    let mut out: Vec<Run> = Vec::with_capacity(base.segments.len() + 3);
+/// The layout of the thread `new_key` derived by `edit` from a base whose runs are `base` (the
+/// edit checked against the base by the caller with [`LinkEdit::check`]). A replaced position
+/// becomes a run of `new_key` at offset 0; runs that continue each other in the same source
+/// are merged.
+pub(crate) fn derive(base: &[Run], new_key: i64, edit: &LinkEdit) -> Derived {
+    let mut out: Vec<Run> = Vec::with_capacity(base.len() + 3);
     let mut push = |run: Run| match out.last_mut() {
         Some(last) if last.source == run.source && last.offset + last.len == run.offset => {
             last.len += run.len
@@ -171,7 +170,7 @@ pub(crate) fn derive(base: &Layout, new_key: i64, edit: &LinkEdit) -> Derived {
     }
     let mut cuts = cuts.into_iter().peekable();
     let mut next = 0u64;
-    for run in base.runs() {
+    for run in base.iter().copied() {
         let mut done = 0u64;
         while let Some(&(position, replaced)) = cuts.peek().filter(|(p, _)| *p < run.end()) {
             cuts.next();
@@ -213,14 +212,16 @@ pub(crate) fn derive(base: &Layout, new_key: i64, edit: &LinkEdit) -> Derived {
 mod tests {
     use super::*;
 
-    fn layout(key: i64, segments: Vec<Run>, tail: (u64, u64), count: u64) -> Layout {
-        Layout {
-            key,
-            segments,
-            tail_start: tail.0,
-            tail_offset: tail.1,
-            message_count: count,
+    /// The runs of a thread `key` with `segments`, then a tail at (start, offset), `count` long.
+    fn runs(key: i64, segments: Vec<Run>, tail: (u64, u64), count: u64) -> Vec<Run> {
+        let mut rows: Vec<(i64, i64, i64, i64)> = segments
+            .iter()
+            .map(|r| (r.start as i64, r.len as i64, r.source, r.offset as i64))
+            .collect();
+        if count > tail.0 {
+            rows.push((tail.0 as i64, (count - tail.0) as i64, key, tail.1 as i64));
         }
+        runs_from_rows(key, rows, count).unwrap()
     }
 
     fn run(start: u64, len: u64, source: i64, offset: u64) -> Run {
@@ -248,7 +249,7 @@ mod tests {
 
     #[test]
     fn a_squash_of_an_initial_thread_is_four_segments() {
-        let base = layout(1, vec![], (0, 0), 100);
+        let base = runs(1, vec![], (0, 0), 100);
         let Derived::Shared {
             segments,
             message_count,
@@ -274,9 +275,8 @@ mod tests {
     #[test]
     fn derivations_resolve_to_the_edited_list() {
         // Base: two segments of an ancestor, then a tail of its own.
-        let base = layout(5, vec![run(0, 3, 1, 0), run(3, 2, 2, 0)], (5, 1), 9);
-        base.check().unwrap();
-        let before = resolve(&base.runs().collect::<Vec<_>>());
+        let base = runs(5, vec![run(0, 3, 1, 0), run(3, 2, 2, 0)], (5, 1), 9);
+        let before = resolve(&base);
         for (dropped, replaced) in [
             (vec![], Some(0)),
             (vec![0, 1, 2, 3, 4], None),
@@ -298,7 +298,7 @@ mod tests {
             }
             assert_eq!(resolve(&segments), expected, "{e:?}");
             let n = expected.len() as u64;
-            layout(7, segments.clone(), (n, 1), n).check().unwrap();
+            runs(7, segments.clone(), (n, 1), n);
             // Adjacent runs of one source that continue each other are one run.
             assert!(segments
                 .windows(2)
@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn too_many_segments_copy() {
-        let base = layout(1, vec![], (0, 0), 10_000);
+        let base = runs(1, vec![], (0, 0), 10_000);
         let dropped: Vec<u64> = (0..MAX_SEGMENTS as u64 + 1).map(|i| i * 3 + 1).collect();
         match derive(&base, 2, &edit(&dropped, None)) {
             Derived::Copied {
@@ -324,9 +324,11 @@ mod tests {
 
     #[test]
     fn a_broken_tiling_is_corrupt() {
-        let gap = layout(3, vec![run(0, 2, 1, 0), run(3, 1, 1, 2)], (4, 0), 4);
-        assert!(gap.check().is_err());
-        let short = layout(3, vec![run(0, 2, 1, 0)], (3, 0), 4);
-        assert!(short.check().is_err());
+        let gap = vec![(0, 2, 1, 0), (3, 1, 1, 2)];
+        assert!(runs_from_rows(3, gap, 4).is_err());
+        let short = vec![(0, 2, 1, 0), (2, 1, 3, 0)];
+        assert!(runs_from_rows(3, short, 4).is_err());
+        let negative = vec![(0, -2, 1, 0)];
+        assert!(runs_from_rows(3, negative, 0).is_err());
     }
 }

@@ -7,10 +7,11 @@ use squash_core::{MessageId, SquashOperation, Thread, ThreadId};
 use uuid::Uuid;
 
 use super::error::{taken, DbResult};
+use super::links;
 use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
 use super::sql::insert_message_ctes;
 use super::write::{bind_message, lock};
-use crate::{check, Commit, Entity, LinkEdit, NewLinks, Result, StoreError};
+use crate::{check, Commit, Entity, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     check::commit_shape(commit)?;
@@ -77,10 +78,12 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
             }
         }
         NewLinks::Edit(edit) => {
-            let written = copy_edited_links(
+            let runs = links::runs(&mut tx, locked.thread_key, base_count).await?;
+            let written = links::write_derived(
                 &mut tx,
                 thread_key,
                 locked.thread_key,
+                &runs,
                 edit,
                 message_keys.first().copied(),
             )
@@ -119,50 +122,6 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         created_at,
         updated_at: created_at,
     })
-}
-
-/// Copies the base thread's links into the new thread inside the server: kept positions shift
-/// down by the number of dropped positions before them, the replaced one points to
-/// `replacement`. `width_bucket` over the sorted dropped positions finds that number (and
-/// whether a position is itself dropped) by binary search, so the statement stays linear in
-/// the thread's length however many positions are dropped.
-async fn copy_edited_links(
-    conn: &mut PgConnection,
-    thread_key: i64,
-    base_key: i64,
-    edit: &LinkEdit,
-    replacement: Option<i64>,
-) -> Result<u64> {
-    // A sentinel past every position keeps the array non-empty (width_bucket needs one).
-    let mut dropped = edit
-        .dropped
-        .iter()
-        .map(|p| to_i64("position", *p))
-        .collect::<Result<Vec<i64>>>()?;
-    dropped.push(i64::MAX);
-    let replaced = edit
-        .replaced
-        .map(|p| to_i64("position", p))
-        .transpose()?
-        .unwrap_or(-1);
-    let written = sqlx::query(
-        "INSERT INTO thread_messages (thread_key, position, message_key) \
-         SELECT $1, tm.position - b.i, \
-                CASE WHEN tm.position = $4 THEN $5 ELSE tm.message_key END \
-         FROM thread_messages tm \
-         CROSS JOIN LATERAL (SELECT width_bucket(tm.position, $3::bigint[]) AS i) b \
-         WHERE tm.thread_key = $2 AND ($3::bigint[])[b.i] IS DISTINCT FROM tm.position",
-    )
-    .bind(thread_key)
-    .bind(base_key)
-    .bind(&dropped)
-    .bind(replaced)
-    .bind(replacement)
-    .execute(&mut *conn)
-    .await
-    .db()?
-    .rows_affected();
-    Ok(written)
 }
 
 /// Writes one row per id into the link table `insert` names — `(parent, position, message

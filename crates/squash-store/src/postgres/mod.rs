@@ -9,6 +9,7 @@ mod commit;
 mod conversations;
 mod error;
 mod import;
+mod links;
 mod listen;
 mod page;
 mod read;

@@ -7,6 +7,7 @@ use squash_core::page::PageSpan;
 use squash_core::{Message, MessageId, Thread};
 
 use super::error::DbResult;
+use super::links::{position_in_thread, thread_links};
 use super::rows::{to_i64, to_u64, MessageRow, ThreadRow};
 use super::sql::{message_columns, thread_columns};
 use super::tokens;
@@ -88,17 +89,19 @@ async fn header(tx: &mut PgConnection, which: ThreadRef) -> Result<(i64, Thread)
 
 /// The 0-based position of `message` in the thread; not found when it is not linked there.
 async fn position_of(tx: &mut PgConnection, thread_key: i64, message: MessageId) -> Result<u64> {
-    let position: Option<i64> = sqlx::query_scalar(
-        "SELECT tm.position::bigint FROM messages m \
-         JOIN thread_messages tm ON tm.message_key = m.key AND tm.thread_key = $1 \
-         WHERE m.id = $2 ORDER BY tm.position LIMIT 1",
-    )
+    let position: Option<Option<i64>> = sqlx::query_scalar(concat!(
+        "SELECT ",
+        position_in_thread!("m.key", "$1"),
+        " FROM messages m WHERE m.id = $2"
+    ))
     .bind(thread_key)
     .bind(message.as_uuid())
     .fetch_optional(&mut *tx)
     .await
     .db()?;
-    let position = position.ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
+    let position = position
+        .flatten()
+        .ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
     to_u64("a link position", position)
 }
 
@@ -119,10 +122,10 @@ async fn links(
     let rows: Vec<PageRow> = sqlx::query_as(concat!(
         "SELECT ",
         message_columns!(),
-        ", m.tokens FROM thread_messages tm \
-          JOIN messages m ON m.key = tm.message_key \
-          JOIN conversations c ON c.key = m.conversation_key \
-          WHERE tm.thread_key = $1 AND tm.position BETWEEN $2 AND $3 ORDER BY tm.position"
+        ", m.tokens FROM ",
+        thread_links!("$1", "$2", "$3"),
+        " tl JOIN messages m ON m.key = tl.message_key \
+          JOIN conversations c ON c.key = m.conversation_key ORDER BY tl.position"
     ))
     .bind(thread_key)
     .bind(to_i64("a link position", first)?)

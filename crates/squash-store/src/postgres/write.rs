@@ -9,6 +9,7 @@ use squash_core::{Conversation, ConversationId, Message, ThreadId};
 use uuid::Uuid;
 
 use super::error::{taken, DbResult};
+use super::links::position_in_thread;
 use super::read;
 use super::rows::{to_u64, ConversationRow, NewMessageRow};
 use super::sql::insert_message_ctes;
@@ -99,11 +100,11 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, message.conversation_id).await?;
     if let Some(question) = message.reply_to {
-        let holds: bool = sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM thread_messages tm \
-                            JOIN messages m ON m.key = tm.message_key \
-                            WHERE tm.thread_key = $1 AND m.id = $2)",
-        )
+        let holds: bool = sqlx::query_scalar(concat!(
+            "SELECT EXISTS (SELECT 1 FROM messages m WHERE m.id = $2 AND ",
+            position_in_thread!("m.key", "$1"),
+            " IS NOT NULL)"
+        ))
         .bind(locked.thread_key)
         .bind(question.as_uuid())
         .fetch_one(&mut *tx)
@@ -120,7 +121,8 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
             insert_message_ctes!(),
             ", link AS ( \
                  INSERT INTO thread_messages (thread_key, position, message_key) \
-                 SELECT $14, $15, key FROM m \
+                 SELECT $14, t.tail_offset + $15 - t.tail_start, m.key \
+                 FROM m, threads t WHERE t.key = $14 \
              ), touch AS ( \
                  UPDATE conversations SET updated_at = $16 WHERE key = $2 \
              ) \

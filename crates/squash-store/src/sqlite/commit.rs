@@ -64,8 +64,9 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
         }
         NewLinks::Edit(edit) => {
             let replacement = c.messages.first().and_then(|m| keys.get(&m.id)).copied();
-            let layout = links::layout(tx, base.thread_key)?;
-            let written = links::write_derived(tx, thread_key, &layout, edit, replacement)?;
+            let runs = links::runs(tx, base.thread_key, base.message_count)?;
+            let written =
+                links::write_derived(tx, thread_key, base.thread_key, &runs, edit, replacement)?;
             if written != message_count {
                 return Err(StoreError::Corrupt(format!(
                     "thread {} has {written} of its {} links",

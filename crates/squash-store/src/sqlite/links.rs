@@ -5,7 +5,7 @@ use rusqlite::{params, Transaction};
 use squash_core::LinkEdit;
 
 use super::conn::map_err;
-use crate::layout::{self, Derived, Layout, Run};
+use crate::layout::{self, Derived, Run};
 use crate::{Result, StoreError};
 
 /// The runs of the thread whose key is the expression `$t`: its segments, then its tail, as
@@ -86,54 +86,30 @@ macro_rules! position_in_thread {
 
 pub(super) use {all_thread_links, position_in_thread, thread_links, thread_runs};
 
-fn to_u64(what: &str, v: i64) -> Result<u64> {
-    u64::try_from(v).map_err(|_| StoreError::Corrupt(format!("a negative {what}: {v}")))
-}
-
-/// The stored layout of the thread `key`: its segments and its tail.
-pub(super) fn layout(tx: &Transaction<'_>, key: i64) -> Result<Layout> {
-    let (tail_start, tail_offset, message_count): (i64, i64, i64) = tx
-        .prepare_cached("SELECT tail_start, tail_offset, message_count FROM threads WHERE key = ?1")
-        .and_then(|mut s| s.query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))
-        .map_err(map_err)?;
-    let mut stmt = tx
-        .prepare_cached(
-            "SELECT start, length, source_thread_key, source_offset FROM thread_segments \
-             WHERE thread_key = ?1 ORDER BY start",
-        )
-        .map_err(map_err)?;
-    let rows: Vec<(i64, i64, i64, i64)> = stmt
-        .query_map([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-        .and_then(Iterator::collect)
-        .map_err(map_err)?;
-    let segments = rows
-        .into_iter()
-        .map(|(start, len, source, offset)| {
-            Ok(Run {
-                start: to_u64("segment start", start)?,
-                len: to_u64("segment length", len)?,
-                source,
-                offset: to_u64("segment offset", offset)?,
-            })
+/// The runs of the thread `key` (`message_count` links long): its segments, then its tail.
+pub(super) fn runs(tx: &Transaction<'_>, key: i64, message_count: u64) -> Result<Vec<Run>> {
+    let rows = tx
+        .prepare_cached(concat!(
+            "SELECT start, length, src, off FROM ",
+            thread_runs!("?1"),
+            " ORDER BY start"
+        ))
+        .and_then(|mut s| {
+            s.query_map([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+                .collect()
         })
-        .collect::<Result<_>>()?;
-    let layout = Layout {
-        key,
-        segments,
-        tail_start: to_u64("tail start", tail_start)?,
-        tail_offset: to_u64("tail offset", tail_offset)?,
-        message_count: to_u64("message count", message_count)?,
-    };
-    layout.check()?;
-    Ok(layout)
+        .map_err(map_err)?;
+    layout::runs_from_rows(key, rows, message_count)
 }
 
-/// Stores the links of `thread_key`, derived from `base` by `edit` ([`layout::derive`]), with
-/// the replaced position pointing to `replacement`. Returns the new thread's link count.
+/// Stores the links of `thread_key`, derived by `edit` ([`layout::derive`]) from the thread
+/// `base_key` whose runs are `base`, with the replaced position pointing to `replacement`.
+/// Returns the new thread's link count.
 pub(super) fn write_derived(
     tx: &Transaction<'_>,
     thread_key: i64,
-    base: &Layout,
+    base_key: i64,
+    base: &[Run],
     edit: &LinkEdit,
     replacement: Option<i64>,
 ) -> Result<u64> {
@@ -209,8 +185,7 @@ pub(super) fn write_derived(
             }
             if written != message_count {
                 return Err(StoreError::Corrupt(format!(
-                    "thread key {}: {written} of its {} links copied",
-                    base.key, base.message_count
+                    "thread key {base_key}: {written} of {message_count} links copied"
                 )));
             }
             set_tail(tx, thread_key, 0, 0)?;
