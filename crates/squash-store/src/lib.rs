@@ -36,7 +36,8 @@ pub use squash_core::LinkEdit;
 pub use types::{
     Appended, ChunkSender, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch,
     ImportOutcome, ImportRecord, ImportSource, ImportThread, KnownTokens, MessageChunks, NewLinks,
-    PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage, ThreadRef, ThreadSnapshot,
+    PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef,
+    ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -121,6 +122,15 @@ pub trait ConversationStore: Send + Sync {
     /// [`StoreError::NotFound`] for a missing thread or conversation, and for an anchoring
     /// message that is not in the thread.
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage>;
+    /// The positions of `ids` in a thread, with its header, in one transaction: two index
+    /// probes per message whatever the thread's length (see `layout`). What planning a squash,
+    /// edit or delete needs instead of the whole thread; an id it does not hold has no position.
+    /// [`StoreError::NotFound`] for a missing thread or conversation.
+    async fn thread_positions(
+        &self,
+        thread: ThreadRef,
+        ids: &[MessageId],
+    ) -> Result<ThreadPositions>;
     /// The messages of a thread, in thread order.
     async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>>;
     /// Every message ever stored for the conversation, in creation order.

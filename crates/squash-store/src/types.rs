@@ -13,6 +13,14 @@ pub struct ThreadSnapshot {
     pub links: Vec<MessageId>,
 }
 
+/// A thread's header with the positions of some of its messages
+/// ([`ConversationStore::thread_positions`](crate::ConversationStore::thread_positions)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadPositions {
+    pub thread: Thread,
+    pub positions: squash_core::KnownPositions,
+}
+
 /// A conversation as a listing shows it: with the size of its current thread. Serialized as
 /// the conversation's fields plus `message_count` and `tokens`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

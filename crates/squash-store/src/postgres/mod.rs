@@ -39,7 +39,7 @@ use self::error::{connect_error, DbResult};
 use crate::{
     Appended, Commit, ConversationStore, ConversationSummary, Direction, ImportAppend, ImportBatch,
     ImportOutcome, ImportRecord, PageRequest, Result, SearchResults, StoreError, StoreStats,
-    ThreadPage, ThreadSnapshot,
+    ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -281,6 +281,14 @@ impl ConversationStore for PostgresStore {
 
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage> {
         page::thread_page(&self.pool, &request).await
+    }
+
+    async fn thread_positions(
+        &self,
+        thread: ThreadRef,
+        ids: &[MessageId],
+    ) -> Result<ThreadPositions> {
+        page::thread_positions(&self.pool, thread, ids).await
     }
 
     async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>> {

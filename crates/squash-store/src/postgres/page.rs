@@ -4,7 +4,7 @@
 
 use sqlx::{PgConnection, PgPool};
 use squash_core::page::PageSpan;
-use squash_core::{Message, MessageId, Thread};
+use squash_core::{KnownPositions, Message, MessageId, Thread};
 
 use super::error::DbResult;
 use super::links::{position_in_thread, thread_links};
@@ -12,7 +12,7 @@ use super::rows::{to_i64, to_u64, MessageRow, ThreadRow};
 use super::sql::{message_columns, thread_columns};
 use super::tokens;
 use crate::tokens::read_tokens;
-use crate::types::{PageRequest, ThreadPage, ThreadRef};
+use crate::types::{PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::{Entity, Result, StoreError};
 
 #[derive(sqlx::FromRow)]
@@ -85,6 +85,45 @@ async fn header(tx: &mut PgConnection, which: ThreadRef) -> Result<(i64, Thread)
         .db()?;
     let row = row.ok_or(missing)?;
     Ok((row.key, row.thread.try_into()?))
+}
+
+/// The header of a thread and the positions of those of `ids` it holds: one statement for the
+/// positions, in the header's snapshot.
+pub(super) async fn thread_positions(
+    pool: &PgPool,
+    thread: ThreadRef,
+    ids: &[MessageId],
+) -> Result<ThreadPositions> {
+    let mut tx = pool.begin().await.db()?;
+    sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        .execute(&mut *tx)
+        .await
+        .db()?;
+    let (key, thread) = header(&mut tx, thread).await?;
+    let uuids: Vec<uuid::Uuid> = ids.iter().map(|id| *id.as_uuid()).collect();
+    let rows: Vec<(uuid::Uuid, Option<i64>)> = sqlx::query_as(concat!(
+        "SELECT m.id, ",
+        position_in_thread!("m.key", "$1"),
+        " FROM UNNEST($2::uuid[]) AS u(id) JOIN messages m ON m.id = u.id"
+    ))
+    .bind(key)
+    .bind(&uuids)
+    .fetch_all(&mut *tx)
+    .await
+    .db()?;
+    tx.commit().await.db()?;
+    let mut positions = KnownPositions {
+        asked: ids.iter().copied().collect(),
+        ..KnownPositions::default()
+    };
+    for (id, position) in rows {
+        if let Some(p) = position {
+            positions
+                .found
+                .insert(id.into(), to_u64("a link position", p)?);
+        }
+    }
+    Ok(ThreadPositions { thread, positions })
 }
 
 /// The 0-based position of `message` in the thread; not found when it is not linked there.

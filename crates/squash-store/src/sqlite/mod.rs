@@ -37,7 +37,7 @@ use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch, ImportOutcome,
     ImportRecord, MessageChunks, PageRequest, SearchResults, StoreStats, ThreadPage,
-    ThreadSnapshot,
+    ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
@@ -282,6 +282,16 @@ impl ConversationStore for SqliteStore {
 
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage> {
         self.read(move |tx| page::thread_page(tx, &request)).await
+    }
+
+    async fn thread_positions(
+        &self,
+        thread: ThreadRef,
+        ids: &[MessageId],
+    ) -> Result<ThreadPositions> {
+        let ids = ids.to_vec();
+        self.read(move |tx| page::thread_positions(tx, thread, &ids))
+            .await
     }
 
     async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>> {

@@ -3,7 +3,7 @@
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::page::PageSpan;
-use squash_core::{Message, MessageId};
+use squash_core::{KnownPositions, Message, MessageId};
 
 use super::conn::map_err;
 use super::links::{position_in_thread, thread_links};
@@ -12,18 +12,24 @@ use super::rows::{self, MESSAGE_COLUMN_COUNT};
 use super::tokens;
 use crate::error::{Entity, StoreError};
 use crate::tokens::read_tokens;
-use crate::types::{PageRequest, ThreadPage, ThreadRef};
+use crate::types::{PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::Result;
 
-pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result<ThreadPage> {
-    let key = match request.thread {
+fn key_of(tx: &Transaction<'_>, thread: ThreadRef) -> Result<i64> {
+    Ok(match thread {
         ThreadRef::Current(conversation) => current_of(tx, conversation)?.thread_key,
         ThreadRef::Thread(id) => thread_key(tx, id)?.0,
-    };
+    })
+}
+
+pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result<ThreadPage> {
+    let key = key_of(tx, request.thread)?;
     let thread = load_thread(tx, key)?;
     let anchor = request
         .anchor_message()
-        .map(|m| position_of(tx, key, m))
+        .map(|m| {
+            position_of(tx, key, m)?.ok_or_else(|| StoreError::not_found(Entity::Message, m))
+        })
         .transpose()?;
     let range = request.link_range(thread.message_count, anchor);
     let (messages, message_tokens) = match &range {
@@ -74,8 +80,28 @@ fn links(
     Ok((messages, tokens))
 }
 
-/// The 0-based position of `message` in the thread; not found when it is not linked there.
-fn position_of(tx: &Transaction<'_>, thread_key: i64, message: MessageId) -> Result<u64> {
+/// The header of a thread and the positions of those of `ids` it holds.
+pub(super) fn thread_positions(
+    tx: &Transaction<'_>,
+    thread: ThreadRef,
+    ids: &[MessageId],
+) -> Result<ThreadPositions> {
+    let key = key_of(tx, thread)?;
+    let mut positions = KnownPositions::default();
+    for id in ids {
+        positions.asked.insert(*id);
+        if let Some(p) = position_of(tx, key, *id)? {
+            positions.found.insert(*id, p);
+        }
+    }
+    Ok(ThreadPositions {
+        thread: load_thread(tx, key)?,
+        positions,
+    })
+}
+
+/// The 0-based position of `message` in the thread, if it is linked there.
+fn position_of(tx: &Transaction<'_>, thread_key: i64, message: MessageId) -> Result<Option<u64>> {
     let position: Option<i64> = tx
         .prepare_cached(concat!(
             "SELECT ",
@@ -88,7 +114,10 @@ fn position_of(tx: &Transaction<'_>, thread_key: i64, message: MessageId) -> Res
         })
         .map_err(map_err)?
         .flatten();
-    let position = position.ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
-    u64::try_from(position)
-        .map_err(|_| StoreError::Corrupt(format!("a link position is negative: {position}")))
+    position
+        .map(|p| {
+            u64::try_from(p)
+                .map_err(|_| StoreError::Corrupt(format!("a link position is negative: {p}")))
+        })
+        .transpose()
 }
