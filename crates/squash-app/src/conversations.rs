@@ -8,8 +8,8 @@ use squash_core::page::PageSpan;
 use squash_core::plan::{self, Selection};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
-use squash_core::Positions;
 use squash_core::tokens::message_tokens;
+use squash_core::Positions;
 use squash_core::{
     render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId, Project,
     ProjectId, Role, SquashOperation, SquashOperationId, Thread, ThreadId, ThreadOrigin,

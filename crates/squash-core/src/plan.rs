@@ -91,7 +91,10 @@ pub fn plan_append(links: &[MessageId]) -> u64 {
 }
 
 /// An edit: the edited copy takes the original's place.
-pub fn plan_edit<P: Positions + ?Sized>(links: &P, target: MessageId) -> Result<LinkEdit, DomainError> {
+pub fn plan_edit<P: Positions + ?Sized>(
+    links: &P,
+    target: MessageId,
+) -> Result<LinkEdit, DomainError> {
     let position = positions(links, &[target])?[0];
     Ok(LinkEdit {
         dropped: Vec::new(),
@@ -100,7 +103,10 @@ pub fn plan_edit<P: Positions + ?Sized>(links: &P, target: MessageId) -> Result<
 }
 
 /// A delete of `ordered` (in thread order, see [`select_with_partners`]): those links leave.
-pub fn plan_delete<P: Positions + ?Sized>(links: &P, ordered: &[MessageId]) -> Result<LinkEdit, DomainError> {
+pub fn plan_delete<P: Positions + ?Sized>(
+    links: &P,
+    ordered: &[MessageId],
+) -> Result<LinkEdit, DomainError> {
     if ordered.is_empty() {
         return Err(DomainError::EmptySelection);
     }
@@ -112,7 +118,10 @@ pub fn plan_delete<P: Positions + ?Sized>(links: &P, ordered: &[MessageId]) -> R
 
 /// A squash of `ordered` (in thread order, at least two): the result takes the first source's
 /// place, the other sources leave.
-pub fn plan_squash<P: Positions + ?Sized>(links: &P, ordered: &[MessageId]) -> Result<LinkEdit, DomainError> {
+pub fn plan_squash<P: Positions + ?Sized>(
+    links: &P,
+    ordered: &[MessageId],
+) -> Result<LinkEdit, DomainError> {
     if ordered.len() < 2 {
         return Err(DomainError::TooFewMessages(ordered.len()));
     }

@@ -3,23 +3,19 @@
 
 use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
-use squash_core::{MessageId, SquashOperation, Thread, ThreadId};
+use squash_core::{MessageId, Thread};
 use uuid::Uuid;
 
 use super::error::{taken, DbResult};
+use super::import::insert_messages;
 use super::links;
-use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
-use super::sql::insert_message_ctes;
-use super::write::{bind_message, lock};
+use super::operations::insert_operations;
+use super::rows::{to_i64, to_json, to_u64};
+use super::write::lock;
 use crate::{check, Commit, Entity, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     check::commit_shape(commit)?;
-    let message_rows = commit
-        .messages
-        .iter()
-        .map(NewMessageRow::of)
-        .collect::<Result<Vec<_>>>()?;
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, commit.conversation_id).await?;
     if locked.thread_id != commit.base_thread_id
@@ -31,22 +27,18 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     let base_count = to_u64("message count", locked.message_count)?;
     let message_count = check::new_link_count(commit, base_count)?;
 
-    let mut message_keys = Vec::with_capacity(message_rows.len());
-    for (message, row) in commit.messages.iter().zip(&message_rows) {
-        let key: i64 = bind_message(
-            sqlx::query_scalar(concat!(
-                "WITH ",
-                insert_message_ctes!(),
-                " SELECT key FROM m"
-            )),
-            conversation_key,
-            row,
-        )
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
-        message_keys.push(key);
-    }
+    // Each table in one statement, however many messages and operations (a fit has one per
+    // step).
+    let keys = insert_messages(&mut tx, conversation_key, &commit.messages).await?;
+    let message_keys: Vec<i64> = commit
+        .messages
+        .iter()
+        .map(|m| {
+            keys.get(&m.id).copied().ok_or_else(|| {
+                StoreError::Corrupt("an inserted message did not return its key".into())
+            })
+        })
+        .collect::<Result<_>>()?;
 
     let (thread_key, created_at): (i64, DateTime<Utc>) = sqlx::query_as(
         "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
@@ -97,11 +89,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         }
     }
 
-    for op in &commit.operations {
-        let result_thread_key =
-            (op.result_thread_id == Some(commit.thread_id)).then_some(thread_key);
-        insert_operation(&mut tx, conversation_key, op, result_thread_key).await?;
-    }
+    insert_operations(&mut tx, conversation_key, &commit.operations).await?;
 
     sqlx::query("UPDATE conversations SET current_thread_key = $1, updated_at = $2 WHERE key = $3")
         .bind(thread_key)
@@ -165,93 +153,4 @@ async fn insert_links(
     missing
         .map(|id| Some(id.into()))
         .ok_or_else(|| StoreError::Corrupt("link count does not match the messages found".into()))
-}
-
-pub(super) async fn insert_operation(
-    conn: &mut PgConnection,
-    conversation_key: i64,
-    op: &SquashOperation,
-    result_thread_key: Option<i64>,
-) -> Result<()> {
-    let (result_message_key, base_thread_key, other_result_thread_key): (
-        Option<i64>,
-        Option<i64>,
-        Option<i64>,
-    ) = sqlx::query_as(
-        "SELECT (SELECT key FROM messages WHERE id = $1 AND conversation_key = $4), \
-                (SELECT key FROM threads WHERE id = $2 AND conversation_key = $4), \
-                (SELECT key FROM threads WHERE id = $3 AND conversation_key = $4)",
-    )
-    .bind(op.result_message_id.as_uuid())
-    .bind(op.base_thread_id.map(|id| *id.as_uuid()))
-    .bind(op.result_thread_id.map(|id| *id.as_uuid()))
-    .bind(conversation_key)
-    .fetch_one(&mut *conn)
-    .await
-    .db()?;
-    let result_message_key = result_message_key
-        .ok_or_else(|| StoreError::not_found(Entity::Message, op.result_message_id))?;
-    let base_thread_key = thread_key_of(op.base_thread_id, base_thread_key)?;
-    let result_thread_key = match result_thread_key {
-        Some(key) => Some(key),
-        None => thread_key_of(op.result_thread_id, other_result_thread_key)?,
-    };
-    let usage = op
-        .usage
-        .map(|u| {
-            Ok::<_, StoreError>((
-                to_i64("input tokens", u.input_tokens)?,
-                to_i64("output tokens", u.output_tokens)?,
-            ))
-        })
-        .transpose()?;
-    let operation_key: i64 = sqlx::query_scalar(
-        "INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, model, \
-             performed_by_agent, performed_by, custom_instructions, provider, base_thread_key, \
-             result_thread_key, input_tokens, output_tokens, duration_ms, created_at, style, \
-             prompt_style) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
-         RETURNING key",
-    )
-    .bind(op.id.as_uuid())
-    .bind(conversation_key)
-    .bind(result_message_key)
-    .bind(&op.prompt)
-    .bind(&op.model)
-    .bind(op.performed_by_agent)
-    .bind(&op.performed_by)
-    .bind(&op.custom_instructions)
-    .bind(&op.provider)
-    .bind(base_thread_key)
-    .bind(result_thread_key)
-    .bind(usage.map(|u| u.0))
-    .bind(usage.map(|u| u.1))
-    .bind(op.duration_ms.map(|d| to_i64("duration", d)).transpose()?)
-    .bind(op.created_at)
-    .bind(op.style.map(|s| s.as_str()))
-    .bind(op.prompt_style.map(|s| s.as_str()))
-    .fetch_one(&mut *conn)
-    .await
-    .map_err(|e| taken(e, "squash_operations_id_key", Entity::Operation, op.id))?;
-    let missing = insert_links(
-        conn,
-        "INSERT INTO squash_operation_sources (operation_key, position, message_key)",
-        operation_key,
-        conversation_key,
-        &op.source_message_ids,
-    )
-    .await?;
-    match missing {
-        Some(id) => Err(StoreError::not_found(Entity::Message, id)),
-        None => Ok(()),
-    }
-}
-
-/// A thread reference the operation names must be a thread of the conversation.
-fn thread_key_of(id: Option<ThreadId>, key: Option<i64>) -> Result<Option<i64>> {
-    match (id, key) {
-        (None, _) => Ok(None),
-        (Some(_), Some(key)) => Ok(Some(key)),
-        (Some(id), None) => Err(StoreError::not_found(Entity::Thread, id)),
-    }
 }

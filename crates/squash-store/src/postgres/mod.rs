@@ -11,6 +11,7 @@ mod error;
 mod import;
 mod links;
 mod listen;
+mod operations;
 mod page;
 mod read;
 mod rows;

@@ -27,9 +27,7 @@ pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result
     let thread = load_thread(tx, key)?;
     let anchor = request
         .anchor_message()
-        .map(|m| {
-            position_of(tx, key, m)?.ok_or_else(|| StoreError::not_found(Entity::Message, m))
-        })
+        .map(|m| position_of(tx, key, m)?.ok_or_else(|| StoreError::not_found(Entity::Message, m)))
         .transpose()?;
     let range = request.link_range(thread.message_count, anchor);
     let (messages, message_tokens) = match &range {
