@@ -14,6 +14,7 @@ mod check;
 mod error;
 mod layout;
 pub mod postgres;
+mod reader;
 mod search;
 pub mod sqlite;
 mod tokens;
@@ -30,14 +31,15 @@ use squash_core::{
 
 pub use changes::{Changes, CHANNEL as CHANGES_CHANNEL};
 pub use error::{Entity, StoreError};
+pub use reader::ThreadReader;
 pub use search::{MAX_CANDIDATES as MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
 pub use types::{
     Appended, ChunkSender, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch,
-    ImportOutcome, ImportRecord, ImportSource, ImportThread, KnownTokens, MessageChunks, NewLinks,
-    PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef,
-    ThreadSnapshot,
+    ImportOutcome, ImportRecord, ImportSource, ImportThread, KnownTokens, MessageChunks,
+    MessageRange, NewLinks, PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage,
+    ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -122,6 +124,12 @@ pub trait ConversationStore: Send + Sync {
     /// [`StoreError::NotFound`] for a missing thread or conversation, and for an anchoring
     /// message that is not in the thread.
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage>;
+    /// The messages at 0-based positions `start..start + limit` of a thread (clipped to its
+    /// length), in order, with their stored token estimates: one range read, whatever the
+    /// thread's length. A thread's links below its length never change, so reading one range
+    /// after another ([`ThreadReader`]) gives the thread as it was when the reading began, in
+    /// memory bounded by `limit`. [`StoreError::NotFound`] for a missing thread.
+    async fn thread_range(&self, thread: ThreadId, start: u64, limit: u32) -> Result<MessageRange>;
     /// The positions of `ids` in a thread, with its header, in one transaction: two index
     /// probes per message whatever the thread's length (see `layout`). What planning a squash,
     /// edit or delete needs instead of the whole thread; an id it does not hold has no position.

@@ -13,7 +13,8 @@ use squash_core::{
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_store::{
-    Commit, ConversationStore, Direction, NewLinks, PageRequest, StoreError, ThreadRef,
+    Commit, ConversationStore, Direction, NewLinks, PageRequest, StoreError, ThreadReader,
+    ThreadRef,
 };
 
 /// A deterministic stream of choices (no dependency, same on every run).
@@ -327,6 +328,32 @@ async fn story(store: &dyn ConversationStore) {
     assert_eq!(after.thread_links, before.thread_links + 1);
     assert_eq!(after.threads, before.threads + 1);
     s.check(&links, &mut rng).await;
+
+    // Read in chunks while the thread grows: the reader gives the thread as it was opened.
+    let mut reader = ThreadReader::open(store, ThreadRef::Current(conversation.id), 37)
+        .await
+        .unwrap();
+    let first = reader.next_chunk().await.unwrap().expect("a first chunk");
+    for _ in 0..5 {
+        s.append().await;
+    }
+    let mut read: Vec<MessageId> = first.messages.iter().map(|m| m.id).collect();
+    let mut tokens: Vec<u64> = first.message_tokens.clone();
+    reader
+        .for_each(|m, t| {
+            read.push(m.id);
+            tokens.push(t);
+        })
+        .await
+        .unwrap();
+    assert_eq!(read, links);
+    let expected: Vec<u64> = links
+        .iter()
+        .map(|id| squash_core::tokens::message_tokens(&s.messages[id]))
+        .collect();
+    assert_eq!(tokens, expected);
+    let missing = store.thread_range(ThreadId::new(), 0, 10).await;
+    assert!(matches!(missing, Err(StoreError::NotFound(..))));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

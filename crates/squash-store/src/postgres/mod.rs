@@ -37,6 +37,7 @@ use squash_core::{
 use tokio::sync::{broadcast, OnceCell};
 
 use self::error::{connect_error, DbResult};
+use crate::types::MessageRange;
 use crate::{
     Appended, Commit, ConversationStore, ConversationSummary, Direction, ImportAppend, ImportBatch,
     ImportOutcome, ImportRecord, PageRequest, Result, SearchResults, StoreError, StoreStats,
@@ -282,6 +283,10 @@ impl ConversationStore for PostgresStore {
 
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage> {
         page::thread_page(&self.pool, &request).await
+    }
+
+    async fn thread_range(&self, thread: ThreadId, start: u64, limit: u32) -> Result<MessageRange> {
+        page::thread_range(&self.pool, thread, start, limit).await
     }
 
     async fn thread_positions(

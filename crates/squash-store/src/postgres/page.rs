@@ -4,7 +4,7 @@
 
 use sqlx::{PgConnection, PgPool};
 use squash_core::page::PageSpan;
-use squash_core::{KnownPositions, Message, MessageId, Thread};
+use squash_core::{KnownPositions, Message, MessageId, Thread, ThreadId};
 
 use super::error::DbResult;
 use super::links::{position_in_thread, thread_links};
@@ -12,7 +12,7 @@ use super::rows::{to_i64, to_u64, MessageRow, ThreadRow};
 use super::sql::{message_columns, thread_columns};
 use super::tokens;
 use crate::tokens::read_tokens;
-use crate::types::{PageRequest, ThreadPage, ThreadPositions, ThreadRef};
+use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::{Entity, Result, StoreError};
 
 #[derive(sqlx::FromRow)]
@@ -85,6 +85,36 @@ async fn header(tx: &mut PgConnection, which: ThreadRef) -> Result<(i64, Thread)
         .db()?;
     let row = row.ok_or(missing)?;
     Ok((row.key, row.thread.try_into()?))
+}
+
+/// The messages at positions `start..start + limit` of a thread: one statement.
+pub(super) async fn thread_range(
+    pool: &PgPool,
+    thread: ThreadId,
+    start: u64,
+    limit: u32,
+) -> Result<MessageRange> {
+    let mut conn = pool.acquire().await.db()?;
+    let key: Option<i64> = sqlx::query_scalar("SELECT key FROM threads WHERE id = $1")
+        .bind(thread.as_uuid())
+        .fetch_optional(&mut *conn)
+        .await
+        .db()?;
+    let key = key.ok_or_else(|| StoreError::not_found(Entity::Thread, thread))?;
+    let (messages, message_tokens) = match limit {
+        0 => (Vec::new(), Vec::new()),
+        _ => {
+            let last = start
+                .saturating_add(u64::from(limit) - 1)
+                .min(i64::MAX as u64);
+            links(&mut conn, key, start, last).await?
+        }
+    };
+    Ok(MessageRange {
+        start,
+        messages,
+        message_tokens,
+    })
 }
 
 /// The header of a thread and the positions of those of `ids` it holds: one statement for the

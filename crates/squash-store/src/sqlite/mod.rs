@@ -36,7 +36,7 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch, ImportOutcome,
-    ImportRecord, MessageChunks, PageRequest, SearchResults, StoreStats, ThreadPage,
+    ImportRecord, MessageChunks, MessageRange, PageRequest, SearchResults, StoreStats, ThreadPage,
     ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
@@ -282,6 +282,11 @@ impl ConversationStore for SqliteStore {
 
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage> {
         self.read(move |tx| page::thread_page(tx, &request)).await
+    }
+
+    async fn thread_range(&self, thread: ThreadId, start: u64, limit: u32) -> Result<MessageRange> {
+        self.read(move |tx| page::thread_range(tx, thread, start, limit))
+            .await
     }
 
     async fn thread_positions(

@@ -3,7 +3,7 @@
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::page::PageSpan;
-use squash_core::{KnownPositions, Message, MessageId};
+use squash_core::{KnownPositions, Message, MessageId, ThreadId};
 
 use super::conn::map_err;
 use super::links::{position_in_thread, thread_links};
@@ -12,7 +12,7 @@ use super::rows::{self, MESSAGE_COLUMN_COUNT};
 use super::tokens;
 use crate::error::{Entity, StoreError};
 use crate::tokens::read_tokens;
-use crate::types::{PageRequest, ThreadPage, ThreadPositions, ThreadRef};
+use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::Result;
 
 fn key_of(tx: &Transaction<'_>, thread: ThreadRef) -> Result<i64> {
@@ -76,6 +76,25 @@ fn links(
         messages.push(message);
     }
     Ok((messages, tokens))
+}
+
+/// The messages at positions `start..start + limit` of a thread.
+pub(super) fn thread_range(
+    tx: &Transaction<'_>,
+    thread: ThreadId,
+    start: u64,
+    limit: u32,
+) -> Result<MessageRange> {
+    let (key, _) = thread_key(tx, thread)?;
+    let (messages, message_tokens) = match limit {
+        0 => (Vec::new(), Vec::new()),
+        _ => links(tx, key, start, start.saturating_add(u64::from(limit) - 1))?,
+    };
+    Ok(MessageRange {
+        start,
+        messages,
+        message_tokens,
+    })
 }
 
 /// The header of a thread and the positions of those of `ids` it holds.
