@@ -5,9 +5,12 @@
 //!
 //! Both keep the spec's logical tables (projects, conversations, threads, thread_messages,
 //! messages, squash_operations). Physically, ids are UUIDs at the edge and integer keys inside,
-//! so that a thread link costs a few bytes: a copy-on-write of a 10,000-message thread writes
-//! 10,000 small rows. Every write is one transaction; an operation commits only if the thread
-//! it was computed from is still current at the same revision ([`StoreError::Conflict`]).
+//! and a derived thread shares the links it keeps with the thread that stored them: a
+//! copy-on-write costs what it changes, not the thread's length — the layout, its reads and
+//! its migration are described in `layout.rs`, the rule that cuts a derived thread from its
+//! base is written there once for both backends. Every write is one transaction; an operation
+//! commits only if the thread it was computed from is still current at the same revision
+//! ([`StoreError::Conflict`]).
 
 mod changes;
 mod check;

@@ -1,7 +1,7 @@
 //! The embedded default backend: a SQLite file in WAL mode, split by concern like `postgres/`:
 //! [`conversations`], [`read`], [`write`] (appends and switches), [`commit`] (copy-on-write,
-//! with the link copy in [`cow`]), [`tools`] and [`import`]. The checks shared with PostgreSQL
-//! are in `crate::check`.
+//! with the thread layout in [`links`]), [`tools`] and [`import`]. The checks shared with
+//! PostgreSQL are in `crate::check`.
 //!
 //! Every call is one short transaction on a local file. On a multi-threaded tokio runtime it
 //! runs on the calling thread (`block_in_place`): the hop onto a blocking thread and back cost
