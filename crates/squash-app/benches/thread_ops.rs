@@ -1,11 +1,11 @@
-//! Thread operations on a 10,000-message conversation, through `ConversationService` on the
+//! Thread operations on a 10,000-message conversation (`SQUASH_BENCH_MESSAGES` for another
+//! size), through `ConversationService` on the
 //! SQLite store, each next to its floor: a bare rusqlite program on the same schema and pragmas
 //! doing the same rows in one transaction. Also reports the bytes the database grows per
 //! copy-on-write operation. See BENCHMARKS.md at the workspace root for the command and results.
 //!
-//! Every copy-on-write op writes a new ~10,000-link thread, so each benchmark works on a fresh
-//! copy of a template database and replaces it after a few operations: the current thread stays
-//! within 0.5% of 10,000 messages (append: 2%) and the file does not grow without bound. The
+//! Each benchmark works on a fresh copy of a template database and replaces it after a few
+//! operations: the current thread stays within 0.5% of its length (append: 2%). The
 //! first operation on each copy is an untimed warm-up (it fills the connection's page cache),
 //! for the product and the floor alike.
 //!
@@ -72,6 +72,20 @@ const GROWTH_OPS: usize = 20;
 /// Each copy-on-write op uses its own block of the original messages (see `slot_ids`).
 const SLOT_SPAN: usize = 100;
 const PROJECT: &str = "/bench/project";
+
+/// The links of thread `?1` in the store's layout (segments, then the tail), as rows
+/// `(position, message_key)`: the least a read of them can do.
+macro_rules! floor_thread_links {
+    () => {
+        "(SELECT ru.start + tm.position - ru.off AS position, tm.message_key AS message_key \
+          FROM (SELECT start, length, source_thread_key AS src, source_offset AS off \
+                FROM thread_segments WHERE thread_key = ?1 \
+                UNION ALL SELECT tail_start, message_count - tail_start, key, tail_offset \
+                FROM threads WHERE key = ?1 AND message_count > tail_start) ru \
+          JOIN thread_messages tm ON tm.thread_key = ru.src \
+           AND tm.position BETWEEN ru.off AND ru.off + ru.length - 1)"
+    };
+}
 
 // ---- content --------------------------------------------------------------------------------
 
@@ -578,20 +592,6 @@ fn floor_links(tx: &rusqlite::Transaction<'_>, thread_key: i64) -> Vec<(i64, [u8
         out.push((row.get(0).unwrap(), id.try_into().unwrap()));
     }
     out
-}
-
-/// The links of thread `?1` in the store's layout (segments, then the tail), as rows
-/// `(position, message_key)`: the least a read of them can do.
-macro_rules! floor_thread_links {
-    () => {
-        "(SELECT ru.start + tm.position - ru.off AS position, tm.message_key AS message_key \
-          FROM (SELECT start, length, source_thread_key AS src, source_offset AS off \
-                FROM thread_segments WHERE thread_key = ?1 \
-                UNION ALL SELECT tail_start, message_count - tail_start, key, tail_offset \
-                FROM threads WHERE key = ?1 AND message_count > tail_start) ru \
-          JOIN thread_messages tm ON tm.thread_key = ru.src \
-           AND tm.position BETWEEN ru.off AND ru.off + ru.length - 1)"
-    };
 }
 
 /// The columns the store derives from a message in Rust (its token estimate and searchable
@@ -1694,7 +1694,8 @@ fn growth_report(rt: &Runtime, t: &Templates) {
     println!();
     println!(
         "bytes the database grows per copy-on-write op ({GROWTH_OPS} ops each on the \
-         10,000-message conversation; file size after wal_checkpoint(TRUNCATE)):"
+         {}-message conversation; file size after wal_checkpoint(TRUNCATE)):",
+        messages()
     );
     println!();
     println!("| operation | Squash bytes/op | floor bytes/op | links written/op |");

@@ -63,13 +63,32 @@ use squash_core::LinkEdit;
 /// the growth of one operation.
 pub(crate) const MAX_SEGMENTS: usize = 256;
 
+/// Whose own storage holds a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// A stored thread, by key.
+    Stored(i64),
+    /// The thread being derived, whose key is not known before it is written.
+    New,
+}
+
+impl Source {
+    /// The thread key, the derived thread's being `new_key`.
+    pub(crate) fn key(self, new_key: i64) -> i64 {
+        match self {
+            Source::Stored(key) => key,
+            Source::New => new_key,
+        }
+    }
+}
+
 /// `len` links stored at offsets `offset..offset+len` of `source`'s own storage, at positions
 /// `start..start+len` of the thread that has the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Run {
     pub start: u64,
     pub len: u64,
-    pub source: i64,
+    pub source: Source,
     pub offset: u64,
 }
 
@@ -121,7 +140,7 @@ pub(crate) fn runs_from_rows(
         runs.push(Run {
             start,
             len,
-            source,
+            source: Source::Stored(source),
             offset,
         });
     }
@@ -150,11 +169,33 @@ pub(crate) enum Derived {
     Copied { runs: Vec<Run>, message_count: u64 },
 }
 
-/// The layout of the thread `new_key` derived by `edit` from a base whose runs are `base` (the
-/// edit checked against the base by the caller with [`LinkEdit::check`]). A replaced position
-/// becomes a run of `new_key` at offset 0; runs that continue each other in the same source
-/// are merged.
-pub(crate) fn derive(base: &[Run], new_key: i64, edit: &LinkEdit) -> Derived {
+impl Derived {
+    /// The derived thread's `(tail_start, tail_offset)`, written with its row.
+    pub(crate) fn tail(&self) -> (u64, u64) {
+        match self {
+            Derived::Shared {
+                message_count,
+                tail_offset,
+                ..
+            } => (*message_count, *tail_offset),
+            Derived::Copied { .. } => (0, 0),
+        }
+    }
+
+    pub(crate) fn message_count(&self) -> u64 {
+        match self {
+            Derived::Shared { message_count, .. } | Derived::Copied { message_count, .. } => {
+                *message_count
+            }
+        }
+    }
+}
+
+/// The layout of the thread derived by `edit` from a base whose runs are `base` (the edit
+/// checked against the base by the caller with [`LinkEdit::check`]). A replaced position
+/// becomes a run of the new thread ([`Source::New`]) at offset 0; runs that continue each other
+/// in the same source are merged.
+pub(crate) fn derive(base: &[Run], edit: &LinkEdit) -> Derived {
     let mut out: Vec<Run> = Vec::with_capacity(base.len() + 3);
     let mut push = |run: Run| match out.last_mut() {
         Some(last) if last.source == run.source && last.offset + last.len == run.offset => {
@@ -183,7 +224,7 @@ pub(crate) fn derive(base: &[Run], new_key: i64, edit: &LinkEdit) -> Derived {
                 push(Run {
                     start: next,
                     len: 1,
-                    source: new_key,
+                    source: Source::New,
                     offset: 0,
                 });
                 next += 1;
@@ -216,7 +257,14 @@ mod tests {
     fn runs(key: i64, segments: Vec<Run>, tail: (u64, u64), count: u64) -> Vec<Run> {
         let mut rows: Vec<(i64, i64, i64, i64)> = segments
             .iter()
-            .map(|r| (r.start as i64, r.len as i64, r.source, r.offset as i64))
+            .map(|r| {
+                (
+                    r.start as i64,
+                    r.len as i64,
+                    r.source.key(key),
+                    r.offset as i64,
+                )
+            })
             .collect();
         if count > tail.0 {
             rows.push((tail.0 as i64, (count - tail.0) as i64, key, tail.1 as i64));
@@ -224,17 +272,21 @@ mod tests {
         runs_from_rows(key, rows, count).unwrap()
     }
 
+    /// A run of stored thread `source`; source 0 stands for the new thread.
     fn run(start: u64, len: u64, source: i64, offset: u64) -> Run {
         Run {
             start,
             len,
-            source,
+            source: match source {
+                0 => Source::New,
+                key => Source::Stored(key),
+            },
             offset,
         }
     }
 
     /// The links a layout stands for, each as (source, offset), given the replacement.
-    fn resolve(runs: &[Run]) -> Vec<(i64, u64)> {
+    fn resolve(runs: &[Run]) -> Vec<(Source, u64)> {
         runs.iter()
             .flat_map(|r| (0..r.len).map(move |i| (r.source, r.offset + i)))
             .collect()
@@ -254,7 +306,7 @@ mod tests {
             segments,
             message_count,
             tail_offset,
-        } = derive(&base, 2, &edit(&[40, 81], Some(10)))
+        } = derive(&base, &edit(&[40, 81], Some(10)))
         else {
             panic!("three changes do not copy");
         };
@@ -264,7 +316,7 @@ mod tests {
             segments,
             vec![
                 run(0, 10, 1, 0),
-                run(10, 1, 2, 0),
+                run(10, 1, 0, 0),
                 run(11, 29, 1, 11),
                 run(40, 40, 1, 41),
                 run(80, 18, 1, 82)
@@ -285,20 +337,35 @@ mod tests {
             (vec![0, 8], None),
         ] {
             let e = edit(&dropped, replaced);
-            let Derived::Shared { segments, .. } = derive(&base, 7, &e) else {
+            let Derived::Shared { segments, .. } = derive(&base, &e) else {
                 panic!("small edits share");
             };
-            let mut expected: Vec<(i64, u64)> = Vec::new();
+            let mut expected: Vec<(Source, u64)> = Vec::new();
             for (p, link) in before.iter().enumerate() {
                 let p = p as u64;
                 if dropped.contains(&p) {
                     continue;
                 }
-                expected.push(if Some(p) == replaced { (7, 0) } else { *link });
+                expected.push(if Some(p) == replaced {
+                    (Source::New, 0)
+                } else {
+                    *link
+                });
             }
             assert_eq!(resolve(&segments), expected, "{e:?}");
             let n = expected.len() as u64;
-            runs(7, segments.clone(), (n, 1), n);
+            let tiled: Vec<_> = segments
+                .iter()
+                .map(|r| {
+                    (
+                        r.start as i64,
+                        r.len as i64,
+                        r.source.key(7),
+                        r.offset as i64,
+                    )
+                })
+                .collect();
+            runs_from_rows(7, tiled, n).unwrap();
             // Adjacent runs of one source that continue each other are one run.
             assert!(segments
                 .windows(2)
@@ -310,7 +377,7 @@ mod tests {
     fn too_many_segments_copy() {
         let base = runs(1, vec![], (0, 0), 10_000);
         let dropped: Vec<u64> = (0..MAX_SEGMENTS as u64 + 1).map(|i| i * 3 + 1).collect();
-        match derive(&base, 2, &edit(&dropped, None)) {
+        match derive(&base, &edit(&dropped, None)) {
             Derived::Copied {
                 runs,
                 message_count,

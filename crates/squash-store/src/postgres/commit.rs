@@ -12,6 +12,7 @@ use super::links;
 use super::operations::insert_operations;
 use super::rows::{to_i64, to_json, to_u64};
 use super::write::lock;
+use crate::layout::{self, Derived};
 use crate::{check, Commit, Entity, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
@@ -40,10 +41,19 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         })
         .collect::<Result<_>>()?;
 
+    // A derived thread's layout is cut before its row is written, which carries its tail.
+    let derived = match &commit.links {
+        NewLinks::Edit(edit) => {
+            let runs = links::runs(&mut tx, locked.thread_key, base_count).await?;
+            Some(layout::derive(&runs, edit))
+        }
+        NewLinks::List(_) => None,
+    };
+    let (tail_start, tail_offset) = derived.as_ref().map_or((0, 0), Derived::tail);
     let (thread_key, created_at): (i64, DateTime<Utc>) = sqlx::query_as(
         "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
-                              message_count, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, 0, $5, $6, $6) RETURNING key, created_at",
+                              message_count, created_at, updated_at, tail_start, tail_offset) \
+         VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8) RETURNING key, created_at",
     )
     .bind(commit.thread_id.as_uuid())
     .bind(conversation_key)
@@ -51,12 +61,14 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     .bind(to_json(&commit.origin)?)
     .bind(to_i64("link count", message_count)?)
     .bind(Utc::now())
+    .bind(to_i64("tail start", tail_start)?)
+    .bind(to_i64("tail offset", tail_offset)?)
     .fetch_one(&mut *tx)
     .await
     .map_err(|e| taken(e, "threads_id_key", Entity::Thread, commit.thread_id))?;
 
-    match &commit.links {
-        NewLinks::List(links) => {
+    match (&commit.links, &derived) {
+        (NewLinks::List(links), _) => {
             let linked = insert_links(
                 &mut tx,
                 "INSERT INTO thread_messages (thread_key, position, message_key)",
@@ -69,24 +81,19 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
                 return Err(check::not_in_conversation(missing, commit.conversation_id));
             }
         }
-        NewLinks::Edit(edit) => {
-            let runs = links::runs(&mut tx, locked.thread_key, base_count).await?;
-            let written = links::write_derived(
-                &mut tx,
-                thread_key,
-                locked.thread_key,
-                &runs,
-                edit,
-                message_keys.first().copied(),
-            )
-            .await?;
-            if written != message_count {
+        (NewLinks::Edit(_), Some(derived)) => {
+            if derived.message_count() != message_count {
                 return Err(StoreError::Corrupt(format!(
-                    "thread {} has {written} of its {base_count} links",
-                    commit.base_thread_id
+                    "thread {} has {} of its {base_count} links",
+                    commit.base_thread_id,
+                    derived.message_count()
                 )));
             }
+            let replacement = message_keys.first().copied();
+            links::write_derived(&mut tx, thread_key, locked.thread_key, derived, replacement)
+                .await?;
         }
+        (NewLinks::Edit(_), None) => unreachable!("an edit is derived above"),
     }
 
     insert_operations(&mut tx, conversation_key, &commit.operations).await?;

@@ -2,11 +2,10 @@
 //! tail), read as SQL, and a derived thread written from it in one statement.
 
 use sqlx::PgConnection;
-use squash_core::LinkEdit;
 
 use super::error::DbResult;
 use super::rows::to_i64;
-use crate::layout::{self, Derived, Run};
+use crate::layout::{self, Derived, Run, Source};
 use crate::{Result, StoreError};
 
 /// The runs of the thread whose key is the expression `$t`: its segments, then its tail, as
@@ -103,33 +102,34 @@ pub(super) async fn runs(
     layout::runs_from_rows(key, rows, message_count)
 }
 
-/// The columns of `runs`, as UNNEST takes them.
-fn columns(runs: &[Run]) -> Result<[Vec<i64>; 4]> {
-    let mut out: [Vec<i64>; 4] = Default::default();
+/// The columns of `runs`, as UNNEST takes them; a run of the new thread has a NULL source.
+fn columns(runs: &[Run]) -> Result<(Vec<i64>, Vec<i64>, Vec<Option<i64>>, Vec<i64>)> {
+    let mut out = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for r in runs {
-        out[0].push(to_i64("a run start", r.start)?);
-        out[1].push(to_i64("a run length", r.len)?);
-        out[2].push(r.source);
-        out[3].push(to_i64("a run offset", r.offset)?);
+        out.0.push(to_i64("a run start", r.start)?);
+        out.1.push(to_i64("a run length", r.len)?);
+        out.2.push(match r.source {
+            Source::Stored(key) => Some(key),
+            Source::New => None,
+        });
+        out.3.push(to_i64("a run offset", r.offset)?);
     }
     Ok(out)
 }
 
-/// Stores the links of `thread_key`, derived by `edit` ([`layout::derive`]) from the thread
-/// `base_key` whose runs are `base`, with the replaced position pointing to `replacement`: one
-/// statement. Returns the new thread's link count.
+/// Stores the links of `thread_key` as `derived` from the thread `base_key` says (its row,
+/// inserted with [`Derived::tail`], says the rest), with the replaced position pointing to
+/// `replacement`: one statement.
 pub(super) async fn write_derived(
     conn: &mut PgConnection,
     thread_key: i64,
     base_key: i64,
-    base: &[Run],
-    edit: &LinkEdit,
+    derived: &Derived,
     replacement: Option<i64>,
-) -> Result<u64> {
-    let derived = layout::derive(base, thread_key, edit);
-    let needs_replacement = match &derived {
+) -> Result<()> {
+    let needs_replacement = match derived {
         Derived::Shared { tail_offset, .. } => *tail_offset > 0,
-        Derived::Copied { runs, .. } => runs.iter().any(|r| r.source == thread_key),
+        Derived::Copied { runs, .. } => runs.iter().any(|r| r.source == Source::New),
     };
     if needs_replacement && replacement.is_none() {
         return Err(StoreError::Invalid(
@@ -139,21 +139,20 @@ pub(super) async fn write_derived(
     match derived {
         Derived::Shared {
             segments,
-            message_count,
             tail_offset,
+            ..
         } => {
-            let [starts, lengths, sources, offsets] = columns(&segments)?;
+            let (starts, lengths, sources, offsets) = columns(segments)?;
             sqlx::query(
                 "WITH seg AS ( \
                      INSERT INTO thread_segments \
                          (thread_key, start, length, source_thread_key, source_offset) \
-                     SELECT $1, * FROM UNNEST($2::bigint[], $3::bigint[], $4::bigint[], \
-                                              $5::bigint[]) \
-                 ), own AS ( \
-                     INSERT INTO thread_messages (thread_key, position, message_key) \
-                     SELECT $1, 0, $6::bigint WHERE $8 > 0 \
+                     SELECT $1, r.start, r.len, COALESCE(r.src, $1), r.off \
+                     FROM UNNEST($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) \
+                          AS r(start, len, src, off) \
                  ) \
-                 UPDATE threads SET tail_start = $7, tail_offset = $8 WHERE key = $1",
+                 INSERT INTO thread_messages (thread_key, position, message_key) \
+                 SELECT $1, 0, $6::bigint WHERE $7",
             )
             .bind(thread_key)
             .bind(&starts)
@@ -161,19 +160,17 @@ pub(super) async fn write_derived(
             .bind(&sources)
             .bind(&offsets)
             .bind(replacement)
-            .bind(to_i64("link count", message_count)?)
-            .bind(to_i64("tail offset", tail_offset)?)
+            .bind(*tail_offset > 0)
             .execute(&mut *conn)
             .await
             .db()?;
-            Ok(message_count)
+            Ok(())
         }
         Derived::Copied {
             runs,
             message_count,
         } => {
-            // Offsets equal positions; the tail's defaults (0, 0) already say so.
-            let [starts, lengths, sources, offsets] = columns(&runs)?;
+            let (starts, lengths, sources, offsets) = columns(runs)?;
             let written = sqlx::query(
                 "WITH r AS ( \
                      SELECT * FROM UNNEST($2::bigint[], $3::bigint[], $4::bigint[], \
@@ -183,8 +180,7 @@ pub(super) async fn write_derived(
                  SELECT $1, r.start + tm.position - r.off, tm.message_key FROM r \
                  JOIN thread_messages tm ON tm.thread_key = r.src \
                   AND tm.position BETWEEN r.off AND r.off + r.len - 1 \
-                 WHERE r.src <> $1 \
-                 UNION ALL SELECT $1, r.start, $6::bigint FROM r WHERE r.src = $1",
+                 UNION ALL SELECT $1, r.start, $6::bigint FROM r WHERE r.src IS NULL",
             )
             .bind(thread_key)
             .bind(&starts)
@@ -196,12 +192,12 @@ pub(super) async fn write_derived(
             .await
             .db()?
             .rows_affected();
-            if written != message_count {
+            if written != *message_count {
                 return Err(StoreError::Corrupt(format!(
                     "thread key {base_key}: {written} of {message_count} links copied"
                 )));
             }
-            Ok(message_count)
+            Ok(())
         }
     }
 }

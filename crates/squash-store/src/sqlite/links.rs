@@ -2,10 +2,9 @@
 //! read as SQL, and a derived thread written from it.
 
 use rusqlite::{params, Transaction};
-use squash_core::LinkEdit;
 
 use super::conn::map_err;
-use crate::layout::{self, Derived, Run};
+use crate::layout::{self, Derived, Run, Source};
 use crate::{Result, StoreError};
 
 /// The runs of the thread whose key is the expression `$t`: its segments, then its tail, as
@@ -102,17 +101,16 @@ pub(super) fn runs(tx: &Transaction<'_>, key: i64, message_count: u64) -> Result
     layout::runs_from_rows(key, rows, message_count)
 }
 
-/// Stores the links of `thread_key`, derived by `edit` ([`layout::derive`]) from the thread
-/// `base_key` whose runs are `base`, with the replaced position pointing to `replacement`.
-/// Returns the new thread's link count.
+/// Stores the links of `thread_key` as `derived` from the thread `base_key` says (its row,
+/// inserted with [`Derived::tail`], says the rest), with the replaced position pointing to
+/// `replacement`.
 pub(super) fn write_derived(
     tx: &Transaction<'_>,
     thread_key: i64,
     base_key: i64,
-    base: &[Run],
-    edit: &LinkEdit,
+    derived: &Derived,
     replacement: Option<i64>,
-) -> Result<u64> {
+) -> Result<()> {
     let own_link = |offset: u64| -> Result<()> {
         let key = replacement.ok_or_else(|| {
             StoreError::Invalid("a replaced position needs the commit's message".into())
@@ -124,11 +122,11 @@ pub(super) fn write_derived(
         .map_err(map_err)?;
         Ok(())
     };
-    match layout::derive(base, thread_key, edit) {
+    match derived {
         Derived::Shared {
             segments,
-            message_count,
             tail_offset,
+            ..
         } => {
             let mut insert = tx
                 .prepare_cached(
@@ -137,22 +135,21 @@ pub(super) fn write_derived(
                      VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .map_err(map_err)?;
-            for s in &segments {
+            for s in segments {
                 insert
                     .execute(params![
                         thread_key,
                         s.start as i64,
                         s.len as i64,
-                        s.source,
+                        s.source.key(thread_key),
                         s.offset as i64
                     ])
                     .map_err(map_err)?;
             }
-            if tail_offset > 0 {
+            if *tail_offset > 0 {
                 own_link(0)?;
             }
-            set_tail(tx, thread_key, message_count, tail_offset)?;
-            Ok(message_count)
+            Ok(())
         }
         Derived::Copied {
             runs,
@@ -167,36 +164,28 @@ pub(super) fn write_derived(
                 )
                 .map_err(map_err)?;
             let mut written = 0u64;
-            for r in &runs {
-                if r.source == thread_key {
+            for r in runs {
+                let Source::Stored(source) = r.source else {
                     own_link(r.start)?;
                     written += 1;
                     continue;
-                }
+                };
                 written += copy
                     .execute(params![
                         thread_key,
                         r.offset as i64,
                         r.start as i64,
-                        r.source,
+                        source,
                         r.len as i64
                     ])
                     .map_err(map_err)? as u64;
             }
-            if written != message_count {
+            if written != *message_count {
                 return Err(StoreError::Corrupt(format!(
                     "thread key {base_key}: {written} of {message_count} links copied"
                 )));
             }
-            set_tail(tx, thread_key, 0, 0)?;
-            Ok(message_count)
+            Ok(())
         }
     }
-}
-
-fn set_tail(tx: &Transaction<'_>, thread_key: i64, start: u64, offset: u64) -> Result<()> {
-    tx.prepare_cached("UPDATE threads SET tail_start = ?2, tail_offset = ?3 WHERE key = ?1")
-        .and_then(|mut s| s.execute(params![thread_key, start as i64, offset as i64]))
-        .map_err(map_err)?;
-    Ok(())
 }
