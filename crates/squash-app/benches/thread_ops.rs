@@ -1172,15 +1172,15 @@ impl Op {
         }
     }
 
-    fn label(self) -> &'static str {
+    fn label(self) -> String {
         match self {
-            Op::Append => "append 1 message",
-            Op::Squash3Text => "squash 3 non-contiguous (explicit text)",
-            Op::Squash3Concat => "squash 3 non-contiguous (concatenation)",
-            Op::Edit => "edit 1 message",
-            Op::Undo => "undo (switch back)",
-            Op::Redo => "redo (switch forward)",
-            Op::Load => "load current thread (10,000 messages)",
+            Op::Append => "append 1 message".into(),
+            Op::Squash3Text => "squash 3 non-contiguous (explicit text)".into(),
+            Op::Squash3Concat => "squash 3 non-contiguous (concatenation)".into(),
+            Op::Edit => "edit 1 message".into(),
+            Op::Undo => "undo (switch back)".into(),
+            Op::Redo => "redo (switch forward)".into(),
+            Op::Load => format!("load current thread ({} messages)", messages()),
         }
     }
 
@@ -1754,21 +1754,28 @@ fn main() {
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .configure_from_args();
-    let templates = Templates::build(&rt);
-    if on("growth") {
-        growth_report(&rt, &templates);
-    }
-    if on("breakdown") {
-        breakdown(&rt, &templates);
-    }
-    if on("paired") {
-        paired_table(&rt, &templates, op_filter.as_deref());
+    // The SQLite templates only for the parts that use them (`pg` builds its own).
+    let sqlite_parts = ["growth", "breakdown", "paired", "criterion"];
+    let templates = sqlite_parts
+        .iter()
+        .any(|p| on(p))
+        .then(|| Templates::build(&rt));
+    if let Some(templates) = &templates {
+        if on("growth") {
+            growth_report(&rt, templates);
+        }
+        if on("breakdown") {
+            breakdown(&rt, templates);
+        }
+        if on("paired") {
+            paired_table(&rt, templates, op_filter.as_deref());
+        }
     }
     if on("pg") {
         pg::paired_table(&rt);
     }
-    if on("criterion") {
-        criterion_benches(&mut c, &rt, &templates);
+    if let Some(templates) = templates.as_ref().filter(|_| on("criterion")) {
+        criterion_benches(&mut c, &rt, templates);
         c.final_summary();
         if !quick {
             criterion_summary();

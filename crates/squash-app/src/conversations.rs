@@ -8,7 +8,6 @@ use squash_core::page::PageSpan;
 use squash_core::plan::{self, Selection};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
-use squash_core::tokens::message_tokens;
 use squash_core::Positions;
 use squash_core::{
     render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId, Project,
@@ -330,16 +329,23 @@ impl ConversationService {
     }
 
     async fn view_of(&self, conversation: Conversation, thread: Thread) -> Result<ThreadView> {
-        let messages = self.store.thread_messages(thread.id).await?;
-        let tokens = self.store.thread_tokens(thread.id).await?;
-        let total = messages.len() as u64;
+        // One read of the thread as its header says it is (appends made since come after),
+        // with the token estimates stored beside the messages: no recount, no second sum.
+        let limit = u32::try_from(thread.message_count).map_err(|_| {
+            ServiceError::Invalid(format!(
+                "thread {} has {} messages, more than one read returns; read it in pages",
+                thread.id, thread.message_count
+            ))
+        })?;
+        let range = self.store.thread_range(thread.id, 0, limit).await?;
+        let total = range.messages.len() as u64;
         Ok(ThreadView {
             conversation,
             thread,
             span: PageSpan::of((total > 0).then_some(1..=total).as_ref(), total),
-            message_tokens: messages.iter().map(message_tokens).collect(),
-            messages,
-            tokens,
+            tokens: range.message_tokens.iter().sum(),
+            message_tokens: range.message_tokens,
+            messages: range.messages,
         })
     }
 

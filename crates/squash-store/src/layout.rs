@@ -169,6 +169,23 @@ pub(crate) enum Derived {
     Copied { runs: Vec<Run>, message_count: u64 },
 }
 
+/// How a commit's new thread is stored: a whole list of its own links (all tail), or derived
+/// from its base.
+pub(crate) enum NewThread<'a> {
+    List(&'a [squash_core::MessageId]),
+    Derived(Derived),
+}
+
+impl NewThread<'_> {
+    /// The new thread's `(tail_start, tail_offset)`, written with its row.
+    pub(crate) fn tail(&self) -> (u64, u64) {
+        match self {
+            NewThread::List(_) => (0, 0),
+            NewThread::Derived(d) => d.tail(),
+        }
+    }
+}
+
 impl Derived {
     /// The derived thread's `(tail_start, tail_offset)`, written with its row.
     pub(crate) fn tail(&self) -> (u64, u64) {

@@ -12,7 +12,7 @@ use super::links;
 use super::operations::insert_operations;
 use super::rows::{to_i64, to_json, to_u64};
 use super::write::lock;
-use crate::layout::{self, Derived};
+use crate::layout::{self, NewThread};
 use crate::{check, Commit, Entity, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
@@ -42,14 +42,14 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         .collect::<Result<_>>()?;
 
     // A derived thread's layout is cut before its row is written, which carries its tail.
-    let derived = match &commit.links {
+    let new_thread = match &commit.links {
         NewLinks::Edit(edit) => {
             let runs = links::runs(&mut tx, locked.thread_key, base_count).await?;
-            Some(layout::derive(&runs, edit))
+            NewThread::Derived(layout::derive(&runs, edit))
         }
-        NewLinks::List(_) => None,
+        NewLinks::List(links) => NewThread::List(links),
     };
-    let (tail_start, tail_offset) = derived.as_ref().map_or((0, 0), Derived::tail);
+    let (tail_start, tail_offset) = new_thread.tail();
     let (thread_key, created_at): (i64, DateTime<Utc>) = sqlx::query_as(
         "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
                               message_count, created_at, updated_at, tail_start, tail_offset) \
@@ -67,8 +67,8 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     .await
     .map_err(|e| taken(e, "threads_id_key", Entity::Thread, commit.thread_id))?;
 
-    match (&commit.links, &derived) {
-        (NewLinks::List(links), _) => {
+    match &new_thread {
+        NewThread::List(links) => {
             let linked = insert_links(
                 &mut tx,
                 "INSERT INTO thread_messages (thread_key, position, message_key)",
@@ -81,7 +81,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
                 return Err(check::not_in_conversation(missing, commit.conversation_id));
             }
         }
-        (NewLinks::Edit(_), Some(derived)) => {
+        NewThread::Derived(derived) => {
             if derived.message_count() != message_count {
                 return Err(StoreError::Corrupt(format!(
                     "thread {} has {} of its {base_count} links",
@@ -93,7 +93,6 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
             links::write_derived(&mut tx, thread_key, locked.thread_key, derived, replacement)
                 .await?;
         }
-        (NewLinks::Edit(_), None) => unreachable!("an edit is derived above"),
     }
 
     insert_operations(&mut tx, conversation_key, &commit.operations).await?;

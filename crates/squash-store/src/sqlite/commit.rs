@@ -13,7 +13,7 @@ use super::rows::micros;
 use super::write::{insert_links, insert_message, now, touch_conversation};
 use crate::check;
 use crate::error::{Entity, StoreError};
-use crate::layout::{self, Derived};
+use crate::layout::{self, NewThread};
 use crate::types::{Commit, NewLinks};
 use crate::Result;
 
@@ -33,14 +33,14 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
         keys.insert(m.id, insert_message(tx, conv_key, m)?);
     }
     // A derived thread's layout is cut before its row is written, which carries its tail.
-    let derived = match &c.links {
+    let new_thread = match &c.links {
         NewLinks::Edit(edit) => {
             let runs = links::runs(tx, base.thread_key, base.message_count)?;
-            Some(layout::derive(&runs, edit))
+            NewThread::Derived(layout::derive(&runs, edit))
         }
-        NewLinks::List(_) => None,
+        NewLinks::List(links) => NewThread::List(links),
     };
-    let (tail_start, tail_offset) = derived.as_ref().map_or((0, 0), Derived::tail);
+    let (tail_start, tail_offset) = new_thread.tail();
     let t = now();
     let origin = serde_json::to_string(&c.origin)?;
     tx.prepare_cached(
@@ -62,8 +62,8 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
     })
     .map_err(|e| taken(e, Entity::Thread, c.thread_id))?;
     let thread_key = tx.last_insert_rowid();
-    match (&c.links, &derived) {
-        (NewLinks::List(links), _) => {
+    match &new_thread {
+        NewThread::List(links) => {
             keys.extend(link_keys(tx, base.thread_key)?);
             let link_keys: Vec<i64> = links
                 .iter()
@@ -75,7 +75,7 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
                 .collect::<Result<_>>()?;
             insert_links(tx, thread_key, &link_keys, 0)?;
         }
-        (NewLinks::Edit(_), Some(derived)) => {
+        NewThread::Derived(derived) => {
             if derived.message_count() != message_count {
                 return Err(StoreError::Corrupt(format!(
                     "thread {} has {} of its {} links",
@@ -87,7 +87,6 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
             let replacement = c.messages.first().and_then(|m| keys.get(&m.id)).copied();
             links::write_derived(tx, thread_key, base.thread_key, derived, replacement)?;
         }
-        (NewLinks::Edit(_), None) => unreachable!("an edit is derived above"),
     }
     let known_threads = [
         (c.base_thread_id, base.thread_key),
