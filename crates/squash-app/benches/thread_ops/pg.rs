@@ -204,16 +204,17 @@ async fn floor_load(pool: &PgPool, conv: ConversationId) -> Vec<Message> {
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT m.id, m.squash_operation_id, m.reply_to, m.role, m.content, m.instructions, \
                 m.metadata, m.created_at \
-         FROM conversations c CROSS JOIN LATERAL ( \
-             SELECT ru.start + tm.position - ru.off AS position, tm.message_key \
-             FROM (SELECT start, length, source_thread_key AS src, source_offset AS off \
-                   FROM thread_segments WHERE thread_key = c.current_thread_key \
-                   UNION ALL SELECT tail_start, message_count - tail_start, key, tail_offset \
-                   FROM threads WHERE key = c.current_thread_key \
-                     AND message_count > tail_start) ru \
-             JOIN thread_messages tm ON tm.thread_key = ru.src \
-              AND tm.position BETWEEN ru.off AND ru.off + ru.length - 1) l \
-         JOIN messages m ON m.key = l.message_key WHERE c.id = $1 ORDER BY l.position",
+         FROM (SELECT ru.start + tm.position - ru.off AS position, tm.message_key \
+               FROM (SELECT start, length, source_thread_key AS src, source_offset AS off \
+                     FROM thread_segments WHERE thread_key = (SELECT current_thread_key \
+                                                              FROM conversations WHERE id = $1) \
+                     UNION ALL SELECT tail_start, message_count - tail_start, key, tail_offset \
+                     FROM threads WHERE key = (SELECT current_thread_key \
+                                               FROM conversations WHERE id = $1) \
+                       AND message_count > tail_start) ru \
+               JOIN thread_messages tm ON tm.thread_key = ru.src \
+                AND tm.position BETWEEN ru.off AND ru.off + ru.length - 1) l \
+         JOIN messages m ON m.key = l.message_key ORDER BY l.position",
     )
     .bind(conv.as_uuid())
     .fetch_all(pool)

@@ -1,7 +1,6 @@
 //! Copy-on-write: a derived thread with its new messages and provenance records, stored in one
 //! transaction and only if its base is still current at the same revision.
 
-use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
 use squash_core::{MessageId, Thread};
 use uuid::Uuid;
@@ -9,10 +8,12 @@ use uuid::Uuid;
 use super::error::{taken, DbResult};
 use super::import::insert_messages;
 use super::links;
+use super::links::ThreadInsert;
 use super::operations::insert_operations;
-use super::rows::{to_i64, to_json, to_u64};
-use super::write::lock;
-use crate::layout::{self, NewThread};
+use super::rows::{to_json, to_u64, NewMessageRow};
+use super::sql::insert_message_ctes;
+use super::write::{bind_message, lock};
+use crate::layout::{self, Derived, NewThread};
 use crate::{check, Commit, Entity, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
@@ -29,17 +30,36 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     let message_count = check::new_link_count(commit, base_count)?;
 
     // Each table in one statement, however many messages and operations (a fit has one per
-    // step).
-    let keys = insert_messages(&mut tx, conversation_key, &commit.messages).await?;
-    let message_keys: Vec<i64> = commit
-        .messages
-        .iter()
-        .map(|m| {
-            keys.get(&m.id).copied().ok_or_else(|| {
-                StoreError::Corrupt("an inserted message did not return its key".into())
-            })
-        })
-        .collect::<Result<_>>()?;
+    // step); the one message of a squash or edit with its tool ids in a single one.
+    let message_keys: Vec<i64> = match commit.messages.as_slice() {
+        [message] => {
+            let row = NewMessageRow::of(message)?;
+            let key: i64 = bind_message(
+                sqlx::query_scalar(concat!(
+                    "WITH ",
+                    insert_message_ctes!(),
+                    " SELECT key FROM m"
+                )),
+                conversation_key,
+                &row,
+            )
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
+            vec![key]
+        }
+        messages => {
+            let keys = insert_messages(&mut tx, conversation_key, messages).await?;
+            messages
+                .iter()
+                .map(|m| {
+                    keys.get(&m.id).copied().ok_or_else(|| {
+                        StoreError::Corrupt("an inserted message did not return its key".into())
+                    })
+                })
+                .collect::<Result<_>>()?
+        }
+    };
 
     // A derived thread's layout is cut before its row is written, which carries its tail.
     let new_thread = match &commit.links {
@@ -49,24 +69,17 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         }
         NewLinks::List(links) => NewThread::List(links),
     };
-    let (tail_start, tail_offset) = new_thread.tail();
-    let (thread_key, created_at): (i64, DateTime<Utc>) = sqlx::query_as(
-        "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
-                              message_count, created_at, updated_at, tail_start, tail_offset) \
-         VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8) RETURNING key, created_at",
-    )
-    .bind(commit.thread_id.as_uuid())
-    .bind(conversation_key)
-    .bind(locked.thread_key)
-    .bind(to_json(&commit.origin)?)
-    .bind(to_i64("link count", message_count)?)
-    .bind(Utc::now())
-    .bind(to_i64("tail start", tail_start)?)
-    .bind(to_i64("tail offset", tail_offset)?)
-    .fetch_one(&mut *tx)
-    .await
-    .map_err(|e| taken(e, "threads_id_key", Entity::Thread, commit.thread_id))?;
-
+    let replacement = message_keys.first().copied();
+    let origin = to_json(&commit.origin)?;
+    let row = ThreadInsert {
+        id: commit.thread_id,
+        conversation_key,
+        base_key: locked.thread_key,
+        origin: &origin,
+        message_count,
+    };
+    let (thread_key, created_at) =
+        links::insert_thread(&mut tx, &row, &new_thread, replacement).await?;
     match &new_thread {
         NewThread::List(links) => {
             let linked = insert_links(
@@ -81,29 +94,30 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
                 return Err(check::not_in_conversation(missing, commit.conversation_id));
             }
         }
-        NewThread::Derived(derived) => {
-            if derived.message_count() != message_count {
-                return Err(StoreError::Corrupt(format!(
-                    "thread {} has {} of its {base_count} links",
-                    commit.base_thread_id,
-                    derived.message_count()
-                )));
-            }
-            let replacement = message_keys.first().copied();
-            links::write_derived(&mut tx, thread_key, locked.thread_key, derived, replacement)
-                .await?;
+        NewThread::Derived(derived) if derived.message_count() != message_count => {
+            return Err(StoreError::Corrupt(format!(
+                "thread {} has {} of its {base_count} links",
+                commit.base_thread_id,
+                derived.message_count()
+            )));
         }
+        NewThread::Derived(Derived::Copied {
+            runs,
+            message_count,
+        }) => {
+            links::write_copied(
+                &mut tx,
+                thread_key,
+                locked.thread_key,
+                runs,
+                *message_count,
+                replacement,
+            )
+            .await?;
+        }
+        NewThread::Derived(Derived::Shared { .. }) => {}
     }
-
     insert_operations(&mut tx, conversation_key, &commit.operations).await?;
-
-    sqlx::query("UPDATE conversations SET current_thread_key = $1, updated_at = $2 WHERE key = $3")
-        .bind(thread_key)
-        .bind(Utc::now())
-        .bind(conversation_key)
-        .execute(&mut *tx)
-        .await
-        .db()?;
     tx.commit().await.db()?;
 
     Ok(Thread {

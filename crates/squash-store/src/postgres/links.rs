@@ -1,12 +1,14 @@
 //! A thread's links in PostgreSQL's terms: the layout of `crate::layout` (segments, then the
 //! tail), read as SQL, and a derived thread written from it in one statement.
 
+use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
+use squash_core::ThreadId;
 
-use super::error::DbResult;
+use super::error::{taken, DbResult};
 use super::rows::to_i64;
-use crate::layout::{self, Derived, Run, Source};
-use crate::{Result, StoreError};
+use crate::layout::{self, Derived, NewThread, Run, Source};
+use crate::{Entity, Result, StoreError};
 
 /// The runs of the thread whose key is the expression `$t`: its segments, then its tail, as
 /// rows `(start, length, src, off)`.
@@ -117,87 +119,121 @@ fn columns(runs: &[Run]) -> Result<(Vec<i64>, Vec<i64>, Vec<Option<i64>>, Vec<i6
     Ok(out)
 }
 
-/// Stores the links of `thread_key` as `derived` from the thread `base_key` says (its row,
-/// inserted with [`Derived::tail`], says the rest), with the replaced position pointing to
-/// `replacement`: one statement.
-pub(super) async fn write_derived(
+/// A commit's new thread row.
+pub(super) struct ThreadInsert<'a> {
+    pub id: ThreadId,
+    pub conversation_key: i64,
+    pub base_key: i64,
+    pub origin: &'a str,
+    pub message_count: u64,
+}
+
+/// Inserts the thread, makes it its conversation's current one and, when it shares its base's
+/// links ([`Derived::Shared`]), writes its segments and own link — one statement. The links of
+/// a list or a copy follow with [`write_own_links`]. Returns the key and creation time.
+pub(super) async fn insert_thread(
     conn: &mut PgConnection,
-    thread_key: i64,
-    base_key: i64,
-    derived: &Derived,
+    row: &ThreadInsert<'_>,
+    new_thread: &NewThread<'_>,
     replacement: Option<i64>,
-) -> Result<()> {
-    let needs_replacement = match derived {
-        Derived::Shared { tail_offset, .. } => *tail_offset > 0,
-        Derived::Copied { runs, .. } => runs.iter().any(|r| r.source == Source::New),
+) -> Result<(i64, DateTime<Utc>)> {
+    let (tail_start, tail_offset) = new_thread.tail();
+    let (segments, own) = match new_thread {
+        NewThread::Derived(Derived::Shared {
+            segments,
+            tail_offset,
+            ..
+        }) => (segments.as_slice(), *tail_offset > 0),
+        _ => (&[][..], false),
     };
-    if needs_replacement && replacement.is_none() {
+    if own && replacement.is_none() {
         return Err(StoreError::Invalid(
             "a replaced position needs the commit's message".into(),
         ));
     }
-    match derived {
-        Derived::Shared {
-            segments,
-            tail_offset,
-            ..
-        } => {
-            let (starts, lengths, sources, offsets) = columns(segments)?;
-            sqlx::query(
-                "WITH seg AS ( \
-                     INSERT INTO thread_segments \
-                         (thread_key, start, length, source_thread_key, source_offset) \
-                     SELECT $1, r.start, r.len, COALESCE(r.src, $1), r.off \
-                     FROM UNNEST($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) \
-                          AS r(start, len, src, off) \
-                 ) \
-                 INSERT INTO thread_messages (thread_key, position, message_key) \
-                 SELECT $1, 0, $6::bigint WHERE $7",
-            )
-            .bind(thread_key)
-            .bind(&starts)
-            .bind(&lengths)
-            .bind(&sources)
-            .bind(&offsets)
-            .bind(replacement)
-            .bind(*tail_offset > 0)
-            .execute(&mut *conn)
-            .await
-            .db()?;
-            Ok(())
-        }
-        Derived::Copied {
-            runs,
-            message_count,
-        } => {
-            let (starts, lengths, sources, offsets) = columns(runs)?;
-            let written = sqlx::query(
-                "WITH r AS ( \
-                     SELECT * FROM UNNEST($2::bigint[], $3::bigint[], $4::bigint[], \
-                                          $5::bigint[]) AS r(start, len, src, off) \
-                 ) \
-                 INSERT INTO thread_messages (thread_key, position, message_key) \
-                 SELECT $1, r.start + tm.position - r.off, tm.message_key FROM r \
-                 JOIN thread_messages tm ON tm.thread_key = r.src \
-                  AND tm.position BETWEEN r.off AND r.off + r.len - 1 \
-                 UNION ALL SELECT $1, r.start, $6::bigint FROM r WHERE r.src IS NULL",
-            )
-            .bind(thread_key)
-            .bind(&starts)
-            .bind(&lengths)
-            .bind(&sources)
-            .bind(&offsets)
-            .bind(replacement)
-            .execute(&mut *conn)
-            .await
-            .db()?
-            .rows_affected();
-            if written != *message_count {
-                return Err(StoreError::Corrupt(format!(
-                    "thread key {base_key}: {written} of {message_count} links copied"
-                )));
-            }
-            Ok(())
-        }
+    let (starts, lengths, sources, offsets) = columns(segments)?;
+    let now = Utc::now();
+    sqlx::query_as(
+        "WITH t AS ( \
+             INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
+                                  message_count, created_at, updated_at, tail_start, \
+                                  tail_offset) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8) RETURNING key, created_at \
+         ), seg AS ( \
+             INSERT INTO thread_segments \
+                 (thread_key, start, length, source_thread_key, source_offset) \
+             SELECT t.key, r.start, r.len, COALESCE(r.src, t.key), r.off \
+             FROM t, UNNEST($9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[]) \
+                  AS r(start, len, src, off) \
+         ), own AS ( \
+             INSERT INTO thread_messages (thread_key, position, message_key) \
+             SELECT t.key, 0, $13::bigint FROM t WHERE $14 \
+         ), switch AS ( \
+             UPDATE conversations SET current_thread_key = t.key, updated_at = $6 \
+             FROM t WHERE conversations.key = $2 \
+         ) \
+         SELECT key, created_at FROM t",
+    )
+    .bind(row.id.as_uuid())
+    .bind(row.conversation_key)
+    .bind(row.base_key)
+    .bind(row.origin)
+    .bind(to_i64("link count", row.message_count)?)
+    .bind(now)
+    .bind(to_i64("tail start", tail_start)?)
+    .bind(to_i64("tail offset", tail_offset)?)
+    .bind(&starts)
+    .bind(&lengths)
+    .bind(&sources)
+    .bind(&offsets)
+    .bind(replacement)
+    .bind(own)
+    .fetch_one(&mut *conn)
+    .await
+    .map_err(|e| taken(e, "threads_id_key", Entity::Thread, row.id))
+}
+
+/// The links of a derived thread stored as a copy ([`Derived::Copied`]): every run copied into
+/// its own storage in one `INSERT … SELECT`, the replacement among them.
+pub(super) async fn write_copied(
+    conn: &mut PgConnection,
+    thread_key: i64,
+    base_key: i64,
+    runs: &[Run],
+    message_count: u64,
+    replacement: Option<i64>,
+) -> Result<()> {
+    if replacement.is_none() && runs.iter().any(|r| r.source == Source::New) {
+        return Err(StoreError::Invalid(
+            "a replaced position needs the commit's message".into(),
+        ));
     }
+    let (starts, lengths, sources, offsets) = columns(runs)?;
+    let written = sqlx::query(
+        "WITH r AS ( \
+             SELECT * FROM UNNEST($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) \
+                  AS r(start, len, src, off) \
+         ) \
+         INSERT INTO thread_messages (thread_key, position, message_key) \
+         SELECT $1, r.start + tm.position - r.off, tm.message_key FROM r \
+         JOIN thread_messages tm ON tm.thread_key = r.src \
+          AND tm.position BETWEEN r.off AND r.off + r.len - 1 \
+         UNION ALL SELECT $1, r.start, $6::bigint FROM r WHERE r.src IS NULL",
+    )
+    .bind(thread_key)
+    .bind(&starts)
+    .bind(&lengths)
+    .bind(&sources)
+    .bind(&offsets)
+    .bind(replacement)
+    .execute(&mut *conn)
+    .await
+    .db()?
+    .rows_affected();
+    if written != message_count {
+        return Err(StoreError::Corrupt(format!(
+            "thread key {base_key}: {written} of {message_count} links copied"
+        )));
+    }
+    Ok(())
 }

@@ -1,6 +1,5 @@
-//! Provenance records written set-wise: every operation of a commit or an import in one
-//! statement, and all their sources in another, whatever their number (a fit commits one
-//! operation per step).
+//! Provenance records written set-wise: every operation of a commit or an import and all their
+//! sources in one statement, whatever their number (a fit commits one operation per step).
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
@@ -23,26 +22,48 @@ pub(super) async fn insert_operations(
         return Ok(());
     }
     let columns = Columns::of(ops)?;
-    let written = sqlx::query(
-        "INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, model, \
-             performed_by_agent, performed_by, custom_instructions, provider, base_thread_key, \
-             result_thread_key, input_tokens, output_tokens, duration_ms, created_at, style, \
-             prompt_style) \
-         SELECT o.id, $1, rm.key, o.prompt, o.model, o.agent, o.performed_by, o.custom, \
-                o.provider, bt.key, rt.key, o.input, o.output, o.duration, o.created_at, \
-                o.style, o.prompt_style \
-         FROM UNNEST($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::boolean[], $7::text[], \
-                     $8::text[], $9::text[], $10::uuid[], $11::uuid[], $12::bigint[], \
-                     $13::bigint[], $14::bigint[], $15::timestamptz[], $16::text[], $17::text[]) \
-              WITH ORDINALITY AS o(id, result, prompt, model, agent, performed_by, custom, \
-                                   provider, base, result_thread, input, output, duration, \
-                                   created_at, style, prompt_style, ord) \
-         JOIN messages rm ON rm.id = o.result AND rm.conversation_key = $1 \
-         LEFT JOIN threads bt ON bt.id = o.base AND bt.conversation_key = $1 \
-         LEFT JOIN threads rt ON rt.id = o.result_thread AND rt.conversation_key = $1 \
-         WHERE (o.base IS NULL OR bt.key IS NOT NULL) \
-           AND (o.result_thread IS NULL OR rt.key IS NOT NULL) \
-         ORDER BY o.ord",
+    let (mut op_ids, mut positions, mut sources) = (Vec::new(), Vec::new(), Vec::new());
+    for op in ops {
+        for (position, source) in op.source_message_ids.iter().enumerate() {
+            op_ids.push(*op.id.as_uuid());
+            positions.push(i32::try_from(position).map_err(|_| {
+                StoreError::Invalid(format!("operation {} has too many sources", op.id))
+            })?);
+            sources.push(*source.as_uuid());
+        }
+    }
+    let (written, linked): (i64, i64) = sqlx::query_as(
+        "WITH o AS ( \
+             INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, \
+                 model, performed_by_agent, performed_by, custom_instructions, provider, \
+                 base_thread_key, result_thread_key, input_tokens, output_tokens, duration_ms, \
+                 created_at, style, prompt_style) \
+             SELECT o.id, $1, rm.key, o.prompt, o.model, o.agent, o.performed_by, o.custom, \
+                    o.provider, bt.key, rt.key, o.input, o.output, o.duration, o.created_at, \
+                    o.style, o.prompt_style \
+             FROM UNNEST($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::boolean[], \
+                         $7::text[], $8::text[], $9::text[], $10::uuid[], $11::uuid[], \
+                         $12::bigint[], $13::bigint[], $14::bigint[], $15::timestamptz[], \
+                         $16::text[], $17::text[]) \
+                  WITH ORDINALITY AS o(id, result, prompt, model, agent, performed_by, custom, \
+                                       provider, base, result_thread, input, output, \
+                                       duration, created_at, style, prompt_style, ord) \
+             JOIN messages rm ON rm.id = o.result AND rm.conversation_key = $1 \
+             LEFT JOIN threads bt ON bt.id = o.base AND bt.conversation_key = $1 \
+             LEFT JOIN threads rt ON rt.id = o.result_thread AND rt.conversation_key = $1 \
+             WHERE (o.base IS NULL OR bt.key IS NOT NULL) \
+               AND (o.result_thread IS NULL OR rt.key IS NOT NULL) \
+             ORDER BY o.ord \
+             RETURNING id, key \
+         ), s AS ( \
+             INSERT INTO squash_operation_sources (operation_key, position, message_key) \
+             SELECT o.key, u.position, m.key \
+             FROM UNNEST($18::uuid[], $19::int[], $20::uuid[]) AS u(op, position, source) \
+             JOIN o ON o.id = u.op \
+             JOIN messages m ON m.id = u.source AND m.conversation_key = $1 \
+             RETURNING 1 \
+         ) \
+         SELECT (SELECT count(*) FROM o), (SELECT count(*) FROM s)",
     )
     .bind(conversation_key)
     .bind(&columns.ids)
@@ -61,7 +82,10 @@ pub(super) async fn insert_operations(
     .bind(&columns.created)
     .bind(&columns.styles)
     .bind(&columns.prompt_styles)
-    .execute(&mut *conn)
+    .bind(&op_ids)
+    .bind(&positions)
+    .bind(&sources)
+    .fetch_one(&mut *conn)
     .await
     .map_err(|e| {
         taken(
@@ -70,38 +94,11 @@ pub(super) async fn insert_operations(
             Entity::Operation,
             "of this commit",
         )
-    })?
-    .rows_affected();
-    if written != ops.len() as u64 {
+    })?;
+    if written != ops.len() as i64 {
         return Err(missing_reference(conn, conversation_key, ops).await);
     }
-
-    let (mut op_ids, mut positions, mut sources) = (Vec::new(), Vec::new(), Vec::new());
-    for op in ops {
-        for (position, source) in op.source_message_ids.iter().enumerate() {
-            op_ids.push(*op.id.as_uuid());
-            positions.push(i32::try_from(position).map_err(|_| {
-                StoreError::Invalid(format!("operation {} has too many sources", op.id))
-            })?);
-            sources.push(*source.as_uuid());
-        }
-    }
-    let written = sqlx::query(
-        "INSERT INTO squash_operation_sources (operation_key, position, message_key) \
-         SELECT o.key, u.position, m.key \
-         FROM UNNEST($2::uuid[], $3::int[], $4::uuid[]) AS u(op, position, source) \
-         JOIN squash_operations o ON o.id = u.op \
-         JOIN messages m ON m.id = u.source AND m.conversation_key = $1",
-    )
-    .bind(conversation_key)
-    .bind(&op_ids)
-    .bind(&positions)
-    .bind(&sources)
-    .execute(&mut *conn)
-    .await
-    .db()?
-    .rows_affected();
-    if written != sources.len() as u64 {
+    if linked != sources.len() as i64 {
         let missing: Option<Uuid> = sqlx::query_scalar(
             "SELECT u.id FROM UNNEST($1::uuid[]) AS u(id) \
              WHERE NOT EXISTS (SELECT 1 FROM messages m \

@@ -117,43 +117,79 @@ pub(super) async fn thread_range(
     })
 }
 
-/// The header of a thread and the positions of those of `ids` it holds: one statement for the
-/// positions, in the header's snapshot.
+#[derive(sqlx::FromRow)]
+struct PositionsRow {
+    #[sqlx(flatten)]
+    thread: ThreadRow,
+    ids: Option<Vec<uuid::Uuid>>,
+    positions: Option<Vec<i64>>,
+}
+
+/// The header of a thread and the positions of those of `ids` it holds: one statement, so one
+/// snapshot, without a transaction around it.
 pub(super) async fn thread_positions(
     pool: &PgPool,
     thread: ThreadRef,
     ids: &[MessageId],
 ) -> Result<ThreadPositions> {
-    let mut tx = pool.begin().await.db()?;
-    sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        .execute(&mut *tx)
+    let (which, id, missing) = match thread {
+        ThreadRef::Current(conversation) => (
+            "t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)",
+            *conversation.as_uuid(),
+            StoreError::not_found(Entity::Conversation, conversation),
+        ),
+        ThreadRef::Thread(thread) => (
+            "t.id = $1",
+            *thread.as_uuid(),
+            StoreError::not_found(Entity::Thread, thread),
+        ),
+    };
+    let sql = format!(
+        concat!(
+            "SELECT ",
+            thread_columns!(),
+            ", p.ids, p.positions FROM threads t \
+              JOIN conversations c ON c.key = t.conversation_key \
+              LEFT JOIN threads o ON o.key = t.original_thread_key \
+              CROSS JOIN LATERAL ( \
+                  SELECT array_agg(x.id) AS ids, array_agg(x.position) AS positions \
+                  FROM (SELECT m.id, ",
+            position_in_thread!("m.key", "t.key"),
+            " AS position FROM UNNEST($2::uuid[]) AS u(id) \
+                        JOIN messages m ON m.id = u.id) x \
+                  WHERE x.position IS NOT NULL) p \
+              WHERE {}"
+        ),
+        which
+    );
+    let uuids: Vec<uuid::Uuid> = ids.iter().map(|id| *id.as_uuid()).collect();
+    let row: Option<PositionsRow> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(&uuids)
+        .fetch_optional(pool)
         .await
         .db()?;
-    let (key, thread) = header(&mut tx, thread).await?;
-    let uuids: Vec<uuid::Uuid> = ids.iter().map(|id| *id.as_uuid()).collect();
-    let rows: Vec<(uuid::Uuid, Option<i64>)> = sqlx::query_as(concat!(
-        "SELECT m.id, ",
-        position_in_thread!("m.key", "$1"),
-        " FROM UNNEST($2::uuid[]) AS u(id) JOIN messages m ON m.id = u.id"
-    ))
-    .bind(key)
-    .bind(&uuids)
-    .fetch_all(&mut *tx)
-    .await
-    .db()?;
-    tx.commit().await.db()?;
+    let row = row.ok_or(missing)?;
     let mut positions = KnownPositions {
         asked: ids.iter().copied().collect(),
         ..KnownPositions::default()
     };
-    for (id, position) in rows {
-        if let Some(p) = position {
-            positions
-                .found
-                .insert(id.into(), to_u64("a link position", p)?);
-        }
+    let found = row.ids.unwrap_or_default();
+    let at = row.positions.unwrap_or_default();
+    if found.len() != at.len() {
+        return Err(StoreError::Corrupt(
+            "positions do not match their ids".into(),
+        ));
     }
-    Ok(ThreadPositions { thread, positions })
+    for (id, p) in found.into_iter().zip(at) {
+        positions
+            .found
+            .insert(id.into(), to_u64("a link position", p)?);
+    }
+    Ok(ThreadPositions {
+        thread: row.thread.try_into()?,
+        positions,
+    })
 }
 
 /// The 0-based position of `message` in the thread; not found when it is not linked there.
