@@ -201,22 +201,26 @@ async fn floor_load(pool: &PgPool, conv: ConversationId) -> Vec<Message> {
         Option<String>,
         chrono::DateTime<Utc>,
     );
+    // The thread's key first: as a bound value it gives the planner the index plan.
+    let thread_key: i64 =
+        sqlx::query_scalar("SELECT current_thread_key FROM conversations WHERE id = $1")
+            .bind(conv.as_uuid())
+            .fetch_one(pool)
+            .await
+            .expect("current thread");
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT m.id, m.squash_operation_id, m.reply_to, m.role, m.content, m.instructions, \
                 m.metadata, m.created_at \
          FROM (SELECT ru.start + tm.position - ru.off AS position, tm.message_key \
                FROM (SELECT start, length, source_thread_key AS src, source_offset AS off \
-                     FROM thread_segments WHERE thread_key = (SELECT current_thread_key \
-                                                              FROM conversations WHERE id = $1) \
+                     FROM thread_segments WHERE thread_key = $1 \
                      UNION ALL SELECT tail_start, message_count - tail_start, key, tail_offset \
-                     FROM threads WHERE key = (SELECT current_thread_key \
-                                               FROM conversations WHERE id = $1) \
-                       AND message_count > tail_start) ru \
+                     FROM threads WHERE key = $1 AND message_count > tail_start) ru \
                JOIN thread_messages tm ON tm.thread_key = ru.src \
                 AND tm.position BETWEEN ru.off AND ru.off + ru.length - 1) l \
          JOIN messages m ON m.key = l.message_key ORDER BY l.position",
     )
-    .bind(conv.as_uuid())
+    .bind(thread_key)
     .fetch_all(pool)
     .await
     .expect("load");
