@@ -212,15 +212,21 @@ async fn floor_load(pool: &PgPool, conv: ConversationId) -> Vec<Message> {
         "SELECT m.id, m.squash_operation_id, m.reply_to, m.role, m.content, m.instructions, \
                 m.metadata, m.created_at \
          FROM (SELECT ru.start + tm.position - ru.off AS position, tm.message_key \
-               FROM (SELECT start, length, source_thread_key AS src, source_offset AS off \
-                     FROM thread_segments WHERE thread_key = $1 \
-                     UNION ALL SELECT tail_start, message_count - tail_start, key, tail_offset \
-                     FROM threads WHERE key = $1 AND message_count > tail_start) ru \
+               FROM (SELECT s.start, s.length, s.source_thread_key AS src, \
+                            s.source_offset AS off \
+                     FROM thread_segments s WHERE s.thread_key = $1 \
+                     UNION ALL SELECT r.tail_start, r.message_count - r.tail_start, r.key, \
+                            r.tail_offset \
+                     FROM threads r WHERE r.key = $1 AND r.message_count > r.tail_start) ru \
                JOIN thread_messages tm ON tm.thread_key = ru.src \
-                AND tm.position BETWEEN ru.off AND ru.off + ru.length - 1) l \
+                AND tm.position BETWEEN ru.off + GREATEST($2 - ru.start, 0) \
+                                    AND ru.off + LEAST($3 - ru.start, ru.length - 1) \
+               WHERE ru.start <= $3 AND ru.start + ru.length > $2) l \
          JOIN messages m ON m.key = l.message_key ORDER BY l.position",
     )
     .bind(thread_key)
+    .bind(0i64)
+    .bind(i64::MAX)
     .fetch_all(pool)
     .await
     .expect("load");
