@@ -12,14 +12,15 @@ use super::links::ThreadInsert;
 use super::operations::insert_operations;
 use super::rows::{to_json, to_u64, NewMessageRow};
 use super::sql::insert_message_ctes;
-use super::write::{bind_message, lock};
+use super::write::{bind_message, lock_with_runs};
 use crate::layout::{self, Derived, NewThread};
 use crate::{check, Commit, Entity, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     check::commit_shape(commit)?;
     let mut tx = pool.begin().await.db()?;
-    let locked = lock(&mut tx, commit.conversation_id).await?;
+    // The base's runs come with the lock: a derived thread is cut from them.
+    let (locked, run_rows) = lock_with_runs(&mut tx, commit.conversation_id).await?;
     if locked.thread_id != commit.base_thread_id
         || to_u64("thread revision", locked.revision)? != commit.base_revision
     {
@@ -64,7 +65,7 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     // A derived thread's layout is cut before its row is written, which carries its tail.
     let new_thread = match &commit.links {
         NewLinks::Edit(edit) => {
-            let runs = links::runs(&mut tx, locked.thread_key, base_count).await?;
+            let runs = layout::runs_from_rows(locked.thread_key, run_rows, base_count)?;
             NewThread::Derived(layout::derive(&runs, edit))
         }
         NewLinks::List(links) => NewThread::List(links),

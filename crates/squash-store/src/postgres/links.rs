@@ -7,7 +7,7 @@ use squash_core::ThreadId;
 
 use super::error::{taken, DbResult};
 use super::rows::to_i64;
-use crate::layout::{self, Derived, NewThread, Run, Source};
+use crate::layout::{Derived, NewThread, Run, Source};
 use crate::{Entity, Result, StoreError};
 
 /// The runs of the thread whose key is the expression `$t`: its segments, then its tail, as
@@ -85,24 +85,6 @@ macro_rules! position_in_thread {
 }
 
 pub(super) use {all_thread_links, position_in_thread, thread_links, thread_runs};
-
-/// The runs of the thread `key` (`message_count` links long): its segments, then its tail.
-pub(super) async fn runs(
-    conn: &mut PgConnection,
-    key: i64,
-    message_count: u64,
-) -> Result<Vec<Run>> {
-    let rows: Vec<(i64, i64, i64, i64)> = sqlx::query_as(concat!(
-        "SELECT start, length, src, off FROM ",
-        thread_runs!("$1"),
-        " ru ORDER BY start"
-    ))
-    .bind(key)
-    .fetch_all(&mut *conn)
-    .await
-    .db()?;
-    layout::runs_from_rows(key, rows, message_count)
-}
 
 /// The columns of `runs`, as UNNEST takes them; a run of the new thread has a NULL source.
 fn columns(runs: &[Run]) -> Result<(Vec<i64>, Vec<i64>, Vec<Option<i64>>, Vec<i64>)> {
