@@ -96,7 +96,9 @@ async fn side(url: &str, schema: &str) -> Side {
 
 async fn floor_pool(url: &str, schema: &str) -> PgPool {
     let options: PgConnectOptions = url.parse().expect("url");
-    let path = format!("SET search_path TO \"{schema}\"");
+    // The store's own session settings (no JIT, see `PostgresStore`), so that both sides plan
+    // alike.
+    let path = format!("SET search_path TO \"{schema}\"; SET jit = off");
     PgPoolOptions::new()
         .max_connections(2)
         .after_connect(move |conn, _| {
@@ -462,7 +464,8 @@ fn product_op(rt: &Runtime, p: &Side, op: PgOp, slot: usize) -> Duration {
         }
         PgOp::Load => timed(|| {
             let view = rt.block_on(s.current_thread(p.conv)).expect("load");
-            assert!(view.messages.len() >= super::messages());
+            // Squashes take two messages out each, appends add one.
+            assert!(view.messages.len() >= super::messages() * 9 / 10);
             view
         }),
     }
@@ -494,7 +497,7 @@ fn floor_op(rt: &Runtime, pool: &PgPool, f: &Side, op: PgOp, slot: usize) -> Dur
         }
         PgOp::Load => timed(|| {
             let messages = rt.block_on(floor_load(pool, conv));
-            assert!(messages.len() >= super::messages());
+            assert!(messages.len() >= super::messages() * 9 / 10);
             messages
         }),
     }

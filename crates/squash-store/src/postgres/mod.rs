@@ -104,7 +104,10 @@ impl PostgresStore {
             sqlx::raw_sql(&statement).execute(&mut conn).await.db()?;
         }
         conn.close().await.db()?;
-        let mut session = format!("SET lock_timeout = '{LOCK_TIMEOUT}';");
+        // No JIT: the store's statements are short index probes, but on a large table the
+        // planner's cost estimates (a position probe per message) pass `jit_above_cost`, and
+        // compiling then costs 50–300 ms per statement (measured at 100,000 messages).
+        let mut session = format!("SET lock_timeout = '{LOCK_TIMEOUT}'; SET jit = off;");
         if let Some(schema) = schema {
             session.push_str(&format!(" SET search_path TO \"{schema}\";"));
         }
