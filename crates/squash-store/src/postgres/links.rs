@@ -86,17 +86,25 @@ macro_rules! position_in_thread {
 
 pub(super) use {all_thread_links, position_in_thread, thread_links, thread_runs};
 
-/// The columns of `runs`, as UNNEST takes them; a run of the new thread has a NULL source.
-fn columns(runs: &[Run]) -> Result<(Vec<i64>, Vec<i64>, Vec<Option<i64>>, Vec<i64>)> {
-    let mut out = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+/// Runs as the columns UNNEST takes; a run of the new thread has a NULL source.
+#[derive(Default)]
+struct RunColumns {
+    starts: Vec<i64>,
+    lengths: Vec<i64>,
+    sources: Vec<Option<i64>>,
+    offsets: Vec<i64>,
+}
+
+fn columns(runs: &[Run]) -> Result<RunColumns> {
+    let mut out = RunColumns::default();
     for r in runs {
-        out.0.push(to_i64("a run start", r.start)?);
-        out.1.push(to_i64("a run length", r.len)?);
-        out.2.push(match r.source {
+        out.starts.push(to_i64("a run start", r.start)?);
+        out.lengths.push(to_i64("a run length", r.len)?);
+        out.sources.push(match r.source {
             Source::Stored(key) => Some(key),
             Source::New => None,
         });
-        out.3.push(to_i64("a run offset", r.offset)?);
+        out.offsets.push(to_i64("a run offset", r.offset)?);
     }
     Ok(out)
 }
@@ -133,7 +141,12 @@ pub(super) async fn insert_thread(
             "a replaced position needs the commit's message".into(),
         ));
     }
-    let (starts, lengths, sources, offsets) = columns(segments)?;
+    let RunColumns {
+        starts,
+        lengths,
+        sources,
+        offsets,
+    } = columns(segments)?;
     let now = Utc::now();
     sqlx::query_as(
         "WITH t AS ( \
@@ -190,7 +203,12 @@ pub(super) async fn write_copied(
             "a replaced position needs the commit's message".into(),
         ));
     }
-    let (starts, lengths, sources, offsets) = columns(runs)?;
+    let RunColumns {
+        starts,
+        lengths,
+        sources,
+        offsets,
+    } = columns(runs)?;
     let written = sqlx::query(
         "WITH r AS ( \
              SELECT * FROM UNNEST($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) \
