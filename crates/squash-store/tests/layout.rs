@@ -40,7 +40,7 @@ struct Story<'a> {
 impl Story<'_> {
     fn message(&mut self) -> Message {
         self.serial += 1;
-        let role = if self.serial % 2 == 0 {
+        let role = if self.serial.is_multiple_of(2) {
             Role::Assistant
         } else {
             Role::User
@@ -257,7 +257,7 @@ async fn story(store: &dyn ConversationStore) {
                     .expect("a thread to go back to");
                 let back = history.pop().expect("history");
                 let forward = std::mem::replace(&mut links, back);
-                if step % 3 == 0 {
+                if step.is_multiple_of(3) {
                     store
                         .switch_relative(conversation.id, Direction::Forward)
                         .await
