@@ -216,7 +216,7 @@ async fn story(store: &dyn ConversationStore) {
     // The threads undo returns to, newest last.
     let mut history: Vec<Vec<MessageId>> = Vec::new();
     s.check(&links, &mut rng).await;
-    for step in 0..40 {
+    for step in 0..40u32 {
         let n = links.len() as u64;
         match rng.below(6) {
             // A squash: the first of three becomes the result, the others leave.
