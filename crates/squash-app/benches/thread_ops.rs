@@ -1,11 +1,11 @@
-//! Thread operations on a 10,000-message conversation, through `ConversationService` on the
+//! Thread operations on a 10,000-message conversation (`SQUASH_BENCH_MESSAGES` for another
+//! size), through `ConversationService` on the
 //! SQLite store, each next to its floor: a bare rusqlite program on the same schema and pragmas
 //! doing the same rows in one transaction. Also reports the bytes the database grows per
 //! copy-on-write operation. See BENCHMARKS.md at the workspace root for the command and results.
 //!
-//! Every copy-on-write op writes a new ~10,000-link thread, so each benchmark works on a fresh
-//! copy of a template database and replaces it after a few operations: the current thread stays
-//! within 0.5% of 10,000 messages (append: 2%) and the file does not grow without bound. The
+//! Each benchmark works on a fresh copy of a template database and replaces it after a few
+//! operations: the current thread stays within 0.5% of its length (append: 2%). The
 //! first operation on each copy is an untimed warm-up (it fills the connection's page cache),
 //! for the product and the floor alike.
 //!
@@ -43,10 +43,26 @@ use squash_store::ConversationStore;
 use tempfile::TempDir;
 use tokio::runtime::Runtime;
 
-/// Messages in the benchmark conversation.
-const MESSAGES: usize = 10_000;
-/// The store's schema, applied directly by the floor.
-const SCHEMA: &str = include_str!("../../squash-store/src/sqlite/migrations/0001_init.sql");
+/// Messages in the benchmark conversation: `SQUASH_BENCH_MESSAGES`, 10,000 by default.
+fn messages() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| {
+        std::env::var("SQUASH_BENCH_MESSAGES")
+            .ok()
+            .and_then(|n| n.replace(['_', ','], "").parse().ok())
+            .unwrap_or(10_000)
+    })
+}
+/// The store's whole schema (every migration, in order), applied directly by the floor: its
+/// search index and triggers, token column and thread layout are the floor's too.
+const SCHEMA: [&str; 6] = [
+    include_str!("../../squash-store/src/sqlite/migrations/0001_init.sql"),
+    include_str!("../../squash-store/src/sqlite/migrations/0002_imports.sql"),
+    include_str!("../../squash-store/src/sqlite/migrations/0003_styles.sql"),
+    include_str!("../../squash-store/src/sqlite/migrations/0005_tokens.sql"),
+    include_str!("../../squash-store/src/sqlite/migrations/0006_search.sql"),
+    include_str!("../../squash-store/src/sqlite/migrations/0007_segments.sql"),
+];
 /// Copy-on-write operations on one database copy before a fresh copy replaces it.
 const COW_OPS_PER_COPY: usize = 25;
 /// Appends on one database copy before a fresh copy replaces it.
@@ -56,6 +72,20 @@ const GROWTH_OPS: usize = 20;
 /// Each copy-on-write op uses its own block of the original messages (see `slot_ids`).
 const SLOT_SPAN: usize = 100;
 const PROJECT: &str = "/bench/project";
+
+/// The links of thread `?1` in the store's layout (segments, then the tail), as rows
+/// `(position, message_key)`: the least a read of them can do.
+macro_rules! floor_thread_links {
+    () => {
+        "(SELECT ru.start + tm.position - ru.off AS position, tm.message_key AS message_key \
+          FROM (SELECT start, length, source_thread_key AS src, source_offset AS off \
+                FROM thread_segments WHERE thread_key = ?1 \
+                UNION ALL SELECT tail_start, message_count - tail_start, key, tail_offset \
+                FROM threads WHERE key = ?1 AND message_count > tail_start) ru \
+          JOIN thread_messages tm ON tm.thread_key = ru.src \
+           AND tm.position BETWEEN ru.off AND ru.off + ru.length - 1)"
+    };
+}
 
 // ---- content --------------------------------------------------------------------------------
 
@@ -248,8 +278,8 @@ impl Templates {
                 .create_conversation(PROJECT, "benchmark")
                 .await
                 .expect("create conversation");
-            let mut ids = Vec::with_capacity(MESSAGES);
-            for n in 0..MESSAGES {
+            let mut ids = Vec::with_capacity(messages());
+            for n in 0..messages() {
                 let (role, content) = mixed_content(n);
                 let (m, _) = service
                     .append(conv.id, role, content)
@@ -267,13 +297,14 @@ impl Templates {
         let floor_secs = started.elapsed().as_secs_f64();
         checkpoint(&floor);
 
-        let json_bytes: usize = (0..MESSAGES)
+        let json_bytes: usize = (0..messages())
             .map(|n| serde_json::to_string(&mixed_content(n).1).unwrap().len())
             .sum();
         eprintln!(
-            "template: {MESSAGES} messages, content JSON {:.0} bytes/message on average; \
+            "template: {} messages, content JSON {:.0} bytes/message on average; \
              via the service {product_secs:.1} s ({} bytes), bare {floor_secs:.2} s ({} bytes)",
-            json_bytes as f64 / MESSAGES as f64,
+            messages(),
+            json_bytes as f64 / messages() as f64,
             file_len(&product),
             file_len(&floor),
         );
@@ -445,7 +476,9 @@ fn now_micros() -> i64 {
 /// Builds the floor's template: the same conversation, inserted directly in one transaction.
 fn build_floor_db(path: &Path) -> (ConversationId, Vec<MessageId>) {
     let mut conn = floor_connection(path);
-    conn.execute_batch(SCHEMA).expect("schema");
+    for migration in SCHEMA {
+        conn.execute_batch(migration).expect("schema");
+    }
     let tx = conn.transaction().expect("tx");
     let t = now_micros();
     let conv = ConversationId::new();
@@ -469,7 +502,7 @@ fn build_floor_db(path: &Path) -> (ConversationId, Vec<MessageId>) {
             ThreadId::new().as_bytes(),
             conv_key,
             serde_json::to_string(&ThreadOrigin::Initial).unwrap(),
-            MESSAGES as i64,
+            messages() as i64,
             t
         ],
     )
@@ -480,12 +513,12 @@ fn build_floor_db(path: &Path) -> (ConversationId, Vec<MessageId>) {
         params![conv_key, thread_key],
     )
     .unwrap();
-    let mut ids = Vec::with_capacity(MESSAGES);
+    let mut ids = Vec::with_capacity(messages());
     {
         let mut msg = tx
             .prepare(
-                "INSERT INTO messages (id, conversation_key, role, content, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO messages (id, conversation_key, role, content, created_at, tokens, \
+                 search_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )
             .unwrap();
         let mut tool = tx
@@ -497,15 +530,18 @@ fn build_floor_db(path: &Path) -> (ConversationId, Vec<MessageId>) {
         let mut link = tx
             .prepare("INSERT INTO thread_messages (thread_key, position, message_key) VALUES (?1, ?2, ?3)")
             .unwrap();
-        for n in 0..MESSAGES {
+        for n in 0..messages() {
             let (role, content) = mixed_content(n);
             let id = MessageId::new();
+            let (tokens, search_text) = derived_columns(conv, role, &content);
             msg.execute(params![
                 id.as_bytes(),
                 conv_key,
                 role.as_str(),
                 serde_json::to_string(&content).unwrap(),
-                now_micros()
+                now_micros(),
+                tokens,
+                search_text
             ])
             .unwrap();
             let key = tx.last_insert_rowid();
@@ -543,14 +579,14 @@ fn floor_current(tx: &rusqlite::Transaction<'_>, conv: ConversationId) -> (i64, 
 /// The thread's links in order: (message key, message id).
 fn floor_links(tx: &rusqlite::Transaction<'_>, thread_key: i64) -> Vec<(i64, [u8; 16])> {
     let mut stmt = tx
-        .prepare_cached(
-            "SELECT tm.message_key, m.id FROM thread_messages tm \
-             JOIN messages m ON m.key = tm.message_key \
-             WHERE tm.thread_key = ?1 ORDER BY tm.position",
-        )
+        .prepare_cached(concat!(
+            "SELECT l.message_key, m.id FROM ",
+            floor_thread_links!(),
+            " l JOIN messages m ON m.key = l.message_key ORDER BY l.position"
+        ))
         .unwrap();
     let mut rows = stmt.query([thread_key]).unwrap();
-    let mut out = Vec::with_capacity(MESSAGES + 1);
+    let mut out = Vec::with_capacity(messages() + 1);
     while let Some(row) = rows.next().unwrap() {
         let id = row.get_ref(1).unwrap().as_blob().unwrap();
         out.push((row.get(0).unwrap(), id.try_into().unwrap()));
@@ -558,22 +594,85 @@ fn floor_links(tx: &rusqlite::Transaction<'_>, thread_key: i64) -> Vec<(i64, [u8
     out
 }
 
+/// The columns the store derives from a message in Rust (its token estimate and searchable
+/// text), which the floor must compute too.
+fn derived_columns(conv: ConversationId, role: Role, content: &[ContentItem]) -> (i64, String) {
+    let m = Message {
+        id: MessageId::new(),
+        conversation_id: conv,
+        squash_operation_id: None,
+        reply_to: None,
+        role,
+        content: content.to_vec(),
+        instructions: Vec::new(),
+        metadata: None,
+        created_at: Utc::now(),
+    };
+    (
+        squash_core::tokens::message_tokens(&m) as i64,
+        squash_core::search::searchable_text(&m),
+    )
+}
+
+/// The position of message `key` in thread `thread_key`: its stored link, mapped through the
+/// thread's tail or the one segment that could hold it (two index probes).
+fn floor_position(tx: &rusqlite::Transaction<'_>, thread_key: i64, key: i64) -> i64 {
+    tx.prepare_cached(
+        "SELECT CASE \
+            WHEN tm.thread_key = r.key AND tm.position >= r.tail_offset \
+                 AND tm.position < r.tail_offset + r.message_count - r.tail_start \
+            THEN r.tail_start + tm.position - r.tail_offset \
+            ELSE (SELECT CASE WHEN tm.position < s.source_offset + s.length \
+                              THEN s.start + tm.position - s.source_offset END \
+                  FROM thread_segments s INDEXED BY thread_segments_by_source \
+                  WHERE s.thread_key = r.key AND s.source_thread_key = tm.thread_key \
+                    AND s.source_offset <= tm.position \
+                  ORDER BY s.source_offset DESC LIMIT 1) END \
+         FROM thread_messages tm INDEXED BY thread_messages_by_message \
+         JOIN threads r ON r.key = ?1 WHERE tm.message_key = ?2",
+    )
+    .unwrap()
+    .query_row(params![thread_key, key], |r| r.get::<_, Option<i64>>(0))
+    .unwrap()
+    .expect("the source is in the current thread")
+}
+
+/// The runs of thread `thread_key`: (start, length, source thread, source offset).
+fn floor_runs(tx: &rusqlite::Transaction<'_>, thread_key: i64) -> Vec<[i64; 4]> {
+    tx.prepare_cached(
+        "SELECT start, length, source_thread_key, source_offset FROM thread_segments \
+         WHERE thread_key = ?1 \
+         UNION ALL SELECT tail_start, message_count - tail_start, key, tail_offset \
+         FROM threads WHERE key = ?1 AND message_count > tail_start ORDER BY 1",
+    )
+    .unwrap()
+    .query_map([thread_key], |r| {
+        Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?])
+    })
+    .unwrap()
+    .collect::<Result<_, _>>()
+    .unwrap()
+}
+
 struct NewMessage<'a> {
-    role: &'a str,
+    role: Role,
     reply_to: Option<Vec<u8>>,
     instructions: Option<String>,
-    content: String,
+    content: &'a [ContentItem],
 }
 
 fn floor_insert_message(
     tx: &rusqlite::Transaction<'_>,
+    conv: ConversationId,
     conv_key: i64,
     op: SquashOperationId,
     m: &NewMessage<'_>,
 ) -> i64 {
+    let (tokens, search_text) = derived_columns(conv, m.role, m.content);
     tx.prepare_cached(
         "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
-         content, instructions, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+         content, instructions, created_at, tokens, search_text) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )
     .unwrap()
     .execute(params![
@@ -581,10 +680,12 @@ fn floor_insert_message(
         conv_key,
         op.as_bytes(),
         m.reply_to,
-        m.role,
-        m.content,
+        m.role.as_str(),
+        serde_json::to_string(m.content).unwrap(),
         m.instructions,
-        now_micros()
+        now_micros(),
+        tokens,
+        search_text
     ])
     .unwrap();
     tx.last_insert_rowid()
@@ -595,50 +696,60 @@ enum FloorOp<'a> {
     /// Three sources, a result message in place of the first.
     Squash {
         sources: &'a [MessageId],
-        content: String,
+        content: Vec<ContentItem>,
     },
     /// One message replaced by an edited copy.
-    Edit { target: MessageId, content: String },
+    Edit {
+        target: MessageId,
+        content: Vec<ContentItem>,
+    },
     /// Messages left out of the new thread.
     Delete { targets: &'a [MessageId] },
 }
 
-/// One copy-on-write operation in one `BEGIN IMMEDIATE` transaction: read the current thread's
-/// links, insert the new message (if any), the new thread and its links, the operation record
-/// with its sources (if any), and make the new thread current.
+/// One copy-on-write operation in one `BEGIN IMMEDIATE` transaction, as little as the store's
+/// layout allows: find the sources' positions (two index probes each), read the base thread's
+/// runs, insert the new message (if any), the new thread, its runs cut at the sources (and its
+/// one own link, the new message), the operation record with its sources (if any), and make
+/// the new thread current.
 fn floor_cow(f: &mut Floor, op: FloorOp<'_>) {
     let tx = f
         .conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .unwrap();
     let (conv_key, base_key) = floor_current(&tx, f.conv);
-    let links = floor_links(&tx, base_key);
-    let targets: Vec<[u8; 16]> = match &op {
-        FloorOp::Squash { sources, .. } => sources.iter().map(|id| *id.as_bytes()).collect(),
-        FloorOp::Edit { target, .. } => vec![*target.as_bytes()],
-        FloorOp::Delete { targets } => targets.iter().map(|id| *id.as_bytes()).collect(),
+    let targets: Vec<MessageId> = match &op {
+        FloorOp::Squash { sources, .. } => sources.to_vec(),
+        FloorOp::Edit { target, .. } => vec![*target],
+        FloorOp::Delete { targets } => targets.to_vec(),
     };
     // Sources in thread order: (position, message key).
-    let found: Vec<(usize, i64)> = links
+    let mut found: Vec<(i64, i64)> = targets
         .iter()
-        .enumerate()
-        .filter(|(_, (_, id))| targets.contains(id))
-        .map(|(i, (key, _))| (i, *key))
+        .map(|id| {
+            let key: i64 = tx
+                .prepare_cached("SELECT key FROM messages WHERE id = ?1 AND conversation_key = ?2")
+                .unwrap()
+                .query_row(params![id.as_bytes(), conv_key], |r| r.get(0))
+                .unwrap();
+            (floor_position(&tx, base_key, key), key)
+        })
         .collect();
-    assert_eq!(found.len(), targets.len(), "sources in the current thread");
+    found.sort_unstable();
 
     let op_id = SquashOperationId::new();
     let (result_key, origin) = match op {
         FloorOp::Squash { content, .. } => {
             let key = floor_insert_message(
                 &tx,
+                f.conv,
                 conv_key,
                 op_id,
                 &NewMessage {
-                    role: Role::User.as_str(),
+                    role: Role::User,
                     reply_to: None,
                     instructions: None,
-                    content,
+                    content: &content,
                 },
             );
             (
@@ -659,16 +770,21 @@ fn floor_cow(f: &mut Floor, op: FloorOp<'_>) {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
                 })
                 .unwrap();
-            assert_ne!(old, content, "the edit changes the content");
+            assert_ne!(
+                old,
+                serde_json::to_string(&content).unwrap(),
+                "the edit changes the content"
+            );
             let key = floor_insert_message(
                 &tx,
+                f.conv,
                 conv_key,
                 op_id,
                 &NewMessage {
-                    role: &role,
+                    role: Role::parse(&role).expect("role"),
                     reply_to,
                     instructions,
-                    content,
+                    content: &content,
                 },
             );
             (
@@ -686,12 +802,14 @@ fn floor_cow(f: &mut Floor, op: FloorOp<'_>) {
         ),
     };
 
-    let first = found[0].0;
-    let new_len = links.len() - found.len() + usize::from(result_key.is_some());
+    let runs = floor_runs(&tx, base_key);
+    let base_len: i64 = runs.iter().map(|r| r[1]).sum();
+    let new_len = base_len - found.len() as i64 + i64::from(result_key.is_some());
     let t = now_micros();
     tx.prepare_cached(
         "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
-         message_count, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?6)",
+         message_count, created_at, updated_at, tail_start, tail_offset) \
+         VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?6, ?5, ?7)",
     )
     .unwrap()
     .execute(params![
@@ -699,34 +817,59 @@ fn floor_cow(f: &mut Floor, op: FloorOp<'_>) {
         conv_key,
         base_key,
         serde_json::to_string(&origin).unwrap(),
-        new_len as i64,
-        t
+        new_len,
+        t,
+        i64::from(result_key.is_some())
     ])
     .unwrap();
     let thread_key = tx.last_insert_rowid();
     {
-        let mut link = tx
+        // Each run cut at the sources; the first source's place is the new message, the new
+        // thread's own offset 0.
+        let mut segment = tx
             .prepare_cached(
-                "INSERT INTO thread_messages (thread_key, position, message_key) \
-                 VALUES (?1, ?2, ?3)",
+                "INSERT INTO thread_segments \
+                 (thread_key, start, length, source_thread_key, source_offset) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
             )
             .unwrap();
-        let mut position = 0i64;
-        let mut next = found.iter().peekable();
-        for (i, (key, _)) in links.iter().enumerate() {
-            let key = if next.peek().is_some_and(|(p, _)| *p == i) {
-                next.next();
-                match result_key {
-                    Some(r) if i == first => r,
-                    _ => continue,
+        let mut next = 0i64;
+        let mut cuts = found.iter().map(|(p, _)| *p).enumerate().peekable();
+        for [start, len, src, off] in runs {
+            let mut done = 0i64;
+            while let Some((i, p)) = cuts.next_if(|(_, p)| *p < start + len) {
+                let skip = p - start;
+                if skip > done {
+                    segment
+                        .execute(params![thread_key, next, skip - done, src, off + done])
+                        .unwrap();
+                    next += skip - done;
                 }
-            } else {
-                *key
-            };
-            link.execute(params![thread_key, position, key]).unwrap();
-            position += 1;
+                if i == 0 && result_key.is_some() {
+                    segment
+                        .execute(params![thread_key, next, 1, thread_key, 0])
+                        .unwrap();
+                    next += 1;
+                }
+                done = skip + 1;
+            }
+            if len > done {
+                segment
+                    .execute(params![thread_key, next, len - done, src, off + done])
+                    .unwrap();
+                next += len - done;
+            }
         }
-        assert_eq!(position as usize, new_len);
+        assert_eq!(next, new_len);
+        if let Some(key) = result_key {
+            tx.prepare_cached(
+                "INSERT INTO thread_messages (thread_key, position, message_key) \
+                 VALUES (?1, 0, ?2)",
+            )
+            .unwrap()
+            .execute(params![thread_key, key])
+            .unwrap();
+        }
     }
     if let Some(result_key) = result_key {
         tx.prepare_cached(
@@ -767,7 +910,9 @@ fn floor_cow(f: &mut Floor, op: FloorOp<'_>) {
 /// Append in one transaction: the message, the thread's revision and count, one link, the
 /// conversation's timestamp.
 fn floor_append(f: &mut Floor) {
-    let content = serde_json::to_string(&appended_content()).unwrap();
+    let items = appended_content();
+    let content = serde_json::to_string(&items).unwrap();
+    let (tokens, search_text) = derived_columns(f.conv, Role::User, &items);
     let tx = f
         .conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -775,17 +920,26 @@ fn floor_append(f: &mut Floor) {
     let (conv_key, thread_key) = floor_current(&tx, f.conv);
     let t = now_micros();
     tx.prepare_cached(
-        "INSERT INTO messages (id, conversation_key, role, content, created_at) \
-         VALUES (?1, ?2, 'user', ?3, ?4)",
+        "INSERT INTO messages (id, conversation_key, role, content, created_at, tokens, \
+         search_text) VALUES (?1, ?2, 'user', ?3, ?4, ?5, ?6)",
     )
     .unwrap()
-    .execute(params![MessageId::new().as_bytes(), conv_key, content, t])
+    .execute(params![
+        MessageId::new().as_bytes(),
+        conv_key,
+        content,
+        t,
+        tokens,
+        search_text
+    ])
     .unwrap();
     let message_key = tx.last_insert_rowid();
-    let count: i64 = tx
+    // The link's offset in the thread's own storage: after its tail's last.
+    let offset: i64 = tx
         .prepare_cached(
             "UPDATE threads SET revision = revision + 1, message_count = message_count + 1, \
-             updated_at = ?2 WHERE key = ?1 RETURNING message_count",
+             updated_at = ?2 WHERE key = ?1 \
+             RETURNING tail_offset + message_count - 1 - tail_start",
         )
         .unwrap()
         .query_row(params![thread_key, t], |r| r.get(0))
@@ -794,7 +948,7 @@ fn floor_append(f: &mut Floor) {
         "INSERT INTO thread_messages (thread_key, position, message_key) VALUES (?1, ?2, ?3)",
     )
     .unwrap()
-    .execute(params![thread_key, count - 1, message_key])
+    .execute(params![thread_key, offset, message_key])
     .unwrap();
     tx.prepare_cached("UPDATE conversations SET updated_at = ?2 WHERE key = ?1")
         .unwrap()
@@ -849,15 +1003,15 @@ struct RawMessage {
 fn floor_load_rows(f: &mut Floor) -> Vec<RawMessage> {
     let tx = f.conn.transaction().unwrap();
     let (_, thread_key) = floor_current(&tx, f.conv);
-    let mut out = Vec::with_capacity(MESSAGES + 1);
+    let mut out = Vec::with_capacity(messages() + 1);
     {
         let mut stmt = tx
-            .prepare_cached(
+            .prepare_cached(concat!(
                 "SELECT m.id, m.squash_operation_id, m.reply_to, m.role, m.content, \
-                 m.instructions, m.metadata, m.created_at \
-                 FROM thread_messages tm JOIN messages m ON m.key = tm.message_key \
-                 WHERE tm.thread_key = ?1 ORDER BY tm.position",
-            )
+                     m.instructions, m.metadata, m.created_at FROM ",
+                floor_thread_links!(),
+                " l JOIN messages m ON m.key = l.message_key ORDER BY l.position"
+            ))
             .unwrap();
         let mut rows = stmt.query([thread_key]).unwrap();
         while let Some(r) = rows.next().unwrap() {
@@ -945,14 +1099,13 @@ fn floor_squash_concat(f: &mut Floor, sources: &[MessageId]) {
         out
     };
     let text = render::concatenate(&messages);
-    let content = serde_json::to_string(&[ContentItem::text_for(Role::User, text)]).unwrap();
+    let content = vec![ContentItem::text_for(Role::User, text)];
     floor_cow(f, FloorOp::Squash { sources, content });
 }
 
 fn floor_squash(f: &mut Floor, slot: usize) {
     let (sources, _, _) = slot_ids(&f.ids, slot);
-    let content =
-        serde_json::to_string(&[ContentItem::text_for(Role::User, squash_text())]).unwrap();
+    let content = vec![ContentItem::text_for(Role::User, squash_text())];
     floor_cow(
         f,
         FloorOp::Squash {
@@ -964,130 +1117,13 @@ fn floor_squash(f: &mut Floor, slot: usize) {
 
 fn floor_edit(f: &mut Floor, slot: usize) {
     let (_, target, _) = slot_ids(&f.ids, slot);
-    let content = serde_json::to_string(&edited_content(slot)).unwrap();
+    let content = edited_content(slot);
     floor_cow(f, FloorOp::Edit { target, content });
 }
 
 fn floor_delete(f: &mut Floor, slot: usize) {
     let (_, _, targets) = slot_ids(&f.ids, slot);
     floor_cow(f, FloorOp::Delete { targets: &targets });
-}
-
-/// Not a floor: the same squash with the ~10,000 links copied inside SQLite by one
-/// `INSERT … SELECT` instead of one statement per link — what a store could do instead.
-fn squash_by_insert_select(f: &mut Floor, slot: usize) {
-    let (sources, _, _) = slot_ids(&f.ids, slot);
-    let content =
-        serde_json::to_string(&[ContentItem::text_for(Role::User, squash_text())]).unwrap();
-    let tx = f
-        .conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .unwrap();
-    let (conv_key, base_key) = floor_current(&tx, f.conv);
-    // (position, key) of each source: the key by the id index, the position by a scan of the
-    // thread's links inside SQLite.
-    let mut found: Vec<(i64, i64)> = sources
-        .iter()
-        .map(|id| {
-            let key: i64 = tx
-                .prepare_cached("SELECT key FROM messages WHERE id = ?1 AND conversation_key = ?2")
-                .unwrap()
-                .query_row(params![id.as_bytes(), conv_key], |r| r.get(0))
-                .unwrap();
-            let position: i64 = tx
-                .prepare_cached(
-                    "SELECT position FROM thread_messages WHERE thread_key = ?1 \
-                     AND message_key = ?2",
-                )
-                .unwrap()
-                .query_row(params![base_key, key], |r| r.get(0))
-                .unwrap();
-            (position, key)
-        })
-        .collect();
-    found.sort();
-    let count: i64 = tx
-        .prepare_cached("SELECT message_count FROM threads WHERE key = ?1")
-        .unwrap()
-        .query_row([base_key], |r| r.get(0))
-        .unwrap();
-    let op_id = SquashOperationId::new();
-    let result_key = floor_insert_message(
-        &tx,
-        conv_key,
-        op_id,
-        &NewMessage {
-            role: Role::User.as_str(),
-            reply_to: None,
-            instructions: None,
-            content,
-        },
-    );
-    let t = now_micros();
-    tx.prepare_cached(
-        "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
-         message_count, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?6)",
-    )
-    .unwrap()
-    .execute(params![
-        ThreadId::new().as_bytes(),
-        conv_key,
-        base_key,
-        serde_json::to_string(&ThreadOrigin::Squash {
-            operation_id: op_id
-        })
-        .unwrap(),
-        count - 2,
-        t
-    ])
-    .unwrap();
-    let thread_key = tx.last_insert_rowid();
-    let copied = tx
-        .prepare_cached(
-            "INSERT INTO thread_messages (thread_key, position, message_key) \
-             SELECT ?1, position - (position > ?3) - (position > ?4), \
-             CASE WHEN position = ?2 THEN ?5 ELSE message_key END \
-             FROM thread_messages WHERE thread_key = ?6 AND position NOT IN (?3, ?4) \
-             ORDER BY position",
-        )
-        .unwrap()
-        .execute(params![
-            thread_key, found[0].0, found[1].0, found[2].0, result_key, base_key
-        ])
-        .unwrap();
-    assert_eq!(copied as i64, count - 2);
-    tx.prepare_cached(
-        "INSERT INTO squash_operations (id, conversation_key, result_message_key, \
-         performed_by_agent, performed_by, base_thread_key, result_thread_key, created_at) \
-         VALUES (?1, ?2, ?3, 0, 'bench', ?4, ?5, ?6)",
-    )
-    .unwrap()
-    .execute(params![
-        op_id.as_bytes(),
-        conv_key,
-        result_key,
-        base_key,
-        thread_key,
-        t
-    ])
-    .unwrap();
-    let op_key = tx.last_insert_rowid();
-    for (pos, (_, key)) in found.iter().enumerate() {
-        tx.prepare_cached(
-            "INSERT INTO squash_operation_sources (operation_key, position, message_key) \
-             VALUES (?1, ?2, ?3)",
-        )
-        .unwrap()
-        .execute(params![op_key, pos as i64, key])
-        .unwrap();
-    }
-    tx.prepare_cached(
-        "UPDATE conversations SET current_thread_key = ?2, updated_at = ?3 WHERE key = ?1",
-    )
-    .unwrap()
-    .execute(params![conv_key, thread_key, t])
-    .unwrap();
-    tx.commit().unwrap();
 }
 
 // ---- the operations, product and floor ------------------------------------------------------
@@ -1136,15 +1172,15 @@ impl Op {
         }
     }
 
-    fn label(self) -> &'static str {
+    fn label(self) -> String {
         match self {
-            Op::Append => "append 1 message",
-            Op::Squash3Text => "squash 3 non-contiguous (explicit text)",
-            Op::Squash3Concat => "squash 3 non-contiguous (concatenation)",
-            Op::Edit => "edit 1 message",
-            Op::Undo => "undo (switch back)",
-            Op::Redo => "redo (switch forward)",
-            Op::Load => "load current thread (10,000 messages)",
+            Op::Append => "append 1 message".into(),
+            Op::Squash3Text => "squash 3 non-contiguous (explicit text)".into(),
+            Op::Squash3Concat => "squash 3 non-contiguous (concatenation)".into(),
+            Op::Edit => "edit 1 message".into(),
+            Op::Undo => "undo (switch back)".into(),
+            Op::Redo => "redo (switch forward)".into(),
+            Op::Load => format!("load current thread ({} messages)", messages()),
         }
     }
 
@@ -1275,7 +1311,7 @@ fn product_op(op: Op, rt: &Runtime, p: &mut Product, slot: usize) -> Duration {
         }
         Op::Load => timed(|| {
             let view = rt.block_on(p.service.current_thread(p.conv)).expect("load");
-            assert_eq!(view.messages.len(), MESSAGES);
+            assert_eq!(view.messages.len(), messages());
             view
         }),
     }
@@ -1302,12 +1338,12 @@ fn floor_op(op: Op, kind: FloorKind, f: &mut Floor, slot: usize) -> Duration {
         }
         Op::Load if kind == FloorKind::RowsOnly => timed(|| {
             let rows = floor_load_rows(f);
-            assert_eq!(rows.len(), MESSAGES);
+            assert_eq!(rows.len(), messages());
             rows
         }),
         Op::Load => timed(|| {
             let messages = floor_load_decoded(f);
-            assert_eq!(messages.len(), MESSAGES);
+            assert_eq!(messages.len(), self::messages());
             messages
         }),
     }
@@ -1558,12 +1594,10 @@ fn breakdown(rt: &Runtime, t: &Templates) {
     );
     drop(p);
 
-    // The squash's write transaction alone: through the store, the floor's, and one copying the
-    // links with INSERT … SELECT; interleaved.
+    // The squash's write transaction alone: through the store and the floor's; interleaved.
     let mut product = Rotating::new(COW_OPS_PER_COPY, || Product::open(t));
     let mut floor = Rotating::new(COW_OPS_PER_COPY, || Floor::open(t));
-    let mut copying = Rotating::new(COW_OPS_PER_COPY, || Floor::open(t));
-    let mut rows: [(Vec<Duration>, Vec<Duration>); 3] = Default::default();
+    let mut rows: [(Vec<Duration>, Vec<Duration>); 2] = Default::default();
     for _ in 0..ROUNDS {
         let wall = product.run_timed(1, |p, slot| timed_squash_commit(rt, p, slot));
         rows[0].0.push(wall);
@@ -1571,14 +1605,10 @@ fn breakdown(rt: &Runtime, t: &Templates) {
         let wall = floor.run_timed(1, |f, slot| timed(|| floor_squash(f, slot)));
         rows[1].0.push(wall);
         rows[1].1.push(last_cpu());
-        let wall = copying.run_timed(1, |f, slot| timed(|| squash_by_insert_select(f, slot)));
-        rows[2].0.push(wall);
-        rows[2].1.push(last_cpu());
     }
     let labels = [
         "store.commit of a 3-message squash (the write transaction alone)",
-        "floor: the same squash (links read, ~10,000 single-row inserts)",
-        "not a floor: the same squash, links copied by one INSERT … SELECT",
+        "floor: the same squash (positions probed, runs cut, one link)",
     ];
     for (label, (wall, cpu)) in labels.iter().zip(rows) {
         println!(
@@ -1596,8 +1626,11 @@ fn breakdown(rt: &Runtime, t: &Templates) {
 fn timed_squash_commit(rt: &Runtime, p: &Product, slot: usize) -> Duration {
     let (sources, _, _) = slot_ids(&p.ids, slot);
     let snap = rt
-        .block_on(p.store.current_thread(p.conv))
-        .expect("current");
+        .block_on(
+            p.store
+                .thread_positions(squash_store::ThreadRef::Current(p.conv), &sources),
+        )
+        .expect("positions");
     let op_id = SquashOperationId::new();
     let mut result = Message::new(
         p.conv,
@@ -1606,7 +1639,7 @@ fn timed_squash_commit(rt: &Runtime, p: &Product, slot: usize) -> Duration {
     )
     .expect("message");
     result.squash_operation_id = Some(op_id);
-    let links = squash_core::thread_ops::squash(&snap.links, &sources, result.id).expect("squash");
+    let edit = squash_core::plan::plan_squash(&snap.positions, &sources).expect("squash");
     let thread_id = ThreadId::new();
     let operation = squash_core::SquashOperation {
         id: op_id,
@@ -1635,7 +1668,7 @@ fn timed_squash_commit(rt: &Runtime, p: &Product, slot: usize) -> Duration {
         origin: ThreadOrigin::Squash {
             operation_id: op_id,
         },
-        links: links.into(),
+        links: squash_store::NewLinks::Edit(edit),
         messages: vec![result],
         operations: vec![operation],
     };
@@ -1661,7 +1694,8 @@ fn growth_report(rt: &Runtime, t: &Templates) {
     println!();
     println!(
         "bytes the database grows per copy-on-write op ({GROWTH_OPS} ops each on the \
-         10,000-message conversation; file size after wal_checkpoint(TRUNCATE)):"
+         {}-message conversation; file size after wal_checkpoint(TRUNCATE)):",
+        messages()
     );
     println!();
     println!("| operation | Squash bytes/op | floor bytes/op | links written/op |");
@@ -1720,21 +1754,28 @@ fn main() {
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .configure_from_args();
-    let templates = Templates::build(&rt);
-    if on("growth") {
-        growth_report(&rt, &templates);
-    }
-    if on("breakdown") {
-        breakdown(&rt, &templates);
-    }
-    if on("paired") {
-        paired_table(&rt, &templates, op_filter.as_deref());
+    // The SQLite templates only for the parts that use them (`pg` builds its own).
+    let sqlite_parts = ["growth", "breakdown", "paired", "criterion"];
+    let templates = sqlite_parts
+        .iter()
+        .any(|p| on(p))
+        .then(|| Templates::build(&rt));
+    if let Some(templates) = &templates {
+        if on("growth") {
+            growth_report(&rt, templates);
+        }
+        if on("breakdown") {
+            breakdown(&rt, templates);
+        }
+        if on("paired") {
+            paired_table(&rt, templates, op_filter.as_deref());
+        }
     }
     if on("pg") {
         pg::paired_table(&rt);
     }
-    if on("criterion") {
-        criterion_benches(&mut c, &rt, &templates);
+    if let Some(templates) = templates.as_ref().filter(|_| on("criterion")) {
+        criterion_benches(&mut c, &rt, templates);
         c.final_summary();
         if !quick {
             criterion_summary();

@@ -8,7 +8,7 @@ use squash_core::page::PageSpan;
 use squash_core::plan::{self, Selection};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
-use squash_core::tokens::message_tokens;
+use squash_core::Positions;
 use squash_core::{
     render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId, Project,
     ProjectId, Role, SquashOperation, SquashOperationId, Thread, ThreadId, ThreadOrigin,
@@ -16,7 +16,7 @@ use squash_core::{
 };
 use squash_store::{
     Appended, Commit, ConversationStore, ConversationSummary, Direction, NewLinks, StoreError,
-    ThreadSnapshot,
+    ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 use crate::error::ServiceError;
@@ -109,8 +109,9 @@ pub struct SquashApplication {
 #[derive(Clone, Debug)]
 pub struct PreparedSquash {
     pub conversation_id: ConversationId,
-    /// The current thread when the selection was resolved.
-    pub snapshot: ThreadSnapshot,
+    /// The current thread when the selection was resolved, with the positions of the selection
+    /// and of every message of its tool closure (`refs`).
+    pub snapshot: ThreadPositions,
     /// The tool references of the selection and its partners: what re-planning on a newer
     /// thread needs.
     pub refs: HashMap<MessageId, ToolRefs>,
@@ -328,16 +329,23 @@ impl ConversationService {
     }
 
     async fn view_of(&self, conversation: Conversation, thread: Thread) -> Result<ThreadView> {
-        let messages = self.store.thread_messages(thread.id).await?;
-        let tokens = self.store.thread_tokens(thread.id).await?;
-        let total = messages.len() as u64;
+        // One read of the thread as its header says it is (appends made since come after),
+        // with the token estimates stored beside the messages: no recount, no second sum.
+        let limit = u32::try_from(thread.message_count).map_err(|_| {
+            ServiceError::Invalid(format!(
+                "thread {} has {} messages, more than one read returns; read it in pages",
+                thread.id, thread.message_count
+            ))
+        })?;
+        let range = self.store.thread_range(thread.id, 0, limit).await?;
+        let total = range.messages.len() as u64;
         Ok(ThreadView {
             conversation,
             thread,
             span: PageSpan::of((total > 0).then_some(1..=total).as_ref(), total),
-            message_tokens: messages.iter().map(message_tokens).collect(),
-            messages,
-            tokens,
+            tokens: range.message_tokens.iter().sum(),
+            message_tokens: range.message_tokens,
+            messages: range.messages,
         })
     }
 
@@ -430,9 +438,10 @@ impl ConversationService {
         };
         let operation = self.new_operation(op_id, conversation, vec![req.message], edited.id);
         let target = req.message;
-        self.commit_loop(conversation, None, None, move |snap| {
-            let edit = plan::plan_edit(&snap.links, target)?;
-            let in_thread = in_thread(&snap.links, &refs);
+        let asked = asked_positions(&[target], &refs);
+        self.commit_on_positions(conversation, None, None, &asked, move |snap| {
+            let edit = plan::plan_edit(&snap.positions, target)?;
+            let in_thread = in_thread(&snap.positions, &refs);
             let old_refs = refs.get(&target).cloned().unwrap_or_default();
             thread_ops::check_edit_keeps_pairs(target, &old_refs, &new_refs, &in_thread)?;
             Ok(Planned {
@@ -464,14 +473,15 @@ impl ConversationService {
             ..
         } = prepared;
         let selected = messages.to_vec();
+        let asked = asked_positions(&selected, &refs);
         // The first attempt plans on the snapshot the selection was resolved on.
         let mut first = Some(((snapshot.thread.id, snapshot.thread.revision), selection));
-        self.commit_loop(conversation, None, Some(snapshot), move |snap| {
+        self.commit_on_positions(conversation, None, Some(snapshot), &asked, move |snap| {
             let Selection { ordered, added } = match first.take() {
                 Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
-                _ => plan::select_with_partners(&snap.links, &selected, &refs, policy)?,
+                _ => plan::select_with_partners(&snap.positions, &selected, &refs, policy)?,
             };
-            let links = NewLinks::Edit(plan::plan_delete(&snap.links, &ordered)?);
+            let links = NewLinks::Edit(plan::plan_delete(&snap.positions, &ordered)?);
             Ok(Planned {
                 links,
                 origin: ThreadOrigin::Delete {
@@ -512,9 +522,8 @@ impl ConversationService {
                     return Err(DomainError::TooFewMessages(ready.sources().len()).into());
                 }
                 let sources = self.store.messages(ready.sources()).await?;
-                // The squash is planned on this same snapshot (a second read of 10,000 links
-                // would cost more than the plan); the commit's revision check still catches a
-                // conversation that moved on since.
+                // The squash is planned on this same snapshot; the commit's revision check
+                // still catches a conversation that moved on since.
                 prepared = Some(ready);
                 vec![ContentItem::text_for(role, render::concatenate(&sources))]
             }
@@ -552,8 +561,9 @@ impl ConversationService {
         self.apply_squash_on(conversation, None, app).await
     }
 
-    /// Reads the current thread once and resolves `messages` on it: in thread order, with the
-    /// tool partners `policy` brings in (or refuses). Stores nothing. Apply the squash with
+    /// Resolves `messages` on the current thread: in thread order, with the tool partners
+    /// `policy` brings in (or refuses). Reads the positions of the selection and its tool
+    /// closure only, not the thread. Stores nothing. Apply the squash with
     /// [`Self::apply_prepared_squash`]; a delete or a manual squash does the same internally.
     pub async fn prepare_squash(
         &self,
@@ -561,9 +571,8 @@ impl ConversationService {
         messages: &[MessageId],
         policy: PartnerPolicy,
     ) -> Result<PreparedSquash> {
-        let snapshot = self.store.current_thread(conversation).await?;
-        let (selection, refs) = self
-            .select_with_partners(conversation, &snapshot.links, messages, policy)
+        let (snapshot, selection, refs) = self
+            .select_with_partners(conversation, messages, policy)
             .await?;
         Ok(PreparedSquash {
             conversation_id: conversation,
@@ -573,21 +582,24 @@ impl ConversationService {
         })
     }
 
-    /// The selection on `links` (a snapshot of the conversation's current thread) with its tool
-    /// partners, and the tool references that decided them: the store's closure around the
-    /// selection, then the domain rule ([`plan::select_with_partners`]).
+    /// The selection on the conversation's current thread with its tool partners, the
+    /// thread's positions it was resolved on, and the tool references that decided them: the
+    /// store's closure around the selection, the positions of all of it in the current thread,
+    /// then the domain rule ([`plan::select_with_partners`]).
     pub async fn select_with_partners(
         &self,
         conversation: ConversationId,
-        links: &[MessageId],
         selected: &[MessageId],
         policy: PartnerPolicy,
-    ) -> Result<(Selection, HashMap<MessageId, ToolRefs>)> {
-        // Ordering first refuses ids that are not in the thread before the store is asked.
-        let ordered = thread_ops::order_by_thread(links, selected)?;
-        let refs = self.store.tool_refs_closure(conversation, &ordered).await?;
-        let selection = plan::select_with_partners(links, &ordered, &refs, policy)?;
-        Ok((selection, refs))
+    ) -> Result<(ThreadPositions, Selection, HashMap<MessageId, ToolRefs>)> {
+        let refs = self.tool_refs(conversation, selected).await?;
+        let asked = asked_positions(selected, &refs);
+        let base = self
+            .store
+            .thread_positions(ThreadRef::Current(conversation), &asked)
+            .await?;
+        let selection = plan::select_with_partners(&base.positions, selected, &refs, policy)?;
+        Ok((base, selection, refs))
     }
 
     /// [`Self::apply_squash`] on a selection prepared earlier: the first attempt plans on the
@@ -661,10 +673,11 @@ impl ConversationService {
         let mut first_sources: Option<Vec<MessageId>> = None;
         let selected = app.messages.clone();
         let policy = app.policy;
-        self.commit_loop(conversation, app.computed_on, snapshot, move |snap| {
+        let asked = asked_positions(&selected, &refs);
+        self.commit_on_positions(conversation, app.computed_on, snapshot, &asked, move |snap| {
             let Selection { ordered, added } = match first_selection.take() {
                 Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
-                _ => plan::select_with_partners(&snap.links, &selected, &refs, policy)?,
+                _ => plan::select_with_partners(&snap.positions, &selected, &refs, policy)?,
             };
             if ordered.len() < 2 {
                 return Err(DomainError::TooFewMessages(ordered.len()).into());
@@ -680,7 +693,7 @@ impl ConversationService {
                 None => first_sources = Some(ordered.clone()),
             }
             // The result takes the first source's place; the other sources leave.
-            let links = NewLinks::Edit(plan::plan_squash(&snap.links, &ordered)?);
+            let links = NewLinks::Edit(plan::plan_squash(&snap.positions, &ordered)?);
             let mut operation = template.clone();
             operation.source_message_ids = ordered.clone();
             Ok(Planned {
@@ -824,36 +837,66 @@ impl ConversationService {
         }
     }
 
-    /// Plans against the current thread and commits, recomputing on the new current thread when
-    /// the conversation moved on (the plan may then fail: a conflict).
-    async fn commit_loop(
+    /// Commits what `plan` makes of the current thread's positions (`asked`, as
+    /// [`ConversationStore::thread_positions`] reads them), retrying on a newer thread as
+    /// [`Self::commit_planned`] does: a squash, edit or delete reads a few positions, not the
+    /// thread.
+    async fn commit_on_positions(
+        &self,
+        conversation: ConversationId,
+        computed_on: Option<(ThreadId, u64)>,
+        first: Option<ThreadPositions>,
+        asked: &[MessageId],
+        plan: impl FnMut(&ThreadPositions) -> Result<Planned>,
+    ) -> Result<OperationOutcome> {
+        let read = || async {
+            self.store
+                .thread_positions(ThreadRef::Current(conversation), asked)
+                .await
+        };
+        Ok(self
+            .commit_on(conversation, computed_on, first, read, |b| &b.thread, plan)
+            .await?
+            .into_outcome(conversation))
+    }
+
+    /// Commits what `plan` makes of the current thread (read whole), for any number of new
+    /// messages and operations (a fit's steps).
+    pub(crate) async fn commit_planned(
         &self,
         conversation: ConversationId,
         computed_on: Option<(ThreadId, u64)>,
         first: Option<ThreadSnapshot>,
         plan: impl FnMut(&ThreadSnapshot) -> Result<Planned>,
-    ) -> Result<OperationOutcome> {
-        Ok(self
-            .commit_planned(conversation, computed_on, first, plan)
-            .await?
-            .into_outcome(conversation))
+    ) -> Result<Committed> {
+        let read = || self.store.current_thread(conversation);
+        self.commit_on(conversation, computed_on, first, read, |s| &s.thread, plan)
+            .await
     }
 
-    /// [`Self::commit_loop`] for any number of new messages and operations (a fit's steps).
-    pub(crate) async fn commit_planned(
+    /// The commit loop: plans on `first` (or what `read` reads of the current thread), commits
+    /// if the thread is still at that revision, and on a conflict reads and plans again.
+    async fn commit_on<B, R, F>(
         &self,
         conversation: ConversationId,
         computed_on: Option<(ThreadId, u64)>,
-        mut first: Option<ThreadSnapshot>,
-        mut plan: impl FnMut(&ThreadSnapshot) -> Result<Planned>,
-    ) -> Result<Committed> {
+        mut first: Option<B>,
+        read: R,
+        header: fn(&B) -> &Thread,
+        mut plan: impl FnMut(&B) -> Result<Planned>,
+    ) -> Result<Committed>
+    where
+        R: Fn() -> F,
+        F: std::future::Future<Output = squash_store::Result<B>>,
+    {
         let mut base = computed_on;
         for attempt in 0..MAX_ATTEMPTS {
             let snap = match first.take() {
                 Some(snap) => snap,
-                None => self.store.current_thread(conversation).await?,
+                None => read().await?,
             };
-            let moved_on = base.is_some_and(|b| b != (snap.thread.id, snap.thread.revision));
+            let base_thread = header(&snap);
+            let moved_on = base.is_some_and(|b| b != (base_thread.id, base_thread.revision));
             let mut planned = match plan(&snap) {
                 Ok(p) => p,
                 Err(e) if moved_on => {
@@ -866,16 +909,16 @@ impl ConversationService {
             // Planning on a newer thread than the one the result was computed from is a
             // re-application, even on the first attempt.
             let replanned = u32::from(moved_on && attempt == 0);
-            base = Some((snap.thread.id, snap.thread.revision));
+            base = Some((base_thread.id, base_thread.revision));
             let thread_id = ThreadId::new();
             for op in &mut planned.operations {
-                op.base_thread_id = Some(snap.thread.id);
+                op.base_thread_id = Some(base_thread.id);
                 op.result_thread_id = Some(thread_id);
             }
             let commit = Commit {
                 conversation_id: conversation,
-                base_thread_id: snap.thread.id,
-                base_revision: snap.thread.revision,
+                base_thread_id: base_thread.id,
+                base_revision: base_thread.revision,
                 thread_id,
                 origin: planned.origin.clone(),
                 links: planned.links.clone(),
@@ -907,12 +950,22 @@ impl ConversationService {
 }
 
 fn in_thread(
-    links: &[MessageId],
+    positions: &impl Positions,
     refs: &HashMap<MessageId, ToolRefs>,
 ) -> HashMap<MessageId, ToolRefs> {
-    let set: std::collections::HashSet<&MessageId> = links.iter().collect();
+    let found = positions.positions_of(&refs.keys().copied().collect());
     refs.iter()
-        .filter(|(id, _)| set.contains(id))
+        .filter(|(id, _)| found.contains_key(id))
         .map(|(id, r)| (*id, r.clone()))
         .collect()
+}
+
+/// The messages whose positions an operation on `selected` plans with: the selection and its
+/// tool closure.
+fn asked_positions(selected: &[MessageId], refs: &HashMap<MessageId, ToolRefs>) -> Vec<MessageId> {
+    let mut asked: Vec<MessageId> = selected.to_vec();
+    asked.extend(refs.keys().filter(|id| !selected.contains(id)));
+    asked.sort_unstable();
+    asked.dedup();
+    asked
 }

@@ -16,6 +16,7 @@ pub mod message;
 pub mod operation;
 pub mod page;
 pub mod plan;
+pub mod positions;
 pub mod prompt;
 pub mod quality;
 pub mod redact;
@@ -35,3 +36,4 @@ pub use message::{
 };
 pub use operation::{SquashOperation, TokenUsage};
 pub use plan::{LinkEdit, Selection};
+pub use positions::{KnownPositions, Positions};

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use crate::error::DomainError;
 use crate::ids::MessageId;
 use crate::message::ToolRefs;
+use crate::positions::Positions;
 use crate::thread_ops::{self, PartnerAdded, PartnerPolicy};
 
 /// A new thread described as a change of its base: positions are 0-based positions in the base
@@ -90,7 +91,10 @@ pub fn plan_append(links: &[MessageId]) -> u64 {
 }
 
 /// An edit: the edited copy takes the original's place.
-pub fn plan_edit(links: &[MessageId], target: MessageId) -> Result<LinkEdit, DomainError> {
+pub fn plan_edit<P: Positions + ?Sized>(
+    links: &P,
+    target: MessageId,
+) -> Result<LinkEdit, DomainError> {
     let position = positions(links, &[target])?[0];
     Ok(LinkEdit {
         dropped: Vec::new(),
@@ -99,7 +103,10 @@ pub fn plan_edit(links: &[MessageId], target: MessageId) -> Result<LinkEdit, Dom
 }
 
 /// A delete of `ordered` (in thread order, see [`select_with_partners`]): those links leave.
-pub fn plan_delete(links: &[MessageId], ordered: &[MessageId]) -> Result<LinkEdit, DomainError> {
+pub fn plan_delete<P: Positions + ?Sized>(
+    links: &P,
+    ordered: &[MessageId],
+) -> Result<LinkEdit, DomainError> {
     if ordered.is_empty() {
         return Err(DomainError::EmptySelection);
     }
@@ -111,7 +118,10 @@ pub fn plan_delete(links: &[MessageId], ordered: &[MessageId]) -> Result<LinkEdi
 
 /// A squash of `ordered` (in thread order, at least two): the result takes the first source's
 /// place, the other sources leave.
-pub fn plan_squash(links: &[MessageId], ordered: &[MessageId]) -> Result<LinkEdit, DomainError> {
+pub fn plan_squash<P: Positions + ?Sized>(
+    links: &P,
+    ordered: &[MessageId],
+) -> Result<LinkEdit, DomainError> {
     if ordered.len() < 2 {
         return Err(DomainError::TooFewMessages(ordered.len()));
     }
@@ -136,8 +146,8 @@ pub struct Selection {
 /// call is separated from its result. `refs` holds the tool references of the selection and of
 /// the messages sharing tool-use ids with it (the store's closure); under
 /// [`PartnerPolicy::Refuse`] a missing partner is an error instead.
-pub fn select_with_partners(
-    links: &[MessageId],
+pub fn select_with_partners<P: Positions + ?Sized>(
+    links: &P,
     selected: &[MessageId],
     refs: &HashMap<MessageId, ToolRefs>,
     policy: PartnerPolicy,
@@ -158,16 +168,18 @@ pub fn select_with_partners(
 
 /// The 0-based positions in `links` of `ordered`, ids already in thread order: one forward
 /// scan, no hashing of the thread's 10,000 ids.
-fn positions(links: &[MessageId], ordered: &[MessageId]) -> Result<Vec<u64>, DomainError> {
-    let mut out = Vec::with_capacity(ordered.len());
-    let mut from = 0;
+fn positions<P: Positions + ?Sized>(
+    links: &P,
+    ordered: &[MessageId],
+) -> Result<Vec<u64>, DomainError> {
+    let found = links.positions_of(&ordered.iter().copied().collect());
+    let mut out: Vec<u64> = Vec::with_capacity(ordered.len());
     for id in ordered {
-        let found = links
-            .get(from..)
-            .and_then(|rest| rest.iter().position(|l| l == id))
-            .ok_or(DomainError::NotInThread(*id))?;
-        out.push((from + found) as u64);
-        from += found + 1;
+        // In thread order, each after the one before.
+        match found.get(id) {
+            Some(p) if out.last().is_none_or(|last| p > last) => out.push(*p),
+            _ => return Err(DomainError::NotInThread(*id)),
+        }
     }
     Ok(out)
 }

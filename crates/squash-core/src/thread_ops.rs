@@ -10,6 +10,7 @@ use crate::error::DomainError;
 use crate::ids::MessageId;
 use crate::message::ToolRefs;
 use crate::plan;
+use crate::positions::Positions;
 
 /// Appends `message` at the end: the fast path, no copy of the thread is needed by the caller.
 pub fn append(links: &[MessageId], message: MessageId) -> Vec<MessageId> {
@@ -22,8 +23,8 @@ pub fn append(links: &[MessageId], message: MessageId) -> Vec<MessageId> {
 /// Validates a selection against the thread and returns it in thread order.
 ///
 /// Refuses an empty selection, an id given twice, and an id that is not in the thread.
-pub fn order_by_thread(
-    links: &[MessageId],
+pub fn order_by_thread<P: Positions + ?Sized>(
+    links: &P,
     selected: &[MessageId],
 ) -> Result<Vec<MessageId>, DomainError> {
     if selected.is_empty() {
@@ -35,7 +36,7 @@ pub fn order_by_thread(
             return Err(DomainError::DuplicateMessage(*id));
         }
     }
-    let positions = positions_of(links, &seen);
+    let positions = links.positions_of(&seen);
     if let Some(missing) = selected.iter().find(|id| !positions.contains_key(id)) {
         return Err(DomainError::NotInThread(*missing));
     }
@@ -100,15 +101,15 @@ pub enum PartnerPolicy {
 ///
 /// `refs` holds the tool references of the selected messages and of every thread message that
 /// shares a tool-use id with them; messages not in `links` are ignored.
-pub fn tool_partners(
-    links: &[MessageId],
+pub fn tool_partners<P: Positions + ?Sized>(
+    links: &P,
     selected: &[MessageId],
     refs: &HashMap<MessageId, ToolRefs>,
 ) -> Vec<PartnerAdded> {
-    let in_thread: HashSet<MessageId> = links.iter().copied().collect();
+    let in_thread = links.positions_of(&refs.keys().copied().collect());
     // tool-use id -> (messages holding the call, messages holding the result), in thread only.
     let mut holders: HashMap<&str, (Vec<MessageId>, Vec<MessageId>)> = HashMap::new();
-    for (id, r) in refs.iter().filter(|(id, _)| in_thread.contains(id)) {
+    for (id, r) in refs.iter().filter(|(id, _)| in_thread.contains_key(id)) {
         for call in &r.calls {
             holders.entry(call.as_str()).or_default().0.push(*id);
         }
@@ -201,15 +202,6 @@ pub fn check_edit_keeps_pairs(
         }
     }
     Ok(())
-}
-
-fn positions_of(links: &[MessageId], wanted: &HashSet<MessageId>) -> HashMap<MessageId, usize> {
-    links
-        .iter()
-        .enumerate()
-        .filter(|(_, id)| wanted.contains(id))
-        .map(|(pos, id)| (*id, pos))
-        .collect()
 }
 
 #[cfg(test)]

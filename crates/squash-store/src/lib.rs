@@ -5,14 +5,19 @@
 //!
 //! Both keep the spec's logical tables (projects, conversations, threads, thread_messages,
 //! messages, squash_operations). Physically, ids are UUIDs at the edge and integer keys inside,
-//! so that a thread link costs a few bytes: a copy-on-write of a 10,000-message thread writes
-//! 10,000 small rows. Every write is one transaction; an operation commits only if the thread
-//! it was computed from is still current at the same revision ([`StoreError::Conflict`]).
+//! and a derived thread shares the links it keeps with the thread that stored them: a
+//! copy-on-write costs what it changes, not the thread's length — the layout, its reads and
+//! its migration are described in `layout.rs`, the rule that cuts a derived thread from its
+//! base is written there once for both backends. Every write is one transaction; an operation
+//! commits only if the thread it was computed from is still current at the same revision
+//! ([`StoreError::Conflict`]).
 
 mod changes;
 mod check;
 mod error;
+mod layout;
 pub mod postgres;
+mod reader;
 mod search;
 pub mod sqlite;
 mod tokens;
@@ -29,13 +34,15 @@ use squash_core::{
 
 pub use changes::{Changes, CHANNEL as CHANGES_CHANNEL};
 pub use error::{Entity, StoreError};
+pub use reader::ThreadReader;
 pub use search::{MAX_CANDIDATES as MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
 pub use types::{
     Appended, ChunkSender, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch,
-    ImportOutcome, ImportRecord, ImportSource, ImportThread, KnownTokens, MessageChunks, NewLinks,
-    PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage, ThreadRef, ThreadSnapshot,
+    ImportOutcome, ImportRecord, ImportSource, ImportThread, KnownTokens, MessageChunks,
+    MessageRange, NewLinks, PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage,
+    ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -120,6 +127,21 @@ pub trait ConversationStore: Send + Sync {
     /// [`StoreError::NotFound`] for a missing thread or conversation, and for an anchoring
     /// message that is not in the thread.
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage>;
+    /// The messages at 0-based positions `start..start + limit` of a thread (clipped to its
+    /// length), in order, with their stored token estimates: one range read, whatever the
+    /// thread's length. A thread's links below its length never change, so reading one range
+    /// after another ([`ThreadReader`]) gives the thread as it was when the reading began, in
+    /// memory bounded by `limit`. [`StoreError::NotFound`] for a missing thread.
+    async fn thread_range(&self, thread: ThreadId, start: u64, limit: u32) -> Result<MessageRange>;
+    /// The positions of `ids` in a thread, with its header, in one transaction: two index
+    /// probes per message whatever the thread's length (see `layout`). What planning a squash,
+    /// edit or delete needs instead of the whole thread; an id it does not hold has no position.
+    /// [`StoreError::NotFound`] for a missing thread or conversation.
+    async fn thread_positions(
+        &self,
+        thread: ThreadRef,
+        ids: &[MessageId],
+    ) -> Result<ThreadPositions>;
     /// The messages of a thread, in thread order.
     async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>>;
     /// Every message ever stored for the conversation, in creation order.

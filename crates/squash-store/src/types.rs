@@ -13,6 +13,25 @@ pub struct ThreadSnapshot {
     pub links: Vec<MessageId>,
 }
 
+/// Consecutive messages of a thread
+/// ([`ConversationStore::thread_range`](crate::ConversationStore::thread_range)).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MessageRange {
+    /// The 0-based position of the first.
+    pub start: u64,
+    pub messages: Vec<Message>,
+    /// Each message's estimated tokens, as stored with it.
+    pub message_tokens: Vec<u64>,
+}
+
+/// A thread's header with the positions of some of its messages
+/// ([`ConversationStore::thread_positions`](crate::ConversationStore::thread_positions)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadPositions {
+    pub thread: Thread,
+    pub positions: squash_core::KnownPositions,
+}
+
 /// A conversation as a listing shows it: with the size of its current thread. Serialized as
 /// the conversation's fields plus `message_count` and `tokens`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

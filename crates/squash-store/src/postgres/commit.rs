@@ -1,26 +1,26 @@
 //! Copy-on-write: a derived thread with its new messages and provenance records, stored in one
 //! transaction and only if its base is still current at the same revision.
 
-use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
-use squash_core::{MessageId, SquashOperation, Thread, ThreadId};
+use squash_core::{MessageId, Thread};
 use uuid::Uuid;
 
 use super::error::{taken, DbResult};
-use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
+use super::import::insert_messages;
+use super::links;
+use super::links::ThreadInsert;
+use super::operations::insert_operations;
+use super::rows::{to_json, to_u64, NewMessageRow};
 use super::sql::insert_message_ctes;
-use super::write::{bind_message, lock};
-use crate::{check, Commit, Entity, LinkEdit, NewLinks, Result, StoreError};
+use super::write::{bind_message, lock_with_runs};
+use crate::layout::{self, Derived, NewThread};
+use crate::{check, Commit, Entity, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     check::commit_shape(commit)?;
-    let message_rows = commit
-        .messages
-        .iter()
-        .map(NewMessageRow::of)
-        .collect::<Result<Vec<_>>>()?;
     let mut tx = pool.begin().await.db()?;
-    let locked = lock(&mut tx, commit.conversation_id).await?;
+    // The base's runs come with the lock: a derived thread is cut from them.
+    let (locked, run_rows) = lock_with_runs(&mut tx, commit.conversation_id).await?;
     if locked.thread_id != commit.base_thread_id
         || to_u64("thread revision", locked.revision)? != commit.base_revision
     {
@@ -30,40 +30,59 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     let base_count = to_u64("message count", locked.message_count)?;
     let message_count = check::new_link_count(commit, base_count)?;
 
-    let mut message_keys = Vec::with_capacity(message_rows.len());
-    for (message, row) in commit.messages.iter().zip(&message_rows) {
-        let key: i64 = bind_message(
-            sqlx::query_scalar(concat!(
-                "WITH ",
-                insert_message_ctes!(),
-                " SELECT key FROM m"
-            )),
-            conversation_key,
-            row,
-        )
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
-        message_keys.push(key);
-    }
+    // Each table in one statement, however many messages and operations (a fit has one per
+    // step); the one message of a squash or edit with its tool ids in a single one.
+    let message_keys: Vec<i64> = match commit.messages.as_slice() {
+        [message] => {
+            let row = NewMessageRow::of(message)?;
+            let key: i64 = bind_message(
+                sqlx::query_scalar(concat!(
+                    "WITH ",
+                    insert_message_ctes!(),
+                    " SELECT key FROM m"
+                )),
+                conversation_key,
+                &row,
+            )
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
+            vec![key]
+        }
+        messages => {
+            let keys = insert_messages(&mut tx, conversation_key, messages).await?;
+            messages
+                .iter()
+                .map(|m| {
+                    keys.get(&m.id).copied().ok_or_else(|| {
+                        StoreError::Corrupt("an inserted message did not return its key".into())
+                    })
+                })
+                .collect::<Result<_>>()?
+        }
+    };
 
-    let (thread_key, created_at): (i64, DateTime<Utc>) = sqlx::query_as(
-        "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
-                              message_count, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, 0, $5, $6, $6) RETURNING key, created_at",
-    )
-    .bind(commit.thread_id.as_uuid())
-    .bind(conversation_key)
-    .bind(locked.thread_key)
-    .bind(to_json(&commit.origin)?)
-    .bind(to_i64("link count", message_count)?)
-    .bind(Utc::now())
-    .fetch_one(&mut *tx)
-    .await
-    .map_err(|e| taken(e, "threads_id_key", Entity::Thread, commit.thread_id))?;
-
-    match &commit.links {
-        NewLinks::List(links) => {
+    // A derived thread's layout is cut before its row is written, which carries its tail.
+    let new_thread = match &commit.links {
+        NewLinks::Edit(edit) => {
+            let runs = layout::runs_from_rows(locked.thread_key, run_rows, base_count)?;
+            NewThread::Derived(layout::derive(&runs, edit))
+        }
+        NewLinks::List(links) => NewThread::List(links),
+    };
+    let replacement = message_keys.first().copied();
+    let origin = to_json(&commit.origin)?;
+    let row = ThreadInsert {
+        id: commit.thread_id,
+        conversation_key,
+        base_key: locked.thread_key,
+        origin: &origin,
+        message_count,
+    };
+    let (thread_key, created_at) =
+        links::insert_thread(&mut tx, &row, &new_thread, replacement).await?;
+    match &new_thread {
+        NewThread::List(links) => {
             let linked = insert_links(
                 &mut tx,
                 "INSERT INTO thread_messages (thread_key, position, message_key)",
@@ -76,37 +95,30 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
                 return Err(check::not_in_conversation(missing, commit.conversation_id));
             }
         }
-        NewLinks::Edit(edit) => {
-            let written = copy_edited_links(
+        NewThread::Derived(derived) if derived.message_count() != message_count => {
+            return Err(StoreError::Corrupt(format!(
+                "thread {} has {} of its {base_count} links",
+                commit.base_thread_id,
+                derived.message_count()
+            )));
+        }
+        NewThread::Derived(Derived::Copied {
+            runs,
+            message_count,
+        }) => {
+            links::write_copied(
                 &mut tx,
                 thread_key,
                 locked.thread_key,
-                edit,
-                message_keys.first().copied(),
+                runs,
+                *message_count,
+                replacement,
             )
             .await?;
-            if written != message_count {
-                return Err(StoreError::Corrupt(format!(
-                    "thread {} has {written} of its {base_count} links",
-                    commit.base_thread_id
-                )));
-            }
         }
+        NewThread::Derived(Derived::Shared { .. }) => {}
     }
-
-    for op in &commit.operations {
-        let result_thread_key =
-            (op.result_thread_id == Some(commit.thread_id)).then_some(thread_key);
-        insert_operation(&mut tx, conversation_key, op, result_thread_key).await?;
-    }
-
-    sqlx::query("UPDATE conversations SET current_thread_key = $1, updated_at = $2 WHERE key = $3")
-        .bind(thread_key)
-        .bind(Utc::now())
-        .bind(conversation_key)
-        .execute(&mut *tx)
-        .await
-        .db()?;
+    insert_operations(&mut tx, conversation_key, &commit.operations).await?;
     tx.commit().await.db()?;
 
     Ok(Thread {
@@ -119,50 +131,6 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         created_at,
         updated_at: created_at,
     })
-}
-
-/// Copies the base thread's links into the new thread inside the server: kept positions shift
-/// down by the number of dropped positions before them, the replaced one points to
-/// `replacement`. `width_bucket` over the sorted dropped positions finds that number (and
-/// whether a position is itself dropped) by binary search, so the statement stays linear in
-/// the thread's length however many positions are dropped.
-async fn copy_edited_links(
-    conn: &mut PgConnection,
-    thread_key: i64,
-    base_key: i64,
-    edit: &LinkEdit,
-    replacement: Option<i64>,
-) -> Result<u64> {
-    // A sentinel past every position keeps the array non-empty (width_bucket needs one).
-    let mut dropped = edit
-        .dropped
-        .iter()
-        .map(|p| to_i64("position", *p))
-        .collect::<Result<Vec<i64>>>()?;
-    dropped.push(i64::MAX);
-    let replaced = edit
-        .replaced
-        .map(|p| to_i64("position", p))
-        .transpose()?
-        .unwrap_or(-1);
-    let written = sqlx::query(
-        "INSERT INTO thread_messages (thread_key, position, message_key) \
-         SELECT $1, tm.position - b.i, \
-                CASE WHEN tm.position = $4 THEN $5 ELSE tm.message_key END \
-         FROM thread_messages tm \
-         CROSS JOIN LATERAL (SELECT width_bucket(tm.position, $3::bigint[]) AS i) b \
-         WHERE tm.thread_key = $2 AND ($3::bigint[])[b.i] IS DISTINCT FROM tm.position",
-    )
-    .bind(thread_key)
-    .bind(base_key)
-    .bind(&dropped)
-    .bind(replaced)
-    .bind(replacement)
-    .execute(&mut *conn)
-    .await
-    .db()?
-    .rows_affected();
-    Ok(written)
 }
 
 /// Writes one row per id into the link table `insert` names — `(parent, position, message
@@ -206,93 +174,4 @@ async fn insert_links(
     missing
         .map(|id| Some(id.into()))
         .ok_or_else(|| StoreError::Corrupt("link count does not match the messages found".into()))
-}
-
-pub(super) async fn insert_operation(
-    conn: &mut PgConnection,
-    conversation_key: i64,
-    op: &SquashOperation,
-    result_thread_key: Option<i64>,
-) -> Result<()> {
-    let (result_message_key, base_thread_key, other_result_thread_key): (
-        Option<i64>,
-        Option<i64>,
-        Option<i64>,
-    ) = sqlx::query_as(
-        "SELECT (SELECT key FROM messages WHERE id = $1 AND conversation_key = $4), \
-                (SELECT key FROM threads WHERE id = $2 AND conversation_key = $4), \
-                (SELECT key FROM threads WHERE id = $3 AND conversation_key = $4)",
-    )
-    .bind(op.result_message_id.as_uuid())
-    .bind(op.base_thread_id.map(|id| *id.as_uuid()))
-    .bind(op.result_thread_id.map(|id| *id.as_uuid()))
-    .bind(conversation_key)
-    .fetch_one(&mut *conn)
-    .await
-    .db()?;
-    let result_message_key = result_message_key
-        .ok_or_else(|| StoreError::not_found(Entity::Message, op.result_message_id))?;
-    let base_thread_key = thread_key_of(op.base_thread_id, base_thread_key)?;
-    let result_thread_key = match result_thread_key {
-        Some(key) => Some(key),
-        None => thread_key_of(op.result_thread_id, other_result_thread_key)?,
-    };
-    let usage = op
-        .usage
-        .map(|u| {
-            Ok::<_, StoreError>((
-                to_i64("input tokens", u.input_tokens)?,
-                to_i64("output tokens", u.output_tokens)?,
-            ))
-        })
-        .transpose()?;
-    let operation_key: i64 = sqlx::query_scalar(
-        "INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, model, \
-             performed_by_agent, performed_by, custom_instructions, provider, base_thread_key, \
-             result_thread_key, input_tokens, output_tokens, duration_ms, created_at, style, \
-             prompt_style) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
-         RETURNING key",
-    )
-    .bind(op.id.as_uuid())
-    .bind(conversation_key)
-    .bind(result_message_key)
-    .bind(&op.prompt)
-    .bind(&op.model)
-    .bind(op.performed_by_agent)
-    .bind(&op.performed_by)
-    .bind(&op.custom_instructions)
-    .bind(&op.provider)
-    .bind(base_thread_key)
-    .bind(result_thread_key)
-    .bind(usage.map(|u| u.0))
-    .bind(usage.map(|u| u.1))
-    .bind(op.duration_ms.map(|d| to_i64("duration", d)).transpose()?)
-    .bind(op.created_at)
-    .bind(op.style.map(|s| s.as_str()))
-    .bind(op.prompt_style.map(|s| s.as_str()))
-    .fetch_one(&mut *conn)
-    .await
-    .map_err(|e| taken(e, "squash_operations_id_key", Entity::Operation, op.id))?;
-    let missing = insert_links(
-        conn,
-        "INSERT INTO squash_operation_sources (operation_key, position, message_key)",
-        operation_key,
-        conversation_key,
-        &op.source_message_ids,
-    )
-    .await?;
-    match missing {
-        Some(id) => Err(StoreError::not_found(Entity::Message, id)),
-        None => Ok(()),
-    }
-}
-
-/// A thread reference the operation names must be a thread of the conversation.
-fn thread_key_of(id: Option<ThreadId>, key: Option<i64>) -> Result<Option<i64>> {
-    match (id, key) {
-        (None, _) => Ok(None),
-        (Some(_), Some(key)) => Ok(Some(key)),
-        (Some(id), None) => Err(StoreError::not_found(Entity::Thread, id)),
-    }
 }

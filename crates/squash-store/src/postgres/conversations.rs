@@ -118,6 +118,8 @@ pub(super) async fn delete_conversation(pool: &PgPool, id: ConversationId) -> Re
         "DELETE FROM imports WHERE conversation_key = $1",
         "DELETE FROM thread_messages WHERE thread_key IN \
          (SELECT key FROM threads WHERE conversation_key = $1)",
+        "DELETE FROM thread_segments WHERE thread_key IN \
+         (SELECT key FROM threads WHERE conversation_key = $1)",
         "DELETE FROM squash_operation_sources WHERE operation_key IN \
          (SELECT key FROM squash_operations WHERE conversation_key = $1)",
         "DELETE FROM squash_operations WHERE conversation_key = $1",

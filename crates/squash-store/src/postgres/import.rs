@@ -9,8 +9,8 @@ use sqlx::{PgConnection, PgPool};
 use squash_core::{ConversationId, Message, MessageId, ProjectId, ThreadId};
 use uuid::Uuid;
 
-use super::commit::insert_operation;
 use super::error::{classify, taken, DbResult};
+use super::operations::insert_operations;
 use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
 use super::write::lock;
 use crate::types::{
@@ -39,7 +39,7 @@ async fn existing(
 }
 
 /// Inserts `messages` and their tool ids; returns each message's key.
-async fn insert_messages(
+pub(super) async fn insert_messages(
     conn: &mut PgConnection,
     conversation_key: i64,
     messages: &[Message],
@@ -298,12 +298,7 @@ pub(super) async fn import_conversation(
         thread_keys.insert(t.id, key);
     }
 
-    for op in &batch.operations {
-        let result_thread_key = op
-            .result_thread_id
-            .and_then(|id| thread_keys.get(&id).copied());
-        insert_operation(&mut tx, conversation_key, op, result_thread_key).await?;
-    }
+    insert_operations(&mut tx, conversation_key, &batch.operations).await?;
 
     let current = thread_keys
         .get(&batch.current_thread_id)

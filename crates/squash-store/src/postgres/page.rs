@@ -4,14 +4,15 @@
 
 use sqlx::{PgConnection, PgPool};
 use squash_core::page::PageSpan;
-use squash_core::{Message, MessageId, Thread};
+use squash_core::{KnownPositions, Message, MessageId, Thread, ThreadId};
 
 use super::error::DbResult;
+use super::links::{position_in_thread, thread_links};
 use super::rows::{to_i64, to_u64, MessageRow, ThreadRow};
 use super::sql::{message_columns, thread_columns};
 use super::tokens;
 use crate::tokens::read_tokens;
-use crate::types::{PageRequest, ThreadPage, ThreadRef};
+use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::{Entity, Result, StoreError};
 
 #[derive(sqlx::FromRow)]
@@ -86,19 +87,126 @@ async fn header(tx: &mut PgConnection, which: ThreadRef) -> Result<(i64, Thread)
     Ok((row.key, row.thread.try_into()?))
 }
 
+/// The messages at positions `start..start + limit` of a thread: one statement.
+pub(super) async fn thread_range(
+    pool: &PgPool,
+    thread: ThreadId,
+    start: u64,
+    limit: u32,
+) -> Result<MessageRange> {
+    let mut conn = pool.acquire().await.db()?;
+    let key: Option<i64> = sqlx::query_scalar("SELECT key FROM threads WHERE id = $1")
+        .bind(thread.as_uuid())
+        .fetch_optional(&mut *conn)
+        .await
+        .db()?;
+    let key = key.ok_or_else(|| StoreError::not_found(Entity::Thread, thread))?;
+    let (messages, message_tokens) = match limit {
+        0 => (Vec::new(), Vec::new()),
+        _ => {
+            let last = start
+                .saturating_add(u64::from(limit) - 1)
+                .min(i64::MAX as u64);
+            links(&mut conn, key, start, last).await?
+        }
+    };
+    Ok(MessageRange {
+        start,
+        messages,
+        message_tokens,
+    })
+}
+
+#[derive(sqlx::FromRow)]
+struct PositionsRow {
+    #[sqlx(flatten)]
+    thread: ThreadRow,
+    ids: Option<Vec<uuid::Uuid>>,
+    positions: Option<Vec<i64>>,
+}
+
+/// The header of a thread and the positions of those of `ids` it holds: one statement, so one
+/// snapshot, without a transaction around it.
+pub(super) async fn thread_positions(
+    pool: &PgPool,
+    thread: ThreadRef,
+    ids: &[MessageId],
+) -> Result<ThreadPositions> {
+    let (which, id, missing) = match thread {
+        ThreadRef::Current(conversation) => (
+            "t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)",
+            *conversation.as_uuid(),
+            StoreError::not_found(Entity::Conversation, conversation),
+        ),
+        ThreadRef::Thread(thread) => (
+            "t.id = $1",
+            *thread.as_uuid(),
+            StoreError::not_found(Entity::Thread, thread),
+        ),
+    };
+    let sql = format!(
+        concat!(
+            "SELECT ",
+            thread_columns!(),
+            ", p.ids, p.positions FROM threads t \
+              JOIN conversations c ON c.key = t.conversation_key \
+              LEFT JOIN threads o ON o.key = t.original_thread_key \
+              CROSS JOIN LATERAL ( \
+                  SELECT array_agg(x.id) AS ids, array_agg(x.position) AS positions \
+                  FROM (SELECT m.id, ",
+            position_in_thread!("m.key", "t.key"),
+            " AS position FROM UNNEST($2::uuid[]) AS u(id) \
+                        JOIN messages m ON m.id = u.id) x \
+                  WHERE x.position IS NOT NULL) p \
+              WHERE {}"
+        ),
+        which
+    );
+    let uuids: Vec<uuid::Uuid> = ids.iter().map(|id| *id.as_uuid()).collect();
+    let row: Option<PositionsRow> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(&uuids)
+        .fetch_optional(pool)
+        .await
+        .db()?;
+    let row = row.ok_or(missing)?;
+    let mut positions = KnownPositions {
+        asked: ids.iter().copied().collect(),
+        ..KnownPositions::default()
+    };
+    let found = row.ids.unwrap_or_default();
+    let at = row.positions.unwrap_or_default();
+    if found.len() != at.len() {
+        return Err(StoreError::Corrupt(
+            "positions do not match their ids".into(),
+        ));
+    }
+    for (id, p) in found.into_iter().zip(at) {
+        positions
+            .found
+            .insert(id.into(), to_u64("a link position", p)?);
+    }
+    Ok(ThreadPositions {
+        thread: row.thread.try_into()?,
+        positions,
+    })
+}
+
 /// The 0-based position of `message` in the thread; not found when it is not linked there.
 async fn position_of(tx: &mut PgConnection, thread_key: i64, message: MessageId) -> Result<u64> {
-    let position: Option<i64> = sqlx::query_scalar(
-        "SELECT tm.position::bigint FROM messages m \
-         JOIN thread_messages tm ON tm.message_key = m.key AND tm.thread_key = $1 \
-         WHERE m.id = $2 ORDER BY tm.position LIMIT 1",
-    )
+    let position: Option<Option<i64>> = sqlx::query_scalar(concat!(
+        "SELECT ",
+        position_in_thread!("m.key", "$1"),
+        " FROM messages m WHERE m.id = $2"
+    ))
     .bind(thread_key)
     .bind(message.as_uuid())
     .fetch_optional(&mut *tx)
     .await
     .db()?;
-    let position = position.ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
+    let position = position
+        .flatten()
+        .ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
     to_u64("a link position", position)
 }
 
@@ -119,10 +227,10 @@ async fn links(
     let rows: Vec<PageRow> = sqlx::query_as(concat!(
         "SELECT ",
         message_columns!(),
-        ", m.tokens FROM thread_messages tm \
-          JOIN messages m ON m.key = tm.message_key \
-          JOIN conversations c ON c.key = m.conversation_key \
-          WHERE tm.thread_key = $1 AND tm.position BETWEEN $2 AND $3 ORDER BY tm.position"
+        ", m.tokens FROM ",
+        thread_links!("$1", "$2", "$3"),
+        " tl JOIN messages m ON m.key = tl.message_key \
+          JOIN conversations c ON c.key = m.conversation_key ORDER BY tl.position"
     ))
     .bind(thread_key)
     .bind(to_i64("a link position", first)?)

@@ -9,6 +9,7 @@ use squash_core::{
 use uuid::Uuid;
 
 use super::error::DbResult;
+use super::links::all_thread_links;
 use super::rows::{
     to_u64, ConversationRow, MessageRow, OperationRow, ProjectRow, SnapshotRow, ThreadRow,
 };
@@ -205,11 +206,10 @@ pub(super) async fn thread_messages(pool: &PgPool, thread: ThreadId) -> Result<V
     let rows: Vec<MessageRow> = sqlx::query_as(concat!(
         "SELECT ",
         message_columns!(),
-        " FROM threads t \
-          JOIN thread_messages tm ON tm.thread_key = t.key \
-          JOIN messages m ON m.key = tm.message_key \
-          JOIN conversations c ON c.key = m.conversation_key \
-          WHERE t.id = $1 ORDER BY tm.position"
+        " FROM ",
+        all_thread_links!("(SELECT key FROM threads WHERE id = $1)"),
+        " tl JOIN messages m ON m.key = tl.message_key \
+          JOIN conversations c ON c.key = m.conversation_key ORDER BY tl.position"
     ))
     .bind(thread.as_uuid())
     .fetch_all(pool)

@@ -7,6 +7,7 @@ use squash_core::{ConversationId, Role};
 use uuid::Uuid;
 
 use super::error::DbResult;
+use super::links::position_in_thread;
 use super::rows::to_u64;
 use crate::search::{check_limit, row_search_text, MAX_CANDIDATES, SNIPPET_WORDS};
 use crate::tokens::BACKFILL_BATCH;
@@ -88,8 +89,9 @@ pub(super) async fn search(
     // `matches` is materialized on purpose: it makes the text index find the matches. Left to
     // itself, the planner walks the primary key newest first for `ORDER BY key DESC LIMIT`
     // and tests every row's tsvector, which for a rare word is a scan of the whole table.
-    // The link is a LATERAL probe of `thread_messages_by_message` per match, newest first,
+    // The position is a LATERAL probe per match (`links::position_in_thread`), newest first,
     // stopping at the candidate limit; as a plain join the planner hashes all 600,000 links.
+    let position = position_in_thread!("m.key", "c.current_thread_key");
     let sql = format!(
         "WITH q AS (SELECT websearch_to_tsquery('english', $1) AS q), \
          matches AS MATERIALIZED ( \
@@ -101,10 +103,8 @@ pub(super) async fn search(
              FROM (SELECT key FROM matches ORDER BY key DESC) mk \
              JOIN messages m ON m.key = mk.key \
              JOIN conversations c ON c.key = m.conversation_key \
-             JOIN LATERAL ( \
-                 SELECT t.position FROM thread_messages t \
-                 WHERE t.message_key = m.key AND t.thread_key = c.current_thread_key LIMIT 1 \
-             ) tm ON true \
+             CROSS JOIN LATERAL (SELECT {position} AS position) tm \
+             WHERE tm.position IS NOT NULL \
              ORDER BY mk.key DESC LIMIT $5 \
          ), page AS ( \
              SELECT hits.key, hits.message_id, hits.conversation_id, hits.conversation_name, \

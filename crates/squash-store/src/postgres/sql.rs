@@ -60,9 +60,9 @@ macro_rules! snapshot_select {
         concat!(
             "SELECT ",
             thread_columns!(),
-            ", ARRAY(SELECT lm.id FROM thread_messages tm \
-                     JOIN messages lm ON lm.key = tm.message_key \
-                     WHERE tm.thread_key = t.key ORDER BY tm.position) AS links \
+            ", ARRAY(SELECT lm.id FROM ",
+            $crate::postgres::links::all_thread_links!("t.key"),
+            " tl JOIN messages lm ON lm.key = tl.message_key ORDER BY tl.position) AS links \
              FROM threads t \
              JOIN conversations c ON c.key = t.conversation_key \
              LEFT JOIN threads o ON o.key = t.original_thread_key"
@@ -119,10 +119,9 @@ macro_rules! insert_message_ctes {
 macro_rules! thread_tokens_sum {
     ($thread_key:literal) => {
         concat!(
-            "(SELECT COALESCE(SUM(m.tokens), 0)::bigint FROM thread_messages tm \
-              JOIN messages m ON m.key = tm.message_key WHERE tm.thread_key = ",
-            $thread_key,
-            ")"
+            "(SELECT COALESCE(SUM(m.tokens), 0)::bigint FROM ",
+            $crate::postgres::links::all_thread_links!($thread_key),
+            " tl JOIN messages m ON m.key = tl.message_key)"
         )
     };
 }

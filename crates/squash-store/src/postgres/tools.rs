@@ -22,36 +22,42 @@ pub(super) async fn closure(
     conversation: ConversationId,
     seed: &[MessageId],
 ) -> Result<HashMap<MessageId, ToolRefs>> {
-    let conversation_key: i64 = sqlx::query_scalar("SELECT key FROM conversations WHERE id = $1")
-        .bind(conversation.as_uuid())
-        .fetch_optional(pool)
-        .await
-        .db()?
-        .ok_or_else(|| StoreError::not_found(Entity::Conversation, conversation))?;
     let seed_ids: Vec<Uuid> = seed.iter().map(|id| *id.as_uuid()).collect();
-    // The recursive term sees only the messages the previous round added, and UNION drops the
-    // ones already found, so this is the fixpoint iteration done in one round trip.
+    // One round trip: the conversation's key is a subquery. No row is either an empty closure
+    // or no conversation, which a second statement tells apart.
     let rows: Vec<ClosureRow> = sqlx::query_as(
-        "WITH RECURSIVE closure(key) AS ( \
-             SELECT m.key FROM messages m \
-             WHERE m.conversation_key = $1 AND m.id = ANY($2::uuid[]) \
+        "WITH RECURSIVE conv AS (SELECT key FROM conversations WHERE id = $1), \
+         closure(key) AS ( \
+             SELECT m.key FROM messages m, conv \
+             WHERE m.conversation_key = conv.key AND m.id = ANY($2::uuid[]) \
            UNION \
              SELECT other.message_key \
              FROM closure cl \
              JOIN message_tools mine ON mine.message_key = cl.key \
              JOIN message_tools other \
-               ON other.conversation_key = $1 AND other.tool_use_id = mine.tool_use_id \
+               ON other.conversation_key = (SELECT key FROM conv) \
+              AND other.tool_use_id = mine.tool_use_id \
          ) \
          SELECT m.id, \
                 CASE WHEN EXISTS (SELECT 1 FROM message_tools mt WHERE mt.message_key = m.key) \
                      THEN m.content END AS content \
          FROM closure cl JOIN messages m ON m.key = cl.key",
     )
-    .bind(conversation_key)
+    .bind(conversation.as_uuid())
     .bind(&seed_ids)
     .fetch_all(pool)
     .await
     .db()?;
+    if rows.is_empty() {
+        let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM conversations WHERE id = $1")
+            .bind(conversation.as_uuid())
+            .fetch_optional(pool)
+            .await
+            .db()?;
+        if exists.is_none() {
+            return Err(StoreError::not_found(Entity::Conversation, conversation));
+        }
+    }
 
     let mut refs = HashMap::with_capacity(rows.len());
     for row in rows {

@@ -9,6 +9,7 @@ use squash_core::{Conversation, ConversationId, Message, ThreadId};
 use uuid::Uuid;
 
 use super::error::{taken, DbResult};
+use super::links::position_in_thread;
 use super::read;
 use super::rows::{to_u64, ConversationRow, NewMessageRow};
 use super::sql::insert_message_ctes;
@@ -33,6 +34,34 @@ impl Locked {
 }
 
 pub(super) async fn lock(conn: &mut PgConnection, id: ConversationId) -> Result<Locked> {
+    Ok(lock_reading(conn, id, false).await?.0)
+}
+
+/// [`lock`], and the current thread's runs (its layout, `crate::layout`) in the same round trip:
+/// what a commit derives its new thread from.
+pub(super) async fn lock_with_runs(
+    conn: &mut PgConnection,
+    id: ConversationId,
+) -> Result<(Locked, Vec<(i64, i64, i64, i64)>)> {
+    lock_reading(conn, id, true).await
+}
+
+#[derive(sqlx::FromRow)]
+struct LockedThreadRow {
+    id: Uuid,
+    revision: i64,
+    message_count: i64,
+    starts: Option<Vec<i64>>,
+    lengths: Option<Vec<i64>>,
+    sources: Option<Vec<i64>>,
+    offsets: Option<Vec<i64>>,
+}
+
+async fn lock_reading(
+    conn: &mut PgConnection,
+    id: ConversationId,
+    with_runs: bool,
+) -> Result<(Locked, Vec<(i64, i64, i64, i64)>)> {
     let row: Option<(i64, Option<i64>)> = sqlx::query_as(
         "SELECT key, current_thread_key FROM conversations WHERE id = $1 FOR UPDATE",
     )
@@ -52,23 +81,55 @@ pub(super) async fn lock(conn: &mut PgConnection, id: ConversationId) -> Result<
     // Every write of a conversation takes this lock: the one place its change is announced, in
     // the same round trip. PostgreSQL delivers the notification when the transaction commits,
     // never if it rolls back (a conflict, a failed check), and once however often it was sent.
-    let (thread_id, revision, message_count): (Uuid, i64, i64) = sqlx::query_as(
-        "SELECT t.id, t.revision, t.message_count FROM threads t \
-         CROSS JOIN (SELECT pg_notify($2, $3)) AS announced WHERE t.key = $1",
-    )
+    let row: LockedThreadRow = sqlx::query_as(concat!(
+        "SELECT t.id, t.revision, t.message_count, r.starts, r.lengths, r.sources, r.offsets \
+         FROM threads t CROSS JOIN (SELECT pg_notify($2, $3)) AS announced \
+         CROSS JOIN LATERAL ( \
+             SELECT array_agg(ru.start ORDER BY ru.start) AS starts, \
+                    array_agg(ru.length ORDER BY ru.start) AS lengths, \
+                    array_agg(ru.src ORDER BY ru.start) AS sources, \
+                    array_agg(ru.off ORDER BY ru.start) AS offsets \
+             FROM ",
+        super::links::thread_runs!("t.key"),
+        " ru WHERE $4) r WHERE t.key = $1"
+    ))
     .bind(thread_key)
     .bind(crate::changes::CHANNEL)
     .bind(id.to_string())
+    .bind(with_runs)
     .fetch_one(&mut *conn)
     .await
     .db()?;
-    Ok(Locked {
-        conversation_key,
-        thread_key,
-        thread_id: thread_id.into(),
-        revision,
-        message_count,
-    })
+    // array_agg over no row is NULL: a thread without runs (or none asked for).
+    let (starts, lengths, sources, offsets) = (
+        row.starts.unwrap_or_default(),
+        row.lengths.unwrap_or_default(),
+        row.sources.unwrap_or_default(),
+        row.offsets.unwrap_or_default(),
+    );
+    let runs = (0..starts.len())
+        .map(|i| {
+            match (
+                starts.get(i),
+                lengths.get(i),
+                sources.get(i),
+                offsets.get(i),
+            ) {
+                (Some(s), Some(l), Some(k), Some(o)) => Ok((*s, *l, *k, *o)),
+                _ => Err(StoreError::Corrupt("a thread run is incomplete".into())),
+            }
+        })
+        .collect::<Result<_>>()?;
+    Ok((
+        Locked {
+            conversation_key,
+            thread_key,
+            thread_id: row.id.into(),
+            revision: row.revision,
+            message_count: row.message_count,
+        },
+        runs,
+    ))
 }
 
 pub(super) type Scalar<'q> = QueryScalar<'q, Postgres, i64, PgArguments>;
@@ -99,11 +160,11 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, message.conversation_id).await?;
     if let Some(question) = message.reply_to {
-        let holds: bool = sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM thread_messages tm \
-                            JOIN messages m ON m.key = tm.message_key \
-                            WHERE tm.thread_key = $1 AND m.id = $2)",
-        )
+        let holds: bool = sqlx::query_scalar(concat!(
+            "SELECT EXISTS (SELECT 1 FROM messages m WHERE m.id = $2 AND ",
+            position_in_thread!("m.key", "$1"),
+            " IS NOT NULL)"
+        ))
         .bind(locked.thread_key)
         .bind(question.as_uuid())
         .fetch_one(&mut *tx)
@@ -120,7 +181,8 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
             insert_message_ctes!(),
             ", link AS ( \
                  INSERT INTO thread_messages (thread_key, position, message_key) \
-                 SELECT $14, $15, key FROM m \
+                 SELECT $14, t.tail_offset + $15 - t.tail_start, m.key \
+                 FROM m, threads t WHERE t.key = $14 \
              ), touch AS ( \
                  UPDATE conversations SET updated_at = $16 WHERE key = $2 \
              ) \

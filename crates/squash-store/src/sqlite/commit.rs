@@ -7,12 +7,13 @@ use rusqlite::{params, Transaction};
 use squash_core::{MessageId, SquashOperation, Thread, ThreadId};
 
 use super::conn::{map_err, taken};
-use super::cow;
+use super::links;
 use super::read::{current_of, link_keys, load_thread, message_key, thread_key};
 use super::rows::micros;
 use super::write::{insert_links, insert_message, now, touch_conversation};
 use crate::check;
 use crate::error::{Entity, StoreError};
+use crate::layout::{self, NewThread};
 use crate::types::{Commit, NewLinks};
 use crate::Result;
 
@@ -31,11 +32,21 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
     for m in &c.messages {
         keys.insert(m.id, insert_message(tx, conv_key, m)?);
     }
+    // A derived thread's layout is cut before its row is written, which carries its tail.
+    let new_thread = match &c.links {
+        NewLinks::Edit(edit) => {
+            let runs = links::runs(tx, base.thread_key, base.message_count)?;
+            NewThread::Derived(layout::derive(&runs, edit))
+        }
+        NewLinks::List(links) => NewThread::List(links),
+    };
+    let (tail_start, tail_offset) = new_thread.tail();
     let t = now();
     let origin = serde_json::to_string(&c.origin)?;
     tx.prepare_cached(
         "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
-         message_count, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?6)",
+         message_count, created_at, updated_at, tail_start, tail_offset) \
+         VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?6, ?7, ?8)",
     )
     .and_then(|mut s| {
         s.execute(params![
@@ -44,13 +55,15 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
             base.thread_key,
             origin,
             message_count as i64,
-            t
+            t,
+            tail_start as i64,
+            tail_offset as i64
         ])
     })
     .map_err(|e| taken(e, Entity::Thread, c.thread_id))?;
     let thread_key = tx.last_insert_rowid();
-    match &c.links {
-        NewLinks::List(links) => {
+    match &new_thread {
+        NewThread::List(links) => {
             keys.extend(link_keys(tx, base.thread_key)?);
             let link_keys: Vec<i64> = links
                 .iter()
@@ -62,30 +75,29 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
                 .collect::<Result<_>>()?;
             insert_links(tx, thread_key, &link_keys, 0)?;
         }
-        NewLinks::Edit(edit) => {
-            let replacement = c.messages.first().and_then(|m| keys.get(&m.id)).copied();
-            let written = cow::copy_edited_links(
-                tx,
-                thread_key,
-                base.thread_key,
-                base.message_count,
-                edit,
-                replacement,
-            )?;
-            if written != message_count {
+        NewThread::Derived(derived) => {
+            if derived.message_count() != message_count {
                 return Err(StoreError::Corrupt(format!(
-                    "thread {} has {written} of its {} links",
-                    base.thread_id, base.message_count
+                    "thread {} has {} of its {} links",
+                    base.thread_id,
+                    derived.message_count(),
+                    base.message_count
                 )));
             }
+            let replacement = c.messages.first().and_then(|m| keys.get(&m.id)).copied();
+            links::write_derived(tx, thread_key, base.thread_key, derived, replacement)?;
         }
     }
+    let known_threads = [
+        (c.base_thread_id, base.thread_key),
+        (c.thread_id, thread_key),
+    ];
     for op in &c.operations {
         let result_key = match keys.get(&op.result_message_id) {
             Some(k) => *k,
             None => message_key(tx, conv_key, op.result_message_id)?,
         };
-        insert_operation(tx, conv_key, op, result_key, thread_key, c.thread_id, &keys)?;
+        insert_operation(tx, conv_key, op, result_key, &known_threads, &keys)?;
     }
     touch_conversation(tx, conv_key, Some(thread_key))?;
     load_thread(tx, thread_key)
@@ -96,28 +108,22 @@ pub(super) fn insert_operation(
     conversation_key: i64,
     op: &SquashOperation,
     result_message_key: i64,
-    result_thread_key: i64,
-    result_thread_id: ThreadId,
+    known_threads: &[(ThreadId, i64)],
     keys: &HashMap<MessageId, i64>,
 ) -> Result<()> {
-    // Both thread references must name threads of this conversation.
+    // Both thread references must name threads of this conversation; the caller's own (the
+    // commit's base and new thread) are known already.
     let in_conversation = |id: ThreadId| -> Result<i64> {
+        if let Some((_, key)) = known_threads.iter().find(|(known, _)| *known == id) {
+            return Ok(*key);
+        }
         match thread_key(tx, id)? {
             (key, conv) if conv == conversation_key => Ok(key),
             _ => Err(StoreError::not_found(Entity::Thread, id)),
         }
     };
     let base_key = op.base_thread_id.map(in_conversation).transpose()?;
-    let result_key = op
-        .result_thread_id
-        .map(|id| {
-            if id == result_thread_id {
-                Ok(result_thread_key)
-            } else {
-                in_conversation(id)
-            }
-        })
-        .transpose()?;
+    let result_key = op.result_thread_id.map(in_conversation).transpose()?;
     tx.prepare_cached(
         "INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, model, \
          performed_by_agent, performed_by, custom_instructions, provider, base_thread_key, \

@@ -168,6 +168,8 @@ pub(super) fn delete_conversation(tx: &Transaction<'_>, id: ConversationId) -> R
         "DELETE FROM imports WHERE conversation_key = ?1",
         "DELETE FROM thread_messages WHERE thread_key IN \
          (SELECT key FROM threads WHERE conversation_key = ?1)",
+        "DELETE FROM thread_segments WHERE thread_key IN \
+         (SELECT key FROM threads WHERE conversation_key = ?1)",
         "DELETE FROM squash_operation_sources WHERE operation_key IN \
          (SELECT key FROM squash_operations WHERE conversation_key = ?1)",
         "DELETE FROM squash_operations WHERE conversation_key = ?1",

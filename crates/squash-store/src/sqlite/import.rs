@@ -208,20 +208,13 @@ fn finish_import(
                 op.id, op.result_message_id
             ))
         })?;
-        // insert_operation resolves thread references by id; hand it one it already knows.
-        let (result_thread_key, result_thread_id) = op
-            .result_thread_id
-            .and_then(|id| thread_keys.get(&id).map(|k| (*k, id)))
-            .unwrap_or((0, ThreadId::from_uuid(uuid::Uuid::nil())));
-        insert_operation(
-            tx,
-            conv_key,
-            op,
-            result_key,
-            result_thread_key,
-            result_thread_id,
-            message_keys,
-        )?;
+        // The imported threads are known: no lookup by id for them.
+        let known: Vec<(ThreadId, i64)> = [op.base_thread_id, op.result_thread_id]
+            .into_iter()
+            .flatten()
+            .filter_map(|id| thread_keys.get(&id).map(|k| (id, *k)))
+            .collect();
+        insert_operation(tx, conv_key, op, result_key, &known, message_keys)?;
     }
 
     let current = *thread_keys

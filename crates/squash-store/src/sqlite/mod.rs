@@ -1,7 +1,7 @@
 //! The embedded default backend: a SQLite file in WAL mode, split by concern like `postgres/`:
 //! [`conversations`], [`read`], [`write`] (appends and switches), [`commit`] (copy-on-write,
-//! with the link copy in [`cow`]), [`tools`] and [`import`]. The checks shared with PostgreSQL
-//! are in `crate::check`.
+//! with the thread layout in [`links`]), [`tools`] and [`import`]. The checks shared with
+//! PostgreSQL are in `crate::check`.
 //!
 //! Every call is one short transaction on a local file. On a multi-threaded tokio runtime it
 //! runs on the calling thread (`block_in_place`): the hop onto a blocking thread and back cost
@@ -10,8 +10,8 @@
 mod commit;
 mod conn;
 mod conversations;
-mod cow;
 mod import;
+mod links;
 mod page;
 mod read;
 mod rows;
@@ -36,8 +36,8 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch, ImportOutcome,
-    ImportRecord, MessageChunks, PageRequest, SearchResults, StoreStats, ThreadPage,
-    ThreadSnapshot,
+    ImportRecord, MessageChunks, MessageRange, PageRequest, SearchResults, StoreStats, ThreadPage,
+    ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
@@ -53,6 +53,7 @@ fn migrations() -> Migrations<'static> {
         // 0004 is PostgreSQL's alone (lz4); the numbers follow PostgreSQL's.
         M::up(include_str!("migrations/0005_tokens.sql")),
         M::up(include_str!("migrations/0006_search.sql")),
+        M::up(include_str!("migrations/0007_segments.sql")),
     ])
 }
 
@@ -281,6 +282,21 @@ impl ConversationStore for SqliteStore {
 
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage> {
         self.read(move |tx| page::thread_page(tx, &request)).await
+    }
+
+    async fn thread_range(&self, thread: ThreadId, start: u64, limit: u32) -> Result<MessageRange> {
+        self.read(move |tx| page::thread_range(tx, thread, start, limit))
+            .await
+    }
+
+    async fn thread_positions(
+        &self,
+        thread: ThreadRef,
+        ids: &[MessageId],
+    ) -> Result<ThreadPositions> {
+        let ids = ids.to_vec();
+        self.read(move |tx| page::thread_positions(tx, thread, &ids))
+            .await
     }
 
     async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>> {

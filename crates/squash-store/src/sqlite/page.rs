@@ -3,26 +3,31 @@
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::page::PageSpan;
-use squash_core::{Message, MessageId};
+use squash_core::{KnownPositions, Message, MessageId, ThreadId};
 
 use super::conn::map_err;
+use super::links::{position_in_thread, thread_links};
 use super::read::{current_of, load_thread, thread_key};
 use super::rows::{self, MESSAGE_COLUMN_COUNT};
 use super::tokens;
 use crate::error::{Entity, StoreError};
 use crate::tokens::read_tokens;
-use crate::types::{PageRequest, ThreadPage, ThreadRef};
+use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::Result;
 
-pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result<ThreadPage> {
-    let key = match request.thread {
+fn key_of(tx: &Transaction<'_>, thread: ThreadRef) -> Result<i64> {
+    Ok(match thread {
         ThreadRef::Current(conversation) => current_of(tx, conversation)?.thread_key,
         ThreadRef::Thread(id) => thread_key(tx, id)?.0,
-    };
+    })
+}
+
+pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result<ThreadPage> {
+    let key = key_of(tx, request.thread)?;
     let thread = load_thread(tx, key)?;
     let anchor = request
         .anchor_message()
-        .map(|m| position_of(tx, key, m))
+        .map(|m| position_of(tx, key, m)?.ok_or_else(|| StoreError::not_found(Entity::Message, m)))
         .transpose()?;
     let range = request.link_range(thread.message_count, anchor);
     let (messages, message_tokens) = match &range {
@@ -54,10 +59,10 @@ fn links(
     last: u64,
 ) -> Result<(Vec<Message>, Vec<u64>)> {
     let sql = format!(
-        "SELECT {}, m.tokens FROM thread_messages tm JOIN messages m ON m.key = tm.message_key \
-         JOIN conversations c ON c.key = m.conversation_key \
-         WHERE tm.thread_key = ?1 AND tm.position BETWEEN ?2 AND ?3 ORDER BY tm.position",
-        rows::MESSAGE_COLUMNS
+        "SELECT {}, m.tokens FROM {} l JOIN messages m ON m.key = l.message_key \
+         JOIN conversations c ON c.key = m.conversation_key ORDER BY l.position",
+        rows::MESSAGE_COLUMNS,
+        thread_links!("?1", "?2", "?3"),
     );
     let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
     let mut rows = stmt
@@ -73,20 +78,63 @@ fn links(
     Ok((messages, tokens))
 }
 
-/// The 0-based position of `message` in the thread; not found when it is not linked there.
-fn position_of(tx: &Transaction<'_>, thread_key: i64, message: MessageId) -> Result<u64> {
+/// The messages at positions `start..start + limit` of a thread.
+pub(super) fn thread_range(
+    tx: &Transaction<'_>,
+    thread: ThreadId,
+    start: u64,
+    limit: u32,
+) -> Result<MessageRange> {
+    let (key, _) = thread_key(tx, thread)?;
+    let (messages, message_tokens) = match limit {
+        0 => (Vec::new(), Vec::new()),
+        _ => links(tx, key, start, start.saturating_add(u64::from(limit) - 1))?,
+    };
+    Ok(MessageRange {
+        start,
+        messages,
+        message_tokens,
+    })
+}
+
+/// The header of a thread and the positions of those of `ids` it holds.
+pub(super) fn thread_positions(
+    tx: &Transaction<'_>,
+    thread: ThreadRef,
+    ids: &[MessageId],
+) -> Result<ThreadPositions> {
+    let key = key_of(tx, thread)?;
+    let mut positions = KnownPositions::default();
+    for id in ids {
+        positions.asked.insert(*id);
+        if let Some(p) = position_of(tx, key, *id)? {
+            positions.found.insert(*id, p);
+        }
+    }
+    Ok(ThreadPositions {
+        thread: load_thread(tx, key)?,
+        positions,
+    })
+}
+
+/// The 0-based position of `message` in the thread, if it is linked there.
+fn position_of(tx: &Transaction<'_>, thread_key: i64, message: MessageId) -> Result<Option<u64>> {
     let position: Option<i64> = tx
-        .prepare_cached(
-            "SELECT tm.position FROM messages m \
-             JOIN thread_messages tm ON tm.message_key = m.key AND tm.thread_key = ?1 \
-             WHERE m.id = ?2 ORDER BY tm.position LIMIT 1",
-        )
+        .prepare_cached(concat!(
+            "SELECT ",
+            position_in_thread!("m.key", "?1"),
+            " FROM messages m WHERE m.id = ?2"
+        ))
         .and_then(|mut s| {
             s.query_row(params![thread_key, message.as_bytes()], |r| r.get(0))
                 .optional()
         })
-        .map_err(map_err)?;
-    let position = position.ok_or_else(|| StoreError::not_found(Entity::Message, message))?;
-    u64::try_from(position)
-        .map_err(|_| StoreError::Corrupt(format!("a link position is negative: {position}")))
+        .map_err(map_err)?
+        .flatten();
+    position
+        .map(|p| {
+            u64::try_from(p)
+                .map_err(|_| StoreError::Corrupt(format!("a link position is negative: {p}")))
+        })
+        .transpose()
 }

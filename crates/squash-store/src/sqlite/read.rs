@@ -9,6 +9,7 @@ use squash_core::{
 };
 
 use super::conn::map_err;
+use super::links::all_thread_links;
 use super::rows::{self, col};
 use crate::error::{Entity, StoreError};
 use crate::types::{StoreStats, ThreadSnapshot};
@@ -121,10 +122,11 @@ pub(super) fn load_thread(tx: &Transaction<'_>, key: i64) -> Result<Thread> {
 
 pub(super) fn links(tx: &Transaction<'_>, thread_key: i64) -> Result<Vec<MessageId>> {
     let mut stmt = tx
-        .prepare_cached(
-            "SELECT m.id FROM thread_messages tm JOIN messages m ON m.key = tm.message_key \
-             WHERE tm.thread_key = ?1 ORDER BY tm.position",
-        )
+        .prepare_cached(concat!(
+            "SELECT m.id FROM ",
+            all_thread_links!("?1"),
+            " l JOIN messages m ON m.key = l.message_key ORDER BY l.position"
+        ))
         .map_err(map_err)?;
     let mut rows = stmt.query([thread_key]).map_err(map_err)?;
     let mut out = Vec::new();
@@ -150,10 +152,11 @@ pub(super) fn snapshot(tx: &Transaction<'_>, thread_key: i64) -> Result<ThreadSn
 /// with one scan instead of one index lookup per link.
 pub(super) fn link_keys(tx: &Transaction<'_>, thread_key: i64) -> Result<HashMap<MessageId, i64>> {
     let mut stmt = tx
-        .prepare_cached(
-            "SELECT m.id, tm.message_key FROM thread_messages tm \
-             JOIN messages m ON m.key = tm.message_key WHERE tm.thread_key = ?1",
-        )
+        .prepare_cached(concat!(
+            "SELECT m.id, l.message_key FROM ",
+            all_thread_links!("?1"),
+            " l JOIN messages m ON m.key = l.message_key"
+        ))
         .map_err(map_err)?;
     let mut rows = stmt.query([thread_key]).map_err(map_err)?;
     let mut out = HashMap::new();
@@ -328,9 +331,11 @@ pub(super) fn thread_messages(tx: &Transaction<'_>, thread: ThreadId) -> Result<
     let (key, _) = thread_key(tx, thread)?;
     load_messages(
         tx,
-        "thread_messages tm JOIN messages m ON m.key = tm.message_key \
-         JOIN conversations c ON c.key = m.conversation_key \
-         WHERE tm.thread_key = ?1 ORDER BY tm.position",
+        concat!(
+            all_thread_links!("?1"),
+            " l JOIN messages m ON m.key = l.message_key \
+              JOIN conversations c ON c.key = m.conversation_key ORDER BY l.position"
+        ),
         &key,
     )
 }

@@ -6,6 +6,7 @@ use squash_core::search::{snippet_parts, SearchQuery, MARK_END, MARK_START};
 use squash_core::{ConversationId, Role};
 
 use super::conn::map_err;
+use super::links::position_in_thread;
 use super::rows::uuid;
 use crate::error::StoreError;
 use crate::search::{check_limit, row_search_text, MAX_CANDIDATES, SNIPPET_WORDS};
@@ -79,21 +80,26 @@ pub(super) fn search(
             // The candidates: the newest matches in current threads, found walking the index
             // newest first and stopping at MAX_CANDIDATES + 1 (the one past says "more").
             // Materialized: FTS5's rank cannot be read in the outer query's context.
-            "WITH hits AS MATERIALIZED ( \
-                 SELECT m.key, m.id, c.id AS conversation_id, c.display_name, tm.position, \
-                        m.role, -message_search.rank AS rank \
+            // The position is found twice for the rows kept (in the filter and the result),
+            // once for the others: two index probes each (see `links::position_in_thread`).
+            concat!(
+                "WITH hits AS MATERIALIZED ( \
+                     SELECT m.key, m.id, c.id AS conversation_id, c.display_name, ",
+                position_in_thread!("m.key", "c.current_thread_key"),
+                " AS position, m.role, -message_search.rank AS rank \
                  FROM message_search \
                  JOIN messages m ON m.key = message_search.rowid \
                  JOIN conversations c ON c.key = m.conversation_key \
-                 JOIN thread_messages tm INDEXED BY thread_messages_by_message \
-                      ON tm.message_key = m.key AND tm.thread_key = c.current_thread_key \
                  WHERE message_search MATCH ?1 AND message_search.rowid BETWEEN ?4 AND ?5 \
-                   AND (?2 IS NULL OR c.id = ?2) \
+                   AND (?2 IS NULL OR c.id = ?2) AND ",
+                position_in_thread!("m.key", "c.current_thread_key"),
+                " IS NOT NULL \
                  ORDER BY message_search.rowid DESC LIMIT ?6 \
              ) \
              SELECT key, id, conversation_id, display_name, position, role, rank, \
                     (SELECT count(*) FROM hits) \
-             FROM hits ORDER BY rank DESC, key DESC LIMIT ?3",
+             FROM hits ORDER BY rank DESC, key DESC LIMIT ?3"
+            ),
         )
         .and_then(|mut s| {
             s.query_map(

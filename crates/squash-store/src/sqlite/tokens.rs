@@ -15,11 +15,9 @@ use crate::Result;
 macro_rules! thread_tokens_sum {
     ($thread_key:literal) => {
         concat!(
-            "(SELECT COALESCE(SUM(m.tokens), 0) FROM thread_messages tm \
-              JOIN messages m INDEXED BY messages_tokens ON m.key = tm.message_key \
-              WHERE tm.thread_key = ",
-            $thread_key,
-            ")"
+            "(SELECT COALESCE(SUM(m.tokens), 0) FROM ",
+            $crate::sqlite::links::all_thread_links!($thread_key),
+            " l JOIN messages m INDEXED BY messages_tokens ON m.key = l.message_key)"
         )
     };
 }

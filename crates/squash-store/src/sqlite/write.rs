@@ -6,6 +6,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::{Conversation, ConversationId, Message, ThreadId};
 
 use super::conn::{map_err, taken, touched};
+use super::links::position_in_thread;
 use super::read::{current_of, load_conversation, thread_key, Current};
 use super::rows::{self, micros};
 use crate::error::{Entity, StoreError};
@@ -122,11 +123,11 @@ pub(super) fn append(tx: &Transaction<'_>, message: &Message) -> Result<Appended
     } = current_of(tx, message.conversation_id)?;
     if let Some(question) = message.reply_to {
         let holds: bool = tx
-            .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM thread_messages tm \
-                                JOIN messages m ON m.key = tm.message_key \
-                                WHERE tm.thread_key = ?1 AND m.id = ?2)",
-            )
+            .prepare_cached(concat!(
+                "SELECT EXISTS (SELECT 1 FROM messages m WHERE m.id = ?2 AND ",
+                position_in_thread!("m.key", "?1"),
+                " IS NOT NULL)"
+            ))
             .and_then(|mut s| s.query_row(params![thread_key, question.as_bytes()], |r| r.get(0)))
             .map_err(map_err)?;
         if !holds {
@@ -137,15 +138,21 @@ pub(super) fn append(tx: &Transaction<'_>, message: &Message) -> Result<Appended
         }
     }
     let msg_key = insert_message(tx, conv_key, message)?;
-    let (count, revision): (i64, i64) = tx
+    // The link goes to the thread's own storage, after the tail's last (crate::layout).
+    let (count, revision, offset): (i64, i64, i64) = tx
         .prepare_cached(
             "UPDATE threads SET revision = revision + 1, message_count = message_count + 1, \
-             updated_at = ?2 WHERE key = ?1 RETURNING message_count, revision",
+             updated_at = ?2 WHERE key = ?1 \
+             RETURNING message_count, revision, tail_offset + message_count - 1 - tail_start",
         )
-        .and_then(|mut s| s.query_row(params![thread_key, now()], |r| Ok((r.get(0)?, r.get(1)?))))
+        .and_then(|mut s| {
+            s.query_row(params![thread_key, now()], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+        })
         .map_err(map_err)?;
     let position = (count - 1) as usize;
-    insert_links(tx, thread_key, &[msg_key], position)?;
+    insert_links(tx, thread_key, &[msg_key], offset as usize)?;
     touch_conversation(tx, conv_key, None)?;
     Ok(Appended {
         thread_id,

@@ -1,0 +1,232 @@
+//! Provenance records written set-wise: every operation of a commit or an import and all their
+//! sources in one statement, whatever their number (a fit commits one operation per step).
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+use squash_core::SquashOperation;
+use uuid::Uuid;
+
+use super::error::{taken, DbResult};
+use super::rows::to_i64;
+use crate::{Entity, Result, StoreError};
+
+/// Inserts `ops` (each naming a result message and threads of the conversation, all stored
+/// already in this transaction) and their sources. A reference to something the conversation
+/// does not hold fails with [`StoreError::NotFound`]; the caller then drops the transaction.
+pub(super) async fn insert_operations(
+    conn: &mut PgConnection,
+    conversation_key: i64,
+    ops: &[SquashOperation],
+) -> Result<()> {
+    if ops.is_empty() {
+        return Ok(());
+    }
+    let columns = Columns::of(ops)?;
+    let (mut op_ids, mut positions, mut sources) = (Vec::new(), Vec::new(), Vec::new());
+    for op in ops {
+        for (position, source) in op.source_message_ids.iter().enumerate() {
+            op_ids.push(*op.id.as_uuid());
+            positions.push(i32::try_from(position).map_err(|_| {
+                StoreError::Invalid(format!("operation {} has too many sources", op.id))
+            })?);
+            sources.push(*source.as_uuid());
+        }
+    }
+    let (written, linked): (i64, i64) = sqlx::query_as(
+        "WITH o AS ( \
+             INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, \
+                 model, performed_by_agent, performed_by, custom_instructions, provider, \
+                 base_thread_key, result_thread_key, input_tokens, output_tokens, duration_ms, \
+                 created_at, style, prompt_style) \
+             SELECT o.id, $1, rm.key, o.prompt, o.model, o.agent, o.performed_by, o.custom, \
+                    o.provider, bt.key, rt.key, o.input, o.output, o.duration, o.created_at, \
+                    o.style, o.prompt_style \
+             FROM UNNEST($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::boolean[], \
+                         $7::text[], $8::text[], $9::text[], $10::uuid[], $11::uuid[], \
+                         $12::bigint[], $13::bigint[], $14::bigint[], $15::timestamptz[], \
+                         $16::text[], $17::text[]) \
+                  WITH ORDINALITY AS o(id, result, prompt, model, agent, performed_by, custom, \
+                                       provider, base, result_thread, input, output, \
+                                       duration, created_at, style, prompt_style, ord) \
+             JOIN messages rm ON rm.id = o.result AND rm.conversation_key = $1 \
+             LEFT JOIN threads bt ON bt.id = o.base AND bt.conversation_key = $1 \
+             LEFT JOIN threads rt ON rt.id = o.result_thread AND rt.conversation_key = $1 \
+             WHERE (o.base IS NULL OR bt.key IS NOT NULL) \
+               AND (o.result_thread IS NULL OR rt.key IS NOT NULL) \
+             ORDER BY o.ord \
+             RETURNING id, key \
+         ), s AS ( \
+             INSERT INTO squash_operation_sources (operation_key, position, message_key) \
+             SELECT o.key, u.position, m.key \
+             FROM UNNEST($18::uuid[], $19::int[], $20::uuid[]) AS u(op, position, source) \
+             JOIN o ON o.id = u.op \
+             JOIN messages m ON m.id = u.source AND m.conversation_key = $1 \
+             RETURNING 1 \
+         ) \
+         SELECT (SELECT count(*) FROM o), (SELECT count(*) FROM s)",
+    )
+    .bind(conversation_key)
+    .bind(&columns.ids)
+    .bind(&columns.results)
+    .bind(&columns.prompts)
+    .bind(&columns.models)
+    .bind(&columns.agents)
+    .bind(&columns.performed_by)
+    .bind(&columns.custom)
+    .bind(&columns.providers)
+    .bind(&columns.bases)
+    .bind(&columns.result_threads)
+    .bind(&columns.inputs)
+    .bind(&columns.outputs)
+    .bind(&columns.durations)
+    .bind(&columns.created)
+    .bind(&columns.styles)
+    .bind(&columns.prompt_styles)
+    .bind(&op_ids)
+    .bind(&positions)
+    .bind(&sources)
+    .fetch_one(&mut *conn)
+    .await
+    .map_err(|e| {
+        taken(
+            e,
+            "squash_operations_id_key",
+            Entity::Operation,
+            "of this commit",
+        )
+    })?;
+    if written != ops.len() as i64 {
+        return Err(missing_reference(conn, conversation_key, ops).await);
+    }
+    if linked != sources.len() as i64 {
+        let missing: Option<Uuid> = sqlx::query_scalar(
+            "SELECT u.id FROM UNNEST($1::uuid[]) AS u(id) \
+             WHERE NOT EXISTS (SELECT 1 FROM messages m \
+                               WHERE m.id = u.id AND m.conversation_key = $2) LIMIT 1",
+        )
+        .bind(&sources)
+        .bind(conversation_key)
+        .fetch_optional(&mut *conn)
+        .await
+        .db()?;
+        return Err(match missing {
+            Some(id) => StoreError::not_found(Entity::Message, id),
+            None => StoreError::Corrupt("operation sources do not match the messages".into()),
+        });
+    }
+    Ok(())
+}
+
+/// Why fewer operations were written than given: the first reference the conversation does
+/// not hold.
+async fn missing_reference(
+    conn: &mut PgConnection,
+    conversation_key: i64,
+    ops: &[SquashOperation],
+) -> StoreError {
+    for op in ops {
+        let found: std::result::Result<(bool, bool, bool), sqlx::Error> = sqlx::query_as(
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE id = $1 AND conversation_key = $4), \
+                    $2::uuid IS NULL OR EXISTS (SELECT 1 FROM threads \
+                                                WHERE id = $2 AND conversation_key = $4), \
+                    $3::uuid IS NULL OR EXISTS (SELECT 1 FROM threads \
+                                                WHERE id = $3 AND conversation_key = $4)",
+        )
+        .bind(op.result_message_id.as_uuid())
+        .bind(op.base_thread_id.map(|id| *id.as_uuid()))
+        .bind(op.result_thread_id.map(|id| *id.as_uuid()))
+        .bind(conversation_key)
+        .fetch_one(&mut *conn)
+        .await;
+        match found {
+            Err(e) => return super::error::classify(e),
+            Ok((false, _, _)) => {
+                return StoreError::not_found(Entity::Message, op.result_message_id)
+            }
+            Ok((_, false, _)) => {
+                if let Some(id) = op.base_thread_id {
+                    return StoreError::not_found(Entity::Thread, id);
+                }
+            }
+            Ok((_, _, false)) => {
+                if let Some(id) = op.result_thread_id {
+                    return StoreError::not_found(Entity::Thread, id);
+                }
+            }
+            Ok(_) => {}
+        }
+    }
+    StoreError::Corrupt("fewer operations were written than given".into())
+}
+
+/// The operations as columns, for UNNEST.
+struct Columns<'a> {
+    ids: Vec<Uuid>,
+    results: Vec<Uuid>,
+    prompts: Vec<Option<&'a str>>,
+    models: Vec<Option<&'a str>>,
+    agents: Vec<bool>,
+    performed_by: Vec<Option<&'a str>>,
+    custom: Vec<Option<&'a str>>,
+    providers: Vec<Option<&'a str>>,
+    bases: Vec<Option<Uuid>>,
+    result_threads: Vec<Option<Uuid>>,
+    inputs: Vec<Option<i64>>,
+    outputs: Vec<Option<i64>>,
+    durations: Vec<Option<i64>>,
+    created: Vec<DateTime<Utc>>,
+    styles: Vec<Option<&'static str>>,
+    prompt_styles: Vec<Option<&'static str>>,
+}
+
+impl<'a> Columns<'a> {
+    fn of(ops: &'a [SquashOperation]) -> Result<Columns<'a>> {
+        let mut c = Columns {
+            ids: Vec::with_capacity(ops.len()),
+            results: Vec::with_capacity(ops.len()),
+            prompts: Vec::with_capacity(ops.len()),
+            models: Vec::with_capacity(ops.len()),
+            agents: Vec::with_capacity(ops.len()),
+            performed_by: Vec::with_capacity(ops.len()),
+            custom: Vec::with_capacity(ops.len()),
+            providers: Vec::with_capacity(ops.len()),
+            bases: Vec::with_capacity(ops.len()),
+            result_threads: Vec::with_capacity(ops.len()),
+            inputs: Vec::with_capacity(ops.len()),
+            outputs: Vec::with_capacity(ops.len()),
+            durations: Vec::with_capacity(ops.len()),
+            created: Vec::with_capacity(ops.len()),
+            styles: Vec::with_capacity(ops.len()),
+            prompt_styles: Vec::with_capacity(ops.len()),
+        };
+        for op in ops {
+            c.ids.push(*op.id.as_uuid());
+            c.results.push(*op.result_message_id.as_uuid());
+            c.prompts.push(op.prompt.as_deref());
+            c.models.push(op.model.as_deref());
+            c.agents.push(op.performed_by_agent);
+            c.performed_by.push(op.performed_by.as_deref());
+            c.custom.push(op.custom_instructions.as_deref());
+            c.providers.push(op.provider.as_deref());
+            c.bases.push(op.base_thread_id.map(|id| *id.as_uuid()));
+            c.result_threads
+                .push(op.result_thread_id.map(|id| *id.as_uuid()));
+            c.inputs.push(
+                op.usage
+                    .map(|u| to_i64("input tokens", u.input_tokens))
+                    .transpose()?,
+            );
+            c.outputs.push(
+                op.usage
+                    .map(|u| to_i64("output tokens", u.output_tokens))
+                    .transpose()?,
+            );
+            c.durations
+                .push(op.duration_ms.map(|d| to_i64("duration", d)).transpose()?);
+            c.created.push(op.created_at);
+            c.styles.push(op.style.map(|s| s.as_str()));
+            c.prompt_styles.push(op.prompt_style.map(|s| s.as_str()));
+        }
+        Ok(c)
+    }
+}
