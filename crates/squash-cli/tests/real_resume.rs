@@ -1,9 +1,10 @@
 //! `squash resume` with the real Claude Code CLI, end to end: Claude Code runs two turns against a
 //! loopback Anthropic server (really running the scripted shell commands, whose long outputs
 //! land in its own session file); `squash resume` finds that session from the working directory,
-//! masks the old outputs, writes a new session beside the original and execs
-//! `claude --resume NEW`; the request the resumed CLI sends is checked: the masked outputs are
-//! gone, their placeholders are there, every call has its result, the first request and the
+//! trims the old outputs (`--strategy mask`: to the lines that carry facts), writes a new session
+//! beside the original and execs `claude --resume NEW`; the request the resumed CLI sends is
+//! checked: the middles of the outputs are gone, the trim markers are there, every call has its
+//! result, the first request and the
 //! last turn are verbatim, and the original session file is unchanged.
 
 #[path = "../../squash-app/tests/agents/mod.rs"]
@@ -184,14 +185,14 @@ async fn squash_resume_masks_old_outputs_and_the_real_claude_resumes_it() {
         assert!(!history.contains(gone), "{gone} is still sent");
     }
     assert_eq!(
-        history.matches("[output masked by squash:").count(),
+        history.matches("[trimmed by squash:").count(),
         2,
-        "both old outputs are placeholders: {history}"
+        "both old outputs are trimmed: {history}"
     );
     for kept in ["report line 1", "report line 1500", "row 2000", "row 3500"] {
         assert!(
             history.contains(kept),
-            "a placeholder keeps the first and last lines: {kept}"
+            "a trimmed output keeps its first and last lines: {kept}"
         );
     }
     // The first request, verbatim.
@@ -297,7 +298,7 @@ async fn squash_resume_masks_a_codex_rollout_and_the_real_codex_resumes_it() {
         !history.contains("report line 750"),
         "the masked output is not sent"
     );
-    assert!(history.contains("[output masked by squash:"), "{history}");
+    assert!(history.contains("[trimmed by squash:"), "{history}");
     assert!(
         history.contains("report line 1500"),
         "its last line is kept"

@@ -287,7 +287,7 @@ fn resume_with_the_defaults_fits_a_long_agent_run() {
         "kept as they are:",
         "trimmed to the lines that carry facts",
         "fitted: ",
-        "new session ",
+        "new claude session ",
         "dry run; the agent would start with:",
     ] {
         assert!(stdout.contains(says), "{says:?} in {stdout}");

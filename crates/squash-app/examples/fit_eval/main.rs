@@ -2,10 +2,11 @@
 //! 25% of its tokens by each strategy with `--best-effort`, and summarized into one message as
 //! an agent's built-in compaction would; scored from the thread read back. With
 //! `--compaction`, the comparison with the agent's own compaction on real sessions that hold
-//! one (no model involved).
+//! one (no model involved); with `--qa`, the answers of chat exports after an extract.
 //!
 //! ```sh
 //! cargo run -p squash-app --example fit_eval -- --compaction
+//! cargo run -p squash-app --example fit_eval -- --qa
 //! cargo run -p squash-app --example fit_eval -- --model loopback
 //! cargo run -p squash-app --features local --example fit_eval -- \
 //!     --model local:qwen2.5-coder-0.5b --only session
@@ -24,6 +25,7 @@ mod score;
 
 mod cases;
 mod compaction;
+mod qa;
 mod generate;
 mod names;
 mod outputs;
@@ -53,6 +55,8 @@ struct Args {
     dump: Option<PathBuf>,
     compaction: bool,
     compaction_facts: PathBuf,
+    qa: bool,
+    qa_facts: PathBuf,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -73,6 +77,8 @@ fn parse_args() -> Result<Args, String> {
         dump: None,
         compaction: false,
         compaction_facts: PathBuf::from("testdata/eval/compaction_facts.json"),
+        qa: false,
+        qa_facts: PathBuf::from("testdata/eval/qa_facts.json"),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -91,6 +97,8 @@ fn parse_args() -> Result<Args, String> {
             "--dump" => args.dump = Some(PathBuf::from(value()?)),
             "--compaction" => args.compaction = true,
             "--compaction-facts" => args.compaction_facts = PathBuf::from(value()?),
+            "--qa" => args.qa = true,
+            "--qa-facts" => args.qa_facts = PathBuf::from(value()?),
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -116,6 +124,9 @@ async fn run_all() -> Result<(), String> {
     let root = std::env::current_dir().map_err(|e| e.to_string())?;
     if args.compaction {
         return run_compaction(&root, &args).await;
+    }
+    if args.qa {
+        return run_qa(&root, &args).await;
     }
     let mut cases = cases::load(&args.facts, &args.seeds, args.messages)?;
     if let Some(only) = &args.only {
@@ -179,6 +190,23 @@ async fn run_compaction(root: &std::path::Path, args: &Args) -> Result<(), Strin
         .collect::<Result<_, _>>()?;
     std::fs::write(&out, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
     println!("{}", compaction::table(&rows));
+    Ok(())
+}
+
+/// The answers of chat exports after an extract: every conversation, the table.
+async fn run_qa(root: &std::path::Path, args: &Args) -> Result<(), String> {
+    let tmp = root.join("target/eval/tmp");
+    std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    for entry in qa::load(&args.qa_facts)? {
+        let row = qa::run(root, &entry, &tmp).await;
+        eprintln!("{}: {}/{} answers kept", row.case, row.kept, row.answers);
+        rows.push(row);
+    }
+    println!("{}", qa::table(&rows));
+    if rows.iter().any(|r| r.error.is_some()) {
+        return Err("a case could not be scored".into());
+    }
     Ok(())
 }
 

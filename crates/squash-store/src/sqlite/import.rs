@@ -239,16 +239,21 @@ pub(super) fn import_append(tx: &Transaction<'_>, append: &ImportAppend) -> Resu
         }
     }
     let (thread_key, thread_id, mut revision) = current_state(tx, conv_key)?;
-    let count: i64 = tx
-        .prepare_cached("SELECT message_count FROM threads WHERE key = ?1")
-        .and_then(|mut s| s.query_row([thread_key], |r| r.get(0)))
-        .map_err(map_err)?;
     let mut keys = Vec::with_capacity(append.messages.len());
     for m in &append.messages {
         keys.push(insert_message(tx, conv_key, m)?);
     }
-    insert_links(tx, thread_key, &keys, count as usize)?;
+    // The links go to the thread's own storage after its tail's last, as an append's do
+    // (crate::layout): a squashed thread's positions are not its own storage's offsets.
+    let (count, offset): (i64, i64) = tx
+        .prepare_cached(
+            "SELECT message_count, tail_offset + message_count - tail_start \
+             FROM threads WHERE key = ?1",
+        )
+        .and_then(|mut s| s.query_row([thread_key], |r| Ok((r.get(0)?, r.get(1)?))))
+        .map_err(map_err)?;
     if !keys.is_empty() {
+        insert_links(tx, thread_key, &keys, offset as usize)?;
         revision = tx
             .prepare_cached(
                 "UPDATE threads SET revision = revision + 1, message_count = message_count + ?2, \
