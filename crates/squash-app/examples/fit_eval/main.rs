@@ -25,10 +25,10 @@ mod score;
 
 mod cases;
 mod compaction;
-mod qa;
 mod generate;
 mod names;
 mod outputs;
+mod qa;
 mod run;
 mod specifics;
 mod table;
@@ -196,10 +196,12 @@ async fn run_compaction(root: &std::path::Path, args: &Args) -> Result<(), Strin
 /// The answers of chat exports after an extract: every conversation, the table.
 async fn run_qa(root: &std::path::Path, args: &Args) -> Result<(), String> {
     let tmp = root.join("target/eval/tmp");
-    std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
+    for dir in [tmp.as_path()].into_iter().chain(args.dump.as_deref()) {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    }
     let mut rows = Vec::new();
     for entry in qa::load(&args.qa_facts)? {
-        let row = qa::run(root, &entry, &tmp).await;
+        let row = qa::run(root, &entry, &tmp, args.dump.as_deref()).await;
         eprintln!("{}: {}/{} answers kept", row.case, row.kept, row.answers);
         rows.push(row);
     }

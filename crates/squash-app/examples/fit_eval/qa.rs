@@ -45,19 +45,25 @@ pub fn load(path: &Path) -> Result<Vec<Entry>, String> {
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-pub async fn run(root: &Path, entry: &Entry, tmp: &Path) -> Row {
+pub async fn run(root: &Path, entry: &Entry, tmp: &Path, dump: Option<&Path>) -> Row {
     let mut row = Row {
         case: entry.name.clone(),
         answers: entry.answers.len(),
         ..Row::default()
     };
-    if let Err(e) = fit(root, entry, tmp, &mut row).await {
+    if let Err(e) = fit(root, entry, tmp, dump, &mut row).await {
         row.error = Some(e);
     }
     row
 }
 
-async fn fit(root: &Path, entry: &Entry, tmp: &Path, row: &mut Row) -> Result<(), String> {
+async fn fit(
+    root: &Path,
+    entry: &Entry,
+    tmp: &Path,
+    dump: Option<&Path>,
+    row: &mut Row,
+) -> Result<(), String> {
     let dir = tempfile::tempdir_in(tmp).map_err(|e| e.to_string())?;
     let store = SqliteStore::open(dir.path().join("qa.db")).map_err(|e| e.to_string())?;
     let service = ConversationService::new(Arc::new(store));
@@ -89,7 +95,9 @@ async fn fit(root: &Path, entry: &Entry, tmp: &Path, row: &mut Row) -> Result<()
         .iter()
         .find(|a| !a.iter().any(|s| held.contains(&s.to_lowercase())))
     {
-        return Err(format!("the conversation does not hold {absent:?} (fix the case)"));
+        return Err(format!(
+            "the conversation does not hold {absent:?} (fix the case)"
+        ));
     }
     row.messages = before.len();
     row.tokens_before = before.iter().map(message_cost).sum();
@@ -108,7 +116,16 @@ async fn fit(root: &Path, entry: &Entry, tmp: &Path, row: &mut Row) -> Result<()
         .map_err(|e| e.to_string())?
         .messages;
     row.tokens_after = after.iter().map(message_cost).sum();
-    let text = specifics::visible_text(&after).to_lowercase();
+    let shown = specifics::visible_text(&after);
+    if let Some(dir) = dump {
+        let name: String = entry
+            .name
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '-' })
+            .collect();
+        std::fs::write(dir.join(format!("qa-{name}.txt")), &shown).map_err(|e| e.to_string())?;
+    }
+    let text = shown.to_lowercase();
     for answer in &entry.answers {
         if answer.iter().any(|s| text.contains(&s.to_lowercase())) {
             row.kept += 1;

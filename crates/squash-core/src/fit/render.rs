@@ -24,7 +24,8 @@ pub(crate) enum Form {
     Run,
     /// The ledger in sections, only what a budget at its end still needs: each command with
     /// how it ended (and the counts it printed), every file, error and fix, decision and open
-    /// item, and the conclusions and notes that state a number or a path.
+    /// item, the answer the run ends with, and the conclusions and notes that state a number
+    /// or a path.
     Terse,
 }
 
@@ -89,6 +90,13 @@ pub(crate) fn render(
 
 /// What a terse extract keeps of `ledger` (see [`Form::Terse`]).
 fn terse(ledger: &Ledger) -> Ledger {
+    // The answer the run ends with is what its request got: it stays, whatever it states.
+    let last_answer = ledger
+        .facts
+        .iter()
+        .filter(|f| f.kind == FactKind::Answer)
+        .last()
+        .map(|f| f.source);
     let facts = ledger
         .facts
         .iter()
@@ -98,7 +106,9 @@ fn terse(ledger: &Ledger) -> Ledger {
                 FactKind::Command => f.text = terse_command(&f.text),
                 FactKind::File => f.anchors.truncate(1),
                 FactKind::Answer | FactKind::Value => {
-                    let keeps = f.text.chars().any(|c| c.is_ascii_digit()) || f.text.contains('/');
+                    let keeps = f.text.chars().any(|c| c.is_ascii_digit())
+                        || f.text.contains('/')
+                        || f.kind == FactKind::Answer && Some(f.source) == last_answer;
                     if !keeps {
                         return None;
                     }

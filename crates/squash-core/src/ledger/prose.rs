@@ -143,7 +143,9 @@ pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
         anchors.extend(shouted_words(&sentence));
         let verdict = VERDICT.is_match(&sentence);
         let worth = kind != FactKind::Value || verdict || !anchors.is_empty();
-        if kept.len() < SENTENCES_KEPT && (worth || kept.is_empty()) {
+        // The first sentences stay whatever they say: they are what an answer is, should this
+        // message turn out to be one (`statement_facts`).
+        if kept.len() < SENTENCES_KEPT && (worth || kept.len() < ANSWER_SENTENCES) {
             kept.push(Sentence {
                 text: one_line(&sentence, STATEMENT_MAX_CHARS),
                 kind,
@@ -165,7 +167,9 @@ pub(crate) fn statement_facts(observations: &[&Observation]) -> Vec<Fact> {
     // The prose message that answers each request: the last one before the next boundary.
     let mut answers: Vec<usize> = Vec::new();
     let mut last_prose: Option<usize> = None;
-    let mut asked = false;
+    // Prose before the first request of these observations answers a request before them: a
+    // fit extracts a step or a run cut out of a conversation, whose request it does not hold.
+    let mut asked = true;
     for (i, o) in observations.iter().enumerate() {
         match &o.what {
             Observed::Prose(_) if asked => last_prose = Some(i),
@@ -183,13 +187,14 @@ pub(crate) fn statement_facts(observations: &[&Observation]) -> Vec<Fact> {
             continue;
         };
         let is_answer = answers.contains(&i);
-        // An answer's sentences that say something (a verdict, a term); of an answer that has
-        // none, its first sentence.
+        // An answer's first sentences, and after them those that say something (a verdict, a
+        // term), up to ANSWER_SENTENCES: a plain answer ("Day 2: Alfama and a fado evening.")
+        // is as much the answer as one with a path in it.
         let says = |s: &Sentence| s.verdict || !s.anchors.is_empty();
-        let plain = !prose.sentences.iter().any(says);
         let mut answered = 0;
         for (n, s) in prose.sentences.iter().enumerate() {
-            let answer = is_answer && answered < ANSWER_SENTENCES && (says(s) || plain && n == 0);
+            let answer =
+                is_answer && answered < ANSWER_SENTENCES && (says(s) || n < ANSWER_SENTENCES);
             let kind = match s.kind {
                 FactKind::Value if answer || s.verdict => FactKind::Answer,
                 other => other,

@@ -312,3 +312,29 @@ fn a_sub_agent_report_stays_with_the_call_that_started_it() {
         .unwrap_or_else(|| panic!("{commands:#?}"));
     assert!(report.contains("hooks_controller.ex") && report.contains("/api/hooks/session-start"));
 }
+
+#[test]
+fn an_answer_cut_out_of_its_conversation_is_still_an_answer() {
+    // A fit extracts each step on its own: the answer without the request before it.
+    for (answer, says) in [
+        (
+            "Day 1: Belém and the riverside. Day 2: Alfama, Baixa and a fado evening.",
+            vec!["Belém", "fado"],
+        ),
+        (
+            "Call `has_headers(false)` on a ReaderBuilder.",
+            vec!["has_headers(false)"],
+        ),
+        (
+            "I can't see the data behind the image; please upload the CSV.",
+            vec!["upload the CSV"],
+        ),
+    ] {
+        let alone = [say(Role::Assistant, answer)];
+        let l = ledger(&alone);
+        let answers = texts(&l, FactKind::Answer).join(" ");
+        for s in says {
+            assert!(answers.contains(s), "{s:?} in {:?}", l.facts);
+        }
+    }
+}

@@ -377,12 +377,13 @@ pub(super) async fn import_append(pool: &PgPool, append: ImportAppend) -> Result
     if !ordered.is_empty() {
         // After the tail's last link, as an append's (crate::layout): a squashed thread's
         // positions are not its own storage's offsets.
-        let offset: i64 =
-            sqlx::query_scalar("SELECT tail_offset + message_count - tail_start FROM threads WHERE key = $1")
-                .bind(locked.thread_key)
-                .fetch_one(&mut *tx)
-                .await
-                .db()?;
+        let offset: i64 = sqlx::query_scalar(
+            "SELECT tail_offset + message_count - tail_start FROM threads WHERE key = $1",
+        )
+        .bind(locked.thread_key)
+        .fetch_one(&mut *tx)
+        .await
+        .db()?;
         insert_links(&mut tx, locked.thread_key, offset, &ordered).await?;
         let now = Utc::now();
         revision = sqlx::query_scalar(
