@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use common::Backend;
 use serde::Deserialize;
 use squash_app::{SquashEngine, SquashOptions, SquashStage};
-use squash_core::ledger::{build_ledger, check_facts, InventedOutcome};
+use squash_core::ledger::{build_ledger, check_facts, FallbackCause, InventedOutcome};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
 use squash_llm::{ChatModel, ChatPart, FakeModel};
@@ -235,8 +235,16 @@ async fn a_selection_larger_than_the_window_goes_in_parts() {
     let prompt = op.prompt.unwrap();
     assert!(prompt.contains(&format!("=== prompt 1 of {}: part 1 of {parts}", parts + 1)));
     assert!(prompt.contains("combine the parts"));
-    // The combined answer is checked against the whole ledger: what it lacks is appended.
-    assert!(done.result.text.contains("Details:"));
+    // The combined answer is checked against the whole ledger; with what it lacks appended it
+    // is over the size limit of this selection, so the facts alone stand in.
+    let fallback = done.result.report.fallback.as_ref().unwrap();
+    assert_eq!(
+        fallback.cause,
+        FallbackCause::TooLong,
+        "{}",
+        fallback.reason
+    );
+    assert!(fallback.reason.starts_with("the answer was"));
     let refs: Vec<&Message> = messages[1..11].iter().collect();
     assert!(check_facts(&build_ledger(&refs), &done.result.text)
         .missing
@@ -268,13 +276,25 @@ async fn the_brief_prompt_asks_only_for_the_connecting_prose() {
         .as_deref()
         .unwrap()
         .contains("The assistant runs every tool"));
-    // Structured from the brief prompt: the prose as a summary, then the ledger's sections.
-    assert!(done
-        .text
-        .starts_with("Summary: The assistant made cargo test pass"));
-    assert!(done
-        .text
-        .contains("\n\nFiles:\n- Edited crates/config/src/lib.rs"));
+    // Structured from the brief prompt: the prose as a summary, then the ledger's sections —
+    // which on this selection are over the size limit (the facts alone are 300 of its 739
+    // tokens), so the facts alone stand in, and the report says they need more.
+    let size = done.report.size.unwrap();
+    assert!(size.exceeded(), "{size:?}");
+    let fallback = done.report.fallback.as_ref().unwrap();
+    assert_eq!(
+        fallback.cause,
+        FallbackCause::TooLong,
+        "{}",
+        fallback.reason
+    );
+    assert!(done.report.render().contains("over the size limit"));
+    assert!(
+        done.text
+            .contains("Files:\n- Edited crates/config/src/lib.rs"),
+        "{}",
+        done.text
+    );
     assert_eq!(done.prompt_style(), Some(PromptStyle::Brief));
 }
 
@@ -306,4 +326,91 @@ async fn the_result_role_follows_its_sources_unless_overridden() {
         .await
         .unwrap();
     assert_eq!(result.role, Role::User);
+}
+
+// ---- the size limit ---------------------------------------------------------------------------
+
+async fn size_limit(b: &Backend) {
+    let (conv, messages) = demo(b).await;
+    let selection = run(&messages);
+    // An answer that states every fact and invents nothing, but at length: each fact of the
+    // run's ledger, told twice over.
+    let refs: Vec<&Message> = messages[1..11].iter().collect();
+    let facts = build_ledger(&refs).facts;
+    let told = facts.iter().map(|f| format!("We note that {}.", f.text));
+    let again = facts.iter().map(|f| format!("{}, as said.", f.text));
+    let retold: Vec<String> = told.chain(again).collect();
+    let fake = Arc::new(FakeModel::new());
+    // Asked for a repair, it says the same again.
+    fake.push_text(retold.join("\n\n"));
+    fake.push_text(retold.join("\n\n"));
+    let done = b
+        .service
+        .squash_messages_with_ai(fake.clone(), conv, &selection, None)
+        .await
+        .unwrap();
+    let result = &done.result;
+    let size = result
+        .report
+        .size
+        .expect("a selection of 200 tokens or more has a limit");
+    assert!(size.selection_tokens >= 200, "{size:?}");
+    assert_eq!(size.limit_tokens, size.selection_tokens * 40 / 100);
+    // The facts alone are shorter than the answer: they are applied. On this selection they
+    // need a little more than the limit (300 of 739 tokens), which the report says.
+    let answer_tokens = squash_core::tokens::estimate_tokens(&retold.join("\n\n"));
+    assert!(size.applied_tokens < answer_tokens, "{size:?}");
+    assert_eq!(result.style, SquashStyle::Extract, "{}", result.text);
+    assert_eq!(
+        result.report.render().contains("over the size limit"),
+        size.exceeded()
+    );
+    let fallback = result
+        .report
+        .fallback
+        .as_ref()
+        .expect("the extract stands in");
+    assert_eq!(
+        fallback.cause,
+        FallbackCause::TooLong,
+        "{}",
+        fallback.reason
+    );
+    assert!(fallback.reason.contains("over 40%"), "{}", fallback.reason);
+    let facts = result.report.facts.as_ref().unwrap();
+    assert_eq!(facts.stated(), facts.total, "{facts:?}");
+    // What was applied is what the thread holds, recorded as the AI squash it was asked as.
+    let thread = b.service.current_thread(conv).await.unwrap();
+    assert!(thread
+        .messages
+        .iter()
+        .any(|m| squash_core::render::message_text(m) == result.text));
+    assert!(done.outcome.operation.unwrap().performed_by_agent);
+}
+
+#[tokio::test]
+async fn an_answer_over_the_size_limit_gives_way_to_the_facts() {
+    on_every_backend!(size_limit);
+}
+
+async fn small_selection(b: &Backend) {
+    let (conv, messages) = demo(b).await;
+    // Two short messages: below 200 tokens a squash has no limit.
+    let ids = vec![messages[0].id, messages[1].id];
+    let fake = Arc::new(FakeModel::new());
+    fake.push_text(squash_core::render::message_text(&messages[0]));
+    fake.push_text(squash_core::render::message_text(&messages[0]));
+    let done = b
+        .service
+        .squash_messages_with_ai(fake.clone(), conv, &ids, None)
+        .await
+        .unwrap();
+    if done.result.report.input_tokens < 200 {
+        assert_eq!(done.result.report.size, None);
+    }
+}
+
+#[tokio::test]
+async fn a_small_selection_has_no_size_limit() {
+    on_every_backend!(small_selection);
 }

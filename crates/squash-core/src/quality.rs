@@ -16,7 +16,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::ledger::{FactReport, Fallback};
+use crate::ledger::{FactReport, Fallback, SizeLimit};
 use crate::prompt::undo_escaping;
 use crate::tokens::{estimate_tokens, format_count};
 
@@ -799,6 +799,9 @@ pub struct QualityReport {
     /// unusable answers).
     #[serde(default)]
     pub fallback: Option<Fallback>,
+    /// The size limit of a selection of 200 tokens or more, and what was applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<SizeLimit>,
 }
 
 /// Compares a squash result with the text of the messages it replaces (use
@@ -841,6 +844,7 @@ pub fn quality_report(input_text: &str, output_text: &str) -> QualityReport {
         facts: None,
         repairs: 0,
         fallback: None,
+        size: None,
     }
 }
 
@@ -915,6 +919,15 @@ impl QualityReport {
             out.push_str(&format!(
                 "; fell back to the {} style: {}",
                 fallback.style, fallback.reason
+            ));
+        }
+        if let Some(size) = self.size.filter(SizeLimit::exceeded) {
+            out.push_str(&format!(
+                "; over the size limit: the facts alone need ~{} tokens (the limit is ~{}, \
+                 {}% of the selection)",
+                format_count(size.applied_tokens),
+                format_count(size.limit_tokens),
+                crate::ledger::SIZE_LIMIT_PERCENT
             ));
         }
         if !self.dropped.is_empty() {
@@ -1511,6 +1524,7 @@ mod tests {
             facts: None,
             repairs: 0,
             fallback: None,
+            size: None,
         };
         assert_eq!(
             r.render(),
@@ -1536,6 +1550,7 @@ mod tests {
             facts: None,
             repairs: 0,
             fallback: None,
+            size: None,
         };
         assert!(
             r.render()

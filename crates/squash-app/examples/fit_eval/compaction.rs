@@ -301,13 +301,16 @@ fn cell(t: (usize, usize)) -> String {
     format!("{}/{} ({})", t.0, t.1, pct(t.0, t.1))
 }
 
+/// A method's sums over the cases: kept and total per kind of specific, and of key facts.
+type MethodSums = (String, [(usize, usize); 7], (usize, usize));
+
 /// The QUALITY.md table: one row per case and method, then the sums per method.
 pub fn table(rows: &[Row]) -> String {
     let mut out = String::from(
         "| session | method | history: messages, tool calls, tokens | budget | tokens after (of the history; of the budget) | files touched | commands | paths | numbers | error lines | all specifics | relative paths accepted | key facts | seconds |\n\
          |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
-    let mut sums: Vec<(String, [(usize, usize); 7], (usize, usize))> = Vec::new();
+    let mut sums: Vec<MethodSums> = Vec::new();
     for r in rows {
         if let Some(e) = &r.error {
             out.push_str(&format!(

@@ -340,7 +340,7 @@ fn has_word(text: &str, word: &str) -> bool {
         let before = text[..at].chars().next_back();
         let after = text[at + word.len()..].chars().next();
         let joined = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        let decimal = text[at + word.len()..].starts_with(|c| c == '.')
+        let decimal = text[at + word.len()..].starts_with('.')
             && text[at + word.len() + 1..].starts_with(|c: char| c.is_ascii_digit());
         !joined(before) && !joined(after) && !decimal
     })

@@ -17,11 +17,12 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use squash_core::ledger::{build_ledger, check_facts, extract_text, FactReport, Ledger};
+use squash_core::ledger::{build_ledger, check_facts, extract_text, FactReport, Ledger, SizeLimit};
 use squash_core::prompt::{messages_text, SquashStyle};
 use squash_core::quality::quality_report;
 use squash_core::render::message_text;
 use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
+use squash_core::tokens::estimate_tokens;
 use squash_core::{
     ContentItem, ConversationId, DomainError, Message, MessageId, Role, SquashOperationId,
     ThreadId, TokenUsage,
@@ -305,9 +306,11 @@ struct ResultBase<'a> {
 
 impl ResultBase<'_> {
     fn result(&self, text: String, style: SquashStyle) -> SquashResult {
+        let mut report = quality_report(self.full_text, &text);
+        report.size = SizeLimit::of(estimate_tokens(self.full_text), estimate_tokens(&text));
         SquashResult {
             conversation_id: self.prepared.conversation,
-            report: quality_report(self.full_text, &text),
+            report,
             text,
             style,
             requested_style: self.requested,

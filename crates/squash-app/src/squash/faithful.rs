@@ -4,13 +4,14 @@
 //! gets a fact the messages did not have.
 
 use squash_core::ledger::{
-    check_facts, details_section, drop_sentences_with, extract_text, invented_terms, FactReport,
-    Fallback, InventedOutcome, InventedTerm, Ledger,
+    check_facts, details_section, drop_sentences_with, extract_text, invented_terms, size_limit,
+    FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm, Ledger, SIZE_LIMIT_PERCENT,
 };
 use squash_core::prompt::{
     build_repair_prompt, build_squash_prompt, PromptStyle, SquashPrompt, SquashStyle,
 };
 use squash_core::quality::check_output;
+use squash_core::tokens::estimate_tokens;
 use squash_core::Message;
 
 use super::asker::{Asker, SquashStage};
@@ -101,14 +102,51 @@ pub(super) async fn squash(
             ));
         }
     };
-    Ok(compose(
+    let composed = compose(
         input,
         draft,
         invented,
         prompts,
         repairs,
         estimated_prompt_tokens,
-    ))
+    );
+    Ok(within_limit(input, composed))
+}
+
+/// The answer, or the facts alone when it is over the size limit and they are shorter: of a
+/// selection of 200 tokens or more, the applied text is at most 40% (both are faithful, so the
+/// shorter is applied; the report says what it came to against the limit either way).
+fn within_limit(input: &Input<'_>, answer: Faithful) -> Faithful {
+    let selection_tokens = estimate_tokens(input.full_text);
+    let Some(limit_tokens) = size_limit(selection_tokens) else {
+        return answer;
+    };
+    let answer_tokens = estimate_tokens(&answer.text);
+    let mut applied = answer;
+    if answer_tokens > limit_tokens {
+        let extract = extract_text(input.ledger, input.messages);
+        let extract_tokens = estimate_tokens(&extract);
+        if extract_tokens < answer_tokens {
+            let stated = check_facts(input.ledger, &extract).kept;
+            let invented = std::mem::take(&mut applied.facts.invented);
+            applied = Faithful {
+                facts: FactReport::new(input.ledger, &stated, &[], invented),
+                text: extract,
+                style: SquashStyle::Extract,
+                fallback: Some(Fallback {
+                    style: SquashStyle::Extract,
+                    reason: format!(
+                        "the answer was {answer_tokens} tokens, over {SIZE_LIMIT_PERCENT}% of the \
+                         selection's {selection_tokens} ({limit_tokens}); the facts alone are \
+                         {extract_tokens}"
+                    ),
+                    cause: FallbackCause::TooLong,
+                }),
+                ..applied
+            };
+        }
+    }
+    applied
 }
 
 /// The first prompt and its raw answer: one prompt when the selection fits the context window,
@@ -271,6 +309,7 @@ fn fallback(
         fallback: Some(Fallback {
             style: SquashStyle::Extract,
             reason,
+            cause: FallbackCause::Unusable,
         }),
         estimated_prompt_tokens,
     }

@@ -94,8 +94,7 @@ fn terse(ledger: &Ledger) -> Ledger {
     let last_answer = ledger
         .facts
         .iter()
-        .filter(|f| f.kind == FactKind::Answer)
-        .last()
+        .rfind(|f| f.kind == FactKind::Answer)
         .map(|f| f.source);
     let facts = ledger
         .facts

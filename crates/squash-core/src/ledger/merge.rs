@@ -10,10 +10,11 @@ use super::files::{file_facts, FileTouch};
 use super::observe::{Observation, Observed};
 use super::prose::statement_facts;
 use super::searches::{search_facts, SearchObs};
+use super::Excerpt;
 use super::{Fact, FactKind, Ledger};
 
 /// The ledger `observations` (of messages in thread order) make.
-pub(crate) fn merge(observations: &[&Observation]) -> Ledger {
+pub(crate) fn merge(observations: &[&Observation], excerpt: Excerpt) -> Ledger {
     let mut ready: Vec<Fact> = Vec::new();
     let mut touches: Vec<&FileTouch> = Vec::new();
     let mut commands: Vec<(usize, &CommandObs)> = Vec::new();
@@ -38,7 +39,7 @@ pub(crate) fn merge(observations: &[&Observation]) -> Ledger {
     facts.extend(command_facts(&runs));
     facts.extend(search_facts(&searches));
     facts.extend(error_facts(&commands, &tools));
-    let mut prose = statement_facts(observations);
+    let mut prose = statement_facts(observations, excerpt);
     // A value already named by a structural fact needs no fact of its own.
     let known: Vec<String> = facts
         .iter()

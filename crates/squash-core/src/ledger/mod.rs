@@ -35,7 +35,10 @@ pub(crate) use errors::{is_error_line, may_have_errors};
 pub use observe::{Observation, Observer};
 pub use prose::{is_harness_note, typed_text};
 pub use render::{details_section, extract_text, sections_text, DETAILS_HEADING};
-pub use report::{FactEntry, FactReport, Fallback, InventedOutcome, InventedTerm};
+pub use report::{
+    size_limit, FactEntry, FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm,
+    SizeLimit, SIZE_LIMIT_FROM_TOKENS, SIZE_LIMIT_PERCENT,
+};
 pub(crate) use text::{one_line as one_line_of, sentences as sentences_of};
 
 /// What a fact is about; the order is the order of the extractive rendering.
@@ -124,13 +127,25 @@ impl Ledger {
 pub fn build_ledger(messages: &[&Message]) -> Ledger {
     let observations = observe::observe_all(messages);
     let refs: Vec<&Observation> = observations.iter().collect();
-    merge::merge(&refs)
+    merge::merge(&refs, Excerpt::Selection)
 }
 
 /// The ledger of observations made one message at a time, in thread order (a fit keeps them
-/// per message and merges those of any run of steps).
+/// per message and merges those of any run of steps). The steps are cut out of their
+/// conversation: prose before their first request answers a request before them.
 pub fn ledger_of(observations: &[&Observation]) -> Ledger {
-    merge::merge(observations)
+    merge::merge(observations, Excerpt::Steps)
+}
+
+/// What the observations of a ledger are, for which prose is an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Excerpt {
+    /// Messages a person selected: an answer is the last prose after a request they hold, so
+    /// that a squash is not asked to restate what its selection merely continues.
+    Selection,
+    /// Steps of a fit, each rendered on its own: the last prose before each request they hold
+    /// and at their end answers a request, theirs or one before them.
+    Steps,
 }
 
 #[cfg(test)]

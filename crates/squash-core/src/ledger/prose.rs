@@ -8,7 +8,7 @@ use regex::Regex;
 
 use super::observe::{Observation, Observed};
 use super::text::{anchors_of, content_words, one_line, sentences};
-use super::{Fact, FactKind};
+use super::{Excerpt, Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
 
@@ -163,13 +163,11 @@ pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
 /// The facts of the agent's prose: decisions, open items, values, and the agent's conclusions
 /// — every verdict, and the answer to each request the observations hold (the last prose
 /// before the next request or the end), which counts even without a term to anchor it.
-pub(crate) fn statement_facts(observations: &[&Observation]) -> Vec<Fact> {
+pub(crate) fn statement_facts(observations: &[&Observation], excerpt: Excerpt) -> Vec<Fact> {
     // The prose message that answers each request: the last one before the next boundary.
     let mut answers: Vec<usize> = Vec::new();
     let mut last_prose: Option<usize> = None;
-    // Prose before the first request of these observations answers a request before them: a
-    // fit extracts a step or a run cut out of a conversation, whose request it does not hold.
-    let mut asked = true;
+    let mut asked = excerpt == Excerpt::Steps;
     for (i, o) in observations.iter().enumerate() {
         match &o.what {
             Observed::Prose(_) if asked => last_prose = Some(i),
@@ -187,14 +185,20 @@ pub(crate) fn statement_facts(observations: &[&Observation]) -> Vec<Fact> {
             continue;
         };
         let is_answer = answers.contains(&i);
-        // An answer's first sentences, and after them those that say something (a verdict, a
-        // term), up to ANSWER_SENTENCES: a plain answer ("Day 2: Alfama and a fado evening.")
-        // is as much the answer as one with a path in it.
+        // An answer's sentences that say something (a verdict, a term), up to
+        // ANSWER_SENTENCES, and before them: of a step's answer, its first sentences (a fit's
+        // extract is all that is left of it: "Day 2: Alfama and a fado evening." is as much
+        // the answer as a path); of a selection's answer that says nothing, its first sentence
+        // (the squash restates the rest in its own words).
         let says = |s: &Sentence| s.verdict || !s.anchors.is_empty();
+        let plain = !prose.sentences.iter().any(says);
+        let leading = |n: usize| match excerpt {
+            Excerpt::Steps => n < ANSWER_SENTENCES,
+            Excerpt::Selection => plain && n == 0,
+        };
         let mut answered = 0;
         for (n, s) in prose.sentences.iter().enumerate() {
-            let answer =
-                is_answer && answered < ANSWER_SENTENCES && (says(s) || n < ANSWER_SENTENCES);
+            let answer = is_answer && answered < ANSWER_SENTENCES && (says(s) || leading(n));
             let kind = match s.kind {
                 FactKind::Value if answer || s.verdict => FactKind::Answer,
                 other => other,

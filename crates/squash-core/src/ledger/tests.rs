@@ -330,11 +330,20 @@ fn an_answer_cut_out_of_its_conversation_is_still_an_answer() {
             vec!["upload the CSV"],
         ),
     ] {
-        let alone = [say(Role::Assistant, answer)];
-        let l = ledger(&alone);
+        let alone = say(Role::Assistant, answer);
+        let observations = Observer::new().observe(&alone);
+        let refs: Vec<&Observation> = observations.iter().collect();
+        let l = ledger_of(&refs);
         let answers = texts(&l, FactKind::Answer).join(" ");
         for s in says {
             assert!(answers.contains(s), "{s:?} in {:?}", l.facts);
         }
+        // A selection of it alone continues what it answered: the squash of a selection is
+        // not asked to restate it.
+        let selected = ledger(std::slice::from_ref(&alone));
+        assert!(
+            texts(&selected, FactKind::Answer).is_empty(),
+            "{selected:?}"
+        );
     }
 }

@@ -3,7 +3,9 @@
 
 use axum::extract::{Path, State};
 use maud::{html, Markup};
-use squash_core::ledger::{FactEntry, FactReport, InventedOutcome};
+use squash_core::ledger::{
+    FactEntry, FactReport, FallbackCause, InventedOutcome, SizeLimit, SIZE_LIMIT_PERCENT,
+};
 use squash_core::quality::QualityReport;
 use squash_core::ConversationId;
 use uuid::Uuid;
@@ -62,8 +64,23 @@ pub async fn fragment(
             }
             @if let Some(fallback) = &result.report.fallback {
                 p.warning.fallback {
-                    "The model gave no usable answer, so the " (fallback.style)
-                    " squash stands in: " (fallback.reason)
+                    @match fallback.cause {
+                        FallbackCause::Unusable => {
+                            "The model gave no usable answer, so the " (fallback.style)
+                            " squash stands in: " (fallback.reason)
+                        }
+                        FallbackCause::TooLong => {
+                            "The model's answer was too long, so the " (fallback.style)
+                            " squash, which is shorter, stands in: " (fallback.reason)
+                        }
+                    }
+                }
+            }
+            @if let Some(size) = result.report.size.filter(SizeLimit::exceeded) {
+                p.warning.size {
+                    "Over the size limit: the facts alone need ~" (size.applied_tokens)
+                    " tokens; the limit is ~" (size.limit_tokens) " ("
+                    (SIZE_LIMIT_PERCENT) "% of the selection's ~" (size.selection_tokens) ")."
                 }
             }
             @if result.truncated {
