@@ -100,13 +100,13 @@ pub fn check_output(input_text: &str, raw: &str) -> Result<String, OutputProblem
 /// "Sure! Here's a concise summary:", "**Compressed message:**", "## Summary", "Sure!".
 static PLEASANTRY_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:(?:sure|certainly|of course|okay|ok|alright|absolutely|got it|understood)\b[\s!.,]*(?:here (?:you go|it is))?|here (?:you go|it is))[\s!.,:]*$",
+        r"(?i)^(?:(?:sure|certainly|of course|okay|ok|alright|absolutely|got it|understood)(?-u:\b)[\s!.,]*(?:here (?:you go|it is))?|here (?:you go|it is))[\s!.,:]*$",
     )
     .expect("static regex")
 });
 static OPENER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:(?:sure|certainly|of course|okay|ok|alright|absolutely)\b[!.,]*\s*)?(?:here(?:'s| is| are)|below is|this is|the following is|i(?:'ve| have) (?:compressed|condensed|summari[sz]ed|squashed|combined|merged|shortened))\b",
+        r"(?i)^(?:(?:sure|certainly|of course|okay|ok|alright|absolutely)(?-u:\b)[!.,]*\s*)?(?:here(?:'s| is| are)|below is|this is|the following is|i(?:'ve| have) (?:compressed|condensed|summari[sz]ed|squashed|combined|merged|shortened))(?-u:\b)",
     )
     .expect("static regex")
 });
@@ -124,14 +124,14 @@ static LABEL_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// "Compressed message: We fixed …", "Summary: …", "Here is the squashed version: …".
 static INLINE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^[#*_\s]*(?:(?:the\s+)?(?:compressed|condensed|squashed|combined|merged|shortened)\s+(?:message|version|text|summary|output|result)|summary|tl;?dr|(?:(?:sure|certainly|of course|okay|ok)\b[!.,]*\s*)?(?:here(?:'s| is| are)|below is)\b[^\n:]{0,100}?(?:compress|condens|concise|squash|summar|shorten|combin|merg)[^\n:]{0,60})\s*:[*_]*[ \t]*",
+        r"(?i)^[#*_\s]*(?:(?:the\s+)?(?:compressed|condensed|squashed|combined|merged|shortened)\s+(?:message|version|text|summary|output|result)|summary|tl;?dr|(?:(?:sure|certainly|of course|okay|ok)(?-u:\b)[!.,]*\s*)?(?:here(?:'s| is| are)|below is)(?-u:\b)[^\n:]{0,100}?(?:compress|condens|concise|squash|summar|shorten|combin|merg)[^\n:]{0,60})\s*:[*_]*[ \t]*",
     )
     .expect("static regex")
 });
 /// Closing offers that are about the exchange, not the content.
 static CLOSING_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:let me know\b|i hope this helps|hope this helps|feel free to\b|is there anything else|would you like me to\b|if you(?:'d| would) like\b|if you need (?:any|more)\b)",
+        r"(?i)^(?:let me know(?-u:\b)|i hope this helps|hope this helps|feel free to(?-u:\b)|is there anything else|would you like me to(?-u:\b)|if you(?:'d| would) like(?-u:\b)|if you need (?:any|more)(?-u:\b))",
     )
     .expect("static regex")
 });
@@ -139,7 +139,7 @@ static CLOSING_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// "I'll compress these messages for you."
 static META_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:the (?:messages?|conversation|text|content) (?:have|has|were|was|is|are)(?: been)? \w*(?:compress|condens|squash|summar|combin|merg|shorten)|(?:i(?:'ve| have| will|'ll)?|here(?:'s| is| are)|sure|certainly|okay|done)\b.{0,80}?\b(?:compress|condens|squash|summar|combin|merg|shorten)\w*\b.{0,60}?\b(?:messages?|conversation|the above|the text|the content|the following)\b)",
+        r"(?i)^(?:the (?:messages?|conversation|text|content) (?:have|has|were|was|is|are)(?: been)? \w*(?:compress|condens|squash|summar|combin|merg|shorten)|(?:i(?:'ve| have| will|'ll)?|here(?:'s| is| are)|sure|certainly|okay|done)(?-u:\b).{0,80}?(?-u:\b)(?:compress|condens|squash|summar|combin|merg|shorten)\w*(?-u:\b).{0,60}?(?-u:\b)(?:messages?|conversation|the above|the text|the content|the following)(?-u:\b))",
     )
     .expect("static regex")
 });
@@ -324,7 +324,7 @@ fn normalise_quotes(s: &str) -> String {
 
 static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:(?:(?:i'm|i am)\s+)?sorry\b[^.\n]{0,40}?\b(?:can't|cannot|can not|unable|won't|not able)\b|i apologi[sz]e\b[^.\n]{0,40}?\b(?:can't|cannot|can not|unable|won't|not able)\b|as an ai\b|i (?:can't|cannot|can not|won't|am unable to|'m unable to|am not able to|'m not able to) (?:help|assist|comply|fulfil|fulfill|do that|complete|process|provide|summari[sz]e|compress|squash|perform)\b)",
+        r"(?i)^(?:(?:(?:i'm|i am)\s+)?sorry(?-u:\b)[^.\n]{0,40}?(?-u:\b)(?:can't|cannot|can not|unable|won't|not able)(?-u:\b)|i apologi[sz]e(?-u:\b)[^.\n]{0,40}?(?-u:\b)(?:can't|cannot|can not|unable|won't|not able)(?-u:\b)|as an ai(?-u:\b)|i (?:can't|cannot|can not|won't|am unable to|'m unable to|am not able to|'m not able to) (?:help|assist|comply|fulfil|fulfill|do that|complete|process|provide|summari[sz]e|compress|squash|perform)(?-u:\b))",
     )
     .expect("static regex")
 });
@@ -540,7 +540,8 @@ fn excerpt(s: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Salient terms
+// Salient terms (word boundaries ASCII, as in `fit::trim`: a Unicode `\b` costs a backtracking
+// search on any non-ASCII text)
 
 fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("static regex")
@@ -556,43 +557,49 @@ static LINE_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^[ \t]*(\d+)(?:\
 static CALL_ARG_NAME: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:^Called [^\s(]+\(|, )([A-Za-z_]\w*)="));
 
-static URL: LazyLock<Regex> = LazyLock::new(|| re(r#"\b(?:https?|ftp|file)://[^\s<>"'`]+"#));
+static URL: LazyLock<Regex> = LazyLock::new(|| re(r#"(?-u:\b)(?:https?|ftp|file)://[^\s<>"'`]+"#));
 static BACKTICKED: LazyLock<Regex> = LazyLock::new(|| re(r"`([^`\n]{1,100})`"));
 static WINDOWS_PATH: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"\b[A-Za-z]:\\(?:[^\\\s"'<>|*?]+\\)*[^\\\s"'<>|*?]*"#));
+    LazyLock::new(|| re(r#"(?-u:\b)[A-Za-z]:\\(?:[^\\\s"'<>|*?]+\\)*[^\\\s"'<>|*?]*"#));
 static UNIX_PATH: LazyLock<Regex> =
     LazyLock::new(|| re(r#"(?:^|[\s("'`=\[{,])((?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]*)"#));
 static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b[\w-]+\.(?:rs|ts|tsx|js|jsx|mjs|cjs|py|go|java|kt|kts|rb|php|cs|c|h|cc|cpp|hpp|swift|m|scala|sql|sh|bash|zsh|ps1|md|txt|toml|json|yaml|yml|xml|html|css|scss|lock|gradle|env|cfg|ini|conf|log|csv|proto|vue|svelte|dart|lua|ex|exs|zig|nix)\b",
+        r"(?-u:\b)[\w-]+\.(?:rs|ts|tsx|js|jsx|mjs|cjs|py|go|java|kt|kts|rb|php|cs|c|h|cc|cpp|hpp|swift|m|scala|sql|sh|bash|zsh|ps1|md|txt|toml|json|yaml|yml|xml|html|css|scss|lock|gradle|env|cfg|ini|conf|log|csv|proto|vue|svelte|dart|lua|ex|exs|zig|nix)(?-u:\b)",
     )
 });
-static HTTP_STATUS: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:HTTP(?:/\d(?:\.\d)?)?|status(?:\s+code)?:?)\s+([1-5]\d\d)\b"));
-static EXIT_CODE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\bexit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*:?\s*(-?\d+)\b"));
-static ERROR_CODE: LazyLock<Regex> = LazyLock::new(|| re(r"\b[A-Z]{1,4}\d{3,5}\b"));
+static HTTP_STATUS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?-u:\b)(?:HTTP(?:/\d(?:\.\d)?)?|status(?:\s+code)?:?)\s+([1-5]\d\d)(?-u:\b)")
+});
+static EXIT_CODE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?-u:\b)exit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*:?\s*(-?\d+)(?-u:\b)")
+});
+static ERROR_CODE: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)[A-Z]{1,4}\d{3,5}(?-u:\b)"));
 static ERRNO: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:ENOENT|EACCES|EPERM|EEXIST|EISDIR|ENOTDIR|ENOTEMPTY|EADDRINUSE|EADDRNOTAVAIL|ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOSPC|EMFILE|ENFILE|EAGAIN|EWOULDBLOCK|EINVAL|EBADF|EBUSY|ENOMEM|EINTR|EIO|ENOTFOUND|EAI_AGAIN|SIGSEGV|SIGKILL|SIGTERM|SIGABRT|SIGINT|OOMKilled)\b",
+        r"(?-u:\b)(?:ENOENT|EACCES|EPERM|EEXIST|EISDIR|ENOTDIR|ENOTEMPTY|EADDRINUSE|EADDRNOTAVAIL|ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOSPC|EMFILE|ENFILE|EAGAIN|EWOULDBLOCK|EINVAL|EBADF|EBUSY|ENOMEM|EINTR|EIO|ENOTFOUND|EAI_AGAIN|SIGSEGV|SIGKILL|SIGTERM|SIGABRT|SIGINT|OOMKilled)(?-u:\b)",
     )
 });
 static RUST_PATH: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?:\(\))?"));
-static CALL: LazyLock<Regex> = LazyLock::new(|| re(r"\b[A-Za-z_][\w.]*\(\)"));
-static DOTTED: LazyLock<Regex> = LazyLock::new(|| re(r"\b[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+\b"));
+    LazyLock::new(|| re(r"(?-u:\b)[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?:\(\))?"));
+static CALL: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)[A-Za-z_][\w.]*\(\)"));
+static DOTTED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?-u:\b)[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?-u:\b)"));
 static FLAG: LazyLock<Regex> = LazyLock::new(|| re(r#"(?:^|[\s("'`=\[])(--[A-Za-z0-9][\w-]*)"#));
 static VERSION: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\bv?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z][\w.]*)?\b"));
-static PERCENT: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d+(?:\.\d+)?%"));
-static HEX: LazyLock<Regex> = LazyLock::new(|| re(r"\b0x[0-9a-fA-F]+\b"));
-static THOUSANDS: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b"));
-static DECIMAL: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d+\.\d+\b"));
-static INTEGER: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d{2,}\b"));
+    LazyLock::new(|| re(r"(?-u:\b)v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z][\w.]*)?(?-u:\b)"));
+static PERCENT: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)\d+(?:\.\d+)?%"));
+static HEX: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)0x[0-9a-fA-F]+(?-u:\b)"));
+static THOUSANDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?-u:\b)\d{1,3}(?:,\d{3})+(?:\.\d+)?(?-u:\b)"));
+static DECIMAL: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)\d+\.\d+(?-u:\b)"));
+static INTEGER: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)\d{2,}(?-u:\b)"));
 static SNAKE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*\b"));
-static CAMEL: LazyLock<Regex> = LazyLock::new(|| re(r"\b[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+\b"));
-static PASCAL: LazyLock<Regex> = LazyLock::new(|| re(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b"));
+    LazyLock::new(|| re(r"(?-u:\b)_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*(?-u:\b)"));
+static CAMEL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?-u:\b)[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+(?-u:\b)"));
+static PASCAL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?-u:\b)[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?-u:\b)"));
 
 /// What a matcher does with its matches.
 #[derive(Clone, Copy)]

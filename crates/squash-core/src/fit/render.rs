@@ -152,8 +152,10 @@ static TALLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
 
 /// A commit a run made: `[branch 1a2b3c4]` or `1a2b3c4..5d6e7f8`.
 static COMMIT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"\[[\w./-]+ [0-9a-f]{7,40}\]|\b[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}\b")
-        .expect("static regex")
+    regex::Regex::new(
+        r"\[[\w./-]+ [0-9a-f]{7,40}\]|(?-u:\b)[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}(?-u:\b)",
+    )
+    .expect("static regex")
 });
 
 /// The ledger in sections, the files first as one line per action; paths stay whole, as the

@@ -37,14 +37,17 @@ const MAX_LINES: usize = 40;
 /// Reasoning keeps at most this many sentences.
 const REASONING_SENTENCES: usize = 4;
 
+// Word boundaries in this crate's patterns are ASCII (`(?-u:\b)`): with a Unicode one the
+// regex engine cannot use its lazy DFA on text holding any non-ASCII character and falls back
+// to backtracking, which was two thirds of a fit's planning time (BENCHMARKS.md, issue 20).
 static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|test result:|\b\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|warnings?|skipped)\b|(?:build|compilation) (?:succeeded|failed|finished)|\bFinished\b|\bDone\b)",
+        r"(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|test result:|(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|warnings?|skipped)(?-u:\b)|(?:build|compilation) (?:succeeded|failed|finished)|(?-u:\b)Finished(?-u:\b)|(?-u:\b)Done(?-u:\b))",
     )
     .expect("static regex")
 });
 static PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:[\w.-]+/)+[\w.-]+\.\w{1,6}\b|\b[\w-]+\.(?:rs|py|ts|tsx|js|jsx|ex|exs|go|rb|java|kt|c|h|cpp|md|json|toml|ya?ml|sql|sh)\b")
+    Regex::new(r"(?:[\w.-]+/)+[\w.-]+\.\w{1,6}(?-u:\b)|(?-u:\b)[\w-]+\.(?:rs|py|ts|tsx|js|jsx|ex|exs|go|rb|java|kt|c|h|cpp|md|json|toml|ya?ml|sql|sh)(?-u:\b)")
         .expect("static regex")
 });
 static NUMBER: LazyLock<Regex> =
@@ -139,6 +142,10 @@ fn result_text(result: &[ToolResultData]) -> Option<String> {
 /// or trimming would save less than half.
 pub fn trim_text(text: &str, is_error: bool) -> Option<String> {
     if text.starts_with(TRIM_MARKER) {
+        return None;
+    }
+    // A token is at least a byte: a short text needs no estimate to be left alone.
+    if (text.len() as u64) < MIN_TRIMMED_TOKENS {
         return None;
     }
     let tokens = estimate_tokens(text);

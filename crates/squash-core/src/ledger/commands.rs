@@ -76,7 +76,7 @@ static PLUMBING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static SUMMARY_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\s*(?:test result:.*|.*\b\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)\b.*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$",
+        r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$",
     )
     .expect("static regex")
 });

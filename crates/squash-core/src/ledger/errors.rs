@@ -32,12 +32,12 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CODE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:E\d{4}|TS\d{4}|[A-Z]{1,4}\d{3,5}|E[A-Z]{3,9}|[A-Z][A-Za-z]*(?:Error|Exception))\b",
+        r"(?-u:\b)(?:E\d{4}|TS\d{4}|[A-Z]{1,4}\d{3,5}|E[A-Z]{3,9}|[A-Z][A-Za-z]*(?:Error|Exception))(?-u:\b)",
     )
     .expect("static regex")
 });
 static TEST_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:[a-z_][a-z0-9_]*::)+[a-z_][a-z0-9_]*\b|\btest_[A-Za-z0-9_]+\b|\b[\w/.-]+\.(?:py|ts|js|rs|go)::[\w:]+")
+    Regex::new(r"(?-u:\b)(?:[a-z_][a-z0-9_]*::)+[a-z_][a-z0-9_]*(?-u:\b)|(?-u:\b)test_[A-Za-z0-9_]+(?-u:\b)|(?-u:\b)[\w/.-]+\.(?:py|ts|js|rs|go)::[\w:]+")
         .expect("static regex")
 });
 

@@ -21,13 +21,13 @@ const ANSWER_SENTENCES: usize = 4;
 
 static DECISION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:decided|decision|instead of|rather than|going with|chose|we(?:'ll| will) use|i(?:'ll| will) use|switch(?:ed|ing)? to|opted|settled on|prefer)\b",
+        r"(?i)(?-u:\b)(?:decided|decision|instead of|rather than|going with|chose|we(?:'ll| will) use|i(?:'ll| will) use|switch(?:ed|ing)? to|opted|settled on|prefer)(?-u:\b)",
     )
     .expect("static regex")
 });
 static OPEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:todo|fixme|still (?:need|needs|has|have|fails?|failing|broken|missing|open|to do)|not yet|open question|follow[- ]up|left to do|remaining (?:work|tasks?|items?|issues?|failures?)|known (?:issue|limitation)s?|blocked (?:by|on)|unresolved)\b",
+        r"(?i)(?-u:\b)(?:todo|fixme|still (?:need|needs|has|have|fails?|failing|broken|missing|open|to do)|not yet|open question|follow[- ]up|left to do|remaining (?:work|tasks?|items?|issues?|failures?)|known (?:issue|limitation)s?|blocked (?:by|on)|unresolved)(?-u:\b)",
     )
     .expect("static regex")
 });
@@ -35,7 +35,7 @@ static OPEN: LazyLock<Regex> = LazyLock::new(|| {
 /// add the hook …") states no fact.
 static NARRATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect|alright|sure|so)[,!.:]?\s+)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| need to| should| want to| can now| now need to)|we(?:'ll| will| need to| should)|i'm (?:now|about to|going)|time to|here(?:'s| is) (?:what|how|the plan|my plan)|i have (?:a |the )?(?:clear|good|full|thorough|better|complete) (?:picture|understanding|context|view)|(?:now|next|then)\s+(?:add|update|write|run|create|implement|check|fix|apply|read|look|wire|move|remove|replace|make|test|verify|commit|push)|still (?:compiling|running|waiting|working|building|loading)|almost (?:done|there)|waiting for)\b",
+        r"(?i)^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect|alright|sure|so)[,!.:]?\s+)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| need to| should| want to| can now| now need to)|we(?:'ll| will| need to| should)|i'm (?:now|about to|going)|time to|here(?:'s| is) (?:what|how|the plan|my plan)|i have (?:a |the )?(?:clear|good|full|thorough|better|complete) (?:picture|understanding|context|view)|(?:now|next|then)\s+(?:add|update|write|run|create|implement|check|fix|apply|read|look|wire|move|remove|replace|make|test|verify|commit|push)|still (?:compiling|running|waiting|working|building|loading)|almost (?:done|there)|waiting for)(?-u:\b)",
     )
     .expect("static regex")
 });
@@ -43,7 +43,7 @@ static NARRATION: LazyLock<Regex> = LazyLock::new(|| {
 /// is …", "the average distance is 1/3").
 static VERDICT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)\b|[=≈]",
+        r"(?i)(?-u:\b)(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)(?-u:\b)|[=≈]",
     )
     .expect("static regex")
 });
