@@ -128,7 +128,16 @@ fn conversation(
             continue;
         }
         parsed.record_message();
-        let uuid = field(&raw, "uuid").unwrap_or_else(|| format!("message-{i}"));
+        let mut uuid = field(&raw, "uuid").unwrap_or_else(|| format!("message-{i}"));
+        // A uuid given twice is a second message, not the first one again: it gets a node of
+        // its own in the tree, or its links would be on no branch.
+        if from.iter().any(|(seen, _, _)| *seen == uuid) {
+            parsed.warnings.push(format!(
+                "{source_name}: {what}: message {} repeats the uuid {uuid:?}; kept as a message of its own",
+                i + 1
+            ));
+            uuid = format!("{uuid}#{i}");
+        }
         let parent = field(&raw, "parent_message_uuid").filter(|p| p != ROOT_PARENT);
         from.push((uuid, parent, made.iter().map(|m| m.id).collect()));
         messages.extend(made);

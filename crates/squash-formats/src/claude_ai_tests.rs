@@ -98,3 +98,29 @@ fn near_misses_are_refused_or_skipped() {
     assert_eq!(parsed.records.skipped, 2);
     assert!(parsed.records.balanced());
 }
+
+/// Found by the fuzzer (`fuzz/fuzz_targets/claude_ai.rs`): a uuid given twice, next to a
+/// message whose parent is not in the file, left the second message on no thread.
+#[test]
+fn a_repeated_uuid_is_a_message_of_its_own_on_a_thread() {
+    let data = json!([{ "chat_messages": [
+        { "text": "How do I parse it?", "parent_message_uuid": "m1" },
+        { "uuid": "m3", "text": "Use the csv crate.", "sender": "assistant" },
+        { "uuid": "m3", "text": "And with headers." }
+    ]}]);
+    let bytes = serde_json::to_vec(&data).unwrap();
+    let parsed = read(&bytes[..], "dup.json", Utc::now(), &mut |_| {}).unwrap();
+    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.messages.len(), 3);
+    for m in &conv.messages {
+        assert!(
+            conv.threads.iter().any(|t| t.links.contains(&m.id)),
+            "{m:?} is on a thread"
+        );
+    }
+    assert!(parsed
+        .warnings
+        .iter()
+        .any(|w| w.contains("repeats the uuid")));
+}
