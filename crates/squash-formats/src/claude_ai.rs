@@ -15,7 +15,7 @@
 //! make a tree, whose newest branch is the current thread and every other branch a thread
 //! derived from it. The records of the import report are the chat messages.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
 use chrono::{DateTime, Utc};
@@ -220,6 +220,17 @@ fn branches(
     let current = named.or_else(|| leaves.last().copied()).unwrap_or_default();
     let mut lists = vec![links(current)];
     lists.extend(leaves.iter().filter(|l| **l != current).map(|l| links(l)));
+    // Messages no root reaches (parents that point at each other) are a branch of their own,
+    // in file order: nothing read is left off every thread.
+    let on_a_branch: HashSet<MessageId> = lists.iter().flatten().copied().collect();
+    let unreached: Vec<MessageId> = from
+        .iter()
+        .flat_map(|(_, _, ids)| ids.iter().copied())
+        .filter(|id| !on_a_branch.contains(id))
+        .collect();
+    if !unreached.is_empty() {
+        lists.push(unreached);
+    }
     lists
 }
 

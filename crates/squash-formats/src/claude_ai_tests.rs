@@ -124,3 +124,27 @@ fn a_repeated_uuid_is_a_message_of_its_own_on_a_thread() {
         .iter()
         .any(|w| w.contains("repeats the uuid")));
 }
+
+/// Found by the fuzzer too: two messages whose parents point at each other are reached from no
+/// root; they make a branch of their own.
+#[test]
+fn messages_whose_parents_loop_are_a_branch_of_their_own() {
+    let data = json!([{ "chat_messages": [
+        { "uuid": "m1", "text": "How do I parse it?" },
+        { "uuid": "m3", "text": "And with headers?", "parent_message_uuid": "m4" },
+        { "uuid": "m4", "text": "Headers are read by default.", "parent_message_uuid": "m3",
+          "sender": "assistant" }
+    ]}]);
+    let bytes = serde_json::to_vec(&data).unwrap();
+    let parsed = read(&bytes[..], "loop.json", Utc::now(), &mut |_| {}).unwrap();
+    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.messages.len(), 3);
+    for m in &conv.messages {
+        assert!(
+            conv.threads.iter().any(|t| t.links.contains(&m.id)),
+            "{m:?} is on a thread"
+        );
+    }
+    assert!(conv.threads.iter().any(|t| t.id == conv.current_thread_id));
+}
