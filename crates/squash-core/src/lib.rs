@@ -18,6 +18,7 @@ pub mod page;
 pub mod plan;
 pub mod positions;
 pub mod prompt;
+pub mod provider;
 pub mod quality;
 pub mod redact;
 pub mod render;
@@ -37,3 +38,4 @@ pub use message::{
 pub use operation::{SquashOperation, TokenUsage};
 pub use plan::{LinkEdit, Selection};
 pub use positions::{KnownPositions, Positions};
+pub use provider::{ProviderKind, UnknownProvider};

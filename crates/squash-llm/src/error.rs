@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::model::ProviderKind;
+use squash_core::ProviderKind;
 
 /// Why a model call failed. Messages never include credentials: provider text is redacted
 /// (the configured key and anything shaped like `sk-...` removed) before it lands here.
@@ -114,7 +114,6 @@ impl LlmError {
                     "Run `claude` once and log in, or set ANTHROPIC_API_KEY for it."
                 }
                 ProviderKind::Local => "Check the model configuration.",
-                #[cfg(feature = "test-support")]
                 ProviderKind::Fake => "Check the model configuration.",
             },
             LlmError::RateLimited { .. } => {

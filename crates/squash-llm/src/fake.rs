@@ -9,8 +9,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::LlmError;
 use crate::guard::cancellable;
+use squash_core::ProviderKind;
 use crate::model::{
-    ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind, StopReason, Usage,
+    ChatModel, ChatRequest, ChatResponse, ModelInfo, StopReason, Usage,
 };
 
 /// One scripted answer.

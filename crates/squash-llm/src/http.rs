@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::{redact, LlmError};
 use crate::guard::cancellable;
-use crate::model::ProviderKind;
+use squash_core::ProviderKind;
 
 /// How long a provider may take to answer before the call fails with [`LlmError::Timeout`].
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);

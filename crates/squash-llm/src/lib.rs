@@ -51,11 +51,12 @@ pub use local::{
 };
 pub use model::{
     ChatImage, ChatMessage, ChatModel, ChatPart, ChatRequest, ChatResponse, ChatRole, ModelInfo,
-    ProviderKind, StopReason, UnknownProvider, Usage,
+    StopReason, Usage,
 };
 pub use openai::{
     list_models, OpenAiConfig, OpenAiModel, TokenLimitField, OPENAI_DEFAULT_BASE_URL,
     OPENAI_DEFAULT_MODEL,
 };
 pub use retry::RetryPolicy;
+pub use squash_core::{ProviderKind, UnknownProvider};
 pub use tokio_util::sync::CancellationToken;

@@ -253,4 +253,11 @@ impl FitPlan {
     pub fn is_noop(&self) -> bool {
         self.steps.is_empty() && self.fits()
     }
+
+    /// Whether carrying the plan out asks a model: an AI step among the steps, or in the reserve
+    /// that is drawn on when the thread is still over the budget after them.
+    pub fn needs_model(&self) -> bool {
+        let ai = |steps: &[FitStep]| steps.iter().any(|s| s.action == StepAction::Ai);
+        ai(&self.steps) || (!self.fits() && ai(&self.reserve))
+    }
 }

@@ -15,7 +15,8 @@ use crate::env::non_empty as non_empty_env;
 use crate::error::{redact, LlmError};
 use crate::guard::timed;
 use crate::http::{self, ErrorBody, SseReader, DEFAULT_TIMEOUT};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo};
+use squash_core::ProviderKind;
 use crate::retry::{with_retry, RetryPolicy};
 use wire::{ErrorEnvelope, MessagesRequest, MessagesResponse, StreamEvent};
 

@@ -22,7 +22,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::LlmError;
 use crate::guard::{cancellable, timed};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, ProviderKind};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo};
+use squash_core::ProviderKind;
 
 /// The model alias passed to `--model` unless configured otherwise.
 pub const CLAUDE_CLI_DEFAULT_MODEL: &str = "sonnet";

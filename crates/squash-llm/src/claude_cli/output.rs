@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::error::{redact, LlmError};
-use crate::model::{ChatResponse, ProviderKind, Usage};
+use crate::model::{ChatResponse, Usage};
+use squash_core::ProviderKind;
 
 #[derive(Debug, Deserialize)]
 struct CliResult {
