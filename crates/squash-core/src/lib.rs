@@ -23,6 +23,8 @@ pub mod quality;
 pub mod redact;
 pub mod render;
 pub mod search;
+pub mod terms;
+mod text;
 pub mod thread_ops;
 pub mod time;
 pub mod tokens;

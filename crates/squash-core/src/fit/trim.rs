@@ -252,7 +252,7 @@ fn trim_input(input: &Value) -> Option<Value> {
 
 /// The first sentence of a long reasoning and the ones naming terms, marked as trimmed.
 fn trim_reasoning(thinking: &str, tokens: u64) -> String {
-    let sentences = crate::ledger::sentences_of(thinking);
+    let sentences = crate::text::sentences(thinking);
     let mut kept: Vec<String> = Vec::new();
     for (i, s) in sentences.iter().enumerate() {
         if kept.len() == REASONING_SENTENCES {

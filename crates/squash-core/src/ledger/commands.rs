@@ -8,9 +8,9 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::observe::ToolUse;
-use super::text::one_line;
 use super::{Fact, FactKind};
 use crate::ids::MessageId;
+use crate::text::one_line;
 
 /// How a command ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

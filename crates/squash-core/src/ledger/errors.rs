@@ -11,10 +11,11 @@ use serde_json::Value;
 
 use super::commands::{summary_line, CommandObs, Status};
 use super::observe::{ToolOutcome, ToolUse};
-use super::text::{anchors_of, content_words, one_line};
+use super::text::{anchors_of, content_words};
 use super::{Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, SystemLevel};
+use crate::text::one_line;
 
 /// Error lines kept per failed run: the first ones name the cause, later ones its echoes.
 const LINES_PER_RUN: usize = 3;

@@ -17,7 +17,6 @@ mod merge;
 mod observe;
 mod prose;
 pub mod render;
-mod report;
 mod reports;
 mod searches;
 mod settings;
@@ -35,11 +34,6 @@ pub(crate) use errors::{is_error_line, may_have_errors};
 pub use observe::{Observation, Observer};
 pub use prose::{is_harness_note, typed_text};
 pub use render::{details_section, extract_text, sections_text, DETAILS_HEADING};
-pub use report::{
-    size_limit, FactEntry, FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm,
-    SizeLimit, SIZE_LIMIT_FROM_TOKENS, SIZE_LIMIT_PERCENT,
-};
-pub(crate) use text::{one_line as one_line_of, sentences as sentences_of};
 
 /// What a fact is about; the order is the order of the extractive rendering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

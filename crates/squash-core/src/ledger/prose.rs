@@ -7,10 +7,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::observe::{Observation, Observed};
-use super::text::{anchors_of, content_words, one_line, sentences};
+use super::text::{anchors_of, content_words};
 use super::{Excerpt, Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
+use crate::text::{one_line, sentences};
 
 const REQUEST_MAX_CHARS: usize = 240;
 const STATEMENT_MAX_CHARS: usize = 120;

@@ -4,8 +4,9 @@
 use serde_json::Value;
 
 use super::observe::ToolUse;
-use super::text::{anchors_of, one_line, sentences};
+use super::text::anchors_of;
 use super::{Fact, FactKind};
+use crate::text::{one_line, sentences};
 
 /// How much of a report the fact keeps: its first sentences and the ones naming terms.
 const REPORT_SENTENCES: usize = 4;

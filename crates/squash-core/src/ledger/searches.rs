@@ -5,9 +5,10 @@ use serde_json::Value;
 
 use super::commands::is_command;
 use super::observe::ToolUse;
-use super::text::{anchors_of, content_words, one_line};
+use super::text::{anchors_of, content_words};
 use super::{Fact, FactKind};
 use crate::ids::MessageId;
+use crate::text::one_line;
 
 /// Of a search's output, the first paths it printed (whole), or its first line (shortened).
 const SAMPLE_PATHS: usize = 2;

@@ -8,8 +8,8 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::observe::ToolUse;
-use super::text::one_line;
 use super::{Fact, FactKind};
+use crate::text::one_line;
 
 /// Settings kept per tool use: the first ones an edit or a command sets.
 const PER_USE: usize = 3;
