@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::DomainError;
 use crate::ids::{ConversationId, MessageId, SquashOperationId};
+use crate::text::lines_of;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -86,6 +87,22 @@ pub enum ToolResultData {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         media_type: Option<String>,
     },
+}
+
+impl ToolResultData {
+    /// The piece's text, when it is text.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            ToolResultData::Text { text } => Some(text),
+            _ => None,
+        }
+    }
+}
+
+/// The text pieces of a tool's output, one a line; images, URLs and files left out (empty when
+/// the output has no text).
+pub fn output_text(result: &[ToolResultData]) -> String {
+    lines_of(result, ToolResultData::as_text)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -21,6 +21,14 @@ pub(crate) fn shorten(s: &str, max: usize) -> String {
     }
 }
 
+/// The texts `pick` finds in `items`, one a line.
+pub(crate) fn lines_of<'a, T>(
+    items: &'a [T],
+    pick: impl FnMut(&'a T) -> Option<&'a str>,
+) -> String {
+    items.iter().filter_map(pick).collect::<Vec<_>>().join("\n")
+}
+
 /// Typographic apostrophes (’) as ASCII, so that one pattern matches both spellings.
 pub(crate) fn normalise_quotes(s: &str) -> String {
     s.replace(['\u{2019}', '\u{2018}'], "'")

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Fact, Ledger};
+use super::fact::{Fact, Ledger};
 use crate::terms::compare_terms;
 
 /// Which facts of a ledger a text states (indexes into [`Ledger::facts`]).

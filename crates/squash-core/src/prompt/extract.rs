@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::message::{ContentItem, ImageSource, Message, Role, ToolResultData};
 use crate::render;
+use crate::text::shorten;
 use crate::tokens::format_count;
 
 /// Characters of a long tool output (or reasoning block) kept from its start and its end.
@@ -154,17 +155,14 @@ fn item_text(item: &ContentItem, names: &ToolNames<'_>, cut: Cut) -> Option<Stri
         ContentItem::Image { source } => match source {
             ImageSource::Base64 { .. } => "[image]".to_owned(),
             ImageSource::Url { url } => {
-                format!("[image: {}]", shorten_chars(url, IMAGE_LABEL_MAX_CHARS))
+                format!("[image: {}]", shorten(url, IMAGE_LABEL_MAX_CHARS))
             }
             ImageSource::File { path } => {
-                format!("[image: {}]", shorten_chars(path, IMAGE_LABEL_MAX_CHARS))
+                format!("[image: {}]", shorten(path, IMAGE_LABEL_MAX_CHARS))
             }
         },
         ContentItem::UnknownJson { json } => match json.get("type").and_then(Value::as_str) {
-            Some(kind) => format!(
-                "[unrecognised content of type \"{}\"]",
-                shorten_chars(kind, 40)
-            ),
+            Some(kind) => format!("[unrecognised content of type \"{}\"]", shorten(kind, 40)),
             None => "[unrecognised content]".to_owned(),
         },
     };
@@ -248,7 +246,7 @@ pub(crate) fn condense_output(text: &str) -> String {
     if lines.len() <= keep_all {
         return lines
             .iter()
-            .map(|l| shorten_chars(l, CONDENSED_LINE_CHARS))
+            .map(|l| shorten(l, CONDENSED_LINE_CHARS))
             .collect::<Vec<_>>()
             .join("\n");
     }
@@ -267,7 +265,7 @@ pub(crate) fn condense_output(text: &str) -> String {
         if i < CONDENSED_HEAD_LINES || i >= tail_start || is_error {
             errors += usize::from(is_error && i >= CONDENSED_HEAD_LINES && i < tail_start);
             flush_cut(&mut out, &mut cut);
-            out.push(shorten_chars(line, CONDENSED_LINE_CHARS));
+            out.push(shorten(line, CONDENSED_LINE_CHARS));
         } else {
             cut += 1;
         }
@@ -376,16 +374,6 @@ fn quote_arg(s: &str) -> String {
         out.push('"');
     }
     out
-}
-
-fn shorten_chars(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_owned()
-    } else {
-        let mut out: String = s.chars().take(max).collect();
-        out.push('…');
-        out
-    }
 }
 
 #[cfg(test)]

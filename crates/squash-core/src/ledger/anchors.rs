@@ -1,24 +1,7 @@
-//! The terms a fact is checked by (its anchors), and the other small text helpers the fact
-//! extractors share.
+//! The terms a fact is checked by, its anchors: the salient terms of its text, or for a fact
+//! without any, its content words.
 
 use crate::terms::{in_text_order, salient_terms};
-use crate::text::one_line;
-
-/// The first lines of an output a fact shows: its first `paths` lines whole when they are
-/// paths (no spaces, a `/` or a `.`, at most 160 characters), else its first line shortened to
-/// `chars`; and whether they were paths.
-pub(crate) fn sample_lines(lines: &[&str], paths: usize, chars: usize) -> (Vec<String>, bool) {
-    let are_paths = !lines.is_empty()
-        && lines.iter().take(paths).all(|l| {
-            !l.contains(char::is_whitespace) && l.contains(['/', '.']) && l.chars().count() <= 160
-        });
-    let sample = if are_paths {
-        lines.iter().take(paths).map(|l| (*l).to_owned()).collect()
-    } else {
-        lines.iter().take(1).map(|l| one_line(l, chars)).collect()
-    };
-    (sample, are_paths)
-}
 
 /// The salient terms of `text` (paths, identifiers, numbers, codes, URLs), at most `max`, in
 /// the order they appear.

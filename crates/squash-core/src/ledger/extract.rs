@@ -1,7 +1,7 @@
 //! The ledger as text: the extractive squash, and the details appended to a summary that left
 //! facts out.
 
-use super::{Fact, FactKind, Ledger};
+use super::fact::{Fact, FactKind, Ledger};
 use crate::message::Message;
 use crate::render::message_text;
 use crate::text::one_line;
