@@ -15,7 +15,6 @@ pub mod ledger;
 pub mod message;
 pub mod operation;
 pub mod page;
-pub mod plan;
 pub mod positions;
 pub mod prompt;
 pub mod provider;
@@ -38,6 +37,6 @@ pub use message::{
     SystemLevel, ToolRefs, ToolResultData,
 };
 pub use operation::{SquashOperation, TokenUsage};
-pub use plan::{LinkEdit, Selection};
 pub use positions::{KnownPositions, Positions};
 pub use provider::{ProviderKind, UnknownProvider};
+pub use thread_ops::{LinkEdit, Selection};

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::ids::ConversationId;
 use crate::message::{ContentItem, Role, ToolResultData};
