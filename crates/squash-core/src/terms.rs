@@ -3,65 +3,43 @@
 //! anchors its facts on them and the quality report compares them; both read them here.
 
 use std::collections::BTreeSet;
-use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::text::regex as re;
+use crate::text::patterns;
 
-// The extraction's own markup (see `prompt::messages_text`) is not content: its omission
-// markers, the line numbers of `cat -n`-style tool output (`    12\t…`, `    12→…`) and the
-// argument names of `Called Tool(key="value")` lines would otherwise count as dropped terms.
-static OMISSION_MARKER: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\[… [\d,]+ characters omitted …\]"));
-static LINE_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^[ \t]*(\d+)(?:\t|→)"));
-/// Applied to `Called …` lines only.
-static CALL_ARG_NAME: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?:^Called [^\s(]+\(|, )([A-Za-z_]\w*)="));
+patterns! {
+    // The extraction's own markup (see `prompt::messages_text`) is not content: its omission
+    // markers, the line numbers of `cat -n`-style tool output (`    12\t…`, `    12→…`) and the
+    // argument names of `Called Tool(key="value")` lines would otherwise count as dropped terms.
+    OMISSION_MARKER = r"\[… [\d,]+ characters omitted …\]";
+    LINE_NUMBER = r"(?m)^[ \t]*(\d+)(?:\t|→)";
+    /// Applied to `Called …` lines only.
+    CALL_ARG_NAME = r"(?:^Called [^\s(]+\(|, )([A-Za-z_]\w*)=";
 
-static URL: LazyLock<Regex> = LazyLock::new(|| re(r#"(?-u:\b)(?:https?|ftp|file)://[^\s<>"'`]+"#));
-static BACKTICKED: LazyLock<Regex> = LazyLock::new(|| re(r"`([^`\n]{1,100})`"));
-static WINDOWS_PATH: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"(?-u:\b)[A-Za-z]:\\(?:[^\\\s"'<>|*?]+\\)*[^\\\s"'<>|*?]*"#));
-static UNIX_PATH: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"(?:^|[\s("'`=\[{,])((?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]*)"#));
-static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?-u:\b)[\w-]+\.(?:rs|ts|tsx|js|jsx|mjs|cjs|py|go|java|kt|kts|rb|php|cs|c|h|cc|cpp|hpp|swift|m|scala|sql|sh|bash|zsh|ps1|md|txt|toml|json|yaml|yml|xml|html|css|scss|lock|gradle|env|cfg|ini|conf|log|csv|proto|vue|svelte|dart|lua|ex|exs|zig|nix)(?-u:\b)",
-    )
-});
-static HTTP_STATUS: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:HTTP(?:/\d(?:\.\d)?)?|status(?:\s+code)?:?)\s+([1-5]\d\d)(?-u:\b)")
-});
-static EXIT_CODE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)exit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*:?\s*(-?\d+)(?-u:\b)")
-});
-static ERROR_CODE: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)[A-Z]{1,4}\d{3,5}(?-u:\b)"));
-static ERRNO: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?-u:\b)(?:ENOENT|EACCES|EPERM|EEXIST|EISDIR|ENOTDIR|ENOTEMPTY|EADDRINUSE|EADDRNOTAVAIL|ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOSPC|EMFILE|ENFILE|EAGAIN|EWOULDBLOCK|EINVAL|EBADF|EBUSY|ENOMEM|EINTR|EIO|ENOTFOUND|EAI_AGAIN|SIGSEGV|SIGKILL|SIGTERM|SIGABRT|SIGINT|OOMKilled)(?-u:\b)",
-    )
-});
-static RUST_PATH: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?-u:\b)[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?:\(\))?"));
-static CALL: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)[A-Za-z_][\w.]*\(\)"));
-static DOTTED: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?-u:\b)[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?-u:\b)"));
-static FLAG: LazyLock<Regex> = LazyLock::new(|| re(r#"(?:^|[\s("'`=\[])(--[A-Za-z0-9][\w-]*)"#));
-static VERSION: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?-u:\b)v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z][\w.]*)?(?-u:\b)"));
-static PERCENT: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)\d+(?:\.\d+)?%"));
-static HEX: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)0x[0-9a-fA-F]+(?-u:\b)"));
-static THOUSANDS: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?-u:\b)\d{1,3}(?:,\d{3})+(?:\.\d+)?(?-u:\b)"));
-static DECIMAL: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)\d+\.\d+(?-u:\b)"));
-static INTEGER: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)\d{2,}(?-u:\b)"));
-static SNAKE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?-u:\b)_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*(?-u:\b)"));
-static CAMEL: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?-u:\b)[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+(?-u:\b)"));
-static PASCAL: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?-u:\b)[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?-u:\b)"));
+    URL = r#"(?-u:\b)(?:https?|ftp|file)://[^\s<>"'`]+"#;
+    BACKTICKED = r"`([^`\n]{1,100})`";
+    WINDOWS_PATH = r#"(?-u:\b)[A-Za-z]:\\(?:[^\\\s"'<>|*?]+\\)*[^\\\s"'<>|*?]*"#;
+    UNIX_PATH = r#"(?:^|[\s("'`=\[{,])((?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]*)"#;
+    FILE_NAME = r"(?-u:\b)[\w-]+\.(?:rs|ts|tsx|js|jsx|mjs|cjs|py|go|java|kt|kts|rb|php|cs|c|h|cc|cpp|hpp|swift|m|scala|sql|sh|bash|zsh|ps1|md|txt|toml|json|yaml|yml|xml|html|css|scss|lock|gradle|env|cfg|ini|conf|log|csv|proto|vue|svelte|dart|lua|ex|exs|zig|nix)(?-u:\b)";
+    HTTP_STATUS = r"(?i)(?-u:\b)(?:HTTP(?:/\d(?:\.\d)?)?|status(?:\s+code)?:?)\s+([1-5]\d\d)(?-u:\b)";
+    EXIT_CODE = r"(?i)(?-u:\b)exit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*:?\s*(-?\d+)(?-u:\b)";
+    ERROR_CODE = r"(?-u:\b)[A-Z]{1,4}\d{3,5}(?-u:\b)";
+    ERRNO = r"(?-u:\b)(?:ENOENT|EACCES|EPERM|EEXIST|EISDIR|ENOTDIR|ENOTEMPTY|EADDRINUSE|EADDRNOTAVAIL|ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOSPC|EMFILE|ENFILE|EAGAIN|EWOULDBLOCK|EINVAL|EBADF|EBUSY|ENOMEM|EINTR|EIO|ENOTFOUND|EAI_AGAIN|SIGSEGV|SIGKILL|SIGTERM|SIGABRT|SIGINT|OOMKilled)(?-u:\b)";
+    RUST_PATH = r"(?-u:\b)[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?:\(\))?";
+    CALL = r"(?-u:\b)[A-Za-z_][\w.]*\(\)";
+    DOTTED = r"(?-u:\b)[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?-u:\b)";
+    FLAG = r#"(?:^|[\s("'`=\[])(--[A-Za-z0-9][\w-]*)"#;
+    VERSION = r"(?-u:\b)v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z][\w.]*)?(?-u:\b)";
+    PERCENT = r"(?-u:\b)\d+(?:\.\d+)?%";
+    HEX = r"(?-u:\b)0x[0-9a-fA-F]+(?-u:\b)";
+    THOUSANDS = r"(?-u:\b)\d{1,3}(?:,\d{3})+(?:\.\d+)?(?-u:\b)";
+    DECIMAL = r"(?-u:\b)\d+\.\d+(?-u:\b)";
+    INTEGER = r"(?-u:\b)\d{2,}(?-u:\b)";
+    SNAKE = r"(?-u:\b)_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*(?-u:\b)";
+    CAMEL = r"(?-u:\b)[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+(?-u:\b)";
+    PASCAL = r"(?-u:\b)[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?-u:\b)";
+}
 
 /// What a matcher does with its matches.
 #[derive(Clone, Copy)]

@@ -3,8 +3,21 @@
 
 use regex::Regex;
 
-/// A pattern written in this crate's source, for a `LazyLock` static. A bad pattern is a bug
-/// that the first test touching it finds, never something input can cause.
+/// Declares statics that hold the crate's regex patterns, each compiled on first use by
+/// [`regex`]: `patterns! { /// What it finds. \n NAME = r"…"; }`.
+macro_rules! patterns {
+    ($($(#[$attr:meta])* $name:ident = $pattern:expr;)+) => {
+        $(
+            $(#[$attr])*
+            static $name: std::sync::LazyLock<regex::Regex> =
+                std::sync::LazyLock::new(|| $crate::text::regex($pattern));
+        )+
+    };
+}
+pub(crate) use patterns;
+
+/// A pattern written in this crate's source, compiled. A bad pattern is a bug that the first
+/// test touching it finds, never something input can cause.
 ///
 /// Word boundaries in the crate's patterns are ASCII (`(?-u:\b)`): with a Unicode one the regex
 /// engine cannot use its lazy DFA on text holding any non-ASCII character and falls back to

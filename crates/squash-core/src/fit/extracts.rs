@@ -2,13 +2,9 @@
 //! run's extract (its ledger in sections, the files it touched one line per action). Rendered
 //! from the summaries' observations alone.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use crate::ledger::{check_facts, ledger_of, sections_text, FactKind, Ledger, Observation};
 use crate::message::{ContentItem, Role};
-use crate::text::regex;
+use crate::text::patterns;
 use crate::tokens::content_tokens;
 
 use super::summary::MessageSummary;
@@ -149,17 +145,13 @@ fn terse_command(text: &str) -> String {
     format!("{what} → {}", outcomes.join(", then "))
 }
 
-/// Counts a run printed: "43 tests, 0 failures", "4 passed; 1 failed".
-static TALLY: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)\d+ (?:tests?|passed|failed|failures?|errors?|doctests?|files?|lines?)(?:[,;] \d+ (?:tests?|passed|failed|failures?|errors?|ignored|skipped))*",
-    )
-});
+patterns! {
+    /// Counts a run printed: "43 tests, 0 failures", "4 passed; 1 failed".
+    TALLY = r"(?i)\d+ (?:tests?|passed|failed|failures?|errors?|doctests?|files?|lines?)(?:[,;] \d+ (?:tests?|passed|failed|failures?|errors?|ignored|skipped))*";
 
-/// A commit a run made: `[branch 1a2b3c4]` or `1a2b3c4..5d6e7f8`.
-static COMMIT: LazyLock<Regex> = LazyLock::new(|| {
-    regex(r"\[[\w./-]+ [0-9a-f]{7,40}\]|(?-u:\b)[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}(?-u:\b)")
-});
+    /// A commit a run made: `[branch 1a2b3c4]` or `1a2b3c4..5d6e7f8`.
+    COMMIT = r"\[[\w./-]+ [0-9a-f]{7,40}\]|(?-u:\b)[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}(?-u:\b)";
+}
 
 /// The ledger in sections, the files first as one line per action; paths stay whole, as the
 /// agent goes on with them.

@@ -7,14 +7,11 @@
 //! valid for the model APIs; the full text stays in the history, reachable through provenance
 //! and undo.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde_json::Value;
 
 use crate::ledger::{is_error_line, last_exit_code, may_have_errors};
 use crate::message::{output_text, ContentItem, Message, Role, StructuredText, ToolResultData};
-use crate::text::{regex, shorten};
+use crate::text::{patterns, shorten};
 use crate::tokens::{estimate_tokens, format_count};
 
 /// The first words of every trimmed text: how a trimmed output is recognised (never trimmed
@@ -38,18 +35,12 @@ const MAX_LINES: usize = 40;
 /// Reasoning keeps at most this many sentences.
 const REASONING_SENTENCES: usize = 4;
 
-// Word boundaries ASCII, as everywhere in the crate (see `text::regex`).
-static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|test result:|(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|warnings?|skipped)(?-u:\b)|(?:build|compilation) (?:succeeded|failed|finished)|(?-u:\b)Finished(?-u:\b)|(?-u:\b)Done(?-u:\b))",
-    )
-});
-static PATH: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?:[\w.-]+/)+[\w.-]+\.\w{1,6}(?-u:\b)|(?-u:\b)[\w-]+\.(?:rs|py|ts|tsx|js|jsx|ex|exs|go|rb|java|kt|c|h|cpp|md|json|toml|ya?ml|sql|sh)(?-u:\b)",
-    )
-});
-static NUMBER: LazyLock<Regex> = LazyLock::new(|| regex(r"(?:^|[^\w.])\d{2,}(?:[.,]\d+)*"));
+patterns! {
+    // Word boundaries ASCII, as everywhere in the crate (see `text::regex`).
+    SUMMARY = r"(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|test result:|(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|warnings?|skipped)(?-u:\b)|(?:build|compilation) (?:succeeded|failed|finished)|(?-u:\b)Finished(?-u:\b)|(?-u:\b)Done(?-u:\b))";
+    PATH = r"(?:[\w.-]+/)+[\w.-]+\.\w{1,6}(?-u:\b)|(?-u:\b)[\w-]+\.(?:rs|py|ts|tsx|js|jsx|ex|exs|go|rb|java|kt|c|h|cpp|md|json|toml|ya?ml|sql|sh)(?-u:\b)";
+    NUMBER = r"(?:^|[^\w.])\d{2,}(?:[.,]\d+)*";
+}
 
 /// The trimmed content of `message`, or `None` when nothing in it is worth trimming. `request`
 /// says the message is a person's request: only its pastes may go.

@@ -2,9 +2,6 @@
 //! into one fact per command (its runs' outcomes in order) or per run of the same exploratory
 //! command ("`find` ×5 … → 12 files, e.g. …").
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde_json::Value;
 
 use super::anchors::anchors_of;
@@ -12,7 +9,7 @@ use super::fact::{Fact, FactKind};
 use super::output::{last_exit_code, run_errors, sample_lines, states_exit_code, summary_line};
 use super::tool_use::ToolUse;
 use crate::ids::MessageId;
-use crate::text::{one_line, regex};
+use crate::text::{one_line, patterns};
 
 /// How a command ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,9 +65,10 @@ const DISPLAY_MAX_CHARS: usize = 100;
 const SAMPLE_PATHS: usize = 2;
 const SAMPLE_CHARS: usize = 40;
 
-static PLUMBING: LazyLock<Regex> = LazyLock::new(|| {
-    regex(r"\s*(?:\d?>&\d|\d?>\s*/dev/null|\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)\s*")
-});
+patterns! {
+    PLUMBING = r"\s*(?:\d?>&\d|\d?>\s*/dev/null|\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)\s*";
+}
+
 /// Programs (and `git`/`bd` subcommands) that only look: their runs in a row are grouped.
 const EXPLORATORY: &[&str] = &[
     "ls",

@@ -2,45 +2,25 @@
 //! run up), the lines that say what went wrong and the terms they name, and its first lines as
 //! a sample.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::anchors::{anchors_of, content_words};
-use crate::text::{one_line, regex};
+use crate::text::{one_line, patterns};
 
 /// Error lines kept per failed run: the first ones name the cause, later ones its echoes.
 const LINES_PER_RUN: usize = 3;
 pub(super) const LINE_MAX_CHARS: usize = 140;
 
-/// Word boundaries are ASCII (`(?-u:\b)`): every word it looks for is ASCII, and a Unicode
-/// boundary makes the regex engine leave its fast automaton for a backtracker on any line with
-/// a non-ASCII character — every line of Claude Code's `Read` output (`  12→…`) has one, and
-/// this regex reads every line of every output a fit trims.
-static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?:(?-u:\b)error(?:\[[A-Z]*\d+\])?(?::|\s+[A-Z]{1,3}\d{3,})|(?-u:\b)ERROR(?-u:\b)|(?-u:\b)FAIL(?:ED|URE)?(?-u:\b)|panicked at|(?-u:\b)[A-Z][A-Za-z]*(?:Error|Exception)(?-u:\b)|(?-u:\b)Error:|npm ERR!|(?-u:\b)fatal:|syntax error|(?-u:\b)CONFLICT(?-u:\b)|●|command not found|No such file or directory|Permission denied|Segmentation fault|(?-u:\b)Assertion|(?m:^)\s*\*\* \()",
-    )
-});
-static CODE: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?-u:\b)(?:E\d{4}|TS\d{4}|[A-Z]{1,4}\d{3,5}|E[A-Z]{3,9}|[A-Z][A-Za-z]*(?:Error|Exception))(?-u:\b)",
-    )
-});
-static TEST_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?-u:\b)(?:[a-z_][a-z0-9_]*::)+[a-z_][a-z0-9_]*(?-u:\b)|(?-u:\b)test_[A-Za-z0-9_]+(?-u:\b)|(?-u:\b)[\w/.-]+\.(?:py|ts|js|rs|go)::[\w:]+",
-    )
-});
+patterns! {
+    /// Word boundaries are ASCII (`(?-u:\b)`): every word it looks for is ASCII, and a Unicode
+    /// boundary makes the regex engine leave its fast automaton for a backtracker on any line with
+    /// a non-ASCII character — every line of Claude Code's `Read` output (`  12→…`) has one, and
+    /// this regex reads every line of every output a fit trims.
+    ERROR_LINE = r"(?:(?-u:\b)error(?:\[[A-Z]*\d+\])?(?::|\s+[A-Z]{1,3}\d{3,})|(?-u:\b)ERROR(?-u:\b)|(?-u:\b)FAIL(?:ED|URE)?(?-u:\b)|panicked at|(?-u:\b)[A-Z][A-Za-z]*(?:Error|Exception)(?-u:\b)|(?-u:\b)Error:|npm ERR!|(?-u:\b)fatal:|syntax error|(?-u:\b)CONFLICT(?-u:\b)|●|command not found|No such file or directory|Permission denied|Segmentation fault|(?-u:\b)Assertion|(?m:^)\s*\*\* \()";
+    CODE = r"(?-u:\b)(?:E\d{4}|TS\d{4}|[A-Z]{1,4}\d{3,5}|E[A-Z]{3,9}|[A-Z][A-Za-z]*(?:Error|Exception))(?-u:\b)";
+    TEST_NAME = r"(?-u:\b)(?:[a-z_][a-z0-9_]*::)+[a-z_][a-z0-9_]*(?-u:\b)|(?-u:\b)test_[A-Za-z0-9_]+(?-u:\b)|(?-u:\b)[\w/.-]+\.(?:py|ts|js|rs|go)::[\w:]+";
 
-static EXIT_CODE: LazyLock<Regex> = LazyLock::new(|| {
-    regex(r"(?i)(?:exited with (?:code|status)|exit (?:code|status)|exit_code)\W{0,3}(-?\d+)")
-});
-static SUMMARY_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$",
-    )
-});
+    EXIT_CODE = r"(?i)(?:exited with (?:code|status)|exit (?:code|status)|exit_code)\W{0,3}(-?\d+)";
+    SUMMARY_LINE = r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$";
+}
 
 /// Whether `line` reports an exit status ("Process exited with code 1"): not output of its own.
 pub(super) fn states_exit_code(line: &str) -> bool {

@@ -2,15 +2,11 @@
 //! the messages' own words. Tool outputs are not prose (their line numbers and listings are
 //! not conclusions); reasoning is not either.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::anchors::{anchors_of, content_words};
 use super::fact::{Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
-use crate::text::{lines_of, one_line, regex, sentences};
+use crate::text::{lines_of, one_line, patterns, sentences};
 
 const REQUEST_MAX_CHARS: usize = 240;
 const STATEMENT_MAX_CHARS: usize = 120;
@@ -19,30 +15,17 @@ const SENTENCES_KEPT: usize = 16;
 /// Sentences of an answer that become facts.
 pub(super) const ANSWER_SENTENCES: usize = 4;
 
-static DECISION: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)(?-u:\b)(?:decided|decision|instead of|rather than|going with|chose|we(?:'ll| will) use|i(?:'ll| will) use|switch(?:ed|ing)? to|opted|settled on|prefer)(?-u:\b)",
-    )
-});
-static OPEN: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)(?-u:\b)(?:todo|fixme|still (?:need|needs|has|have|fails?|failing|broken|missing|open|to do)|not yet|open question|follow[- ]up|left to do|remaining (?:work|tasks?|items?|issues?|failures?)|known (?:issue|limitation)s?|blocked (?:by|on)|unresolved)(?-u:\b)",
-    )
-});
-/// Narration of what the agent is about to do ("Let me look at …", "I'll help you …", "Now
-/// add the hook …") states no fact.
-static NARRATION: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect|alright|sure|so)[,!.:]?\s+)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| need to| should| want to| can now| now need to)|we(?:'ll| will| need to| should)|i'm (?:now|about to|going)|time to|here(?:'s| is) (?:what|how|the plan|my plan)|i have (?:a |the )?(?:clear|good|full|thorough|better|complete) (?:picture|understanding|context|view)|(?:now|next|then)\s+(?:add|update|write|run|create|implement|check|fix|apply|read|look|wire|move|remove|replace|make|test|verify|commit|push)|still (?:compiling|running|waiting|working|building|loading)|almost (?:done|there)|waiting for)(?-u:\b)",
-    )
-});
-/// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
-/// is …", "the average distance is 1/3").
-static VERDICT: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)(?-u:\b)(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)(?-u:\b)|[=≈]",
-    )
-});
+patterns! {
+    DECISION = r"(?i)(?-u:\b)(?:decided|decision|instead of|rather than|going with|chose|we(?:'ll| will) use|i(?:'ll| will) use|switch(?:ed|ing)? to|opted|settled on|prefer)(?-u:\b)";
+    OPEN = r"(?i)(?-u:\b)(?:todo|fixme|still (?:need|needs|has|have|fails?|failing|broken|missing|open|to do)|not yet|open question|follow[- ]up|left to do|remaining (?:work|tasks?|items?|issues?|failures?)|known (?:issue|limitation)s?|blocked (?:by|on)|unresolved)(?-u:\b)";
+    /// Narration of what the agent is about to do ("Let me look at …", "I'll help you …", "Now
+    /// add the hook …") states no fact.
+    NARRATION = r"(?i)^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect|alright|sure|so)[,!.:]?\s+)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| need to| should| want to| can now| now need to)|we(?:'ll| will| need to| should)|i'm (?:now|about to|going)|time to|here(?:'s| is) (?:what|how|the plan|my plan)|i have (?:a |the )?(?:clear|good|full|thorough|better|complete) (?:picture|understanding|context|view)|(?:now|next|then)\s+(?:add|update|write|run|create|implement|check|fix|apply|read|look|wire|move|remove|replace|make|test|verify|commit|push)|still (?:compiling|running|waiting|working|building|loading)|almost (?:done|there)|waiting for)(?-u:\b)";
+    /// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
+    /// is …", "the average distance is 1/3").
+    VERDICT = r"(?i)(?-u:\b)(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)(?-u:\b)|[=≈]";
+}
+
 /// The sentences of one message of the agent's prose, classified.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ProseObs {

@@ -2,18 +2,16 @@
 //! values, and its conclusions — every verdict, and the answer each request got, which only
 //! the observations around a message can tell.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::anchors::content_words;
 use super::fact::{Fact, FactKind};
 use super::observe::{Observation, Observed};
 use super::prose::{Sentence, ANSWER_SENTENCES};
-use crate::text::regex;
+use crate::text::patterns;
 
-/// Numbers an answer states, small ones and fractions included ("1/3", "0.33", "5").
-static ANSWER_NUMBER: LazyLock<Regex> = LazyLock::new(|| regex(r"-?\d+(?:[./,]\d+)*"));
+patterns! {
+    /// Numbers an answer states, small ones and fractions included ("1/3", "0.33", "5").
+    ANSWER_NUMBER = r"-?\d+(?:[./,]\d+)*";
+}
 
 /// What the observations of a ledger are, for which prose is an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,54 +1,24 @@
 //! Cleaning a raw model answer: what models put around the content despite the prompt.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::problem::OutputProblem;
-use crate::text::{normalise_quotes, regex};
+use crate::text::{normalise_quotes, patterns};
 
-/// A whole first line that only announces the answer: "Here is the compressed message:",
-/// "Sure! Here's a concise summary:", "**Compressed message:**", "## Summary", "Sure!".
-static PLEASANTRY_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)^(?:(?:sure|certainly|of course|okay|ok|alright|absolutely|got it|understood)(?-u:\b)[\s!.,]*(?:here (?:you go|it is))?|here (?:you go|it is))[\s!.,:]*$",
-    )
-});
-static OPENER: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)^(?:(?:sure|certainly|of course|okay|ok|alright|absolutely)(?-u:\b)[!.,]*\s*)?(?:here(?:'s| is| are)|below is|this is|the following is|i(?:'ve| have) (?:compressed|condensed|summari[sz]ed|squashed|combined|merged|shortened))(?-u:\b)",
-    )
-});
-static TASK_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)compress|condens|concise|squash|summar|shorten|combin|merg|rewrit|tl;?dr|here (?:you go|it is)",
-    )
-});
-static LABEL_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)^(?:the\s+)?(?:(?:compressed|condensed|squashed|combined|merged|shortened|concise|final)\s+)?(?:message|version|text|summary|output|result|tl;?dr)\s*:?$",
-    )
-});
-/// A label that starts the first line, the content following on the same line:
-/// "Compressed message: We fixed …", "Summary: …", "Here is the squashed version: …".
-static INLINE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)^[#*_\s]*(?:(?:the\s+)?(?:compressed|condensed|squashed|combined|merged|shortened)\s+(?:message|version|text|summary|output|result)|summary|tl;?dr|(?:(?:sure|certainly|of course|okay|ok)(?-u:\b)[!.,]*\s*)?(?:here(?:'s| is| are)|below is)(?-u:\b)[^\n:]{0,100}?(?:compress|condens|concise|squash|summar|shorten|combin|merg)[^\n:]{0,60})\s*:[*_]*[ \t]*",
-    )
-});
-/// Closing offers that are about the exchange, not the content.
-static CLOSING_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)^(?:let me know(?-u:\b)|i hope this helps|hope this helps|feel free to(?-u:\b)|is there anything else|would you like me to(?-u:\b)|if you(?:'d| would) like(?-u:\b)|if you need (?:any|more)(?-u:\b))",
-    )
-});
-/// A short answer that only talks about the task: "I have compressed the messages above.",
-/// "I'll compress these messages for you."
-static META_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)^(?:the (?:messages?|conversation|text|content) (?:have|has|were|was|is|are)(?: been)? \w*(?:compress|condens|squash|summar|combin|merg|shorten)|(?:i(?:'ve| have| will|'ll)?|here(?:'s| is| are)|sure|certainly|okay|done)(?-u:\b).{0,80}?(?-u:\b)(?:compress|condens|squash|summar|combin|merg|shorten)\w*(?-u:\b).{0,60}?(?-u:\b)(?:messages?|conversation|the above|the text|the content|the following)(?-u:\b))",
-    )
-});
+patterns! {
+    /// A whole first line that only announces the answer: "Here is the compressed message:",
+    /// "Sure! Here's a concise summary:", "**Compressed message:**", "## Summary", "Sure!".
+    PLEASANTRY_LINE = r"(?i)^(?:(?:sure|certainly|of course|okay|ok|alright|absolutely|got it|understood)(?-u:\b)[\s!.,]*(?:here (?:you go|it is))?|here (?:you go|it is))[\s!.,:]*$";
+    OPENER = r"(?i)^(?:(?:sure|certainly|of course|okay|ok|alright|absolutely)(?-u:\b)[!.,]*\s*)?(?:here(?:'s| is| are)|below is|this is|the following is|i(?:'ve| have) (?:compressed|condensed|summari[sz]ed|squashed|combined|merged|shortened))(?-u:\b)";
+    TASK_WORD = r"(?i)compress|condens|concise|squash|summar|shorten|combin|merg|rewrit|tl;?dr|here (?:you go|it is)";
+    LABEL_LINE = r"(?i)^(?:the\s+)?(?:(?:compressed|condensed|squashed|combined|merged|shortened|concise|final)\s+)?(?:message|version|text|summary|output|result|tl;?dr)\s*:?$";
+    /// A label that starts the first line, the content following on the same line:
+    /// "Compressed message: We fixed …", "Summary: …", "Here is the squashed version: …".
+    INLINE_LABEL = r"(?i)^[#*_\s]*(?:(?:the\s+)?(?:compressed|condensed|squashed|combined|merged|shortened)\s+(?:message|version|text|summary|output|result)|summary|tl;?dr|(?:(?:sure|certainly|of course|okay|ok)(?-u:\b)[!.,]*\s*)?(?:here(?:'s| is| are)|below is)(?-u:\b)[^\n:]{0,100}?(?:compress|condens|concise|squash|summar|shorten|combin|merg)[^\n:]{0,60})\s*:[*_]*[ \t]*";
+    /// Closing offers that are about the exchange, not the content.
+    CLOSING_LINE = r"(?i)^(?:let me know(?-u:\b)|i hope this helps|hope this helps|feel free to(?-u:\b)|is there anything else|would you like me to(?-u:\b)|if you(?:'d| would) like(?-u:\b)|if you need (?:any|more)(?-u:\b))";
+    /// A short answer that only talks about the task: "I have compressed the messages above.",
+    /// "I'll compress these messages for you."
+    META_ONLY = r"(?i)^(?:the (?:messages?|conversation|text|content) (?:have|has|were|was|is|are)(?: been)? \w*(?:compress|condens|squash|summar|combin|merg|shorten)|(?:i(?:'ve| have| will|'ll)?|here(?:'s| is| are)|sure|certainly|okay|done)(?-u:\b).{0,80}?(?-u:\b)(?:compress|condens|squash|summar|combin|merg|shorten)\w*(?-u:\b).{0,60}?(?-u:\b)(?:messages?|conversation|the above|the text|the content|the following)(?-u:\b))";
+}
 
 /// Tags a model may wrap its answer in; the prompt's own tags are not here (an answer wrapped
 /// in those is an echo, refused by [`guard_output`]).

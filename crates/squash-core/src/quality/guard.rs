@@ -2,23 +2,14 @@
 //! an echo of the prompt, a runaway loop, a copy of one message, no compression at all.
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
-
-use regex::Regex;
 
 use super::problem::OutputProblem;
-use crate::text::{normalise_quotes, regex, shorten};
+use crate::text::{normalise_quotes, patterns, shorten};
 
-static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)^(?:(?:(?:i'm|i am)\s+)?sorry(?-u:\b)[^.\n]{0,40}?(?-u:\b)(?:can't|cannot|can not|unable|won't|not able)(?-u:\b)|i apologi[sz]e(?-u:\b)[^.\n]{0,40}?(?-u:\b)(?:can't|cannot|can not|unable|won't|not able)(?-u:\b)|as an ai(?-u:\b)|i (?:can't|cannot|can not|won't|am unable to|'m unable to|am not able to|'m not able to) (?:help|assist|comply|fulfil|fulfill|do that|complete|process|provide|summari[sz]e|compress|squash|perform)(?-u:\b))",
-    )
-});
-static PROMPT_MARKUP: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)</?(?:messages_to_squash|additional_instructions|rules|task)\s*>|<message\s+index\s*=|</message\s*>",
-    )
-});
+patterns! {
+    REFUSAL = r"(?i)^(?:(?:(?:i'm|i am)\s+)?sorry(?-u:\b)[^.\n]{0,40}?(?-u:\b)(?:can't|cannot|can not|unable|won't|not able)(?-u:\b)|i apologi[sz]e(?-u:\b)[^.\n]{0,40}?(?-u:\b)(?:can't|cannot|can not|unable|won't|not able)(?-u:\b)|as an ai(?-u:\b)|i (?:can't|cannot|can not|won't|am unable to|'m unable to|am not able to|'m not able to) (?:help|assist|comply|fulfil|fulfill|do that|complete|process|provide|summari[sz]e|compress|squash|perform)(?-u:\b))";
+    PROMPT_MARKUP = r"(?i)</?(?:messages_to_squash|additional_instructions|rules|task)\s*>|<message\s+index\s*=|</message\s*>";
+}
 
 /// A line or sentence this long, seen this often, is a loop rather than a list item.
 const LOOP_MIN_CHARS: usize = 20;
