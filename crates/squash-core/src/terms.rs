@@ -265,24 +265,37 @@ mod tests {
         salient_terms(text).into_iter().collect()
     }
 
+    fn assert_has(t: &[String], wanted: &[&str]) {
+        for want in wanted {
+            assert!(t.contains(&(*want).to_owned()), "missing {want:?} in {t:?}");
+        }
+    }
+
+    fn assert_lacks(t: &[String], unwanted: &[&str]) {
+        for not in unwanted {
+            assert!(!t.contains(&(*not).to_owned()), "{not:?} in {t:?}");
+        }
+    }
+
     #[test]
     fn paths_of_every_shape() {
         let t = terms(
             "Edit src/main.rs, then ./a/b.ts and ../up/c.py; see /etc/nginx/nginx.conf, \
              ~/.config/app.toml and C:\\Users\\me\\app.exe. Also main.ts and util.c.",
         );
-        for want in [
-            "src/main.rs",
-            "./a/b.ts",
-            "../up/c.py",
-            "/etc/nginx/nginx.conf",
-            "~/.config/app.toml",
-            "C:\\Users\\me\\app.exe",
-            "main.ts",
-            "util.c",
-        ] {
-            assert!(t.contains(&want.to_owned()), "missing {want:?} in {t:?}");
-        }
+        assert_has(
+            &t,
+            &[
+                "src/main.rs",
+                "./a/b.ts",
+                "../up/c.py",
+                "/etc/nginx/nginx.conf",
+                "~/.config/app.toml",
+                "C:\\Users\\me\\app.exe",
+                "main.ts",
+                "util.c",
+            ],
+        );
         // A path is one term, not also its file name.
         assert!(!t.contains(&"main.rs".to_owned()), "{t:?}");
     }
@@ -300,24 +313,23 @@ mod tests {
              serde_json.to_string and std::env::var; run parse() and self.flush() with \
              --no-emit. MAX_TOKENS is 4096.",
         );
-        for want in [
-            "build_squash_prompt",
-            "ConversationService",
-            "getUserName",
-            "serde_json.to_string",
-            "std::env::var",
-            "parse()",
-            "self.flush()",
-            "--no-emit",
-            "MAX_TOKENS",
-            "4096",
-        ] {
-            assert!(t.contains(&want.to_owned()), "missing {want:?} in {t:?}");
-        }
+        assert_has(
+            &t,
+            &[
+                "build_squash_prompt",
+                "ConversationService",
+                "getUserName",
+                "serde_json.to_string",
+                "std::env::var",
+                "parse()",
+                "self.flush()",
+                "--no-emit",
+                "MAX_TOKENS",
+                "4096",
+            ],
+        );
         // Plain words, sentence starts and single digits are not terms.
-        for not in ["Call", "from", "run", "is", "with"] {
-            assert!(!t.contains(&not.to_owned()), "{not:?} in {t:?}");
-        }
+        assert_lacks(&t, &["Call", "from", "run", "is", "with"]);
     }
 
     #[test]
@@ -326,20 +338,19 @@ mod tests {
             "Upgraded to 1.95.0 and v0.8.12-beta.1; 3,214 rows (12.5%) took 0.75 s, \
              address 0x7ffe, 42 files, 7 dirs.",
         );
-        for want in [
-            "1.95.0",
-            "v0.8.12-beta.1",
-            "3214",
-            "12.5%",
-            "0.75",
-            "0x7ffe",
-            "42",
-        ] {
-            assert!(t.contains(&want.to_owned()), "missing {want:?} in {t:?}");
-        }
-        for not in ["7", "95", "1.95", "214", "12.5"] {
-            assert!(!t.contains(&not.to_owned()), "{not:?} in {t:?}");
-        }
+        assert_has(
+            &t,
+            &[
+                "1.95.0",
+                "v0.8.12-beta.1",
+                "3214",
+                "12.5%",
+                "0.75",
+                "0x7ffe",
+                "42",
+            ],
+        );
+        assert_lacks(&t, &["7", "95", "1.95", "214", "12.5"]);
     }
 
     #[test]
@@ -349,18 +360,19 @@ mod tests {
              TS2345, open failed with ENOENT; the API answered HTTP/1.1 503 and later status \
              code 404; make exited with code 2 (exit status: 1).",
         );
-        for want in [
-            "https://doc.rust-lang.org/error_codes/E0308.html",
-            "E0308",
-            "TS2345",
-            "ENOENT",
-            "HTTP 503",
-            "HTTP 404",
-            "exit code 2",
-            "exit code 1",
-        ] {
-            assert!(t.contains(&want.to_owned()), "missing {want:?} in {t:?}");
-        }
+        assert_has(
+            &t,
+            &[
+                "https://doc.rust-lang.org/error_codes/E0308.html",
+                "E0308",
+                "TS2345",
+                "ENOENT",
+                "HTTP 503",
+                "HTTP 404",
+                "exit code 2",
+                "exit code 1",
+            ],
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::anchors::anchors_of;
 use super::fact::{Fact, FactKind};
-use super::output::{last_exit_code, run_errors, sample_lines, states_exit_code, summary_line};
+use super::output::{content_lines, last_exit_code, run_errors, sample_lines, summary_line};
 use super::tool_use::ToolUse;
 use crate::ids::MessageId;
 use crate::text::{one_line, patterns};
@@ -176,11 +176,7 @@ fn group_of(anchor: &str) -> &str {
 }
 
 fn listing(output: &str) -> Listing {
-    let lines: Vec<&str> = output
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !states_exit_code(l))
-        .collect();
+    let lines = content_lines(output);
     let (sample, paths) = sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
     Listing {
         lines: lines.len(),
@@ -215,16 +211,14 @@ fn found_in(output: &str, status: Status) -> Option<String> {
     if status != Status::Ok {
         return None;
     }
-    if let Some(short) = short_output(output) {
+    let lines = content_lines(output);
+    if let Some(short) = short_of(&lines) {
         return Some(short);
     }
-    let useful = |l: &&str| !l.is_empty() && !states_exit_code(l);
-    let first = output.lines().map(str::trim).find(useful)?;
-    let last = output.lines().rev().map(str::trim).find(useful)?;
     Some(format!(
         "{} … {}",
-        one_line(first, SAMPLE_CHARS),
-        one_line(last, SAMPLE_CHARS)
+        one_line(lines.first()?, SAMPLE_CHARS),
+        one_line(lines.last()?, SAMPLE_CHARS)
     ))
 }
 
@@ -333,12 +327,12 @@ fn outcome(run: &CommandObs) -> String {
 /// An output that is one or two lines long ("344", "Imported 1,842 rows"): what the run
 /// found, in full (of two lines, the second).
 fn short_output(output: &str) -> Option<String> {
-    let lines: Vec<&str> = output
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !states_exit_code(l))
-        .collect();
-    match lines.as_slice() {
+    short_of(&content_lines(output))
+}
+
+/// [`short_output`] of an output's [`content_lines`].
+fn short_of(lines: &[&str]) -> Option<String> {
+    match lines {
         [one] => Some(one_line(one, 100)),
         [_, two] => Some(one_line(two, 100)),
         _ => None,

@@ -22,9 +22,14 @@ patterns! {
     SUMMARY_LINE = r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$";
 }
 
-/// Whether `line` reports an exit status ("Process exited with code 1"): not output of its own.
-pub(super) fn states_exit_code(line: &str) -> bool {
-    EXIT_CODE.is_match(line)
+/// The lines of an output that say something, trimmed: not blank, and not the exit status a
+/// harness adds ("Process exited with code 1").
+pub(super) fn content_lines(output: &str) -> Vec<&str> {
+    output
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l))
+        .collect()
 }
 
 /// The exit status an output reports last ("Process exited with code 1", "Exit code: 2"):

@@ -75,7 +75,7 @@ fn positions<P: Positions + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::thread_ops::fixtures::{ids, picked};
+    use crate::thread_ops::fixtures::{check_squashed, ids, others, thread_and_selection};
 
     #[test]
     fn squash_plan_replaces_the_first_source_and_drops_the_rest() {
@@ -132,23 +132,12 @@ mod tests {
 
         proptest! {
             #[test]
-            fn applied_plans_match_the_list_rules(
-                n in 2usize..40,
-                picks in proptest::collection::btree_set(0usize..40, 2..8),
-            ) {
-                let l = ids(n);
-                let chosen = picked(&l, &picks);
-                prop_assume!(chosen.len() >= 2);
+            fn applied_plans_match_the_list_rules((l, chosen) in thread_and_selection()) {
                 let r = MessageId::new();
                 let squashed = plan_squash(&l, &chosen).unwrap().apply(&l, Some(r)).unwrap();
-                prop_assert_eq!(squashed.len(), n - chosen.len() + 1);
-                prop_assert_eq!(squashed[l.iter().position(|id| *id == chosen[0]).unwrap()], r);
+                check_squashed(&l, &chosen, r, &squashed)?;
                 let deleted = plan_delete(&l, &chosen).unwrap().apply(&l, None).unwrap();
-                let kept: Vec<MessageId> =
-                    l.iter().filter(|id| !chosen.contains(id)).copied().collect();
-                prop_assert_eq!(&deleted, &kept);
-                let rest: Vec<MessageId> = squashed.into_iter().filter(|id| *id != r).collect();
-                prop_assert_eq!(rest, kept);
+                prop_assert_eq!(deleted, others(&l, &chosen));
             }
         }
     }
