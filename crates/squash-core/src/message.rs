@@ -269,7 +269,19 @@ impl Message {
         if content.iter().all(ContentItem::is_blank) {
             return Err(DomainError::EmptyText);
         }
-        Ok(Message {
+        Ok(Message::new_unchecked(conversation_id, role, content))
+    }
+
+    /// A new message of `content` as it is, not validated: for a reader that keeps what a
+    /// session file holds, or a service whose content is valid by construction. No operation,
+    /// no reply, no instructions, no metadata; created now (set the fields that differ with
+    /// `Message { metadata, created_at, ..Message::new_unchecked(…) }`).
+    pub fn new_unchecked(
+        conversation_id: ConversationId,
+        role: Role,
+        content: Vec<ContentItem>,
+    ) -> Message {
+        Message {
             id: MessageId::new(),
             conversation_id,
             squash_operation_id: None,
@@ -279,7 +291,7 @@ impl Message {
             instructions: Vec::new(),
             metadata: None,
             created_at: crate::time::now(),
-        })
+        }
     }
 
     /// A single-text message.
