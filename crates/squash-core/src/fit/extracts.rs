@@ -10,7 +10,7 @@ use crate::tokens::content_tokens;
 use super::summary::MessageSummary;
 
 /// A line or an extract, with its price and what it no longer states.
-pub(crate) struct Rendered {
+pub(crate) struct Extract {
     pub text: String,
     pub cost: u64,
     pub facts: usize,
@@ -31,11 +31,11 @@ pub(crate) enum Form {
 }
 
 /// The line of a step, or the extract of a run, from the summaries of `positions`.
-pub(crate) fn render(
+pub(crate) fn extract(
     s: &[MessageSummary],
     positions: std::ops::RangeInclusive<usize>,
     form: Form,
-) -> Rendered {
+) -> Extract {
     let obs: Vec<&Observation> = positions
         .clone()
         .flat_map(|i| s[i].observations.iter())
@@ -74,7 +74,7 @@ pub(crate) fn render(
         }
     };
     let check = check_facts(&full, &text);
-    Rendered {
+    Extract {
         cost: content_tokens(
             Role::Assistant,
             &[ContentItem::text_for(Role::Assistant, text.as_str())],

@@ -8,7 +8,7 @@
 //! extract, which runs are merged into one; what each costs now; and the units taken, in order,
 //! so that the newest can be given back.
 
-use super::extracts::{render, Form, Rendered};
+use super::extracts::{extract, Extract, Form};
 use super::level_report::level_reports;
 use super::levels::{degrade_order, Degradable, FitStrategy, StepAction, Unit};
 use super::plan::{FitPlan, Protection};
@@ -97,15 +97,15 @@ struct Applied {
 struct Run {
     /// Step indexes.
     steps: std::ops::Range<usize>,
-    rendered: Option<Rendered>,
+    rendered: Option<Extract>,
 }
 
 struct Group {
     /// Run indexes.
     runs: std::ops::Range<usize>,
-    /// Rendered merges, by how many runs they merge (index `n - 2`).
-    merges: Vec<Option<Rendered>>,
-    terse: Option<Rendered>,
+    /// Extract merges, by how many runs they merge (index `n - 2`).
+    merges: Vec<Option<Extract>>,
+    terse: Option<Extract>,
 }
 
 pub(crate) struct Planner<'a> {
@@ -117,7 +117,7 @@ pub(crate) struct Planner<'a> {
     step_of: Vec<Option<usize>>,
     trimmed: Vec<bool>,
     lined: Vec<bool>,
-    lines: Vec<Option<Rendered>>,
+    lines: Vec<Option<Extract>>,
     runs: Vec<Run>,
     run_of: Vec<Option<usize>>,
     run_taken: Vec<bool>,
@@ -339,10 +339,10 @@ impl<'a> Planner<'a> {
         head + (from..start + n).map(|r| self.run_cost(r)).sum::<u64>()
     }
 
-    fn line(&mut self, k: usize) -> &Rendered {
+    fn line(&mut self, k: usize) -> &Extract {
         if self.lines[k].is_none() {
             let positions = self.layout.steps[k].positions();
-            self.lines[k] = Some(render(self.s, positions, Form::Line));
+            self.lines[k] = Some(extract(self.s, positions, Form::Line));
         }
         self.lines[k].as_ref().expect("rendered above")
     }
@@ -354,30 +354,30 @@ impl<'a> Planner<'a> {
         steps[first].first..=steps[last].last
     }
 
-    fn run(&mut self, r: usize) -> &Rendered {
+    fn run(&mut self, r: usize) -> &Extract {
         if self.runs[r].rendered.is_none() {
             let positions = self.positions_of_runs(r..r + 1);
-            self.runs[r].rendered = Some(render(self.s, positions, Form::Run));
+            self.runs[r].rendered = Some(extract(self.s, positions, Form::Run));
         }
         self.runs[r].rendered.as_ref().expect("rendered above")
     }
 
-    fn merge(&mut self, g: usize, n: usize) -> &Rendered {
+    fn merge(&mut self, g: usize, n: usize) -> &Extract {
         if self.groups[g].merges[n - 2].is_none() {
             let start = self.groups[g].runs.start;
             let positions = self.positions_of_runs(start..start + n);
-            self.groups[g].merges[n - 2] = Some(render(self.s, positions, Form::Run));
+            self.groups[g].merges[n - 2] = Some(extract(self.s, positions, Form::Run));
         }
         self.groups[g].merges[n - 2]
             .as_ref()
             .expect("rendered above")
     }
 
-    fn terse(&mut self, g: usize) -> &Rendered {
+    fn terse(&mut self, g: usize) -> &Extract {
         if self.groups[g].terse.is_none() {
             let runs = self.groups[g].runs.clone();
             let positions = self.positions_of_runs(runs);
-            self.groups[g].terse = Some(render(self.s, positions, Form::Terse));
+            self.groups[g].terse = Some(extract(self.s, positions, Form::Terse));
         }
         self.groups[g].terse.as_ref().expect("rendered above")
     }
@@ -460,7 +460,7 @@ impl<'a> Planner<'a> {
     }
 }
 
-fn clone_of(r: &Rendered) -> (u64, usize, Vec<String>, Option<String>) {
+fn clone_of(r: &Extract) -> (u64, usize, Vec<String>, Option<String>) {
     (r.cost, r.facts, r.lost.clone(), Some(r.text.clone()))
 }
 

@@ -89,7 +89,7 @@ fn body_with(message: &Message, names: &ToolNames<'_>, cut: Cut) -> String {
     let parts: Vec<String> = message
         .content
         .iter()
-        .filter_map(|item| item_text(item, names, cut))
+        .filter_map(|item| item_for_model(item, names, cut))
         .collect();
     if parts.is_empty() {
         "[no text]".to_owned()
@@ -98,7 +98,7 @@ fn body_with(message: &Message, names: &ToolNames<'_>, cut: Cut) -> String {
     }
 }
 
-fn item_text(item: &ContentItem, names: &ToolNames<'_>, cut: Cut) -> Option<String> {
+fn item_for_model(item: &ContentItem, names: &ToolNames<'_>, cut: Cut) -> Option<String> {
     if item.is_blank() {
         return None;
     }
@@ -190,7 +190,7 @@ mod tests {
             is_error: false,
         };
         assert_eq!(
-            item_text(&ok, &names, Cut::Prompt).unwrap(),
+            item_for_model(&ok, &names, Cut::Prompt).unwrap(),
             "Grep returned: Found 2 files"
         );
         let failed = ContentItem::ToolResult {
@@ -200,7 +200,7 @@ mod tests {
             is_error: true,
         };
         assert_eq!(
-            item_text(&failed, &names, Cut::Prompt).unwrap(),
+            item_for_model(&failed, &names, Cut::Prompt).unwrap(),
             "Bash failed with no output."
         );
         let unknown = ContentItem::ToolResult {
@@ -213,7 +213,7 @@ mod tests {
             is_error: false,
         };
         assert_eq!(
-            item_text(&unknown, &names, Cut::Prompt).unwrap(),
+            item_for_model(&unknown, &names, Cut::Prompt).unwrap(),
             "The tool returned: [image/png, 4 bytes base64]"
         );
     }
@@ -227,28 +227,31 @@ mod tests {
                 data: "A".repeat(10_000),
             },
         };
-        assert_eq!(item_text(&image, &names, Cut::Prompt).unwrap(), "[image]");
+        assert_eq!(
+            item_for_model(&image, &names, Cut::Prompt).unwrap(),
+            "[image]"
+        );
         let file = ContentItem::Image {
             source: ImageSource::File {
                 path: "docs/screenshot.png".into(),
             },
         };
         assert_eq!(
-            item_text(&file, &names, Cut::Prompt).unwrap(),
+            item_for_model(&file, &names, Cut::Prompt).unwrap(),
             "[image: docs/screenshot.png]"
         );
         let unknown = ContentItem::UnknownJson {
             json: json!({"type": "server_tool_use", "payload": "x".repeat(5_000)}),
         };
         assert_eq!(
-            item_text(&unknown, &names, Cut::Prompt).unwrap(),
+            item_for_model(&unknown, &names, Cut::Prompt).unwrap(),
             "[unrecognised content of type \"server_tool_use\"]"
         );
         let untyped = ContentItem::UnknownJson {
             json: json!([1, 2]),
         };
         assert_eq!(
-            item_text(&untyped, &names, Cut::Prompt).unwrap(),
+            item_for_model(&untyped, &names, Cut::Prompt).unwrap(),
             "[unrecognised content]"
         );
     }
@@ -260,6 +263,6 @@ mod tests {
             signature: "sig".into(),
             thinking: "  ".into(),
         };
-        assert_eq!(item_text(&redacted, &names, Cut::Prompt), None);
+        assert_eq!(item_for_model(&redacted, &names, Cut::Prompt), None);
     }
 }

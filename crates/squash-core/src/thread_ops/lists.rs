@@ -2,7 +2,7 @@
 //! out, by the same planners and [`LinkEdit::apply`](super::LinkEdit::apply). What the store
 //! must hold after an operation, for the property tests and the benchmarks.
 
-use super::plans::{plan_delete, plan_edit, plan_squash};
+use super::link_edit::{plan_delete, plan_edit, plan_squash};
 use super::selection::order_by_thread;
 use crate::error::DomainError;
 use crate::ids::MessageId;

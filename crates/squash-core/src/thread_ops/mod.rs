@@ -16,16 +16,15 @@
 
 mod link_edit;
 mod lists;
-mod plans;
 mod selection;
 mod tool_pairs;
 
 #[cfg(test)]
 mod fixtures;
 
-pub use link_edit::LinkEdit;
+pub use link_edit::{plan_append, plan_delete, plan_edit, plan_squash, LinkEdit};
 pub use lists::{append, delete, edit, squash};
-pub use plans::{plan_append, plan_delete, plan_edit, plan_squash};
+
 pub use selection::{order_by_thread, select_with_partners, Selection};
 pub use tool_pairs::{
     check_edit_keeps_pairs, enforce_partner_policy, tool_partners, PartnerAdded, PartnerPolicy,
