@@ -4,7 +4,7 @@
 use regex::Regex;
 
 /// Declares statics that hold the crate's regex patterns, each compiled on first use by
-/// [`regex`]: `patterns! { /// What it finds. \n NAME = r"…"; }`.
+/// [`regex()`]: `patterns! { /// What it finds. \n NAME = r"…"; }`.
 macro_rules! patterns {
     ($($(#[$attr:meta])* $name:ident = $pattern:expr;)+) => {
         $(

@@ -21,7 +21,7 @@ patterns! {
 }
 
 /// Tags a model may wrap its answer in; the prompt's own tags are not here (an answer wrapped
-/// in those is an echo, refused by [`guard_output`]).
+/// in those is an echo, refused by [`guard_output`](super::guard_output)).
 const WRAPPING_TAGS: &[&str] = &[
     "compressed",
     "compressed_message",
