@@ -111,21 +111,25 @@ pub fn check_edit_keeps_pairs(
     others: &HashMap<MessageId, ToolRefs>,
 ) -> Result<(), DomainError> {
     // A call dropped must not leave its result behind, nor a result dropped its call.
-    let sides: [(&[String], &[String], fn(&ToolRefs) -> &[String]); 2] = [
-        (&old.calls, &new.calls, |r| &r.results),
-        (&old.results, &new.results, |r| &r.calls),
-    ];
-    for (before, after, partner_side) in sides {
-        for id in before.iter().filter(|id| !after.contains(id)) {
-            if let Some((partner, _)) = others
-                .iter()
-                .find(|(m, r)| **m != target && partner_side(r).contains(id))
-            {
-                return Err(DomainError::EditBreaksToolPair {
-                    tool_use_id: id.clone(),
-                    partner: *partner,
-                });
-            }
+    let dropped = |old: &'_ [String], new: &[String]| -> Vec<String> {
+        old.iter().filter(|id| !new.contains(id)).cloned().collect()
+    };
+    let calls = dropped(&old.calls, &new.calls)
+        .into_iter()
+        .map(|id| (id, true));
+    let results = dropped(&old.results, &new.results)
+        .into_iter()
+        .map(|id| (id, false));
+    for (id, was_call) in calls.chain(results) {
+        let partner = others.iter().find(|(m, r)| {
+            let other_side = if was_call { &r.results } else { &r.calls };
+            **m != target && other_side.contains(&id)
+        });
+        if let Some((partner, _)) = partner {
+            return Err(DomainError::EditBreaksToolPair {
+                tool_use_id: id,
+                partner: *partner,
+            });
         }
     }
     Ok(())
