@@ -1639,7 +1639,7 @@ fn timed_squash_commit(rt: &Runtime, p: &Product, slot: usize) -> Duration {
     )
     .expect("message");
     result.squash_operation_id = Some(op_id);
-    let edit = squash_core::plan::plan_squash(&snap.positions, &sources).expect("squash");
+    let edit = squash_core::thread_ops::plan_squash(&snap.positions, &sources).expect("squash");
     let thread_id = ThreadId::new();
     let operation = squash_core::SquashOperation {
         id: op_id,

@@ -5,9 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use squash_core::page::PageSpan;
-use squash_core::plan::{self, Selection};
 use squash_core::prompt::{PromptStyle, SquashStyle};
-use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy};
+use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy, Selection};
 use squash_core::Positions;
 use squash_core::{
     render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId, Project,
@@ -440,7 +439,7 @@ impl ConversationService {
         let target = req.message;
         let asked = asked_positions(&[target], &refs);
         self.commit_on_positions(conversation, None, None, &asked, move |snap| {
-            let edit = plan::plan_edit(&snap.positions, target)?;
+            let edit = thread_ops::plan_edit(&snap.positions, target)?;
             let in_thread = in_thread(&snap.positions, &refs);
             let old_refs = refs.get(&target).cloned().unwrap_or_default();
             thread_ops::check_edit_keeps_pairs(target, &old_refs, &new_refs, &in_thread)?;
@@ -479,9 +478,9 @@ impl ConversationService {
         self.commit_on_positions(conversation, None, Some(snapshot), &asked, move |snap| {
             let Selection { ordered, added } = match first.take() {
                 Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
-                _ => plan::select_with_partners(&snap.positions, &selected, &refs, policy)?,
+                _ => thread_ops::select_with_partners(&snap.positions, &selected, &refs, policy)?,
             };
-            let links = NewLinks::Edit(plan::plan_delete(&snap.positions, &ordered)?);
+            let links = NewLinks::Edit(thread_ops::plan_delete(&snap.positions, &ordered)?);
             Ok(Planned {
                 links,
                 origin: ThreadOrigin::Delete {
@@ -585,7 +584,7 @@ impl ConversationService {
     /// The selection on the conversation's current thread with its tool partners, the
     /// thread's positions it was resolved on, and the tool references that decided them: the
     /// store's closure around the selection, the positions of all of it in the current thread,
-    /// then the domain rule ([`plan::select_with_partners`]).
+    /// then the domain rule ([`thread_ops::select_with_partners`]).
     pub async fn select_with_partners(
         &self,
         conversation: ConversationId,
@@ -598,7 +597,7 @@ impl ConversationService {
             .store
             .thread_positions(ThreadRef::Current(conversation), &asked)
             .await?;
-        let selection = plan::select_with_partners(&base.positions, selected, &refs, policy)?;
+        let selection = thread_ops::select_with_partners(&base.positions, selected, &refs, policy)?;
         Ok((base, selection, refs))
     }
 
@@ -677,7 +676,7 @@ impl ConversationService {
         self.commit_on_positions(conversation, app.computed_on, snapshot, &asked, move |snap| {
             let Selection { ordered, added } = match first_selection.take() {
                 Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
-                _ => plan::select_with_partners(&snap.positions, &selected, &refs, policy)?,
+                _ => thread_ops::select_with_partners(&snap.positions, &selected, &refs, policy)?,
             };
             if ordered.len() < 2 {
                 return Err(DomainError::TooFewMessages(ordered.len()).into());
@@ -693,7 +692,7 @@ impl ConversationService {
                 None => first_sources = Some(ordered.clone()),
             }
             // The result takes the first source's place; the other sources leave.
-            let links = NewLinks::Edit(plan::plan_squash(&snap.positions, &ordered)?);
+            let links = NewLinks::Edit(thread_ops::plan_squash(&snap.positions, &ordered)?);
             let mut operation = template.clone();
             operation.source_message_ids = ordered.clone();
             Ok(Planned {

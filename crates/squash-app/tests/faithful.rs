@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use common::Backend;
 use serde::Deserialize;
 use squash_app::{SquashEngine, SquashOptions, SquashStage};
-use squash_core::ledger::{build_ledger, check_facts, FallbackCause, InventedOutcome};
+use squash_core::ledger::{build_ledger, check_facts};
 use squash_core::prompt::{PromptStyle, SquashStyle};
+use squash_core::quality::{FallbackCause, InventedOutcome};
 use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
 use squash_llm::{ChatModel, ChatPart, FakeModel};
 

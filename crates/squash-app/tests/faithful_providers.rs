@@ -15,8 +15,9 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use squash_app::SquashEngine;
-use squash_core::ledger::{build_ledger, check_facts, InventedOutcome};
+use squash_core::ledger::{build_ledger, check_facts};
 use squash_core::prompt::SquashStyle;
+use squash_core::quality::InventedOutcome;
 use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
 use squash_llm::{AnthropicConfig, AnthropicModel, ClaudeCliConfig, ClaudeCliModel, RetryPolicy};
 

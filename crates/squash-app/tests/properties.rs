@@ -1,6 +1,6 @@
 //! Random operation sequences keep every invariant: nothing lost, dense ordered positions,
 //! undo restores exactly the previous list, every operation's messages exist — and every new
-//! thread is exactly what the domain's planners (`squash_core::plan`) say it must be: they are
+//! thread is exactly what the domain's planners (`squash_core::thread_ops`) say it must be: they are
 //! the oracle for the store's in-database copy.
 
 mod common;
@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use common::{mixed_content, Backend};
 use proptest::prelude::*;
 use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy, ServiceError};
-use squash_core::plan::{self, Selection};
+use squash_core::thread_ops::{self, Selection};
 use squash_core::{ContentItem, ConversationId, DomainError, MessageId, Role};
 
 #[derive(Clone, Debug)]
@@ -54,9 +54,9 @@ async fn oracle_selection(
     links: &[MessageId],
     picked: &[MessageId],
 ) -> Result<Selection, DomainError> {
-    let ordered = squash_core::thread_ops::order_by_thread(links, picked)?;
+    let ordered = thread_ops::order_by_thread(links, picked)?;
     let refs = b.store.tool_refs_closure(conv, &ordered).await.unwrap();
-    plan::select_with_partners(links, &ordered, &refs, PartnerPolicy::Include)
+    thread_ops::select_with_partners(links, &ordered, &refs, PartnerPolicy::Include)
 }
 
 /// The thread the planners say `op` must leave, given what it introduced (`result`) — or the
@@ -72,21 +72,21 @@ async fn oracle(
         Op::Edit(i) => {
             let target = before[i % before.len()];
             let r = result?;
-            Some(plan::plan_edit(before, target).and_then(|e| e.apply(before, Some(r))))
+            Some(thread_ops::plan_edit(before, target).and_then(|e| e.apply(before, Some(r))))
         }
         Op::Delete(p) => {
             let sel = match oracle_selection(b, conv, before, &pick(before, p)).await {
                 Ok(sel) => sel,
                 Err(e) => return Some(Err(e)),
             };
-            Some(plan::plan_delete(before, &sel.ordered).and_then(|e| e.apply(before, None)))
+            Some(thread_ops::plan_delete(before, &sel.ordered).and_then(|e| e.apply(before, None)))
         }
         Op::Squash(p) => {
             let sel = match oracle_selection(b, conv, before, &pick(before, p)).await {
                 Ok(sel) => sel,
                 Err(e) => return Some(Err(e)),
             };
-            let edit = match plan::plan_squash(before, &sel.ordered) {
+            let edit = match thread_ops::plan_squash(before, &sel.ordered) {
                 Ok(edit) => edit,
                 Err(e) => return Some(Err(e)),
             };
@@ -114,7 +114,7 @@ async fn run_sequence(b: &Backend, ops: Vec<Op>) {
                 let (role, content) = mixed_content(*kind + step);
                 let (m, appended) = s.append(conv.id, role, content).await.unwrap();
                 ever.insert(m.id);
-                assert_eq!(appended.position, plan::plan_append(&before));
+                assert_eq!(appended.position, thread_ops::plan_append(&before));
                 let mut expected = before.clone();
                 expected.push(m.id);
                 assert_eq!(s.current_links(conv.id).await.unwrap().links, expected);

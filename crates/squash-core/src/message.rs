@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::DomainError;
 use crate::ids::{ConversationId, MessageId, SquashOperationId};
+use crate::text::lines_of;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -86,6 +87,22 @@ pub enum ToolResultData {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         media_type: Option<String>,
     },
+}
+
+impl ToolResultData {
+    /// The piece's text, when it is text.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            ToolResultData::Text { text } => Some(text),
+            _ => None,
+        }
+    }
+}
+
+/// The text pieces of a tool's output, one a line; images, URLs and files left out (empty when
+/// the output has no text).
+pub fn output_text(result: &[ToolResultData]) -> String {
+    lines_of(result, ToolResultData::as_text)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -252,7 +269,19 @@ impl Message {
         if content.iter().all(ContentItem::is_blank) {
             return Err(DomainError::EmptyText);
         }
-        Ok(Message {
+        Ok(Message::new_unchecked(conversation_id, role, content))
+    }
+
+    /// A new message of `content` as it is, not validated: for a reader that keeps what a
+    /// session file holds, or a service whose content is valid by construction. No operation,
+    /// no reply, no instructions, no metadata; created now (set the fields that differ with
+    /// `Message { metadata, created_at, ..Message::new_unchecked(…) }`).
+    pub fn new_unchecked(
+        conversation_id: ConversationId,
+        role: Role,
+        content: Vec<ContentItem>,
+    ) -> Message {
+        Message {
             id: MessageId::new(),
             conversation_id,
             squash_operation_id: None,
@@ -262,7 +291,7 @@ impl Message {
             instructions: Vec::new(),
             metadata: None,
             created_at: crate::time::now(),
-        })
+        }
     }
 
     /// A single-text message.

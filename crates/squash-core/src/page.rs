@@ -9,7 +9,7 @@ use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
 
-use crate::MessageId;
+use crate::ids::MessageId;
 
 /// The most messages one read returns. A page bigger than this is cut to it, and the answer
 /// says so through its [`PageSpan`]: never a silent truncation.

@@ -22,12 +22,7 @@ pub fn item_text(item: &ContentItem) -> String {
             } else {
                 "tool result"
             };
-            let body = result
-                .iter()
-                .map(result_text)
-                .collect::<Vec<_>>()
-                .join("\n");
-            format!("[{label} {tool_name}] {body}")
+            format!("[{label} {tool_name}] {}", results_text(result))
         }
         ContentItem::Thinking { thinking, .. } => format!("[thinking] {thinking}"),
         ContentItem::System { level, content, .. } => {
@@ -38,6 +33,16 @@ pub fn item_text(item: &ContentItem) -> String {
     }
 }
 
+/// A tool's whole output, one piece a line (an image or a file by its label).
+pub fn results_text(result: &[ToolResultData]) -> String {
+    result
+        .iter()
+        .map(result_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One piece of a tool's output: its text, or a label for an image, a URL or a file.
 pub fn result_text(data: &ToolResultData) -> String {
     match data {
         ToolResultData::Text { text } => text.clone(),

@@ -264,8 +264,8 @@ pub fn snippet_parts(marked: &str) -> Vec<SnippetPart> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::ConversationId;
     use crate::message::{Role, StructuredText};
-    use crate::ConversationId;
 
     fn words(q: &str) -> Vec<SearchTerm> {
         SearchQuery::parse(q).map(|q| q.terms).unwrap_or_default()

@@ -88,7 +88,7 @@ pub enum NewLinks {
     /// The base thread's links, changed in place: the store copies them inside the database
     /// instead of receiving (and resolving) 10,000 ids for a change of a few. Positions are
     /// positions in the base thread at the commit's `base_revision`, which the revision check
-    /// pins; the planners in `squash_core::plan` make them.
+    /// pins; the planners in `squash_core::thread_ops` make them.
     Edit(LinkEdit),
 }
 

@@ -17,9 +17,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use squash_core::ledger::{build_ledger, check_facts, extract_text, FactReport, Ledger, SizeLimit};
+use squash_core::ledger::{build_ledger, check_facts, extract_text, Ledger};
 use squash_core::prompt::{messages_text, SquashStyle};
-use squash_core::quality::quality_report;
+use squash_core::quality::{quality_report, FactReport, SizeLimit};
 use squash_core::render::message_text;
 use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
 use squash_core::tokens::estimate_tokens;

@@ -4,13 +4,15 @@
 //! gets a fact the messages did not have.
 
 use squash_core::ledger::{
-    check_facts, details_section, drop_sentences_with, extract_text, invented_terms, size_limit,
-    FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm, Ledger, SIZE_LIMIT_PERCENT,
+    check_facts, details_section, drop_sentences_with, extract_text, invented_terms, Ledger,
 };
 use squash_core::prompt::{
     build_repair_prompt, build_squash_prompt, PromptStyle, SquashPrompt, SquashStyle,
 };
-use squash_core::quality::check_output;
+use squash_core::quality::{
+    check_output, size_limit, FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm,
+    SIZE_LIMIT_PERCENT,
+};
 use squash_core::tokens::estimate_tokens;
 use squash_core::Message;
 

@@ -1,63 +1,169 @@
-//! The preview's summary of a plan, per level: how many steps go down to it, their tokens
-//! before and after, and which facts would leave the thread (they stay reachable through
-//! provenance and undo).
+//! The levels of a fit, and the order the planner takes them in.
+//!
+//! From verbatim down, a message is trimmed to the lines that carry facts (level 1), a step
+//! becomes its one-line extract (2), a run of steps its extract or a model's squash (3), runs
+//! in a row merge into one extract (4), and a whole group of runs becomes a terse extract (5).
+//! A [`FitStrategy`] names the levels it may use; the planner takes the units of each level in
+//! turn, oldest first ([`degrade_order`]), until the thread fits, and gives back the newest
+//! while the budget has room.
 
-use serde::Serialize;
+use std::fmt;
 
-use super::{FitStep, StepAction};
+use serde::{Deserialize, Serialize};
 
-/// Facts listed per level: enough to read, bounded for a plan of thousands of steps.
-const LISTED_FACTS: usize = 50;
-
-/// One level of a plan.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LevelReport {
-    pub action: StepAction,
-    pub steps: usize,
-    /// Messages the steps replace.
-    pub messages: usize,
-    pub tokens_before: u64,
-    pub tokens_after: u64,
-    /// How many facts leave the thread at this level, and the first of them.
-    pub facts_lost: usize,
-    pub lost: Vec<LostFact>,
+/// What a fit may do to the steps it does not keep.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FitStrategy {
+    /// Only trim: old tool outputs keep the lines that carry facts; no model.
+    Mask,
+    /// Every level, no model: trim, then one-line extracts, then runs' extracts.
+    #[default]
+    Extract,
+    /// Runs squashed by the model (checked against the ledger), oldest first.
+    Ai,
+    /// Every level, with the runs' extracts of the oldest runs replaced by the model's
+    /// faithful squashes.
+    Hybrid,
 }
 
-/// A fact that leaves the thread, and where it was.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LostFact {
-    pub text: String,
-    /// 0-based position of the step's first message.
-    pub position: usize,
+impl FitStrategy {
+    pub const ALL: [FitStrategy; 4] = [
+        FitStrategy::Mask,
+        FitStrategy::Extract,
+        FitStrategy::Ai,
+        FitStrategy::Hybrid,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FitStrategy::Mask => "mask",
+            FitStrategy::Extract => "extract",
+            FitStrategy::Ai => "ai",
+            FitStrategy::Hybrid => "hybrid",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<FitStrategy> {
+        FitStrategy::ALL.into_iter().find(|f| f.as_str() == s)
+    }
+
+    /// The levels this strategy degrades steps through, in order.
+    pub(crate) fn levels(self) -> &'static [StepAction] {
+        match self {
+            FitStrategy::Mask => &[StepAction::Trim],
+            FitStrategy::Extract => &[StepAction::Trim, StepAction::Line, StepAction::Extract],
+            FitStrategy::Ai => &[StepAction::Ai],
+            FitStrategy::Hybrid => &[StepAction::Trim, StepAction::Line, StepAction::Ai],
+        }
+    }
+
+    /// Whether carrying out a plan of this strategy may ask a model.
+    pub fn needs_model(self) -> bool {
+        self.levels().contains(&StepAction::Ai)
+    }
 }
 
-/// One report per level the steps use, in level order.
-pub fn reports(steps: &[FitStep]) -> Vec<LevelReport> {
-    StepAction::ALL
-        .into_iter()
-        .filter_map(|action| {
-            let of: Vec<&FitStep> = steps.iter().filter(|s| s.action == action).collect();
-            if of.is_empty() {
-                return None;
+impl fmt::Display for FitStrategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What one step does to its sources: the levels a step goes through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepAction {
+    /// One message trimmed to the lines that carry facts (same ids, same pairing).
+    Trim,
+    /// One step (a message, or a call with its result) becomes its one-line extract.
+    Line,
+    /// A run of steps becomes its fact ledger.
+    Extract,
+    /// A run of steps becomes a model's summary, checked against the ledger and repaired.
+    Ai,
+}
+
+impl StepAction {
+    pub const ALL: [StepAction; 4] = [
+        StepAction::Trim,
+        StepAction::Line,
+        StepAction::Extract,
+        StepAction::Ai,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepAction::Trim => "trim",
+            StepAction::Line => "line",
+            StepAction::Extract => "extract",
+            StepAction::Ai => "ai",
+        }
+    }
+
+    /// How far down the levels: a step replaces the steps of lower levels it covers.
+    pub(crate) fn level(self) -> u8 {
+        match self {
+            StepAction::Trim => 1,
+            StepAction::Line => 2,
+            StepAction::Extract | StepAction::Ai => 3,
+        }
+    }
+}
+
+/// One thing the planner can do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// Trim a message (by position).
+    Trim(usize),
+    /// Replace a step (by index) by its line.
+    Line(usize),
+    /// Replace a run of steps (by index) by its extract.
+    Run(usize),
+    /// Merge the first `n` (≥ 2) runs of a group (by index) into one extract.
+    Merge(usize, usize),
+    /// Replace a whole group by its terse extract.
+    Terse(usize),
+}
+
+impl Unit {
+    pub(crate) fn level(self) -> u8 {
+        match self {
+            Unit::Trim(_) => 1,
+            Unit::Line(_) => 2,
+            Unit::Run(_) => 3,
+            Unit::Merge(..) => 4,
+            Unit::Terse(_) => 5,
+        }
+    }
+}
+
+/// What the planner can take units of, oldest first: the messages a trim may touch, the steps
+/// that may become their lines, how many runs there are, and how many runs each group holds.
+pub(crate) struct Degradable {
+    pub trimmable: Vec<usize>,
+    pub removable_steps: Vec<usize>,
+    pub runs: usize,
+    pub group_runs: Vec<usize>,
+}
+
+/// Every unit the planner may take, in the order it takes them: level by level as `strategy`
+/// lists them, the oldest first within a level; the runs' level ends with their merges and the
+/// groups' terse extracts.
+pub(crate) fn degrade_order(strategy: FitStrategy, d: &Degradable) -> Vec<Unit> {
+    let mut units = Vec::new();
+    for level in strategy.levels() {
+        match level {
+            StepAction::Trim => units.extend(d.trimmable.iter().copied().map(Unit::Trim)),
+            StepAction::Line => units.extend(d.removable_steps.iter().copied().map(Unit::Line)),
+            StepAction::Extract | StepAction::Ai => {
+                units.extend((0..d.runs).map(Unit::Run));
+                for (g, &runs) in d.group_runs.iter().enumerate() {
+                    units.extend((2..=runs).map(|n| Unit::Merge(g, n)));
+                }
+                units.extend((0..d.group_runs.len()).map(Unit::Terse));
             }
-            let lost: Vec<LostFact> = of
-                .iter()
-                .flat_map(|s| {
-                    s.facts_lost.iter().map(|text| LostFact {
-                        text: text.clone(),
-                        position: s.first_position,
-                    })
-                })
-                .collect();
-            Some(LevelReport {
-                action,
-                steps: of.len(),
-                messages: of.iter().map(|s| s.sources.len()).sum(),
-                tokens_before: of.iter().map(|s| s.tokens_before).sum(),
-                tokens_after: of.iter().map(|s| s.tokens_after).sum(),
-                facts_lost: lost.len(),
-                lost: lost.into_iter().take(LISTED_FACTS).collect(),
-            })
-        })
-        .collect()
+        }
+    }
+    units
 }

@@ -1,13 +1,83 @@
-//! The planner's state: which message is trimmed, which step is its line, which run is its
-//! extract, which runs are merged into one; what each costs now; and the units taken, in
-//! order, so that the newest can be given back.
+//! The fit planner: the oldest steps degrade first, one level at a time — every message
+//! trimmed, then steps become their one-line extracts, then runs of steps their extracts, then
+//! runs merge — and it stops as soon as the thread fits; then, newest first, it gives back what
+//! the budget still has room for, so the result lands just under the budget. Linear in the
+//! thread: each step's line and each run's extract is rendered once, from the summaries alone.
+//!
+//! The planner's state says which message is trimmed, which step is its line, which run is its
+//! extract, which runs are merged into one; what each costs now; and the units taken, in order,
+//! so that the newest can be given back.
 
-use super::render::{render, Form, Rendered};
-use super::summary::MessageSummary;
-use super::turns::{Keep, Layout};
-use super::{FitStep, FitStrategy, StepAction};
+use super::extracts::{extract, Extract, Form};
+use super::level_report::level_reports;
+use super::levels::{degrade_order, Degradable, FitStrategy, StepAction, Unit};
+use super::plan::{FitPlan, Protection};
+use super::request::FitRequest;
+use super::step::FitStep;
+use super::summary::{summarize, MessageSummary};
+use super::turns::{layout, Keep, Layout};
 use crate::ids::MessageId;
 use crate::ledger::{ledger_of, Observation};
+use crate::message::Message;
+
+/// AI plans keep at most this many further steps in reserve.
+const RESERVE_MAX: usize = 256;
+
+/// Plans the fit of `messages` (a thread, in order).
+pub fn plan_fit(messages: &[&Message], request: FitRequest) -> FitPlan {
+    plan_summaries(&summarize(messages), request)
+}
+
+/// Plans the fit of a thread from its summaries (one per message, in order).
+pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
+    let layout = layout(s, request.keep_recent_tokens(), request.keep_last);
+    let mut planner = Planner::new(s, &layout, request.strategy);
+    let tokens_before = planner.total;
+    planner.degrade(0);
+    let best_reachable = planner.total;
+    let all: Vec<Unit> = planner.taken();
+    planner.reset(tokens_before);
+    planner.degrade(request.budget);
+    let taken = planner.taken().len();
+    if planner.total <= request.budget {
+        planner.give_back(request.budget);
+    }
+    let steps = planner.steps();
+    let reserve = if request.strategy.needs_model() {
+        all[taken..]
+            .iter()
+            .take(RESERVE_MAX)
+            .filter_map(|u| planner.unit_step(*u))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let protected_tokens = (0..s.len())
+        .filter(|&i| layout.keep[i] != Keep::No)
+        .map(|i| s[i].cost)
+        .sum();
+    FitPlan {
+        request,
+        messages: s.len(),
+        steps_total: layout.steps.len(),
+        turns: layout.requests,
+        tokens_before,
+        protected_tokens,
+        protection: Protection {
+            tokens: protected_tokens,
+            requests: layout.requests,
+            recent_steps: layout.recent_steps,
+            recent_tokens: layout.recent_tokens,
+            keep_recent: request.keep_recent_tokens(),
+            keep_last: request.keep_last,
+        },
+        levels: level_reports(&steps),
+        steps,
+        reserve,
+        tokens_after: planner.total,
+        best_reachable: best_reachable.min(planner.total),
+    }
+}
 
 /// Steps in one run's extract at most: small enough that taking one overshoots the budget by
 /// little.
@@ -15,33 +85,6 @@ const RUN_STEPS: usize = 16;
 /// Runs merged into one extract at most, one at a time from the oldest: what repeats across
 /// runs (a file read again, a command run again) is said once.
 const MERGE_RUNS: usize = 4;
-
-/// One thing the planner can do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Unit {
-    /// Trim a message (by position).
-    Trim(usize),
-    /// Replace a step (by index) by its line.
-    Line(usize),
-    /// Replace a run of steps (by index) by its extract.
-    Run(usize),
-    /// Merge the first `n` (≥ 2) runs of a group (by index) into one extract.
-    Merge(usize, usize),
-    /// Replace a whole group by its terse extract.
-    Terse(usize),
-}
-
-impl Unit {
-    fn level(self) -> u8 {
-        match self {
-            Unit::Trim(_) => 1,
-            Unit::Line(_) => 2,
-            Unit::Run(_) => 3,
-            Unit::Merge(..) => 4,
-            Unit::Terse(_) => 5,
-        }
-    }
-}
 
 struct Applied {
     unit: Unit,
@@ -54,15 +97,15 @@ struct Applied {
 struct Run {
     /// Step indexes.
     steps: std::ops::Range<usize>,
-    rendered: Option<Rendered>,
+    rendered: Option<Extract>,
 }
 
 struct Group {
     /// Run indexes.
     runs: std::ops::Range<usize>,
-    /// Rendered merges, by how many runs they merge (index `n - 2`).
-    merges: Vec<Option<Rendered>>,
-    terse: Option<Rendered>,
+    /// Extract merges, by how many runs they merge (index `n - 2`).
+    merges: Vec<Option<Extract>>,
+    terse: Option<Extract>,
 }
 
 pub(crate) struct Planner<'a> {
@@ -74,7 +117,7 @@ pub(crate) struct Planner<'a> {
     step_of: Vec<Option<usize>>,
     trimmed: Vec<bool>,
     lined: Vec<bool>,
-    lines: Vec<Option<Rendered>>,
+    lines: Vec<Option<Extract>>,
     runs: Vec<Run>,
     run_of: Vec<Option<usize>>,
     run_taken: Vec<bool>,
@@ -144,29 +187,17 @@ impl<'a> Planner<'a> {
 
     /// Every unit, level by level, oldest first.
     fn units(&self) -> Vec<Unit> {
-        let mut units = Vec::new();
-        for level in self.strategy.levels() {
-            match level {
-                StepAction::Trim => units.extend(
-                    (0..self.s.len())
-                        .filter(|&i| self.trimmable(i))
-                        .map(Unit::Trim),
-                ),
-                StepAction::Line => units.extend(
-                    (0..self.layout.steps.len())
-                        .filter(|&k| self.layout.steps[k].removable)
-                        .map(Unit::Line),
-                ),
-                StepAction::Extract | StepAction::Ai => {
-                    units.extend((0..self.runs.len()).map(Unit::Run));
-                    for (g, group) in self.groups.iter().enumerate() {
-                        units.extend((2..=group.runs.len()).map(|n| Unit::Merge(g, n)));
-                    }
-                    units.extend((0..self.groups.len()).map(Unit::Terse));
-                }
-            }
-        }
-        units
+        degrade_order(
+            self.strategy,
+            &Degradable {
+                trimmable: (0..self.s.len()).filter(|&i| self.trimmable(i)).collect(),
+                removable_steps: (0..self.layout.steps.len())
+                    .filter(|&k| self.layout.steps[k].removable)
+                    .collect(),
+                runs: self.runs.len(),
+                group_runs: self.groups.iter().map(|g| g.runs.len()).collect(),
+            },
+        )
     }
 
     fn trimmable(&self, i: usize) -> bool {
@@ -308,10 +339,10 @@ impl<'a> Planner<'a> {
         head + (from..start + n).map(|r| self.run_cost(r)).sum::<u64>()
     }
 
-    fn line(&mut self, k: usize) -> &Rendered {
+    fn line(&mut self, k: usize) -> &Extract {
         if self.lines[k].is_none() {
             let positions = self.layout.steps[k].positions();
-            self.lines[k] = Some(render(self.s, positions, Form::Line));
+            self.lines[k] = Some(extract(self.s, positions, Form::Line));
         }
         self.lines[k].as_ref().expect("rendered above")
     }
@@ -323,30 +354,30 @@ impl<'a> Planner<'a> {
         steps[first].first..=steps[last].last
     }
 
-    fn run(&mut self, r: usize) -> &Rendered {
+    fn run(&mut self, r: usize) -> &Extract {
         if self.runs[r].rendered.is_none() {
             let positions = self.positions_of_runs(r..r + 1);
-            self.runs[r].rendered = Some(render(self.s, positions, Form::Run));
+            self.runs[r].rendered = Some(extract(self.s, positions, Form::Run));
         }
         self.runs[r].rendered.as_ref().expect("rendered above")
     }
 
-    fn merge(&mut self, g: usize, n: usize) -> &Rendered {
+    fn merge(&mut self, g: usize, n: usize) -> &Extract {
         if self.groups[g].merges[n - 2].is_none() {
             let start = self.groups[g].runs.start;
             let positions = self.positions_of_runs(start..start + n);
-            self.groups[g].merges[n - 2] = Some(render(self.s, positions, Form::Run));
+            self.groups[g].merges[n - 2] = Some(extract(self.s, positions, Form::Run));
         }
         self.groups[g].merges[n - 2]
             .as_ref()
             .expect("rendered above")
     }
 
-    fn terse(&mut self, g: usize) -> &Rendered {
+    fn terse(&mut self, g: usize) -> &Extract {
         if self.groups[g].terse.is_none() {
             let runs = self.groups[g].runs.clone();
             let positions = self.positions_of_runs(runs);
-            self.groups[g].terse = Some(render(self.s, positions, Form::Terse));
+            self.groups[g].terse = Some(extract(self.s, positions, Form::Terse));
         }
         self.groups[g].terse.as_ref().expect("rendered above")
     }
@@ -429,7 +460,7 @@ impl<'a> Planner<'a> {
     }
 }
 
-fn clone_of(r: &Rendered) -> (u64, usize, Vec<String>, Option<String>) {
+fn clone_of(r: &Extract) -> (u64, usize, Vec<String>, Option<String>) {
     (r.cost, r.facts, r.lost.clone(), Some(r.text.clone()))
 }
 

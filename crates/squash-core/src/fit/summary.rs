@@ -162,6 +162,6 @@ fn lead_of(message: &Message) -> Option<String> {
         ContentItem::System { content, .. } => Some(content.as_str()),
         _ => None,
     })?;
-    let first = crate::ledger::sentences_of(text).into_iter().next()?;
-    Some(crate::ledger::one_line_of(&first, 160))
+    let first = crate::text::sentences(text).into_iter().next()?;
+    Some(crate::text::one_line(&first, 160))
 }

@@ -1,7 +1,7 @@
 use std::collections::HashMap;
 
 use super::*;
-use crate::ids::ConversationId;
+use crate::ids::{ConversationId, MessageId};
 use crate::message::{ContentItem, Message, Role, ToolResultData};
 use crate::tokens::message_tokens;
 

@@ -7,13 +7,11 @@
 //! valid for the model APIs; the full text stays in the history, reachable through provenance
 //! and undo.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde_json::Value;
 
 use crate::ledger::{is_error_line, last_exit_code, may_have_errors};
-use crate::message::{ContentItem, Message, Role, StructuredText, ToolResultData};
+use crate::message::{output_text, ContentItem, Message, Role, StructuredText, ToolResultData};
+use crate::text::{patterns, shorten};
 use crate::tokens::{estimate_tokens, format_count};
 
 /// The first words of every trimmed text: how a trimmed output is recognised (never trimmed
@@ -37,21 +35,12 @@ const MAX_LINES: usize = 40;
 /// Reasoning keeps at most this many sentences.
 const REASONING_SENTENCES: usize = 4;
 
-// Word boundaries in this crate's patterns are ASCII (`(?-u:\b)`): with a Unicode one the
-// regex engine cannot use its lazy DFA on text holding any non-ASCII character and falls back
-// to backtracking, which was two thirds of a fit's planning time (BENCHMARKS.md, issue 20).
-static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|test result:|(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|warnings?|skipped)(?-u:\b)|(?:build|compilation) (?:succeeded|failed|finished)|(?-u:\b)Finished(?-u:\b)|(?-u:\b)Done(?-u:\b))",
-    )
-    .expect("static regex")
-});
-static PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:[\w.-]+/)+[\w.-]+\.\w{1,6}(?-u:\b)|(?-u:\b)[\w-]+\.(?:rs|py|ts|tsx|js|jsx|ex|exs|go|rb|java|kt|c|h|cpp|md|json|toml|ya?ml|sql|sh)(?-u:\b)")
-        .expect("static regex")
-});
-static NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:^|[^\w.])\d{2,}(?:[.,]\d+)*").expect("static regex"));
+patterns! {
+    // Word boundaries ASCII, as everywhere in the crate (see `text::regex`).
+    SUMMARY = r"(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|test result:|(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|warnings?|skipped)(?-u:\b)|(?:build|compilation) (?:succeeded|failed|finished)|(?-u:\b)Finished(?-u:\b)|(?-u:\b)Done(?-u:\b))";
+    PATH = r"(?:[\w.-]+/)+[\w.-]+\.\w{1,6}(?-u:\b)|(?-u:\b)[\w-]+\.(?:rs|py|ts|tsx|js|jsx|ex|exs|go|rb|java|kt|c|h|cpp|md|json|toml|ya?ml|sql|sh)(?-u:\b)";
+    NUMBER = r"(?:^|[^\w.])\d{2,}(?:[.,]\d+)*";
+}
 
 /// The trimmed content of `message`, or `None` when nothing in it is worth trimming. `request`
 /// says the message is a person's request: only its pastes may go.
@@ -86,8 +75,7 @@ fn trim_item(item: &ContentItem, role: Role) -> Option<ContentItem> {
             result,
             is_error,
         } => {
-            let text = result_text(result)?;
-            let trimmed = trim_text(&text, *is_error)?;
+            let trimmed = trim_text(&output_text(result), *is_error)?;
             let mut kept: Vec<ToolResultData> = vec![ToolResultData::Text { text: trimmed }];
             kept.extend(
                 result
@@ -127,17 +115,6 @@ fn trim_item(item: &ContentItem, role: Role) -> Option<ContentItem> {
     }
 }
 
-fn result_text(result: &[ToolResultData]) -> Option<String> {
-    let texts: Vec<&str> = result
-        .iter()
-        .filter_map(|d| match d {
-            ToolResultData::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
-    (!texts.is_empty()).then(|| texts.join("\n"))
-}
-
 /// `text` trimmed to the lines that carry facts, or `None` when it is short, trimmed already,
 /// or trimming would save less than half.
 pub fn trim_text(text: &str, is_error: bool) -> Option<String> {
@@ -165,7 +142,7 @@ pub fn trim_text(text: &str, is_error: bool) -> Option<String> {
             out.push_str(&format!("\n[… {} lines …]", format_count(gap as u64)));
         }
         out.push('\n');
-        out.push_str(&cut(lines[i].trim_end(), LINE_MAX_CHARS));
+        out.push_str(&shorten(lines[i].trim_end(), LINE_MAX_CHARS));
         previous = Some(i);
     }
     let tail = lines.len() - previous.map_or(0, |p| p + 1);
@@ -252,14 +229,14 @@ fn trim_input(input: &Value) -> Option<Value> {
 
 /// The first sentence of a long reasoning and the ones naming terms, marked as trimmed.
 fn trim_reasoning(thinking: &str, tokens: u64) -> String {
-    let sentences = crate::ledger::sentences_of(thinking);
+    let sentences = crate::text::sentences(thinking);
     let mut kept: Vec<String> = Vec::new();
     for (i, s) in sentences.iter().enumerate() {
         if kept.len() == REASONING_SENTENCES {
             break;
         }
         if i == 0 || PATH.is_match(s) || NUMBER.is_match(s) {
-            kept.push(cut(s, LINE_MAX_CHARS));
+            kept.push(shorten(s, LINE_MAX_CHARS));
         }
     }
     format!(
@@ -317,14 +294,6 @@ fn paste_at(lines: &[&str], i: usize) -> std::ops::Range<usize> {
         .position(|l| l.trim().is_empty())
         .map_or(lines.len(), |p| i + p);
     i..end
-}
-
-/// `s` cut to at most `max` characters, with an ellipsis when cut.
-fn cut(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s.to_owned(),
-    }
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Fact, Ledger};
-use crate::quality::quality_report;
+use super::fact::{Fact, Ledger};
+use crate::terms::compare_terms;
 
 /// Which facts of a ledger a text states (indexes into [`Ledger::facts`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,7 +77,7 @@ fn normalise(text: &str) -> String {
 /// Salient terms (paths, identifiers, numbers, error codes, URLs) of `output` that neither
 /// `input_text` (the selected messages, whole) nor the ledger has: possible inventions.
 pub fn invented_terms(input_text: &str, output: &str) -> Vec<String> {
-    quality_report(input_text, output).introduced
+    compare_terms(input_text, output).introduced
 }
 
 /// The sentences (or list items) of `text` that contain one of `terms`, removed; what is left,

@@ -2,15 +2,14 @@
 //! into one fact per command (its runs' outcomes in order) or per run of the same exploratory
 //! command ("`find` ×5 … → 12 files, e.g. …").
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde_json::Value;
 
-use super::observe::ToolUse;
-use super::text::one_line;
-use super::{Fact, FactKind};
+use super::anchors::anchors_of;
+use super::fact::{Fact, FactKind};
+use super::output::{content_lines, last_exit_code, run_errors, sample_lines, summary_line};
+use super::tool_use::ToolUse;
 use crate::ids::MessageId;
+use crate::text::{one_line, patterns};
 
 /// How a command ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,20 +65,9 @@ const DISPLAY_MAX_CHARS: usize = 100;
 const SAMPLE_PATHS: usize = 2;
 const SAMPLE_CHARS: usize = 40;
 
-static EXIT_CODE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:exited with (?:code|status)|exit (?:code|status)|exit_code)\W{0,3}(-?\d+)")
-        .expect("static regex")
-});
-static PLUMBING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\s*(?:\d?>&\d|\d?>\s*/dev/null|\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)\s*")
-        .expect("static regex")
-});
-static SUMMARY_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$",
-    )
-    .expect("static regex")
-});
+patterns! {
+    PLUMBING = r"\s*(?:\d?>&\d|\d?>\s*/dev/null|\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)\s*";
+}
 
 /// Programs (and `git`/`bd` subcommands) that only look: their runs in a row are grouped.
 const EXPLORATORY: &[&str] = &[
@@ -149,14 +137,14 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     let found_anchors = found
         .as_deref()
         .map(|s| {
-            super::text::anchors_of(s, 2)
+            anchors_of(s, 2)
                 .into_iter()
                 .filter(|a| !display.contains(a.as_str()))
                 .collect()
         })
         .unwrap_or_default();
     let (error_lines, error_anchors) = match status {
-        Status::Failed(_) => super::errors::run_errors(output),
+        Status::Failed(_) => run_errors(output),
         _ => (Vec::new(), Vec::new()),
     };
     Some(CommandObs {
@@ -188,12 +176,8 @@ fn group_of(anchor: &str) -> &str {
 }
 
 fn listing(output: &str) -> Listing {
-    let lines: Vec<&str> = output
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l))
-        .collect();
-    let (sample, paths) = super::text::sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
+    let lines = content_lines(output);
+    let (sample, paths) = sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
     Listing {
         lines: lines.len(),
         sample,
@@ -227,16 +211,14 @@ fn found_in(output: &str, status: Status) -> Option<String> {
     if status != Status::Ok {
         return None;
     }
-    if let Some(short) = short_output(output) {
+    let lines = content_lines(output);
+    if let Some(short) = short_of(&lines) {
         return Some(short);
     }
-    let useful = |l: &&str| !l.is_empty() && !EXIT_CODE.is_match(l);
-    let first = output.lines().map(str::trim).find(useful)?;
-    let last = output.lines().rev().map(str::trim).find(useful)?;
     Some(format!(
         "{} … {}",
-        one_line(first, SAMPLE_CHARS),
-        one_line(last, SAMPLE_CHARS)
+        one_line(lines.first()?, SAMPLE_CHARS),
+        one_line(lines.last()?, SAMPLE_CHARS)
     ))
 }
 
@@ -315,12 +297,7 @@ impl Entry<'_> {
         };
         let group = group_of(&first.anchor);
         let mut anchors = vec![group.to_owned()];
-        anchors.extend(
-            sample
-                .iter()
-                .flat_map(|s| super::text::anchors_of(s, 1))
-                .take(2),
-        );
+        anchors.extend(sample.iter().flat_map(|s| anchors_of(s, 1)).take(2));
         Fact {
             kind: FactKind::Command,
             text: format!(
@@ -350,12 +327,12 @@ fn outcome(run: &CommandObs) -> String {
 /// An output that is one or two lines long ("344", "Imported 1,842 rows"): what the run
 /// found, in full (of two lines, the second).
 fn short_output(output: &str) -> Option<String> {
-    let lines: Vec<&str> = output
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l))
-        .collect();
-    match lines.as_slice() {
+    short_of(&content_lines(output))
+}
+
+/// [`short_output`] of an output's [`content_lines`].
+fn short_of(lines: &[&str]) -> Option<String> {
+    match lines {
         [one] => Some(one_line(one, 100)),
         [_, two] => Some(one_line(two, 100)),
         _ => None,
@@ -460,25 +437,6 @@ pub(crate) fn anchor_of(display: &str) -> String {
     }
 }
 
-/// The exit status an output reports last ("Process exited with code 1", "Exit code: 2"):
-/// the ledger and the web UI's tool cards read it the same way.
-pub fn last_exit_code(output: &str) -> Option<i64> {
-    EXIT_CODE
-        .captures_iter(output)
-        .last()
-        .and_then(|c| c.get(1))
-        .and_then(|m| m.as_str().parse().ok())
-}
-
-/// The last line of an output that sums a run up ("test result: ok. 4 passed; 0 failed").
-pub(crate) fn summary_line(output: &str) -> Option<String> {
-    output
-        .lines()
-        .rev()
-        .find(|l| SUMMARY_LINE.is_match(l))
-        .map(|l| one_line(l.trim(), 100))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -510,13 +468,5 @@ mod tests {
         let (long, cut) = display_of(&"x".repeat(300));
         assert_eq!((long.len(), cut), (DISPLAY_MAX_CHARS, true));
         assert_eq!(key_of("bd show x 2>/dev/null"), "bd show x");
-    }
-
-    #[test]
-    fn exit_codes_are_read_from_outputs() {
-        assert_eq!(last_exit_code("Process exited with code 1\nfoo"), Some(1));
-        assert_eq!(last_exit_code("Exit code: 0"), Some(0));
-        assert_eq!(last_exit_code("exit status 2"), Some(2));
-        assert_eq!(last_exit_code("all good"), None);
     }
 }

@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::observe::ToolUse;
-use super::{Fact, FactKind};
+use super::fact::{Fact, FactKind};
+use super::tool_use::ToolUse;
 use crate::ids::MessageId;
 
 /// What was done to a file; a later, stronger action wins.
@@ -134,7 +134,7 @@ fn introduced_names(input: &Value) -> Vec<String> {
         return Vec::new();
     };
     let mut names: Vec<String> = Vec::new();
-    for term in super::text::anchors_of(new, 8) {
+    for term in super::anchors::anchors_of(new, 8) {
         let term = term.trim_end_matches("()").to_owned();
         let fits = !old.contains(term.as_str())
             && term.chars().any(|c| c.is_alphabetic())

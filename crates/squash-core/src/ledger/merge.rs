@@ -6,12 +6,11 @@ use std::collections::HashSet;
 
 use super::commands::{command_facts, CommandObs};
 use super::errors::{error_facts, ToolUseObs};
+use super::fact::{Fact, FactKind, Ledger};
 use super::files::{file_facts, FileTouch};
 use super::observe::{Observation, Observed};
-use super::prose::statement_facts;
 use super::searches::{search_facts, SearchObs};
-use super::Excerpt;
-use super::{Fact, FactKind, Ledger};
+use super::statements::{statement_facts, Excerpt};
 
 /// The ledger `observations` (of messages in thread order) make.
 pub(crate) fn merge(observations: &[&Observation], excerpt: Excerpt) -> Ledger {

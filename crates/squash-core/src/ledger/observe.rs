@@ -1,7 +1,7 @@
 //! Observations: what each message tells the ledger, computed one message at a time and small
 //! enough to keep for a whole session. A tool use is observed when its result arrives (its
 //! call's input is held until then). The ledger is the merge of a selection's observations
-//! ([`super::merge`]), so a fit can keep them per step and merge any run of steps without
+//! ([`merge`](super::merge)), so a fit can keep them per step and merge any run of steps without
 //! reading the messages again.
 
 use std::collections::HashMap;
@@ -10,14 +10,15 @@ use serde_json::Value;
 
 use super::commands::{self, CommandObs};
 use super::errors::{self, ToolUseObs};
+use super::fact::Fact;
 use super::files::{self, FileTouch};
 use super::prose::{self, ProseObs};
-use super::reports;
 use super::searches::{self, SearchObs};
 use super::settings;
-use super::Fact;
+use super::subagents;
+use super::tool_use::{ToolOutcome, ToolUse};
 use crate::ids::MessageId;
-use crate::message::{ContentItem, Message, ToolResultData};
+use crate::message::{output_text, ContentItem, Message};
 
 /// One thing a message says, with where it came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,22 +50,6 @@ struct PendingCall {
     source: MessageId,
     name: String,
     input: Value,
-}
-
-/// A tool call and, when the observed messages have it, its result.
-pub(crate) struct ToolUse<'a> {
-    pub index: usize,
-    pub source: MessageId,
-    pub name: &'a str,
-    pub input: &'a Value,
-    pub result: Option<ToolOutcome>,
-}
-
-/// A tool result's text and error flag.
-pub(crate) struct ToolOutcome {
-    pub source: MessageId,
-    pub text: String,
-    pub is_error: bool,
 }
 
 /// Observes messages in thread order.
@@ -122,7 +107,7 @@ impl Observer {
                     if let Some(call) = self.pending.remove(tool_use_id.as_str()) {
                         let outcome = ToolOutcome {
                             source: message.id,
-                            text: result_text(result),
+                            text: output_text(result),
                             is_error: *is_error,
                         };
                         out.extend(observe_use(&call, Some(outcome)));
@@ -171,7 +156,7 @@ fn observe_use(call: &PendingCall, result: Option<ToolOutcome>) -> Vec<Observati
         what.push(Observed::Command(command));
     } else if let Some(search) = searches::observe(&use_) {
         what.push(Observed::Search(search));
-    } else if let Some(report) = reports::report(&use_) {
+    } else if let Some(report) = subagents::report(&use_) {
         what.push(Observed::Fact(report));
     }
     if !commands::is_command(&use_) {
@@ -184,15 +169,4 @@ fn observe_use(call: &PendingCall, result: Option<ToolOutcome>) -> Vec<Observati
             what,
         })
         .collect()
-}
-
-pub(crate) fn result_text(result: &[ToolResultData]) -> String {
-    result
-        .iter()
-        .filter_map(|d| match d {
-            ToolResultData::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }

@@ -2,54 +2,29 @@
 //! the messages' own words. Tool outputs are not prose (their line numbers and listings are
 //! not conclusions); reasoning is not either.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-use super::observe::{Observation, Observed};
-use super::text::{anchors_of, content_words, one_line, sentences};
-use super::{Excerpt, Fact, FactKind};
+use super::anchors::{anchors_of, content_words};
+use super::fact::{Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
+use crate::text::{lines_of, one_line, patterns, sentences};
 
 const REQUEST_MAX_CHARS: usize = 240;
 const STATEMENT_MAX_CHARS: usize = 120;
 /// Sentences kept per message of prose: enough for any answer, bounded for a long essay.
 const SENTENCES_KEPT: usize = 16;
 /// Sentences of an answer that become facts.
-const ANSWER_SENTENCES: usize = 4;
+pub(super) const ANSWER_SENTENCES: usize = 4;
 
-static DECISION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(?-u:\b)(?:decided|decision|instead of|rather than|going with|chose|we(?:'ll| will) use|i(?:'ll| will) use|switch(?:ed|ing)? to|opted|settled on|prefer)(?-u:\b)",
-    )
-    .expect("static regex")
-});
-static OPEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(?-u:\b)(?:todo|fixme|still (?:need|needs|has|have|fails?|failing|broken|missing|open|to do)|not yet|open question|follow[- ]up|left to do|remaining (?:work|tasks?|items?|issues?|failures?)|known (?:issue|limitation)s?|blocked (?:by|on)|unresolved)(?-u:\b)",
-    )
-    .expect("static regex")
-});
-/// Narration of what the agent is about to do ("Let me look at …", "I'll help you …", "Now
-/// add the hook …") states no fact.
-static NARRATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect|alright|sure|so)[,!.:]?\s+)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| need to| should| want to| can now| now need to)|we(?:'ll| will| need to| should)|i'm (?:now|about to|going)|time to|here(?:'s| is) (?:what|how|the plan|my plan)|i have (?:a |the )?(?:clear|good|full|thorough|better|complete) (?:picture|understanding|context|view)|(?:now|next|then)\s+(?:add|update|write|run|create|implement|check|fix|apply|read|look|wire|move|remove|replace|make|test|verify|commit|push)|still (?:compiling|running|waiting|working|building|loading)|almost (?:done|there)|waiting for)(?-u:\b)",
-    )
-    .expect("static regex")
-});
-/// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
-/// is …", "the average distance is 1/3").
-static VERDICT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(?-u:\b)(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)(?-u:\b)|[=≈]",
-    )
-    .expect("static regex")
-});
-/// Numbers an answer states, small ones and fractions included ("1/3", "0.33", "5").
-static ANSWER_NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"-?\d+(?:[./,]\d+)*").expect("static regex"));
+patterns! {
+    DECISION = r"(?i)(?-u:\b)(?:decided|decision|instead of|rather than|going with|chose|we(?:'ll| will) use|i(?:'ll| will) use|switch(?:ed|ing)? to|opted|settled on|prefer)(?-u:\b)";
+    OPEN = r"(?i)(?-u:\b)(?:todo|fixme|still (?:need|needs|has|have|fails?|failing|broken|missing|open|to do)|not yet|open question|follow[- ]up|left to do|remaining (?:work|tasks?|items?|issues?|failures?)|known (?:issue|limitation)s?|blocked (?:by|on)|unresolved)(?-u:\b)";
+    /// Narration of what the agent is about to do ("Let me look at …", "I'll help you …", "Now
+    /// add the hook …") states no fact.
+    NARRATION = r"(?i)^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect|alright|sure|so)[,!.:]?\s+)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| need to| should| want to| can now| now need to)|we(?:'ll| will| need to| should)|i'm (?:now|about to|going)|time to|here(?:'s| is) (?:what|how|the plan|my plan)|i have (?:a |the )?(?:clear|good|full|thorough|better|complete) (?:picture|understanding|context|view)|(?:now|next|then)\s+(?:add|update|write|run|create|implement|check|fix|apply|read|look|wire|move|remove|replace|make|test|verify|commit|push)|still (?:compiling|running|waiting|working|building|loading)|almost (?:done|there)|waiting for)(?-u:\b)";
+    /// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
+    /// is …", "the average distance is 1/3").
+    VERDICT = r"(?i)(?-u:\b)(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)(?-u:\b)|[=≈]";
+}
 
 /// The sentences of one message of the agent's prose, classified.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,7 +119,7 @@ pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
         let verdict = VERDICT.is_match(&sentence);
         let worth = kind != FactKind::Value || verdict || !anchors.is_empty();
         // The first sentences stay whatever they say: they are what an answer is, should this
-        // message turn out to be one (`statement_facts`).
+        // message turn out to be one (`statements::statement_facts`).
         if kept.len() < SENTENCES_KEPT && (worth || kept.len() < ANSWER_SENTENCES) {
             kept.push(Sentence {
                 text: one_line(&sentence, STATEMENT_MAX_CHARS),
@@ -158,72 +133,6 @@ pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
         source: message.id,
         sentences: kept,
     })
-}
-
-/// The facts of the agent's prose: decisions, open items, values, and the agent's conclusions
-/// — every verdict, and the answer to each request the observations hold (the last prose
-/// before the next request or the end), which counts even without a term to anchor it.
-pub(crate) fn statement_facts(observations: &[&Observation], excerpt: Excerpt) -> Vec<Fact> {
-    // The prose message that answers each request: the last one before the next boundary.
-    let mut answers: Vec<usize> = Vec::new();
-    let mut last_prose: Option<usize> = None;
-    let mut asked = excerpt == Excerpt::Steps;
-    for (i, o) in observations.iter().enumerate() {
-        match &o.what {
-            Observed::Prose(_) if asked => last_prose = Some(i),
-            Observed::RequestBoundary => {
-                answers.extend(last_prose.take());
-                asked = true;
-            }
-            _ => {}
-        }
-    }
-    answers.extend(last_prose);
-    let mut facts = Vec::new();
-    for (i, o) in observations.iter().enumerate() {
-        let Observed::Prose(prose) = &o.what else {
-            continue;
-        };
-        let is_answer = answers.contains(&i);
-        // An answer's sentences that say something (a verdict, a term), up to
-        // ANSWER_SENTENCES, and before them: of a step's answer, its first sentences (a fit's
-        // extract is all that is left of it: "Day 2: Alfama and a fado evening." is as much
-        // the answer as a path); of a selection's answer that says nothing, its first sentence
-        // (the squash restates the rest in its own words).
-        let says = |s: &Sentence| s.verdict || !s.anchors.is_empty();
-        let plain = !prose.sentences.iter().any(says);
-        let leading = |n: usize| match excerpt {
-            Excerpt::Steps => n < ANSWER_SENTENCES,
-            Excerpt::Selection => plain && n == 0,
-        };
-        let mut answered = 0;
-        for (n, s) in prose.sentences.iter().enumerate() {
-            let answer = is_answer && answered < ANSWER_SENTENCES && (says(s) || leading(n));
-            let kind = match s.kind {
-                FactKind::Value if answer || s.verdict => FactKind::Answer,
-                other => other,
-            };
-            answered += usize::from(answer);
-            let mut anchors = s.anchors.clone();
-            if kind == FactKind::Answer && anchors.is_empty() {
-                anchors = ANSWER_NUMBER
-                    .find_iter(&s.text)
-                    .map(|m| m.as_str().to_owned())
-                    .take(2)
-                    .collect();
-            }
-            if anchors.is_empty() && kind != FactKind::Value {
-                anchors = content_words(&s.text, 2);
-            }
-            facts.push(Fact {
-                kind,
-                text: s.text.clone(),
-                anchors,
-                source: prose.source,
-            });
-        }
-    }
-    facts
 }
 
 /// Words in capitals (`CONCURRENTLY`, `NOT NULL`'s parts): keywords a sentence stresses.
@@ -241,27 +150,17 @@ fn shouted_words(sentence: &str) -> Vec<String> {
 }
 
 fn user_text(message: &Message) -> String {
-    message
-        .content
-        .iter()
-        .filter_map(|item| match item {
-            ContentItem::UserMessage { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    lines_of(&message.content, |item| match item {
+        ContentItem::UserMessage { text } => Some(text),
+        _ => None,
+    })
 }
 
 fn assistant_text(message: &Message) -> String {
-    message
-        .content
-        .iter()
-        .filter_map(|item| match item {
-            ContentItem::AssistantMessage { structured } => Some(structured.full_text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    lines_of(&message.content, |item| match item {
+        ContentItem::AssistantMessage { structured } => Some(&structured.full_text),
+        _ => None,
+    })
 }
 
 /// Text that is only a tag an agent's harness inserted (`<command-name>…</command-name>`).

@@ -3,11 +3,13 @@
 
 use serde_json::Value;
 
+use super::anchors::{anchors_of, content_words};
 use super::commands::is_command;
-use super::observe::ToolUse;
-use super::text::{anchors_of, content_words, one_line};
-use super::{Fact, FactKind};
+use super::fact::{Fact, FactKind};
+use super::output::sample_lines;
+use super::tool_use::ToolUse;
 use crate::ids::MessageId;
+use crate::text::one_line;
 
 /// Of a search's output, the first paths it printed (whole), or its first line (shortened).
 const SAMPLE_PATHS: usize = 2;
@@ -44,7 +46,7 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<SearchObs> {
         .iter()
         .find_map(|k| use_.input.get(*k).and_then(Value::as_str))
         .unwrap_or("");
-    let (sample, _) = super::text::sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
+    let (sample, _) = sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
     let shown = sample.join(" ");
     let mut anchors = anchors_of(&shown, 2);
     if anchors.is_empty() {

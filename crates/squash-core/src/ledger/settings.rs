@@ -2,35 +2,23 @@
 //! code an edit writes or in a command's flags. They rarely come with a path, and a summary
 //! that drops them changes what was done ("ran the simulation" is not "with 10,000 samples").
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde_json::Value;
 
-use super::observe::ToolUse;
-use super::text::one_line;
-use super::{Fact, FactKind};
+use super::fact::{Fact, FactKind};
+use super::tool_use::ToolUse;
+use crate::text::{one_line, patterns};
 
 /// Settings kept per tool use: the first ones an edit or a command sets.
 const PER_USE: usize = 3;
 
-/// A number as a flag's value: `10000`, `0.5`, `10_000`.
-static NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\d[\d_]*(?:\.\d+)?$").expect("static regex"));
-/// `N_SAMPLES = 10_000`, `max_retries: 5,`, `@timeout 5000`, `let limit = 20;`.
-static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?m)^\s*(?:@|(?:pub\s+)?(?:const|let|var|static|final|val)\s+(?:mut\s+)?)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*[A-Za-z0-9_<>\[\]]+\s*)?(?:=|:|\s)\s*(-?\d[\d_]*(?:\.\d+)?(?:[eE]-?\d+)?)\s*[,;)]?\s*(?:#.*|//.*)?$",
-    )
-    .expect("static regex")
-});
-/// Names that say a number configures something (or a constant's capitals).
-static CONFIG_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(?:size|limit|max|min|threshold|timeout|retr(?:y|ies)|samples?|count|^num|^n$|^n_|_n$|port|ttl|interval|batch|depth|capacity|budget|window|delay|rate|seed|epochs?|iterations?|steps|workers|threads|tolerance|^k$|top_?k|^lr$|learning_rate|percent|ratio|level)",
-    )
-    .expect("static regex")
-});
+patterns! {
+    /// A number as a flag's value: `10000`, `0.5`, `10_000`.
+    NUMBER = r"^\d[\d_]*(?:\.\d+)?$";
+    /// `N_SAMPLES = 10_000`, `max_retries: 5,`, `@timeout 5000`, `let limit = 20;`.
+    ASSIGNMENT = r"(?m)^\s*(?:@|(?:pub\s+)?(?:const|let|var|static|final|val)\s+(?:mut\s+)?)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*[A-Za-z0-9_<>\[\]]+\s*)?(?:=|:|\s)\s*(-?\d[\d_]*(?:\.\d+)?(?:[eE]-?\d+)?)\s*[,;)]?\s*(?:#.*|//.*)?$";
+    /// Names that say a number configures something (or a constant's capitals).
+    CONFIG_NAME = r"(?i)(?:size|limit|max|min|threshold|timeout|retr(?:y|ies)|samples?|count|^num|^n$|^n_|_n$|port|ttl|interval|batch|depth|capacity|budget|window|delay|rate|seed|epochs?|iterations?|steps|workers|threads|tolerance|^k$|top_?k|^lr$|learning_rate|percent|ratio|level)";
+}
 
 /// The settings `use_` makes: flags of a shell command, assignments its edit or code adds.
 pub(crate) fn settings(use_: &ToolUse<'_>) -> Vec<Fact> {

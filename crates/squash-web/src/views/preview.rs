@@ -3,10 +3,10 @@
 
 use axum::extract::{Path, State};
 use maud::{html, Markup};
-use squash_core::ledger::{
-    FactEntry, FactReport, FallbackCause, InventedOutcome, SizeLimit, SIZE_LIMIT_PERCENT,
+use squash_core::quality::{
+    FactEntry, FactReport, FallbackCause, InventedOutcome, QualityReport, SizeLimit,
+    SIZE_LIMIT_PERCENT,
 };
-use squash_core::quality::QualityReport;
 use squash_core::ConversationId;
 use uuid::Uuid;
 

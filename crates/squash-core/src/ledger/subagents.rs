@@ -3,9 +3,10 @@
 
 use serde_json::Value;
 
-use super::observe::ToolUse;
-use super::text::{anchors_of, one_line, sentences};
-use super::{Fact, FactKind};
+use super::anchors::anchors_of;
+use super::fact::{Fact, FactKind};
+use super::tool_use::ToolUse;
+use crate::text::{one_line, sentences};
 
 /// How much of a report the fact keeps: its first sentences and the ones naming terms.
 const REPORT_SENTENCES: usize = 4;
@@ -37,7 +38,7 @@ pub(crate) fn report(use_: &ToolUse<'_>) -> Option<Fact> {
     let said = one_line(&kept.join(" "), REPORT_MAX_CHARS);
     let mut anchors = anchors_of(&said, 3);
     if anchors.is_empty() {
-        anchors = super::text::content_words(&said, 2);
+        anchors = super::anchors::content_words(&said, 2);
     }
     Some(Fact {
         kind: FactKind::Command,

@@ -1,10 +1,10 @@
 //! The ledger as text: the extractive squash, and the details appended to a summary that left
 //! facts out.
 
-use super::text::one_line;
-use super::{Fact, FactKind, Ledger};
+use super::fact::{Fact, FactKind, Ledger};
 use crate::message::Message;
 use crate::render::message_text;
+use crate::text::one_line;
 
 /// The heading of the section appended to a summary with the facts it left out.
 pub const DETAILS_HEADING: &str = "Details:";
@@ -70,7 +70,7 @@ fn lead_sentences(messages: &[&Message]) -> String {
         .iter()
         .filter_map(|m| {
             let text = message_text(m);
-            let first = super::text::sentences(&text).into_iter().next()?;
+            let first = crate::text::sentences(&text).into_iter().next()?;
             Some(format!("- {}: {}", m.role, one_line(&first, 160)))
         })
         .collect::<Vec<_>>()

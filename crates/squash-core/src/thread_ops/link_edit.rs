@@ -1,17 +1,10 @@
-//! The copy-on-write rule: what each thread operation changes, as positions in its base thread.
-//!
-//! A planner reads the current thread's links and returns a [`LinkEdit`]; the store copies the
-//! base thread's links with that edit applied (inside the database, so a change of a few links
-//! on a 10,000-link thread never ships 10,000 ids). [`LinkEdit::apply`] is the same rule over a
-//! list in memory: the property tests use it as the oracle for what the store must hold.
-
-use std::collections::HashMap;
+//! A new thread as a change of its base, a [`LinkEdit`]: the links it leaves out and the one it
+//! points to the operation's new message; and the planners that compute it for each operation
+//! from the positions of the few messages it names.
 
 use crate::error::DomainError;
 use crate::ids::MessageId;
-use crate::message::ToolRefs;
 use crate::positions::Positions;
-use crate::thread_ops::{self, PartnerAdded, PartnerPolicy};
 
 /// A new thread described as a change of its base: positions are 0-based positions in the base
 /// thread at the revision the plan was made on.
@@ -102,7 +95,7 @@ pub fn plan_edit<P: Positions + ?Sized>(
     })
 }
 
-/// A delete of `ordered` (in thread order, see [`select_with_partners`]): those links leave.
+/// A delete of `ordered` (in thread order, see [`select_with_partners`](super::select_with_partners)): those links leave.
 pub fn plan_delete<P: Positions + ?Sized>(
     links: &P,
     ordered: &[MessageId],
@@ -133,39 +126,6 @@ pub fn plan_squash<P: Positions + ?Sized>(
     })
 }
 
-/// A selection resolved against a thread: in thread order, with the tool partners it brought.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Selection {
-    /// The selected messages and their partners, in thread order.
-    pub ordered: Vec<MessageId>,
-    /// The partners that joined, in the order they were found.
-    pub added: Vec<PartnerAdded>,
-}
-
-/// The selection in thread order with the tool partners it must bring along, so that no tool
-/// call is separated from its result. `refs` holds the tool references of the selection and of
-/// the messages sharing tool-use ids with it (the store's closure); under
-/// [`PartnerPolicy::Refuse`] a missing partner is an error instead.
-pub fn select_with_partners<P: Positions + ?Sized>(
-    links: &P,
-    selected: &[MessageId],
-    refs: &HashMap<MessageId, ToolRefs>,
-    policy: PartnerPolicy,
-) -> Result<Selection, DomainError> {
-    let ordered = thread_ops::order_by_thread(links, selected)?;
-    let added = thread_ops::tool_partners(links, &ordered, refs);
-    thread_ops::enforce_partner_policy(&added, policy)?;
-    if added.is_empty() {
-        return Ok(Selection { ordered, added });
-    }
-    let mut all = ordered;
-    all.extend(added.iter().map(|p| p.message));
-    Ok(Selection {
-        ordered: thread_ops::order_by_thread(links, &all)?,
-        added,
-    })
-}
-
 /// The 0-based positions in `links` of `ordered`, ids already in thread order: one forward
 /// scan, no hashing of the thread's 10,000 ids.
 fn positions<P: Positions + ?Sized>(
@@ -187,10 +147,7 @@ fn positions<P: Positions + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ids(n: usize) -> Vec<MessageId> {
-        (0..n).map(|_| MessageId::new()).collect()
-    }
+    use crate::thread_ops::fixtures::{check_squashed, ids, others, thread_and_selection};
 
     #[test]
     fn squash_plan_replaces_the_first_source_and_drops_the_rest() {
@@ -284,56 +241,18 @@ mod tests {
         assert_eq!(empty_all.check(8, false).unwrap(), 0);
     }
 
-    fn refs(calls: &[&str], results: &[&str]) -> ToolRefs {
-        ToolRefs {
-            calls: calls.iter().map(|s| s.to_string()).collect(),
-            results: results.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    #[test]
-    fn selection_brings_partners_in_thread_order() {
-        let l = ids(5);
-        let map: HashMap<_, _> = [(l[1], refs(&["a"], &[])), (l[3], refs(&[], &["a"]))]
-            .into_iter()
-            .collect();
-        let s = select_with_partners(&l, &[l[4], l[3]], &map, PartnerPolicy::Include).unwrap();
-        assert_eq!(s.ordered, vec![l[1], l[3], l[4]]);
-        assert_eq!(s.added.len(), 1);
-        assert_eq!(s.added[0].message, l[1]);
-        assert!(matches!(
-            select_with_partners(&l, &[l[3]], &map, PartnerPolicy::Refuse),
-            Err(DomainError::SplitToolPair { .. })
-        ));
-        let plain = select_with_partners(&l, &[l[2], l[0]], &map, PartnerPolicy::Refuse).unwrap();
-        assert_eq!(plain.ordered, vec![l[0], l[2]]);
-        assert!(plain.added.is_empty());
-    }
-
     mod props {
         use super::*;
         use proptest::prelude::*;
 
         proptest! {
             #[test]
-            fn applied_plans_match_the_list_rules(
-                n in 2usize..40,
-                picks in proptest::collection::btree_set(0usize..40, 2..8),
-            ) {
-                let l = ids(n);
-                let chosen: Vec<MessageId> =
-                    picks.iter().filter(|p| **p < n).map(|p| l[*p]).collect();
-                prop_assume!(chosen.len() >= 2);
+            fn applied_plans_match_the_list_rules((l, chosen) in thread_and_selection()) {
                 let r = MessageId::new();
                 let squashed = plan_squash(&l, &chosen).unwrap().apply(&l, Some(r)).unwrap();
-                prop_assert_eq!(squashed.len(), n - chosen.len() + 1);
-                prop_assert_eq!(squashed[l.iter().position(|id| *id == chosen[0]).unwrap()], r);
+                check_squashed(&l, &chosen, r, &squashed)?;
                 let deleted = plan_delete(&l, &chosen).unwrap().apply(&l, None).unwrap();
-                let kept: Vec<MessageId> =
-                    l.iter().filter(|id| !chosen.contains(id)).copied().collect();
-                prop_assert_eq!(&deleted, &kept);
-                let rest: Vec<MessageId> = squashed.into_iter().filter(|id| *id != r).collect();
-                prop_assert_eq!(rest, kept);
+                prop_assert_eq!(deleted, others(&l, &chosen));
             }
         }
     }

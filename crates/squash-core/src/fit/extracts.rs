@@ -4,12 +4,13 @@
 
 use crate::ledger::{check_facts, ledger_of, sections_text, FactKind, Ledger, Observation};
 use crate::message::{ContentItem, Role};
+use crate::text::patterns;
 use crate::tokens::content_tokens;
 
 use super::summary::MessageSummary;
 
 /// A line or an extract, with its price and what it no longer states.
-pub(crate) struct Rendered {
+pub(crate) struct Extract {
     pub text: String,
     pub cost: u64,
     pub facts: usize,
@@ -30,11 +31,11 @@ pub(crate) enum Form {
 }
 
 /// The line of a step, or the extract of a run, from the summaries of `positions`.
-pub(crate) fn render(
+pub(crate) fn extract(
     s: &[MessageSummary],
     positions: std::ops::RangeInclusive<usize>,
     form: Form,
-) -> Rendered {
+) -> Extract {
     let obs: Vec<&Observation> = positions
         .clone()
         .flat_map(|i| s[i].observations.iter())
@@ -73,7 +74,7 @@ pub(crate) fn render(
         }
     };
     let check = check_facts(&full, &text);
-    Rendered {
+    Extract {
         cost: content_tokens(
             Role::Assistant,
             &[ContentItem::text_for(Role::Assistant, text.as_str())],
@@ -144,19 +145,13 @@ fn terse_command(text: &str) -> String {
     format!("{what} → {}", outcomes.join(", then "))
 }
 
-/// Counts a run printed: "43 tests, 0 failures", "4 passed; 1 failed".
-static TALLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)\d+ (?:tests?|passed|failed|failures?|errors?|doctests?|files?|lines?)(?:[,;] \d+ (?:tests?|passed|failed|failures?|errors?|ignored|skipped))*")
-        .expect("static regex")
-});
+patterns! {
+    /// Counts a run printed: "43 tests, 0 failures", "4 passed; 1 failed".
+    TALLY = r"(?i)\d+ (?:tests?|passed|failed|failures?|errors?|doctests?|files?|lines?)(?:[,;] \d+ (?:tests?|passed|failed|failures?|errors?|ignored|skipped))*";
 
-/// A commit a run made: `[branch 1a2b3c4]` or `1a2b3c4..5d6e7f8`.
-static COMMIT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
-        r"\[[\w./-]+ [0-9a-f]{7,40}\]|(?-u:\b)[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}(?-u:\b)",
-    )
-    .expect("static regex")
-});
+    /// A commit a run made: `[branch 1a2b3c4]` or `1a2b3c4..5d6e7f8`.
+    COMMIT = r"\[[\w./-]+ [0-9a-f]{7,40}\]|(?-u:\b)[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}(?-u:\b)";
+}
 
 /// The ledger in sections, the files first as one line per action; paths stay whole, as the
 /// agent goes on with them.

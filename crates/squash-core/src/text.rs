@@ -1,0 +1,137 @@
+//! Small text helpers the whole crate shares: the crate's regex patterns, shortening a text for
+//! a line of output, and splitting prose into sentences.
+
+use regex::Regex;
+
+/// Declares statics that hold the crate's regex patterns, each compiled on first use by
+/// [`regex()`]: `patterns! { /// What it finds. \n NAME = r"…"; }`.
+macro_rules! patterns {
+    ($($(#[$attr:meta])* $name:ident = $pattern:expr;)+) => {
+        $(
+            $(#[$attr])*
+            static $name: std::sync::LazyLock<regex::Regex> =
+                std::sync::LazyLock::new(|| $crate::text::regex($pattern));
+        )+
+    };
+}
+pub(crate) use patterns;
+
+/// A pattern written in this crate's source, compiled. A bad pattern is a bug that the first
+/// test touching it finds, never something input can cause.
+///
+/// Word boundaries in the crate's patterns are ASCII (`(?-u:\b)`): with a Unicode one the regex
+/// engine cannot use its lazy DFA on text holding any non-ASCII character and falls back to
+/// backtracking, which was two thirds of a fit's planning time (BENCHMARKS.md, issue 20).
+pub(crate) fn regex(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("static regex")
+}
+
+/// At most `max` characters of `s`, with "…" when cut (cut by characters, wherever they fall).
+pub(crate) fn shorten(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_owned(),
+    }
+}
+
+/// The texts `pick` finds in `items`, one a line.
+pub(crate) fn lines_of<'a, T>(
+    items: &'a [T],
+    pick: impl FnMut(&'a T) -> Option<&'a str>,
+) -> String {
+    items.iter().filter_map(pick).collect::<Vec<_>>().join("\n")
+}
+
+/// Typographic apostrophes (’) as ASCII, so that one pattern matches both spellings.
+pub(crate) fn normalise_quotes(s: &str) -> String {
+    s.replace(['\u{2019}', '\u{2018}'], "'")
+}
+
+/// At most `max` characters of `s` on one line, with "…" when cut.
+pub(crate) fn one_line(s: &str, max: usize) -> String {
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+    // Cut at a word boundary when one is near, so no word is shown half.
+    let cut = match cut.rfind(' ') {
+        Some(i) if i >= max / 2 => cut[..i].to_owned(),
+        _ => cut,
+    };
+    format!("{}…", cut.trim_end())
+}
+
+/// Sentences of a prose text: split after `.`, `!`, `?` followed by a space or line end (not
+/// inside inline code, not after an ellipsis), and at line breaks (list items are sentences of
+/// their own). Markdown emphasis (`**`, `__`) is dropped.
+pub(crate) fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.replace("**", "").replace("__", "");
+        let line = line.trim().trim_start_matches(['-', '*', '•', '#']).trim();
+        if line.is_empty() || line.starts_with("```") {
+            continue;
+        }
+        let mut start = 0;
+        let mut in_code = false;
+        let bytes = line.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'`' {
+                in_code = !in_code;
+            }
+            let ends = !in_code
+                && matches!(b, b'.' | b'!' | b'?')
+                && bytes.get(i + 1).is_none_or(|n| *n == b' ')
+                && (i == 0 || bytes[i - 1] != b'.')
+                // "e.g. " and "3.5 " are not sentence ends.
+                && !line[..i].ends_with("e.g")
+                && !line[..i].ends_with("i.e");
+            if ends {
+                push_sentence(&mut out, &line[start..=i]);
+                start = i + 1;
+            }
+        }
+        push_sentence(&mut out, &line[start..]);
+    }
+    out
+}
+
+fn push_sentence(out: &mut Vec<String>, s: &str) {
+    let s = s.trim();
+    if s.chars().filter(|c| c.is_alphanumeric()).count() >= 3 {
+        out.push(s.to_owned());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_split_at_ends_and_lines() {
+        let s = sentences("Fixed it. Now 4 tests pass!\n- next: add docs\n\ne.g. this stays");
+        assert_eq!(
+            s,
+            vec![
+                "Fixed it.",
+                "Now 4 tests pass!",
+                "next: add docs",
+                "e.g. this stays"
+            ]
+        );
+        assert_eq!(
+            sentences("It uses `ALTER TABLE ... modify` which SQLite lacks... Then more.\n**Task 2**: the hook."),
+            vec![
+                "It uses `ALTER TABLE ... modify` which SQLite lacks... Then more.",
+                "Task 2: the hook."
+            ]
+        );
+    }
+
+    #[test]
+    fn one_line_cuts_at_words() {
+        assert_eq!(one_line("a  b\nc", 10), "a b c");
+        assert_eq!(one_line("alpha beta gamma delta", 15), "alpha beta…");
+    }
+}
