@@ -9,10 +9,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::LlmError;
 use crate::guard::cancellable;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, StopReason, Usage};
 use squash_core::ProviderKind;
-use crate::model::{
-    ChatModel, ChatRequest, ChatResponse, ModelInfo, StopReason, Usage,
-};
 
 /// One scripted answer.
 #[derive(Clone, Debug)]

@@ -16,8 +16,8 @@ use crate::error::{redact, LlmError};
 use crate::guard::timed;
 use crate::http::{self, ErrorBody, SseReader, DEFAULT_TIMEOUT};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo};
-use squash_core::ProviderKind;
 use crate::retry::{with_retry, RetryPolicy};
+use squash_core::ProviderKind;
 use wire::{ErrorEnvelope, MessagesRequest, MessagesResponse, StreamEvent};
 
 /// Where the API lives unless `ANTHROPIC_BASE_URL` says otherwise.

@@ -26,11 +26,9 @@ use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::LlmError;
-use squash_core::ProviderKind;
-use crate::model::{
-    ChatModel, ChatRequest, ChatResponse, ChatRole, ModelInfo, StopReason, Usage,
-};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ChatRole, ModelInfo, StopReason, Usage};
 use crate::transcript::message_text;
+use squash_core::ProviderKind;
 
 use engine::{GenerateParams, Weights};
 

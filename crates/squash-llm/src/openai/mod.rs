@@ -15,8 +15,8 @@ use crate::error::{redact, LlmError};
 use crate::guard::timed;
 use crate::http::{self, ErrorBody, SseReader, DEFAULT_TIMEOUT};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo};
-use squash_core::ProviderKind;
 use crate::retry::{with_retry, RetryPolicy};
+use squash_core::ProviderKind;
 pub use wire::TokenLimitField;
 use wire::{Chunk, Completion, CompletionRequest, ModelList, WireUsage};
 
