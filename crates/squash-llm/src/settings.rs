@@ -65,6 +65,11 @@ impl EnvVar {
         env::non_empty(self.name)
     }
 
+    /// Its value, else `default`.
+    pub fn value_or(&self, default: &str) -> String {
+        self.value().unwrap_or_else(|| default.to_owned())
+    }
+
     pub fn is_set(&self) -> bool {
         env::is_set(self.name)
     }

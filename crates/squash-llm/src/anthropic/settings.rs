@@ -76,14 +76,8 @@ impl ProviderSettings for AnthropicConfig {
         SettingsReport::new(
             [API_KEY, BASE_URL, MODEL].map(|v| v.state()).to_vec(),
             Self::configured(file),
-            MODEL
-                .value()
-                .unwrap_or_else(|| ANTHROPIC_DEFAULT_MODEL.to_owned()),
-            redact_url(
-                &BASE_URL
-                    .value()
-                    .unwrap_or_else(|| ANTHROPIC_DEFAULT_BASE_URL.to_owned()),
-            ),
+            MODEL.value_or(ANTHROPIC_DEFAULT_MODEL),
+            redact_url(&BASE_URL.value_or(ANTHROPIC_DEFAULT_BASE_URL)),
         )
     }
 

@@ -135,14 +135,8 @@ impl ProviderSettings for OpenAiConfig {
                 .map(|v| v.state())
                 .to_vec(),
             Self::configured(file),
-            MODEL
-                .value()
-                .unwrap_or_else(|| OPENAI_DEFAULT_MODEL.to_owned()),
-            redact_url(
-                &BASE_URL
-                    .value()
-                    .unwrap_or_else(|| OPENAI_DEFAULT_BASE_URL.to_owned()),
-            ),
+            MODEL.value_or(OPENAI_DEFAULT_MODEL),
+            redact_url(&BASE_URL.value_or(OPENAI_DEFAULT_BASE_URL)),
         )
     }
 
@@ -158,9 +152,7 @@ impl ProviderSettings for OpenAiConfig {
         }
         let mut config = OpenAiConfig::new(
             base_url.unwrap_or_else(|| OPENAI_DEFAULT_BASE_URL.to_string()),
-            MODEL
-                .value()
-                .unwrap_or_else(|| OPENAI_DEFAULT_MODEL.to_string()),
+            MODEL.value_or(OPENAI_DEFAULT_MODEL),
         );
         config.api_key = api_key;
         if let Some(window) = CONTEXT_WINDOW.value() {
