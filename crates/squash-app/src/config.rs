@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use squash_llm::ProviderKind;
+use squash_llm::{FileSettings, ProviderKind};
 use thiserror::Error;
 
 /// Names the configuration file instead of the default location.
@@ -31,7 +31,7 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 pub struct ModelConfig {
     /// `auto` or a provider name; a named provider wins over anything detected.
-    pub provider: Option<ProviderChoice>,
+    pub provider: Option<ProviderSetting>,
     /// The model id for the provider (not for `local`: see `local_model`).
     pub model: Option<String>,
     /// A catalog name (`squash model list`) or the path of a GGUF file.
@@ -44,46 +44,46 @@ impl ModelConfig {
     /// The configured provider, unless it is `auto` (or not set).
     pub fn explicit_provider(&self) -> Option<ProviderKind> {
         match self.provider {
-            Some(ProviderChoice::Named(kind)) => Some(kind),
-            Some(ProviderChoice::Auto) | None => None,
+            Some(ProviderSetting::Named(kind)) => Some(kind),
+            Some(ProviderSetting::Auto) | None => None,
         }
     }
 }
 
 /// `provider = ...` in the configuration file: `auto` (detect, the default) or one provider,
-/// spelled as `--provider` takes it. Anything else is refused when the file is read, with the
+/// by its name. Anything else is refused when the file is read, with the
 /// list of valid names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProviderChoice {
+pub enum ProviderSetting {
     Auto,
     Named(ProviderKind),
 }
 
-impl ProviderChoice {
+impl ProviderSetting {
     const AUTO: &'static str = "auto";
 
     pub fn as_str(self) -> &'static str {
         match self {
-            ProviderChoice::Auto => ProviderChoice::AUTO,
-            ProviderChoice::Named(kind) => kind.as_str(),
+            ProviderSetting::Auto => ProviderSetting::AUTO,
+            ProviderSetting::Named(kind) => kind.as_str(),
         }
     }
 }
 
-impl Serialize for ProviderChoice {
+impl Serialize for ProviderSetting {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
 
-impl<'de> Deserialize<'de> for ProviderChoice {
+impl<'de> Deserialize<'de> for ProviderSetting {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let name = String::deserialize(d)?;
-        if name.trim().eq_ignore_ascii_case(ProviderChoice::AUTO) {
-            return Ok(ProviderChoice::Auto);
+        if name.trim().eq_ignore_ascii_case(ProviderSetting::AUTO) {
+            return Ok(ProviderSetting::Auto);
         }
         ProviderKind::parse(&name)
-            .map(ProviderChoice::Named)
+            .map(ProviderSetting::Named)
             .ok_or_else(|| {
                 serde::de::Error::custom(format!(
                     "unknown provider `{}`: use auto or one of {}",
@@ -112,6 +112,21 @@ pub struct LoadedConfig {
     /// `None` when no file exists (the empty configuration).
     pub path: Option<PathBuf>,
     pub config: Config,
+}
+
+impl LoadedConfig {
+    /// The file's `[model]` values, as the providers take them.
+    pub fn file_settings(&self) -> FileSettings {
+        let model = &self.config.model;
+        FileSettings {
+            path: self.path.clone(),
+            provider: model.explicit_provider(),
+            model: model.model.clone(),
+            local_model: model.local_model.clone(),
+            threads: model.threads,
+            context_tokens: model.context_tokens,
+        }
+    }
 }
 
 /// Where the configuration file is looked for.
@@ -189,7 +204,7 @@ mod tests {
     #[test]
     fn auto_is_no_explicit_provider() {
         let auto = provider_in("[model]\nprovider = \" Auto \"\n").expect("auto");
-        assert_eq!(auto.provider, Some(ProviderChoice::Auto));
+        assert_eq!(auto.provider, Some(ProviderSetting::Auto));
         assert_eq!(auto.explicit_provider(), None);
         assert_eq!(ModelConfig::default().explicit_provider(), None);
     }

@@ -11,18 +11,18 @@ mod chat;
 pub mod config;
 mod context;
 mod conversations;
+pub mod doctor;
 mod error;
 pub mod export;
 pub mod fit;
 mod history;
 pub mod import;
-mod local;
 mod pages;
 pub mod providers;
 mod refs;
+pub mod remedy;
 pub mod resume;
 mod search;
-pub mod selection;
 mod squash;
 
 pub use chat::{ChatError, ChatOptions, ChatTurn};
@@ -37,6 +37,7 @@ pub use history::{HistoryEntry, ProvenanceNode};
 pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };
+pub use remedy::Remedy;
 pub use search::DEFAULT_SEARCH_LIMIT;
 pub use squash::{
     prompt_style_for, result_role, AiSquash, Progress, PromptPurpose, SentPrompt, SquashEngine,

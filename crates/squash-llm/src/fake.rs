@@ -7,10 +7,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
+use squash_core::ProviderKind;
+
 use crate::error::LlmError;
 use crate::guard::cancellable;
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo, StopReason, Usage};
-use squash_core::ProviderKind;
+use crate::model::{ChatCall, ChatModel, ChatRequest, ChatResponse, ModelInfo, StopReason, Usage};
 
 /// One scripted answer.
 #[derive(Clone, Debug)]
@@ -172,30 +173,19 @@ impl ChatModel for FakeModel {
         self.info.clone()
     }
 
-    async fn complete(
-        &self,
-        req: &ChatRequest,
-        cancel: &CancellationToken,
-    ) -> Result<ChatResponse, LlmError> {
-        let deltas = self.next_reply(req)?;
-        self.pause(cancel).await?;
-        Ok(self.response(req, deltas.concat()))
-    }
-
-    async fn stream(
-        &self,
-        req: &ChatRequest,
-        cancel: &CancellationToken,
-        on_delta: &(dyn for<'d> Fn(&'d str) + Send + Sync),
-    ) -> Result<ChatResponse, LlmError> {
-        let deltas = self.next_reply(req)?;
+    async fn answer(&self, call: ChatCall<'_>) -> Result<ChatResponse, LlmError> {
+        let deltas = self.next_reply(call.request)?;
+        let Some(on_delta) = call.on_delta else {
+            self.pause(call.cancel).await?;
+            return Ok(self.response(call.request, deltas.concat()));
+        };
         let mut text = String::new();
         for delta in deltas {
-            self.pause(cancel).await?;
+            self.pause(call.cancel).await?;
             on_delta(&delta);
             text.push_str(&delta);
         }
-        Ok(self.response(req, text))
+        Ok(self.response(call.request, text))
     }
 }
 

@@ -226,6 +226,29 @@ pub struct ChatResponse {
     pub stop_reason: Option<StopReason>,
 }
 
+/// Where a streamed answer's text goes, delta by delta. (Each delta's lifetime is its own, so
+/// that a delta can be a local string; `'a` bounds what the callback borrows.)
+pub type OnDelta<'a> = dyn for<'d> Fn(&'d str) + Send + Sync + 'a;
+
+/// One call of a model: what is asked, the caller's cancellation, and where text goes as it
+/// arrives (`None`: the caller waits for the whole answer).
+#[derive(Clone, Copy)]
+pub struct ChatCall<'a> {
+    pub request: &'a ChatRequest,
+    pub cancel: &'a CancellationToken,
+    pub on_delta: Option<&'a OnDelta<'a>>,
+}
+
+impl ChatCall<'_> {
+    /// Reports `text` as one delta when the caller streams: what a provider that cannot stream
+    /// does with its whole answer.
+    pub fn deliver_whole(&self, text: &str) {
+        if let Some(on_delta) = self.on_delta.filter(|_| !text.is_empty()) {
+            on_delta(text);
+        }
+    }
+}
+
 /// A chat model. Implementations must honour `cancel` at every await point and classify every
 /// failure into an [`LlmError`].
 #[async_trait]
@@ -241,30 +264,39 @@ pub trait ChatModel: Send + Sync {
         None
     }
 
+    /// Answers one call: the one method a provider implements. [`ChatModel::complete`] and
+    /// [`ChatModel::stream`] are this call without and with deltas.
+    async fn answer(&self, call: ChatCall<'_>) -> Result<ChatResponse, LlmError>;
+
     /// Asks for one complete answer.
     async fn complete(
         &self,
         req: &ChatRequest,
         cancel: &CancellationToken,
-    ) -> Result<ChatResponse, LlmError>;
+    ) -> Result<ChatResponse, LlmError> {
+        let call = ChatCall {
+            request: req,
+            cancel,
+            on_delta: None,
+        };
+        self.answer(call).await
+    }
 
     /// Asks for one answer, reporting text deltas as they arrive; returns the same full
     /// response as [`ChatModel::complete`]. A provider without streaming reports the whole
     /// text as a single delta.
-    ///
-    /// (`for<'d>` is spelled out because `async_trait` would otherwise bind the delta's
-    /// lifetime to the call, and no delta could be a local string.)
     async fn stream(
         &self,
         req: &ChatRequest,
         cancel: &CancellationToken,
-        on_delta: &(dyn for<'d> Fn(&'d str) + Send + Sync),
+        on_delta: &OnDelta<'_>,
     ) -> Result<ChatResponse, LlmError> {
-        let response = self.complete(req, cancel).await?;
-        if !response.text.is_empty() {
-            on_delta(&response.text);
-        }
-        Ok(response)
+        let call = ChatCall {
+            request: req,
+            cancel,
+            on_delta: Some(on_delta),
+        };
+        self.answer(call).await
     }
 }
 

@@ -16,7 +16,7 @@ use squash_app::fit::FitError;
 use squash_app::providers::ProviderError;
 use squash_app::{ChatError, ErrorCode, ServiceError, SquashError};
 use squash_core::tokens::format_count;
-use squash_llm::LlmError;
+use squash_llm::{LlmError, SetupError};
 use thiserror::Error;
 
 /// What went wrong, as the API answers it: a service's [`ErrorCode`], or one of the failures
@@ -300,11 +300,10 @@ impl From<ChatError> for ApiError {
 impl From<ProviderError> for ApiError {
     fn from(e: ProviderError) -> ApiError {
         match e {
-            ProviderError::Llm { source, .. } => source.into(),
-            ProviderError::Unsupported(_) => ApiError::invalid(e.to_string()),
-            ProviderError::NoLocalSupport
-            | ProviderError::Config(_)
-            | ProviderError::LocalModel(_) => ApiError::not_configured(&e.to_string()),
+            ProviderError::Setup(SetupError::Llm { source, .. }) => source.into(),
+            ProviderError::Setup(SetupError::Unselectable(_)) => ApiError::invalid(e.to_string()),
+            ProviderError::Setup(SetupError::NoLocalSupport | SetupError::LocalModel(_))
+            | ProviderError::Config(_) => ApiError::not_configured(&e.to_string()),
         }
     }
 }

@@ -3,7 +3,7 @@
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::PartnerPolicy;
 use squash_core::Role;
-use squash_llm::{context_window_for, ModelInfo, ProviderKind};
+use squash_llm::{context_window_for, prompt_needs, ModelInfo, ProviderKind};
 
 use super::SquashError;
 use crate::error::ServiceError;
@@ -106,12 +106,10 @@ impl SquashOptions {
             .unwrap_or_else(|| prompt_style_for(self.style, provider))
     }
 
-    /// Repair requests allowed on `provider`.
+    /// Repair requests allowed on `provider`: as its models need, unless set.
     pub fn repair_rounds_on(&self, provider: ProviderKind) -> u32 {
-        self.repair_rounds.unwrap_or(match provider {
-            ProviderKind::Local => 0,
-            _ => 1,
-        })
+        self.repair_rounds
+            .unwrap_or(prompt_needs(provider).repair_rounds)
     }
 }
 
@@ -132,14 +130,16 @@ pub(crate) fn parse_window(v: &str) -> Option<u32> {
         .filter(|w| *w > 0)
 }
 
-/// The prompt for a style on a provider's models: the spec's prompts for large hosted models;
-/// for the small embedded ones the brief prompt, which carries the fact ledger and asks only
-/// for the sentences that connect it (measured: QUALITY.md).
+/// The prompt for a style on a provider's models: the brief prompt where the provider's models
+/// need it (the small embedded ones; see [`squash_llm::PromptNeeds`]), else the spec's prompt
+/// for the style.
 pub fn prompt_style_for(style: SquashStyle, provider: ProviderKind) -> PromptStyle {
-    match (provider, style) {
-        (ProviderKind::Local, _) => PromptStyle::Brief,
-        (_, SquashStyle::Structured) => PromptStyle::Structured,
-        (_, SquashStyle::Prose | SquashStyle::Extract | SquashStyle::Mask) => PromptStyle::Spec,
+    if prompt_needs(provider).brief_prompt {
+        return PromptStyle::Brief;
+    }
+    match style {
+        SquashStyle::Structured => PromptStyle::Structured,
+        SquashStyle::Prose | SquashStyle::Extract | SquashStyle::Mask => PromptStyle::Spec,
     }
 }
 

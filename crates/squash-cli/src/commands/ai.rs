@@ -5,14 +5,14 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};
-use squash_app::providers::{self, ProviderError};
+use squash_app::providers::{self, ProviderChoice, ProviderError, Reason};
 use squash_app::{
     ConversationService, OperationOutcome, PartnerPolicy, Progress, SquashEngine, SquashError,
     SquashOptions, SquashResult, SquashStage, StageListener,
 };
 use squash_core::prompt::SquashStyle;
 use squash_core::Role;
-use squash_llm::{CancellationToken, ChatModel, ProviderKind};
+use squash_llm::{CancellationToken, ChatModel, ProviderKind, SetupError};
 
 use crate::output::{ids, outcome_json, outcome_text, usage_text, Output};
 
@@ -368,7 +368,18 @@ pub fn squash_error(e: SquashError) -> anyhow::Error {
 
 pub fn provider_error(e: ProviderError) -> anyhow::Error {
     match &e {
-        ProviderError::Llm { source, .. } => anyhow!("{e}\nhint: {}", source.hint()),
+        ProviderError::Setup(SetupError::Llm { source, .. }) => {
+            anyhow!("{e}\nhint: {}", source.hint())
+        }
         _ => anyhow!(e),
+    }
+}
+
+/// Why the provider was chosen, in the CLI's words: a provider named on the command line was
+/// named by `--provider`.
+pub fn provider_reason(choice: &ProviderChoice) -> String {
+    match choice.reason {
+        Reason::Named => format!("--provider {}", choice.provider),
+        _ => choice.why(),
     }
 }

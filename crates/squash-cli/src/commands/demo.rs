@@ -13,7 +13,7 @@ use squash_core::{ContentItem, MessageId, Role};
 use squash_llm::ProviderKind;
 
 use crate::commands::ai::{
-    end_progress, engine, provider_error, result_json, result_text, squash_error,
+    end_progress, engine, provider_error, provider_reason, result_json, result_text, squash_error,
 };
 use crate::output::{thread_text, Output};
 
@@ -77,7 +77,9 @@ pub async fn run(
     let info = model.info();
     say(&format!(
         "model: {} ({}), because {}",
-        info.model, info.provider, selection.why
+        info.model,
+        info.provider,
+        provider_reason(&selection)
     ));
 
     let conversation = service

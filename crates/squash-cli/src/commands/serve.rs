@@ -10,6 +10,8 @@ use squash_llm::ProviderKind;
 use squash_web::AppState;
 use tracing_subscriber::filter::LevelFilter;
 
+use crate::commands::ai::provider_reason;
+
 /// The address served unless told otherwise: this machine only.
 const DEFAULT_ADDR: &str = "127.0.0.1:7878";
 
@@ -60,7 +62,9 @@ pub async fn run(service: &ConversationService, args: ServeArgs) -> anyhow::Resu
             let info = model.info();
             eprintln!(
                 "model: {} ({}), because {}",
-                info.model, info.provider, selection.why
+                info.model,
+                info.provider,
+                provider_reason(&selection)
             );
             state = state.with_model(model);
         }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{ChatImage, ChatMessage, ChatPart, ChatRequest, ChatRole, StopReason, Usage};
+use crate::model::{ChatImage, ChatMessage, ChatPart, ChatRequest, ChatRole, Usage};
 use crate::transcript::part_text;
 
 #[derive(Debug, Serialize)]
@@ -175,16 +175,18 @@ impl WireUsage {
     }
 }
 
-/// A Messages API `stop_reason` in the provider-neutral terms. The Claude CLI reports the same
-/// names.
-pub(crate) fn stop_reason(reason: &str) -> StopReason {
-    match reason {
-        "end_turn" => StopReason::EndTurn,
-        "max_tokens" => StopReason::MaxTokens,
-        "stop_sequence" => StopReason::StopSequence,
-        "tool_use" => StopReason::ToolUse,
-        "refusal" => StopReason::Refusal,
-        other => StopReason::Other(other.to_owned()),
+/// The HTTP status of an error of type `kind`: an `error` event inside a stream is classified
+/// as the HTTP error of the same type would be.
+pub(super) fn error_status(kind: &str) -> u16 {
+    match kind {
+        "invalid_request_error" => 400,
+        "authentication_error" => 401,
+        "permission_error" => 403,
+        "not_found_error" => 404,
+        "request_too_large" => 413,
+        "rate_limit_error" => 429,
+        "overloaded_error" => 529,
+        _ => 500,
     }
 }
 

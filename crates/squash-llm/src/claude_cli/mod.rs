@@ -10,82 +10,24 @@
 
 mod output;
 mod prompt;
+mod settings;
 
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::Duration;
 
 use async_trait::async_trait;
+use squash_core::ProviderKind;
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
-use tokio_util::sync::CancellationToken;
 
 use crate::error::LlmError;
 use crate::guard::{cancellable, timed};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelInfo};
-use squash_core::ProviderKind;
+use crate::model::{ChatCall, ChatModel, ChatRequest, ChatResponse, ModelInfo};
 
-/// The model alias passed to `--model` unless configured otherwise.
-pub const CLAUDE_CLI_DEFAULT_MODEL: &str = "sonnet";
-/// The CLI starts a whole agent runtime before answering, so it gets longer than an API call.
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+pub use settings::{find_on_path, ClaudeCliConfig, CLAUDE_CLI_DEFAULT_MODEL};
+
 /// A system prompt longer than this goes to standard input instead of the command line, which
 /// the OS limits (one argument may not exceed 128 KiB on Linux).
 const MAX_ARG_BYTES: usize = 64 * 1024;
-
-/// How to run the `claude` executable.
-#[derive(Clone, Debug)]
-pub struct ClaudeCliConfig {
-    /// The executable, a path or a name looked up on `PATH`.
-    pub program: PathBuf,
-    /// A model alias (`sonnet`, `opus`, `haiku`) or full model id.
-    pub model: String,
-    pub context_window_tokens: u32,
-    /// For the whole run, start to exit.
-    pub timeout: Duration,
-    /// Where the CLI runs; the system temp directory when unset.
-    pub working_dir: Option<PathBuf>,
-}
-
-impl ClaudeCliConfig {
-    /// The defaults for the executable at `program`.
-    pub fn new(program: impl Into<PathBuf>) -> ClaudeCliConfig {
-        ClaudeCliConfig {
-            program: program.into(),
-            model: CLAUDE_CLI_DEFAULT_MODEL.to_string(),
-            context_window_tokens: 200_000,
-            timeout: DEFAULT_TIMEOUT,
-            working_dir: None,
-        }
-    }
-
-    /// The defaults for the `claude` found on `PATH`.
-    pub fn from_path() -> Result<ClaudeCliConfig, LlmError> {
-        find_on_path("claude")
-            .map(ClaudeCliConfig::new)
-            .ok_or_else(|| LlmError::NotConfigured("no `claude` executable on PATH".into()))
-    }
-}
-
-/// The first executable file called `name` in the directories of `PATH`.
-pub fn find_on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
-}
 
 /// Claude, answering through the Claude Code CLI.
 #[derive(Debug)]
@@ -97,11 +39,6 @@ impl ClaudeCliModel {
     /// A model running `config.program`. Nothing is checked until the first call.
     pub fn new(config: ClaudeCliConfig) -> ClaudeCliModel {
         ClaudeCliModel { config }
-    }
-
-    /// A model running the `claude` found on `PATH`.
-    pub fn from_path() -> Result<ClaudeCliModel, LlmError> {
-        Ok(ClaudeCliModel::new(ClaudeCliConfig::from_path()?))
     }
 
     /// The command line and the text for standard input.
@@ -210,14 +147,13 @@ impl ChatModel for ClaudeCliModel {
         }
     }
 
-    async fn complete(
-        &self,
-        req: &ChatRequest,
-        cancel: &CancellationToken,
-    ) -> Result<ChatResponse, LlmError> {
-        let (args, stdin) = self.invocation(req);
+    /// The CLI cannot stream: a streaming caller gets the whole answer as one delta.
+    async fn answer(&self, call: ChatCall<'_>) -> Result<ChatResponse, LlmError> {
+        let (args, stdin) = self.invocation(call.request);
         tracing::debug!(program = %self.config.program.display(), "running the Claude CLI");
         let timeout = self.config.timeout;
-        cancellable(cancel, timed(timeout, self.run(args, stdin))).await
+        let response = cancellable(call.cancel, timed(timeout, self.run(args, stdin))).await?;
+        call.deliver_whole(&response.text);
+        Ok(response)
     }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::error::{redact, LlmError};
-use crate::model::{ChatResponse, Usage};
+use crate::model::{ChatResponse, StopReason, Usage};
 use squash_core::ProviderKind;
 
 #[derive(Debug, Deserialize)]
@@ -115,10 +115,7 @@ pub(super) fn parse(
         text,
         model,
         usage: result.usage.as_ref().and_then(CliUsage::usage),
-        stop_reason: result
-            .stop_reason
-            .as_deref()
-            .map(crate::anthropic::stop_reason),
+        stop_reason: result.stop_reason.as_deref().map(StopReason::parse),
     })
 }
 
@@ -152,7 +149,7 @@ pub(super) fn classify(message: &str) -> LlmError {
     let lower = message.to_lowercase();
     let message = redact(message, None);
     let has = |needles: &[&str]| needles.iter().any(|n| lower.contains(n));
-    if crate::http::is_context_error(&lower, "") {
+    if crate::http::status::is_context_error(&lower, "") {
         LlmError::ContextTooLong { message }
     } else if has(&[
         "api key",

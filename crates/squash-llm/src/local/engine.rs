@@ -15,8 +15,8 @@ use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::LlamaToken;
 use llama_cpp_2::{send_logs_to_tracing, LogOptions};
 
+use super::settings::LocalSampling;
 use super::utf8::Utf8Stream;
-use super::LocalSampling;
 use crate::error::LlmError;
 
 /// llama.cpp's global state. It may be initialised once per process, so it lives in a static
