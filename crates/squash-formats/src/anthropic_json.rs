@@ -10,8 +10,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, MessageId, Role, SourceFormat, SystemLevel,
-    ToolResultData,
+    ContentItem, ConversationId, ImageSource, Role, SourceFormat, SystemLevel, ToolResultData,
 };
 
 use crate::fields::{imported_message, title_from};
@@ -336,7 +335,6 @@ pub fn parse(
         let metadata = json!({SOURCE_ID_KEY: "system", "anthropic": {"system": system}});
         let at = next_time();
         messages.push(imported_message(
-            MessageId::new(),
             conversation_id,
             Role::System,
             content,
@@ -356,7 +354,6 @@ pub fn parse(
         parsed.record_message();
         let (items, meta) = entry_items(role, raw, i, &mut names);
         messages.push(imported_message(
-            MessageId::new(),
             conversation_id,
             role,
             items,

@@ -267,14 +267,7 @@ fn chat_message(
             };
             let metadata = json!({SOURCE_ID_KEY: source, META_KEY: {"message": kept}});
             let at = time + chrono::Duration::microseconds(g as i64);
-            imported_message(
-                MessageId::new(),
-                conversation_id,
-                role,
-                content,
-                metadata,
-                at,
-            )
+            imported_message(conversation_id, role, content, metadata, at)
         })
         .collect()
 }

@@ -7,10 +7,8 @@ use squash_core::{
     ThreadOrigin,
 };
 
-/// A message as a reader makes it, under `id` (`MessageId::new()`, or one chosen before to link
-/// to it): no operation, no reply, no instructions.
+/// A message as a reader makes it: a fresh id, no operation, no reply, no instructions.
 pub(crate) fn imported_message(
-    id: MessageId,
     conversation_id: ConversationId,
     role: Role,
     content: Vec<ContentItem>,
@@ -18,7 +16,7 @@ pub(crate) fn imported_message(
     created_at: DateTime<Utc>,
 ) -> Message {
     Message {
-        id,
+        id: MessageId::new(),
         conversation_id,
         squash_operation_id: None,
         reply_to: None,

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SourceFormat, SystemLevel,
+    ContentItem, ConversationId, ImageSource, Message, Role, SourceFormat, SystemLevel,
     ToolResultData,
 };
 
@@ -142,14 +142,7 @@ pub fn parse(
         parsed.record_message();
         let metadata = kept_metadata(raw, content, i);
         let at = now + chrono::Duration::microseconds(i as i64);
-        messages.push(imported_message(
-            MessageId::new(),
-            conversation_id,
-            role,
-            items,
-            metadata,
-            at,
-        ));
+        messages.push(imported_message(conversation_id, role, items, metadata, at));
     }
     if ids.renamed > 0 {
         parsed.warnings.push(format!(

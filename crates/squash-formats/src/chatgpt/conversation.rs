@@ -147,14 +147,7 @@ impl ConversationReader<'_> {
         let created_at = time_of(message.get("create_time"))
             .or_else(|| self.created())
             .unwrap_or(self.now);
-        imported_message(
-            MessageId::new(),
-            self.conversation_id,
-            role,
-            content,
-            metadata,
-            created_at,
-        )
+        imported_message(self.conversation_id, role, content, metadata, created_at)
     }
 
     fn created(&self) -> Option<DateTime<Utc>> {

@@ -201,5 +201,6 @@ pub(super) fn message_of(
         metas.push(Value::Object(c.meta));
     }
     let metadata = json!({SOURCE_ID_KEY: source_uuid, META_KEY: {"lines": metas}});
-    imported_message(id, conversation_id, role, content, metadata, created_at)
+    let made = imported_message(conversation_id, role, content, metadata, created_at);
+    Message { id, ..made }
 }

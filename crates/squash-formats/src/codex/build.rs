@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
-use squash_core::{ContentItem, Message, MessageId, Role, SourceFormat};
+use squash_core::{ContentItem, Message, Role, SourceFormat};
 
 use super::{CodexParser, Envelope, Side, META_KEY};
 use crate::anthropic_json::short;
@@ -100,14 +100,7 @@ pub(super) fn new_message(
     time: DateTime<Utc>,
 ) -> Message {
     let metadata = json!({SOURCE_ID_KEY: source_id, META_KEY: {"items": []}});
-    imported_message(
-        MessageId::new(),
-        parser.conversation_id,
-        role,
-        Vec::new(),
-        metadata,
-        time,
-    )
+    imported_message(parser.conversation_id, role, Vec::new(), metadata, time)
 }
 
 pub(super) fn note_on(

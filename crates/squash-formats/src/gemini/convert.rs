@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SystemLevel, ToolResultData,
+    ContentItem, ConversationId, ImageSource, Message, Role, SystemLevel, ToolResultData,
 };
 
 use super::META_KEY;
@@ -32,14 +32,7 @@ pub(super) fn record(
     let time = parse_time(record.get("timestamp")).unwrap_or(now);
     let new = |role, content, source: String, kept: Value, at| {
         let metadata = json!({SOURCE_ID_KEY: source, META_KEY: kept});
-        imported_message(
-            MessageId::new(),
-            conversation_id,
-            role,
-            content,
-            metadata,
-            at,
-        )
+        imported_message(conversation_id, role, content, metadata, at)
     };
     // A message of this record itself, at its time.
     let own = |role, content, kept| new(role, content, format!("gemini:{id}"), kept, time);

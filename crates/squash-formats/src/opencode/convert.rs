@@ -3,7 +3,7 @@
 use chrono::{DateTime, TimeZone, Utc};
 use serde_json::{json, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SourceFormat, SystemLevel,
+    ContentItem, ConversationId, ImageSource, Message, Role, SourceFormat, SystemLevel,
     ToolResultData,
 };
 
@@ -160,7 +160,6 @@ fn message(
     let mut out = Vec::new();
     if !items.is_empty() {
         out.push(imported_message(
-            MessageId::new(),
             conversation_id,
             role,
             items,
@@ -173,7 +172,6 @@ fn message(
         let source =
             json!({SOURCE_ID_KEY: format!("opencode:{id}/results"), META_KEY: {"results": true}});
         out.push(imported_message(
-            MessageId::new(),
             conversation_id,
             Role::User,
             results,
