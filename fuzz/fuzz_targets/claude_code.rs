@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use libfuzzer_sys::fuzz_target;
-use squash_formats::claude_code::{write, ClaudeCodeParser, Session, META_KEY};
+use squash_formats::claude_code::{write, ClaudeCodeParser, META_KEY};
+use squash_formats::session::Session;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -37,11 +38,11 @@ fuzz_target!(|data: &[u8]| {
         let session = Session {
             session_id: "00000000-0000-4000-8000-000000000000",
             cwd: "/fuzz",
+            created_at: chrono::Utc::now(),
             messages: &conv.messages,
             operations: &operations,
-            extras: &extras,
         };
-        write(&session, &mut out).expect("writing to memory cannot fail");
+        write(&session, &extras, &mut out).expect("writing to memory cannot fail");
         for line in out.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
             serde_json::from_slice::<serde_json::Value>(line).expect("exported lines are JSON");
         }

@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(conv.threads.iter().any(|t| t.id == conv.current_thread_id));
         let mut out = Vec::new();
         gemini::write(
-            &gemini::Session {
+            &squash_formats::session::Session {
                 session_id: "s",
                 cwd: "/w",
                 created_at: Utc::now(),

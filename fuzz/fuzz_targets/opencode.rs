@@ -20,15 +20,15 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(conv.threads[0].links.len(), conv.messages.len());
         let mut out = Vec::new();
         opencode::write(
-            &opencode::Session {
+            &squash_formats::session::Session {
                 session_id: "ses_fuzz",
                 cwd: "/w",
-                title: &conv.display_name,
-                model: None,
                 created_at: Utc::now(),
                 messages: &conv.messages,
                 operations: &HashMap::new(),
             },
+            &conv.display_name,
+            None,
             &mut out,
         )
         .expect("written to memory");

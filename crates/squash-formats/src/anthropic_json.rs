@@ -10,11 +10,10 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SourceFormat, SystemLevel,
-    ToolResultData,
+    ContentItem, ConversationId, ImageSource, Role, SourceFormat, SystemLevel, ToolResultData,
 };
 
-use crate::fields::title_from;
+use crate::fields::{imported_message, title_from};
 use crate::{FormatError, ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 /// Tool names by tool-use id, so that a result can name its tool.
@@ -328,21 +327,20 @@ pub fn parse(
     };
     if let Some(system) = top.remove("system") {
         parsed.record_message();
-        messages.push(Message {
-            id: MessageId::new(),
+        let content = vec![ContentItem::System {
+            level: SystemLevel::Info,
+            content: system_text(&system),
+            tool_use_id: None,
+        }];
+        let metadata = json!({SOURCE_ID_KEY: "system", "anthropic": {"system": system}});
+        let at = next_time();
+        messages.push(imported_message(
             conversation_id,
-            squash_operation_id: None,
-            reply_to: None,
-            role: Role::System,
-            content: vec![ContentItem::System {
-                level: SystemLevel::Info,
-                content: system_text(&system),
-                tool_use_id: None,
-            }],
-            instructions: Vec::new(),
-            metadata: Some(json!({SOURCE_ID_KEY: "system", "anthropic": {"system": system}})),
-            created_at: next_time(),
-        });
+            Role::System,
+            content,
+            metadata,
+            at,
+        ));
     }
     for (i, raw) in raw_messages.into_iter().enumerate() {
         let Some(role) = role_of(raw.get("role")) else {
@@ -355,17 +353,13 @@ pub fn parse(
         };
         parsed.record_message();
         let (items, meta) = entry_items(role, raw, i, &mut names);
-        messages.push(Message {
-            id: MessageId::new(),
+        messages.push(imported_message(
             conversation_id,
-            squash_operation_id: None,
-            reply_to: None,
             role,
-            content: items,
-            instructions: Vec::new(),
-            metadata: Some(meta),
-            created_at: next_time(),
-        });
+            items,
+            meta,
+            next_time(),
+        ));
     }
     let name = messages
         .iter()

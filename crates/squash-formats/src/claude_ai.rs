@@ -16,7 +16,6 @@
 //! derived from it. The records of the import report are the chat messages.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Read;
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
@@ -25,56 +24,26 @@ use squash_core::{
 };
 
 use crate::chatgpt::conversation::thread_list;
-use crate::chatgpt::each_conversation;
 use crate::chatgpt::tree::Tree;
+use crate::data_export::{self, DataExport};
 use crate::fields::{imported_message, parse_time, result_text, title_from};
-use crate::{sha256_hex, FormatError, ImportedConversation, Parsed, SOURCE_ID_KEY};
+use crate::{ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 pub const META_KEY: &str = "claude_ai";
 
 /// The parent claude.ai gives the first message of a conversation.
 const ROOT_PARENT: &str = "00000000-0000-4000-8000-000000000000";
 
-/// Reads an export from a stream, one conversation at a time.
-pub fn read(
-    reader: impl Read,
-    source_name: &str,
-    now: DateTime<Utc>,
-    advanced: &mut dyn FnMut(u64),
-) -> Result<Parsed, FormatError> {
-    let mut parsed = Parsed::default();
-    let mut index = 0usize;
-    let mut each = |conv: Value| {
-        conversation(source_name, index, conv, now, &mut parsed);
-        index += 1;
-    };
-    each_conversation(
-        reader,
-        source_name,
-        "a claude.ai export",
-        advanced,
-        &mut each,
-    )?;
-    Ok(parsed)
-}
-
-/// Reads an export already parsed (tests, fuzzing).
-pub fn parse_value(source_name: &str, doc: Value, now: DateTime<Utc>) -> Parsed {
-    let mut parsed = Parsed::default();
-    let list = match doc {
-        Value::Array(list) => list,
-        other => vec![other],
-    };
-    for (index, conv) in list.into_iter().enumerate() {
-        conversation(source_name, index, conv, now, &mut parsed);
-    }
-    parsed
-}
+/// The export's reader, one conversation at a time.
+pub(crate) const EXPORT: DataExport = DataExport {
+    what: "a claude.ai export",
+    conversation,
+};
 
 /// Whether a parsed document is a claude.ai export: a conversation with `chat_messages`, or a
 /// list whose first element is one.
 pub fn looks_like(doc: &Value) -> bool {
-    crate::chatgpt::first_conversation(doc)
+    data_export::first_conversation(doc)
         .and_then(|c| c.get("chat_messages"))
         .is_some_and(Value::is_array)
 }
@@ -94,13 +63,11 @@ fn conversation(
     now: DateTime<Utc>,
     parsed: &mut Parsed,
 ) {
-    let what = format!("conversation {}", index + 1);
-    let Value::Object(mut fields) = conv else {
-        parsed.records.lines += 1;
-        parsed.skip_record(source_name, None, format!("{what}: not a JSON object"));
+    let Some((what, mut fields, hash)) =
+        data_export::conversation_object(source_name, index, conv, parsed)
+    else {
         return;
     };
-    let hash = sha256_hex(&serde_json::to_vec(&fields).unwrap_or_default());
     let list = match fields.remove("chat_messages") {
         Some(Value::Array(list)) => list,
         _ => {

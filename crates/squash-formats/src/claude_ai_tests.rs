@@ -6,6 +6,7 @@ use squash_core::{render, ContentItem, Role};
 
 use super::*;
 use crate::detect::{detect_bytes, inspect, Found};
+use crate::test_support::assert_on_threads;
 
 fn fixture() -> Vec<u8> {
     let path = concat!(
@@ -19,7 +20,9 @@ fn fixture() -> Vec<u8> {
 fn an_export_reads_with_its_branches_tools_and_attachments() {
     let data = fixture();
     assert_eq!(detect_bytes(&data), Some(SourceFormat::ClaudeAi));
-    let parsed = read(&data[..], "conversations.json", Utc::now(), &mut |_| {}).unwrap();
+    let parsed = EXPORT
+        .read(&data[..], "conversations.json", Utc::now(), &mut |_| {})
+        .unwrap();
     assert!(parsed.records.balanced(), "{:?}", parsed.records);
     assert_eq!(parsed.records.lines, 8, "the chat messages are the records");
     assert_eq!(parsed.records.skipped, 0);
@@ -78,7 +81,9 @@ fn one_conversation_object_reads_too() {
     let list: Vec<Value> = serde_json::from_slice(&data).unwrap();
     let one = serde_json::to_vec(&list[0]).unwrap();
     assert_eq!(inspect(&one), Found::Format(SourceFormat::ClaudeAi));
-    let parsed = read(&one[..], "one.json", Utc::now(), &mut |_| {}).unwrap();
+    let parsed = EXPORT
+        .read(&one[..], "one.json", Utc::now(), &mut |_| {})
+        .unwrap();
     assert_eq!(parsed.conversations.len(), 1);
     assert!(parsed.records.balanced());
 }
@@ -89,7 +94,7 @@ fn near_misses_are_refused_or_skipped() {
         detect_bytes(br#"[{"uuid": "x", "messages": []}]"#),
         Some(SourceFormat::ClaudeAi)
     );
-    let parsed = parse_value(
+    let parsed = EXPORT.parse_value(
         "x",
         json!([{"uuid": "x", "chat_messages": [1, {"sender": "human"}]}]),
         Utc::now(),
@@ -109,16 +114,13 @@ fn a_repeated_uuid_is_a_message_of_its_own_on_a_thread() {
         { "uuid": "m3", "text": "And with headers." }
     ]}]);
     let bytes = serde_json::to_vec(&data).unwrap();
-    let parsed = read(&bytes[..], "dup.json", Utc::now(), &mut |_| {}).unwrap();
+    let parsed = EXPORT
+        .read(&bytes[..], "dup.json", Utc::now(), &mut |_| {})
+        .unwrap();
     assert!(parsed.records.balanced(), "{:?}", parsed.records);
     let conv = &parsed.conversations[0];
     assert_eq!(conv.messages.len(), 3);
-    for m in &conv.messages {
-        assert!(
-            conv.threads.iter().any(|t| t.links.contains(&m.id)),
-            "{m:?} is on a thread"
-        );
-    }
+    assert_on_threads(conv);
     assert!(parsed
         .warnings
         .iter()
@@ -136,15 +138,12 @@ fn messages_whose_parents_loop_are_a_branch_of_their_own() {
           "sender": "assistant" }
     ]}]);
     let bytes = serde_json::to_vec(&data).unwrap();
-    let parsed = read(&bytes[..], "loop.json", Utc::now(), &mut |_| {}).unwrap();
+    let parsed = EXPORT
+        .read(&bytes[..], "loop.json", Utc::now(), &mut |_| {})
+        .unwrap();
     assert!(parsed.records.balanced(), "{:?}", parsed.records);
     let conv = &parsed.conversations[0];
     assert_eq!(conv.messages.len(), 3);
-    for m in &conv.messages {
-        assert!(
-            conv.threads.iter().any(|t| t.links.contains(&m.id)),
-            "{m:?} is on a thread"
-        );
-    }
+    assert_on_threads(conv);
     assert!(conv.threads.iter().any(|t| t.id == conv.current_thread_id));
 }

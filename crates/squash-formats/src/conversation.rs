@@ -3,12 +3,13 @@
 use std::collections::HashMap;
 
 use crate::claude_code::DeferredMessages;
+use crate::fields::source_thread;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 use squash_core::{
     ConversationId, ImportRecord, ImportThread, Message, SourceFormat, SquashOperation,
-    SquashOperationId, ThreadId, ThreadOrigin,
+    SquashOperationId, ThreadId,
 };
 
 /// One conversation as a reader produced it, ready to store. Ids are fresh (except for our own
@@ -81,15 +82,8 @@ impl ImportedConversation {
             .map(|m| m.created_at)
             .unwrap_or(fallback_time)
             .max(created_at);
-        let thread = ImportThread {
-            id: ThreadId::new(),
-            original_thread_id: None,
-            origin: ThreadOrigin::Initial,
-            revision: messages.len() as u64,
-            links: messages.iter().map(|m| m.id).collect(),
-            created_at,
-            updated_at,
-        };
+        let links = messages.iter().map(|m| m.id).collect();
+        let thread = source_thread(ThreadId::new(), None, links, created_at, updated_at);
         ImportedConversation {
             source_key,
             format,

@@ -2,7 +2,10 @@
 
 use chrono::{DateTime, SubsecRound, Utc};
 use serde_json::Value;
-use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
+use squash_core::{
+    BranchKind, ContentItem, ConversationId, ImportThread, Message, MessageId, Role, ThreadId,
+    ThreadOrigin,
+};
 
 /// A message as a reader makes it: a fresh id, no operation, no reply, no instructions.
 pub(crate) fn imported_message(
@@ -22,6 +25,30 @@ pub(crate) fn imported_message(
         instructions: Vec::new(),
         metadata: Some(metadata),
         created_at,
+    }
+}
+
+/// A thread as a source holds it: `links` in order (its revision counts them), derived from
+/// `parent` as a branch of that kind, or the initial thread; updated no earlier than created.
+pub(crate) fn source_thread(
+    id: ThreadId,
+    parent: Option<(ThreadId, BranchKind)>,
+    links: Vec<MessageId>,
+    created_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+) -> ImportThread {
+    let (original_thread_id, origin) = match parent {
+        None => (None, ThreadOrigin::Initial),
+        Some((parent, branch)) => (Some(parent), ThreadOrigin::SourceBranch { branch }),
+    };
+    ImportThread {
+        id,
+        original_thread_id,
+        origin,
+        revision: links.len() as u64,
+        links,
+        created_at,
+        updated_at: updated_at.max(created_at),
     }
 }
 
@@ -69,6 +96,18 @@ pub(crate) fn title_from(text: &str, max: usize) -> Option<String> {
         out.push('…');
     }
     Some(out)
+}
+
+/// The first text the person typed (of those `typed` says are theirs), as a title.
+pub(crate) fn first_prompt(messages: &[Message], typed: impl Fn(&str) -> bool) -> Option<String> {
+    messages
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .flat_map(|m| &m.content)
+        .find_map(|i| match i {
+            ContentItem::UserMessage { text } if typed(text) => title_from(text, 60),
+            _ => None,
+        })
 }
 
 /// The object minus `key`, if `value` is an object.

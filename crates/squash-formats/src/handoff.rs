@@ -159,9 +159,14 @@ fn call_in(to: SourceFormat, tool: &Tool) -> Option<(&'static str, Value)> {
     let mut put = |k: &str, v: &str| {
         args.insert(k.to_owned(), json!(v));
     };
+    // Claude Code and Gemini CLI take the same arguments under other tool names.
+    let named = |claude: &'static str, gemini: &'static str| match to {
+        SourceFormat::ClaudeCode => claude,
+        _ => gemini,
+    };
     let name = match (to, tool) {
         (
-            SourceFormat::ClaudeCode,
+            SourceFormat::ClaudeCode | SourceFormat::Gemini,
             Tool::Shell {
                 command,
                 description,
@@ -171,24 +176,11 @@ fn call_in(to: SourceFormat, tool: &Tool) -> Option<(&'static str, Value)> {
             if let Some(d) = description {
                 put("description", d);
             }
-            "Bash"
+            named("Bash", "run_shell_command")
         }
         (SourceFormat::Codex, Tool::Shell { command, .. }) => {
             put("cmd", command);
             "exec_command"
-        }
-        (
-            SourceFormat::Gemini,
-            Tool::Shell {
-                command,
-                description,
-            },
-        ) => {
-            put("command", command);
-            if let Some(d) = description {
-                put("description", d);
-            }
-            "run_shell_command"
         }
         (
             SourceFormat::Opencode,
@@ -201,44 +193,29 @@ fn call_in(to: SourceFormat, tool: &Tool) -> Option<(&'static str, Value)> {
             put("description", description.as_deref().unwrap_or(command));
             "bash"
         }
-        (SourceFormat::ClaudeCode, Tool::Read { path }) => {
+        (SourceFormat::ClaudeCode | SourceFormat::Gemini, Tool::Read { path }) => {
             put("file_path", path);
-            "Read"
-        }
-        (SourceFormat::Gemini, Tool::Read { path }) => {
-            put("file_path", path);
-            "read_file"
+            named("Read", "read_file")
         }
         (SourceFormat::Opencode, Tool::Read { path }) => {
             put("filePath", path);
             "read"
         }
-        (SourceFormat::ClaudeCode, Tool::Write { path, content }) => {
+        (SourceFormat::ClaudeCode | SourceFormat::Gemini, Tool::Write { path, content }) => {
             put("file_path", path);
             put("content", content);
-            "Write"
-        }
-        (SourceFormat::Gemini, Tool::Write { path, content }) => {
-            put("file_path", path);
-            put("content", content);
-            "write_file"
+            named("Write", "write_file")
         }
         (SourceFormat::Opencode, Tool::Write { path, content }) => {
             put("filePath", path);
             put("content", content);
             "write"
         }
-        (SourceFormat::ClaudeCode, Tool::Edit { path, old, new }) => {
+        (SourceFormat::ClaudeCode | SourceFormat::Gemini, Tool::Edit { path, old, new }) => {
             put("file_path", path);
             put("old_string", old);
             put("new_string", new);
-            "Edit"
-        }
-        (SourceFormat::Gemini, Tool::Edit { path, old, new }) => {
-            put("file_path", path);
-            put("old_string", old);
-            put("new_string", new);
-            "replace"
+            named("Edit", "replace")
         }
         (SourceFormat::Opencode, Tool::Edit { path, old, new }) => {
             put("filePath", path);

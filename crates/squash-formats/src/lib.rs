@@ -19,6 +19,7 @@ pub mod claude_ai;
 pub mod claude_code;
 pub mod codex;
 mod conversation;
+mod data_export;
 pub mod detect;
 mod error;
 mod fields;
@@ -31,8 +32,11 @@ pub mod markdown;
 pub mod openai_json;
 pub mod opencode;
 pub mod read;
+pub mod session;
 pub mod squash_json;
 mod swe_agent;
+#[cfg(test)]
+mod test_support;
 mod thread_results;
 
 pub use conversation::{

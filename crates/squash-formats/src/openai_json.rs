@@ -12,12 +12,12 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, MessageId, Role, SourceFormat, SystemLevel,
+    ContentItem, ConversationId, ImageSource, Message, Role, SourceFormat, SystemLevel,
     ToolResultData,
 };
 
 use crate::anthropic_json::short;
-use crate::fields::{take_field, title_from};
+use crate::fields::{imported_message, take_field, title_from};
 use crate::swe_agent;
 use crate::{FormatError, ImportedConversation, Parsed, SOURCE_ID_KEY};
 
@@ -140,17 +140,9 @@ pub fn parse(
             continue;
         };
         parsed.record_message();
-        messages.push(Message {
-            id: MessageId::new(),
-            conversation_id,
-            squash_operation_id: None,
-            reply_to: None,
-            role,
-            content: items,
-            instructions: Vec::new(),
-            metadata: Some(kept_metadata(raw, content, i)),
-            created_at: now + chrono::Duration::microseconds(i as i64),
-        });
+        let metadata = kept_metadata(raw, content, i);
+        let at = now + chrono::Duration::microseconds(i as i64);
+        messages.push(imported_message(conversation_id, role, items, metadata, at));
     }
     if ids.renamed > 0 {
         parsed.warnings.push(format!(

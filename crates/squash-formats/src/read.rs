@@ -19,6 +19,14 @@ use crate::{
 /// Bytes between progress reports.
 const PROGRESS_STEP: u64 = 1 << 20;
 
+/// The file at `path`, its error named after the source.
+fn open(path: &Path, source_name: &str) -> Result<std::fs::File, FormatError> {
+    std::fs::File::open(path).map_err(|error| FormatError::Io {
+        path: source_name.to_owned(),
+        error,
+    })
+}
+
 /// Reads the file at `path` as `format`; `advanced` is told how many more bytes were read, now
 /// and then. `now` is the time given to what the source does not date.
 pub fn read_file(
@@ -34,10 +42,7 @@ pub fn read_file(
     if format == SourceFormat::Opencode && opencode::is_opencode_database(path) {
         return opencode::read_database(path, source_name, now);
     }
-    let file = std::fs::File::open(path).map_err(|error| FormatError::Io {
-        path: source_name.to_owned(),
-        error,
-    })?;
+    let file = open(path, source_name)?;
     read_stream(file, source_name, format, now, advanced)
 }
 
@@ -56,10 +61,7 @@ pub fn read_file_streaming(
     if format != SourceFormat::ClaudeCode {
         return read_file(path, source_name, format, now, advanced);
     }
-    let file = std::fs::File::open(path).map_err(|error| FormatError::Io {
-        path: source_name.to_owned(),
-        error,
-    })?;
+    let file = open(path, source_name)?;
     let parser = ClaudeCodeParser::streaming(path.to_path_buf(), source_name, now);
     read_lines(
         file,
@@ -77,10 +79,7 @@ pub fn read_claude_subagents(
     parent: crate::claude_code::ParentSession,
     now: DateTime<Utc>,
 ) -> Result<Parsed, FormatError> {
-    let file = std::fs::File::open(path).map_err(|error| FormatError::Io {
-        path: source_name.to_owned(),
-        error,
-    })?;
+    let file = open(path, source_name)?;
     let parser = ClaudeCodeParser::new(source_name, now).with_parent(parent);
     read_lines(
         file,
@@ -108,8 +107,8 @@ pub fn read_stream(
             let parser = LineParser::Codex(Box::new(CodexParser::new(source_name, now)));
             read_lines(reader, source_name, parser, advanced)
         }
-        SourceFormat::ChatGpt => chatgpt::read(reader, source_name, now, advanced),
-        SourceFormat::ClaudeAi => claude_ai::read(reader, source_name, now, advanced),
+        SourceFormat::ChatGpt => chatgpt::EXPORT.read(reader, source_name, now, advanced),
+        SourceFormat::ClaudeAi => claude_ai::EXPORT.read(reader, source_name, now, advanced),
         SourceFormat::Gemini => {
             let (data, hash) = read_all(reader, source_name, advanced)?;
             let text = String::from_utf8_lossy(&data);

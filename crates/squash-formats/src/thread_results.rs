@@ -39,6 +39,30 @@ impl<'a> ThreadResults<'a> {
         }
         ThreadResults { by_call, calls }
     }
+
+    /// For a tool result whose call is not in the thread: the text written in its place, and
+    /// the warning that says so. `None` for any other item.
+    pub(crate) fn orphan(&self, item: &ContentItem) -> Option<(String, String)> {
+        let ContentItem::ToolResult {
+            tool_use_id,
+            tool_name,
+            result,
+            ..
+        } = item
+        else {
+            return None;
+        };
+        if self.calls.contains(tool_use_id.as_str()) {
+            return None;
+        }
+        let text = format!(
+            "[result of {tool_name} call {tool_use_id}, whose call is not in this session]\n{}",
+            result_text(result)
+        );
+        let warning =
+            format!("the result of tool call {tool_use_id} has no call before it; written as text");
+        Some((text, warning))
+    }
 }
 
 /// A result's content as one text.

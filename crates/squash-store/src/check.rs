@@ -2,10 +2,10 @@
 //! input gets the same answer (variant and text) from SQLite and PostgreSQL. The backends only
 //! add what needs the database (a revision check, a unique key).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use squash_core::{ConversationId, Message, MessageId, SquashOperation};
+use squash_core::{ConversationId, ImportThread, Message, MessageId, SquashOperation, ThreadId};
 
 use crate::error::{Entity, StoreError};
 use crate::types::{Commit, ImportAppend, ImportBatch, NewLinks};
@@ -120,6 +120,38 @@ impl ImportCheck {
         }
         operations(&batch.operations, batch.conversation_id, imported)
     }
+}
+
+/// The keys an imported thread is written with, from the keys of what is written before it:
+/// its original's (a thread listed before it) and its links' messages. [`ImportCheck::finish`]
+/// refuses a batch where one is missing, with these words.
+pub(crate) fn thread_keys(
+    thread: &ImportThread,
+    thread_keys: &HashMap<ThreadId, i64>,
+    message_keys: &HashMap<MessageId, i64>,
+) -> Result<(Option<i64>, Vec<i64>)> {
+    let original = match thread.original_thread_id {
+        None => None,
+        Some(o) => Some(*thread_keys.get(&o).ok_or_else(|| {
+            StoreError::Invalid(format!(
+                "thread {} derives from {o}, which is not listed before it",
+                thread.id
+            ))
+        })?),
+    };
+    let links = thread
+        .links
+        .iter()
+        .map(|id| {
+            message_keys.get(id).copied().ok_or_else(|| {
+                StoreError::Invalid(format!(
+                    "thread {} links message {id}, which is not imported",
+                    thread.id
+                ))
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ok((original, links))
 }
 
 /// The messages of a grown source, appended to its conversation.

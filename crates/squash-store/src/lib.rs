@@ -6,19 +6,20 @@
 //! Both keep the spec's logical tables (projects, conversations, threads, thread_messages,
 //! messages, squash_operations). Physically, ids are UUIDs at the edge and integer keys inside,
 //! and a derived thread shares the links it keeps with the thread that stored them: a
-//! copy-on-write costs what it changes, not the thread's length — the layout, its reads and
-//! its migration are described in `layout.rs`, the rule that cuts a derived thread from its
-//! base is written there once for both backends. Every write is one transaction; an operation
+//! copy-on-write costs what it changes, not the thread's length. How a thread's links are
+//! stored (segments plus a tail), read and migrated is described in `segments.rs`, written
+//! there once for both backends. Every write is one transaction; an operation
 //! commits only if the thread it was computed from is still current at the same revision
 //! ([`StoreError::Conflict`]).
 
+mod backfill;
 mod changes;
 mod check;
 mod error;
-mod layout;
 pub mod postgres;
 mod reader;
 mod search;
+mod segments;
 pub mod sqlite;
 mod tokens;
 mod types;
@@ -134,7 +135,7 @@ pub trait ConversationStore: Send + Sync {
     /// memory bounded by `limit`. [`StoreError::NotFound`] for a missing thread.
     async fn thread_range(&self, thread: ThreadId, start: u64, limit: u32) -> Result<MessageRange>;
     /// The positions of `ids` in a thread, with its header, in one transaction: two index
-    /// probes per message whatever the thread's length (see `layout`). What planning a squash,
+    /// probes per message whatever the thread's length (see `segments`). What planning a squash,
     /// edit or delete needs instead of the whole thread; an id it does not hold has no position.
     /// [`StoreError::NotFound`] for a missing thread or conversation.
     async fn thread_positions(

@@ -4,7 +4,7 @@
 //! PostgreSQL a generated `tsvector` with a GIN index), so no insert path can forget it.
 //!
 //! Rows stored before the column existed hold NULL and are filled when the store opens, as the
-//! tokens are (`crate::tokens`): in Rust, in one transaction, a batch at a time.
+//! tokens are (`crate::backfill`).
 
 use squash_core::search::searchable_content;
 use squash_core::ContentItem;

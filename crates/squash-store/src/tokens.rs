@@ -2,21 +2,13 @@
 //! [`message_tokens`]), so that a thread's size is one `SUM` over its links and a listing of
 //! conversations costs no message content.
 //!
-//! Rows stored before the `tokens` column existed hold NULL. They are filled when the store
-//! opens, in Rust (SQL cannot run the domain's rule), all in one transaction, a batch at a
-//! time: see each backend's `backfill_tokens`. A partial index on the NULL rows makes "is
-//! there anything to fill?" one index probe, so an up-to-date database opens as fast as before.
-//! Filling lazily instead (at the first read of a thread) would make every read able to
-//! write, and every sum first ask whether one of its rows is still empty.
+//! Rows stored before the `tokens` column existed hold NULL until the store opens and fills
+//! them (`crate::backfill`).
 
 use squash_core::tokens::{content_tokens, message_tokens};
 use squash_core::{ContentItem, Message, Role};
 
 use crate::StoreError;
-
-/// Messages read, estimated and written back per round of the backfill: bounds memory (a
-/// message's content can be megabytes) while keeping the round trips few.
-pub(crate) const BACKFILL_BATCH: i64 = 500;
 
 /// The value of a new message's `tokens` column.
 pub(crate) fn stored_tokens(message: &Message) -> i64 {

@@ -332,6 +332,30 @@ pub struct ThreadPage {
     pub message_tokens: Vec<u64>,
     pub tokens: u64,
 }
+impl ThreadPage {
+    /// The page of `thread` whose links are at the 0-based positions `range`
+    /// ([`PageRequest::link_range`]), with their messages and their estimates, and the whole
+    /// thread's `tokens`.
+    pub(crate) fn at(
+        thread: Thread,
+        range: Option<std::ops::RangeInclusive<u64>>,
+        (messages, message_tokens): (Vec<Message>, Vec<u64>),
+        tokens: u64,
+    ) -> ThreadPage {
+        let span = PageSpan::of(
+            range.map(|r| r.start() + 1..=r.end() + 1).as_ref(),
+            thread.message_count,
+        );
+        ThreadPage {
+            thread,
+            span,
+            messages,
+            message_tokens,
+            tokens,
+        }
+    }
+}
+
 /// One message that matches a search: in its conversation's current thread.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SearchHit {

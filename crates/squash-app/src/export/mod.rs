@@ -14,6 +14,7 @@ use serde::Serialize;
 use squash_core::{ConversationId, ThreadId};
 use squash_core::{Message, Project, SquashOperation, SquashOperationId};
 use squash_formats::handoff::{self, HandoffReport};
+use squash_formats::session::Session;
 use squash_formats::squash_json::{self, ExportedThread};
 use squash_formats::{claude_code, codex, gemini, markdown, opencode, SourceFormat};
 
@@ -201,62 +202,30 @@ impl AgentSession<'_> {
         let messages = adapted
             .as_ref()
             .map_or(self.messages, |(m, _)| m.as_slice());
+        let session = Session {
+            session_id: &session_id,
+            cwd: &cwd,
+            created_at,
+            messages,
+            operations: self.operations,
+        };
         let (lines, warnings) = match self.options.format {
             ExportFormat::Codex => {
-                let extras = codex::extras_of(self.imports);
-                let written = codex::write(
-                    &codex::Session {
-                        session_id: &session_id,
-                        cwd: &cwd,
-                        created_at,
-                        messages,
-                        operations: self.operations,
-                        extras: &extras,
-                    },
-                    out,
-                )?;
+                let written = codex::write(&session, &codex::extras_of(self.imports), out)?;
                 (written.lines, written.warnings)
             }
             ExportFormat::Gemini => {
-                let written = gemini::write(
-                    &gemini::Session {
-                        session_id: &session_id,
-                        cwd: &cwd,
-                        created_at,
-                        messages,
-                        operations: self.operations,
-                    },
-                    out,
-                )?;
+                let written = gemini::write(&session, out)?;
                 (written.lines, written.warnings)
             }
             ExportFormat::Opencode => {
-                let written = opencode::write(
-                    &opencode::Session {
-                        session_id: &session_id,
-                        cwd: &cwd,
-                        title: self.title,
-                        model: self.options.model.as_deref(),
-                        created_at,
-                        messages,
-                        operations: self.operations,
-                    },
-                    out,
-                )?;
+                let model = self.options.model.as_deref();
+                let written = opencode::write(&session, self.title, model, out)?;
                 (written.messages, written.warnings)
             }
             _ => {
                 let extras = claude_code::extras_of(self.imports);
-                let written = claude_code::write(
-                    &claude_code::Session {
-                        session_id: &session_id,
-                        cwd: &cwd,
-                        messages,
-                        operations: self.operations,
-                        extras: &extras,
-                    },
-                    out,
-                )?;
+                let written = claude_code::write(&session, &extras, out)?;
                 (written.lines, written.warnings)
             }
         };

@@ -3,10 +3,11 @@
 //!
 //! The readers live in `squash-formats`: they turn lines or documents into
 //! [`ImportedConversation`]s (messages with content, threads as link lists, operations) without
-//! touching the store. The service
-//! ([`ConversationService::import_path`], [`ConversationService::import_bytes`]) reads the input,
-//! runs a parser and writes each conversation in one store transaction, so an import never
-//! half-applies a conversation.
+//! touching the store. The service reads the input (`files`: [`ConversationService::import_path`];
+//! `upload`: [`ConversationService::import_bytes`]), runs a parser, refuses what it cannot
+//! import (`refuse`: an unknown format, a format asked for that the source is not, a read that
+//! made no message) and writes each conversation in one store transaction (`store`), so an
+//! import never half-applies a conversation.
 //!
 //! Idempotency: every conversation has a source key (`claude-code:<sessionId>`,
 //! `gromozeka:<conversation id>`, ...) and a content hash, recorded in the store's `imports`
@@ -18,16 +19,19 @@
 //! * changed otherwise → imported again as a new conversation; the old one stays, the source key
 //!   then points to the new one.
 
+mod files;
+mod options;
 mod refuse;
-mod service;
+mod store;
 mod subagents;
 mod summary;
+mod upload;
 
 use squash_core::ImportSource;
 use squash_store::ImportBatch;
 use thiserror::Error;
 
-pub use service::{ImportOptions, ImportProgress, NoProgress};
+pub use options::{ImportOptions, ImportProgress, NoProgress};
 use squash_formats::detect::described;
 pub use squash_formats::detect::Found;
 pub use squash_formats::gromozeka::DatabaseError;

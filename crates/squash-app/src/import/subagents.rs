@@ -1,63 +1,12 @@
 //! Claude Code sub-agent runs kept in files of their own (`<session>/subagents/agent-*.jsonl`):
-//! found beside their session, read as runs of it (named after the call that started them and
-//! tied to it), and reported under it.
+//! how they are found beside their session, what of the session their reader needs (to name
+//! each run after the call that started it and tie it to it), and which call that was.
 
 use std::path::{Path, PathBuf};
 
-use chrono::Utc;
-use squash_core::SourceFormat;
 use squash_formats::claude_code::ParentSession;
-use squash_formats::read;
 
-use super::service::ImportOptions;
-use super::summary::{FileFailure, FileReport, ImportSummary};
-use super::{ImportError, ImportedConversation, Parsed};
-use crate::conversations::ConversationService;
-
-impl ConversationService {
-    /// A file of sub-agent runs beside a Claude Code session, read as runs of that session: each
-    /// named after the call that started it and tied to it. A file that cannot be read is
-    /// reported, and the session stays imported.
-    pub(super) async fn import_subagents(
-        &self,
-        path: &Path,
-        parent: ParentSession,
-        options: &ImportOptions,
-    ) -> Result<ImportSummary, ImportError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        let owned = path.to_path_buf();
-        let source_name = name.clone();
-        let parsed = tokio::task::spawn_blocking(move || {
-            read::read_claude_subagents(&owned, &source_name, parent, Utc::now())
-        })
-        .await
-        .map_err(|e| ImportError::invalid(&name, format!("the parser stopped: {e}")))?;
-        let parsed = match parsed {
-            Ok(p) => p,
-            Err(e) => {
-                return Ok(ImportSummary {
-                    failed: vec![FileFailure {
-                        file: name,
-                        error: e.to_string(),
-                    }],
-                    ..ImportSummary::default()
-                })
-            }
-        };
-        let records = parsed.records;
-        let mut summary = self.store_parsed(parsed, options).await?;
-        summary.files = 1;
-        summary.bytes = bytes;
-        summary.file_reports.push(FileReport {
-            file: name,
-            format: SourceFormat::ClaudeCode,
-            bytes,
-            records,
-        });
-        Ok(summary)
-    }
-}
+use super::{ImportedConversation, Parsed};
 
 /// The call a Claude Code sub-agent run was started by, as its reader tied it.
 pub(super) fn started_by(conv: &ImportedConversation) -> Option<String> {

@@ -5,16 +5,15 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, SubsecRound, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{
-    BranchKind, ConversationId, ImportThread, Message, MessageId, Role, SourceFormat, ThreadId,
-    ThreadOrigin,
+    BranchKind, ConversationId, ImportThread, Message, MessageId, SourceFormat, ThreadId,
 };
 
 use super::content::{self, Author};
 use super::tree::Tree;
 use super::META_KEY;
 use crate::anthropic_json::short;
-use crate::fields::title_from;
-use crate::{sha256_hex, ImportedConversation, Parsed, SOURCE_ID_KEY};
+use crate::fields::{first_prompt, imported_message, source_thread};
+use crate::{data_export, ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 /// A node of the mapping.
 struct Node<'a> {
@@ -33,13 +32,11 @@ pub(super) fn read(
     now: DateTime<Utc>,
     parsed: &mut Parsed,
 ) {
-    let what = format!("conversation {}", index + 1);
-    let Value::Object(mut fields) = conv else {
-        parsed.records.lines += 1;
-        parsed.skip_record(source_name, None, format!("{what}: not a JSON object"));
+    let Some((what, mut fields, hash)) =
+        data_export::conversation_object(source_name, index, conv, parsed)
+    else {
         return;
     };
-    let hash = sha256_hex(&serde_json::to_vec(&fields).unwrap_or_default());
     let Some(Value::Object(mapping)) = fields.remove("mapping") else {
         parsed.records.lines += 1;
         parsed.skip_record(source_name, None, format!("{what}: no `mapping` of nodes"));
@@ -143,22 +140,14 @@ impl ConversationReader<'_> {
         call: Option<(&str, &str)>,
     ) -> Message {
         let (role, content) = content::items(message, author, call);
-        Message {
-            id: MessageId::new(),
-            conversation_id: self.conversation_id,
-            squash_operation_id: None,
-            reply_to: None,
-            role,
-            content,
-            instructions: Vec::new(),
-            metadata: Some(json!({
-                SOURCE_ID_KEY: format!("node:{}", n.id),
-                META_KEY: {"node": n.id, "parent": n.parent, "message": message},
-            })),
-            created_at: time_of(message.get("create_time"))
-                .or_else(|| self.created())
-                .unwrap_or(self.now),
-        }
+        let metadata = json!({
+            SOURCE_ID_KEY: format!("node:{}", n.id),
+            META_KEY: {"node": n.id, "parent": n.parent, "message": message},
+        });
+        let created_at = time_of(message.get("create_time"))
+            .or_else(|| self.created())
+            .unwrap_or(self.now);
+        imported_message(self.conversation_id, role, content, metadata, created_at)
     }
 
     fn created(&self) -> Option<DateTime<Utc>> {
@@ -262,7 +251,7 @@ impl ConversationReader<'_> {
         };
         let name = self
             .title()
-            .or_else(|| first_prompt(&messages))
+            .or_else(|| first_prompt(&messages, |_| true))
             .unwrap_or_else(|| "ChatGPT conversation".to_owned());
         let mut conv = ImportedConversation::linear(
             SourceFormat::ChatGpt,
@@ -349,39 +338,14 @@ pub(crate) fn thread_list(
                 .and_then(|l| time.get(l))
                 .copied()
                 .unwrap_or(now);
-            let (id, original, origin) = if i == 0 {
-                (current_id, None, ThreadOrigin::Initial)
+            let (id, parent) = if i == 0 {
+                (current_id, None)
             } else {
-                (
-                    ThreadId::new(),
-                    Some(current_id),
-                    ThreadOrigin::SourceBranch {
-                        branch: BranchKind::Alternative,
-                    },
-                )
+                (ThreadId::new(), Some((current_id, BranchKind::Alternative)))
             };
-            ImportThread {
-                id,
-                original_thread_id: original,
-                origin,
-                revision: links.len() as u64,
-                links: links.clone(),
-                created_at,
-                updated_at: updated_at.max(created_at),
-            }
+            source_thread(id, parent, links.clone(), created_at, updated_at)
         })
         .collect()
-}
-
-fn first_prompt(messages: &[Message]) -> Option<String> {
-    messages
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .flat_map(|m| &m.content)
-        .find_map(|i| match i {
-            squash_core::ContentItem::UserMessage { text } => title_from(text, 60),
-            _ => None,
-        })
 }
 
 /// A time given as seconds since the epoch (with a fraction), at microsecond precision.

@@ -4,6 +4,8 @@ use squash_core::{ContentItem, ImageSource, Message, MessageId, Role, SystemLeve
 
 use super::*;
 use crate::detect::detect_bytes;
+use crate::test_support::assert_on_threads;
+use crate::Parsed;
 
 fn fixture() -> (Vec<u8>, Parsed) {
     let path = format!(
@@ -12,10 +14,11 @@ fn fixture() -> (Vec<u8>, Parsed) {
     );
     let bytes = std::fs::read(&path).unwrap();
     let mut read_bytes = 0;
-    let parsed = read(&bytes[..], "conversations.json", Utc::now(), &mut |n| {
-        read_bytes += n
-    })
-    .unwrap();
+    let parsed = EXPORT
+        .read(&bytes[..], "conversations.json", Utc::now(), &mut |n| {
+            read_bytes += n
+        })
+        .unwrap();
     assert_eq!(read_bytes, bytes.len() as u64);
     assert!(parsed.records.balanced(), "{:?}", parsed.records);
     assert!(parsed.skipped.is_empty(), "{:?}", parsed.skipped);
@@ -164,7 +167,7 @@ fn broken_conversations_are_reported_not_dropped() {
         7,
         {"title": "empty", "mapping": {"r": {"id": "r", "message": null, "parent": null, "children": []}, "bad": 3}},
     ]);
-    let parsed = parse_value("c.json", doc, Utc::now());
+    let parsed = EXPORT.parse_value("c.json", doc, Utc::now());
     assert!(parsed.conversations.is_empty());
     assert_eq!(
         parsed.records,
@@ -189,12 +192,16 @@ fn broken_conversations_are_reported_not_dropped() {
 
 #[test]
 fn a_document_that_is_not_an_export_is_an_error() {
-    let err = read(&b"{\"mapping\": [1,"[..], "x.json", Utc::now(), &mut |_| {}).unwrap_err();
+    let err = EXPORT
+        .read(&b"{\"mapping\": [1,"[..], "x.json", Utc::now(), &mut |_| {})
+        .unwrap_err();
     assert!(
         err.to_string().starts_with("x.json: not a ChatGPT export"),
         "{err}"
     );
-    let err = read(&b"42"[..], "y.json", Utc::now(), &mut |_| {}).unwrap_err();
+    let err = EXPORT
+        .read(&b"42"[..], "y.json", Utc::now(), &mut |_| {})
+        .unwrap_err();
     assert!(
         err.to_string().contains("a list of ChatGPT conversations"),
         "{err}"
@@ -230,17 +237,13 @@ fn nodes_on_a_cycle_or_cut_off_still_get_a_thread() {
         }
     }]);
     let bytes = serde_json::to_vec(&doc).unwrap();
-    let parsed = read(&bytes[..], "odd.json", Utc::now(), &mut |_| {}).unwrap();
+    let parsed = EXPORT
+        .read(&bytes[..], "odd.json", Utc::now(), &mut |_| {})
+        .unwrap();
     assert!(parsed.records.balanced(), "{:?}", parsed.records);
     let c = &parsed.conversations[0];
     assert_eq!(c.messages.len(), 6);
-    for m in &c.messages {
-        assert!(
-            c.threads.iter().any(|t| t.links.contains(&m.id)),
-            "{:?} is on no thread",
-            m.metadata
-        );
-    }
+    assert_on_threads(c);
     assert!(c.threads.iter().any(|t| t.id == c.current_thread_id));
     assert!(
         parsed.warnings.iter().any(|w| w.contains("cycle")),

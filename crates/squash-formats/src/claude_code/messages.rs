@@ -6,11 +6,12 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
-use squash_core::{ConversationId, ImportThread, Message, MessageId, Role, ThreadId, ThreadOrigin};
+use squash_core::{ConversationId, ImportThread, Message, MessageId, Role, ThreadId};
 
 use super::lines::{Body, LineRecord, MessageLine};
 use super::threads::Paths;
 use super::META_KEY;
+use crate::fields::{imported_message, source_thread};
 use crate::{Parsed, SOURCE_ID_KEY};
 
 /// A message before it has content: its id, time and the lines that make it (one, or the
@@ -81,18 +82,10 @@ pub(super) fn build(
         .map(|(k, (t, links))| {
             let times = links.iter().map(|&m| b.plans[m].1.created_at);
             let created_at = times.clone().min().unwrap_or(now);
-            ImportThread {
-                id: ids[k],
-                original_thread_id: t.original.map(|o| ids[o]),
-                origin: match t.original {
-                    None => ThreadOrigin::Initial,
-                    Some(_) => ThreadOrigin::SourceBranch { branch: t.kind },
-                },
-                revision: links.len() as u64,
-                links: links.iter().map(|&m| b.plans[m].1.id).collect(),
-                created_at,
-                updated_at: times.max().unwrap_or(now).max(created_at),
-            }
+            let parent = t.original.map(|o| (ids[o], t.kind));
+            let links = links.iter().map(|&m| b.plans[m].1.id).collect();
+            let updated_at = times.max().unwrap_or(now);
+            source_thread(ids[k], parent, links, created_at, updated_at)
         })
         .collect();
     let mut plans = b.plans;
@@ -207,18 +200,7 @@ pub(super) fn message_of(
         content.extend(c.items);
         metas.push(Value::Object(c.meta));
     }
-    Message {
-        id,
-        conversation_id,
-        squash_operation_id: None,
-        reply_to: None,
-        role,
-        content,
-        instructions: Vec::new(),
-        metadata: Some(json!({
-            SOURCE_ID_KEY: source_uuid,
-            META_KEY: {"lines": metas},
-        })),
-        created_at,
-    }
+    let metadata = json!({SOURCE_ID_KEY: source_uuid, META_KEY: {"lines": metas}});
+    let made = imported_message(conversation_id, role, content, metadata, created_at);
+    Message { id, ..made }
 }

@@ -24,4 +24,4 @@ mod tests;
 
 pub use deferred::{Chunks, DeferredMessages, MessagePlan};
 pub use read::*;
-pub use write::{extras_of, project_dir, write, Session, Written, FALLBACK_VERSION};
+pub use write::{extras_of, project_dir, write, FALLBACK_VERSION};

@@ -10,36 +10,21 @@
 //! that changed. The lines that were not messages (summaries, snapshots, ...) are written back
 //! in their original order; one whose parent a squash took hangs from the chain instead.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::{self, Write};
 
-use chrono::SecondsFormat;
+use chrono::Utc;
 use serde_json::{json, Map, Value};
 use squash_core::ImportRecord;
-use squash_core::{render, ContentItem, Message, Role, SquashOperation, SquashOperationId};
+use squash_core::{render, ContentItem, Message, Role};
 
 use super::pairing::{self, Pairing};
 use super::read::{restore_line, META_KEY};
 use crate::anthropic_json::{item_to_block, ToolNames};
+use crate::session::{stamp, with_extras, Entry, JsonLines, Session, Written};
 
 /// The version written when no imported line names one.
 pub const FALLBACK_VERSION: &str = "1.0.108";
-
-pub struct Session<'a> {
-    pub session_id: &'a str,
-    pub cwd: &'a str,
-    /// The thread's messages, in order.
-    pub messages: &'a [Message],
-    pub operations: &'a HashMap<SquashOperationId, SquashOperation>,
-    /// The conversation's non-message lines (`claude_code.extras` of its import record).
-    pub extras: &'a [Value],
-}
-
-#[derive(Debug, Default)]
-pub struct Written {
-    pub lines: usize,
-    pub warnings: Vec<String>,
-}
 
 /// The `claude_code.extras` of the first import record that has them.
 pub fn extras_of(records: &[ImportRecord]) -> Vec<Value> {
@@ -66,8 +51,8 @@ fn line_metas(message: &Message) -> Option<&Vec<Value>> {
         .as_array()
 }
 
-struct Writer<'a, W: Write> {
-    out: &'a mut W,
+struct Writer<'a, W: Write + ?Sized> {
+    out: JsonLines<'a, W>,
     session: &'a Session<'a>,
     names: ToolNames,
     version: String,
@@ -77,15 +62,14 @@ struct Writer<'a, W: Write> {
     /// Every uuid written so far.
     uuids: HashSet<String>,
     pairing: Pairing,
-    written: Written,
 }
 
-impl<W: Write> Writer<'_, W> {
+impl<W: Write + ?Sized> Writer<'_, W> {
     fn emit(&mut self, mut line: Value, chain: bool) -> io::Result<()> {
         if let Some(obj) = line.as_object_mut() {
             if chain {
                 let fix = self.pairing.line(obj);
-                self.written.warnings.extend(fix.warnings);
+                self.out.warn_all(fix.warnings);
                 let at = obj.get("timestamp").cloned();
                 self.answer_missing(&fix.unanswered, at)?;
             } else {
@@ -119,10 +103,7 @@ impl<W: Write> Writer<'_, W> {
                 self.uuids.insert(uuid.to_owned());
             }
         }
-        serde_json::to_writer(&mut *self.out, &line)?;
-        self.out.write_all(b"\n")?;
-        self.written.lines += 1;
-        Ok(())
+        self.out.line(&line)
     }
 
     /// A line off the chain (an abandoned branch, ...) whose parent is no longer written (a
@@ -137,7 +118,7 @@ impl<W: Write> Writer<'_, W> {
                 continue;
             }
             let uuid = line.get("uuid").and_then(Value::as_str).unwrap_or("?");
-            self.written.warnings.push(format!(
+            self.out.warn(format!(
                 "line {uuid}: {key} {parent} is not in the export; attached to the line before"
             ));
             line.insert(key.into(), json!(self.previous));
@@ -150,7 +131,7 @@ impl<W: Write> Writer<'_, W> {
             return Ok(());
         }
         for id in ids {
-            self.written.warnings.push(format!(
+            self.out.warn(format!(
                 "tool call {id} has no result right after it; an error result was written"
             ));
         }
@@ -174,7 +155,7 @@ impl<W: Write> Writer<'_, W> {
             "gitBranch": self.git_branch,
             "type": if role == Role::Assistant { "assistant" } else { "user" },
             "uuid": uuid.to_string(),
-            "timestamp": chrono::Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
+            "timestamp": stamp(Utc::now()),
         });
         line["message"] = if role == Role::Assistant {
             json!({
@@ -196,9 +177,7 @@ impl<W: Write> Writer<'_, W> {
     /// A line for content made here (squash results, edits, messages of other sources).
     fn fresh(&mut self, message: &Message, role: Role, content: Value) -> io::Result<()> {
         let mut line = self.line(role, content);
-        line["timestamp"] = json!(message
-            .created_at
-            .to_rfc3339_opts(SecondsFormat::Millis, true));
+        line["timestamp"] = stamp(message.created_at);
         self.emit(line, true)
     }
 
@@ -326,36 +305,35 @@ fn split<'a>(lines: &'a [Value], items: &'a [ContentItem]) -> Option<Vec<LineIte
     (at == items.len()).then_some(out)
 }
 
-fn first_field(session: &Session<'_>, key: &str) -> Option<Value> {
+fn first_field(session: &Session<'_>, extras: &[Value], key: &str) -> Option<Value> {
     session
         .messages
         .iter()
         .filter_map(line_metas)
         .flatten()
         .find_map(|l| l.get("json")?.get(key).cloned())
-        .or_else(|| {
-            session
-                .extras
-                .iter()
-                .find_map(|e| e.get("json")?.get(key).cloned())
-        })
+        .or_else(|| extras.iter().find_map(|e| e.get("json")?.get(key).cloned()))
 }
 
-/// Writes the session.
-pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Result<Written> {
+/// Writes the session, with the conversation's non-message lines `extras` (see [`extras_of`])
+/// back in their places.
+pub fn write<W: Write + ?Sized>(
+    session: &Session<'_>,
+    extras: &[Value],
+    out: &mut W,
+) -> io::Result<Written> {
     let mut names = ToolNames::new();
     for item in session.messages.iter().flat_map(|m| &m.content) {
         if let ContentItem::ToolCall { id, name, .. } = item {
             names.insert(id.clone(), name.clone());
         }
     }
-    let version = first_field(session, "version")
+    let version = first_field(session, extras, "version")
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_else(|| FALLBACK_VERSION.to_owned());
-    let git_branch = first_field(session, "gitBranch").unwrap_or(json!(""));
-    let mut out = out;
+    let git_branch = first_field(session, extras, "gitBranch").unwrap_or(json!(""));
     let mut w = Writer {
-        out: &mut out,
+        out: JsonLines::new(out),
         session,
         names,
         version,
@@ -363,30 +341,23 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
         previous: None,
         uuids: HashSet::new(),
         pairing: Pairing::default(),
-        written: Written::default(),
     };
-    // Lines that were no message go back where they were, relative to the messages' lines.
-    let mut extras = session.extras.iter().peekable();
-    for message in session.messages {
-        let anchor = line_metas(message)
+    let anchor = |m: &Message| {
+        line_metas(m)
             .and_then(|l| l.first())
             .and_then(|l| l.get("line"))
-            .and_then(Value::as_u64);
-        if let Some(anchor) = anchor {
-            while let Some(extra) =
-                extras.next_if(|e| e.get("line").and_then(Value::as_u64).unwrap_or(0) < anchor)
-            {
+            .and_then(Value::as_u64)
+    };
+    for entry in with_extras(session.messages, extras, anchor) {
+        match entry {
+            Entry::Message(message) => w.message(message)?,
+            Entry::Extra(extra) => {
                 let chain = extra.get("chain").and_then(Value::as_bool) == Some(true);
                 w.emit(extra.get("json").cloned().unwrap_or(Value::Null), chain)?;
             }
         }
-        w.message(message)?;
-    }
-    for extra in extras {
-        let chain = extra.get("chain").and_then(Value::as_bool) == Some(true);
-        w.emit(extra.get("json").cloned().unwrap_or(Value::Null), chain)?;
     }
     let unanswered = w.pairing.finish();
     w.answer_missing(&unanswered, None)?;
-    Ok(w.written)
+    Ok(w.out.finish())
 }

@@ -2,11 +2,11 @@
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
-use squash_core::{ContentItem, Message, MessageId, Role, SourceFormat};
+use squash_core::{ContentItem, Message, Role, SourceFormat};
 
 use super::{CodexParser, Envelope, Side, META_KEY};
 use crate::anthropic_json::short;
-use crate::fields::title_from;
+use crate::fields::{first_prompt, imported_message};
 use crate::{ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 impl CodexParser {
@@ -64,7 +64,7 @@ impl CodexParser {
                 .trim_end_matches(".jsonl")
                 .to_owned()
         });
-        let name = display_name(&self.messages)
+        let name = first_prompt(&self.messages, |t| !is_injected(t))
             .unwrap_or_else(|| format!("Codex session {}", session.get(..8).unwrap_or(&session)));
         let messages = std::mem::take(&mut self.messages);
         let threads = std::mem::take(&mut self.threads).into_import(&messages, self.now);
@@ -99,17 +99,8 @@ pub(super) fn new_message(
     source_id: String,
     time: DateTime<Utc>,
 ) -> Message {
-    Message {
-        id: MessageId::new(),
-        conversation_id: parser.conversation_id,
-        squash_operation_id: None,
-        reply_to: None,
-        role,
-        content: Vec::new(),
-        instructions: Vec::new(),
-        metadata: Some(json!({SOURCE_ID_KEY: source_id, META_KEY: {"items": []}})),
-        created_at: time,
-    }
+    let metadata = json!({SOURCE_ID_KEY: source_id, META_KEY: {"items": []}});
+    imported_message(parser.conversation_id, role, Vec::new(), metadata, time)
 }
 
 pub(super) fn note_on(
@@ -141,18 +132,6 @@ pub(super) fn note_on(
         None => entry["legacy"] = Value::Bool(true),
     }
     list.push(entry);
-}
-
-/// The first thing the person typed, as a title.
-fn display_name(messages: &[Message]) -> Option<String> {
-    messages
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .flat_map(|m| &m.content)
-        .find_map(|i| match i {
-            ContentItem::UserMessage { text } if !is_injected(text) => title_from(text, 60),
-            _ => None,
-        })
 }
 
 /// Context Codex puts in user messages itself, not what the person typed.

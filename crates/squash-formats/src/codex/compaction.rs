@@ -7,12 +7,13 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
-use squash_core::{BranchKind, ThreadOrigin};
+use squash_core::BranchKind;
 use squash_core::{ContentItem, ImportThread, Message, MessageId, Role, SystemLevel, ThreadId};
 
 use super::build::{new_message, note_on};
 use super::content::message_items;
 use super::{CodexParser, Side};
+use crate::fields::source_thread;
 
 /// The threads of a rollout: one per compaction, plus the current one.
 #[derive(Debug, Default)]
@@ -40,24 +41,17 @@ impl Threads {
             let first = links.first().and_then(time_of).unwrap_or(now);
             let created_at = starts[i].unwrap_or(first);
             let updated_at = links.last().and_then(time_of).unwrap_or(created_at);
-            let (original, origin) = match i.checked_sub(1) {
-                None => (None, ThreadOrigin::Initial),
-                Some(p) => (
-                    Some(out[p].id),
-                    ThreadOrigin::SourceBranch {
-                        branch: BranchKind::Compaction,
-                    },
-                ),
-            };
-            out.push(ImportThread {
-                id: ThreadId::new(),
-                original_thread_id: original,
-                origin,
-                revision: links.len() as u64,
-                links: links.clone(),
+            let parent = i
+                .checked_sub(1)
+                .map(|p| (out[p].id, BranchKind::Compaction));
+            let id = ThreadId::new();
+            out.push(source_thread(
+                id,
+                parent,
+                links.clone(),
                 created_at,
-                updated_at: updated_at.max(created_at),
-            });
+                updated_at,
+            ));
         }
         out
     }

@@ -26,9 +26,7 @@ mod write;
 #[cfg(test)]
 mod write_tests;
 
-pub use write::{
-    extras_of, rollout_path, write, Session, Written, FALLBACK_CLI_VERSION, FALLBACK_ORIGINATOR,
-};
+pub use write::{extras_of, rollout_path, write, FALLBACK_CLI_VERSION, FALLBACK_ORIGINATOR};
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};

@@ -13,18 +13,18 @@
 //! not given again) — are written back in place; events and token counts are not, since they
 //! describe the original run (its answers and outputs, squashed or not).
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
+use chrono::{DateTime, TimeZone};
 use serde_json::{json, Map, Value};
-use squash_core::{render, ImportRecord, Message, Role, SquashOperation, SquashOperationId};
+use squash_core::{render, ImportRecord, Message, Role};
 
 use super::legacy::is_session_object;
 use super::pairing::{missing_output, Pairing, Pending};
 use super::restore::{self, Part};
 use super::META_KEY;
+use crate::session::{stamp, with_extras, Entry, JsonLines, Session, Written};
 
 /// The version written when the conversation has no rollout's `session_meta` naming one.
 pub const FALLBACK_CLI_VERSION: &str = "0.171.0";
@@ -45,24 +45,6 @@ const KEPT_META: [&str; 7] = [
 
 /// Lines that were no items and that Codex reads back on resume.
 const KEPT_LINES: [&str; 3] = ["turn_context", "world_state", "response_item"];
-
-pub struct Session<'a> {
-    pub session_id: &'a str,
-    pub cwd: &'a str,
-    /// When the session starts: the `session_meta` time.
-    pub created_at: DateTime<Utc>,
-    /// The thread's messages, in order.
-    pub messages: &'a [Message],
-    pub operations: &'a HashMap<SquashOperationId, SquashOperation>,
-    /// The conversation's non-message lines (`codex.extras` of its import record).
-    pub extras: &'a [Value],
-}
-
-#[derive(Debug, Default)]
-pub struct Written {
-    pub lines: usize,
-    pub warnings: Vec<String>,
-}
 
 /// The `codex.extras` of the first import record that has them.
 pub fn extras_of(records: &[ImportRecord]) -> Vec<Value> {
@@ -87,31 +69,19 @@ where
         ))
 }
 
-fn stamp(at: DateTime<Utc>) -> Value {
-    json!(at.to_rfc3339_opts(SecondsFormat::Millis, true))
-}
-
 struct Writer<'a, W: Write + ?Sized> {
-    out: &'a mut W,
+    out: JsonLines<'a, W>,
     session: &'a Session<'a>,
     pairing: Pairing,
-    written: Written,
 }
 
 impl<W: Write + ?Sized> Writer<'_, W> {
-    fn write_line(&mut self, line: &Value) -> io::Result<()> {
-        serde_json::to_writer(&mut *self.out, line)?;
-        self.out.write_all(b"\n")?;
-        self.written.lines += 1;
-        Ok(())
-    }
-
     /// A `response_item` line, checked for pairing first. `envelope` holds what the original
     /// line had besides its payload; its sequence numbers (`ordinal`, `metadata`) belonged to
     /// the original history and are left out.
     fn item(&mut self, mut payload: Value, at: Value, envelope: Option<&Value>) -> io::Result<()> {
         let fix = self.pairing.item(&mut payload);
-        self.written.warnings.extend(fix.warnings);
+        self.out.warn_all(fix.warnings);
         self.answer(&fix.unanswered, &at)?;
         let mut line = match envelope {
             Some(Value::Object(e)) => e.clone(),
@@ -122,7 +92,7 @@ impl<W: Write + ?Sized> Writer<'_, W> {
         line.insert("timestamp".into(), at);
         line.insert("type".into(), json!("response_item"));
         line.insert("payload".into(), payload);
-        self.write_line(&Value::Object(line))
+        self.out.line(&Value::Object(line))
     }
 
     /// Outputs for calls that have none.
@@ -130,7 +100,7 @@ impl<W: Write + ?Sized> Writer<'_, W> {
         for call in calls {
             let line = json!({"timestamp": at, "type": "response_item",
                               "payload": missing_output(call)});
-            self.write_line(&line)?;
+            self.out.line(&line)?;
         }
         Ok(())
     }
@@ -201,7 +171,7 @@ impl<W: Write + ?Sized> Writer<'_, W> {
         let mut line = line.clone();
         line.remove("ordinal");
         line.remove("metadata");
-        self.write_line(&Value::Object(line))
+        self.out.line(&Value::Object(line))
     }
 }
 
@@ -220,8 +190,8 @@ fn original_meta(extras: &[Value]) -> Option<&Map<String, Value>> {
         })
 }
 
-fn session_meta(session: &Session<'_>) -> Value {
-    let original = original_meta(session.extras);
+fn session_meta(session: &Session<'_>, extras: &[Value]) -> Value {
+    let original = original_meta(extras);
     let mut payload = Map::new();
     if let Some(original) = original {
         for key in KEPT_META {
@@ -249,40 +219,39 @@ fn session_meta(session: &Session<'_>) -> Value {
     json!({"timestamp": at, "type": "session_meta", "payload": payload})
 }
 
-/// Writes the rollout.
-pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Result<Written> {
+/// Writes the rollout (its `session_meta` starting at `session.created_at`), with the
+/// conversation's non-message lines `extras` (see [`extras_of`]) that Codex reads back in their
+/// places.
+pub fn write<W: Write + ?Sized>(
+    session: &Session<'_>,
+    extras: &[Value],
+    out: &mut W,
+) -> io::Result<Written> {
     let mut w = Writer {
-        out,
+        out: JsonLines::new(out),
         session,
         pairing: Pairing::default(),
-        written: Written::default(),
     };
-    w.write_line(&session_meta(session))?;
-    // Lines that were no items go back where they were, relative to the messages' lines.
-    let mut extras = session.extras.iter().peekable();
-    let line_of = |v: &Value| v.get("line").and_then(Value::as_u64);
-    for message in session.messages {
-        let anchor = restore::parts(message).and_then(|p| {
+    w.out.line(&session_meta(session, extras))?;
+    let anchor = |m: &Message| {
+        restore::parts(m).and_then(|p| {
             p.first()
                 .and_then(|p| p.meta.get("line").and_then(Value::as_u64))
-        });
-        if let Some(anchor) = anchor {
-            while let Some(extra) = extras.next_if(|e| line_of(e).unwrap_or(0) < anchor) {
-                w.extra(extra)?;
-            }
+        })
+    };
+    for entry in with_extras(session.messages, extras, anchor) {
+        match entry {
+            Entry::Message(message) => w.message(message)?,
+            Entry::Extra(extra) => w.extra(extra)?,
         }
-        w.message(message)?;
-    }
-    for extra in extras {
-        w.extra(extra)?;
     }
     let unanswered = w.pairing.finish();
     for (id, _) in &unanswered {
-        w.written.warnings.push(format!(
+        w.out.warn(format!(
             "tool call {id} has no output at the end of the session; an output saying so was written"
         ));
     }
     let at = stamp(session.created_at);
     w.answer(&unanswered, &at)?;
-    Ok(w.written)
+    Ok(w.out.finish())
 }

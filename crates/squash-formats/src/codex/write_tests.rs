@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use squash_core::{ContentItem, ConversationId, Message, MessageId, Role, ToolResultData};
 
 use super::*;
+use crate::session::{Session, Written};
 
 const FIXTURES: [&str; 5] = [
     "codex-compacted.jsonl",
@@ -70,10 +71,9 @@ fn export(messages: &[Message], extras: &[Value]) -> (String, Written) {
         created_at: Utc.with_ymd_and_hms(2026, 1, 2, 3, 4, 5).unwrap(),
         messages,
         operations: &operations,
-        extras,
     };
     let mut out = Vec::new();
-    let written = write(&session, &mut out).expect("written");
+    let written = write(&session, extras, &mut out).expect("written");
     let text = String::from_utf8(out).expect("UTF-8");
     assert_eq!(written.lines, text.lines().count());
     (text, written)

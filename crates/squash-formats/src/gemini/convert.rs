@@ -34,6 +34,8 @@ pub(super) fn record(
         let metadata = json!({SOURCE_ID_KEY: source, META_KEY: kept});
         imported_message(conversation_id, role, content, metadata, at)
     };
+    // A message of this record itself, at its time.
+    let own = |role, content, kept| new(role, content, format!("gemini:{id}"), kept, time);
     let content = record.get("content").unwrap_or(&Value::Null);
     let kind = record.get("type").and_then(Value::as_str).unwrap_or("");
     let rest = without(record, &["content", "thoughts", "toolCalls"]);
@@ -62,20 +64,13 @@ pub(super) fn record(
             };
             out.answered = responses.iter().map(|r| (*r).to_owned()).collect();
             let kept = json!({"record": rest});
-            out.messages
-                .push(new(role, items, format!("gemini:{id}"), kept, time));
+            out.messages.push(own(role, items, kept));
         }
         "gemini" => {
             let (items, results, answered_ids, calls) = model_items(record, content);
             if !items.is_empty() {
                 let kept = json!({"record": rest, "calls": calls});
-                out.messages.push(new(
-                    Role::Assistant,
-                    items,
-                    format!("gemini:{id}"),
-                    kept,
-                    time,
-                ));
+                out.messages.push(own(Role::Assistant, items, kept));
             }
             if !results.is_empty() {
                 let at = out.messages.last().map_or(time, |m| m.created_at);
@@ -105,13 +100,7 @@ pub(super) fn record(
                     tool_use_id: None,
                 };
                 let kept = json!({"record": rest});
-                out.messages.push(new(
-                    Role::System,
-                    vec![item],
-                    format!("gemini:{id}"),
-                    kept,
-                    time,
-                ));
+                out.messages.push(own(Role::System, vec![item], kept));
             }
         }
         _ => {
@@ -120,13 +109,7 @@ pub(super) fn record(
                 json: Value::Object(record.clone()),
             };
             let kept = json!({"record": {"type": kind}});
-            out.messages.push(new(
-                Role::System,
-                vec![item],
-                format!("gemini:{id}"),
-                kept,
-                time,
-            ));
+            out.messages.push(own(Role::System, vec![item], kept));
         }
     }
     out

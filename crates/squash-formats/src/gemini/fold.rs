@@ -5,13 +5,12 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
-use squash_core::{
-    BranchKind, ConversationId, ImportThread, Message, SourceFormat, ThreadId, ThreadOrigin,
-};
+use squash_core::{BranchKind, ConversationId, ImportThread, Message, SourceFormat, ThreadId};
 
 use super::convert::{self, Converted};
 use super::META_KEY;
 use crate::anthropic_json::short;
+use crate::fields::source_thread;
 use crate::fields::{parse_time, title_from};
 use crate::{ImportedConversation, Parsed};
 
@@ -311,24 +310,17 @@ fn chain(
         };
         let created_at = at(links.first());
         let updated_at = at(links.last()).max(created_at);
-        let (original, origin) = match threads.last() {
-            None => (None, ThreadOrigin::Initial),
-            Some(parent) => (
-                Some(parent.id),
-                ThreadOrigin::SourceBranch {
-                    branch: states[i - 1].1.unwrap_or(BranchKind::Rewind),
-                },
-            ),
-        };
-        threads.push(ImportThread {
-            id: ThreadId::new(),
-            original_thread_id: original,
-            origin,
-            revision: links.len() as u64,
-            links: links.clone(),
+        let parent = threads.last().map(|parent: &ImportThread| {
+            (parent.id, states[i - 1].1.unwrap_or(BranchKind::Rewind))
+        });
+        let id = ThreadId::new();
+        threads.push(source_thread(
+            id,
+            parent,
+            links.clone(),
             created_at,
             updated_at,
-        });
+        ));
     }
     threads
 }

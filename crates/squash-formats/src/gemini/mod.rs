@@ -25,7 +25,7 @@ mod fold;
 mod tests;
 mod write;
 
-pub use write::{project_hash, session_path, write, Session, Written};
+pub use write::{project_hash, session_path, write};
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;

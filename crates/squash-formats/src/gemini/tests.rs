@@ -6,6 +6,8 @@ use squash_core::{ContentItem, Message, Role, ThreadOrigin};
 
 use super::*;
 use crate::detect::{detect_bytes, inspect, Found};
+use crate::session::Session;
+use crate::test_support::content_kinds;
 use crate::SourceFormat;
 
 fn fixture() -> String {
@@ -14,26 +16,6 @@ fn fixture() -> String {
         "/../../testdata/sessions/gemini-cli-0.61-probe.jsonl"
     );
     std::fs::read_to_string(path).expect("fixture")
-}
-
-fn items(messages: &[Message]) -> Vec<(Role, &'static str)> {
-    messages
-        .iter()
-        .flat_map(|m| {
-            m.content.iter().map(move |i| {
-                let kind = match i {
-                    ContentItem::UserMessage { .. } => "user",
-                    ContentItem::AssistantMessage { .. } => "text",
-                    ContentItem::ToolCall { .. } => "call",
-                    ContentItem::ToolResult { .. } => "result",
-                    ContentItem::Thinking { .. } => "thinking",
-                    ContentItem::System { .. } => "system",
-                    _ => "other",
-                };
-                (m.role, kind)
-            })
-        })
-        .collect()
 }
 
 /// What the real CLI (0.61) wrote for a shell call and a failed read: every line accounted
@@ -57,7 +39,7 @@ fn the_real_recording_reads_whole() {
         "Write the probe file, then read it back."
     );
     assert_eq!(
-        items(&conv.messages),
+        content_kinds(&conv.messages),
         [
             (Role::System, "system"),
             (Role::User, "user"),
@@ -168,7 +150,7 @@ fn the_older_document_reads_too() {
     assert_eq!(parsed.records.lines, 4);
     let conv = &parsed.conversations[0];
     assert_eq!(
-        items(&conv.messages),
+        content_kinds(&conv.messages),
         [
             (Role::User, "user"),
             (Role::Assistant, "thinking"),
@@ -205,7 +187,7 @@ fn a_written_recording_reads_back() {
     let again = parse_str("again.jsonl", &text, "h2", Utc::now()).unwrap();
     assert!(again.records.balanced(), "{:?}", again.records);
     let back = &again.conversations[0];
-    assert_eq!(items(&back.messages), items(&conv.messages));
+    assert_eq!(content_kinds(&back.messages), content_kinds(&conv.messages));
     let content = |ms: &[Message]| ms.iter().map(|m| m.content.clone()).collect::<Vec<_>>();
     assert_eq!(content(&back.messages), content(&conv.messages));
 }

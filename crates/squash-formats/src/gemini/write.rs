@@ -5,35 +5,19 @@
 //! call is not in the thread becomes user text that says so, and a call without a result gets
 //! one saying that none was recorded.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
-use squash_core::{
-    render, ContentItem, ImageSource, Message, Role, SquashOperation, SquashOperationId,
-    SystemLevel,
-};
+use squash_core::{render, ContentItem, ImageSource, Message, Role, SystemLevel};
 
 use super::convert::SESSION_CONTEXT;
 use super::META_KEY;
+use crate::session::{stamp, JsonLines, Session, Written};
 use crate::sha256_hex;
 use crate::thread_results::{result_text, ThreadResults};
-
-pub struct Session<'a> {
-    pub session_id: &'a str,
-    pub cwd: &'a str,
-    pub created_at: DateTime<Utc>,
-    pub messages: &'a [Message],
-    pub operations: &'a HashMap<SquashOperationId, SquashOperation>,
-}
-
-#[derive(Debug, Default)]
-pub struct Written {
-    pub lines: usize,
-    pub warnings: Vec<String>,
-}
 
 /// The `projectHash` the CLI records: the SHA-256 of the working directory.
 pub fn project_hash(cwd: &str) -> String {
@@ -50,32 +34,26 @@ pub fn session_path(project_dir: &Path, session_id: &str, at: &DateTime<Utc>) ->
     ))
 }
 
-fn stamp(at: DateTime<Utc>) -> Value {
-    json!(at.to_rfc3339_opts(SecondsFormat::Millis, true))
-}
-
 struct Writer<'a, W: Write + ?Sized> {
-    out: &'a mut W,
+    out: JsonLines<'a, W>,
     session: &'a Session<'a>,
     results: ThreadResults<'a>,
     used_ids: HashSet<String>,
-    written: Written,
 }
 
 /// Writes the recording.
 pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Result<Written> {
     let mut w = Writer {
-        out,
+        out: JsonLines::new(out),
         session,
         results: ThreadResults::of(session.messages),
         used_ids: HashSet::new(),
-        written: Written::default(),
     };
     let last = session
         .messages
         .last()
         .map_or(session.created_at, |m| m.created_at);
-    w.line(&json!({
+    w.out.line(&json!({
         "sessionId": session.session_id,
         "projectHash": project_hash(session.cwd),
         "startTime": stamp(session.created_at),
@@ -85,17 +63,10 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
     for message in session.messages {
         w.message(message)?;
     }
-    Ok(w.written)
+    Ok(w.out.finish())
 }
 
 impl<W: Write + ?Sized> Writer<'_, W> {
-    fn line(&mut self, line: &Value) -> io::Result<()> {
-        serde_json::to_writer(&mut *self.out, line)?;
-        self.out.write_all(b"\n")?;
-        self.written.lines += 1;
-        Ok(())
-    }
-
     /// The record id: the original's when it is still free, else a new one.
     fn id_for(&mut self, message: &Message) -> String {
         let original = message
@@ -118,7 +89,7 @@ impl<W: Write + ?Sized> Writer<'_, W> {
             let id = self.id_for(message);
             let record = json!({"id": id, "timestamp": at, "type": "user",
                                 "content": [{"text": text}]});
-            return self.line(&record);
+            return self.out.line(&record);
         }
         match message.role {
             Role::Assistant => self.model(message, at),
@@ -130,21 +101,12 @@ impl<W: Write + ?Sized> Writer<'_, W> {
     fn user(&mut self, message: &Message, at: Value) -> io::Result<()> {
         let mut parts = Vec::new();
         for item in &message.content {
+            if let Some((text, warning)) = self.results.orphan(item) {
+                self.out.warn(warning);
+                parts.push(json!({ "text": text }));
+                continue;
+            }
             match item {
-                ContentItem::ToolResult {
-                    tool_use_id,
-                    tool_name,
-                    result,
-                    ..
-                } if !self.results.calls.contains(tool_use_id.as_str()) => {
-                    self.written.warnings.push(format!(
-                        "the result of tool call {tool_use_id} has no call before it; written as text"
-                    ));
-                    let text = result_text(result);
-                    parts.push(json!({"text": format!(
-                        "[result of {tool_name} call {tool_use_id}, whose call is not in this session]\n{text}"
-                    )}));
-                }
                 // Written with its call.
                 ContentItem::ToolResult { .. } => {}
                 other => parts.extend(part(other)),
@@ -154,7 +116,8 @@ impl<W: Write + ?Sized> Writer<'_, W> {
             return Ok(());
         }
         let id = self.id_for(message);
-        self.line(&json!({"id": id, "timestamp": at, "type": "user", "content": parts}))
+        self.out
+            .line(&json!({"id": id, "timestamp": at, "type": "user", "content": parts}))
     }
 
     fn system(&mut self, message: &Message, at: Value) -> io::Result<()> {
@@ -171,7 +134,7 @@ impl<W: Write + ?Sized> Writer<'_, W> {
         if text.trim_start().starts_with(SESSION_CONTEXT) {
             let record = json!({"id": id, "timestamp": at, "type": "user",
                                 "content": [{"text": text}]});
-            return self.line(&record);
+            return self.out.line(&record);
         }
         let level = message.content.iter().find_map(|i| match i {
             ContentItem::System { level, .. } => Some(*level),
@@ -182,7 +145,8 @@ impl<W: Write + ?Sized> Writer<'_, W> {
             Some(SystemLevel::Error) => "error",
             _ => "info",
         };
-        self.line(&json!({"id": id, "timestamp": at, "type": kind, "content": text}))
+        self.out
+            .line(&json!({"id": id, "timestamp": at, "type": kind, "content": text}))
     }
 
     fn model(&mut self, message: &Message, at: Value) -> io::Result<()> {
@@ -235,7 +199,7 @@ impl<W: Write + ?Sized> Writer<'_, W> {
         if !calls.is_empty() {
             out.insert("toolCalls".into(), Value::Array(calls));
         }
-        self.line(&Value::Object(out))
+        self.out.line(&Value::Object(out))
     }
 
     /// A call with its result, as the CLI records it.
@@ -257,7 +221,7 @@ impl<W: Write + ?Sized> Writer<'_, W> {
                 }
             }
             None => {
-                self.written.warnings.push(format!(
+                self.out.warn(format!(
                     "tool call {id} has no result in this thread; a result saying so was written"
                 ));
                 (

@@ -19,7 +19,7 @@ mod tests;
 mod write;
 
 pub use store::{find_session, is_opencode_database, read_database};
-pub use write::{new_session_id, write, Session, Written, FALLBACK_VERSION};
+pub use write::{new_session_id, write, Written, FALLBACK_VERSION};
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;

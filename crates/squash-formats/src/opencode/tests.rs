@@ -2,10 +2,12 @@ use std::collections::HashMap;
 
 use chrono::Utc;
 use serde_json::Value;
-use squash_core::{ContentItem, Message, Role};
+use squash_core::{Message, Role};
 
 use super::*;
 use crate::detect::{detect_bytes, inspect_path, Found};
+use crate::session::Session;
+use crate::test_support::content_kinds;
 use crate::SourceFormat;
 
 fn data(name: &str) -> std::path::PathBuf {
@@ -21,25 +23,6 @@ fn store(dir: &std::path::Path) -> std::path::PathBuf {
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(&sql).unwrap();
     path
-}
-
-fn shape(messages: &[Message]) -> Vec<(Role, &'static str)> {
-    messages
-        .iter()
-        .flat_map(|m| {
-            m.content.iter().map(move |i| {
-                let kind = match i {
-                    ContentItem::UserMessage { .. } => "user",
-                    ContentItem::AssistantMessage { .. } => "text",
-                    ContentItem::ToolCall { .. } => "call",
-                    ContentItem::ToolResult { .. } => "result",
-                    ContentItem::Thinking { .. } => "thinking",
-                    _ => "other",
-                };
-                (m.role, kind)
-            })
-        })
-        .collect()
 }
 
 const PROBE_SHAPE: [(Role, &str); 7] = [
@@ -69,7 +52,7 @@ fn the_store_and_the_export_read_alike() {
     let conv = &from_db.conversations[0];
     assert_eq!(conv.source_key, "opencode:ses_dcf5ac799ffeXdtbQcd0OSSZwO");
     assert_eq!(conv.display_name, "Probe session");
-    assert_eq!(shape(&conv.messages), PROBE_SHAPE);
+    assert_eq!(content_kinds(&conv.messages), PROBE_SHAPE);
 
     let text = std::fs::read(data("opencode-1.18-export.json")).unwrap();
     assert_eq!(detect_bytes(&text), Some(SourceFormat::Opencode));
@@ -98,12 +81,12 @@ fn a_written_document_reads_back() {
         &Session {
             session_id: &id,
             cwd: "/work/project",
-            title: "Probe session",
-            model: None,
             created_at: Utc::now(),
             messages: &conv.messages,
             operations: &HashMap::new(),
         },
+        "Probe session",
+        None,
         &mut out,
     )
     .unwrap();
@@ -121,7 +104,7 @@ fn a_written_document_reads_back() {
     assert!(looks_like(&doc));
     let again = parse_document("again.json", doc, "h2", Utc::now()).unwrap();
     assert!(again.records.balanced(), "{:?}", again.records);
-    assert_eq!(shape(&again.conversations[0].messages), PROBE_SHAPE);
+    assert_eq!(content_kinds(&again.conversations[0].messages), PROBE_SHAPE);
     let content = |ms: &[Message]| ms.iter().map(|m| m.content.clone()).collect::<Vec<_>>();
     assert_eq!(
         content(&again.conversations[0].messages),

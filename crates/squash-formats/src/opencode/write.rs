@@ -6,34 +6,20 @@
 //! that says so, and a call without a result an error saying that none was recorded. System
 //! messages, which opencode has no place for, become user text marked as such.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
-use squash_core::{
-    render, ContentItem, ImageSource, Message, Role, SquashOperation, SquashOperationId,
-};
+use squash_core::{render, ContentItem, ImageSource, Message, Role};
 
 use super::META_KEY;
+use crate::session::Session;
 use crate::thread_results::{result_text, ThreadResults};
 
 /// The version written when nothing names one.
 pub const FALLBACK_VERSION: &str = "1.18.33";
 
-pub struct Session<'a> {
-    pub session_id: &'a str,
-    pub cwd: &'a str,
-    pub title: &'a str,
-    /// The provider and model the resumed session runs on (`provider/model`); default: the
-    /// last one the conversation ran on in opencode. opencode refuses a session whose model it
-    /// does not know.
-    pub model: Option<&'a str>,
-    pub created_at: DateTime<Utc>,
-    pub messages: &'a [Message],
-    pub operations: &'a HashMap<SquashOperationId, SquashOperation>,
-}
-
+/// What writing a document did.
 #[derive(Debug, Default)]
 pub struct Written {
     pub messages: usize,
@@ -90,15 +76,21 @@ fn model_of(messages: &[Message]) -> Option<(String, String)> {
     })
 }
 
-/// Writes the document.
-pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Result<Written> {
+/// Writes the document of the session titled `title`. `model` is the provider and model the
+/// resumed session runs on (`provider/model`); default: the last one the conversation ran on in
+/// opencode. opencode refuses a session whose model it does not know.
+pub fn write<W: Write + ?Sized>(
+    session: &Session<'_>,
+    title: &str,
+    model: Option<&str>,
+    out: &mut W,
+) -> io::Result<Written> {
     let mut ids = Ids {
         base: session.created_at.timestamp_millis().max(0) as u64,
         counter: 0,
     };
     let results = ThreadResults::of(session.messages);
-    let (provider, model) = session
-        .model
+    let (provider, model) = model
         .and_then(|m| m.split_once('/'))
         .map(|(p, m)| (p.to_owned(), m.to_owned()))
         .or_else(|| model_of(session.messages))
@@ -132,22 +124,12 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
             );
         } else {
             for item in &message.content {
+                if let Some((text, warning)) = results.orphan(item) {
+                    written.warnings.push(warning);
+                    part(json!({"type": "text", "text": text}), &mut ids);
+                    continue;
+                }
                 match item {
-                    ContentItem::ToolResult {
-                        tool_use_id,
-                        tool_name,
-                        result,
-                        ..
-                    } if !results.calls.contains(tool_use_id.as_str()) => {
-                        written.warnings.push(format!(
-                            "the result of tool call {tool_use_id} has no call before it; written as text"
-                        ));
-                        let text = format!(
-                            "[result of {tool_name} call {tool_use_id}, whose call is not in this session]\n{}",
-                            result_text(result)
-                        );
-                        part(json!({"type": "text", "text": text}), &mut ids);
-                    }
                     ContentItem::ToolResult { .. } => {}
                     ContentItem::ToolCall {
                         id: call,
@@ -239,7 +221,7 @@ pub fn write<W: Write + ?Sized>(session: &Session<'_>, out: &mut W) -> io::Resul
             "slug": "squashed",
             "projectID": "global",
             "directory": session.cwd,
-            "title": session.title,
+            "title": title,
             "version": FALLBACK_VERSION,
             "time": {"created": millis(session.created_at), "updated": millis(updated)},
         },

@@ -13,7 +13,7 @@ use super::operations::insert_operations;
 use super::rows::{to_json, to_u64, NewMessageRow};
 use super::sql::insert_message_ctes;
 use super::write::{bind_message, lock_with_runs};
-use crate::layout::{self, Derived, NewThread};
+use crate::segments::{self, Derived, NewThread};
 use crate::{check, Commit, Entity, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
@@ -65,8 +65,8 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     // A derived thread's layout is cut before its row is written, which carries its tail.
     let new_thread = match &commit.links {
         NewLinks::Edit(edit) => {
-            let runs = layout::runs_from_rows(locked.thread_key, run_rows, base_count)?;
-            NewThread::Derived(layout::derive(&runs, edit))
+            let runs = segments::runs_from_rows(locked.thread_key, run_rows, base_count)?;
+            NewThread::Derived(segments::derive(&runs, edit))
         }
         NewLinks::List(links) => NewThread::List(links),
     };

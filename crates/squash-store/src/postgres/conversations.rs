@@ -5,6 +5,7 @@ use sqlx::PgPool;
 use squash_core::{Conversation, ConversationId, Project, ProjectId, ThreadId, ThreadOrigin};
 
 use super::error::DbResult;
+use super::fetch;
 use super::read;
 use super::rows::{to_json, ConversationRow, ProjectRow};
 use super::sql::project_select;
@@ -23,13 +24,12 @@ pub(super) async fn ensure_project(pool: &PgPool, path: &str) -> Result<Project>
     .execute(pool)
     .await
     .db()?;
-    let row: Option<ProjectRow> = sqlx::query_as(concat!(project_select!(), " WHERE p.path = $1"))
-        .bind(path)
-        .fetch_optional(pool)
-        .await
-        .db()?;
-    row.map(Into::into)
-        .ok_or_else(|| StoreError::not_found(Entity::Project, path))
+    fetch::one::<ProjectRow, _>(
+        sqlx::query_as(concat!(project_select!(), " WHERE p.path = $1")).bind(path),
+        pool,
+        || StoreError::not_found(Entity::Project, path),
+    )
+    .await
 }
 
 pub(super) async fn create_conversation(
@@ -38,12 +38,8 @@ pub(super) async fn create_conversation(
     name: &str,
 ) -> Result<Conversation> {
     let mut tx = pool.begin().await.db()?;
-    let project_key: i64 = sqlx::query_scalar("SELECT key FROM projects WHERE id = $1")
-        .bind(project.as_uuid())
-        .fetch_optional(&mut *tx)
-        .await
-        .db()?
-        .ok_or_else(|| StoreError::not_found(Entity::Project, project))?;
+    let sql = "SELECT key FROM projects WHERE id = $1";
+    let project_key = fetch::key(&mut *tx, sql, Entity::Project, project.as_uuid()).await?;
     let id = ConversationId::new();
     let now = Utc::now();
     let conversation_key: i64 = sqlx::query_scalar(
@@ -84,7 +80,7 @@ pub(super) async fn rename_conversation(
     id: ConversationId,
     name: &str,
 ) -> Result<Conversation> {
-    let row: Option<ConversationRow> = sqlx::query_as(
+    let query = sqlx::query_as(
         "WITH c AS ( \
              UPDATE conversations SET display_name = $2, updated_at = $3 WHERE id = $1 \
              RETURNING id, project_key, display_name, current_thread_key, created_at, updated_at \
@@ -96,22 +92,17 @@ pub(super) async fn rename_conversation(
     )
     .bind(id.as_uuid())
     .bind(name)
-    .bind(Utc::now())
-    .fetch_optional(pool)
+    .bind(Utc::now());
+    fetch::one::<ConversationRow, _>(query, pool, || {
+        StoreError::not_found(Entity::Conversation, id)
+    })
     .await
-    .db()?;
-    row.ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?
-        .try_into()
 }
 
 pub(super) async fn delete_conversation(pool: &PgPool, id: ConversationId) -> Result<()> {
     let mut tx = pool.begin().await.db()?;
-    let key: i64 = sqlx::query_scalar("SELECT key FROM conversations WHERE id = $1 FOR UPDATE")
-        .bind(id.as_uuid())
-        .fetch_optional(&mut *tx)
-        .await
-        .db()?
-        .ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?;
+    let sql = "SELECT key FROM conversations WHERE id = $1 FOR UPDATE";
+    let key = fetch::key(&mut *tx, sql, Entity::Conversation, id.as_uuid()).await?;
     // Referencing rows before referenced ones; the threads' references to each other go in the
     // one statement that deletes them all.
     for statement in [

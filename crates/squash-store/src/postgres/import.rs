@@ -257,27 +257,7 @@ pub(super) async fn import_conversation(
 
     let mut thread_keys: HashMap<ThreadId, i64> = HashMap::with_capacity(batch.threads.len());
     for t in &batch.threads {
-        let original = match t.original_thread_id {
-            None => None,
-            Some(o) => Some(*thread_keys.get(&o).ok_or_else(|| {
-                StoreError::Invalid(format!(
-                    "thread {} derives from {o}, which is not listed before it",
-                    t.id
-                ))
-            })?),
-        };
-        let links: Vec<i64> = t
-            .links
-            .iter()
-            .map(|id| {
-                message_keys.get(id).copied().ok_or_else(|| {
-                    StoreError::Invalid(format!(
-                        "thread {} links message {id}, which is not imported",
-                        t.id
-                    ))
-                })
-            })
-            .collect::<Result<_>>()?;
+        let (original, links) = check::thread_keys(t, &thread_keys, &message_keys)?;
         let key: i64 = sqlx::query_scalar(
             "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
                                   message_count, created_at, updated_at) \
@@ -375,7 +355,7 @@ pub(super) async fn import_append(pool: &PgPool, append: ImportAppend) -> Result
         .collect::<Result<_>>()?;
     let mut revision = locked.revision;
     if !ordered.is_empty() {
-        // After the tail's last link, as an append's (crate::layout): a squashed thread's
+        // After the tail's last link, as an append's (crate::segments): a squashed thread's
         // positions are not its own storage's offsets.
         let offset: i64 = sqlx::query_scalar(
             "SELECT tail_offset + message_count - tail_start FROM threads WHERE key = $1",

@@ -1,5 +1,5 @@
-//! A thread's links in PostgreSQL's terms: the layout of `crate::layout` (segments, then the
-//! tail), read as SQL, and a derived thread written from it in one statement.
+//! A thread's links in PostgreSQL's terms: the segments and tail of `crate::segments`, read as
+//! SQL, and a derived thread written from it in one statement.
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
@@ -7,55 +7,8 @@ use squash_core::ThreadId;
 
 use super::error::{taken, DbResult};
 use super::rows::to_i64;
-use crate::layout::{Derived, NewThread, Run, Source};
+use crate::segments::{Derived, NewThread, Run, Source};
 use crate::{Entity, Result, StoreError};
-
-/// The runs of the thread whose key is the expression `$t`: its segments, then its tail, as
-/// rows `(start, length, src, off)`.
-macro_rules! thread_runs {
-    ($t:literal) => {
-        concat!(
-            "(SELECT s.start, s.length, s.source_thread_key AS src, s.source_offset AS off \
-              FROM thread_segments s WHERE s.thread_key = ",
-            $t,
-            " UNION ALL SELECT r.tail_start, r.message_count - r.tail_start, r.key, r.tail_offset \
-              FROM threads r WHERE r.key = ",
-            $t,
-            " AND r.message_count > r.tail_start)"
-        )
-    };
-}
-
-/// The links at positions `$low..=$high` of the thread whose key is `$t`, as rows
-/// `(position, message_key)`: each overlapping run an index range scan of its source's own
-/// storage, clipped to the range. Unordered: the caller orders by `position`.
-macro_rules! thread_links {
-    ($t:literal, $low:literal, $high:literal) => {
-        concat!(
-            "(SELECT ru.start + tm.position - ru.off AS position, tm.message_key \
-              FROM ",
-            $crate::postgres::links::thread_runs!($t),
-            " ru JOIN thread_messages tm ON tm.thread_key = ru.src \
-               AND tm.position BETWEEN ru.off + GREATEST(",
-            $low,
-            " - ru.start, 0) AND ru.off + LEAST(",
-            $high,
-            " - ru.start, ru.length - 1) \
-              WHERE ru.start <= ",
-            $high,
-            " AND ru.start + ru.length > ",
-            $low,
-            ")"
-        )
-    };
-}
-
-/// Every link of the thread whose key is `$t` (see [`thread_links`]).
-macro_rules! all_thread_links {
-    ($t:literal) => {
-        $crate::postgres::links::thread_links!($t, "0", "9223372036854775807")
-    };
-}
 
 /// The 0-based position of the message whose key is `$m` in the thread whose key is `$t`, NULL
 /// when it is not there: the message's own-storage rows (`thread_messages_by_message`), each
@@ -84,7 +37,7 @@ macro_rules! position_in_thread {
     };
 }
 
-pub(super) use {all_thread_links, position_in_thread, thread_links, thread_runs};
+pub(super) use position_in_thread;
 
 /// Runs as the columns UNNEST takes; a run of the new thread has a NULL source.
 #[derive(Default)]
@@ -136,17 +89,10 @@ pub(super) async fn insert_thread(
         }) => (segments.as_slice(), *tail_offset > 0),
         _ => (&[][..], false),
     };
-    if own && replacement.is_none() {
-        return Err(StoreError::Invalid(
-            "a replaced position needs the commit's message".into(),
-        ));
+    if own {
+        crate::segments::replacement(replacement)?;
     }
-    let RunColumns {
-        starts,
-        lengths,
-        sources,
-        offsets,
-    } = columns(segments)?;
+    let cols = columns(segments)?;
     let now = Utc::now();
     sqlx::query_as(
         "WITH t AS ( \
@@ -177,10 +123,10 @@ pub(super) async fn insert_thread(
     .bind(now)
     .bind(to_i64("tail start", tail_start)?)
     .bind(to_i64("tail offset", tail_offset)?)
-    .bind(&starts)
-    .bind(&lengths)
-    .bind(&sources)
-    .bind(&offsets)
+    .bind(&cols.starts)
+    .bind(&cols.lengths)
+    .bind(&cols.sources)
+    .bind(&cols.offsets)
     .bind(replacement)
     .bind(own)
     .fetch_one(&mut *conn)
@@ -198,17 +144,10 @@ pub(super) async fn write_copied(
     message_count: u64,
     replacement: Option<i64>,
 ) -> Result<()> {
-    if replacement.is_none() && runs.iter().any(|r| r.source == Source::New) {
-        return Err(StoreError::Invalid(
-            "a replaced position needs the commit's message".into(),
-        ));
+    if runs.iter().any(|r| r.source == Source::New) {
+        crate::segments::replacement(replacement)?;
     }
-    let RunColumns {
-        starts,
-        lengths,
-        sources,
-        offsets,
-    } = columns(runs)?;
+    let cols = columns(runs)?;
     let written = sqlx::query(
         "WITH r AS ( \
              SELECT * FROM UNNEST($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) \
@@ -221,10 +160,10 @@ pub(super) async fn write_copied(
          UNION ALL SELECT $1, r.start, $6::bigint FROM r WHERE r.src IS NULL",
     )
     .bind(thread_key)
-    .bind(&starts)
-    .bind(&lengths)
-    .bind(&sources)
-    .bind(&offsets)
+    .bind(&cols.starts)
+    .bind(&cols.lengths)
+    .bind(&cols.sources)
+    .bind(&cols.offsets)
     .bind(replacement)
     .execute(&mut *conn)
     .await

@@ -5,9 +5,11 @@
 //! never block. Links are written set-wise (`UNNEST`), one statement per thread whatever its
 //! length. See `migrations/0001_init.sql` for the schema.
 
+mod backfill;
 mod commit;
 mod conversations;
 mod error;
+mod fetch;
 mod import;
 mod links;
 mod listen;
@@ -130,7 +132,7 @@ impl PostgresStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migration(e.to_string()))?;
-        fill_tokens(&pool).await?;
+        backfill::fill(&pool).await?;
         Ok(PostgresStore {
             pool,
             schema: schema.map(str::to_string),
@@ -138,23 +140,6 @@ impl PostgresStore {
             listening: OnceCell::new(),
         })
     }
-}
-
-/// Estimates the tokens of messages stored before the `tokens` column and indexes those stored
-/// before search, in one transaction: either every row gets its values or none does (see
-/// `crate::tokens`, `crate::search`).
-async fn fill_tokens(pool: &PgPool) -> Result<()> {
-    let mut tx = pool.begin().await.db()?;
-    let filled = tokens::backfill(&mut tx).await?;
-    let indexed = search::backfill(&mut tx).await?;
-    tx.commit().await.db()?;
-    if filled > 0 {
-        tracing::info!(messages = filled, "estimated the tokens of stored messages");
-    }
-    if indexed > 0 {
-        tracing::info!(messages = indexed, "indexed stored messages for search");
-    }
-    Ok(())
 }
 
 /// Restricted so that the name can be quoted into DDL without escaping.
@@ -249,11 +234,11 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot> {
-        read::thread(&self.pool, id).await
+        read::thread(&self.pool, ThreadRef::Thread(id)).await
     }
 
     async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot> {
-        read::current_thread(&self.pool, conversation).await
+        read::thread(&self.pool, ThreadRef::Current(conversation)).await
     }
 
     async fn threads(&self, conversation: ConversationId) -> Result<Vec<Thread>> {
@@ -261,11 +246,11 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn thread_header(&self, id: ThreadId) -> Result<Thread> {
-        read::thread_header(&self.pool, id).await
+        read::thread_header(&self.pool, ThreadRef::Thread(id)).await
     }
 
     async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
-        read::current_thread_header(&self.pool, conversation).await
+        read::thread_header(&self.pool, ThreadRef::Current(conversation)).await
     }
 
     async fn thread_tokens(&self, thread: ThreadId) -> Result<u64> {
@@ -317,7 +302,7 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn conversation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<ConversationId>> {
-        read::conversation_ids_with_prefix(&self.pool, prefix).await
+        read::ids_with_prefix(&self.pool, read::CONVERSATION_IDS, prefix).await
     }
 
     async fn tool_refs_closure(
@@ -333,7 +318,7 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn operation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<SquashOperationId>> {
-        read::operation_ids_with_prefix(&self.pool, prefix).await
+        read::ids_with_prefix(&self.pool, read::OPERATION_IDS, prefix).await
     }
 
     async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>> {

@@ -3,14 +3,16 @@
 //! connection appends.
 
 use sqlx::{PgConnection, PgPool};
-use squash_core::page::PageSpan;
 use squash_core::{KnownPositions, Message, MessageId, Thread, ThreadId};
 
 use super::error::DbResult;
-use super::links::{position_in_thread, thread_links};
+use super::fetch;
+use super::links::position_in_thread;
+use super::read::selecting;
 use super::rows::{to_i64, to_u64, MessageRow, ThreadRow};
-use super::sql::{message_columns, thread_columns};
+use super::sql::{message_columns, thread_columns, thread_from};
 use super::tokens;
+use crate::segments::thread_links;
 use crate::tokens::read_tokens;
 use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::{Entity, Result, StoreError};
@@ -34,7 +36,7 @@ pub(super) async fn thread_page(pool: &PgPool, request: &PageRequest) -> Result<
         None => None,
     };
     let range = request.link_range(thread.message_count, anchor);
-    let (messages, message_tokens) = match &range {
+    let read = match &range {
         Some(r) => links(&mut tx, key, *r.start(), *r.end()).await?,
         None => (Vec::new(), Vec::new()),
     };
@@ -43,48 +45,29 @@ pub(super) async fn thread_page(pool: &PgPool, request: &PageRequest) -> Result<
         None => tokens::thread_key_tokens(&mut tx, key).await?,
     };
     tx.commit().await.db()?;
-    let span = PageSpan::of(
-        range.map(|r| r.start() + 1..=r.end() + 1).as_ref(),
-        thread.message_count,
-    );
-    Ok(ThreadPage {
-        thread,
-        span,
-        messages,
-        message_tokens,
-        tokens,
-    })
+    Ok(ThreadPage::at(thread, range, read, tokens))
+}
+
+impl TryFrom<KeyedThreadRow> for (i64, Thread) {
+    type Error = StoreError;
+
+    fn try_from(row: KeyedThreadRow) -> Result<Self> {
+        Ok((row.key, row.thread.try_into()?))
+    }
 }
 
 async fn header(tx: &mut PgConnection, which: ThreadRef) -> Result<(i64, Thread)> {
-    let base = concat!(
-        "SELECT t.key, ",
-        thread_columns!(),
-        " FROM threads t \
-          JOIN conversations c ON c.key = t.conversation_key \
-          LEFT JOIN threads o ON o.key = t.original_thread_key"
+    let (which, id, missing) = selecting(which);
+    let sql = format!(
+        concat!(
+            "SELECT t.key, ",
+            thread_columns!(),
+            thread_from!(),
+            " WHERE {}"
+        ),
+        which
     );
-    let (sql, id, missing) = match which {
-        ThreadRef::Current(conversation) => (
-            format!(
-                "{base} WHERE t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)"
-            ),
-            *conversation.as_uuid(),
-            StoreError::not_found(Entity::Conversation, conversation),
-        ),
-        ThreadRef::Thread(thread) => (
-            format!("{base} WHERE t.id = $1"),
-            *thread.as_uuid(),
-            StoreError::not_found(Entity::Thread, thread),
-        ),
-    };
-    let row: Option<KeyedThreadRow> = sqlx::query_as(&sql)
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await
-        .db()?;
-    let row = row.ok_or(missing)?;
-    Ok((row.key, row.thread.try_into()?))
+    fetch::one::<KeyedThreadRow, _>(sqlx::query_as(&sql).bind(id), &mut *tx, || missing).await
 }
 
 /// The messages at positions `start..start + limit` of a thread: one statement.
@@ -95,12 +78,8 @@ pub(super) async fn thread_range(
     limit: u32,
 ) -> Result<MessageRange> {
     let mut conn = pool.acquire().await.db()?;
-    let key: Option<i64> = sqlx::query_scalar("SELECT key FROM threads WHERE id = $1")
-        .bind(thread.as_uuid())
-        .fetch_optional(&mut *conn)
-        .await
-        .db()?;
-    let key = key.ok_or_else(|| StoreError::not_found(Entity::Thread, thread))?;
+    let sql = "SELECT key FROM threads WHERE id = $1";
+    let key = fetch::key(&mut *conn, sql, Entity::Thread, thread.as_uuid()).await?;
     let (messages, message_tokens) = match limit {
         0 => (Vec::new(), Vec::new()),
         _ => {
@@ -132,26 +111,14 @@ pub(super) async fn thread_positions(
     thread: ThreadRef,
     ids: &[MessageId],
 ) -> Result<ThreadPositions> {
-    let (which, id, missing) = match thread {
-        ThreadRef::Current(conversation) => (
-            "t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)",
-            *conversation.as_uuid(),
-            StoreError::not_found(Entity::Conversation, conversation),
-        ),
-        ThreadRef::Thread(thread) => (
-            "t.id = $1",
-            *thread.as_uuid(),
-            StoreError::not_found(Entity::Thread, thread),
-        ),
-    };
+    let (which, id, missing) = selecting(thread);
     let sql = format!(
         concat!(
             "SELECT ",
             thread_columns!(),
-            ", p.ids, p.positions FROM threads t \
-              JOIN conversations c ON c.key = t.conversation_key \
-              LEFT JOIN threads o ON o.key = t.original_thread_key \
-              CROSS JOIN LATERAL ( \
+            ", p.ids, p.positions",
+            thread_from!(),
+            " CROSS JOIN LATERAL ( \
                   SELECT array_agg(x.id) AS ids, array_agg(x.position) AS positions \
                   FROM (SELECT m.id, ",
             position_in_thread!("m.key", "t.key"),
@@ -228,7 +195,7 @@ async fn links(
         "SELECT ",
         message_columns!(),
         ", m.tokens FROM ",
-        thread_links!("$1", "$2", "$3"),
+        thread_links!(postgres, "$1", "$2", "$3"),
         " tl JOIN messages m ON m.key = tl.message_key \
           JOIN conversations c ON c.key = m.conversation_key ORDER BY tl.position"
     ))

@@ -9,139 +9,112 @@ use squash_core::{
 use uuid::Uuid;
 
 use super::error::DbResult;
-use super::links::all_thread_links;
+use super::fetch;
 use super::rows::{
     to_u64, ConversationRow, MessageRow, OperationRow, ProjectRow, SnapshotRow, ThreadRow,
 };
 use super::sql::{
-    conversation_select, message_columns, operation_select, project_select, snapshot_select,
-    thread_columns, thread_select,
+    conversation_select, is_current_thread, message_columns, operation_select, project_select,
+    snapshot_select, thread_select,
 };
-use crate::{normalize_prefix, Entity, Result, StoreError, StoreStats, ThreadSnapshot};
+use crate::segments::all_thread_links;
+use crate::{normalize_prefix, Entity, Result, StoreError, StoreStats, ThreadRef, ThreadSnapshot};
 
 /// Enough to list candidates for an ambiguous prefix; same cap as the SQLite backend.
 const PREFIX_LIMIT: i64 = 20;
 
 pub(super) async fn projects(pool: &PgPool) -> Result<Vec<Project>> {
-    let rows: Vec<ProjectRow> = sqlx::query_as(concat!(project_select!(), " ORDER BY p.path"))
-        .fetch_all(pool)
-        .await
-        .db()?;
-    Ok(rows.into_iter().map(Into::into).collect())
+    fetch::all::<ProjectRow, _>(
+        sqlx::query_as(concat!(project_select!(), " ORDER BY p.path")),
+        pool,
+    )
+    .await
 }
 
 pub(super) async fn project(pool: &PgPool, id: ProjectId) -> Result<Project> {
-    let row: Option<ProjectRow> = sqlx::query_as(concat!(project_select!(), " WHERE p.id = $1"))
-        .bind(id.as_uuid())
-        .fetch_optional(pool)
-        .await
-        .db()?;
-    row.map(Into::into)
-        .ok_or_else(|| StoreError::not_found(Entity::Project, id))
+    fetch::one::<ProjectRow, _>(
+        sqlx::query_as(concat!(project_select!(), " WHERE p.id = $1")).bind(id.as_uuid()),
+        pool,
+        || StoreError::not_found(Entity::Project, id),
+    )
+    .await
 }
 
 pub(super) async fn conversation<'e, E>(executor: E, id: ConversationId) -> Result<Conversation>
 where
     E: sqlx::PgExecutor<'e>,
 {
-    let row: Option<ConversationRow> =
-        sqlx::query_as(concat!(conversation_select!(), " WHERE c.id = $1"))
-            .bind(id.as_uuid())
-            .fetch_optional(executor)
-            .await
-            .db()?;
-    row.ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?
-        .try_into()
+    fetch::one::<ConversationRow, _>(
+        sqlx::query_as(concat!(conversation_select!(), " WHERE c.id = $1")).bind(id.as_uuid()),
+        executor,
+        || StoreError::not_found(Entity::Conversation, id),
+    )
+    .await
 }
 
 pub(super) async fn conversations(
     pool: &PgPool,
     project: Option<ProjectId>,
 ) -> Result<Vec<Conversation>> {
-    let rows: Vec<ConversationRow> = sqlx::query_as(concat!(
-        conversation_select!(),
-        " WHERE $1::uuid IS NULL OR p.id = $1 ORDER BY c.updated_at DESC, c.key DESC"
-    ))
-    .bind(project.map(|p| *p.as_uuid()))
-    .fetch_all(pool)
+    fetch::all::<ConversationRow, _>(
+        sqlx::query_as(concat!(
+            conversation_select!(),
+            " WHERE $1::uuid IS NULL OR p.id = $1 ORDER BY c.updated_at DESC, c.key DESC"
+        ))
+        .bind(project.map(|p| *p.as_uuid())),
+        pool,
+    )
     .await
-    .db()?;
-    rows.into_iter().map(TryInto::try_into).collect()
 }
 
 /// The key of a conversation, or `NotFound` — for reads that filter by key.
 async fn conversation_key(pool: &PgPool, id: ConversationId) -> Result<i64> {
-    sqlx::query_scalar("SELECT key FROM conversations WHERE id = $1")
-        .bind(id.as_uuid())
-        .fetch_optional(pool)
-        .await
-        .db()?
-        .ok_or_else(|| StoreError::not_found(Entity::Conversation, id))
+    let sql = "SELECT key FROM conversations WHERE id = $1";
+    fetch::key(pool, sql, Entity::Conversation, id.as_uuid()).await
 }
 
-pub(super) async fn thread(pool: &PgPool, id: ThreadId) -> Result<ThreadSnapshot> {
-    let row: Option<SnapshotRow> = sqlx::query_as(concat!(snapshot_select!(), " WHERE t.id = $1"))
-        .bind(id.as_uuid())
-        .fetch_optional(pool)
-        .await
-        .db()?;
-    row.ok_or_else(|| StoreError::not_found(Entity::Thread, id))?
-        .try_into()
+/// The condition that makes `thread` the threads' `t` (with the id bound as `$1`), and the
+/// error when no row meets it.
+pub(super) fn selecting(thread: ThreadRef) -> (&'static str, Uuid, StoreError) {
+    match thread {
+        ThreadRef::Current(conversation) => (
+            is_current_thread!(),
+            *conversation.as_uuid(),
+            StoreError::not_found(Entity::Conversation, conversation),
+        ),
+        ThreadRef::Thread(thread) => (
+            "t.id = $1",
+            *thread.as_uuid(),
+            StoreError::not_found(Entity::Thread, thread),
+        ),
+    }
 }
 
-pub(super) async fn current_thread(
-    pool: &PgPool,
-    conversation: ConversationId,
-) -> Result<ThreadSnapshot> {
-    let row: Option<SnapshotRow> = sqlx::query_as(concat!(
-        snapshot_select!(),
-        " WHERE t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)"
-    ))
-    .bind(conversation.as_uuid())
-    .fetch_optional(pool)
-    .await
-    .db()?;
-    row.ok_or_else(|| StoreError::not_found(Entity::Conversation, conversation))?
-        .try_into()
+/// The thread `thread` names, with its links.
+pub(super) async fn thread(pool: &PgPool, thread: ThreadRef) -> Result<ThreadSnapshot> {
+    let (which, id, missing) = selecting(thread);
+    let sql = format!(concat!(snapshot_select!(), " WHERE {}"), which);
+    fetch::one::<SnapshotRow, _>(sqlx::query_as(&sql).bind(id), pool, || missing).await
 }
 
 pub(super) async fn threads(pool: &PgPool, conversation: ConversationId) -> Result<Vec<Thread>> {
     let key = conversation_key(pool, conversation).await?;
-    let rows: Vec<ThreadRow> = sqlx::query_as(concat!(
-        thread_select!(),
-        " WHERE t.conversation_key = $1 ORDER BY t.key"
-    ))
-    .bind(key)
-    .fetch_all(pool)
+    fetch::all::<ThreadRow, _>(
+        sqlx::query_as(concat!(
+            thread_select!(),
+            " WHERE t.conversation_key = $1 ORDER BY t.key"
+        ))
+        .bind(key),
+        pool,
+    )
     .await
-    .db()?;
-    rows.into_iter().map(TryInto::try_into).collect()
 }
 
-pub(super) async fn thread_header(pool: &PgPool, id: ThreadId) -> Result<Thread> {
-    let row: Option<ThreadRow> = sqlx::query_as(concat!(thread_select!(), " WHERE t.id = $1"))
-        .bind(id.as_uuid())
-        .fetch_optional(pool)
-        .await
-        .db()?;
-    row.ok_or_else(|| StoreError::not_found(Entity::Thread, id))?
-        .try_into()
-}
-
-pub(super) async fn current_thread_header(
-    pool: &PgPool,
-    conversation: ConversationId,
-) -> Result<Thread> {
-    let row: Option<ThreadRow> = sqlx::query_as(concat!(
-        thread_select!(),
-        " WHERE t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)"
-    ))
-    .bind(conversation.as_uuid())
-    .fetch_optional(pool)
-    .await
-    .db()?;
-    row.ok_or_else(|| StoreError::not_found(Entity::Conversation, conversation))?
-        .try_into()
+/// The thread `thread` names, without its links.
+pub(super) async fn thread_header(pool: &PgPool, thread: ThreadRef) -> Result<Thread> {
+    let (which, id, missing) = selecting(thread);
+    let sql = format!(concat!(thread_select!(), " WHERE {}"), which);
+    fetch::one::<ThreadRow, _>(sqlx::query_as(&sql).bind(id), pool, || missing).await
 }
 
 /// Redo's target: the newest thread derived from `thread` (keys grow with creation).
@@ -158,23 +131,25 @@ pub(super) async fn latest_derived_thread(
     .await
     .db()?;
     match found.ok_or_else(|| StoreError::not_found(Entity::Thread, thread))? {
-        (Some(child),) => thread_header(pool, child.into()).await.map(Some),
+        (Some(child),) => thread_header(pool, ThreadRef::Thread(child.into()))
+            .await
+            .map(Some),
         (None,) => Ok(None),
     }
 }
 
 pub(super) async fn message(pool: &PgPool, id: MessageId) -> Result<Message> {
-    let row: Option<MessageRow> = sqlx::query_as(concat!(
-        "SELECT ",
-        message_columns!(),
-        " FROM messages m JOIN conversations c ON c.key = m.conversation_key WHERE m.id = $1"
-    ))
-    .bind(id.as_uuid())
-    .fetch_optional(pool)
+    fetch::one::<MessageRow, _>(
+        sqlx::query_as(concat!(
+            "SELECT ",
+            message_columns!(),
+            " FROM messages m JOIN conversations c ON c.key = m.conversation_key WHERE m.id = $1"
+        ))
+        .bind(id.as_uuid()),
+        pool,
+        || StoreError::not_found(Entity::Message, id),
+    )
     .await
-    .db()?;
-    row.ok_or_else(|| StoreError::not_found(Entity::Message, id))?
-        .try_into()
 }
 
 pub(super) async fn messages(pool: &PgPool, ids: &[MessageId]) -> Result<Vec<Message>> {
@@ -203,30 +178,25 @@ pub(super) async fn messages(pool: &PgPool, ids: &[MessageId]) -> Result<Vec<Mes
 }
 
 pub(super) async fn thread_messages(pool: &PgPool, thread: ThreadId) -> Result<Vec<Message>> {
-    let rows: Vec<MessageRow> = sqlx::query_as(concat!(
-        "SELECT ",
-        message_columns!(),
-        " FROM ",
-        all_thread_links!("(SELECT key FROM threads WHERE id = $1)"),
-        " tl JOIN messages m ON m.key = tl.message_key \
-          JOIN conversations c ON c.key = m.conversation_key ORDER BY tl.position"
-    ))
-    .bind(thread.as_uuid())
-    .fetch_all(pool)
-    .await
-    .db()?;
-    if rows.is_empty() {
+    let messages: Vec<Message> = fetch::all::<MessageRow, _>(
+        sqlx::query_as(concat!(
+            "SELECT ",
+            message_columns!(),
+            " FROM ",
+            all_thread_links!(postgres, "(SELECT key FROM threads WHERE id = $1)"),
+            " tl JOIN messages m ON m.key = tl.message_key \
+              JOIN conversations c ON c.key = m.conversation_key ORDER BY tl.position"
+        ))
+        .bind(thread.as_uuid()),
+        pool,
+    )
+    .await?;
+    if messages.is_empty() {
         // An empty result is either an empty thread or no thread at all.
-        let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM threads WHERE id = $1")
-            .bind(thread.as_uuid())
-            .fetch_optional(pool)
-            .await
-            .db()?;
-        if exists.is_none() {
-            return Err(StoreError::not_found(Entity::Thread, thread));
-        }
+        let sql = "SELECT 1 FROM threads WHERE id = $1";
+        fetch::exists(pool, sql, Entity::Thread, thread.as_uuid()).await?;
     }
-    rows.into_iter().map(TryInto::try_into).collect()
+    Ok(messages)
 }
 
 pub(super) async fn all_messages(
@@ -234,17 +204,17 @@ pub(super) async fn all_messages(
     conversation: ConversationId,
 ) -> Result<Vec<Message>> {
     let key = conversation_key(pool, conversation).await?;
-    let rows: Vec<MessageRow> = sqlx::query_as(concat!(
-        "SELECT ",
-        message_columns!(),
-        " FROM messages m JOIN conversations c ON c.key = m.conversation_key \
-          WHERE m.conversation_key = $1 ORDER BY m.key"
-    ))
-    .bind(key)
-    .fetch_all(pool)
+    fetch::all::<MessageRow, _>(
+        sqlx::query_as(concat!(
+            "SELECT ",
+            message_columns!(),
+            " FROM messages m JOIN conversations c ON c.key = m.conversation_key \
+              WHERE m.conversation_key = $1 ORDER BY m.key"
+        ))
+        .bind(key),
+        pool,
+    )
     .await
-    .db()?;
-    rows.into_iter().map(TryInto::try_into).collect()
 }
 
 /// The UUID range a hex prefix covers. UUIDs compare bytewise, i.e. like their hex text, so a
@@ -284,43 +254,30 @@ pub(super) async fn message_ids_with_prefix(
     Ok(ids.into_iter().map(Into::into).collect())
 }
 
-pub(super) async fn conversation_ids_with_prefix(
-    pool: &PgPool,
-    prefix: &str,
-) -> Result<Vec<ConversationId>> {
-    let ids = ids_in_range(
-        pool,
-        "SELECT id FROM conversations WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3",
-        prefix,
-    )
-    .await?;
-    Ok(ids.into_iter().map(Into::into).collect())
-}
+/// What [`ids_with_prefix`] runs for conversations: ids in a range, in order, at most `$3`.
+pub(super) const CONVERSATION_IDS: &str =
+    "SELECT id FROM conversations WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3";
+/// What [`ids_with_prefix`] runs for operations.
+pub(super) const OPERATION_IDS: &str =
+    "SELECT id FROM squash_operations WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3";
 
-pub(super) async fn operation_ids_with_prefix(
+/// The ids `sql` ([`CONVERSATION_IDS`], [`OPERATION_IDS`]) finds in the range of `prefix`.
+pub(super) async fn ids_with_prefix<T: From<Uuid>>(
     pool: &PgPool,
+    sql: &'static str,
     prefix: &str,
-) -> Result<Vec<SquashOperationId>> {
-    let ids = ids_in_range(
-        pool,
-        "SELECT id FROM squash_operations WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3",
-        prefix,
-    )
-    .await?;
-    Ok(ids.into_iter().map(Into::into).collect())
-}
-
-async fn ids_in_range(pool: &PgPool, sql: &'static str, prefix: &str) -> Result<Vec<Uuid>> {
+) -> Result<Vec<T>> {
     let Some((low, high)) = prefix_range(prefix) else {
         return Ok(Vec::new());
     };
-    sqlx::query_scalar(sql)
+    let ids: Vec<Uuid> = sqlx::query_scalar(sql)
         .bind(low)
         .bind(high)
         .bind(PREFIX_LIMIT)
         .fetch_all(pool)
         .await
-        .db()
+        .db()?;
+    Ok(ids.into_iter().map(Into::into).collect())
 }
 
 pub(super) async fn operation(pool: &PgPool, id: SquashOperationId) -> Result<SquashOperation> {

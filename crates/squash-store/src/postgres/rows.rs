@@ -17,13 +17,15 @@ pub(super) struct ProjectRow {
     pub created_at: DateTime<Utc>,
 }
 
-impl From<ProjectRow> for Project {
-    fn from(row: ProjectRow) -> Self {
-        Project {
+impl TryFrom<ProjectRow> for Project {
+    type Error = StoreError;
+
+    fn try_from(row: ProjectRow) -> Result<Self, StoreError> {
+        Ok(Project {
             id: row.id.into(),
             path: row.path,
             created_at: row.created_at,
-        }
+        })
     }
 }
 

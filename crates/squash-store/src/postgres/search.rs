@@ -1,7 +1,6 @@
-//! Full-text search over the GIN-indexed `messages.search_vector` (migration 0006), and the
-//! fill of `search_text` in rows stored before it (see `crate::search`).
+//! Full-text search over the GIN-indexed `messages.search_vector` (migration 0006).
 
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::PgPool;
 use squash_core::search::{snippet_parts, SearchQuery, MARK_END, MARK_START};
 use squash_core::{ConversationId, Role};
 use uuid::Uuid;
@@ -9,47 +8,8 @@ use uuid::Uuid;
 use super::error::DbResult;
 use super::links::position_in_thread;
 use super::rows::to_u64;
-use crate::search::{check_limit, row_search_text, MAX_CANDIDATES, SNIPPET_WORDS};
-use crate::tokens::BACKFILL_BATCH;
+use crate::search::{check_limit, MAX_CANDIDATES, SNIPPET_WORDS};
 use crate::{Result, SearchHit, SearchResults, StoreError};
-
-/// Fills `search_text` where it is NULL, a batch at a time, in `tx` (the generated
-/// `search_vector` follows). Returns how many rows it filled. Another instance filling at the
-/// same time is harmless: both compute the same text, and a filled row is skipped.
-pub(super) async fn backfill(tx: &mut Transaction<'_, Postgres>) -> Result<u64> {
-    let (mut after, mut filled) = (i64::MIN, 0u64);
-    loop {
-        let batch: Vec<(i64, String)> = sqlx::query_as(
-            "SELECT key, content FROM messages \
-             WHERE search_text IS NULL AND key > $1 ORDER BY key LIMIT $2",
-        )
-        .bind(after)
-        .bind(BACKFILL_BATCH)
-        .fetch_all(&mut **tx)
-        .await
-        .db()?;
-        let Some(last) = batch.last() else {
-            return Ok(filled);
-        };
-        after = last.0;
-        let keys: Vec<i64> = batch.iter().map(|(key, _)| *key).collect();
-        let texts: Vec<String> = batch
-            .iter()
-            .map(|(key, content)| row_search_text(*key, content))
-            .collect::<Result<_>>()?;
-        sqlx::query(
-            "UPDATE messages SET search_text = u.text \
-             FROM UNNEST($1::bigint[], $2::text[]) AS u(key, text) \
-             WHERE messages.key = u.key AND messages.search_text IS NULL",
-        )
-        .bind(&keys)
-        .bind(&texts)
-        .execute(&mut **tx)
-        .await
-        .db()?;
-        filled += batch.len() as u64;
-    }
-}
 
 #[derive(sqlx::FromRow)]
 struct HitRow {

@@ -41,14 +41,28 @@ macro_rules! thread_columns {
     };
 }
 
+/// The thread `t` with its conversation `c` and the thread `o` it derives from.
+macro_rules! thread_from {
+    () => {
+        " FROM threads t \
+          JOIN conversations c ON c.key = t.conversation_key \
+          LEFT JOIN threads o ON o.key = t.original_thread_key"
+    };
+}
+
+/// The condition that `t` is the current thread of the conversation whose id is `$1`.
+macro_rules! is_current_thread {
+    () => {
+        "t.key = (SELECT current_thread_key FROM conversations WHERE id = $1)"
+    };
+}
+
 macro_rules! thread_select {
     () => {
         concat!(
             "SELECT ",
-            thread_columns!(),
-            " FROM threads t \
-              JOIN conversations c ON c.key = t.conversation_key \
-              LEFT JOIN threads o ON o.key = t.original_thread_key"
+            $crate::postgres::sql::thread_columns!(),
+            $crate::postgres::sql::thread_from!()
         )
     };
 }
@@ -59,13 +73,11 @@ macro_rules! snapshot_select {
     () => {
         concat!(
             "SELECT ",
-            thread_columns!(),
+            $crate::postgres::sql::thread_columns!(),
             ", ARRAY(SELECT lm.id FROM ",
-            $crate::postgres::links::all_thread_links!("t.key"),
-            " tl JOIN messages lm ON lm.key = tl.message_key ORDER BY tl.position) AS links \
-             FROM threads t \
-             JOIN conversations c ON c.key = t.conversation_key \
-             LEFT JOIN threads o ON o.key = t.original_thread_key"
+            $crate::segments::all_thread_links!(postgres, "t.key"),
+            " tl JOIN messages lm ON lm.key = tl.message_key ORDER BY tl.position) AS links",
+            $crate::postgres::sql::thread_from!()
         )
     };
 }
@@ -120,7 +132,7 @@ macro_rules! thread_tokens_sum {
     ($thread_key:literal) => {
         concat!(
             "(SELECT COALESCE(SUM(m.tokens), 0)::bigint FROM ",
-            $crate::postgres::links::all_thread_links!($thread_key),
+            $crate::segments::all_thread_links!(postgres, $thread_key),
             " tl JOIN messages m ON m.key = tl.message_key)"
         )
     };
@@ -128,6 +140,6 @@ macro_rules! thread_tokens_sum {
 
 pub(super) use {
     conversation_columns, conversation_from, conversation_select, insert_message_ctes,
-    message_columns, operation_select, project_select, snapshot_select, thread_columns,
-    thread_select, thread_tokens_sum,
+    is_current_thread, message_columns, operation_select, project_select, snapshot_select,
+    thread_columns, thread_from, thread_select, thread_tokens_sum,
 };

@@ -1,13 +1,12 @@
-//! Token sums over the stored per-message estimates, and the fill of rows stored before there
-//! were any (see `crate::tokens`).
+//! Token sums over the stored per-message estimates (see `crate::tokens`).
 
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::PgPool;
 use squash_core::{ProjectId, ThreadId};
 
 use super::error::DbResult;
 use super::rows::{to_u64, ConversationRow};
 use super::sql::{conversation_columns, conversation_from, thread_tokens_sum};
-use crate::tokens::{row_tokens, sum_to_u64, BACKFILL_BATCH};
+use crate::tokens::sum_to_u64;
 use crate::{ConversationSummary, Entity, Result, StoreError};
 
 /// The estimated tokens of the thread whose key is `thread_key`.
@@ -72,42 +71,4 @@ pub(super) async fn summaries(
             })
         })
         .collect()
-}
-
-/// Fills `tokens` where it is NULL, a batch at a time, in `tx`. Returns how many rows it
-/// filled. Another instance filling at the same time is harmless: both compute the same
-/// numbers, and a row already filled is skipped.
-pub(super) async fn backfill(tx: &mut Transaction<'_, Postgres>) -> Result<u64> {
-    let (mut after, mut filled) = (i64::MIN, 0u64);
-    loop {
-        let batch: Vec<(i64, String, String)> = sqlx::query_as(
-            "SELECT key, role, content FROM messages \
-             WHERE tokens IS NULL AND key > $1 ORDER BY key LIMIT $2",
-        )
-        .bind(after)
-        .bind(BACKFILL_BATCH)
-        .fetch_all(&mut **tx)
-        .await
-        .db()?;
-        let Some(last) = batch.last() else {
-            return Ok(filled);
-        };
-        after = last.0;
-        let keys: Vec<i64> = batch.iter().map(|(key, _, _)| *key).collect();
-        let tokens: Vec<i64> = batch
-            .iter()
-            .map(|(key, role, content)| row_tokens(*key, role, content))
-            .collect::<Result<_>>()?;
-        sqlx::query(
-            "UPDATE messages SET tokens = u.tokens \
-             FROM UNNEST($1::bigint[], $2::bigint[]) AS u(key, tokens) \
-             WHERE messages.key = u.key AND messages.tokens IS NULL",
-        )
-        .bind(&keys)
-        .bind(&tokens)
-        .execute(&mut **tx)
-        .await
-        .db()?;
-        filled += batch.len() as u64;
-    }
 }

@@ -7,6 +7,7 @@ use squash_core::{ContentItem, ConversationId, MessageId, ToolRefs};
 use uuid::Uuid;
 
 use super::error::DbResult;
+use super::fetch;
 use crate::{Entity, Result, StoreError};
 
 #[derive(sqlx::FromRow)]
@@ -49,14 +50,8 @@ pub(super) async fn closure(
     .await
     .db()?;
     if rows.is_empty() {
-        let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM conversations WHERE id = $1")
-            .bind(conversation.as_uuid())
-            .fetch_optional(pool)
-            .await
-            .db()?;
-        if exists.is_none() {
-            return Err(StoreError::not_found(Entity::Conversation, conversation));
-        }
+        let sql = "SELECT 1 FROM conversations WHERE id = $1";
+        fetch::exists(pool, sql, Entity::Conversation, conversation.as_uuid()).await?;
     }
 
     let mut refs = HashMap::with_capacity(rows.len());

@@ -37,7 +37,7 @@ pub(super) async fn lock(conn: &mut PgConnection, id: ConversationId) -> Result<
     Ok(lock_reading(conn, id, false).await?.0)
 }
 
-/// [`lock`], and the current thread's runs (its layout, `crate::layout`) in the same round trip:
+/// [`lock`], and the current thread's runs (its layout, `crate::segments`) in the same round trip:
 /// what a commit derives its new thread from.
 pub(super) async fn lock_with_runs(
     conn: &mut PgConnection,
@@ -90,7 +90,7 @@ async fn lock_reading(
                     array_agg(ru.src ORDER BY ru.start) AS sources, \
                     array_agg(ru.off ORDER BY ru.start) AS offsets \
              FROM ",
-        super::links::thread_runs!("t.key"),
+        crate::segments::thread_runs!("t.key"),
         " ru WHERE $4) r WHERE t.key = $1"
     ))
     .bind(thread_key)

@@ -13,7 +13,7 @@ use super::rows::micros;
 use super::write::{insert_links, insert_message, now, touch_conversation};
 use crate::check;
 use crate::error::{Entity, StoreError};
-use crate::layout::{self, NewThread};
+use crate::segments::{self, NewThread};
 use crate::types::{Commit, NewLinks};
 use crate::Result;
 
@@ -36,7 +36,7 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
     let new_thread = match &c.links {
         NewLinks::Edit(edit) => {
             let runs = links::runs(tx, base.thread_key, base.message_count)?;
-            NewThread::Derived(layout::derive(&runs, edit))
+            NewThread::Derived(segments::derive(&runs, edit))
         }
         NewLinks::List(links) => NewThread::List(links),
     };

@@ -4,6 +4,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::{Conversation, ConversationId, Project, ProjectId, ThreadId, ThreadOrigin};
 
 use super::conn::{map_err, taken};
+use super::fetch;
 use super::read::{conversation_key, load_conversation};
 use super::rows;
 use super::tokens::thread_tokens_sum;
@@ -25,12 +26,9 @@ pub(super) fn ensure_project(tx: &Transaction<'_>, path: &str) -> Result<Project
         "SELECT {} FROM projects WHERE path = ?1",
         rows::PROJECT_COLUMNS
     );
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([path]).map_err(map_err)?;
-    match rows.next().map_err(map_err)? {
-        Some(row) => rows::project(row),
-        None => Err(StoreError::not_found(Entity::Project, path)),
-    }
+    fetch::one(tx, &sql, [path], rows::project, || {
+        StoreError::not_found(Entity::Project, path)
+    })
 }
 
 pub(super) fn projects(tx: &Transaction<'_>) -> Result<Vec<Project>> {
@@ -38,13 +36,7 @@ pub(super) fn projects(tx: &Transaction<'_>) -> Result<Vec<Project>> {
         "SELECT {} FROM projects ORDER BY path",
         rows::PROJECT_COLUMNS
     );
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([]).map_err(map_err)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
-        out.push(rows::project(row)?);
-    }
-    Ok(out)
+    fetch::all(tx, &sql, [], rows::project)
 }
 
 pub(super) fn project(tx: &Transaction<'_>, id: ProjectId) -> Result<Project> {
@@ -52,12 +44,9 @@ pub(super) fn project(tx: &Transaction<'_>, id: ProjectId) -> Result<Project> {
         "SELECT {} FROM projects WHERE id = ?1",
         rows::PROJECT_COLUMNS
     );
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([id.as_bytes()]).map_err(map_err)?;
-    match rows.next().map_err(map_err)? {
-        Some(row) => rows::project(row),
-        None => Err(StoreError::not_found(Entity::Project, id)),
-    }
+    fetch::one(tx, &sql, [id.as_bytes()], rows::project, || {
+        StoreError::not_found(Entity::Project, id)
+    })
 }
 
 /// A conversation with an empty initial thread that is current.
@@ -106,15 +95,8 @@ pub(super) fn conversations(
         rows::CONVERSATION_COLUMNS,
         rows::CONVERSATION_FROM
     );
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt
-        .query([project.as_ref().map(|p| p.as_bytes())])
-        .map_err(map_err)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
-        out.push(rows::conversation(row)?);
-    }
-    Ok(out)
+    let project = project.as_ref().map(|p| p.as_bytes());
+    fetch::all(tx, &sql, [project], rows::conversation)
 }
 
 /// [`conversations`] with each current thread's size, in the same order.
@@ -129,19 +111,14 @@ pub(super) fn summaries(
         thread_tokens_sum!("t.key"),
         rows::CONVERSATION_FROM
     );
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt
-        .query([project.as_ref().map(|p| p.as_bytes())])
-        .map_err(map_err)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
-        out.push(ConversationSummary {
+    let project = project.as_ref().map(|p| p.as_bytes());
+    fetch::all(tx, &sql, [project], |row| {
+        Ok(ConversationSummary {
             conversation: rows::conversation(row)?,
             message_count: rows::col::<i64>(row, 6)? as u64,
             tokens: sum_to_u64(rows::col(row, 7)?)?,
-        });
-    }
-    Ok(out)
+        })
+    })
 }
 
 pub(super) fn rename_conversation(

@@ -8,10 +8,11 @@ use squash_core::{ConversationId, MessageId, ThreadId};
 
 use super::commit::insert_operation;
 use super::conn::{map_err, taken};
+use super::fetch;
 use super::read::{conversation_key, current_state};
 use super::rows::{self, col, micros};
 use super::write::{insert_links, insert_message, now, touch_conversation};
-use crate::check::ImportCheck;
+use crate::check::{self, ImportCheck};
 use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks,
@@ -147,27 +148,7 @@ fn insert_threads(
 ) -> Result<HashMap<ThreadId, i64>> {
     let mut thread_keys: HashMap<ThreadId, i64> = HashMap::with_capacity(batch.threads.len());
     for t in &batch.threads {
-        let original = match t.original_thread_id {
-            None => None,
-            Some(o) => Some(*thread_keys.get(&o).ok_or_else(|| {
-                StoreError::Invalid(format!(
-                    "thread {} derives from {o}, which is not listed before it",
-                    t.id
-                ))
-            })?),
-        };
-        let links: Vec<i64> = t
-            .links
-            .iter()
-            .map(|id| {
-                message_keys.get(id).copied().ok_or_else(|| {
-                    StoreError::Invalid(format!(
-                        "thread {} links message {id}, which is not imported",
-                        t.id
-                    ))
-                })
-            })
-            .collect::<Result<_>>()?;
+        let (original, links) = check::thread_keys(t, &thread_keys, message_keys)?;
         let origin = serde_json::to_string(&t.origin)?;
         tx.prepare_cached(
             "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
@@ -244,7 +225,7 @@ pub(super) fn import_append(tx: &Transaction<'_>, append: &ImportAppend) -> Resu
         keys.push(insert_message(tx, conv_key, m)?);
     }
     // The links go to the thread's own storage after its tail's last, as an append's do
-    // (crate::layout): a squashed thread's positions are not its own storage's offsets.
+    // (crate::segments): a squashed thread's positions are not its own storage's offsets.
     let (count, offset): (i64, i64) = tx
         .prepare_cached(
             "SELECT message_count, tail_offset + message_count - tail_start \
@@ -302,12 +283,7 @@ pub(super) fn import_record(
     source_key: &str,
 ) -> Result<Option<ImportRecord>> {
     let sql = format!("{RECORD_SELECT} WHERE i.source_key = ?1");
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([source_key]).map_err(map_err)?;
-    match rows.next().map_err(map_err)? {
-        Some(row) => record(row).map(Some),
-        None => Ok(None),
-    }
+    fetch::first(tx, &sql, [source_key], record)
 }
 
 pub(super) fn import_records_of(
@@ -315,11 +291,5 @@ pub(super) fn import_records_of(
     conversation: ConversationId,
 ) -> Result<Vec<ImportRecord>> {
     let sql = format!("{RECORD_SELECT} WHERE c.id = ?1 ORDER BY i.imported_at DESC, i.key DESC");
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([conversation.as_bytes()]).map_err(map_err)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
-        out.push(record(row)?);
-    }
-    Ok(out)
+    fetch::all(tx, &sql, [conversation.as_bytes()], record)
 }

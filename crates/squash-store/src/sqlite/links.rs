@@ -1,59 +1,11 @@
-//! A thread's links in SQLite's terms: the layout of `crate::layout` (segments, then the tail),
+//! A thread's links in SQLite's terms: the segments and tail of `crate::segments`,
 //! read as SQL, and a derived thread written from it.
 
 use rusqlite::{params, Transaction};
 
 use super::conn::map_err;
-use crate::layout::{self, Derived, Run, Source};
+use crate::segments::{self, Derived, Run, Source};
 use crate::{Result, StoreError};
-
-/// The runs of the thread whose key is the expression `$t`: its segments, then its tail, as
-/// rows `(start, length, src, off)`.
-macro_rules! thread_runs {
-    ($t:literal) => {
-        concat!(
-            "(SELECT s.start AS start, s.length AS length, s.source_thread_key AS src, \
-                     s.source_offset AS off \
-              FROM thread_segments s WHERE s.thread_key = ",
-            $t,
-            " UNION ALL SELECT r.tail_start, r.message_count - r.tail_start, r.key, r.tail_offset \
-              FROM threads r WHERE r.key = ",
-            $t,
-            " AND r.message_count > r.tail_start)"
-        )
-    };
-}
-
-/// The links at positions `$low..=$high` of the thread whose key is `$t`, as rows
-/// `(position, message_key)`: each overlapping run an index range scan of its source's own
-/// storage, clipped to the range. Unordered: the caller orders by `position`.
-macro_rules! thread_links {
-    ($t:literal, $low:literal, $high:literal) => {
-        concat!(
-            "(SELECT ru.start + tm.position - ru.off AS position, tm.message_key AS message_key \
-              FROM ",
-            $crate::sqlite::links::thread_runs!($t),
-            " ru JOIN thread_messages tm ON tm.thread_key = ru.src \
-               AND tm.position BETWEEN ru.off + max(",
-            $low,
-            " - ru.start, 0) AND ru.off + min(",
-            $high,
-            " - ru.start, ru.length - 1) \
-              WHERE ru.start <= ",
-            $high,
-            " AND ru.start + ru.length > ",
-            $low,
-            ")"
-        )
-    };
-}
-
-/// Every link of the thread whose key is `$t` (see [`thread_links`]).
-macro_rules! all_thread_links {
-    ($t:literal) => {
-        $crate::sqlite::links::thread_links!($t, "0", "9223372036854775807")
-    };
-}
 
 /// The 0-based position of the message whose key is `$m` in the thread whose key is `$t`, NULL
 /// when it is not there: the message's own-storage rows (`thread_messages_by_message`), each
@@ -83,14 +35,14 @@ macro_rules! position_in_thread {
     };
 }
 
-pub(super) use {all_thread_links, position_in_thread, thread_links, thread_runs};
+pub(super) use position_in_thread;
 
 /// The runs of the thread `key` (`message_count` links long): its segments, then its tail.
 pub(super) fn runs(tx: &Transaction<'_>, key: i64, message_count: u64) -> Result<Vec<Run>> {
     let rows = tx
         .prepare_cached(concat!(
             "SELECT start, length, src, off FROM ",
-            thread_runs!("?1"),
+            crate::segments::thread_runs!("?1"),
             " ORDER BY start"
         ))
         .and_then(|mut s| {
@@ -98,7 +50,7 @@ pub(super) fn runs(tx: &Transaction<'_>, key: i64, message_count: u64) -> Result
                 .collect()
         })
         .map_err(map_err)?;
-    layout::runs_from_rows(key, rows, message_count)
+    segments::runs_from_rows(key, rows, message_count)
 }
 
 /// Stores the links of `thread_key` as `derived` from the thread `base_key` says (its row,
@@ -112,9 +64,7 @@ pub(super) fn write_derived(
     replacement: Option<i64>,
 ) -> Result<()> {
     let own_link = |offset: u64| -> Result<()> {
-        let key = replacement.ok_or_else(|| {
-            StoreError::Invalid("a replaced position needs the commit's message".into())
-        })?;
+        let key = segments::replacement(replacement)?;
         tx.prepare_cached(
             "INSERT INTO thread_messages (thread_key, position, message_key) VALUES (?1, ?2, ?3)",
         )

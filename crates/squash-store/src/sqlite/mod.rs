@@ -1,15 +1,17 @@
 //! The embedded default backend: a SQLite file in WAL mode, split by concern like `postgres/`:
 //! [`conversations`], [`read`], [`write`] (appends and switches), [`commit`] (copy-on-write,
-//! with the thread layout in [`links`]), [`tools`] and [`import`]. The checks shared with
+//! with the SQL of `crate::segments` in [`links`]), [`tools`] and [`import`]. The checks shared with
 //! PostgreSQL are in `crate::check`.
 //!
 //! Every call is one short transaction on a local file. On a multi-threaded tokio runtime it
 //! runs on the calling thread (`block_in_place`): the hop onto a blocking thread and back cost
 //! more than an append itself (see BENCHMARKS.md).
 
+mod backfill;
 mod commit;
 mod conn;
 mod conversations;
+mod fetch;
 mod import;
 mod links;
 mod page;
@@ -61,23 +63,14 @@ pub struct SqliteStore {
     pool: Pool,
 }
 
-/// Estimates the tokens of messages stored before the `tokens` column and indexes those stored
-/// before search, in one transaction: either every row gets its values or none does (see
-/// `crate::tokens`, `crate::search`).
-fn fill_tokens(writer: &mut rusqlite::Connection) -> Result<()> {
+/// Fills what rows stored before a column was added lack (`crate::backfill`), in one
+/// transaction: either every row gets its values or none does.
+fn fill_columns(writer: &mut rusqlite::Connection) -> Result<()> {
     let tx = writer
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(map_err)?;
-    let filled = tokens::backfill(&tx)?;
-    let indexed = search::backfill(&tx)?;
-    tx.commit().map_err(map_err)?;
-    if filled > 0 {
-        tracing::info!(messages = filled, "estimated the tokens of stored messages");
-    }
-    if indexed > 0 {
-        tracing::info!(messages = indexed, "indexed stored messages for search");
-    }
-    Ok(())
+    backfill::fill(&tx)?;
+    tx.commit().map_err(map_err)
 }
 
 impl SqliteStore {
@@ -93,7 +86,7 @@ impl SqliteStore {
         migrations()
             .to_latest(&mut writer)
             .map_err(|e| StoreError::Migration(e.to_string()))?;
-        fill_tokens(&mut writer)?;
+        fill_columns(&mut writer)?;
         Ok(SqliteStore {
             pool: Pool::open(path, writer),
         })
@@ -238,11 +231,12 @@ impl ConversationStore for SqliteStore {
     }
 
     async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot> {
-        self.read(move |tx| read::thread(tx, id)).await
+        self.read(move |tx| read::thread(tx, ThreadRef::Thread(id)))
+            .await
     }
 
     async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot> {
-        self.read(move |tx| read::current_thread(tx, conversation))
+        self.read(move |tx| read::thread(tx, ThreadRef::Current(conversation)))
             .await
     }
 
@@ -251,11 +245,12 @@ impl ConversationStore for SqliteStore {
     }
 
     async fn thread_header(&self, id: ThreadId) -> Result<Thread> {
-        self.read(move |tx| read::thread_header(tx, id)).await
+        self.read(move |tx| read::thread_header(tx, ThreadRef::Thread(id)))
+            .await
     }
 
     async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
-        self.read(move |tx| read::current_thread_header(tx, conversation))
+        self.read(move |tx| read::thread_header(tx, ThreadRef::Current(conversation)))
             .await
     }
 
@@ -320,14 +315,8 @@ impl ConversationStore for SqliteStore {
 
     async fn conversation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<ConversationId>> {
         let prefix = prefix.to_owned();
-        self.read(move |tx| {
-            read::ids_with_prefix(
-                tx,
-                "SELECT id FROM conversations WHERE hex(id) LIKE ?1 LIMIT 20",
-                &prefix,
-            )
-        })
-        .await
+        self.read(move |tx| read::ids_with_prefix(tx, read::CONVERSATION_IDS, &prefix))
+            .await
     }
 
     async fn tool_refs_closure(
@@ -346,14 +335,8 @@ impl ConversationStore for SqliteStore {
 
     async fn operation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<SquashOperationId>> {
         let prefix = prefix.to_owned();
-        self.read(move |tx| {
-            read::ids_with_prefix(
-                tx,
-                "SELECT id FROM squash_operations WHERE hex(id) LIKE ?1 LIMIT 20",
-                &prefix,
-            )
-        })
-        .await
+        self.read(move |tx| read::ids_with_prefix(tx, read::OPERATION_IDS, &prefix))
+            .await
     }
 
     async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>> {

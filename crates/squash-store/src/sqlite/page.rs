@@ -2,25 +2,19 @@
 //! transaction so that the three agree even while another connection appends.
 
 use rusqlite::{params, OptionalExtension, Transaction};
-use squash_core::page::PageSpan;
 use squash_core::{KnownPositions, Message, MessageId, ThreadId};
 
 use super::conn::map_err;
-use super::links::{position_in_thread, thread_links};
-use super::read::{current_of, load_thread, thread_key};
+use super::fetch;
+use super::links::position_in_thread;
+use super::read::{key_of, load_thread, thread_key};
 use super::rows::{self, MESSAGE_COLUMN_COUNT};
 use super::tokens;
 use crate::error::{Entity, StoreError};
+use crate::segments::thread_links;
 use crate::tokens::read_tokens;
 use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::Result;
-
-fn key_of(tx: &Transaction<'_>, thread: ThreadRef) -> Result<i64> {
-    Ok(match thread {
-        ThreadRef::Current(conversation) => current_of(tx, conversation)?.thread_key,
-        ThreadRef::Thread(id) => thread_key(tx, id)?.0,
-    })
-}
 
 pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result<ThreadPage> {
     let key = key_of(tx, request.thread)?;
@@ -30,7 +24,7 @@ pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result
         .map(|m| position_of(tx, key, m)?.ok_or_else(|| StoreError::not_found(Entity::Message, m)))
         .transpose()?;
     let range = request.link_range(thread.message_count, anchor);
-    let (messages, message_tokens) = match &range {
+    let read = match &range {
         Some(r) => links(tx, key, *r.start(), *r.end())?,
         None => (Vec::new(), Vec::new()),
     };
@@ -38,17 +32,7 @@ pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result
         Some(tokens) => tokens,
         None => tokens::thread_key_tokens(tx, key)?,
     };
-    let span = PageSpan::of(
-        range.map(|r| r.start() + 1..=r.end() + 1).as_ref(),
-        thread.message_count,
-    );
-    Ok(ThreadPage {
-        thread,
-        span,
-        messages,
-        message_tokens,
-        tokens,
-    })
+    Ok(ThreadPage::at(thread, range, read, tokens))
 }
 
 /// The messages at 0-based positions `first..=last` with their stored token estimates.
@@ -62,19 +46,17 @@ fn links(
         "SELECT {}, m.tokens FROM {} l JOIN messages m ON m.key = l.message_key \
          JOIN conversations c ON c.key = m.conversation_key ORDER BY l.position",
         rows::MESSAGE_COLUMNS,
-        thread_links!("?1", "?2", "?3"),
+        thread_links!(sqlite, "?1", "?2", "?3"),
     );
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt
-        .query(params![thread_key, first as i64, last as i64])
-        .map_err(map_err)?;
     let (mut messages, mut tokens) = (Vec::new(), Vec::new());
-    while let Some(row) = rows.next().map_err(map_err)? {
+    let range = params![thread_key, first as i64, last as i64];
+    fetch::each(tx, &sql, range, |row| {
         let message = rows::message(row)?;
         let stored: Option<i64> = rows::col(row, MESSAGE_COLUMN_COUNT)?;
         tokens.push(read_tokens(stored, &message)?);
         messages.push(message);
-    }
+        Ok(())
+    })?;
     Ok((messages, tokens))
 }
 

@@ -9,10 +9,11 @@ use squash_core::{
 };
 
 use super::conn::map_err;
-use super::links::all_thread_links;
+use super::fetch;
 use super::rows::{self, col};
 use crate::error::{Entity, StoreError};
-use crate::types::{StoreStats, ThreadSnapshot};
+use crate::segments::all_thread_links;
+use crate::types::{StoreStats, ThreadRef, ThreadSnapshot};
 use crate::{normalize_prefix, Result};
 
 pub(super) fn conversation_key(tx: &Transaction<'_>, id: ConversationId) -> Result<i64> {
@@ -98,12 +99,9 @@ pub(super) fn load_conversation(tx: &Transaction<'_>, id: ConversationId) -> Res
         rows::CONVERSATION_COLUMNS,
         rows::CONVERSATION_FROM
     );
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([id.as_bytes()]).map_err(map_err)?;
-    match rows.next().map_err(map_err)? {
-        Some(row) => rows::conversation(row),
-        None => Err(StoreError::not_found(Entity::Conversation, id)),
-    }
+    fetch::one(tx, &sql, [id.as_bytes()], rows::conversation, || {
+        StoreError::not_found(Entity::Conversation, id)
+    })
 }
 
 pub(super) fn load_thread(tx: &Transaction<'_>, key: i64) -> Result<Thread> {
@@ -112,33 +110,25 @@ pub(super) fn load_thread(tx: &Transaction<'_>, key: i64) -> Result<Thread> {
         rows::THREAD_COLUMNS,
         rows::THREAD_FROM
     );
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([key]).map_err(map_err)?;
-    match rows.next().map_err(map_err)? {
-        Some(row) => rows::thread(row),
-        None => Err(StoreError::not_found(Entity::Thread, key)),
-    }
+    fetch::one(tx, &sql, [key], rows::thread, || {
+        StoreError::not_found(Entity::Thread, key)
+    })
 }
 
 pub(super) fn links(tx: &Transaction<'_>, thread_key: i64) -> Result<Vec<MessageId>> {
-    let mut stmt = tx
-        .prepare_cached(concat!(
-            "SELECT m.id FROM ",
-            all_thread_links!("?1"),
-            " l JOIN messages m ON m.key = l.message_key ORDER BY l.position"
-        ))
-        .map_err(map_err)?;
-    let mut rows = stmt.query([thread_key]).map_err(map_err)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
+    let sql = concat!(
+        "SELECT m.id FROM ",
+        all_thread_links!(sqlite, "?1"),
+        " l JOIN messages m ON m.key = l.message_key ORDER BY l.position"
+    );
+    fetch::all(tx, sql, [thread_key], |row| {
         // Borrowed, not a Vec<u8> per row: 10,000 allocations fewer per thread read.
         let bytes = row
             .get_ref(0)
             .and_then(|v| v.as_blob().map_err(Into::into))
             .map_err(map_err)?;
-        out.push(rows::uuid(bytes)?.into());
-    }
-    Ok(out)
+        Ok(rows::uuid(bytes)?.into())
+    })
 }
 
 pub(super) fn snapshot(tx: &Transaction<'_>, thread_key: i64) -> Result<ThreadSnapshot> {
@@ -151,19 +141,17 @@ pub(super) fn snapshot(tx: &Transaction<'_>, thread_key: i64) -> Result<ThreadSn
 /// Message id → key for the messages of a thread: resolves most links of a derived thread
 /// with one scan instead of one index lookup per link.
 pub(super) fn link_keys(tx: &Transaction<'_>, thread_key: i64) -> Result<HashMap<MessageId, i64>> {
-    let mut stmt = tx
-        .prepare_cached(concat!(
-            "SELECT m.id, l.message_key FROM ",
-            all_thread_links!("?1"),
-            " l JOIN messages m ON m.key = l.message_key"
-        ))
-        .map_err(map_err)?;
-    let mut rows = stmt.query([thread_key]).map_err(map_err)?;
+    let sql = concat!(
+        "SELECT m.id, l.message_key FROM ",
+        all_thread_links!(sqlite, "?1"),
+        " l JOIN messages m ON m.key = l.message_key"
+    );
     let mut out = HashMap::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
+    fetch::each(tx, sql, [thread_key], |row| {
         let bytes: Vec<u8> = col(row, 0)?;
         out.insert(rows::uuid(&bytes)?.into(), col(row, 1)?);
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -229,13 +217,7 @@ pub(super) fn load_messages(
     param: &dyn rusqlite::ToSql,
 ) -> Result<Vec<Message>> {
     let sql = format!("SELECT {} FROM {sql_tail}", rows::MESSAGE_COLUMNS);
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([param]).map_err(map_err)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
-        out.push(rows::message(row)?);
-    }
-    Ok(out)
+    fetch::all(tx, &sql, [param], rows::message)
 }
 
 pub(super) fn prefix_query(
@@ -246,29 +228,23 @@ pub(super) fn prefix_query(
     let Some(hex) = normalize_prefix(prefix) else {
         return Ok(Vec::new());
     };
-    let mut stmt = tx.prepare_cached(sql).map_err(map_err)?;
-    let mut rows = stmt
-        .query([format!("{}%", hex.to_ascii_uppercase())])
-        .map_err(map_err)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
-        let bytes: Vec<u8> = col(row, 0)?;
-        out.push(rows::uuid(&bytes)?);
-    }
-    Ok(out)
+    let pattern = format!("{}%", hex.to_ascii_uppercase());
+    fetch::all(tx, sql, [pattern], |row| {
+        rows::uuid(&col::<Vec<u8>>(row, 0)?)
+    })
 }
 
-/// The thread with `id`, with its links.
-pub(super) fn thread(tx: &Transaction<'_>, id: ThreadId) -> Result<ThreadSnapshot> {
-    let (key, _) = thread_key(tx, id)?;
-    snapshot(tx, key)
+/// The key of the thread `thread` names.
+pub(super) fn key_of(tx: &Transaction<'_>, thread: ThreadRef) -> Result<i64> {
+    Ok(match thread {
+        ThreadRef::Current(conversation) => current_of(tx, conversation)?.thread_key,
+        ThreadRef::Thread(id) => thread_key(tx, id)?.0,
+    })
 }
 
-pub(super) fn current_thread(
-    tx: &Transaction<'_>,
-    conversation: ConversationId,
-) -> Result<ThreadSnapshot> {
-    snapshot(tx, current_of(tx, conversation)?.thread_key)
+/// The thread `thread` names, with its links.
+pub(super) fn thread(tx: &Transaction<'_>, thread: ThreadRef) -> Result<ThreadSnapshot> {
+    snapshot(tx, key_of(tx, thread)?)
 }
 
 pub(super) fn threads(tx: &Transaction<'_>, conversation: ConversationId) -> Result<Vec<Thread>> {
@@ -278,25 +254,12 @@ pub(super) fn threads(tx: &Transaction<'_>, conversation: ConversationId) -> Res
         rows::THREAD_COLUMNS,
         rows::THREAD_FROM
     );
-    let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([conv_key]).map_err(map_err)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
-        out.push(rows::thread(row)?);
-    }
-    Ok(out)
+    fetch::all(tx, &sql, [conv_key], rows::thread)
 }
 
-pub(super) fn thread_header(tx: &Transaction<'_>, id: ThreadId) -> Result<Thread> {
-    let (key, _) = thread_key(tx, id)?;
-    load_thread(tx, key)
-}
-
-pub(super) fn current_thread_header(
-    tx: &Transaction<'_>,
-    conversation: ConversationId,
-) -> Result<Thread> {
-    load_thread(tx, current_of(tx, conversation)?.thread_key)
+/// The thread `thread` names, without its links.
+pub(super) fn thread_header(tx: &Transaction<'_>, thread: ThreadRef) -> Result<Thread> {
+    load_thread(tx, key_of(tx, thread)?)
 }
 
 pub(super) fn latest_derived_thread(
@@ -332,7 +295,7 @@ pub(super) fn thread_messages(tx: &Transaction<'_>, thread: ThreadId) -> Result<
     load_messages(
         tx,
         concat!(
-            all_thread_links!("?1"),
+            all_thread_links!(sqlite, "?1"),
             " l JOIN messages m ON m.key = l.message_key \
               JOIN conversations c ON c.key = m.conversation_key ORDER BY l.position"
         ),
@@ -379,7 +342,15 @@ pub(super) fn message_ids_with_prefix(
     }
 }
 
-/// Ids of the rows `sql` selects by a hex prefix of their id.
+/// What [`ids_with_prefix`] runs for conversations: ids whose hex starts with `?1`.
+pub(super) const CONVERSATION_IDS: &str =
+    "SELECT id FROM conversations WHERE hex(id) LIKE ?1 LIMIT 20";
+/// What [`ids_with_prefix`] runs for operations.
+pub(super) const OPERATION_IDS: &str =
+    "SELECT id FROM squash_operations WHERE hex(id) LIKE ?1 LIMIT 20";
+
+/// Ids of the rows `sql` ([`CONVERSATION_IDS`], [`OPERATION_IDS`]) selects by a hex prefix of
+/// their id.
 pub(super) fn ids_with_prefix<T: From<uuid::Uuid>>(
     tx: &Transaction<'_>,
     sql: &str,

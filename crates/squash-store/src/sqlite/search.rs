@@ -1,5 +1,4 @@
-//! Full-text search over the FTS5 index `message_search` (migration 0006), and the fill of
-//! `search_text` in rows stored before it (see `crate::search`).
+//! Full-text search over the FTS5 index `message_search` (migration 0006).
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::search::{snippet_parts, SearchQuery, MARK_END, MARK_START};
@@ -9,43 +8,9 @@ use super::conn::map_err;
 use super::links::position_in_thread;
 use super::rows::uuid;
 use crate::error::StoreError;
-use crate::search::{check_limit, row_search_text, MAX_CANDIDATES, SNIPPET_WORDS};
-use crate::tokens::BACKFILL_BATCH;
+use crate::search::{check_limit, MAX_CANDIDATES, SNIPPET_WORDS};
 use crate::types::{SearchHit, SearchResults};
 use crate::Result;
-
-/// Fills `search_text` where it is NULL, a batch at a time, in the caller's transaction; the
-/// `messages_search_fill` trigger indexes each row. Returns how many rows it filled.
-pub(super) fn backfill(tx: &Transaction<'_>) -> Result<u64> {
-    let mut select = tx
-        .prepare(
-            "SELECT key, content FROM messages INDEXED BY messages_without_search \
-             WHERE search_text IS NULL AND key > ?1 ORDER BY key LIMIT ?2",
-        )
-        .map_err(map_err)?;
-    let mut update = tx
-        .prepare("UPDATE messages SET search_text = ?2 WHERE key = ?1")
-        .map_err(map_err)?;
-    let (mut after, mut filled) = (i64::MIN, 0u64);
-    loop {
-        let batch: Vec<(i64, String)> = select
-            .query_map(params![after, BACKFILL_BATCH], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .and_then(Iterator::collect)
-            .map_err(map_err)?;
-        let Some(last) = batch.last() else {
-            return Ok(filled);
-        };
-        after = last.0;
-        for (key, content) in &batch {
-            update
-                .execute(params![key, row_search_text(*key, content)?])
-                .map_err(map_err)?;
-        }
-        filled += batch.len() as u64;
-    }
-}
 
 /// A hit as the ranking statement returns it: key, message id, conversation id, conversation
 /// name, position, role, rank, and the number of candidates.

@@ -138,7 +138,7 @@ pub(super) fn append(tx: &Transaction<'_>, message: &Message) -> Result<Appended
         }
     }
     let msg_key = insert_message(tx, conv_key, message)?;
-    // The link goes to the thread's own storage, after the tail's last (crate::layout).
+    // The link goes to the thread's own storage, after the tail's last (crate::segments).
     let (count, revision, offset): (i64, i64, i64) = tx
         .prepare_cached(
             "UPDATE threads SET revision = revision + 1, message_count = message_count + 1, \

@@ -1,5 +1,8 @@
-//! How a thread's links are laid out, and the copy-on-write rule both backends store a derived
-//! thread by — written once here, run by SQLite and PostgreSQL alike.
+//! How a thread's links are stored: **segments** (runs of the links kept by the threads that
+//! first held them) plus a **tail** of its own — the tables, the SQL both backends read them
+//! with, and how a derived thread's segments are cut from its base's. What a derived thread
+//! holds is the domain's copy-on-write rule ([`LinkEdit`], computed in `squash-core`); this
+//! module only stores it, written once here and run by SQLite and PostgreSQL alike.
 //!
 //! # Storage
 //!
@@ -40,7 +43,7 @@
 //!
 //! # Reads
 //!
-//! * A thread, or a range of its positions (a page): each backend's `thread_links` SQL joins
+//! * A thread, or a range of its positions (a page): the `thread_links` SQL below joins
 //!   the runs that overlap the range to the own-storage rows of their sources, each run an
 //!   index range scan clipped to the range; the order is (run start, offset).
 //! * The position of a message in a thread (`@N`, a page around a message, a reply's question,
@@ -57,6 +60,81 @@
 //! deleted with all its threads, segments and own storage together).
 
 use squash_core::LinkEdit;
+
+/// The runs of the thread whose key is the SQL expression `$t`: its segments, then its tail,
+/// as rows `(start, length, src, off)`. Plain SQL, the same in both dialects.
+macro_rules! thread_runs {
+    ($t:literal) => {
+        concat!(
+            "(SELECT s.start AS start, s.length AS length, s.source_thread_key AS src, \
+                     s.source_offset AS off \
+              FROM thread_segments s WHERE s.thread_key = ",
+            $t,
+            " UNION ALL SELECT r.tail_start, r.message_count - r.tail_start, r.key, r.tail_offset \
+              FROM threads r WHERE r.key = ",
+            $t,
+            " AND r.message_count > r.tail_start)"
+        )
+    };
+}
+
+/// The dialect's (`sqlite` or `postgres`) two-argument maximum.
+macro_rules! greatest {
+    (sqlite) => {
+        "max"
+    };
+    (postgres) => {
+        "GREATEST"
+    };
+}
+
+/// The dialect's two-argument minimum.
+macro_rules! least {
+    (sqlite) => {
+        "min"
+    };
+    (postgres) => {
+        "LEAST"
+    };
+}
+
+/// The links at positions `$low..=$high` of the thread whose key is `$t`, as rows
+/// `(position, message_key)`, in the SQL of `$dialect` (`sqlite` or `postgres`): each
+/// overlapping run an index range scan of its source's own storage, clipped to the range.
+/// Unordered: the caller orders by `position`.
+macro_rules! thread_links {
+    ($dialect:ident, $t:literal, $low:literal, $high:literal) => {
+        concat!(
+            "(SELECT ru.start + tm.position - ru.off AS position, tm.message_key AS message_key \
+              FROM ",
+            $crate::segments::thread_runs!($t),
+            " ru JOIN thread_messages tm ON tm.thread_key = ru.src \
+               AND tm.position BETWEEN ru.off + ",
+            $crate::segments::greatest!($dialect),
+            "(",
+            $low,
+            " - ru.start, 0) AND ru.off + ",
+            $crate::segments::least!($dialect),
+            "(",
+            $high,
+            " - ru.start, ru.length - 1) \
+              WHERE ru.start <= ",
+            $high,
+            " AND ru.start + ru.length > ",
+            $low,
+            ")"
+        )
+    };
+}
+
+/// Every link of the thread whose key is `$t` (see [`thread_links`]).
+macro_rules! all_thread_links {
+    ($dialect:ident, $t:literal) => {
+        $crate::segments::thread_links!($dialect, $t, "0", "9223372036854775807")
+    };
+}
+
+pub(crate) use {all_thread_links, greatest, least, thread_links, thread_runs};
 
 /// Beyond this many segments a derived thread is stored as a copy (see the module docs): reads
 /// and the next derivation stay bounded by it, and at a few dozen bytes a segment row, so does
@@ -150,6 +228,14 @@ pub(crate) fn runs_from_rows(
         )));
     }
     Ok(runs)
+}
+
+/// The key of the message a replaced position points to: a commit that replaces a position
+/// brings the message that replaces it.
+pub(crate) fn replacement(key: Option<i64>) -> crate::Result<i64> {
+    key.ok_or_else(|| {
+        crate::StoreError::Invalid("a replaced position needs the commit's message".into())
+    })
 }
 
 /// How a derived thread is stored.

@@ -1,0 +1,229 @@
+//! Storing what a reader made: each conversation in one transaction, with the idempotency
+//! rules of the module docs (already imported, grown and appended to, or imported again), a
+//! conversation whose messages are made while they are stored in chunks.
+
+use squash_core::{Message, SourceFormat};
+use squash_formats::claude_code::DeferredMessages;
+use squash_formats::squash_json;
+use squash_store::{
+    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks, StoreError,
+};
+
+use super::options::ImportOptions;
+use super::subagents::started_by;
+use super::summary::{ConversationReport, FileReport, ImportStatus, ImportSummary};
+use super::{into_batch, source_id, ImportError, ImportedConversation, Parsed};
+use crate::conversations::ConversationService;
+use crate::error::ServiceError;
+
+impl ConversationService {
+    /// Stores what a parser read from the source `name` (`bytes` long, read as `format`) and
+    /// reports it as that one file.
+    pub(super) async fn store_file(
+        &self,
+        name: &str,
+        format: SourceFormat,
+        bytes: u64,
+        parsed: Parsed,
+        options: &ImportOptions,
+    ) -> Result<ImportSummary, ImportError> {
+        let records = parsed.records;
+        let mut summary = self.store_parsed(parsed, options).await?;
+        summary.files = 1;
+        summary.bytes = bytes;
+        summary.file_reports.push(FileReport {
+            file: name.to_owned(),
+            format,
+            bytes,
+            records,
+        });
+        Ok(summary)
+    }
+
+    /// Stores what a parser produced, one transaction per conversation.
+    pub async fn store_parsed(
+        &self,
+        parsed: Parsed,
+        options: &ImportOptions,
+    ) -> Result<ImportSummary, ImportError> {
+        let mut summary = ImportSummary {
+            skipped: parsed.skipped,
+            warnings: parsed.warnings,
+            ..ImportSummary::default()
+        };
+        for conv in parsed.conversations {
+            summary
+                .conversations
+                .push(self.store_imported(conv, options).await?);
+        }
+        Ok(summary)
+    }
+
+    /// Stores one imported conversation (or appends its growth, or recognises it as imported).
+    pub async fn store_imported(
+        &self,
+        mut conv: ImportedConversation,
+        options: &ImportOptions,
+    ) -> Result<ConversationReport, ServiceError> {
+        if conv.format == SourceFormat::Squash
+            && self
+                .store()
+                .conversation(conv.conversation_id)
+                .await
+                .is_ok()
+        {
+            // Our own export of a conversation this store holds: a copy, with new ids.
+            squash_json::fresh_ids(&mut conv);
+        }
+        let mut report = ConversationReport {
+            source_key: conv.source_key.clone(),
+            format: conv.format,
+            display_name: conv.display_name.clone(),
+            conversation_id: conv.conversation_id,
+            status: ImportStatus::Imported,
+            sidechain: conv.sidechain,
+            started_by: started_by(&conv),
+            counts: conv.counts(),
+            threads: conv.threads.len(),
+            operations: conv.operations.len(),
+            backfilled_operations: conv.backfilled_operations,
+        };
+        let record = self.store().import_record(&conv.source_key).await?;
+        if let Some(record) = &record {
+            report.conversation_id = record.conversation_id;
+            if record.source.content_hash == conv.content_hash {
+                report.status = ImportStatus::AlreadyImported;
+                return Ok(report);
+            }
+            if conv.appendable {
+                // A grown session is compared with what is stored message by message: made
+                // in memory (an append is the rare case; a first import streams).
+                if let Some(deferred) = conv.deferred.take() {
+                    conv.messages = materialize(&deferred).await?;
+                }
+                if let Some(appended) = self.append_growth(record, &conv).await? {
+                    report.status = if appended == 0 {
+                        ImportStatus::AlreadyImported
+                    } else {
+                        ImportStatus::Appended { messages: appended }
+                    };
+                    return Ok(report);
+                }
+            }
+        }
+        let project = options
+            .project
+            .clone()
+            .or_else(|| conv.project_path.clone())
+            .filter(|p| !p.trim().is_empty())
+            .unwrap_or_else(|| options.fallback_project.clone());
+        let id = conv.conversation_id;
+        let deferred = conv.deferred.take();
+        let batch = into_batch(conv, project);
+        let outcome = match deferred {
+            None => self.store().import_conversation(batch).await?,
+            Some(deferred) => self.import_streamed(batch, deferred).await?,
+        };
+        match outcome {
+            ImportOutcome::Imported { replaced, .. } => {
+                report.conversation_id = id;
+                report.status = match replaced {
+                    Some(previous) => ImportStatus::Reimported { previous },
+                    None => ImportStatus::Imported,
+                };
+            }
+            ImportOutcome::AlreadyImported { conversation_id } => {
+                report.conversation_id = conversation_id;
+                report.status = ImportStatus::AlreadyImported;
+            }
+        }
+        Ok(report)
+    }
+
+    /// Stores a conversation whose messages are made while they are stored: a thread reads
+    /// them from the source in chunks and the store writes each in the one transaction.
+    async fn import_streamed(
+        &self,
+        batch: ImportBatch,
+        deferred: DeferredMessages,
+    ) -> Result<ImportOutcome, ServiceError> {
+        let (sender, chunks) = MessageChunks::channel(deferred.len(), 1);
+        let producer = tokio::task::spawn_blocking(move || {
+            for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
+                let failed = chunk.is_err();
+                if !sender.send(chunk.map_err(|e| e.to_string())) || failed {
+                    break;
+                }
+            }
+        });
+        let outcome = self
+            .store()
+            .import_conversation_chunked(batch, chunks)
+            .await;
+        // The store stops listening on an error; the producer then stops at its next chunk.
+        let _ = producer.await;
+        Ok(outcome?)
+    }
+
+    /// Appends what a grown source added, if the conversation imported before is a prefix of the
+    /// new one (same source ids, same content). `None` when it is not.
+    async fn append_growth(
+        &self,
+        record: &ImportRecord,
+        conv: &ImportedConversation,
+    ) -> Result<Option<usize>, ServiceError> {
+        let stored = self.store().all_messages(record.conversation_id).await?;
+        let old: Vec<_> = stored.iter().filter(|m| source_id(m).is_some()).collect();
+        if old.len() > conv.messages.len() {
+            return Ok(None);
+        }
+        let is_prefix = old.iter().zip(&conv.messages).all(|(o, n)| {
+            source_id(o) == source_id(n) && o.role == n.role && o.content == n.content
+        });
+        if !is_prefix {
+            return Ok(None);
+        }
+        let tail: Vec<_> = conv.messages[old.len()..]
+            .iter()
+            .cloned()
+            .map(|mut m| {
+                m.conversation_id = record.conversation_id;
+                m
+            })
+            .collect();
+        let n = tail.len();
+        self.store()
+            .import_append(ImportAppend {
+                source: ImportSource {
+                    source_key: conv.source_key.clone(),
+                    format: conv.format,
+                    content_hash: conv.content_hash.clone(),
+                    metadata: conv.metadata.clone(),
+                },
+                conversation_id: record.conversation_id,
+                expected_hash: record.source.content_hash.clone(),
+                messages: tail,
+            })
+            .await?;
+        Ok(Some(n))
+    }
+}
+
+/// Messages per chunk of a streamed import, and source bytes per chunk: what bounds memory.
+const CHUNK_MESSAGES: usize = 1_000;
+const CHUNK_BYTES: u64 = 2 << 20;
+
+/// Every message of a streamed read, made in memory.
+async fn materialize(deferred: &DeferredMessages) -> Result<Vec<Message>, ServiceError> {
+    let deferred = deferred.clone();
+    let made = tokio::task::spawn_blocking(move || {
+        let mut all = Vec::with_capacity(deferred.len());
+        for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
+            all.extend(chunk?);
+        }
+        Ok::<_, squash_formats::FormatError>(all)
+    })
+    .await
+    .map_err(|e| ServiceError::Store(StoreError::Backend(format!("the reader stopped: {e}"))))?;
+    made.map_err(|e| ServiceError::Store(StoreError::Invalid(e.to_string())))
+}
