@@ -1113,15 +1113,19 @@ async fn gromozeka(b: &Backend) {
     };
     let squash = op_of("m5");
     assert_eq!(squash.source_message_ids, [id("m2"), id("m3")]);
-    assert!(!squash.performed_by_agent && squash.prompt.is_none() && squash.model.is_none());
+    assert!(
+        !squash.kind.performed_by_agent()
+            && squash.kind.prompt().is_none()
+            && squash.kind.model().is_none()
+    );
     assert_eq!(squash.base_thread_id, Some(threads[0].id));
     assert_eq!(squash.result_thread_id, Some(threads[1].id));
     let edit = op_of("m6");
     assert!(edit.is_edit());
     assert_eq!(edit.source_message_ids, [id("m1")]);
     let ai = op_of("m7");
-    assert!(ai.performed_by_agent);
-    assert_eq!(ai.model.as_deref(), Some("sonnet"));
+    assert!(ai.kind.performed_by_agent());
+    assert_eq!(ai.kind.model(), Some("sonnet"));
     assert_eq!(
         ai.source_message_ids,
         [id("m6"), id("m5")],
