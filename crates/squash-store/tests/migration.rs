@@ -166,25 +166,35 @@ async fn a_database_of_main_migrates_on_sqlite() {
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_database_of_main_migrates_on_postgres() {
+/// The PostgreSQL dump made in schema `dumped`, restored into a new schema: the server's URL,
+/// the schema and a connection whose search path is it. `None` (the test skips) when no
+/// server answers and none is required.
+async fn restore(dump: &str, dumped: &str) -> Option<(String, String, sqlx::PgConnection)> {
     let url = std::env::var("SQUASH_TEST_POSTGRES_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
     let mut db = match sqlx::PgConnection::connect(&url).await {
         Ok(db) => db,
         Err(e) if std::env::var("SQUASH_REQUIRE_POSTGRES").as_deref() != Ok("1") => {
             eprintln!("skipping: PostgreSQL unavailable ({e})");
-            return;
+            return None;
         }
         Err(e) => panic!("PostgreSQL unavailable: {e}"),
     };
     let schema = format!("squash_test_{}", Uuid::now_v7().simple());
-    sqlx::raw_sql(&POSTGRES_DUMP.replace(DUMP_SCHEMA, &schema))
+    sqlx::raw_sql(&dump.replace(dumped, &schema))
         .execute(&mut db)
         .await
         .unwrap();
     let set_path = format!("SET search_path TO \"{schema}\"");
     sqlx::raw_sql(&set_path).execute(&mut db).await.unwrap();
+    Some((url, schema, db))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_of_main_migrates_on_postgres() {
+    let Some((url, schema, mut db)) = restore(POSTGRES_DUMP, DUMP_SCHEMA).await else {
+        return;
+    };
     let links: Vec<(Uuid, Uuid)> = sqlx::query_as(THREAD_LINKS)
         .fetch_all(&mut db)
         .await
@@ -336,23 +346,9 @@ async fn operation_records_of_main_read_as_kinds_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn operation_records_of_main_read_as_kinds_on_postgres() {
-    let url = std::env::var("SQUASH_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
-    let mut db = match sqlx::PgConnection::connect(&url).await {
-        Ok(db) => db,
-        Err(e) if std::env::var("SQUASH_REQUIRE_POSTGRES").as_deref() != Ok("1") => {
-            eprintln!("skipping: PostgreSQL unavailable ({e})");
-            return;
-        }
-        Err(e) => panic!("PostgreSQL unavailable: {e}"),
+    let Some((url, schema, mut db)) = restore(POSTGRES_RECORDS_DUMP, RECORDS_SCHEMA).await else {
+        return;
     };
-    let schema = format!("squash_test_{}", Uuid::now_v7().simple());
-    sqlx::raw_sql(&POSTGRES_RECORDS_DUMP.replace(RECORDS_SCHEMA, &schema))
-        .execute(&mut db)
-        .await
-        .unwrap();
-    let set_path = format!("SET search_path TO \"{schema}\"");
-    sqlx::raw_sql(&set_path).execute(&mut db).await.unwrap();
     let rows: Vec<OldRow> = sqlx::query_as(OLD_OPERATIONS)
         .fetch_all(&mut db)
         .await
