@@ -874,8 +874,8 @@ fn floor_cow(f: &mut Floor, op: FloorOp<'_>) {
     if let Some(result_key) = result_key {
         tx.prepare_cached(
             "INSERT INTO squash_operations (id, conversation_key, result_message_key, \
-             performed_by_agent, performed_by, base_thread_key, result_thread_key, created_at) \
-             VALUES (?1, ?2, ?3, 0, 'bench', ?4, ?5, ?6)",
+             kind, performed_by, base_thread_key, result_thread_key, created_at) \
+             VALUES (?1, ?2, ?3, 'manual', 'bench', ?4, ?5, ?6)",
         )
         .unwrap()
         .execute(params![
@@ -1642,23 +1642,16 @@ fn timed_squash_commit(rt: &Runtime, p: &Product, slot: usize) -> Duration {
     let edit = squash_core::thread_ops::plan_squash(&snap.positions, &sources).expect("squash");
     let thread_id = ThreadId::new();
     let operation = squash_core::SquashOperation {
-        id: op_id,
-        conversation_id: p.conv,
-        source_message_ids: sources.to_vec(),
-        result_message_id: result.id,
-        prompt: None,
-        model: None,
-        performed_by_agent: false,
-        performed_by: Some("bench".into()),
-        custom_instructions: None,
-        provider: None,
         base_thread_id: Some(snap.thread.id),
         result_thread_id: Some(thread_id),
-        usage: None,
-        duration_ms: None,
-        style: None,
-        prompt_style: None,
-        created_at: Utc::now(),
+        ..squash_core::SquashOperation::new(
+            op_id,
+            p.conv,
+            sources.to_vec(),
+            result.id,
+            squash_core::OperationKind::Manual,
+            Some("bench".into()),
+        )
     };
     let commit = squash_store::Commit {
         conversation_id: p.conv,

@@ -5,13 +5,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use squash_core::page::PageSpan;
-use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy, Selection};
 use squash_core::Positions;
 use squash_core::{
-    render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId, Project,
-    ProjectId, Role, SquashOperation, SquashOperationId, Thread, ThreadId, ThreadOrigin,
-    TokenUsage, ToolRefs,
+    render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId,
+    OperationKind, Project, ProjectId, Role, SquashOperation, SquashOperationId, Thread, ThreadId,
+    ThreadOrigin, ToolRefs,
 };
 use squash_store::{
     Appended, Commit, ConversationStore, ConversationSummary, Direction, NewLinks, StoreError,
@@ -86,19 +85,11 @@ pub struct SquashApplication {
     pub content: Vec<ContentItem>,
     pub role: Role,
     pub policy: PartnerPolicy,
-    pub performed_by_agent: bool,
-    pub prompt: Option<String>,
-    pub model: Option<String>,
-    pub provider: Option<String>,
-    pub custom_instructions: Option<String>,
-    pub usage: Option<TokenUsage>,
-    pub duration_ms: Option<u64>,
+    /// How the result was made (a manual squash, an extract, a model's answer), as recorded.
+    pub kind: OperationKind,
     /// The thread (and revision) the result was computed from, when it was computed earlier
     /// (an AI call): a source missing now is then a conflict rather than bad input.
     pub computed_on: Option<(ThreadId, u64)>,
-    /// The engine's squash style and first prompt style (none for manual squashes).
-    pub style: Option<SquashStyle>,
-    pub prompt_style: Option<PromptStyle>,
 }
 
 /// A selection resolved once on one snapshot of the current thread: what a squash (or a
@@ -435,7 +426,12 @@ impl ConversationService {
             metadata: None,
             created_at: squash_core::time::now(),
         };
-        let operation = self.new_operation(op_id, conversation, vec![req.message], edited.id);
+        let operation = self.new_operation(
+            op_id,
+            conversation,
+            (vec![req.message], edited.id),
+            OperationKind::Edit,
+        );
         let target = req.message;
         let asked = asked_positions(&[target], &refs);
         self.commit_on_positions(conversation, None, None, &asked, move |snap| {
@@ -535,16 +531,8 @@ impl ConversationService {
                 content,
                 role,
                 policy: req.policy,
-                performed_by_agent: false,
-                prompt: None,
-                model: None,
-                provider: None,
-                custom_instructions: None,
-                usage: None,
-                duration_ms: None,
+                kind: OperationKind::Manual,
                 computed_on: None,
-                style: None,
-                prompt_style: None,
             },
         )
         .await
@@ -657,16 +645,7 @@ impl ConversationService {
             metadata: None,
             created_at: squash_core::time::now(),
         };
-        let mut template = self.new_operation(op_id, conversation, Vec::new(), result.id);
-        template.performed_by_agent = app.performed_by_agent;
-        template.prompt = app.prompt.clone();
-        template.model = app.model.clone();
-        template.provider = app.provider.clone();
-        template.custom_instructions = app.custom_instructions.clone();
-        template.usage = app.usage;
-        template.duration_ms = app.duration_ms;
-        template.style = app.style;
-        template.prompt_style = app.prompt_style;
+        let template = self.new_operation(op_id, conversation, (Vec::new(), result.id), app.kind);
         // The result's content was made from one set of sources; it must not be applied to
         // another.
         let mut first_sources: Option<Vec<MessageId>> = None;
@@ -777,32 +756,15 @@ impl ConversationService {
 
     // ---- internals --------------------------------------------------------------------------
 
+    /// The record of an operation this service performs: by its actor, made now.
     pub(crate) fn new_operation(
         &self,
         id: SquashOperationId,
         conversation: ConversationId,
-        sources: Vec<MessageId>,
-        result: MessageId,
+        (sources, result): (Vec<MessageId>, MessageId),
+        kind: OperationKind,
     ) -> SquashOperation {
-        SquashOperation {
-            id,
-            conversation_id: conversation,
-            source_message_ids: sources,
-            result_message_id: result,
-            prompt: None,
-            model: None,
-            performed_by_agent: false,
-            performed_by: self.actor.clone(),
-            custom_instructions: None,
-            provider: None,
-            base_thread_id: None,
-            result_thread_id: None,
-            usage: None,
-            duration_ms: None,
-            style: None,
-            prompt_style: None,
-            created_at: squash_core::time::now(),
-        }
+        SquashOperation::new(id, conversation, sources, result, kind, self.actor.clone())
     }
 
     async fn tool_refs(

@@ -119,17 +119,14 @@ async fn ai_squash_end_to_end(b: &Backend) {
 
     // The record: prompt exactly as sent, model, provider, instructions, usage, duration.
     let op = outcome.operation.clone().unwrap();
-    assert!(op.performed_by_agent);
-    assert_eq!(op.prompt.as_deref(), Some(sent.as_str()));
-    assert_eq!(op.model.as_deref(), Some("fake-model"));
-    assert_eq!(op.provider.as_deref(), Some("fake"));
-    assert_eq!(
-        op.custom_instructions.as_deref(),
-        Some("Keep the error code.")
-    );
+    assert!(op.kind.performed_by_agent());
+    assert_eq!(op.kind.prompt(), Some(sent.as_str()));
+    assert_eq!(op.kind.model(), Some("fake-model"));
+    assert_eq!(op.kind.provider().map(|p| p.as_str()), Some("fake"));
+    assert_eq!(op.kind.custom_instructions(), Some("Keep the error code."));
     assert_eq!(op.source_message_ids, vec![ids[1], ids[3]]);
-    assert!(op.usage.is_some_and(|u| u.input_tokens > 0));
-    assert!(op.duration_ms.is_some());
+    assert!(op.kind.usage().is_some_and(|u| u.input_tokens > 0));
+    assert!(op.kind.duration_ms().is_some());
     let stored_op = b.service.operation(op.id).await.unwrap();
     assert_eq!(stored_op, op, "the record round-trips");
 
@@ -140,8 +137,8 @@ async fn ai_squash_end_to_end(b: &Backend) {
     assert_eq!(message.role, Role::Assistant);
     assert_eq!(render::message_text(&message), SUMMARY);
     // The style and the prompt are recorded (and round-trip through the store, above).
-    assert_eq!(op.style, Some(SquashStyle::Prose));
-    assert_eq!(op.prompt_style, Some(PromptStyle::Spec));
+    assert_eq!(op.kind.style(), Some(SquashStyle::Prose));
+    assert_eq!(op.kind.prompt_style(), Some(PromptStyle::Spec));
     let facts = result.report.facts.as_ref().expect("a fact report");
     assert!(facts.total > 0 && facts.missing.is_empty() && facts.restored.is_empty());
     assert_eq!(result.report.repairs, 0);
@@ -168,8 +165,11 @@ async fn ai_squash_end_to_end(b: &Backend) {
     assert_eq!(requests[1].model.as_deref(), Some("fake-model"));
     let rerun_op = rerun.outcome.operation.clone().unwrap();
     assert_ne!(rerun_op.id, op.id);
-    assert_eq!(rerun_op.prompt, op.prompt);
-    assert_eq!(rerun_op.custom_instructions, op.custom_instructions);
+    assert_eq!(rerun_op.kind.prompt(), op.kind.prompt());
+    assert_eq!(
+        rerun_op.kind.custom_instructions(),
+        op.kind.custom_instructions()
+    );
     assert_eq!(rerun_op.source_message_ids, op.source_message_ids);
     assert_ne!(rerun.outcome.thread.id, first_thread);
     let rerun_message = rerun.outcome.message.clone().unwrap();
@@ -443,9 +443,13 @@ async fn an_unusable_answer_gets_one_retry_then_the_extract() {
     assert_eq!(report.repairs, 1);
     assert!(done.result.text.contains("E0308"), "{}", done.result.text);
     let op = done.outcome.operation.unwrap();
-    assert_eq!(op.style, Some(SquashStyle::Extract));
+    assert_eq!(op.kind.style(), Some(SquashStyle::Extract));
     // Both prompts are in the record.
-    assert!(op.prompt.unwrap().contains("=== prompt 2 of 2: repair ==="));
+    assert!(op
+        .kind
+        .prompt()
+        .unwrap()
+        .contains("=== prompt 2 of 2: repair ==="));
 
     // An unusable answer followed by a good one: the good one, after one repair.
     fake.push_text("");
@@ -821,7 +825,7 @@ async fn a_provider_that_does_not_count_leaves_the_usage_unknown() {
         .unwrap();
     assert_eq!(squash.result.usage, None);
     let op = squash.outcome.operation.expect("an operation");
-    assert_eq!(op.usage, None, "unknown, not zero tokens");
+    assert_eq!(op.kind.usage(), None, "unknown, not zero tokens");
     let stored = b.service.operation(op.id).await.unwrap();
-    assert_eq!(stored.usage, None);
+    assert_eq!(stored.kind.usage(), None);
 }

@@ -55,16 +55,8 @@ async fn writers(b: &Backend) {
                         )],
                         role: Role::User,
                         policy: PartnerPolicy::Include,
-                        performed_by_agent: false,
-                        prompt: None,
-                        model: None,
-                        provider: None,
-                        custom_instructions: None,
-                        usage: None,
-                        duration_ms: None,
+                        kind: squash_core::OperationKind::Manual,
                         computed_on: Some((snap.thread.id, snap.thread.revision)),
-                        style: None,
-                        prompt_style: None,
                     };
                     match service.apply_squash(conv.id, app).await {
                         Ok(o) => {

@@ -167,8 +167,10 @@ async fn extract_needs_no_model(b: &Backend) {
     let facts = done.result.report.facts.as_ref().unwrap();
     assert_eq!(facts.kept.len(), facts.total);
     let op = done.outcome.operation.unwrap();
-    assert_eq!(op.style, Some(SquashStyle::Extract));
-    assert!(!op.performed_by_agent && op.prompt.is_none() && op.usage.is_none());
+    assert_eq!(op.kind.style(), Some(SquashStyle::Extract));
+    assert!(
+        !op.kind.performed_by_agent() && op.kind.prompt().is_none() && op.kind.usage().is_none()
+    );
     assert_eq!(b.service.operation(op.id).await.unwrap(), op);
     let after = b.service.current_thread(conv).await.unwrap().messages.len();
     assert_eq!(after, before - 9);
@@ -233,7 +235,7 @@ async fn a_selection_larger_than_the_window_goes_in_parts() {
         assert!(sent.len() < 4_000, "each part fits");
     }
     let op = done.outcome.operation.unwrap();
-    let prompt = op.prompt.unwrap();
+    let prompt = op.kind.prompt().unwrap();
     assert!(prompt.contains(&format!("=== prompt 1 of {}: part 1 of {parts}", parts + 1)));
     assert!(prompt.contains("combine the parts"));
     // The combined answer is checked against the whole ledger; with what it lacks appended it
@@ -386,7 +388,7 @@ async fn size_limit(b: &Backend) {
         .messages
         .iter()
         .any(|m| squash_core::render::message_text(m) == result.text));
-    assert!(done.outcome.operation.unwrap().performed_by_agent);
+    assert!(done.outcome.operation.unwrap().kind.performed_by_agent());
 }
 
 #[tokio::test]

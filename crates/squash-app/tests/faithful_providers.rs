@@ -163,8 +163,12 @@ async fn anthropic_gets_a_repair_request_on_the_wire() {
     assert_eq!(facts.invented[0].outcome, InventedOutcome::RemovedByRepair);
     assert_eq!(done.result.report.repairs, 1);
     let op = done.outcome.operation.unwrap();
-    assert_eq!(op.provider.as_deref(), Some("anthropic"));
-    assert!(op.prompt.unwrap().contains("=== prompt 2 of 2: repair ==="));
+    assert_eq!(op.kind.provider().map(|p| p.as_str()), Some("anthropic"));
+    assert!(op
+        .kind
+        .prompt()
+        .unwrap()
+        .contains("=== prompt 2 of 2: repair ==="));
 }
 
 /// A stand-in `claude`: answers `first` to a squash and `repair` to a repair request, as the

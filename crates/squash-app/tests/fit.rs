@@ -17,7 +17,8 @@ use squash_core::prompt::SquashStyle;
 use squash_core::render::message_text;
 use squash_core::tokens::message_tokens;
 use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, Role, ThreadOrigin, ToolResultData,
+    ContentItem, ConversationId, Message, MessageId, OperationKind, Role, ThreadOrigin,
+    ToolResultData,
 };
 use squash_llm::{FakeModel, LlmError};
 
@@ -192,12 +193,12 @@ async fn the_defaults_land_under_the_budget_as_one_thread(b: &Backend) {
         let op = b.service.operation(*id).await.unwrap();
         assert_eq!(op.source_message_ids, done.step.sources);
         assert_eq!(op.result_thread_id, Some(view.thread.id));
-        assert!(!op.performed_by_agent && op.prompt.is_none());
+        assert!(!op.kind.performed_by_agent() && op.kind.prompt().is_none());
         let result = b.service.message(op.result_message_id).await.unwrap();
         assert_eq!(result.squash_operation_id, Some(op.id));
         match done.step.action {
             StepAction::Trim => {
-                assert_eq!(op.style, Some(SquashStyle::Mask));
+                assert_eq!(op.kind, OperationKind::Mask);
                 let source = b.service.message(op.source_message_ids[0]).await.unwrap();
                 assert_eq!(result.role, source.role);
                 assert_eq!(
@@ -208,7 +209,7 @@ async fn the_defaults_land_under_the_budget_as_one_thread(b: &Backend) {
                 assert!(message_text(&result).contains(TRIM_MARKER));
             }
             StepAction::Line | StepAction::Extract => {
-                assert_eq!(op.style, Some(SquashStyle::Extract));
+                assert_eq!(op.kind.style(), Some(SquashStyle::Extract));
                 assert_eq!(result.role, Role::Assistant);
                 assert_eq!(done.step.facts_kept, Some(done.step.facts));
             }
@@ -314,7 +315,9 @@ async fn hybrid_squashes_the_oldest_runs_with_the_model(b: &Backend) {
     assert!(!fake.requests().is_empty(), "the model was asked");
     for done in &ai {
         let op = b.service.operation(done.operation_id).await.unwrap();
-        assert!(op.performed_by_agent && op.prompt.is_some() && op.model.is_some());
+        assert!(
+            op.kind.performed_by_agent() && op.kind.prompt().is_some() && op.kind.model().is_some()
+        );
         // The faithful engine kept the run's facts: the ledger is appended when the model
         // leaves them out.
         assert_eq!(done.step.facts_kept, Some(done.step.facts));

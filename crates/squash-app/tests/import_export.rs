@@ -1113,15 +1113,19 @@ async fn gromozeka(b: &Backend) {
     };
     let squash = op_of("m5");
     assert_eq!(squash.source_message_ids, [id("m2"), id("m3")]);
-    assert!(!squash.performed_by_agent && squash.prompt.is_none() && squash.model.is_none());
+    assert!(
+        !squash.kind.performed_by_agent()
+            && squash.kind.prompt().is_none()
+            && squash.kind.model().is_none()
+    );
     assert_eq!(squash.base_thread_id, Some(threads[0].id));
     assert_eq!(squash.result_thread_id, Some(threads[1].id));
     let edit = op_of("m6");
     assert!(edit.is_edit());
     assert_eq!(edit.source_message_ids, [id("m1")]);
     let ai = op_of("m7");
-    assert!(ai.performed_by_agent);
-    assert_eq!(ai.model.as_deref(), Some("sonnet"));
+    assert!(ai.kind.performed_by_agent());
+    assert_eq!(ai.kind.model(), Some("sonnet"));
     assert_eq!(
         ai.source_message_ids,
         [id("m6"), id("m5")],
@@ -1318,4 +1322,36 @@ async fn gromozeka_tool_use_exports_with_results_in_user_turns() {
 #[tokio::test]
 async fn gromozeka_databases_import_with_history_and_backfilled_provenance() {
     on_every_backend!(gromozeka);
+}
+
+/// An export written by main at f59860d, before operation records had kinds (an edit, two
+/// manual squashes, an AI squash with instructions, an extract), imports with each record as
+/// its kind (`testdata/migration/export-f59860d.json`, written by `squash export --format json`
+/// from the migration fixture's story).
+async fn export_before_kinds(b: &Backend) {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/migration/export-f59860d.json");
+    let summary = import(b, &path).await;
+    let conversation = summary.conversations[0].conversation_id;
+    let ops = b.service.operations(conversation).await.unwrap();
+    let mut kinds: Vec<&str> = ops.iter().map(|o| o.kind.tag().as_str()).collect();
+    kinds.sort_unstable();
+    assert_eq!(kinds, ["ai", "edit", "extract", "manual", "manual"]);
+    let ai = ops
+        .iter()
+        .find_map(|o| match &o.kind {
+            squash_core::OperationKind::Ai(ai) => Some(ai),
+            _ => None,
+        })
+        .expect("the engine's whole AI record");
+    assert_eq!(ai.provider, squash_core::ProviderKind::OpenAi);
+    assert_eq!(
+        ai.custom_instructions.as_deref(),
+        Some("keep every file position")
+    );
+}
+
+#[tokio::test]
+async fn an_export_before_operation_kinds_imports() {
+    on_every_backend!(export_before_kinds);
 }

@@ -131,8 +131,8 @@ async fn the_engine_squashes_with_the_embedded_model() {
                 .operation(outcome.operation.expect("an operation").id)
                 .await
                 .expect("operation");
-            assert_eq!(op.provider.as_deref(), Some("local"));
-            assert!(op.prompt.is_some_and(|p| !p.is_empty()));
+            assert_eq!(op.kind.provider().map(|p| p.as_str()), Some("local"));
+            assert!(op.kind.prompt().is_some_and(|p| !p.is_empty()));
         }
         Err(SquashError::Output(problem)) => {
             // Refused by the guard: a classified problem and nothing applied.

@@ -73,7 +73,7 @@ async fn story(b: &Backend) {
     let edited = edit.message.clone().unwrap();
     let edit_op = edit.operation.clone().unwrap();
     assert_eq!(edit_op.source_message_ids, vec![ids[1]]);
-    assert!(!edit_op.performed_by_agent && edit_op.prompt.is_none());
+    assert!(!edit_op.kind.performed_by_agent() && edit_op.kind.prompt().is_none());
     assert_eq!(edited.squash_operation_id, Some(edit_op.id));
     let after_edit = links(b, conv.id).await;
     assert_eq!(after_edit[1], edited.id);
@@ -400,25 +400,14 @@ fn operation(
     source: MessageId,
     result: MessageId,
 ) -> SquashOperation {
-    SquashOperation {
-        id: SquashOperationId::new(),
-        conversation_id: conversation,
-        source_message_ids: vec![source],
-        result_message_id: result,
-        prompt: None,
-        model: None,
-        performed_by_agent: false,
-        performed_by: None,
-        custom_instructions: None,
-        provider: None,
-        base_thread_id: None,
-        result_thread_id: None,
-        usage: None,
-        duration_ms: None,
-        style: None,
-        prompt_style: None,
-        created_at: chrono::Utc::now(),
-    }
+    SquashOperation::new(
+        SquashOperationId::new(),
+        conversation,
+        vec![source],
+        result,
+        squash_core::OperationKind::Edit,
+        None,
+    )
 }
 
 fn text(conversation: ConversationId, s: &str) -> Message {

@@ -55,7 +55,7 @@ pub use message::{
     ContentItem, ImageSource, Instruction, InstructionSource, Message, Role, StructuredText,
     SystemLevel, ToolRefs, ToolResultData,
 };
-pub use operation::{SquashOperation, TokenUsage};
+pub use operation::{AiRecord, LegacyAiRecord, OperationKind, SquashOperation, TokenUsage};
 pub use positions::{KnownPositions, Positions};
 pub use provider::{ProviderKind, UnknownProvider};
 pub use thread_ops::{LinkEdit, Selection};

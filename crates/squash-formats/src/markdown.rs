@@ -115,8 +115,8 @@ fn provenance(
             labels.of(op_id)
         ));
     };
-    let how = if op.performed_by_agent {
-        match (&op.model, &op.provider) {
+    let how = if op.kind.performed_by_agent() {
+        match (op.kind.model(), op.kind.provider()) {
             (Some(model), Some(provider)) => format!("AI ({provider}, {model})"),
             (Some(model), None) => format!("AI ({model})"),
             _ => "AI".to_owned(),
@@ -147,7 +147,7 @@ fn provenance(
             .unwrap_or_default(),
         labels.of(op.id),
     );
-    if let Some(instructions) = &op.custom_instructions {
+    if let Some(instructions) = op.kind.custom_instructions() {
         out.push_str(&format!("> Instructions: {instructions}\n"));
     }
     Some(out)
@@ -286,23 +286,15 @@ mod tests {
         let sources: Vec<Message> = ["a", "b", "c"].into_iter().map(text).collect();
         let mut result = text("a, b and c");
         let op = SquashOperation {
-            id: SquashOperationId::from_uuid(same_ms()),
-            conversation_id,
-            source_message_ids: sources.iter().map(|m| m.id).collect(),
-            result_message_id: result.id,
-            prompt: None,
-            model: None,
-            performed_by_agent: false,
-            performed_by: None,
-            custom_instructions: None,
-            provider: None,
-            base_thread_id: None,
-            result_thread_id: None,
-            usage: None,
-            duration_ms: None,
-            style: None,
-            prompt_style: None,
             created_at: result.created_at,
+            ..SquashOperation::new(
+                SquashOperationId::from_uuid(same_ms()),
+                conversation_id,
+                sources.iter().map(|m| m.id).collect(),
+                result.id,
+                squash_core::OperationKind::Manual,
+                None,
+            )
         };
         result.squash_operation_id = Some(op.id);
         let thread = Thread {

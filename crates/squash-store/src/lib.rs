@@ -17,6 +17,7 @@ mod changes;
 mod check;
 mod error;
 pub mod postgres;
+mod provenance;
 mod reader;
 mod search;
 mod segments;

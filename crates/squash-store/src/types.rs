@@ -155,30 +155,6 @@ pub enum ImportOutcome {
     AlreadyImported { conversation_id: ConversationId },
 }
 
-/// A stored squash style; an unknown name is corrupt data (a newer version wrote it), not "none".
-pub(crate) fn parse_style(
-    stored: Option<String>,
-) -> Result<Option<squash_core::prompt::SquashStyle>, crate::StoreError> {
-    stored
-        .map(|s| {
-            squash_core::prompt::SquashStyle::parse(&s)
-                .ok_or_else(|| crate::StoreError::Corrupt(format!("unknown squash style {s:?}")))
-        })
-        .transpose()
-}
-
-/// A stored prompt style; unknown names as in [`parse_style`].
-pub(crate) fn parse_prompt_style(
-    stored: Option<String>,
-) -> Result<Option<squash_core::prompt::PromptStyle>, crate::StoreError> {
-    stored
-        .map(|s| {
-            squash_core::prompt::PromptStyle::parse(&s)
-                .ok_or_else(|| crate::StoreError::Corrupt(format!("unknown prompt style {s:?}")))
-        })
-        .transpose()
-}
-
 /// The messages of an import that arrive in chunks while its transaction is open (a streamed
 /// read, whose messages are made as they are stored): the store checks and writes each chunk
 /// in turn, in the one transaction of the import. `expected` is how many messages come: a

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 use squash_core::{
-    thread_ops, ContentItem, ConversationId, Instruction, InstructionSource, Message, MessageId,
-    Role, SquashOperation, SquashOperationId, StructuredText, ThreadId, ThreadOrigin, TokenUsage,
-    ToolResultData,
+    thread_ops, AiRecord, ContentItem, ConversationId, Instruction, InstructionSource, Message,
+    MessageId, OperationKind, ProviderKind, Role, SquashOperation, SquashOperationId,
+    StructuredText, ThreadId, ThreadOrigin, TokenUsage, ToolResultData,
 };
 use squash_store::postgres::PostgresStore;
 use squash_store::{Commit, ConversationStore, Entity, NewLinks, StoreError};
@@ -87,26 +87,29 @@ async fn squash_commit(
         origin: ThreadOrigin::Squash { operation_id },
         links: links.into(),
         operations: vec![SquashOperation {
-            id: operation_id,
-            conversation_id: conversation,
-            source_message_ids: sources.to_vec(),
-            result_message_id: squashed.id,
-            prompt: Some("<task>squash</task>".into()),
-            model: Some("test-model".into()),
-            performed_by_agent: true,
-            performed_by: Some("tester".into()),
-            custom_instructions: None,
-            provider: Some("fake".into()),
             base_thread_id: Some(current.thread.id),
             result_thread_id: Some(thread_id),
-            usage: Some(TokenUsage {
-                input_tokens: 120,
-                output_tokens: 12,
-            }),
-            duration_ms: Some(1500),
-            style: Some(squash_core::prompt::SquashStyle::Prose),
-            prompt_style: Some(squash_core::prompt::PromptStyle::Spec),
             created_at: micros_now(),
+            ..SquashOperation::new(
+                operation_id,
+                conversation,
+                sources.to_vec(),
+                squashed.id,
+                OperationKind::Ai(AiRecord {
+                    provider: ProviderKind::Fake,
+                    model: "test-model".into(),
+                    prompt: "<task>squash</task>".into(),
+                    custom_instructions: None,
+                    usage: Some(TokenUsage {
+                        input_tokens: 120,
+                        output_tokens: 12,
+                    }),
+                    duration_ms: 1500,
+                    style: squash_core::prompt::SquashStyle::Prose,
+                    prompt_style: squash_core::prompt::PromptStyle::Spec,
+                }),
+                Some("tester".into()),
+            )
         }],
         messages: vec![squashed],
     }

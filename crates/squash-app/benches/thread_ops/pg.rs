@@ -362,9 +362,8 @@ async fn floor_cow(
              SELECT t.key, 0, m.key FROM t, m \
          ), op AS ( \
              INSERT INTO squash_operations (id, conversation_key, result_message_key, \
-                 performed_by_agent, performed_by, base_thread_key, result_thread_key, \
-                 created_at) \
-             SELECT $3, $2, m.key, false, 'bench', $10, t.key, $6 FROM m, t RETURNING key \
+                 kind, performed_by, base_thread_key, result_thread_key, created_at) \
+             SELECT $3, $2, m.key, 'manual', 'bench', $10, t.key, $6 FROM m, t RETURNING key \
          ), src AS ( \
              INSERT INTO squash_operation_sources (operation_key, position, message_key) \
              SELECT op.key, s.ord - 1, s.key FROM op, \

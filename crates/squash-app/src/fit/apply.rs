@@ -8,10 +8,9 @@ use serde::Serialize;
 use squash_core::fit::{
     fitted_links, settle, trim_message, turns::is_request, FitStep, StepAction,
 };
-use squash_core::prompt::SquashStyle;
 use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, Role, SquashOperation, SquashOperationId,
-    Thread, ThreadOrigin,
+    ContentItem, ConversationId, Message, MessageId, OperationKind, Role, SquashOperation,
+    SquashOperationId, Thread, ThreadOrigin,
 };
 use squash_store::NewLinks;
 
@@ -107,7 +106,7 @@ impl FitService {
             .map(|c| StepDone {
                 operation_id: c.operation.id,
                 result_message_id: c.message.id,
-                model: c.operation.model.clone(),
+                model: c.operation.kind.model().map(str::to_owned),
                 step: c.step,
             })
             .collect();
@@ -281,7 +280,7 @@ fn trimmed(
         metadata: source.metadata.clone(),
         ..result_message(conversation, Role::Assistant, Vec::new())
     };
-    offline(service, conversation, step, message, SquashStyle::Mask)
+    offline(service, conversation, step, message, OperationKind::Mask)
 }
 
 /// A step's line or a run's extract, as the agent's message: the facts, no model involved.
@@ -293,7 +292,10 @@ fn extracted(
 ) -> Computed {
     let content = vec![ContentItem::text_for(Role::Assistant, text)];
     let message = result_message(conversation, Role::Assistant, content);
-    offline(service, conversation, step, message, SquashStyle::Extract)
+    let kind = OperationKind::Extract {
+        custom_instructions: None,
+    };
+    offline(service, conversation, step, message, kind)
 }
 
 /// A new message that a step's operation makes (its id set when the operation is).
@@ -311,19 +313,22 @@ fn result_message(conversation: ConversationId, role: Role, content: Vec<Content
     }
 }
 
-/// A step computed without a model: its operation records the style and nothing of a model.
+/// A step computed without a model (a trim or an extract).
 fn offline(
     service: &ConversationService,
     conversation: ConversationId,
     step: FitStep,
     mut message: Message,
-    style: SquashStyle,
+    kind: OperationKind,
 ) -> Computed {
     let op_id = SquashOperationId::new();
     message.squash_operation_id = Some(op_id);
-    let mut operation =
-        service.new_operation(op_id, conversation, step.sources.clone(), message.id);
-    operation.style = Some(style);
+    let operation = service.new_operation(
+        op_id,
+        conversation,
+        (step.sources.clone(), message.id),
+        kind,
+    );
     Computed {
         step,
         message,
@@ -348,20 +353,12 @@ fn squashed(service: &ConversationService, mut step: FitStep, result: SquashResu
     step.tokens_after = message_cost(&message);
     step.estimated = false;
     step.facts_kept = result.report.facts.as_ref().map(|f| f.stated());
-    let mut operation = service.new_operation(
+    let operation = service.new_operation(
         op_id,
         result.conversation_id,
-        result.sources.clone(),
-        message.id,
+        (result.sources.clone(), message.id),
+        result.operation_kind(),
     );
-    operation.performed_by_agent = result.model.is_some();
-    operation.prompt = result.recorded_prompt();
-    operation.model = result.model.clone();
-    operation.provider = result.provider.map(|p| p.as_str().to_owned());
-    operation.usage = result.usage;
-    operation.duration_ms = result.model.is_some().then(|| result.duration_ms());
-    operation.style = Some(result.style);
-    operation.prompt_style = result.prompt_style();
     Computed {
         step,
         message,

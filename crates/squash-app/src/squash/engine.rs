@@ -35,7 +35,6 @@ use super::options::SquashOptions;
 use super::result::{AiSquash, SquashResult};
 use super::SquashError;
 use crate::conversations::{ConversationService, OperationOutcome, PreparedSquash};
-use crate::error::ServiceError;
 
 /// Computes, applies and re-runs squashes with one model (or none, for the extractive style).
 #[derive(Clone)]
@@ -157,7 +156,7 @@ impl SquashEngine {
     /// be in the current thread again (after an undo, typically).
     pub async fn rerun(&self, operation: SquashOperationId) -> Result<AiSquash, SquashError> {
         let op = self.service.operation(operation).await?;
-        let (true, Some(recorded_model)) = (op.performed_by_agent, op.model.clone()) else {
+        let Some(recorded_model) = op.kind.model().map(str::to_owned) else {
             return Err(SquashError::NotAiSquash(operation));
         };
         let snap = self
@@ -182,25 +181,22 @@ impl SquashEngine {
                 PartnerPolicy::Refuse,
             )
             .await?;
-        let same_provider = match (&op.provider, &self.model) {
-            (Some(recorded), Some(model)) => {
-                ProviderKind::parse(recorded).is_none_or(|p| p == model.info().provider)
-            }
+        let same_provider = match (op.kind.provider(), &self.model) {
+            (Some(recorded), Some(model)) => recorded == model.info().provider,
             _ => true,
         };
         let mut options = self.options.clone();
         options.model = options
             .model
             .or_else(|| same_provider.then_some(recorded_model));
-        if let Some(style) = op.style {
+        if let Some(style) = op.kind.style() {
             options.style = style;
         }
         if same_provider {
-            options.prompt_style = op.prompt_style.or(options.prompt_style);
+            options.prompt_style = op.kind.prompt_style().or(options.prompt_style);
         }
-        let result = self
-            .compute(prepared, op.custom_instructions.clone(), &options)
-            .await?;
+        let instructions = op.kind.custom_instructions().map(str::to_owned);
+        let result = self.compute(prepared, instructions, &options).await?;
         let outcome = self.apply(&result).await?;
         Ok(AiSquash { result, outcome })
     }
@@ -249,13 +245,6 @@ impl SquashEngine {
             instructions: instructions.clone(),
             full_text: &full_text,
         };
-        if !options.style.is_engine_style() {
-            return Err(ServiceError::Invalid(format!(
-                "{} is not a squash style; masking is done by `squash fit --strategy mask`",
-                options.style
-            ))
-            .into());
-        }
         if options.style == SquashStyle::Extract {
             return Ok(base.extracted(&ledger, &refs));
         }

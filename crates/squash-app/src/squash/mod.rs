@@ -52,16 +52,8 @@ impl ConversationService {
             // arrived for a selected call during the model call) is not in the answer:
             // a conflict.
             policy: PartnerPolicy::Refuse,
-            performed_by_agent: result.model.is_some(),
-            prompt: result.recorded_prompt(),
-            model: result.model.clone(),
-            provider: result.provider.map(|p| p.as_str().to_owned()),
-            custom_instructions: result.custom_instructions.clone(),
-            usage: result.usage,
-            duration_ms: result.model.is_some().then(|| result.duration_ms()),
+            kind: result.operation_kind(),
             computed_on: Some(result.computed_on),
-            style: Some(result.style),
-            prompt_style: result.prompt_style(),
         };
         match &result.prepared {
             // Planned on the snapshot the result was computed on; a newer thread is re-planned

@@ -139,7 +139,7 @@ pub fn prompt_style_for(style: SquashStyle, provider: ProviderKind) -> PromptSty
     }
     match style {
         SquashStyle::Structured => PromptStyle::Structured,
-        SquashStyle::Prose | SquashStyle::Extract | SquashStyle::Mask => PromptStyle::Spec,
+        SquashStyle::Prose | SquashStyle::Extract => PromptStyle::Spec,
     }
 }
 

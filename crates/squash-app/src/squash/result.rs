@@ -3,10 +3,11 @@
 use std::time::Duration;
 
 use serde::Serialize;
+use squash_core::operation::{FlatProvenance, KindTag};
 use squash_core::prompt::{PromptStyle, SquashPrompt, SquashStyle};
 use squash_core::quality::QualityReport;
 use squash_core::thread_ops::PartnerAdded;
-use squash_core::{ConversationId, MessageId, Role, ThreadId, TokenUsage};
+use squash_core::{ConversationId, MessageId, OperationKind, Role, ThreadId, TokenUsage};
 use squash_llm::{ProviderKind, StopReason};
 
 use crate::conversations::{OperationOutcome, PreparedSquash};
@@ -89,6 +90,29 @@ impl SquashResult {
     /// The prompt style of the first prompt, as recorded with the operation.
     pub fn prompt_style(&self) -> Option<PromptStyle> {
         self.prompt.as_ref().map(|p| p.style)
+    }
+
+    /// How the operation record says this result was made: the extract when no model was
+    /// asked, otherwise the model's squash with every prompt sent.
+    pub fn operation_kind(&self) -> OperationKind {
+        if self.model.is_none() {
+            return OperationKind::Extract {
+                custom_instructions: self.custom_instructions.clone(),
+            };
+        }
+        OperationKind::from_flat(
+            KindTag::Ai,
+            FlatProvenance {
+                prompt: self.recorded_prompt(),
+                model: self.model.clone(),
+                provider: self.provider,
+                custom_instructions: self.custom_instructions.clone(),
+                usage: self.usage,
+                duration_ms: Some(self.duration_ms()),
+                style: Some(self.style.into()),
+                prompt_style: self.prompt_style(),
+            },
+        )
     }
 
     /// Every prompt as one text for the operation record: the prompt alone when it was the

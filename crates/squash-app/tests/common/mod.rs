@@ -379,6 +379,10 @@ macro_rules! undo_segments {
 /// for tests that make a database look as it did before a migration; then `PRAGMA
 /// user_version` says which.
 pub const SQLITE_UNDO_SEARCH: &str = concat!(
+    // Before operation kinds (migration 0008): the flag again.
+    "ALTER TABLE squash_operations ADD COLUMN performed_by_agent INTEGER NOT NULL DEFAULT 0; \
+     UPDATE squash_operations SET performed_by_agent = kind IN ('ai', 'ai_legacy'); \
+     ALTER TABLE squash_operations DROP COLUMN kind; ",
     undo_segments!(),
     "DROP TRIGGER messages_search_insert; \
      DROP TRIGGER messages_search_fill; DROP TRIGGER messages_search_delete; \
@@ -388,6 +392,10 @@ pub const SQLITE_UNDO_SEARCH: &str = concat!(
 
 /// The same for PostgreSQL (with its migration records).
 pub const PG_UNDO_SEARCH: &str = concat!(
+    "DELETE FROM _sqlx_migrations WHERE version = 8; \
+     ALTER TABLE squash_operations ADD COLUMN performed_by_agent BOOLEAN NOT NULL DEFAULT false; \
+     UPDATE squash_operations SET performed_by_agent = kind IN ('ai', 'ai_legacy'); \
+     ALTER TABLE squash_operations DROP COLUMN kind; ",
     undo_segments!(),
     "DELETE FROM _sqlx_migrations WHERE version = 7; \
      ALTER TABLE messages DROP COLUMN search_vector; \

@@ -155,7 +155,7 @@ async fn squash_through_the_cli(b: &Backend, claude: &Agent) {
     assert_eq!(done.result.text.trim(), answer);
     assert_eq!(done.result.report.repairs, 0);
     let op = done.outcome.operation.expect("the operation");
-    assert_eq!(op.provider.as_deref(), Some("claude-cli"));
+    assert_eq!(op.kind.provider().map(|p| p.as_str()), Some("claude-cli"));
     let stored = done.outcome.message.expect("the squash message");
     assert_eq!(squash_core::render::message_text(&stored).trim(), answer);
 }

@@ -167,7 +167,7 @@ pub async fn rerun(
 ) -> anyhow::Result<()> {
     let id = service.resolve_operation(&args.operation).await?;
     let op = service.operation(id).await?;
-    let model = rerun_model(op.provider.as_deref(), &args.model).await?;
+    let model = rerun_model(op.kind.provider(), &args.model).await?;
     let mut options = SquashOptions::from_env().map_err(squash_error)?;
     if let Some(window) = args.model.context_window {
         options.context_window = Some(window);
@@ -191,11 +191,11 @@ pub async fn rerun(
 
 /// The recorded provider when it can be used, else the one configured; `--provider` wins.
 async fn rerun_model(
-    recorded: Option<&str>,
+    recorded: Option<ProviderKind>,
     args: &ModelArgs,
 ) -> anyhow::Result<Arc<dyn ChatModel>> {
     if args.provider.is_none() {
-        if let Some(kind) = recorded.and_then(ProviderKind::parse) {
+        if let Some(kind) = recorded {
             if let Ok(model) = providers::build_model(kind, args.model.as_deref()).await {
                 return Ok(model);
             }

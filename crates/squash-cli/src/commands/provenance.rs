@@ -32,12 +32,12 @@ fn write_node(s: &mut String, node: &ProvenanceNode, depth: usize) {
     ));
     match &node.operation {
         Some(op) => {
-            let how = if op.performed_by_agent {
+            let how = if op.kind.performed_by_agent() {
                 format!(
                     "AI squash by {}{}",
-                    op.model.as_deref().unwrap_or("an unknown model"),
-                    op.custom_instructions
-                        .as_deref()
+                    op.kind.model().unwrap_or("an unknown model"),
+                    op.kind
+                        .custom_instructions()
                         .map(|i| format!(" (instructions: {i})"))
                         .unwrap_or_default()
                 )

@@ -56,11 +56,11 @@ pub async fn run(
                     .iter()
                     .map(|e| {
                         let what = match (&e.operation, e.thread.origin.label()) {
-                            (Some(op), "squash") if op.performed_by_agent => format!(
+                            (Some(op), "squash") if op.kind.performed_by_agent() => format!(
                                 "AI squash of {} messages{}",
                                 op.source_message_ids.len(),
-                                op.model
-                                    .as_deref()
+                                op.kind
+                                    .model()
                                     .map(|m| format!(" by {m}"))
                                     .unwrap_or_default()
                             ),

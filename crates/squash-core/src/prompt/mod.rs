@@ -51,17 +51,13 @@ pub enum SquashStyle {
     Structured,
     /// The fact ledger as text, with no model call: instant, exact, offline.
     Extract,
-    /// One message's tool outputs trimmed to the lines that carry facts (a fit's first level,
-    /// see [`crate::fit::trim`]); not a style the engine writes in.
-    Mask,
 }
 
 impl SquashStyle {
-    pub const ALL: [SquashStyle; 4] = [
+    pub const ALL: [SquashStyle; 3] = [
         SquashStyle::Prose,
         SquashStyle::Structured,
         SquashStyle::Extract,
-        SquashStyle::Mask,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -69,7 +65,6 @@ impl SquashStyle {
             SquashStyle::Prose => "prose",
             SquashStyle::Structured => "structured",
             SquashStyle::Extract => "extract",
-            SquashStyle::Mask => "mask",
         }
     }
 
@@ -80,11 +75,6 @@ impl SquashStyle {
     /// Whether the style asks a model at all.
     pub fn needs_model(self) -> bool {
         matches!(self, SquashStyle::Prose | SquashStyle::Structured)
-    }
-
-    /// Whether the squash engine writes in this style (a mask is made by a fit alone).
-    pub fn is_engine_style(self) -> bool {
-        self != SquashStyle::Mask
     }
 }
 

@@ -6,9 +6,10 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
+use squash_core::operation::FlatProvenance;
 use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, Role, SourceFormat, SquashOperation,
-    SquashOperationId,
+    ContentItem, ConversationId, Message, MessageId, OperationKind, Role, SourceFormat,
+    SquashOperation, SquashOperationId,
 };
 
 use super::columns::{
@@ -379,16 +380,23 @@ impl ConversationReader<'_> {
                 continue;
             };
             let created_at = column_time_in(&r.created_at, times.zone).unwrap_or(times.created_at);
-            let mut op = operation(
+            // Gromozeka keeps a flag, a prompt and a model: what older Squash records held.
+            let kind = OperationKind::from_legacy(
+                sql_bool(&r.performed_by_agent),
+                sources.len(),
+                FlatProvenance {
+                    prompt: sql_text(&r.prompt),
+                    model: sql_text(&r.model),
+                    ..FlatProvenance::default()
+                },
+            );
+            let op = operation(
                 conversation_id,
                 tree,
                 (result, sources),
-                created_at,
+                (kind, created_at),
                 &index_of,
             );
-            op.prompt = sql_text(&r.prompt);
-            op.model = sql_text(&r.model);
-            op.performed_by_agent = sql_bool(&r.performed_by_agent);
             operations.gids.insert(gid, op.id);
             if let Some(&i) = index_of.get(&result) {
                 messages.list[i].squash_operation_id = Some(op.id);
@@ -452,8 +460,15 @@ impl ConversationReader<'_> {
             if mapped.is_empty() {
                 continue;
             }
+            let kind = OperationKind::from_legacy(false, mapped.len(), FlatProvenance::default());
             let made = (message.id, mapped);
-            let op = operation(conversation_id, tree, made, message.created_at, &index_of);
+            let op = operation(
+                conversation_id,
+                tree,
+                made,
+                (kind, message.created_at),
+                &index_of,
+            );
             messages.list[*i].squash_operation_id = Some(op.id);
             operations.list.push(op);
             operations.backfilled += 1;
@@ -469,35 +484,31 @@ fn recorded_messages(r: &OperationRow, messages: &Messages) -> Option<(MessageId
     (mapped.len() == sources.len() && !mapped.is_empty()).then_some((result, mapped))
 }
 
-/// A manual operation producing `result` from `sources`, placed in the thread that introduced
-/// `result`.
+/// An operation of `kind` producing `result` from `sources`, placed in the thread that
+/// introduced `result`.
 fn operation(
     conversation_id: ConversationId,
     tree: &ThreadTree,
     (result, sources): (MessageId, Vec<MessageId>),
-    created_at: DateTime<Utc>,
+    (kind, created_at): (OperationKind, DateTime<Utc>),
     index_of: &HashMap<MessageId, usize>,
 ) -> SquashOperation {
     let thread = tree.introduced_in(result);
     let (base_thread_id, result_thread_id) = tree.base_and_result(thread);
-    SquashOperation {
-        id: SquashOperationId::new(),
+    let sources = tree.order_in(tree.parent(thread), sources, index_of);
+    let made = SquashOperation::new(
+        SquashOperationId::new(),
         conversation_id,
-        source_message_ids: tree.order_in(tree.parent(thread), sources, index_of),
-        result_message_id: result,
-        prompt: None,
-        model: None,
-        performed_by_agent: false,
-        performed_by: None,
-        custom_instructions: None,
-        provider: None,
+        sources,
+        result,
+        kind,
+        None,
+    );
+    SquashOperation {
         base_thread_id,
         result_thread_id,
-        usage: None,
-        duration_ms: None,
-        style: None,
-        prompt_style: None,
         created_at,
+        ..made
     }
 }
 

@@ -7,7 +7,7 @@ use squash_core::SquashOperation;
 use uuid::Uuid;
 
 use super::error::{taken, DbResult};
-use super::rows::to_i64;
+use crate::provenance::KindColumns;
 use crate::{Entity, Result, StoreError};
 
 /// Inserts `ops` (each naming a result message and threads of the conversation, all stored
@@ -34,20 +34,20 @@ pub(super) async fn insert_operations(
     }
     let (written, linked): (i64, i64) = sqlx::query_as(
         "WITH o AS ( \
-             INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, \
-                 model, performed_by_agent, performed_by, custom_instructions, provider, \
-                 base_thread_key, result_thread_key, input_tokens, output_tokens, duration_ms, \
-                 created_at, style, prompt_style) \
-             SELECT o.id, $1, rm.key, o.prompt, o.model, o.agent, o.performed_by, o.custom, \
-                    o.provider, bt.key, rt.key, o.input, o.output, o.duration, o.created_at, \
+             INSERT INTO squash_operations (id, conversation_key, result_message_key, \
+                 performed_by, base_thread_key, result_thread_key, created_at, kind, prompt, \
+                 model, provider, custom_instructions, input_tokens, output_tokens, \
+                 duration_ms, style, prompt_style) \
+             SELECT o.id, $1, rm.key, o.performed_by, bt.key, rt.key, o.created_at, o.kind, \
+                    o.prompt, o.model, o.provider, o.custom, o.input, o.output, o.duration, \
                     o.style, o.prompt_style \
-             FROM UNNEST($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::boolean[], \
-                         $7::text[], $8::text[], $9::text[], $10::uuid[], $11::uuid[], \
-                         $12::bigint[], $13::bigint[], $14::bigint[], $15::timestamptz[], \
+             FROM UNNEST($2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::uuid[], \
+                         $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[], \
+                         $12::text[], $13::bigint[], $14::bigint[], $15::bigint[], \
                          $16::text[], $17::text[]) \
-                  WITH ORDINALITY AS o(id, result, prompt, model, agent, performed_by, custom, \
-                                       provider, base, result_thread, input, output, \
-                                       duration, created_at, style, prompt_style, ord) \
+                  WITH ORDINALITY AS o(id, result, performed_by, base, result_thread, \
+                                       created_at, kind, prompt, model, provider, custom, \
+                                       input, output, duration, style, prompt_style, ord) \
              JOIN messages rm ON rm.id = o.result AND rm.conversation_key = $1 \
              LEFT JOIN threads bt ON bt.id = o.base AND bt.conversation_key = $1 \
              LEFT JOIN threads rt ON rt.id = o.result_thread AND rt.conversation_key = $1 \
@@ -68,18 +68,18 @@ pub(super) async fn insert_operations(
     .bind(conversation_key)
     .bind(&columns.ids)
     .bind(&columns.results)
-    .bind(&columns.prompts)
-    .bind(&columns.models)
-    .bind(&columns.agents)
     .bind(&columns.performed_by)
-    .bind(&columns.custom)
-    .bind(&columns.providers)
     .bind(&columns.bases)
     .bind(&columns.result_threads)
+    .bind(&columns.created)
+    .bind(&columns.kinds)
+    .bind(&columns.prompts)
+    .bind(&columns.models)
+    .bind(&columns.providers)
+    .bind(&columns.custom)
     .bind(&columns.inputs)
     .bind(&columns.outputs)
     .bind(&columns.durations)
-    .bind(&columns.created)
     .bind(&columns.styles)
     .bind(&columns.prompt_styles)
     .bind(&op_ids)
@@ -160,72 +160,48 @@ async fn missing_reference(
 }
 
 /// The operations as columns, for UNNEST.
+#[derive(Default)]
 struct Columns<'a> {
     ids: Vec<Uuid>,
     results: Vec<Uuid>,
-    prompts: Vec<Option<&'a str>>,
-    models: Vec<Option<&'a str>>,
-    agents: Vec<bool>,
     performed_by: Vec<Option<&'a str>>,
-    custom: Vec<Option<&'a str>>,
-    providers: Vec<Option<&'a str>>,
     bases: Vec<Option<Uuid>>,
     result_threads: Vec<Option<Uuid>>,
+    created: Vec<DateTime<Utc>>,
+    kinds: Vec<String>,
+    prompts: Vec<Option<String>>,
+    models: Vec<Option<String>>,
+    providers: Vec<Option<String>>,
+    custom: Vec<Option<String>>,
     inputs: Vec<Option<i64>>,
     outputs: Vec<Option<i64>>,
     durations: Vec<Option<i64>>,
-    created: Vec<DateTime<Utc>>,
-    styles: Vec<Option<&'static str>>,
-    prompt_styles: Vec<Option<&'static str>>,
+    styles: Vec<Option<String>>,
+    prompt_styles: Vec<Option<String>>,
 }
 
 impl<'a> Columns<'a> {
     fn of(ops: &'a [SquashOperation]) -> Result<Columns<'a>> {
-        let mut c = Columns {
-            ids: Vec::with_capacity(ops.len()),
-            results: Vec::with_capacity(ops.len()),
-            prompts: Vec::with_capacity(ops.len()),
-            models: Vec::with_capacity(ops.len()),
-            agents: Vec::with_capacity(ops.len()),
-            performed_by: Vec::with_capacity(ops.len()),
-            custom: Vec::with_capacity(ops.len()),
-            providers: Vec::with_capacity(ops.len()),
-            bases: Vec::with_capacity(ops.len()),
-            result_threads: Vec::with_capacity(ops.len()),
-            inputs: Vec::with_capacity(ops.len()),
-            outputs: Vec::with_capacity(ops.len()),
-            durations: Vec::with_capacity(ops.len()),
-            created: Vec::with_capacity(ops.len()),
-            styles: Vec::with_capacity(ops.len()),
-            prompt_styles: Vec::with_capacity(ops.len()),
-        };
+        let mut c = Columns::default();
         for op in ops {
             c.ids.push(*op.id.as_uuid());
             c.results.push(*op.result_message_id.as_uuid());
-            c.prompts.push(op.prompt.as_deref());
-            c.models.push(op.model.as_deref());
-            c.agents.push(op.performed_by_agent);
             c.performed_by.push(op.performed_by.as_deref());
-            c.custom.push(op.custom_instructions.as_deref());
-            c.providers.push(op.provider.as_deref());
             c.bases.push(op.base_thread_id.map(|id| *id.as_uuid()));
             c.result_threads
                 .push(op.result_thread_id.map(|id| *id.as_uuid()));
-            c.inputs.push(
-                op.usage
-                    .map(|u| to_i64("input tokens", u.input_tokens))
-                    .transpose()?,
-            );
-            c.outputs.push(
-                op.usage
-                    .map(|u| to_i64("output tokens", u.output_tokens))
-                    .transpose()?,
-            );
-            c.durations
-                .push(op.duration_ms.map(|d| to_i64("duration", d)).transpose()?);
             c.created.push(op.created_at);
-            c.styles.push(op.style.map(|s| s.as_str()));
-            c.prompt_styles.push(op.prompt_style.map(|s| s.as_str()));
+            let kind = KindColumns::of(&op.kind)?;
+            c.kinds.push(kind.kind);
+            c.prompts.push(kind.prompt);
+            c.models.push(kind.model);
+            c.providers.push(kind.provider);
+            c.custom.push(kind.custom_instructions);
+            c.inputs.push(kind.input_tokens);
+            c.outputs.push(kind.output_tokens);
+            c.durations.push(kind.duration_ms);
+            c.styles.push(kind.style);
+            c.prompt_styles.push(kind.prompt_style);
         }
         Ok(c)
     }

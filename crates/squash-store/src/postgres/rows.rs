@@ -4,10 +4,11 @@
 use chrono::{DateTime, Utc};
 use squash_core::{
     ContentItem, Conversation, Instruction, Message, Project, Role, SquashOperation, Thread,
-    ThreadOrigin, TokenUsage,
+    ThreadOrigin,
 };
 use uuid::Uuid;
 
+use crate::provenance::KindColumns;
 use crate::{StoreError, ThreadSnapshot};
 
 #[derive(sqlx::FromRow)]
@@ -203,51 +204,28 @@ pub(super) struct OperationRow {
     pub conversation_id: Uuid,
     pub source_message_ids: Vec<Uuid>,
     pub result_message_id: Uuid,
-    pub prompt: Option<String>,
-    pub model: Option<String>,
-    pub performed_by_agent: bool,
     pub performed_by: Option<String>,
-    pub custom_instructions: Option<String>,
-    pub provider: Option<String>,
     pub base_thread_id: Option<Uuid>,
     pub result_thread_id: Option<Uuid>,
-    pub input_tokens: Option<i64>,
-    pub output_tokens: Option<i64>,
-    pub duration_ms: Option<i64>,
     pub created_at: DateTime<Utc>,
-    pub style: Option<String>,
-    pub prompt_style: Option<String>,
+    #[sqlx(flatten)]
+    pub kind: KindColumns,
 }
 
 impl TryFrom<OperationRow> for SquashOperation {
     type Error = StoreError;
 
     fn try_from(row: OperationRow) -> Result<Self, StoreError> {
-        let usage = match (row.input_tokens, row.output_tokens) {
-            (Some(input), Some(output)) => Some(TokenUsage {
-                input_tokens: to_u64("input tokens", input)?,
-                output_tokens: to_u64("output tokens", output)?,
-            }),
-            _ => None,
-        };
         Ok(SquashOperation {
             id: row.id.into(),
             conversation_id: row.conversation_id.into(),
             source_message_ids: row.source_message_ids.into_iter().map(Into::into).collect(),
             result_message_id: row.result_message_id.into(),
-            prompt: row.prompt,
-            model: row.model,
-            performed_by_agent: row.performed_by_agent,
+            kind: row.kind.into_kind()?,
             performed_by: row.performed_by,
-            custom_instructions: row.custom_instructions,
-            provider: row.provider,
             base_thread_id: row.base_thread_id.map(Into::into),
             result_thread_id: row.result_thread_id.map(Into::into),
-            usage,
-            duration_ms: row.duration_ms.map(|d| to_u64("duration", d)).transpose()?,
             created_at: row.created_at,
-            style: crate::types::parse_style(row.style)?,
-            prompt_style: crate::types::parse_prompt_style(row.prompt_style)?,
         })
     }
 }

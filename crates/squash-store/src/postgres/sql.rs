@@ -95,11 +95,10 @@ macro_rules! operation_select {
                 ARRAY(SELECT sm.id FROM squash_operation_sources s \
                       JOIN messages sm ON sm.key = s.message_key \
                       WHERE s.operation_key = o.key ORDER BY s.position) AS source_message_ids, \
-                rm.id AS result_message_id, o.prompt, o.model, o.performed_by_agent, \
-                o.performed_by, o.custom_instructions, o.provider, \
-                bt.id AS base_thread_id, rt.id AS result_thread_id, \
-                o.input_tokens, o.output_tokens, o.duration_ms, o.created_at, \
-                o.style, o.prompt_style \
+                rm.id AS result_message_id, o.performed_by, \
+                bt.id AS base_thread_id, rt.id AS result_thread_id, o.created_at, \
+                o.kind, o.prompt, o.model, o.provider, o.custom_instructions, \
+                o.input_tokens, o.output_tokens, o.duration_ms, o.style, o.prompt_style \
          FROM squash_operations o \
          JOIN conversations c ON c.key = o.conversation_key \
          JOIN messages rm ON rm.key = o.result_message_key \

@@ -13,6 +13,7 @@ use super::rows::micros;
 use super::write::{insert_links, insert_message, now, touch_conversation};
 use crate::check;
 use crate::error::{Entity, StoreError};
+use crate::provenance::KindColumns;
 use crate::segments::{self, NewThread};
 use crate::types::{Commit, NewLinks};
 use crate::Result;
@@ -124,11 +125,11 @@ pub(super) fn insert_operation(
     };
     let base_key = op.base_thread_id.map(in_conversation).transpose()?;
     let result_key = op.result_thread_id.map(in_conversation).transpose()?;
+    let kind = KindColumns::of(&op.kind)?;
     tx.prepare_cached(
-        "INSERT INTO squash_operations (id, conversation_key, result_message_key, prompt, model, \
-         performed_by_agent, performed_by, custom_instructions, provider, base_thread_key, \
-         result_thread_key, input_tokens, output_tokens, duration_ms, created_at, style, \
-         prompt_style) \
+        "INSERT INTO squash_operations (id, conversation_key, result_message_key, performed_by, \
+         base_thread_key, result_thread_key, created_at, kind, prompt, model, provider, \
+         custom_instructions, input_tokens, output_tokens, duration_ms, style, prompt_style) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     )
     .and_then(|mut s| {
@@ -136,20 +137,20 @@ pub(super) fn insert_operation(
             op.id.as_bytes(),
             conversation_key,
             result_message_key,
-            op.prompt,
-            op.model,
-            op.performed_by_agent as i64,
             op.performed_by,
-            op.custom_instructions,
-            op.provider,
             base_key,
             result_key,
-            op.usage.map(|u| u.input_tokens as i64),
-            op.usage.map(|u| u.output_tokens as i64),
-            op.duration_ms.map(|d| d as i64),
             micros(op.created_at),
-            op.style.map(|s| s.as_str()),
-            op.prompt_style.map(|s| s.as_str()),
+            kind.kind,
+            kind.prompt,
+            kind.model,
+            kind.provider,
+            kind.custom_instructions,
+            kind.input_tokens,
+            kind.output_tokens,
+            kind.duration_ms,
+            kind.style,
+            kind.prompt_style,
         ])
     })
     .map_err(|e| taken(e, Entity::Operation, op.id))?;

@@ -56,6 +56,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/0005_tokens.sql")),
         M::up(include_str!("migrations/0006_search.sql")),
         M::up(include_str!("migrations/0007_segments.sql")),
+        M::up(include_str!("migrations/0008_operation_kinds.sql")),
     ])
 }
 

@@ -2,12 +2,11 @@
 
 use chrono::{DateTime, Utc};
 use rusqlite::Row;
-use squash_core::{
-    Conversation, Message, Project, Role, SquashOperation, Thread, ThreadOrigin, TokenUsage,
-};
+use squash_core::{Conversation, Message, Project, Role, SquashOperation, Thread, ThreadOrigin};
 use uuid::Uuid;
 
 use crate::error::StoreError;
+use crate::provenance::KindColumns;
 
 pub fn micros(t: DateTime<Utc>) -> i64 {
     t.timestamp_micros()
@@ -102,9 +101,9 @@ pub fn message(row: &Row<'_>) -> Result<Message, StoreError> {
     })
 }
 
-pub const OPERATION_COLUMNS: &str = "o.key, o.id, c.id, m.id, o.prompt, o.model, \
-     o.performed_by_agent, o.performed_by, o.custom_instructions, o.provider, bt.id, rt.id, \
-     o.input_tokens, o.output_tokens, o.duration_ms, o.created_at, o.style, o.prompt_style";
+pub const OPERATION_COLUMNS: &str = "o.key, o.id, c.id, m.id, o.performed_by, bt.id, rt.id, \
+     o.created_at, o.kind, o.prompt, o.model, o.provider, o.custom_instructions, \
+     o.input_tokens, o.output_tokens, o.duration_ms, o.style, o.prompt_style";
 pub const OPERATION_FROM: &str = "squash_operations o \
      JOIN conversations c ON c.key = o.conversation_key \
      JOIN messages m ON m.key = o.result_message_key \
@@ -113,9 +112,18 @@ pub const OPERATION_FROM: &str = "squash_operations o \
 
 /// An operation without its sources (read separately), and its key to read them by.
 pub fn operation(row: &Row<'_>) -> Result<(i64, SquashOperation), StoreError> {
-    let input: Option<i64> = col(row, 12)?;
-    let output: Option<i64> = col(row, 13)?;
-    let duration: Option<i64> = col(row, 14)?;
+    let kind = KindColumns {
+        kind: col(row, 8)?,
+        prompt: col(row, 9)?,
+        model: col(row, 10)?,
+        provider: col(row, 11)?,
+        custom_instructions: col(row, 12)?,
+        input_tokens: col(row, 13)?,
+        output_tokens: col(row, 14)?,
+        duration_ms: col(row, 15)?,
+        style: col(row, 16)?,
+        prompt_style: col(row, 17)?,
+    };
     Ok((
         col(row, 0)?,
         SquashOperation {
@@ -123,25 +131,11 @@ pub fn operation(row: &Row<'_>) -> Result<(i64, SquashOperation), StoreError> {
             conversation_id: uuid(&col::<Vec<u8>>(row, 2)?)?.into(),
             source_message_ids: Vec::new(),
             result_message_id: uuid(&col::<Vec<u8>>(row, 3)?)?.into(),
-            prompt: col(row, 4)?,
-            model: col(row, 5)?,
-            performed_by_agent: col::<i64>(row, 6)? != 0,
-            performed_by: col(row, 7)?,
-            custom_instructions: col(row, 8)?,
-            provider: col(row, 9)?,
-            base_thread_id: opt_uuid(col(row, 10)?)?.map(Into::into),
-            result_thread_id: opt_uuid(col(row, 11)?)?.map(Into::into),
-            usage: match (input, output) {
-                (Some(i), Some(o)) => Some(TokenUsage {
-                    input_tokens: i as u64,
-                    output_tokens: o as u64,
-                }),
-                _ => None,
-            },
-            duration_ms: duration.map(|d| d as u64),
-            created_at: time(col(row, 15)?)?,
-            style: crate::types::parse_style(col(row, 16)?)?,
-            prompt_style: crate::types::parse_prompt_style(col(row, 17)?)?,
+            kind: kind.into_kind()?,
+            performed_by: col(row, 4)?,
+            base_thread_id: opt_uuid(col(row, 5)?)?.map(Into::into),
+            result_thread_id: opt_uuid(col(row, 6)?)?.map(Into::into),
+            created_at: time(col(row, 7)?)?,
         },
     ))
 }

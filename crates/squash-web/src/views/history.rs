@@ -64,14 +64,14 @@ fn describe(e: &HistoryEntry) -> String {
             BranchKind::Compaction => "Continued after a compaction (imported)".to_owned(),
             BranchKind::Alternative => "Alternative answer (imported)".to_owned(),
         },
-        (ThreadOrigin::Squash { .. }, Some(op)) if op.performed_by_agent => format!(
+        (ThreadOrigin::Squash { .. }, Some(op)) if op.kind.performed_by_agent() => format!(
             "AI squash of {} messages{}{}",
             op.source_message_ids.len(),
-            op.model
-                .as_deref()
+            op.kind
+                .model()
                 .map(|m| format!(" · {m}"))
                 .unwrap_or_default(),
-            if op.custom_instructions.is_some() {
+            if op.kind.custom_instructions().is_some() {
                 " · custom instructions"
             } else {
                 ""

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use maud::{html, Markup};
 use squash_core::prompt::SquashStyle;
 use squash_core::tokens::format_count;
-use squash_core::{ContentItem, Message, Role, SquashOperation, SquashOperationId};
+use squash_core::{ContentItem, Message, OperationKind, Role, SquashOperation, SquashOperationId};
 
 use super::content::{message_body_with, Tools};
 use super::when;
@@ -68,14 +68,13 @@ pub enum Badge {
 
 impl Badge {
     pub fn of(op: &SquashOperation) -> Badge {
-        match op.style {
-            Some(SquashStyle::Mask) => Badge::Masked,
-            // An edit has one source and no engine style; a fit's single-message extract has
-            // a style and is a squash of that message, not a person's edit.
-            None if op.is_edit() && !op.performed_by_agent => Badge::Edited,
-            style => Badge::Squashed {
-                ai: op.performed_by_agent,
-                style,
+        match &op.kind {
+            OperationKind::Mask => Badge::Masked,
+            // A fit's single-message extract is a squash of that message, not a person's edit.
+            OperationKind::Edit => Badge::Edited,
+            kind => Badge::Squashed {
+                ai: kind.performed_by_agent(),
+                style: kind.style(),
             },
         }
     }
@@ -214,35 +213,31 @@ pub fn edit_form_value(m: &Message) -> (&'static str, String) {
 mod tests {
     use super::*;
     use chrono::TimeZone;
+    use squash_core::operation::{FlatProvenance, FlatStyle};
     use squash_core::{ConversationId, MessageId};
 
-    fn op(sources: usize, agent: bool, style: Option<SquashStyle>) -> SquashOperation {
-        SquashOperation {
-            id: SquashOperationId::new(),
-            conversation_id: ConversationId::new(),
-            source_message_ids: (0..sources).map(|_| MessageId::new()).collect(),
-            result_message_id: MessageId::new(),
-            prompt: None,
+    /// An operation as an older record would have described it: a flag and a style.
+    fn op(sources: usize, agent: bool, style: Option<FlatStyle>) -> SquashOperation {
+        let flat = FlatProvenance {
             model: agent.then(|| "m".to_owned()),
-            performed_by_agent: agent,
-            performed_by: None,
-            custom_instructions: None,
-            provider: None,
-            base_thread_id: None,
-            result_thread_id: None,
-            usage: None,
-            duration_ms: None,
             style,
-            prompt_style: None,
-            created_at: Utc::now(),
-        }
+            ..FlatProvenance::default()
+        };
+        SquashOperation::new(
+            SquashOperationId::new(),
+            ConversationId::new(),
+            (0..sources).map(|_| MessageId::new()).collect(),
+            MessageId::new(),
+            OperationKind::from_legacy(agent, sources, flat),
+            None,
+        )
     }
 
     #[test]
     fn badges_say_what_happened() {
         assert_eq!(Badge::of(&op(1, false, None)).label(), "✎ edited");
         assert_eq!(
-            Badge::of(&op(1, false, Some(SquashStyle::Mask))).label(),
+            Badge::of(&op(1, false, Some(FlatStyle::Mask))).label(),
             "▨ trimmed"
         );
         assert_eq!(
@@ -250,16 +245,16 @@ mod tests {
             "◆ squashed · manual"
         );
         assert_eq!(
-            Badge::of(&op(3, true, Some(SquashStyle::Structured))).label(),
+            Badge::of(&op(3, true, Some(FlatStyle::Structured))).label(),
             "◆ squashed · AI, structured"
         );
         assert_eq!(
-            Badge::of(&op(3, false, Some(SquashStyle::Extract))).label(),
+            Badge::of(&op(3, false, Some(FlatStyle::Extract))).label(),
             "◆ squashed · extract"
         );
         // A fit's extract of one message is no edit.
         assert_eq!(
-            Badge::of(&op(1, false, Some(SquashStyle::Extract))).label(),
+            Badge::of(&op(1, false, Some(FlatStyle::Extract))).label(),
             "◆ squashed · extract"
         );
     }

@@ -86,30 +86,30 @@ fn operation_view(op: &SquashOperation) -> Markup {
     html! {
         dl.prov-op {
             dt { "Operation" } dd.prov-kind { (title) }
-            @if let Some(model) = &op.model {
+            @if let Some(model) = op.kind.model() {
                 dt { "Model" } dd {
                     code { (model) }
-                    @if let Some(provider) = &op.provider { " (" (provider) ")" }
+                    @if let Some(provider) = op.kind.provider() { " (" (provider) ")" }
                 }
             }
             dt { "When" } dd { (when(&op.created_at)) }
             @if let Some(by) = &op.performed_by {
                 dt { "By" } dd { (by) }
             }
-            @if let Some(instructions) = &op.custom_instructions {
+            @if let Some(instructions) = op.kind.custom_instructions() {
                 dt { "Instructions" } dd.prov-instructions { (instructions) }
             }
-            @if let Some(usage) = &op.usage {
+            @if let Some(usage) = op.kind.usage() {
                 dt { "Tokens" } dd { (usage.input_tokens) " in · " (usage.output_tokens) " out" }
-            } @else if op.performed_by_agent {
+            } @else if op.kind.performed_by_agent() {
                 // The provider did not count: say so rather than show zero.
                 dt { "Tokens" } dd.muted { "unknown (not reported by the provider)" }
             }
-            @if let Some(ms) = op.duration_ms {
+            @if let Some(ms) = op.kind.duration_ms() {
                 dt { "Duration" } dd { (format!("{:.1}", ms as f64 / 1000.0)) " s" }
             }
             dt { "Operation id" } dd { code { (op.id) } }
-            @if let Some(prompt) = &op.prompt {
+            @if let Some(prompt) = op.kind.prompt() {
                 dt { "Prompt" }
                 dd {
                     details.prov-prompt {
