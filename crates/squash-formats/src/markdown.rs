@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use serde_json::Value;
 use squash_core::{
     render, ContentItem, Conversation, Message, SquashOperation, SquashOperationId, Thread,
-    ToolResultData,
 };
 
 pub struct Transcript<'a> {
@@ -170,14 +169,7 @@ fn item_markdown(item: &ContentItem) -> String {
             result,
             is_error,
         } => {
-            let body = result
-                .iter()
-                .map(|d| match d {
-                    ToolResultData::Text { text } => text.clone(),
-                    other => render::result_text(other),
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
+            let body = render::results_text(result);
             format!(
                 "**Tool {} `{}`** (`{tool_use_id}`)\n\n{}",
                 if *is_error { "error" } else { "result" },

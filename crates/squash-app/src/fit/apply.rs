@@ -279,7 +279,7 @@ fn trimmed(
         content,
         instructions: source.instructions.clone(),
         metadata: source.metadata.clone(),
-        ..result_message(conversation, Role::Assistant, Vec::new())
+        ..Message::new_unchecked(conversation, Role::Assistant, Vec::new())
     };
     offline(service, conversation, step, message, SquashStyle::Mask)
 }
@@ -292,23 +292,8 @@ fn extracted(
     text: String,
 ) -> Computed {
     let content = vec![ContentItem::text_for(Role::Assistant, text)];
-    let message = result_message(conversation, Role::Assistant, content);
+    let message = Message::new_unchecked(conversation, Role::Assistant, content);
     offline(service, conversation, step, message, SquashStyle::Extract)
-}
-
-/// A new message that a step's operation makes (its id set when the operation is).
-fn result_message(conversation: ConversationId, role: Role, content: Vec<ContentItem>) -> Message {
-    Message {
-        id: MessageId::new(),
-        conversation_id: conversation,
-        squash_operation_id: None,
-        reply_to: None,
-        role,
-        content,
-        instructions: Vec::new(),
-        metadata: None,
-        created_at: squash_core::time::now(),
-    }
 }
 
 /// A step computed without a model: its operation records the style and nothing of a model.

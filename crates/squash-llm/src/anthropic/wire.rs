@@ -1,4 +1,5 @@
-//! The Messages API's JSON, as far as Squash uses it.
+//! The Messages API's JSON, as far as Squash uses it. A field the API may leave out is an
+//! `Option` (serde reads a missing one as `None`) or a `Vec` marked `#[serde(default)]`.
 
 use serde::{Deserialize, Serialize};
 
@@ -114,9 +115,7 @@ pub(super) struct MessagesResponse {
     pub model: String,
     #[serde(default)]
     pub content: Vec<ResponseBlock>,
-    #[serde(default)]
     pub stop_reason: Option<String>,
-    #[serde(default)]
     pub usage: Option<WireUsage>,
 }
 
@@ -145,13 +144,9 @@ impl MessagesResponse {
 
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct WireUsage {
-    #[serde(default)]
     pub input_tokens: Option<u64>,
-    #[serde(default)]
     pub output_tokens: Option<u64>,
-    #[serde(default)]
     pub cache_creation_input_tokens: Option<u64>,
-    #[serde(default)]
     pub cache_read_input_tokens: Option<u64>,
 }
 
@@ -203,7 +198,6 @@ pub(super) enum StreamEvent {
     MessageDelta {
         #[serde(default)]
         delta: MessageDeltaBody,
-        #[serde(default)]
         usage: Option<DeltaUsage>,
     },
     MessageStop {},
@@ -219,7 +213,6 @@ pub(super) enum StreamEvent {
 pub(super) struct StartedMessage {
     #[serde(default)]
     pub model: String,
-    #[serde(default)]
     pub usage: Option<WireUsage>,
 }
 
@@ -235,13 +228,11 @@ pub(super) enum BlockDelta {
 
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct MessageDeltaBody {
-    #[serde(default)]
     pub stop_reason: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 pub(super) struct DeltaUsage {
-    #[serde(default)]
     pub output_tokens: Option<u64>,
 }
 
