@@ -1,9 +1,6 @@
 //! Where an imported conversation came from: the source format, the import record the store
 //! keeps for idempotency, and the threads of a conversation as an import hands them over.
 
-use std::fmt;
-use std::str::FromStr;
-
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -44,19 +41,6 @@ pub enum SourceFormat {
 }
 
 impl SourceFormat {
-    pub const ALL: [SourceFormat; 10] = [
-        SourceFormat::ClaudeCode,
-        SourceFormat::Codex,
-        SourceFormat::Gemini,
-        SourceFormat::Opencode,
-        SourceFormat::OpenAi,
-        SourceFormat::Anthropic,
-        SourceFormat::Gromozeka,
-        SourceFormat::ChatGpt,
-        SourceFormat::ClaudeAi,
-        SourceFormat::Squash,
-    ];
-
     /// Whether the format is a log of JSON lines (its records are lines); the others are
     /// documents or databases whose records are entries, nodes or rows.
     pub fn is_line_based(self) -> bool {
@@ -65,44 +49,27 @@ impl SourceFormat {
             SourceFormat::ClaudeCode | SourceFormat::Codex | SourceFormat::Gemini
         )
     }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SourceFormat::ClaudeCode => "claude-code",
-            SourceFormat::Codex => "codex",
-            SourceFormat::Gemini => "gemini",
-            SourceFormat::Opencode => "opencode",
-            SourceFormat::OpenAi => "openai",
-            SourceFormat::Anthropic => "anthropic",
-            SourceFormat::Gromozeka => "gromozeka",
-            SourceFormat::ChatGpt => "chatgpt",
-            SourceFormat::ClaudeAi => "claude-ai",
-            SourceFormat::Squash => "squash",
-        }
-    }
 }
 
-impl fmt::Display for SourceFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::named_enum!(SourceFormat {
+    ClaudeCode => "claude-code",
+    Codex => "codex",
+    Gemini => "gemini",
+    Opencode => "opencode",
+    OpenAi => "openai",
+    Anthropic => "anthropic",
+    Gromozeka => "gromozeka",
+    ChatGpt => "chatgpt",
+    ClaudeAi => "claude-ai",
+    Squash => "squash",
+});
 
 /// A name that is not one of the [`SourceFormat`]s.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("unknown source format {0:?}")]
 pub struct UnknownSourceFormat(pub String);
 
-impl FromStr for SourceFormat {
-    type Err = UnknownSourceFormat;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        SourceFormat::ALL
-            .into_iter()
-            .find(|f| f.as_str() == s)
-            .ok_or_else(|| UnknownSourceFormat(s.to_owned()))
-    }
-}
+crate::from_str_by_name!(SourceFormat, UnknownSourceFormat);
 
 /// Where an import came from, for idempotency: a second import of the same source with the same
 /// content hash writes nothing.

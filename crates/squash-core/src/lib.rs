@@ -32,6 +32,7 @@ pub mod ids;
 pub mod import;
 pub mod ledger;
 pub mod message;
+mod names;
 pub mod operation;
 pub mod page;
 pub mod positions;

@@ -16,27 +16,11 @@ pub enum Role {
     System,
 }
 
-impl Role {
-    pub const ALL: [Role; 3] = [Role::User, Role::Assistant, Role::System];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::System => "system",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Role> {
-        Role::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-}
-
-impl std::fmt::Display for Role {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::named_enum!(Role {
+    User => "user",
+    Assistant => "assistant",
+    System => "system",
+});
 
 /// An assistant's answer as the original app structured it (text plus optional speech hints).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -25,8 +25,8 @@ use squash_core::{
 
 use crate::chatgpt::conversation::thread_list;
 use crate::chatgpt::tree::Tree;
-use crate::data_export::{self, DataExport};
-use crate::fields::{imported_message, parse_time, result_text, title_from};
+use crate::data_export::{self, DataExport, ExportConversation};
+use crate::fields::{imported_message, parse_time, result_text, str_or, title_from};
 use crate::{ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 pub const META_KEY: &str = "claude_ai";
@@ -56,18 +56,9 @@ pub fn head_looks_like(text: &str) -> bool {
         && t.contains("\"sender\"")
 }
 
-fn conversation(
-    source_name: &str,
-    index: usize,
-    conv: Value,
-    now: DateTime<Utc>,
-    parsed: &mut Parsed,
-) {
-    let Some((what, mut fields, hash)) =
-        data_export::conversation_object(source_name, index, conv, parsed)
-    else {
-        return;
-    };
+fn conversation(export: ExportConversation<'_>, parsed: &mut Parsed) {
+    let (source_name, what, mut fields) = (export.source_name, export.what, export.fields);
+    let now = export.now;
     let list = match fields.remove("chat_messages") {
         Some(Value::Array(list)) => list,
         _ => {
@@ -118,7 +109,7 @@ fn conversation(
     }
     let lists = branches(&from, fields.get("current_leaf_message_uuid"));
     let threads = thread_list(lists, &messages, now);
-    let uuid = field(&fields, "uuid").unwrap_or_else(|| format!("{source_name}#{index}"));
+    let uuid = field(&fields, "uuid").unwrap_or_else(|| format!("{source_name}#{}", export.index));
     let name = field(&fields, "name")
         .and_then(|n| title_from(&n, 80))
         .or_else(|| first_request(&messages))
@@ -134,7 +125,7 @@ fn conversation(
     conv.appendable = threads.len() == 1;
     conv.current_thread_id = threads.first().map_or(conv.current_thread_id, |t| t.id);
     conv.threads = threads;
-    conv.content_hash = hash;
+    conv.content_hash = export.hash;
     if let Some(t) = parse_time(fields.get("created_at")) {
         conv.created_at = conv.created_at.min(t);
     }
@@ -307,15 +298,8 @@ struct PendingCalls {
 
 impl PendingCalls {
     fn call(&mut self, block: &Value, uuid: &str, b: usize) -> ContentItem {
-        let name = block
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("tool")
-            .to_owned();
-        let id = block
-            .get("id")
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
+        let name = str_or(block, "name", "tool").to_owned();
+        let id = non_empty(block, "id")
             .map_or_else(|| format!("toolu_{}_{b}", short_id(uuid)), str::to_owned);
         self.by_name
             .entry(name.clone())
@@ -329,16 +313,8 @@ impl PendingCalls {
     }
 
     fn result(&mut self, block: &Value, uuid: &str, b: usize) -> ContentItem {
-        let name = block
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("tool")
-            .to_owned();
-        let named = block
-            .get("tool_use_id")
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned);
+        let name = str_or(block, "name", "tool").to_owned();
+        let named = non_empty(block, "tool_use_id").map(str::to_owned);
         let pending = self.by_name.entry(name.clone()).or_default();
         let id = match named {
             Some(id) => {
@@ -357,6 +333,14 @@ impl PendingCalls {
             is_error: block.get("is_error").and_then(Value::as_bool) == Some(true),
         }
     }
+}
+
+/// The block's string `key`, unless it is missing or empty.
+fn non_empty<'a>(block: &'a Value, key: &str) -> Option<&'a str> {
+    block
+        .get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
 }
 
 fn short_id(uuid: &str) -> String {

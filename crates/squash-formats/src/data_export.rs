@@ -13,11 +13,25 @@ use serde_json::{Map, Value};
 
 use crate::{sha256_hex, FormatError, Parsed};
 
-/// A data export format: what its errors call it, and its reader of one conversation (the
-/// `index`-th of the export, read into `parsed`).
+/// A data export format: what its errors call it, and its reader of one conversation (read
+/// into `parsed`).
 pub(crate) struct DataExport {
     pub what: &'static str,
-    pub conversation: fn(&str, usize, Value, DateTime<Utc>, &mut Parsed),
+    pub conversation: fn(ExportConversation<'_>, &mut Parsed),
+}
+
+/// One conversation of an export, as a format's reader gets it: a JSON object.
+pub(crate) struct ExportConversation<'a> {
+    pub source_name: &'a str,
+    /// Its place in the export, from 0.
+    pub index: usize,
+    /// What its skipped records are reported under: "conversation N".
+    pub what: String,
+    pub fields: Map<String, Value>,
+    /// Identifies its content.
+    pub hash: String,
+    /// The time given to what the export does not date.
+    pub now: DateTime<Utc>,
 }
 
 impl DataExport {
@@ -32,7 +46,7 @@ impl DataExport {
         let mut parsed = Parsed::default();
         let mut index = 0usize;
         let mut each = |conv: Value| {
-            (self.conversation)(source_name, index, conv, now, &mut parsed);
+            self.one(source_name, index, conv, now, &mut parsed);
             index += 1;
         };
         each_conversation(reader, source_name, self.what, advanced, &mut each)?;
@@ -48,29 +62,37 @@ impl DataExport {
             other => vec![other],
         };
         for (index, conv) in list.into_iter().enumerate() {
-            (self.conversation)(source_name, index, conv, now, &mut parsed);
+            self.one(source_name, index, conv, now, &mut parsed);
         }
         parsed
     }
-}
 
-/// The `index`-th conversation as an object, with the name its skipped records are reported
-/// under ("conversation N") and its content hash; `None` (and one skipped record) when it is
-/// not an object.
-pub(crate) fn conversation_object(
-    source_name: &str,
-    index: usize,
-    conv: Value,
-    parsed: &mut Parsed,
-) -> Option<(String, Map<String, Value>, String)> {
-    let what = format!("conversation {}", index + 1);
-    let Value::Object(fields) = conv else {
-        parsed.records.lines += 1;
-        parsed.skip_record(source_name, None, format!("{what}: not a JSON object"));
-        return None;
-    };
-    let hash = sha256_hex(&serde_json::to_vec(&fields).unwrap_or_default());
-    Some((what, fields, hash))
+    /// Reads the `index`-th conversation; one skipped record when it is not an object.
+    fn one(
+        &self,
+        source_name: &str,
+        index: usize,
+        conv: Value,
+        now: DateTime<Utc>,
+        parsed: &mut Parsed,
+    ) {
+        let what = format!("conversation {}", index + 1);
+        let Value::Object(fields) = conv else {
+            parsed.records.lines += 1;
+            parsed.skip_record(source_name, None, format!("{what}: not a JSON object"));
+            return;
+        };
+        let hash = sha256_hex(&serde_json::to_vec(&fields).unwrap_or_default());
+        let conv = ExportConversation {
+            source_name,
+            index,
+            what,
+            fields,
+            hash,
+            now,
+        };
+        (self.conversation)(conv, parsed);
+    }
 }
 
 /// The first conversation of an export: the first element of a list, or the document itself

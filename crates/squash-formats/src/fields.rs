@@ -16,15 +16,9 @@ pub(crate) fn imported_message(
     created_at: DateTime<Utc>,
 ) -> Message {
     Message {
-        id: MessageId::new(),
-        conversation_id,
-        squash_operation_id: None,
-        reply_to: None,
-        role,
-        content,
-        instructions: Vec::new(),
         metadata: Some(metadata),
         created_at,
+        ..Message::new_unchecked(conversation_id, role, content)
     }
 }
 
@@ -108,6 +102,11 @@ pub(crate) fn first_prompt(messages: &[Message], typed: impl Fn(&str) -> bool) -
             ContentItem::UserMessage { text } if typed(text) => title_from(text, 60),
             _ => None,
         })
+}
+
+/// The string `key` of `value`, `default` when it has none.
+pub(crate) fn str_or<'a>(value: &'a Value, key: &str, default: &'a str) -> &'a str {
+    value.get(key).and_then(Value::as_str).unwrap_or(default)
 }
 
 /// The object minus `key`, if `value` is an object.

@@ -1,8 +1,5 @@
 //! The formats an import can be asked for and the formats an export writes.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::Serialize;
 use squash_core::SourceFormat;
 use thiserror::Error;
@@ -93,27 +90,14 @@ impl From<SourceFormat> for ImportFormat {
     }
 }
 
-impl fmt::Display for ImportFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+squash_core::display_by_name!(ImportFormat);
 
 /// A name that is not one of the [`ImportFormat`]s.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("unknown import format {name:?} ({names})", name = .0, names = ImportFormat::names())]
 pub struct UnknownImportFormat(pub String);
 
-impl FromStr for ImportFormat {
-    type Err = UnknownImportFormat;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ImportFormat::ALL
-            .into_iter()
-            .find(|f| f.as_str() == s)
-            .ok_or_else(|| UnknownImportFormat(s.to_owned()))
-    }
-}
+squash_core::from_str_by_name!(ImportFormat, UnknownImportFormat);
 
 /// The formats an export writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -130,30 +114,19 @@ pub enum ExportFormat {
     Opencode,
 }
 
-impl ExportFormat {
-    pub const ALL: [ExportFormat; 6] = [
-        ExportFormat::Markdown,
-        ExportFormat::Json,
-        ExportFormat::ClaudeCode,
-        ExportFormat::Codex,
-        ExportFormat::Gemini,
-        ExportFormat::Opencode,
-    ];
+squash_core::named_enum!(ExportFormat {
+    Markdown => "markdown",
+    Json => "json",
+    ClaudeCode => "claude-code",
+    Codex => "codex",
+    Gemini => "gemini",
+    Opencode => "opencode",
+});
 
+impl ExportFormat {
     /// Every export format's name, comma-separated (for messages).
     pub fn names() -> String {
         ExportFormat::ALL.map(ExportFormat::as_str).join(", ")
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ExportFormat::Markdown => "markdown",
-            ExportFormat::Json => "json",
-            ExportFormat::ClaudeCode => "claude-code",
-            ExportFormat::Codex => "codex",
-            ExportFormat::Gemini => "gemini",
-            ExportFormat::Opencode => "opencode",
-        }
     }
 
     /// The usual file extension.
@@ -166,27 +139,12 @@ impl ExportFormat {
     }
 }
 
-impl fmt::Display for ExportFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A name that is not one of the [`ExportFormat`]s.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("unknown export format {name:?} ({names})", name = .0, names = ExportFormat::names())]
 pub struct UnknownExportFormat(pub String);
 
-impl FromStr for ExportFormat {
-    type Err = UnknownExportFormat;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ExportFormat::ALL
-            .into_iter()
-            .find(|f| f.as_str() == s)
-            .ok_or_else(|| UnknownExportFormat(s.to_owned()))
-    }
-}
+squash_core::from_str_by_name!(ExportFormat, UnknownExportFormat);
 
 #[cfg(test)]
 mod tests {

@@ -335,11 +335,10 @@ pub fn adapt(
 }
 
 fn result_as_text(name: &str, id: &str, result: &[ToolResultData], is_error: bool) -> String {
-    let text: Vec<String> = result.iter().map(render::result_text).collect();
     format!(
         "[result of `{name}` (call {id}){}]\n{}",
         if is_error { ", an error" } else { "" },
-        text.join("\n")
+        render::results_text(result)
     )
 }
 

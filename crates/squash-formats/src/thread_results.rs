@@ -57,19 +57,10 @@ impl<'a> ThreadResults<'a> {
         }
         let text = format!(
             "[result of {tool_name} call {tool_use_id}, whose call is not in this session]\n{}",
-            result_text(result)
+            render::results_text(result)
         );
         let warning =
             format!("the result of tool call {tool_use_id} has no call before it; written as text");
         Some((text, warning))
     }
-}
-
-/// A result's content as one text.
-pub(crate) fn result_text(result: &[ToolResultData]) -> String {
-    result
-        .iter()
-        .map(render::result_text)
-        .collect::<Vec<_>>()
-        .join("\n")
 }

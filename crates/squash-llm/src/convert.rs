@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use squash_core::{render, ContentItem, ImageSource, Message, Role, ToolResultData};
+use squash_core::{render, ContentItem, ImageSource, Message, Role};
 
 use crate::model::{ChatImage, ChatMessage, ChatPart, ChatRole};
 
@@ -58,7 +58,7 @@ fn place(message_role: Role, item: &ContentItem) -> Option<(ChatRole, ChatPart)>
             ChatRole::User,
             ChatPart::ToolResult {
                 tool_use_id: tool_use_id.clone(),
-                content: tool_result_text(result),
+                content: render::results_text(result),
                 is_error: *is_error,
             },
         )),
@@ -102,15 +102,6 @@ fn image_part(source: &ImageSource) -> ChatPart {
     }
 }
 
-/// Text parts verbatim, the others described, one per line.
-fn tool_result_text(result: &[ToolResultData]) -> String {
-    result
-        .iter()
-        .map(render::result_text)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn push_part(turns: &mut Vec<ChatMessage>, role: ChatRole, part: ChatPart) {
     match turns.last_mut() {
         Some(last) if last.role == role => last.content.push(part),
@@ -124,8 +115,7 @@ fn push_part(turns: &mut Vec<ChatMessage>, role: ChatRole, part: ChatPart) {
 /// A tool call stays structured only when the next turn holds its result, and a result only
 /// when the previous turn holds its call; the rest become text, so no API refuses the thread.
 fn pair_tool_parts(turns: &mut [ChatMessage]) {
-    let calls: Vec<HashSet<String>> = turns.iter().map(tool_use_ids).collect();
-    let results: Vec<HashSet<String>> = turns.iter().map(tool_result_ids).collect();
+    let (calls, results): (Vec<_>, Vec<_>) = turns.iter().map(tool_ids).unzip();
     let empty = HashSet::new();
     for (i, turn) in turns.iter_mut().enumerate() {
         let answered_by = results.get(i + 1).unwrap_or(&empty);
@@ -146,24 +136,22 @@ fn pair_tool_parts(turns: &mut [ChatMessage]) {
     }
 }
 
-fn tool_use_ids(turn: &ChatMessage) -> HashSet<String> {
-    turn.content
-        .iter()
-        .filter_map(|p| match p {
-            ChatPart::ToolUse { id, .. } => Some(id.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn tool_result_ids(turn: &ChatMessage) -> HashSet<String> {
-    turn.content
-        .iter()
-        .filter_map(|p| match p {
-            ChatPart::ToolResult { tool_use_id, .. } => Some(tool_use_id.clone()),
-            _ => None,
-        })
-        .collect()
+/// The ids of the turn's tool calls, and those its tool results answer.
+fn tool_ids(turn: &ChatMessage) -> (HashSet<String>, HashSet<String>) {
+    let mut calls = HashSet::new();
+    let mut results = HashSet::new();
+    for part in &turn.content {
+        match part {
+            ChatPart::ToolUse { id, .. } => {
+                calls.insert(id.clone());
+            }
+            ChatPart::ToolResult { tool_use_id, .. } => {
+                results.insert(tool_use_id.clone());
+            }
+            _ => {}
+        }
+    }
+    (calls, results)
 }
 
 /// Anthropic wants a turn's tool results before its other content, and OpenAI sends them as

@@ -107,15 +107,26 @@ pub trait ConversationStore: Send + Sync {
         direction: Direction,
     ) -> Result<Option<Conversation>>;
 
-    async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot>;
-    async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot>;
+    /// A thread with its links, read in one snapshot.
+    async fn snapshot(&self, thread: ThreadRef) -> Result<ThreadSnapshot>;
+    async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot> {
+        self.snapshot(ThreadRef::Thread(id)).await
+    }
+    async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot> {
+        self.snapshot(ThreadRef::Current(conversation)).await
+    }
     /// All threads of a conversation, oldest first.
     async fn threads(&self, conversation: ConversationId) -> Result<Vec<Thread>>;
     /// A thread without its links: what undo, redo and loading need, at the cost of one row
     /// instead of 10,000.
-    async fn thread_header(&self, id: ThreadId) -> Result<Thread>;
+    async fn header(&self, thread: ThreadRef) -> Result<Thread>;
+    async fn thread_header(&self, id: ThreadId) -> Result<Thread> {
+        self.header(ThreadRef::Thread(id)).await
+    }
     /// The conversation's current thread, without its links.
-    async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread>;
+    async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
+        self.header(ThreadRef::Current(conversation)).await
+    }
     /// The estimated tokens of a thread: the sum of the estimates stored with its messages
     /// (`squash_core::tokens::message_tokens`), one statement whatever its length.
     async fn thread_tokens(&self, thread: ThreadId) -> Result<u64>;

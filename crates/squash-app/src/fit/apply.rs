@@ -278,7 +278,7 @@ fn trimmed(
         content,
         instructions: source.instructions.clone(),
         metadata: source.metadata.clone(),
-        ..result_message(conversation, Role::Assistant, Vec::new())
+        ..Message::new_unchecked(conversation, Role::Assistant, Vec::new())
     };
     offline(service, conversation, step, message, OperationKind::Mask)
 }
@@ -291,26 +291,11 @@ fn extracted(
     text: String,
 ) -> Computed {
     let content = vec![ContentItem::text_for(Role::Assistant, text)];
-    let message = result_message(conversation, Role::Assistant, content);
+    let message = Message::new_unchecked(conversation, Role::Assistant, content);
     let kind = OperationKind::Extract {
         custom_instructions: None,
     };
     offline(service, conversation, step, message, kind)
-}
-
-/// A new message that a step's operation makes (its id set when the operation is).
-fn result_message(conversation: ConversationId, role: Role, content: Vec<ContentItem>) -> Message {
-    Message {
-        id: MessageId::new(),
-        conversation_id: conversation,
-        squash_operation_id: None,
-        reply_to: None,
-        role,
-        content,
-        instructions: Vec::new(),
-        metadata: None,
-        created_at: squash_core::time::now(),
-    }
 }
 
 /// A step computed without a model (a trim or an extract).

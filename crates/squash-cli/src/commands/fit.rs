@@ -192,19 +192,6 @@ pub fn fit_error(e: FitError) -> anyhow::Error {
     }
 }
 
-fn positions(step: &FitStep) -> String {
-    if step.first_position == step.last_position {
-        format!("@{}", step.first_position + 1)
-    } else {
-        format!(
-            "@{}–@{} ({} messages)",
-            step.first_position + 1,
-            step.last_position + 1,
-            step.sources.len()
-        )
-    }
-}
-
 fn action_label(action: StepAction) -> &'static str {
     match action {
         StepAction::Trim => "trimmed to the lines that carry facts",
@@ -221,7 +208,7 @@ fn step_label(step: &FitStep) -> String {
         StepAction::Extract => "extract the facts of",
         StepAction::Ai => "AI-squash",
     };
-    format!("{what} {}", positions(step))
+    format!("{what} {}", step.positions())
 }
 
 /// What the plan keeps as it is, in words.

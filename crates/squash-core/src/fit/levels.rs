@@ -7,8 +7,6 @@
 //! turn, oldest first ([`degrade_order`]), until the thread fits, and gives back the newest
 //! while the budget has room.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 /// What a fit may do to the steps it does not keep.
@@ -27,27 +25,14 @@ pub enum FitStrategy {
     Hybrid,
 }
 
+crate::named_enum!(FitStrategy {
+    Mask => "mask",
+    Extract => "extract",
+    Ai => "ai",
+    Hybrid => "hybrid",
+});
+
 impl FitStrategy {
-    pub const ALL: [FitStrategy; 4] = [
-        FitStrategy::Mask,
-        FitStrategy::Extract,
-        FitStrategy::Ai,
-        FitStrategy::Hybrid,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FitStrategy::Mask => "mask",
-            FitStrategy::Extract => "extract",
-            FitStrategy::Ai => "ai",
-            FitStrategy::Hybrid => "hybrid",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<FitStrategy> {
-        FitStrategy::ALL.into_iter().find(|f| f.as_str() == s)
-    }
-
     /// The levels this strategy degrades steps through, in order.
     pub(crate) fn levels(self) -> &'static [StepAction] {
         match self {
@@ -61,12 +46,6 @@ impl FitStrategy {
     /// Whether carrying out a plan of this strategy may ask a model.
     pub fn needs_model(self) -> bool {
         self.levels().contains(&StepAction::Ai)
-    }
-}
-
-impl fmt::Display for FitStrategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -84,23 +63,14 @@ pub enum StepAction {
     Ai,
 }
 
+crate::named_enum!(StepAction {
+    Trim => "trim",
+    Line => "line",
+    Extract => "extract",
+    Ai => "ai",
+});
+
 impl StepAction {
-    pub const ALL: [StepAction; 4] = [
-        StepAction::Trim,
-        StepAction::Line,
-        StepAction::Extract,
-        StepAction::Ai,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StepAction::Trim => "trim",
-            StepAction::Line => "line",
-            StepAction::Extract => "extract",
-            StepAction::Ai => "ai",
-        }
-    }
-
     /// How far down the levels: a step replaces the steps of lower levels it covers.
     pub(crate) fn level(self) -> u8 {
         match self {

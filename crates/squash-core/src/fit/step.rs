@@ -41,6 +41,21 @@ impl FitStep {
     pub fn saved(&self) -> u64 {
         self.tokens_before.saturating_sub(self.tokens_after)
     }
+
+    /// The sources as `@N` references (1-based, as a page and the CLI number messages):
+    /// `@3`, or `@3–@5 (3 messages)`.
+    pub fn positions(&self) -> String {
+        if self.first_position == self.last_position {
+            format!("@{}", self.first_position + 1)
+        } else {
+            format!(
+                "@{}–@{} ({} messages)",
+                self.first_position + 1,
+                self.last_position + 1,
+                self.sources.len()
+            )
+        }
+    }
 }
 
 /// `steps` without those a higher level among them covers (a trim inside a step that became

@@ -12,8 +12,9 @@ use super::content::{self, Author};
 use super::tree::Tree;
 use super::META_KEY;
 use crate::anthropic_json::short;
+use crate::data_export::ExportConversation;
 use crate::fields::{first_prompt, imported_message, source_thread};
-use crate::{data_export, ImportedConversation, Parsed, SOURCE_ID_KEY};
+use crate::{ImportedConversation, Parsed, SOURCE_ID_KEY};
 
 /// A node of the mapping.
 struct Node<'a> {
@@ -24,19 +25,9 @@ struct Node<'a> {
     raw: &'a Value,
 }
 
-/// Reads the `index`-th conversation of the export into `parsed`.
-pub(super) fn read(
-    source_name: &str,
-    index: usize,
-    conv: Value,
-    now: DateTime<Utc>,
-    parsed: &mut Parsed,
-) {
-    let Some((what, mut fields, hash)) =
-        data_export::conversation_object(source_name, index, conv, parsed)
-    else {
-        return;
-    };
+/// Reads one conversation of the export into `parsed`.
+pub(super) fn read(export: ExportConversation<'_>, parsed: &mut Parsed) {
+    let (source_name, what, mut fields) = (export.source_name, export.what, export.fields);
     let Some(Value::Object(mapping)) = fields.remove("mapping") else {
         parsed.records.lines += 1;
         parsed.skip_record(source_name, None, format!("{what}: no `mapping` of nodes"));
@@ -56,12 +47,12 @@ pub(super) fn read(
     }
     let reader = ConversationReader {
         source_name,
-        index,
+        index: export.index,
         fields: &fields,
-        now,
+        now: export.now,
         conversation_id: ConversationId::new(),
     };
-    match reader.build(&nodes, hash, parsed) {
+    match reader.build(&nodes, export.hash, parsed) {
         Some(conv) => parsed.conversations.push(conv),
         None => parsed.skip(source_name, None, format!("{what}: no visible message")),
     }

@@ -16,6 +16,7 @@ mod tree;
 mod write;
 
 #[cfg(test)]
+#[path = "fixtures_tests.rs"]
 mod fixtures;
 #[cfg(test)]
 mod streaming_tests;

@@ -9,6 +9,8 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::fields::str_or;
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Side {
     User,
@@ -112,16 +114,12 @@ impl Pairing {
                     }
                 }
                 Some("tool_use") => {
-                    let id = block
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .unwrap_or("?")
-                        .to_owned();
+                    let id = str_or(block, "id", "?").to_owned();
                     fix.warnings.push(format!(
                         "tool call {id} was in a user turn; written as text"
                     ));
                     let input = block.get("input").cloned().unwrap_or(Value::Null);
-                    let name = block.get("name").and_then(Value::as_str).unwrap_or("?");
+                    let name = str_or(block, "name", "?");
                     *block = json!({"type": "text", "text": format!("[tool call {name} {id}]\n{input}")});
                     self.text_starts(fix);
                 }
@@ -140,11 +138,7 @@ impl Pairing {
 }
 
 fn result_id(block: &Value) -> String {
-    block
-        .get("tool_use_id")
-        .and_then(Value::as_str)
-        .unwrap_or("?")
-        .to_owned()
+    str_or(block, "tool_use_id", "?").to_owned()
 }
 
 fn result_as_text(block: &Value, id: &str) -> Value {

@@ -8,7 +8,7 @@ use squash_core::{ContentItem, Role};
 use super::content::{message_items, reasoning_text};
 use super::output::{legacy_metadata, output_result, LEGACY_METADATA};
 use super::{CodexParser, Envelope, Side};
-use crate::fields::take_field;
+use crate::fields::{str_or, take_field};
 
 impl CodexParser {
     pub(super) fn response_item(
@@ -18,11 +18,7 @@ impl CodexParser {
         mut payload: Value,
         envelope: Envelope,
     ) {
-        let kind = payload
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        let kind = str_or(&payload, "type", "").to_owned();
         match kind.as_str() {
             "message" => self.message_item(no, time, payload, envelope),
             // The tools the model was offered: a description of the session, not a message.

@@ -8,6 +8,8 @@
 
 use serde_json::{json, Value};
 
+use crate::fields::str_or;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum CallKind {
     Function,
@@ -43,11 +45,7 @@ impl Pairing {
     /// Checks an item about to be written, fixing it in place.
     pub fn item(&mut self, item: &mut Value) -> Fix {
         let mut fix = Fix::default();
-        let kind = item
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        let kind = str_or(item, "type", "").to_owned();
         match kind.as_str() {
             "function_call" | "local_shell_call" => {
                 self.pending.push((call_id(item), CallKind::Function));

@@ -268,16 +268,20 @@ fn call_result(call: &Value) -> (String, bool) {
 
 type ModelItems = (Vec<ContentItem>, Vec<ContentItem>, Vec<String>, Vec<Value>);
 
+/// The elements of the record's list `key`; none when it has no such list.
+fn list<'a>(record: &'a Map<String, Value>, key: &str) -> impl Iterator<Item = &'a Value> {
+    record
+        .get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
 /// A model turn: thoughts, text and calls; the results of the calls; the ids answered; and
 /// what of each call is no call or result (its status, display, description).
 fn model_items(record: &Map<String, Value>, content: &Value) -> ModelItems {
     let mut items = Vec::new();
-    for t in record
-        .get("thoughts")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for t in list(record, "thoughts") {
         let subject = t.get("subject").and_then(Value::as_str).unwrap_or("");
         let description = t.get("description").and_then(Value::as_str).unwrap_or("");
         let thinking = if subject.is_empty() {
@@ -299,12 +303,7 @@ fn model_items(record: &Map<String, Value>, content: &Value) -> ModelItems {
     let mut results = Vec::new();
     let mut answered = Vec::new();
     let mut kept = Vec::new();
-    for call in record
-        .get("toolCalls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for call in list(record, "toolCalls") {
         let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
         let name = call.get("name").and_then(Value::as_str).unwrap_or("tool");
         items.push(ContentItem::ToolCall {

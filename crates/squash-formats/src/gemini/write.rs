@@ -17,7 +17,7 @@ use super::convert::SESSION_CONTEXT;
 use super::META_KEY;
 use crate::session::{stamp, JsonLines, Session, Written};
 use crate::sha256_hex;
-use crate::thread_results::{result_text, ThreadResults};
+use crate::thread_results::ThreadResults;
 
 /// The `projectHash` the CLI records: the SHA-256 of the working directory.
 pub fn project_hash(cwd: &str) -> String {
@@ -213,7 +213,7 @@ impl<W: Write + ?Sized> Writer<'_, W> {
     ) -> Value {
         let (response, status) = match self.results.by_call.get(id) {
             Some((_, result, is_error)) => {
-                let text = result_text(result);
+                let text = render::results_text(result);
                 if *is_error {
                     (json!({"error": text}), "error")
                 } else {

@@ -67,6 +67,17 @@ impl Table {
             .collect::<Vec<_>>()
             .join(", ")
     }
+
+    /// The rows of `SELECT <the row's columns> FROM <from>` (with `key` as `?1`, if any).
+    fn rows<R: TableRow>(
+        &self,
+        conn: &Connection,
+        from: &str,
+        key: Option<&str>,
+    ) -> rusqlite::Result<Vec<R>> {
+        let sql = format!("SELECT {} FROM {from}", self.select_list(R::COLUMNS));
+        query(conn, &sql, key, R::from_row)
+    }
 }
 
 /// The tables a reader uses; only `conversations` and `messages` are required.
@@ -146,6 +157,13 @@ pub(super) fn project_paths(
     }
 }
 
+/// A row type read by column name.
+trait TableRow: Sized {
+    /// Every column, and how many of the first ones are required.
+    const COLUMNS: (&'static [&'static str], usize);
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self>;
+}
+
 /// Declares a row type read by column name: its fields are the columns (the required ones,
 /// `;`, the optional ones), in the order the content hash takes them.
 macro_rules! row {
@@ -156,8 +174,7 @@ macro_rules! row {
             $(pub $opt: SqlValue,)*
         }
 
-        impl $name {
-            /// Every column, and how many of the first ones are required.
+        impl TableRow for $name {
             const COLUMNS: (&'static [&'static str], usize) = (
                 &[$(stringify!($req),)+ $(stringify!($opt)),*],
                 [$(stringify!($req)),+].len(),
@@ -169,7 +186,9 @@ macro_rules! row {
                     $($opt: r.get(stringify!($opt))?,)*
                 })
             }
+        }
 
+        impl $name {
             /// The values in column order, for the content hash.
             pub(super) fn values(&self) -> Vec<&SqlValue> {
                 vec![$(&self.$req,)+ $(&self.$opt),*]
@@ -239,22 +258,16 @@ pub(super) struct Rows<'a> {
 
 impl Rows<'_> {
     pub(super) fn conversations(&self) -> rusqlite::Result<Vec<ConversationRow>> {
-        let sql = format!(
-            "SELECT {} FROM conversations ORDER BY rowid",
-            self.tables
-                .conversations
-                .select_list(ConversationRow::COLUMNS)
-        );
-        query(self.conn, &sql, None, ConversationRow::from_row)
+        let from = "conversations ORDER BY rowid";
+        self.tables.conversations.rows(self.conn, from, None)
     }
 
     /// The messages of a conversation, in the order they were stored.
     pub(super) fn messages(&self, conversation: &str) -> rusqlite::Result<Vec<MessageRow>> {
-        let sql = format!(
-            "SELECT {} FROM messages WHERE conversation_id = ?1 ORDER BY rowid",
-            self.tables.messages.select_list(MessageRow::COLUMNS)
-        );
-        query(self.conn, &sql, Some(conversation), MessageRow::from_row)
+        let from = "messages WHERE conversation_id = ?1 ORDER BY rowid";
+        self.tables
+            .messages
+            .rows(self.conn, from, Some(conversation))
     }
 
     /// The threads of a conversation, in the order they were stored; none without the tables.
@@ -262,11 +275,8 @@ impl Rows<'_> {
         let (Some(threads), Some(_)) = (&self.tables.threads, &self.tables.links) else {
             return Ok(Vec::new());
         };
-        let sql = format!(
-            "SELECT {} FROM threads WHERE conversation_id = ?1 ORDER BY rowid",
-            threads.select_list(ThreadRow::COLUMNS)
-        );
-        query(self.conn, &sql, Some(conversation), ThreadRow::from_row)
+        let from = "threads WHERE conversation_id = ?1 ORDER BY rowid";
+        threads.rows(self.conn, from, Some(conversation))
     }
 
     /// A thread's links in order (by `position` where the schema has it).
@@ -279,11 +289,8 @@ impl Rows<'_> {
         } else {
             "rowid"
         };
-        let sql = format!(
-            "SELECT {} FROM thread_messages WHERE thread_id = ?1 ORDER BY {order}",
-            links.select_list(LinkRow::COLUMNS)
-        );
-        query(self.conn, &sql, Some(thread), LinkRow::from_row)
+        let from = format!("thread_messages WHERE thread_id = ?1 ORDER BY {order}");
+        links.rows(self.conn, &from, Some(thread))
     }
 
     /// The recorded operations of a conversation; none without the table.
@@ -291,10 +298,7 @@ impl Rows<'_> {
         let Some(operations) = &self.tables.operations else {
             return Ok(Vec::new());
         };
-        let sql = format!(
-            "SELECT {} FROM squash_operations WHERE conversation_id = ?1 ORDER BY rowid",
-            operations.select_list(OperationRow::COLUMNS)
-        );
-        query(self.conn, &sql, Some(conversation), OperationRow::from_row)
+        let from = "squash_operations WHERE conversation_id = ?1 ORDER BY rowid";
+        operations.rows(self.conn, from, Some(conversation))
     }
 }

@@ -14,7 +14,7 @@ use squash_core::{render, ContentItem, ImageSource, Message, Role};
 
 use super::META_KEY;
 use crate::session::Session;
-use crate::thread_results::{result_text, ThreadResults};
+use crate::thread_results::ThreadResults;
 
 /// The version written when nothing names one.
 pub const FALLBACK_VERSION: &str = "1.18.33";
@@ -139,11 +139,11 @@ pub fn write<W: Write + ?Sized>(
                         let state = match results.by_call.get(call.as_str()) {
                             Some((_, result, false)) => {
                                 json!({"status": "completed", "input": input,
-                                "output": result_text(result), "title": name, "metadata": {},
+                                "output": render::results_text(result), "title": name, "metadata": {},
                                 "time": {"start": created, "end": created}})
                             }
                             Some((_, result, true)) => json!({"status": "error", "input": input,
-                                "error": result_text(result), "time": {"start": created, "end": created}}),
+                                "error": render::results_text(result), "time": {"start": created, "end": created}}),
                             None => {
                                 written.warnings.push(format!(
                                     "tool call {call} has no result in this thread; an error saying so was written"

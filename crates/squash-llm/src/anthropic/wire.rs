@@ -1,4 +1,5 @@
-//! The Messages API's JSON, as far as Squash uses it.
+//! The Messages API's JSON, as far as Squash uses it. A field the API may leave out is an
+//! `Option` (serde reads a missing one as `None`) or a `Vec` marked `#[serde(default)]`.
 
 use serde::{Deserialize, Serialize};
 
@@ -114,9 +115,7 @@ pub(super) struct MessagesResponse {
     pub model: String,
     #[serde(default)]
     pub content: Vec<ResponseBlock>,
-    #[serde(default)]
     pub stop_reason: Option<String>,
-    #[serde(default)]
     pub usage: Option<WireUsage>,
 }
 
@@ -145,13 +144,9 @@ impl MessagesResponse {
 
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct WireUsage {
-    #[serde(default)]
     pub input_tokens: Option<u64>,
-    #[serde(default)]
     pub output_tokens: Option<u64>,
-    #[serde(default)]
     pub cache_creation_input_tokens: Option<u64>,
-    #[serde(default)]
     pub cache_read_input_tokens: Option<u64>,
 }
 
@@ -203,7 +198,6 @@ pub(super) enum StreamEvent {
     MessageDelta {
         #[serde(default)]
         delta: MessageDeltaBody,
-        #[serde(default)]
         usage: Option<DeltaUsage>,
     },
     MessageStop {},
@@ -219,7 +213,6 @@ pub(super) enum StreamEvent {
 pub(super) struct StartedMessage {
     #[serde(default)]
     pub model: String,
-    #[serde(default)]
     pub usage: Option<WireUsage>,
 }
 
@@ -235,13 +228,11 @@ pub(super) enum BlockDelta {
 
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct MessageDeltaBody {
-    #[serde(default)]
     pub stop_reason: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 pub(super) struct DeltaUsage {
-    #[serde(default)]
     pub output_tokens: Option<u64>,
 }
 
@@ -260,79 +251,5 @@ pub(super) struct ErrorDetail {
 }
 
 #[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    #[test]
-    fn tool_blocks_become_text_and_unsigned_thinking_is_dropped() {
-        let req = ChatRequest::new(vec![
-            ChatMessage::user("q"),
-            ChatMessage {
-                role: ChatRole::Assistant,
-                content: vec![
-                    ChatPart::Thinking {
-                        thinking: "signed".into(),
-                        signature: Some("sig".into()),
-                    },
-                    ChatPart::Thinking {
-                        thinking: "unsigned".into(),
-                        signature: None,
-                    },
-                    ChatPart::ToolUse {
-                        id: "t".into(),
-                        name: "Read".into(),
-                        input: json!({"path": "a"}),
-                    },
-                ],
-            },
-            ChatMessage {
-                role: ChatRole::User,
-                content: vec![ChatPart::ToolResult {
-                    tool_use_id: "t".into(),
-                    content: "body".into(),
-                    is_error: true,
-                }],
-            },
-        ]);
-        let body = serde_json::to_value(MessagesRequest::new(&req, "m", false)).unwrap();
-        assert_eq!(
-            body["messages"][1]["content"],
-            json!([
-                {"type": "thinking", "thinking": "signed", "signature": "sig"},
-                {"type": "text", "text": "[tool call Read] {\"path\":\"a\"}"},
-            ])
-        );
-        assert_eq!(
-            body["messages"][2]["content"],
-            json!([{"type": "text", "text": "[tool error] body"}])
-        );
-        assert!(body.get("stream").is_none());
-        assert!(body.get("tools").is_none());
-    }
-
-    #[test]
-    fn turns_left_empty_are_dropped_and_neighbours_merged() {
-        let req = ChatRequest::new(vec![
-            ChatMessage::user("a"),
-            ChatMessage {
-                role: ChatRole::Assistant,
-                content: vec![ChatPart::Thinking {
-                    thinking: "x".into(),
-                    signature: None,
-                }],
-            },
-            ChatMessage::user("b"),
-        ]);
-        let body = serde_json::to_value(MessagesRequest::new(&req, "m", true)).unwrap();
-        assert_eq!(
-            body["messages"],
-            json!([{"role": "user", "content": [
-                {"type": "text", "text": "a"},
-                {"type": "text", "text": "b"},
-            ]}])
-        );
-        assert_eq!(body["stream"], json!(true));
-    }
-}
+#[path = "wire_tests.rs"]
+mod tests;

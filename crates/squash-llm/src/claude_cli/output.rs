@@ -12,17 +12,13 @@ use squash_core::ProviderKind;
 struct CliResult {
     #[serde(rename = "type")]
     kind: String,
-    #[serde(default)]
     subtype: Option<String>,
     #[serde(default)]
     is_error: bool,
-    #[serde(default)]
     result: Option<String>,
-    #[serde(default)]
     usage: Option<CliUsage>,
     #[serde(default, rename = "modelUsage")]
     model_usage: BTreeMap<String, ModelUsage>,
-    #[serde(default)]
     stop_reason: Option<String>,
     /// Newer versions list what went wrong in error results.
     #[serde(default)]
@@ -31,9 +27,7 @@ struct CliResult {
 
 #[derive(Debug, Default, Deserialize)]
 struct CliUsage {
-    #[serde(default)]
     input_tokens: Option<u64>,
-    #[serde(default)]
     output_tokens: Option<u64>,
     #[serde(default)]
     cache_creation_input_tokens: u64,

@@ -1,5 +1,6 @@
 //! The Chat Completions JSON, as far as Squash uses it. Kept to the subset that OpenAI-compatible
-//! servers (Ollama, llama.cpp, vLLM, LM Studio) also accept.
+//! servers (Ollama, llama.cpp, vLLM, LM Studio) also accept. A field a server may leave out is
+//! an `Option` (serde reads a missing one as `None`) or a `Vec` marked `#[serde(default)]`.
 
 use serde::{Deserialize, Serialize};
 
@@ -215,34 +216,43 @@ fn push_assistant(out: &mut Vec<WireMessage>, message: &ChatMessage) {
     });
 }
 
+/// A whole answer ([`Completion`]) or one `data:` chunk of a streamed one ([`Chunk`]): they
+/// differ only in their choices.
 #[derive(Debug, Deserialize)]
-pub(super) struct Completion {
-    #[serde(default)]
+#[serde(bound(deserialize = "C: Deserialize<'de>"))]
+pub(super) struct Answer<C> {
     pub model: Option<String>,
     #[serde(default)]
-    pub choices: Vec<Choice>,
-    #[serde(default)]
+    pub choices: Vec<C>,
     pub usage: Option<WireUsage>,
+    /// Some servers report failures inside the stream instead of as an HTTP status.
+    pub error: Option<serde_json::Value>,
 }
+
+pub(super) type Completion = Answer<Choice>;
+pub(super) type Chunk = Answer<ChunkChoice>;
 
 #[derive(Debug, Deserialize)]
 pub(super) struct Choice {
-    pub message: ChoiceMessage,
-    #[serde(default)]
+    pub message: ChoiceText,
     pub finish_reason: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
-pub(super) struct ChoiceMessage {
-    #[serde(default)]
+pub(super) struct ChunkChoice {
+    pub delta: Option<ChoiceText>,
+    pub finish_reason: Option<String>,
+}
+
+/// The text of a choice's message, or of a chunk's delta.
+#[derive(Debug, Deserialize)]
+pub(super) struct ChoiceText {
     pub content: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct WireUsage {
-    #[serde(default)]
     pub prompt_tokens: Option<u64>,
-    #[serde(default)]
     pub completion_tokens: Option<u64>,
 }
 
@@ -266,34 +276,6 @@ pub(super) fn stop_reason(finish_reason: &str) -> StopReason {
         "content_filter" => StopReason::Refusal,
         other => StopReason::Other(other.to_owned()),
     }
-}
-
-/// One `data:` chunk of a streamed answer.
-#[derive(Debug, Deserialize)]
-pub(super) struct Chunk {
-    #[serde(default)]
-    pub model: Option<String>,
-    #[serde(default)]
-    pub choices: Vec<ChunkChoice>,
-    #[serde(default)]
-    pub usage: Option<WireUsage>,
-    /// Some servers report failures inside the stream instead of as an HTTP status.
-    #[serde(default)]
-    pub error: Option<serde_json::Value>,
-}
-
-#[derive(Debug, Deserialize)]
-pub(super) struct ChunkChoice {
-    #[serde(default)]
-    pub delta: Option<ChunkDelta>,
-    #[serde(default)]
-    pub finish_reason: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-pub(super) struct ChunkDelta {
-    #[serde(default)]
-    pub content: Option<String>,
 }
 
 /// The message and code of an error body. OpenAI sends `{"error":{"message","type","code"}}`;

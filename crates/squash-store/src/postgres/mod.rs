@@ -233,24 +233,16 @@ impl ConversationStore for PostgresStore {
         write::switch_relative(&self.pool, conversation, direction).await
     }
 
-    async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot> {
-        read::thread(&self.pool, ThreadRef::Thread(id)).await
-    }
-
-    async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot> {
-        read::thread(&self.pool, ThreadRef::Current(conversation)).await
+    async fn snapshot(&self, thread: ThreadRef) -> Result<ThreadSnapshot> {
+        read::thread(&self.pool, thread).await
     }
 
     async fn threads(&self, conversation: ConversationId) -> Result<Vec<Thread>> {
         read::threads(&self.pool, conversation).await
     }
 
-    async fn thread_header(&self, id: ThreadId) -> Result<Thread> {
-        read::thread_header(&self.pool, ThreadRef::Thread(id)).await
-    }
-
-    async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
-        read::thread_header(&self.pool, ThreadRef::Current(conversation)).await
+    async fn header(&self, thread: ThreadRef) -> Result<Thread> {
+        read::thread_header(&self.pool, thread).await
     }
 
     async fn thread_tokens(&self, thread: ThreadId) -> Result<u64> {

@@ -231,28 +231,16 @@ impl ConversationStore for SqliteStore {
             .await
     }
 
-    async fn thread(&self, id: ThreadId) -> Result<ThreadSnapshot> {
-        self.read(move |tx| read::thread(tx, ThreadRef::Thread(id)))
-            .await
-    }
-
-    async fn current_thread(&self, conversation: ConversationId) -> Result<ThreadSnapshot> {
-        self.read(move |tx| read::thread(tx, ThreadRef::Current(conversation)))
-            .await
+    async fn snapshot(&self, thread: ThreadRef) -> Result<ThreadSnapshot> {
+        self.read(move |tx| read::thread(tx, thread)).await
     }
 
     async fn threads(&self, conversation: ConversationId) -> Result<Vec<Thread>> {
         self.read(move |tx| read::threads(tx, conversation)).await
     }
 
-    async fn thread_header(&self, id: ThreadId) -> Result<Thread> {
-        self.read(move |tx| read::thread_header(tx, ThreadRef::Thread(id)))
-            .await
-    }
-
-    async fn current_thread_header(&self, conversation: ConversationId) -> Result<Thread> {
-        self.read(move |tx| read::thread_header(tx, ThreadRef::Current(conversation)))
-            .await
+    async fn header(&self, thread: ThreadRef) -> Result<Thread> {
+        self.read(move |tx| read::thread_header(tx, thread)).await
     }
 
     async fn thread_tokens(&self, thread: ThreadId) -> Result<u64> {

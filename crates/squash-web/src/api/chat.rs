@@ -1,13 +1,13 @@
 //! A chat turn: the user's text appended, the model's reply streamed and appended after it.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::json;
 use squash_core::ConversationId;
 
-use super::{parse_id, Body};
+use super::{Body, IdPath};
 use crate::error::ApiError;
 use crate::sse;
 use crate::state::AppState;
@@ -22,11 +22,10 @@ pub struct ChatBody {
 
 pub async fn turn(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     headers: HeaderMap,
     Body(body): Body<ChatBody>,
 ) -> Result<Response, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     if body.text.trim().is_empty() {
         return Err(ApiError::invalid("the message is empty"));
     }

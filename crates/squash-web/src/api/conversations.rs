@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use squash_core::{ConversationId, ProjectId};
 
-use super::{parse_id, Body, Query};
+use super::{Body, IdPath, Query};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -80,9 +80,8 @@ pub async fn create(
 
 pub async fn get(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let service = state.service();
     let conversation = service.conversation(id).await?;
     let project = service.project(conversation.project_id).await?;
@@ -91,19 +90,17 @@ pub async fn get(
 
 pub async fn rename(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     Body(body): Body<RenameBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let conversation = state.service().rename_conversation(id, &body.name).await?;
     Ok(Json(json!(conversation)))
 }
 
 pub async fn delete(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
 ) -> Result<StatusCode, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     state.service().delete_conversation(id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

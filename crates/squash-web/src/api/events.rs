@@ -3,7 +3,7 @@
 
 use std::convert::Infallible;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
@@ -11,15 +11,14 @@ use serde_json::{json, Value};
 use squash_core::{ConversationId, Thread};
 use tokio::sync::broadcast::{self, error::RecvError};
 
-use super::parse_id;
+use super::IdPath;
 use crate::error::ApiError;
 use crate::state::AppState;
 
 pub async fn stream(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
 ) -> Result<Response, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     // Subscribed before the current thread is read: no write after that read is missed.
     let changes = state.service().subscribe().await?;
     let (_, thread) = state.service().current_thread_header(id).await?;

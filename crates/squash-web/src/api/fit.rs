@@ -2,7 +2,7 @@
 //! applying it as one new thread (streamed step by step when the client asks for events, as AI
 //! squashes are: an AI step takes seconds).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
@@ -14,7 +14,7 @@ use squash_core::fit::{FitPlan, FitRequest, DEFAULT_KEEP_LAST};
 use squash_core::{ConversationId, ThreadId};
 use squash_llm::CancellationToken;
 
-use super::{parse_id, Body};
+use super::{parse_id, Body, IdPath};
 use crate::error::ApiError;
 use crate::sse::{self, Events};
 use crate::state::AppState;
@@ -98,21 +98,19 @@ pub fn plan_json(planned: &PlannedFit) -> Value {
 
 pub async fn preview(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     Body(body): Body<PlanBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let request = fit_request(body.budget, body.keep_recent, body.keep_last, body.strategy)?;
     Ok(Json(plan_json(&plan(&state, id, request).await?)))
 }
 
 pub async fn apply(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     headers: HeaderMap,
     Body(body): Body<ApplyBody>,
 ) -> Result<Response, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let request = fit_request(body.budget, body.keep_recent, body.keep_last, body.strategy)?;
     let expected: Option<ThreadId> = body
         .thread

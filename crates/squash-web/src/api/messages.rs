@@ -1,6 +1,6 @@
 //! Messages: append (the fast path, in place), read, edit and delete (each a new thread).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use squash_app::{EditRequest, PartnerPolicy};
 use squash_core::{ContentItem, ConversationId, MessageId, Role};
 
-use super::{outcome_json, parse_id, Body, Query};
+use super::{outcome_json, parse_id, Body, IdPath, IdPaths, Query};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -48,10 +48,9 @@ pub struct StrictQuery {
 
 pub async fn append(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     Body(body): Body<AppendBody>,
 ) -> Result<Response, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let role = body.role.unwrap_or(Role::User);
     let content = content_of(role, body.text, body.content)?;
     let (message, appended) = state.service().append(id, role, content).await?;
@@ -66,19 +65,16 @@ pub async fn append(
 
 pub async fn get(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<MessageId>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: MessageId = parse_id(&id, "message")?;
     Ok(Json(json!(state.service().message(id).await?)))
 }
 
 pub async fn edit(
     State(state): State<AppState>,
-    Path((id, message)): Path<(String, String)>,
+    IdPaths(id, message): IdPaths<ConversationId, MessageId>,
     Body(body): Body<EditBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
-    let message: MessageId = parse_id(&message, "message")?;
     let service = state.service();
     let content = match (body.text, body.content) {
         (None, Some(content)) => content,
@@ -93,11 +89,9 @@ pub async fn edit(
 
 pub async fn delete_one(
     State(state): State<AppState>,
-    Path((id, message)): Path<(String, String)>,
+    IdPaths(id, message): IdPaths<ConversationId, MessageId>,
     Query(q): Query<StrictQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
-    let message: MessageId = parse_id(&message, "message")?;
     let outcome = state
         .service()
         .delete(id, &[message], policy(q.strict))
@@ -107,10 +101,9 @@ pub async fn delete_one(
 
 pub async fn delete_many(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     Body(body): Body<DeleteBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let messages = message_ids(&body.messages)?;
     let outcome = state
         .service()

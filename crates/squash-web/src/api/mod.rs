@@ -19,13 +19,15 @@ mod transfer;
 
 use std::str::FromStr;
 
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post, put};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use squash_app::{OperationOutcome, ThreadView};
+use squash_core::{ConversationId, MessageId, SquashOperationId, ThreadId};
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -111,6 +113,59 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
         let axum::extract::Query(value) =
             axum::extract::Query::<T>::from_request_parts(parts, state).await?;
         Ok(Query(value))
+    }
+}
+
+/// An id of the path (its one `{id}`), refused as [`parse_id`] refuses it.
+pub struct IdPath<T>(pub T);
+
+/// A conversation id and the id after it (`{id}/…/{message}`), each refused as [`parse_id`]
+/// refuses it.
+pub struct IdPaths<A, B>(pub A, pub B);
+
+/// An id a path can carry, with the name a refusal gives it.
+pub trait PathId: FromStr + Send {
+    const WHAT: &'static str;
+}
+
+impl PathId for ConversationId {
+    const WHAT: &'static str = "conversation";
+}
+
+impl PathId for MessageId {
+    const WHAT: &'static str = "message";
+}
+
+impl PathId for ThreadId {
+    const WHAT: &'static str = "thread";
+}
+
+impl PathId for SquashOperationId {
+    const WHAT: &'static str = "operation";
+}
+
+impl<S: Send + Sync, T: PathId> FromRequestParts<S> for IdPath<T> {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let Path(raw) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        parse_id(&raw, T::WHAT)
+            .map(IdPath)
+            .map_err(IntoResponse::into_response)
+    }
+}
+
+impl<S: Send + Sync, A: PathId, B: PathId> FromRequestParts<S> for IdPaths<A, B> {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let Path((a, b)) = Path::<(String, String)>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let ids = parse_id(&a, A::WHAT).and_then(|a| Ok(IdPaths(a, parse_id(&b, B::WHAT)?)));
+        ids.map_err(IntoResponse::into_response)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Squash and edit records: list, read, and re-run an AI squash.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
@@ -9,16 +9,15 @@ use squash_app::SquashEngine;
 use squash_core::{ConversationId, SquashOperationId};
 
 use super::squash::result_json;
-use super::{outcome_json, parse_id};
+use super::{outcome_json, IdPath};
 use crate::error::ApiError;
 use crate::sse;
 use crate::state::AppState;
 
 pub async fn list(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let service = state.service();
     service.conversation(id).await?;
     Ok(Json(json!({ "operations": service.operations(id).await? })))
@@ -26,19 +25,17 @@ pub async fn list(
 
 pub async fn get(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<SquashOperationId>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: SquashOperationId = parse_id(&id, "operation")?;
     Ok(Json(json!(state.service().operation(id).await?)))
 }
 
 /// Sends a recorded AI squash's prompt again and applies the new answer as a further thread.
 pub async fn rerun(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<SquashOperationId>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let id: SquashOperationId = parse_id(&id, "operation")?;
     let model = state.model()?;
     let operation = state.service().operation(id).await?;
     Ok(

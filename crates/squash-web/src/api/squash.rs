@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
@@ -15,7 +15,7 @@ use squash_core::{ConversationId, MessageId, Role};
 use squash_llm::{CancellationToken, ChatModel};
 
 use super::messages::{message_ids, policy};
-use super::{outcome_json, parse_id, Body};
+use super::{outcome_json, Body, IdPath};
 use crate::error::ApiError;
 use crate::previews::Preview;
 use crate::sse::{self, Events};
@@ -52,10 +52,9 @@ pub struct AiBody {
 
 pub async fn manual(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     Body(body): Body<ManualBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let messages = message_ids(&body.messages)?;
     let outcome = state
         .service()
@@ -75,11 +74,10 @@ pub async fn manual(
 
 pub async fn ai(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     headers: HeaderMap,
     Body(body): Body<AiBody>,
 ) -> Result<Response, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let selection = message_ids(&body.messages)?;
     let style = body.style.unwrap_or_default();
     let model = if style.needs_model() {

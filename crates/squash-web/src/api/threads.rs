@@ -1,6 +1,6 @@
 //! The current thread, any thread, the history tree, undo, redo and switching.
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -11,7 +11,7 @@ use squash_core::{Conversation, ConversationId, ThreadId};
 use squash_app::{ThreadRef, MAX_PAGE};
 
 use super::paging::PageQuery;
-use super::{parse_id, view_json, Body, Query};
+use super::{parse_id, view_json, Body, IdPath, Query};
 use crate::error::ApiError;
 use crate::etag::Tag;
 use crate::state::AppState;
@@ -25,24 +25,22 @@ pub struct SwitchBody {
 /// The current thread, or a page of it (see [`PageQuery`]).
 pub async fn current(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     Query(page): Query<PageQuery>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     paged(&state, ThreadRef::Current(id), &page, query, &headers).await
 }
 
 /// Any thread, or a page of it.
 pub async fn get(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ThreadId>,
     Query(page): Query<PageQuery>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let id: ThreadId = parse_id(&id, "thread")?;
     paged(&state, ThreadRef::Thread(id), &page, query, &headers).await
 }
 
@@ -72,37 +70,33 @@ async fn paged(
 
 pub async fn history(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let history = state.service().history(id).await?;
     Ok(Json(json!({ "threads": history })))
 }
 
 pub async fn undo(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let conversation = state.service().undo(id).await?;
     switched(&state, conversation).await
 }
 
 pub async fn redo(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let conversation = state.service().redo(id).await?;
     switched(&state, conversation).await
 }
 
 pub async fn switch(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     Body(body): Body<SwitchBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let thread: ThreadId = parse_id(&body.thread, "thread")?;
     let conversation = state.service().switch_thread(id, thread).await?;
     switched(&state, conversation).await

@@ -4,7 +4,7 @@
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{FromRequest, Path, Request, State};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -15,7 +15,7 @@ use squash_app::import::{ImportError, ImportFormat, ImportOptions, UnknownImport
 use squash_app::{ErrorCode, ExportFormat, ExportOptions, ServiceError};
 use squash_core::{ConversationId, ThreadId};
 
-use super::{parse_id, Query};
+use super::{parse_id, IdPath, Query};
 use crate::body_limit;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -122,10 +122,9 @@ fn import_error(e: ImportError) -> ApiError {
 
 pub async fn export(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let format: ExportFormat = q
         .format
         .as_deref()
@@ -142,49 +141,31 @@ pub async fn export(
         .transpose()?;
     let mut out = Vec::new();
     let report = state.service().export(id, &options, &mut out).await?;
+    let session = report.session_id.as_deref().unwrap_or("squash-session");
+    // Where an agent looks for a session file, only the file's name is used.
+    let here = std::path::Path::new("");
+    let named = |path: std::path::PathBuf| {
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| format!("squash-{id}.jsonl"))
+    };
     let (content_type, file_name) = match format {
         ExportFormat::Markdown => ("text/markdown; charset=utf-8", format!("squash-{id}.md")),
         ExportFormat::Json => ("application/json", format!("squash-{id}.json")),
         // `claude --resume` finds a session by its file name: the session id.
-        ExportFormat::ClaudeCode => (
-            "application/x-ndjson",
-            format!(
-                "{}.jsonl",
-                report.session_id.as_deref().unwrap_or("squash-session")
-            ),
-        ),
+        ExportFormat::ClaudeCode => ("application/x-ndjson", format!("{session}.jsonl")),
         // `codex resume` finds a rollout by the id at the end of its file name.
-        ExportFormat::Codex => (
-            "application/x-ndjson",
-            squash_app::export::rollout_path(
-                std::path::Path::new(""),
-                report.session_id.as_deref().unwrap_or("squash-session"),
-                &chrono::Local::now(),
-            )
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| format!("squash-{id}.jsonl")),
-        ),
+        ExportFormat::Codex => {
+            let path = squash_app::export::rollout_path(here, session, &chrono::Local::now());
+            ("application/x-ndjson", named(path))
+        }
         // Gemini CLI finds a recording by the session id in it, in its project's chats folder.
-        ExportFormat::Gemini => (
-            "application/x-ndjson",
-            squash_app::export::gemini_session_path(
-                std::path::Path::new(""),
-                report.session_id.as_deref().unwrap_or("squash-session"),
-                &chrono::Utc::now(),
-            )
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| format!("squash-{id}.jsonl")),
-        ),
+        ExportFormat::Gemini => {
+            let path = squash_app::export::gemini_session_path(here, session, &chrono::Utc::now());
+            ("application/x-ndjson", named(path))
+        }
         // Read by `opencode import <file>`.
-        ExportFormat::Opencode => (
-            "application/json",
-            format!(
-                "{}.json",
-                report.session_id.as_deref().unwrap_or("squash-session")
-            ),
-        ),
+        ExportFormat::Opencode => ("application/json", format!("{session}.json")),
     };
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))
         .map_err(|_| ApiError::invalid("the export's file name is not a valid header"))?;

@@ -12,7 +12,7 @@ use squash_core::{ConversationId, SquashOperation};
 use super::errors::PageError;
 use super::{fit, history, layout, message, shortcuts};
 use crate::api::paging::PageQuery;
-use crate::api::{parse_id, Query};
+use crate::api::{parse_id, IdPath, Query};
 use crate::error::ApiError;
 use crate::etag::{server_facts, Tag};
 use crate::state::{AppState, ModelChoice};
@@ -199,10 +199,9 @@ fn context_meter(meter: &ContextMeter) -> Markup {
 /// thread changed under it.
 pub async fn messages_fragment(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ConversationId>,
     Query(query): Query<PageQuery>,
 ) -> Result<Markup, ApiError> {
-    let id: ConversationId = parse_id(&id, "conversation")?;
     let window = query.window(PAGE_SIZE)?;
     let _turn = state.read_turn().await?;
     let service = state.service();

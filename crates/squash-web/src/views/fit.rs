@@ -247,45 +247,37 @@ fn plan_markup(planned: &PlannedFit, missing: Option<&str>) -> Markup {
 
 /// Per level: how many steps, tokens before → after, and the facts that would leave.
 fn levels_table(levels: &[LevelReport], estimated: bool) -> Markup {
-    html! {
-        div.fit-table-wrap {
-            table #fit-levels.fit-steps {
-                caption.small { "What the plan does, level by level (oldest steps first)" }
-                thead {
-                    tr {
-                        th scope="col" { "Level" }
-                        th scope="col" { "Steps" }
-                        th scope="col" { "Tokens before → after" }
-                        th scope="col" { "Facts that leave the thread" }
-                    }
+    let caption = html! { "What the plan does, level by level (oldest steps first)" };
+    let columns = [
+        "Level",
+        "Steps",
+        "Tokens before → after",
+        "Facts that leave the thread",
+    ];
+    let rows = html! {
+        @for level in levels {
+            tr.fit-level data-action=(level.action.as_str()) {
+                td { (action_label(level.action)) }
+                td.num { (level.steps) " (" (level.messages) " messages)" }
+                td.num {
+                    (format_count(level.tokens_before)) " → "
+                    @if estimated && level.action == StepAction::Ai { "~" }
+                    (format_count(level.tokens_after))
                 }
-                tbody {
-                    @for level in levels {
-                        tr.fit-level data-action=(level.action.as_str()) {
-                            td { (action_label(level.action)) }
-                            td.num { (level.steps) " (" (level.messages) " messages)" }
-                            td.num {
-                                (format_count(level.tokens_before)) " → "
-                                @if estimated && level.action == StepAction::Ai { "~" }
-                                (format_count(level.tokens_after))
-                            }
-                            td.fit-lost {
-                                @if level.action == StepAction::Ai {
-                                    "checked against the facts when applied"
-                                } @else if level.facts_lost == 0 {
-                                    "none"
-                                } @else {
-                                    details {
-                                        summary { (level.facts_lost) " fact" @if level.facts_lost != 1 { "s" } " (reachable through provenance and undo)" }
-                                        ul {
-                                            @for lost in &level.lost {
-                                                li { "@" (lost.position + 1) ": " (lost.text) }
-                                            }
-                                            @if level.facts_lost > level.lost.len() {
-                                                li { "… and " (level.facts_lost - level.lost.len()) " more" }
-                                            }
-                                        }
-                                    }
+                td.fit-lost {
+                    @if level.action == StepAction::Ai {
+                        "checked against the facts when applied"
+                    } @else if level.facts_lost == 0 {
+                        "none"
+                    } @else {
+                        details {
+                            summary { (level.facts_lost) " fact" @if level.facts_lost != 1 { "s" } " (reachable through provenance and undo)" }
+                            ul {
+                                @for lost in &level.lost {
+                                    li { "@" (lost.position + 1) ": " (lost.text) }
+                                }
+                                @if level.facts_lost > level.lost.len() {
+                                    li { "… and " (level.facts_lost - level.lost.len()) " more" }
                                 }
                             }
                         }
@@ -293,48 +285,55 @@ fn levels_table(levels: &[LevelReport], estimated: bool) -> Markup {
                 }
             }
         }
-    }
+    };
+    plan_table("fit-levels", caption, &columns, rows)
 }
 
 /// Steps shown in the table at most: a plan of a long session has thousands.
 const SHOWN_STEPS: usize = 300;
 
 fn steps_table(steps: &[FitStep]) -> Markup {
+    let caption = html! { (steps.len()) " step" @if steps.len() != 1 { "s" } ", in thread order" };
+    let columns = ["Step", "What", "Messages", "Tokens before → after", "Facts"];
+    let rows = html! {
+        @for (i, step) in steps.iter().enumerate().take(SHOWN_STEPS) {
+            tr.fit-step data-action=(step.action.as_str()) {
+                td { (i + 1) }
+                td { (action_label(step.action)) }
+                td { (step.positions()) }
+                td.num {
+                    (format_count(step.tokens_before)) " → "
+                    @if step.estimated { "~" } (format_count(step.tokens_after))
+                }
+                td {
+                    @match step.facts_kept {
+                        Some(kept) => { (kept) " of " (step.facts) " kept" }
+                        None => { (step.facts) " to keep, checked when applied" }
+                    }
+                }
+            }
+        }
+        @if steps.len() > SHOWN_STEPS {
+            tr { td colspan="5" { "… and " (steps.len() - SHOWN_STEPS) " more (the API's preview lists them all)" } }
+        }
+    };
+    plan_table("fit-steps", caption, &columns, rows)
+}
+
+/// A table of the plan: its caption, a header row of `columns`, then `rows`.
+fn plan_table(id: &str, caption: Markup, columns: &[&str], rows: Markup) -> Markup {
     html! {
         div.fit-table-wrap {
-            table #fit-steps.fit-steps {
-                caption.small { (steps.len()) " step" @if steps.len() != 1 { "s" } ", in thread order" }
+            table.fit-steps id=(id) {
+                caption.small { (caption) }
                 thead {
                     tr {
-                        th scope="col" { "Step" }
-                        th scope="col" { "What" }
-                        th scope="col" { "Messages" }
-                        th scope="col" { "Tokens before → after" }
-                        th scope="col" { "Facts" }
-                    }
-                }
-                tbody {
-                    @for (i, step) in steps.iter().enumerate().take(SHOWN_STEPS) {
-                        tr.fit-step data-action=(step.action.as_str()) {
-                            td { (i + 1) }
-                            td { (action_label(step.action)) }
-                            td { (positions(step)) }
-                            td.num {
-                                (format_count(step.tokens_before)) " → "
-                                @if step.estimated { "~" } (format_count(step.tokens_after))
-                            }
-                            td {
-                                @match step.facts_kept {
-                                    Some(kept) => { (kept) " of " (step.facts) " kept" }
-                                    None => { (step.facts) " to keep, checked when applied" }
-                                }
-                            }
+                        @for column in columns {
+                            th scope="col" { (column) }
                         }
                     }
-                    @if steps.len() > SHOWN_STEPS {
-                        tr { td colspan="5" { "… and " (steps.len() - SHOWN_STEPS) " more (the API's preview lists them all)" } }
-                    }
                 }
+                tbody { (rows) }
             }
         }
     }
@@ -346,20 +345,6 @@ fn action_label(action: StepAction) -> &'static str {
         StepAction::Line => "One-line extract",
         StepAction::Extract => "Run's extract",
         StepAction::Ai => "Squashed by the model",
-    }
-}
-
-/// 1-based, as the page numbers messages.
-fn positions(step: &FitStep) -> String {
-    if step.first_position == step.last_position {
-        format!("@{}", step.first_position + 1)
-    } else {
-        format!(
-            "@{}–@{} ({} messages)",
-            step.first_position + 1,
-            step.last_position + 1,
-            step.sources.len()
-        )
     }
 }
 

@@ -1,0 +1,96 @@
+use super::*;
+use crate::ids::ConversationId;
+use serde_json::json;
+
+fn build_log() -> String {
+    let mut log: Vec<String> = (0..200)
+        .map(|i| format!("   Compiling crate-{i} v0.1.{i}"))
+        .collect();
+    log.insert(120, "warning: unused import in src/cache.rs:12".into());
+    log.push("error[E0308]: mismatched types".into());
+    log.push("  --> src/format.rs:42:17".into());
+    log.push("error: could not compile `squash-core` (lib) due to 1 previous error".into());
+    log.push("Process exited with code 101".into());
+    log.join("\n")
+}
+
+#[test]
+fn a_failed_build_keeps_its_errors_status_paths_and_ends() {
+    let log = build_log();
+    let text = trim_text(&log, true).expect("trimmed");
+    assert!(text.starts_with(TRIM_MARKER), "{text}");
+    assert!(text.contains("of 205 lines; exit 101"), "{text}");
+    for kept in [
+        "error[E0308]: mismatched types",
+        "--> src/format.rs:42:17",
+        "could not compile `squash-core`",
+        "Process exited with code 101",
+        "warning: unused import in src/cache.rs:12",
+        "Compiling crate-0 v0.1.0",
+    ] {
+        assert!(text.contains(kept), "{kept} in {text}");
+    }
+    assert!(text.contains("lines …]"), "says what was cut: {text}");
+    assert!(estimate_tokens(&text) * 4 < estimate_tokens(&log));
+    assert_eq!(trim_text(&text, true), None, "never trimmed twice");
+    assert_eq!(trim_text("ok\n3 files changed", false), None, "small");
+}
+
+#[test]
+fn a_message_keeps_its_ids_and_a_request_its_words() {
+    let conv = ConversationId::new();
+    let result = Message::new(
+        conv,
+        Role::User,
+        vec![ContentItem::ToolResult {
+            tool_use_id: "toolu_1".into(),
+            tool_name: "Bash".into(),
+            result: vec![ToolResultData::Text { text: build_log() }],
+            is_error: true,
+        }],
+    )
+    .expect("valid");
+    let trimmed = trim_message(&result, false).expect("trimmed");
+    let ContentItem::ToolResult {
+        tool_use_id,
+        is_error,
+        ..
+    } = &trimmed[0]
+    else {
+        panic!("{trimmed:?}")
+    };
+    assert_eq!((tool_use_id.as_str(), *is_error), ("toolu_1", true));
+
+    let write = Message::new(
+        conv,
+        Role::Assistant,
+        vec![ContentItem::ToolCall {
+            id: "toolu_2".into(),
+            name: "Write".into(),
+            input: json!({"file_path": "src/big.rs", "content": build_log()}),
+        }],
+    )
+    .expect("valid");
+    let ContentItem::ToolCall { input, id, .. } = &trim_message(&write, false).unwrap()[0] else {
+        panic!()
+    };
+    assert_eq!(id, "toolu_2");
+    assert_eq!(input["file_path"], "src/big.rs");
+    assert!(input["content"].as_str().unwrap().starts_with(TRIM_MARKER));
+
+    let typed = "Please fix this build, it started after the upgrade:\n\n```\n".to_owned()
+        + &build_log()
+        + "\n```\nThanks — keep the public API as it is.";
+    let request = Message::text(conv, Role::User, &typed).expect("valid");
+    let ContentItem::UserMessage { text } = &trim_message(&request, true).unwrap()[0] else {
+        panic!()
+    };
+    assert!(text.starts_with("Please fix this build, it started after the upgrade:"));
+    assert!(text.ends_with("Thanks — keep the public API as it is."));
+    assert!(
+        text.contains("error[E0308]") && text.contains(TRIM_MARKER),
+        "{text}"
+    );
+    let short = Message::text(conv, Role::User, "fix the build").expect("valid");
+    assert_eq!(trim_message(&short, true), None);
+}
