@@ -1,19 +1,25 @@
-//! Test support: every backend, each fresh (a temp SQLite file; a new PostgreSQL schema).
-#![allow(dead_code)]
+//! Every backend, each fresh (a temp SQLite file; a new PostgreSQL schema), and "on every
+//! backend": the same test body against each.
+//!
+//! PostgreSQL is the one at `SQUASH_TEST_PG` (default `127.0.0.1:5432/test`). When it cannot be
+//! reached its part of a test passes with a note, unless `SQUASH_REQUIRE_POSTGRES` or `CI` is
+//! set (`scripts/test.sh` sets it): then it fails. The quick tier leaves PostgreSQL out.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use squash_app::ConversationService;
-use squash_core::{ContentItem, ImageSource, Role, StructuredText, SystemLevel, ToolResultData};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_store::ConversationStore;
+
+use crate::skip::Need;
 
 pub struct Backend {
     pub name: &'static str,
     pub store: Arc<dyn ConversationStore>,
     pub service: ConversationService,
-    pub sqlite_path: Option<std::path::PathBuf>,
+    pub sqlite_path: Option<PathBuf>,
     pub pg_schema: Option<String>,
     pg: Option<Arc<PostgresStore>>,
     _dir: Option<tempfile::TempDir>,
@@ -25,10 +31,69 @@ impl Backend {
             pg.drop_schema().await.expect("drop test schema");
         }
     }
+
+    /// A fresh, empty backend of the same kind (to import an export into).
+    pub async fn fresh(&self) -> Backend {
+        if self.pg.is_some() {
+            postgres().await.expect("PostgreSQL answered a moment ago")
+        } else {
+            sqlite().await
+        }
+    }
+
+    /// Wraps an already open SQLite store (the crash test reopens the same file).
+    pub fn from_sqlite(store: Arc<SqliteStore>, path: PathBuf) -> Backend {
+        let store: Arc<dyn ConversationStore> = store;
+        Backend {
+            name: "sqlite",
+            service: ConversationService::new(store.clone()),
+            store,
+            sqlite_path: Some(path),
+            pg_schema: None,
+            pg: None,
+            _dir: None,
+        }
+    }
+
+    /// Runs raw SQL on the database itself, past the store: `sqlite` on a SQLite file,
+    /// `postgres` in the backend's schema (to make a database look as an older version left it).
+    pub async fn raw_sql(&self, sqlite: &str, postgres: &str) {
+        if let Some(path) = &self.sqlite_path {
+            let db = rusqlite::Connection::open(path).expect("open sqlite");
+            db.execute_batch(sqlite).expect("raw SQL on SQLite");
+        }
+        if let Some(schema) = &self.pg_schema {
+            use sqlx::Connection;
+            let mut db = sqlx::PgConnection::connect(&pg_url())
+                .await
+                .expect("connect to PostgreSQL");
+            let sql = format!("SET search_path TO \"{schema}\"; {postgres}");
+            sqlx::raw_sql(&sql)
+                .execute(&mut db)
+                .await
+                .expect("raw SQL on PostgreSQL");
+            db.close().await.expect("close");
+        }
+    }
+
+    /// The store again, through a new connection to the same file or schema.
+    pub async fn reopen(&self) -> Arc<dyn ConversationStore> {
+        match (&self.sqlite_path, &self.pg_schema) {
+            (Some(path), _) => Arc::new(SqliteStore::open(path).expect("reopen sqlite")),
+            (None, Some(schema)) => Arc::new(
+                PostgresStore::connect_in_schema(&pg_url(), schema)
+                    .await
+                    .expect("reconnect to the test schema"),
+            ),
+            _ => unreachable!("a backend is SQLite or PostgreSQL"),
+        }
+    }
 }
 
+/// The test PostgreSQL server's URL.
 pub fn pg_url() -> String {
     std::env::var("SQUASH_TEST_PG")
+        .or_else(|_| std::env::var("SQUASH_TEST_POSTGRES_URL"))
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
 }
 
@@ -48,15 +113,12 @@ pub async fn sqlite() -> Backend {
     }
 }
 
-pub async fn postgres() -> Backend {
+/// A backend in a new schema of the test server; `None` (noted) when there is none here.
+pub async fn postgres() -> Option<Backend> {
     let schema = format!("t_{}", uuid_simple());
-    let pg = Arc::new(
-        PostgresStore::connect_in_schema(&pg_url(), &schema)
-            .await
-            .expect("PostgreSQL must be running at SQUASH_TEST_PG (default 127.0.0.1:5432/test)"),
-    );
+    let pg = Arc::new(postgres_store_in(&schema).await?);
     let store: Arc<dyn ConversationStore> = pg.clone();
-    Backend {
+    Some(Backend {
         name: "postgres",
         service: ConversationService::new(store.clone()).with_actor(Some("tester".into())),
         store,
@@ -64,18 +126,68 @@ pub async fn postgres() -> Backend {
         pg_schema: Some(schema),
         pg: Some(pg),
         _dir: None,
+    })
+}
+
+/// A bare SQLite store in a new temp dir (which lives as long as the returned handle).
+pub fn sqlite_store() -> (tempfile::TempDir, SqliteStore) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path().join("squash.db")).expect("open sqlite");
+    (dir, store)
+}
+
+/// A bare store in a new schema of the test server (drop it with `drop_schema`); `None`
+/// (noted) when there is none here.
+pub async fn postgres_store() -> Option<PostgresStore> {
+    postgres_store_in(&format!("squash_test_{}", uuid_simple())).await
+}
+
+/// A connection to the test server; `None` (noted) when there is none here.
+pub async fn pg_connection() -> Option<sqlx::PgConnection> {
+    use sqlx::Connection;
+    if Need::Postgres.left_to_full_tier() {
+        return None;
+    }
+    match sqlx::PgConnection::connect(&pg_url()).await {
+        Ok(db) => Some(db),
+        Err(e) => {
+            Need::Postgres.missing(&format!("PostgreSQL unavailable at {} ({e})", pg_url()));
+            None
+        }
     }
 }
 
-fn uuid_simple() -> String {
+/// A bare store in the schema `schema` of the test server; `None` (noted) when there is none.
+pub async fn postgres_store_in(schema: &str) -> Option<PostgresStore> {
+    if Need::Postgres.left_to_full_tier() {
+        return None;
+    }
+    match PostgresStore::connect_in_schema(&pg_url(), schema).await {
+        Ok(store) => Some(store),
+        Err(e) => {
+            Need::Postgres.missing(&format!("PostgreSQL unavailable at {} ({e})", pg_url()));
+            None
+        }
+    }
+}
+
+/// SQLite, and PostgreSQL where there is one (see the module's note).
+pub async fn every_backend() -> Vec<Backend> {
+    let mut all = vec![sqlite().await];
+    all.extend(postgres().await);
+    all
+}
+
+/// A fresh name part (a new id, simple form), for schemas and such.
+pub fn uuid_simple() -> String {
     squash_core::MessageId::new().as_uuid().simple().to_string()
 }
 
-/// Runs the same async test body against every backend.
+/// Runs the same async test body (`async fn body(b: &Backend)`) against every backend.
 #[macro_export]
 macro_rules! on_every_backend {
     ($body:ident) => {
-        for backend in [common::sqlite().await, common::postgres().await] {
+        for backend in $crate::every_backend().await {
             let name = backend.name;
             $body(&backend).await;
             eprintln!("{name}: ok");
@@ -84,313 +196,24 @@ macro_rules! on_every_backend {
     };
 }
 
-/// The content of the n-th message of a realistic mixed conversation (20 kinds cycling).
-pub fn mixed_content(n: usize) -> (Role, Vec<ContentItem>) {
-    let tool = format!("toolu_{n:03}");
-    match n % 10 {
-        0 => (
-            Role::User,
-            vec![ContentItem::UserMessage {
-                text: format!("Request {n}: find the failing test in src/lib.rs"),
-            }],
-        ),
-        1 => (
-            Role::Assistant,
-            vec![ContentItem::AssistantMessage {
-                structured: StructuredText {
-                    full_text: format!("Answer {n}: looking at src/lib.rs"),
-                    ..Default::default()
-                },
-            }],
-        ),
-        2 => (
-            Role::Assistant,
-            vec![
-                ContentItem::Thinking {
-                    signature: format!("sig{n}"),
-                    thinking: "check both src/ and tests/".into(),
-                },
-                ContentItem::ToolCall {
-                    id: tool,
-                    name: "Grep".into(),
-                    input: serde_json::json!({"pattern": "fn test_", "path": "src"}),
-                },
-            ],
-        ),
-        3 => (
-            Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: format!("toolu_{:03}", n - 1),
-                tool_name: "Grep".into(),
-                result: vec![ToolResultData::Text {
-                    text: "src/lib.rs:42: fn test_parse()".into(),
-                }],
-                is_error: false,
-            }],
-        ),
-        4 => (
-            Role::System,
-            vec![ContentItem::System {
-                level: SystemLevel::Warning,
-                content: "large file ignored".into(),
-                tool_use_id: None,
-            }],
-        ),
-        5 => (
-            Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: tool,
-                name: "Bash".into(),
-                input: serde_json::json!({"command": "cargo test"}),
-            }],
-        ),
-        6 => (
-            Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: format!("toolu_{:03}", n - 1),
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: "error[E0308]: mismatched types".into(),
-                }],
-                is_error: true,
-            }],
-        ),
-        7 => (
-            Role::User,
-            vec![
-                ContentItem::UserMessage {
-                    text: "here is a screenshot".into(),
-                },
-                ContentItem::Image {
-                    source: ImageSource::Base64 {
-                        media_type: "image/png".into(),
-                        data: "iVBORw0KGgo=".into(),
-                    },
-                },
-            ],
-        ),
-        8 => (
-            Role::Assistant,
-            vec![ContentItem::UnknownJson {
-                json: serde_json::json!({"type": "server_tool_use", "n": n}),
-            }],
-        ),
-        _ => (
-            Role::User,
-            vec![ContentItem::UserMessage {
-                text: format!("Thanks, message {n}"),
-            }],
-        ),
-    }
-}
+/// Two tests of one store check (`async fn check(store: &impl ConversationStore)`): `$sqlite`
+/// on a fresh SQLite file, `$postgres` in a fresh PostgreSQL schema (see the module's note).
+#[macro_export]
+macro_rules! on_both_stores {
+    ($check:ident: $sqlite:ident, $postgres:ident) => {
+        #[tokio::test]
+        async fn $sqlite() {
+            let (_dir, store) = $crate::backend::sqlite_store();
+            $check(&store).await;
+        }
 
-/// Checks every stored invariant of one conversation; returns what is wrong.
-pub async fn violations(b: &Backend, conv: squash_core::ConversationId) -> Vec<String> {
-    use std::collections::HashSet;
-    let mut bad = Vec::new();
-    let all = b.store.all_messages(conv).await.expect("all messages");
-    let known: HashSet<_> = all.iter().map(|m| m.id).collect();
-    let threads = b.store.threads(conv).await.expect("threads");
-    let current = b
-        .store
-        .conversation(conv)
-        .await
-        .expect("conversation")
-        .current_thread_id;
-    if !threads.iter().any(|t| t.id == current) {
-        bad.push(format!(
-            "current thread {current} is not a thread of the conversation"
-        ));
-    }
-    for t in &threads {
-        let snap = b.store.thread(t.id).await.expect("thread");
-        if snap.links.len() as u64 != t.message_count {
-            bad.push(format!(
-                "thread {} has {} links but message_count {}",
-                t.id,
-                snap.links.len(),
-                t.message_count
-            ));
+        #[tokio::test]
+        async fn $postgres() {
+            let Some(store) = $crate::postgres_store().await else {
+                return;
+            };
+            $check(&store).await;
+            store.drop_schema().await.expect("drop the test schema");
         }
-        let unique: HashSet<_> = snap.links.iter().collect();
-        if unique.len() != snap.links.len() {
-            bad.push(format!("thread {} links a message twice", t.id));
-        }
-        for l in &snap.links {
-            if !known.contains(l) {
-                bad.push(format!("thread {} links unknown message {l}", t.id));
-            }
-        }
-        if let Some(o) = t.original_thread_id {
-            if !threads.iter().any(|p| p.id == o) {
-                bad.push(format!("thread {} derives from unknown thread {o}", t.id));
-            }
-        }
-    }
-    for op in b.store.operations(conv).await.expect("operations") {
-        for s in op.source_message_ids.iter().chain([&op.result_message_id]) {
-            if !known.contains(s) {
-                bad.push(format!("operation {} names unknown message {s}", op.id));
-            }
-        }
-        match all.iter().find(|m| m.id == op.result_message_id) {
-            Some(m) if m.squash_operation_id == Some(op.id) => {}
-            _ => bad.push(format!(
-                "operation {}'s result does not point back to it",
-                op.id
-            )),
-        }
-    }
-    bad.extend(dense_positions(b).await);
-    bad
-}
-
-/// Positions of every thread are 0..n-1, read from the tables themselves.
-pub async fn dense_positions(b: &Backend) -> Vec<String> {
-    const SQL: &str = "SELECT thread_key, count(*), min(position), max(position) FROM thread_messages GROUP BY thread_key";
-    let rows: Vec<(i64, i64, i64, i64)> = if let Some(path) = &b.sqlite_path {
-        let conn = rusqlite::Connection::open(path).expect("open sqlite");
-        let mut stmt = conn.prepare(SQL).expect("prepare");
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .expect("query")
-            .collect::<Result<_, _>>()
-            .expect("rows")
-    } else {
-        let schema = b.pg_schema.clone().expect("pg schema");
-        let pool = sqlx::postgres::PgPoolOptions::new()
-            .max_connections(1)
-            .connect(&pg_url())
-            .await
-            .expect("connect");
-        sqlx::query_as::<_, (i64, i64, i64, i64)>(
-            &SQL.replace("thread_messages", &format!("{schema}.thread_messages"))
-                .replace("min(position)", "min(position)::bigint")
-                .replace("max(position)", "max(position)::bigint"),
-        )
-        .fetch_all(&pool)
-        .await
-        .expect("query")
-    };
-    rows.into_iter()
-        .filter(|(_, n, lo, hi)| *lo != 0 || *hi != n - 1)
-        .map(|(t, n, lo, hi)| format!("thread key {t}: {n} links at positions {lo}..={hi}"))
-        .collect()
-}
-
-impl Backend {
-    /// Wraps an already open SQLite store (the crash test reopens the same file).
-    pub fn from_sqlite(store: Arc<SqliteStore>, path: std::path::PathBuf) -> Backend {
-        let store: Arc<dyn ConversationStore> = store;
-        Backend {
-            name: "sqlite",
-            service: ConversationService::new(store.clone()),
-            store,
-            sqlite_path: Some(path),
-            pg_schema: None,
-            pg: None,
-            _dir: None,
-        }
-    }
-}
-
-/// The lines a resumed Claude Code session is made of: from its last user or assistant line up
-/// through `parentUuid` (and `logicalParentUuid` across a compaction) to the root, in order.
-pub fn claude_chain(session: &str) -> Vec<serde_json::Value> {
-    use serde_json::Value;
-    let lines: Vec<Value> = session
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
-    let by_uuid: std::collections::HashMap<&str, &Value> = lines
-        .iter()
-        .filter_map(|l| Some((l["uuid"].as_str()?, l)))
-        .collect();
-    let mut chain = Vec::new();
-    let mut at = lines
-        .iter()
-        .rev()
-        .find(|l| matches!(l["type"].as_str(), Some("user" | "assistant")));
-    while let Some(line) = at {
-        chain.push(line.clone());
-        let parent = line["parentUuid"]
-            .as_str()
-            .or_else(|| line["logicalParentUuid"].as_str());
-        at = parent.and_then(|p| by_uuid.get(p).copied());
-    }
-    chain.reverse();
-    chain
-}
-
-/// The messages a Claude Code session sends to the API: the user and assistant lines of its
-/// chain, consecutive lines of one role merged into one message (as the CLI and the API do).
-pub fn claude_api_messages(session: &str) -> Vec<serde_json::Value> {
-    use serde_json::{json, Value};
-    let mut out: Vec<Value> = Vec::new();
-    for v in claude_chain(session) {
-        let role = match v["type"].as_str() {
-            Some(r @ ("user" | "assistant")) => r,
-            _ => continue,
-        };
-        let blocks = match &v["message"]["content"] {
-            Value::String(s) => vec![json!({"type": "text", "text": s})],
-            Value::Array(b) => b.clone(),
-            _ => Vec::new(),
-        };
-        match out.last_mut() {
-            Some(last) if last["role"] == role => {
-                if let Some(content) = last["content"].as_array_mut() {
-                    content.extend(blocks);
-                }
-            }
-            _ => out.push(json!({"role": role, "content": blocks})),
-        }
-    }
-    out
-}
-
-// The Messages API's pairing rule, shared with the tests that drive the real agents.
-#[path = "../agents/pairing.rs"]
-mod pairing;
-// Not every test that includes this module checks pairing.
-#[allow(unused_imports)]
-pub use pairing::assert_api_pairing;
-
-/// SQL that takes migration 0007 (thread segments) back out of a database, either backend:
-/// every thread's links are written out whole, as before it, then the layout goes.
-macro_rules! undo_segments {
-    () => {
-        "CREATE TEMP TABLE whole_links AS \
-         SELECT ru.thread_key, ru.start + tm.position - ru.off AS position, tm.message_key \
-         FROM (SELECT thread_key, start, length, source_thread_key AS src, source_offset AS off \
-               FROM thread_segments \
-               UNION ALL SELECT key, tail_start, message_count - tail_start, key, tail_offset \
-               FROM threads WHERE message_count > tail_start) ru \
-         JOIN thread_messages tm ON tm.thread_key = ru.src \
-          AND tm.position BETWEEN ru.off AND ru.off + ru.length - 1; \
-         DELETE FROM thread_messages; \
-         INSERT INTO thread_messages (thread_key, position, message_key) \
-         SELECT thread_key, position, message_key FROM whole_links; \
-         DROP TABLE whole_links; DROP TABLE thread_segments; \
-         ALTER TABLE threads DROP COLUMN tail_start; ALTER TABLE threads DROP COLUMN tail_offset; "
     };
 }
-
-/// SQL that takes migrations 0007 (segments) and 0006 (search) back out of a SQLite database,
-/// for tests that make a database look as it did before a migration; then `PRAGMA
-/// user_version` says which.
-pub const SQLITE_UNDO_SEARCH: &str = concat!(
-    undo_segments!(),
-    "DROP TRIGGER messages_search_insert; \
-     DROP TRIGGER messages_search_fill; DROP TRIGGER messages_search_delete; \
-     DROP TABLE message_search; DROP INDEX messages_without_search; \
-     DROP INDEX thread_messages_by_message; ALTER TABLE messages DROP COLUMN search_text;"
-);
-
-/// The same for PostgreSQL (with its migration records).
-pub const PG_UNDO_SEARCH: &str = concat!(
-    undo_segments!(),
-    "DELETE FROM _sqlx_migrations WHERE version = 7; \
-     ALTER TABLE messages DROP COLUMN search_vector; \
-     ALTER TABLE messages DROP COLUMN search_text; DROP INDEX thread_messages_by_message; \
-     DELETE FROM _sqlx_migrations WHERE version = 6;"
-);

@@ -1,10 +1,9 @@
 //! A real HTTP server on 127.0.0.1 that answers from a script and records every request, so the
 //! HTTP providers are tested over the wire they use in production.
 
-#![allow(dead_code)] // each test binary uses a different part of it
-
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -103,13 +102,7 @@ impl MockServer {
         let app = Router::new()
             .fallback(answer)
             .with_state(Arc::clone(&script));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind a local port");
-        let addr = listener.local_addr().expect("local address");
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let addr = serve(app).await;
         MockServer {
             url: format!("http://{addr}"),
             script,
@@ -171,6 +164,18 @@ async fn answer(
         );
     }
     response
+}
+
+/// Serves `app` on an ephemeral loopback port for the rest of the test; its address.
+pub async fn serve(app: Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a loopback port");
+    let addr = listener.local_addr().expect("local address");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    addr
 }
 
 /// A fast retry policy for tests: `attempts` tries, millisecond backoff.

@@ -4,28 +4,18 @@
 //! → import) with nothing lost; the near misses of each reader are refused, and nothing is
 //! written for them.
 
-mod common;
-
-use std::path::{Path, PathBuf};
+use squash_testkit::fixtures::{import_options, session_data as data};
+use std::path::Path;
 use std::sync::Arc;
 
-use common::Backend;
 use serde_json::Value;
 use squash_app::import::{ImportError, ImportSummary};
 use squash_app::{ExportFormat, ExportOptions, ImportFormat, ImportOptions, NoProgress};
 use squash_core::{ContentItem, Message};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name)
-}
+use squash_testkit::Backend;
 
 fn options() -> ImportOptions {
-    ImportOptions {
-        fallback_project: "/tmp/agent-formats".into(),
-        ..ImportOptions::default()
-    }
+    import_options("/tmp/agent-formats")
 }
 
 async fn import(b: &Backend, path: &Path) -> Result<ImportSummary, ImportError> {
@@ -192,10 +182,20 @@ async fn near_misses(b: &Backend, dir: &Path) {
 
 #[tokio::test]
 async fn agent_formats_on_sqlite() {
-    story(&common::sqlite().await, &common::sqlite().await).await;
+    story(
+        &squash_testkit::sqlite().await,
+        &squash_testkit::sqlite().await,
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn agent_formats_on_postgres() {
-    story(&common::postgres().await, &common::postgres().await).await;
+    let (Some(a), Some(b)) = (
+        squash_testkit::postgres().await,
+        squash_testkit::postgres().await,
+    ) else {
+        return;
+    };
+    story(&a, &b).await;
 }

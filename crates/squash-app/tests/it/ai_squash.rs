@@ -1,12 +1,10 @@
 //! The AI squash engine and the chat turn, through the service, against a scripted model on
 //! every store backend.
 
-mod common;
-
+use squash_testkit::on_every_backend;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::Backend;
 use squash_app::{
     ChatError, ChatOptions, ErrorCode, PartnerPolicy, ServiceError, SquashEngine, SquashError,
     SquashOptions,
@@ -19,6 +17,7 @@ use squash_llm::{
     FakeReply, LlmError, ProviderKind,
 };
 use squash_store::StoreStats;
+use squash_testkit::Backend;
 
 /// A long message, so that any reasonable squash is shorter.
 fn long_text(n: usize) -> String {
@@ -181,7 +180,7 @@ async fn ai_squash_end_to_end(b: &Backend) {
     let old = b.service.thread_view(first_thread).await.unwrap();
     assert!(old.messages.iter().any(|m| m.id == message.id));
     assert_eq!(b.service.history(conv).await.unwrap().len(), 3);
-    assert!(common::violations(b, conv).await.is_empty());
+    assert!(squash_testkit::violations(b, conv).await.is_empty());
 }
 
 #[tokio::test]
@@ -225,7 +224,7 @@ async fn append_during_call(b: &Backend) {
     );
     let result = squash.outcome.message.unwrap().id;
     assert_eq!(links(b, conv).await, vec![result, ids[2], ids[3], late.id]);
-    assert!(common::violations(b, conv).await.is_empty());
+    assert!(squash_testkit::violations(b, conv).await.is_empty());
 }
 
 #[tokio::test]
@@ -336,7 +335,7 @@ async fn every_failed_model_call_leaves_storage_unchanged() {
 
 #[tokio::test]
 async fn a_cancelled_call_changes_nothing() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, ids) = conversation(&b, 3).await;
     let before = counts(&b).await;
     let fake = Arc::new(
@@ -366,7 +365,7 @@ async fn a_cancelled_call_changes_nothing() {
 
 #[tokio::test]
 async fn too_large_input_is_refused_before_any_request() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, ids) = conversation(&b, 8).await;
     let before = counts(&b).await;
     // 4,096 tokens are kept for the answer; the messages need a few hundred more than that.
@@ -410,7 +409,7 @@ async fn too_large_input_is_refused_before_any_request() {
 
 #[tokio::test]
 async fn an_unusable_answer_gets_one_retry_then_the_extract() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, ids) = conversation(&b, 3).await;
     let fake = Arc::new(FakeModel::new());
     // Empty, then only a preamble: both unusable. The user still gets a squash: the extract.
@@ -463,7 +462,7 @@ async fn an_unusable_answer_gets_one_retry_then_the_extract() {
 
 #[tokio::test]
 async fn a_leading_preamble_is_stripped() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, ids) = conversation(&b, 3).await;
     let fake = Arc::new(FakeModel::new());
     fake.push(FakeReply::Deltas(vec![
@@ -494,7 +493,7 @@ async fn a_leading_preamble_is_stripped() {
 
 #[tokio::test]
 async fn tool_partners_join_the_selection() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let s = &b.service;
     let conv = s
         .create_conversation("/tmp/ai-tools", "tools")
@@ -609,7 +608,7 @@ async fn tool_partners_join_the_selection() {
 
 #[tokio::test]
 async fn bad_selections_are_refused_before_any_request() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, ids) = conversation(&b, 3).await;
     let fake = Arc::new(FakeModel::new());
     let one = b
@@ -632,7 +631,7 @@ async fn bad_selections_are_refused_before_any_request() {
 
 #[tokio::test]
 async fn rerun_needs_an_ai_squash_whose_sources_are_current() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, ids) = conversation(&b, 4).await;
     let manual = b
         .service
@@ -677,7 +676,7 @@ async fn rerun_needs_an_ai_squash_whose_sources_are_current() {
 
 #[tokio::test]
 async fn a_chat_turn_streams_and_stores_the_reply() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let s = &b.service;
     let conv = s
         .create_conversation("/tmp/ai-chat", "chat")
@@ -686,7 +685,7 @@ async fn a_chat_turn_streams_and_stores_the_reply() {
         .id;
     // Earlier turns with every kind of content the thread may hold.
     for n in 0..10 {
-        let (role, content) = common::mixed_content(n);
+        let (role, content) = squash_testkit::mixed_content(n);
         s.append(conv, role, content).await.unwrap();
     }
     let fake = Arc::new(FakeModel::new());
@@ -741,7 +740,7 @@ async fn a_chat_turn_streams_and_stores_the_reply() {
 
 #[tokio::test]
 async fn a_failed_or_empty_chat_reply_stores_no_assistant_message() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let s = &b.service;
     let conv = s
         .create_conversation("/tmp/ai-chat", "chat")
@@ -810,7 +809,7 @@ async fn a_failed_or_empty_chat_reply_stores_no_assistant_message() {
 
 #[tokio::test]
 async fn a_provider_that_does_not_count_leaves_the_usage_unknown() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, ids) = conversation(&b, 4).await;
     let fake = Arc::new(FakeModel::new().without_usage());
     fake.push_text(SUMMARY);

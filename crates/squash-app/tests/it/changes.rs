@@ -2,13 +2,12 @@
 //! committed (and nothing for a write that was refused), and a reply is appended only to a
 //! thread that still holds its question.
 
-mod common;
-
+use squash_testkit::on_every_backend;
 use std::time::Duration;
 
-use common::Backend;
 use squash_app::{PartnerPolicy, ServiceError};
 use squash_core::{ContentItem, ConversationId, Message, Role};
+use squash_testkit::Backend;
 use tokio::sync::broadcast;
 
 /// The next change to one of `ours`, within 10 s (PostgreSQL's notifications travel through

@@ -4,8 +4,6 @@
 //!
 //! The worker is this same test binary, re-executed with `SQUASH_CRASH_WORKER` set.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -49,7 +47,7 @@ async fn crash_worker() {
         let pick = |rng: &mut rand::rngs::StdRng| links[rng.gen_range(0..links.len())];
         match rng.gen_range(0..10) {
             0..=4 => {
-                let (role, content) = common::mixed_content(rng.gen_range(0..10));
+                let (role, content) = squash_testkit::mixed_content(rng.gen_range(0..10));
                 let (m, _) = service.append(conv, role, content).await.unwrap();
                 writeln!(log, "{}", m.id).unwrap();
             }
@@ -125,10 +123,10 @@ async fn killed_at_random_moments() {
         drop(conn);
 
         let store = Arc::new(SqliteStore::open(&db).unwrap());
-        let b = common::Backend::from_sqlite(store.clone(), db.clone());
+        let b = squash_testkit::Backend::from_sqlite(store.clone(), db.clone());
         let convs = b.service.list_conversations(None).await.unwrap();
         let Some(conv) = convs.first() else { continue };
-        let bad = common::violations(&b, conv.id).await;
+        let bad = squash_testkit::violations(&b, conv.id).await;
         assert!(bad.is_empty(), "after kill {kill}: {bad:#?}");
         let stored: std::collections::HashSet<String> = store
             .all_messages(conv.id)

@@ -2,25 +2,19 @@
 //! again they give the same messages; a squashed thread exports as a rollout whose calls and
 //! outputs are paired and whose squash is user text.
 
-mod common;
-
+use squash_testkit::fixtures::session_data as data;
+use squash_testkit::on_every_backend;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-use common::Backend;
 use serde_json::Value;
 use squash_app::import::{ImportStatus, ImportSummary};
 use squash_app::{
     ExportFormat, ExportOptions, ImportOptions, ManualSquashRequest, NoProgress, PartnerPolicy,
 };
 use squash_core::{ContentItem, ConversationId, Message};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name)
-}
+use squash_testkit::Backend;
 
 async fn import(b: &Backend, path: &Path) -> ImportSummary {
     let options = ImportOptions {

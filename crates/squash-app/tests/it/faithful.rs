@@ -3,46 +3,20 @@
 //! extract needs no model; a selection too large for the window goes in parts; the result's
 //! role follows its sources. The demo session (a real-shaped agent run) is the input.
 
-mod common;
-
+use squash_testkit::on_every_backend;
 use std::sync::{Arc, Mutex};
 
-use common::Backend;
-use serde::Deserialize;
 use squash_app::{SquashEngine, SquashOptions, SquashStage};
 use squash_core::ledger::{build_ledger, check_facts};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::quality::{FallbackCause, InventedOutcome};
-use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
+use squash_core::{ConversationId, Message, MessageId, Role};
 use squash_llm::{ChatModel, ChatPart, FakeModel};
+use squash_testkit::fixtures::store_demo;
+use squash_testkit::Backend;
 
-#[derive(Deserialize)]
-struct Session {
-    messages: Vec<SessionMessage>,
-}
-
-#[derive(Deserialize)]
-struct SessionMessage {
-    role: Role,
-    content: Vec<ContentItem>,
-}
-
-/// The demo session stored as a conversation; its messages in order.
 async fn demo(b: &Backend) -> (ConversationId, Vec<Message>) {
-    let session: Session =
-        serde_json::from_str(include_str!("../../squash-cli/demo/session.json")).unwrap();
-    let conv = b
-        .service
-        .create_conversation("/tmp/faithful", "demo")
-        .await
-        .unwrap()
-        .id;
-    let mut messages = Vec::new();
-    for m in session.messages {
-        let (message, _) = b.service.append(conv, m.role, m.content).await.unwrap();
-        messages.push(message);
-    }
-    (conv, messages)
+    store_demo(b, "/tmp/faithful").await
 }
 
 /// Messages 2 to 11: the agent's tool run, as `squash demo` selects it.
@@ -107,7 +81,7 @@ async fn repair_then_details(b: &Backend) {
         .await
         .unwrap();
     assert_eq!(stored.role, Role::Assistant);
-    assert!(common::violations(b, conv).await.is_empty());
+    assert!(squash_testkit::violations(b, conv).await.is_empty());
 }
 
 #[tokio::test]
@@ -117,7 +91,7 @@ async fn a_forgetful_inventive_model_is_repaired_and_completed() {
 
 #[tokio::test]
 async fn a_repair_that_works_is_applied_as_is() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, messages) = demo(&b).await;
     let refs: Vec<&Message> = messages[1..11].iter().collect();
     let ledger = build_ledger(&refs);
@@ -192,7 +166,7 @@ async fn the_extract_needs_no_model() {
 
 #[tokio::test]
 async fn a_selection_larger_than_the_window_goes_in_parts() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, messages) = demo(&b).await;
     let fake = Arc::new(FakeModel::new());
     for i in 0..3 {
@@ -254,7 +228,7 @@ async fn a_selection_larger_than_the_window_goes_in_parts() {
 
 #[tokio::test]
 async fn the_brief_prompt_asks_only_for_the_connecting_prose() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, messages) = demo(&b).await;
     let fake = Arc::new(FakeModel::new());
     fake.push_text("The assistant made cargo test pass again for the config crate.");
@@ -301,7 +275,7 @@ async fn the_brief_prompt_asks_only_for_the_connecting_prose() {
 
 #[tokio::test]
 async fn the_result_role_follows_its_sources_unless_overridden() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, messages) = demo(&b).await;
     let fake = Arc::new(FakeModel::new());
     fake.push_text(

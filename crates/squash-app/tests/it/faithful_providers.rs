@@ -3,8 +3,6 @@
 //! `claude` executable printing its JSON result). Each shows the repair request on the wire
 //! and the fallback when no answer is usable.
 
-mod common;
-
 use std::os::unix::fs::PermissionsExt;
 use std::sync::{Arc, Mutex};
 
@@ -12,42 +10,19 @@ use axum::extract::State;
 use axum::response::IntoResponse;
 use axum::routing::post;
 use axum::{Json, Router};
-use serde::Deserialize;
 use serde_json::{json, Value};
 use squash_app::SquashEngine;
 use squash_core::ledger::{build_ledger, check_facts};
 use squash_core::prompt::SquashStyle;
 use squash_core::quality::InventedOutcome;
-use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
+use squash_core::{ConversationId, Message, MessageId};
 use squash_llm::{AnthropicConfig, AnthropicModel, ClaudeCliConfig, ClaudeCliModel, RetryPolicy};
+use squash_testkit::fixtures::store_demo;
 
 const INVENTED: &str = "src/settings.py";
 
-#[derive(Deserialize)]
-struct Session {
-    messages: Vec<SessionMessage>,
-}
-
-#[derive(Deserialize)]
-struct SessionMessage {
-    role: Role,
-    content: Vec<ContentItem>,
-}
-
-async fn demo(b: &common::Backend) -> (ConversationId, Vec<Message>) {
-    let session: Session =
-        serde_json::from_str(include_str!("../../squash-cli/demo/session.json")).unwrap();
-    let conv = b
-        .service
-        .create_conversation("/tmp/providers", "demo")
-        .await
-        .unwrap()
-        .id;
-    let mut messages = Vec::new();
-    for m in session.messages {
-        messages.push(b.service.append(conv, m.role, m.content).await.unwrap().0);
-    }
-    (conv, messages)
+async fn demo(b: &squash_testkit::Backend) -> (ConversationId, Vec<Message>) {
+    store_demo(b, "/tmp/providers").await
 }
 
 fn run(messages: &[Message]) -> Vec<MessageId> {
@@ -122,7 +97,7 @@ async fn messages(State(server): State<Anthropic>, Json(body): Json<Value>) -> i
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn anthropic_gets_a_repair_request_on_the_wire() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, msgs) = demo(&b).await;
     let seen: Seen = Arc::default();
     let app = Router::new()
@@ -195,7 +170,7 @@ fn cli_model(program: &std::path::Path, dir: &std::path::Path) -> Arc<ClaudeCliM
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_claude_cli_is_repaired_and_falls_back() {
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let (conv, msgs) = demo(&b).await;
     let dir = tempfile::tempdir().unwrap();
 

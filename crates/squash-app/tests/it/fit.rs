@@ -4,12 +4,10 @@
 //! stay, every call keeps its result, the plan is one new thread that one undo restores, every
 //! step has its operation; a plan that cannot be met, or a model call that fails, writes nothing.
 
-mod common;
-
+use squash_testkit::on_every_backend;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use common::Backend;
 use squash_app::fit::{FitError, FitService, FitStrategy, StepAction};
 use squash_app::{SquashEngine, SquashError};
 use squash_core::fit::{FitRequest, TRIM_MARKER};
@@ -20,6 +18,7 @@ use squash_core::{
     ContentItem, ConversationId, Message, MessageId, Role, ThreadOrigin, ToolResultData,
 };
 use squash_llm::{FakeModel, LlmError};
+use squash_testkit::Backend;
 
 /// One request, then `steps` steps: a `cargo test` call with a long log (failing with a named
 /// error every third step), a sentence of the agent's every fourth.
@@ -215,7 +214,7 @@ async fn the_defaults_land_under_the_budget_as_one_thread(b: &Backend) {
             StepAction::Ai => panic!("no model was asked"),
         }
     }
-    assert!(common::violations(b, conv).await.is_empty());
+    assert!(squash_testkit::violations(b, conv).await.is_empty());
 
     let ids: Vec<MessageId> = original.iter().map(|m| m.id).collect();
     let fitted = links(b, conv).await;
@@ -361,15 +360,6 @@ async fn within_budget_is_a_no_op(b: &Backend) {
     assert!(outcome.thread.is_none() && outcome.steps.is_empty());
     assert_eq!(outcome.tokens_after, total(&original));
     assert_eq!(b.store.threads(conv).await.unwrap().len(), 1);
-}
-
-macro_rules! on_every_backend {
-    ($body:ident) => {
-        for b in [common::sqlite().await, common::postgres().await] {
-            $body(&b).await;
-            b.cleanup().await;
-        }
-    };
 }
 
 #[tokio::test]

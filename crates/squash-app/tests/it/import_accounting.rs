@@ -3,16 +3,16 @@
 //! and its report's `lines` adds up to `messages + metadata + skipped`, against counts made here
 //! from the raw files. Files that are bad on purpose are listed with the error they must give.
 
-mod common;
-
+use squash_testkit::fixtures::import_options;
+use squash_testkit::on_every_backend;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use common::Backend;
 use serde_json::{json, Value};
 use squash_app::import::{FileReport, ImportSummary, SourceFormat};
 use squash_app::{ExportFormat, ExportOptions, ImportOptions, NoProgress};
+use squash_testkit::Backend;
 
 /// Files that must fail, by file name, with a piece of their error.
 const BAD: &[(&str, &str)] = &[
@@ -25,10 +25,7 @@ fn sessions() -> PathBuf {
 }
 
 fn options() -> ImportOptions {
-    ImportOptions {
-        fallback_project: "/tmp/accounting-tests".into(),
-        ..ImportOptions::default()
-    }
+    import_options("/tmp/accounting-tests")
 }
 
 /// Every file under `dir`, recursively.

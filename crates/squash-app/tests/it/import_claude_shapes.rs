@@ -3,15 +3,14 @@
 //! types), imported through the service on every backend: the current thread, the threads one
 //! can switch to, the warnings, and every line accounted for.
 
-mod common;
-
-use std::path::{Path, PathBuf};
+use squash_testkit::fixtures::session_data as data;
+use squash_testkit::on_every_backend;
 use std::sync::Arc;
 
-use common::Backend;
 use squash_app::import::{ImportStatus, ImportSummary};
 use squash_app::{ImportOptions, NoProgress};
 use squash_core::{BranchKind, ContentItem, ConversationId, Message, SystemLevel, ThreadOrigin};
+use squash_testkit::Backend;
 
 /// The shape fixtures (the real sessions beside them are covered by import_export.rs).
 const SHAPES: [&str; 6] = [
@@ -22,12 +21,6 @@ const SHAPES: [&str; 6] = [
     "claude-code-sidechain-pieces.jsonl",
     "claude-code-line-types.jsonl",
 ];
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name)
-}
 
 async fn import(b: &Backend, name: &str) -> ImportSummary {
     let options = ImportOptions {

@@ -3,27 +3,17 @@
 //! through the import service on every backend: exact messages and threads, every record
 //! accounted for, re-import idempotent, bad input refused with nothing written.
 
-mod common;
-
-use std::path::{Path, PathBuf};
+use squash_testkit::fixtures::{import_options, session_data as data};
+use squash_testkit::on_every_backend;
 use std::sync::Arc;
 
-use common::Backend;
 use squash_app::import::{ImportStatus, ImportSummary};
 use squash_app::{ImportFormat, ImportOptions, NoProgress};
 use squash_core::{ContentItem, ConversationId, Message, Role, SourceFormat, ThreadId};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name)
-}
+use squash_testkit::Backend;
 
 fn options() -> ImportOptions {
-    ImportOptions {
-        fallback_project: "/tmp/import-tests".into(),
-        ..ImportOptions::default()
-    }
+    import_options("/tmp/import-tests")
 }
 
 /// Imports a file (format detected) and checks what every import must hold: one file report
@@ -102,7 +92,7 @@ async fn thread(b: &Backend, id: ThreadId) -> Vec<(Role, String)> {
 
 async fn no_violations(b: &Backend, summary: &ImportSummary) {
     for c in &summary.conversations {
-        let v = common::violations(b, c.conversation_id).await;
+        let v = squash_testkit::violations(b, c.conversation_id).await;
         assert!(v.is_empty(), "{v:?}");
     }
 }

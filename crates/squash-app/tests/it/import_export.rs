@@ -2,13 +2,12 @@
 //! independently from the raw files, idempotency, growth, round trips, and a Gromozeka
 //! database built here from the schema and JSON shapes of the spec.
 
-mod common;
-
+use squash_testkit::fixtures::{import_options, session_data as data};
+use squash_testkit::on_every_backend;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-use common::{mixed_content, Backend};
 use serde_json::{json, Value};
 use squash_app::import::{ImportStatus, ImportSummary};
 use squash_app::{
@@ -16,18 +15,10 @@ use squash_app::{
     NoProgress, PartnerPolicy,
 };
 use squash_core::{ContentItem, ConversationId, Message, ThreadOrigin};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name)
-}
+use squash_testkit::{mixed_content, Backend};
 
 fn options() -> ImportOptions {
-    ImportOptions {
-        fallback_project: "/tmp/import-tests".into(),
-        ..ImportOptions::default()
-    }
+    import_options("/tmp/import-tests")
 }
 
 async fn import(b: &Backend, path: &Path) -> ImportSummary {
@@ -179,15 +170,17 @@ async fn stored_figures(b: &Backend, summary: &ImportSummary) -> Figures {
             f.sidechains += 1;
         }
         assert!(
-            common::violations(b, c.conversation_id).await.is_empty(),
+            squash_testkit::violations(b, c.conversation_id)
+                .await
+                .is_empty(),
             "{:?}",
-            common::violations(b, c.conversation_id).await
+            squash_testkit::violations(b, c.conversation_id).await
         );
     }
     f
 }
 
-/// Files of the data folder whose shapes tests/import_codex_chatgpt.rs checks message by message.
+/// Files of the data folder whose shapes tests/it/import_codex_chatgpt.rs checks message by message.
 const COVERED_ELSEWHERE: [&str; 5] = [
     "chatgpt-conversations.json",
     "codex-compacted.jsonl",
@@ -195,7 +188,7 @@ const COVERED_ELSEWHERE: [&str; 5] = [
     "codex-exit-code.jsonl",
     "codex-legacy.jsonl",
 ];
-/// Files of the data folder whose readers' tests and tests/agent_formats.rs check them (Gemini
+/// Files of the data folder whose readers' tests and tests/it/agent_formats.rs check them (Gemini
 /// CLI, opencode, claude.ai), and the dump opencode's store is rebuilt from.
 const COVERED_BY_AGENT_FORMATS: [&str; 4] = [
     "claude-ai-conversations.json",
@@ -397,7 +390,7 @@ async fn malformed_and_growth(b: &Backend) {
     let now = b.service.current_thread(conv).await.unwrap();
     assert_eq!(now.thread.id, squash.thread.id, "appended in place");
     assert_eq!(now.messages.len(), full.messages - 1);
-    assert!(common::violations(b, conv).await.is_empty());
+    assert!(squash_testkit::violations(b, conv).await.is_empty());
 
     // A source that changed in another way is imported again as a new conversation.
     std::fs::write(&file, lines[..5].join("\n").replace("analyze", "analyse")).unwrap();
@@ -434,8 +427,8 @@ fn check_resumable(text: &str, session: &str) {
     let mut previous: Option<String> = None;
     let mut calls = std::collections::HashSet::new();
     let mut uuids = std::collections::HashSet::new();
-    common::assert_api_pairing(&common::claude_api_messages(text));
-    let chain: std::collections::HashSet<String> = common::claude_chain(text)
+    squash_testkit::assert_api_pairing(&squash_testkit::claude_api_messages(text));
+    let chain: std::collections::HashSet<String> = squash_testkit::claude_chain(text)
         .iter()
         .filter_map(|l| l["uuid"].as_str().map(str::to_owned))
         .collect();
@@ -769,11 +762,7 @@ async fn json_round_trip(b: &Backend) {
     let out = export_to(b, conv.id, &ExportOptions::new(ExportFormat::Json)).await;
 
     // Into a fresh store: the very same conversation, ids and all.
-    let fresh = if b.name == "sqlite" {
-        common::sqlite().await
-    } else {
-        common::postgres().await
-    };
+    let fresh = b.fresh().await;
     let summary = fresh
         .service
         .import_bytes("export.json", out.clone(), &options())
@@ -814,7 +803,7 @@ async fn json_round_trip(b: &Backend) {
     for (x, y) in copy.current.iter().zip(&original.current) {
         assert_eq!((x.role, &x.content), (y.role, &y.content));
     }
-    assert!(common::violations(b, copy_id).await.is_empty());
+    assert!(squash_testkit::violations(b, copy_id).await.is_empty());
     let again = s
         .import_bytes("export.json", out, &options())
         .await
@@ -1048,9 +1037,9 @@ async fn gromozeka(b: &Backend) {
     assert_eq!(report.backfilled_operations, 2);
     let conv = report.conversation_id;
     assert!(
-        common::violations(b, conv).await.is_empty(),
+        squash_testkit::violations(b, conv).await.is_empty(),
         "{:?}",
-        common::violations(b, conv).await
+        squash_testkit::violations(b, conv).await
     );
 
     let c = b.service.conversation(conv).await.unwrap();
@@ -1186,11 +1175,7 @@ async fn gromozeka(b: &Backend) {
     // And its JSON export imports back losslessly elsewhere.
     let out = export_to(b, conv, &ExportOptions::new(ExportFormat::Json)).await;
     let original = snapshot(b, conv).await;
-    let fresh = if b.name == "sqlite" {
-        common::sqlite().await
-    } else {
-        common::postgres().await
-    };
+    let fresh = b.fresh().await;
     let opts = ImportOptions {
         format: ImportFormat::Squash,
         ..options()
@@ -1287,7 +1272,7 @@ async fn gromozeka_tools_export(b: &Backend) {
     let text = String::from_utf8(export_to(b, conv, &options).await).unwrap();
     check_resumable(&text, "33333333-4444-4555-8666-777777777777");
     // Nothing was turned into text on the way: both results are results, after their calls.
-    let api = common::claude_api_messages(&text);
+    let api = squash_testkit::claude_api_messages(&text);
     let roles: Vec<&str> = api.iter().map(|m| m["role"].as_str().unwrap()).collect();
     assert_eq!(
         roles,

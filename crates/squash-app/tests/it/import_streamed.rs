@@ -3,64 +3,35 @@
 //! messages are those an in-memory read makes, and a failure between chunks (the file changed
 //! under the import) leaves nothing written.
 
-mod common;
-
+use squash_testkit::on_every_backend;
 use std::path::Path;
 use std::sync::Arc;
 
 use chrono::Utc;
-use common::Backend;
 use serde_json::json;
 use squash_app::import::ImportStatus;
 use squash_app::{ImportOptions, NoProgress};
 use squash_core::{Message, SourceFormat};
 use squash_formats::read::{read_file, read_file_streaming};
+use squash_testkit::fixtures::{import_options, write_claude_session, GeneratedSession};
+use squash_testkit::Backend;
 
 /// Turns in the generated session: three messages each, so several chunks of 1,000.
 const TURNS: usize = 900;
 
 /// A session of `TURNS` turns: a prompt, an answer with a tool call, the tool's result.
 fn session(path: &Path) {
-    let mut out = String::new();
-    let mut parent: Option<String> = None;
-    for t in 0..TURNS {
-        let lines = [
-            (
-                "user",
-                json!({"role": "user", "content": format!("prompt {t}")}),
-            ),
-            (
-                "assistant",
-                json!({"id": format!("msg_{t}"), "role": "assistant", "content": [
-                {"type": "text", "text": format!("answer {t}")},
-                {"type": "tool_use", "id": format!("toolu_{t}"), "name": "Bash",
-                 "input": {"command": format!("echo {t}")}}]}),
-            ),
-            (
-                "user",
-                json!({"role": "user", "content": [{"type": "tool_result",
-                "tool_use_id": format!("toolu_{t}"), "content": format!("{t}\n").repeat(40)}]}),
-            ),
-        ];
-        for (k, (kind, message)) in lines.into_iter().enumerate() {
-            let uuid = format!("00000000-0000-4000-8000-{:012}", t * 3 + k);
-            let line = json!({"parentUuid": parent, "isSidechain": false, "type": kind,
-                "uuid": uuid, "sessionId": "5e55a0b1-0000-4000-8000-00000000beef",
-                "cwd": "/tmp/streamed", "timestamp": format!("2026-01-01T00:{:02}:{:02}.000Z",
-                (t / 60) % 60, t % 60), "message": message});
-            out.push_str(&line.to_string());
-            out.push('\n');
-            parent = Some(uuid);
-        }
-    }
-    std::fs::write(path, out).unwrap();
+    let how = GeneratedSession {
+        session_id: "5e55a0b1-0000-4000-8000-00000000beef",
+        cwd: "/tmp/streamed",
+        command: &|t| format!("echo {t}"),
+        output: &|t| format!("{t}\n").repeat(40),
+    };
+    write_claude_session(path, TURNS, &how);
 }
 
 fn options() -> ImportOptions {
-    ImportOptions {
-        fallback_project: "/tmp/import-tests".into(),
-        ..ImportOptions::default()
-    }
+    import_options("/tmp/import-tests")
 }
 
 fn essence(m: &Message) -> serde_json::Value {
@@ -102,7 +73,7 @@ async fn streamed_equals_in_memory(b: &Backend) {
         current.messages.iter().map(essence).collect::<Vec<_>>(),
         want
     );
-    assert!(common::violations(b, report.conversation_id)
+    assert!(squash_testkit::violations(b, report.conversation_id)
         .await
         .is_empty());
     // The same file again: recognised without a second pass.

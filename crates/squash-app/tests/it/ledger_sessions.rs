@@ -1,9 +1,6 @@
 //! The fact ledger on the public sessions under testdata/sessions, imported by Squash's own
 //! importer: the files, commands, errors and fixes a person reading them would name.
 
-mod common;
-
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use squash_app::import::{ImportOptions, NoProgress};
@@ -11,10 +8,8 @@ use squash_core::ledger::{build_ledger, FactKind, Ledger};
 use squash_core::Message;
 
 async fn ledger_of(file: &str, from: usize, to: usize) -> Ledger {
-    let b = common::sqlite().await;
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(file);
+    let b = squash_testkit::sqlite().await;
+    let path = squash_testkit::fixtures::session_data(file);
     let summary = b
         .service
         .import_file(&path, &ImportOptions::default(), Arc::new(NoProgress))
@@ -95,10 +90,8 @@ async fn claude_code_init_session() {
 #[tokio::test]
 async fn every_command_of_a_long_agent_run_is_in_its_extract() {
     let file = "claude-code-compacted-258c7280/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
-    let b = common::sqlite().await;
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(file);
+    let b = squash_testkit::sqlite().await;
+    let path = squash_testkit::fixtures::session_data(file);
     let summary = b
         .service
         .import_file(&path, &ImportOptions::default(), Arc::new(NoProgress))

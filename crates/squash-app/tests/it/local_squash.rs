@@ -10,10 +10,6 @@
 
 #![cfg(feature = "local")]
 
-mod common;
-
-use std::path::PathBuf;
-
 use squash_app::{
     prompt_style_for, ChatOptions, ContextMeter, SquashEngine, SquashError, SquashOptions,
     TokenCounter,
@@ -22,52 +18,7 @@ use squash_core::prompt::SquashStyle;
 use squash_core::tokens::content_tokens_with;
 use squash_core::{ContentItem, Role};
 use squash_llm::{LocalConfig, LocalModel, ProviderKind};
-
-fn test_model() -> Option<PathBuf> {
-    let path = std::env::var_os("SQUASH_TEST_GGUF")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../target/models/smollm2-135m-instruct-q4_1.gguf")
-        });
-    if path.is_file() {
-        return Some(path);
-    }
-    let message = format!(
-        "no test model at {} (run scripts/fetch-test-model.sh)",
-        path.display()
-    );
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{message}: CI must run it"
-    );
-    note_skip(&message);
-    None
-}
-
-/// Says that the running test did not run, on stderr and, under `scripts/test.sh`, in the list
-/// its summary prints (`SQUASH_SKIP_LOG`): libtest hides a passing test's stderr, and a skip
-/// must not read as a pass.
-fn note_skip(message: &str) {
-    eprintln!("note: skipping: {message}");
-    if let Some(log) = std::env::var_os("SQUASH_SKIP_LOG") {
-        use std::io::Write;
-        let test = std::thread::current().name().unwrap_or("a test").to_owned();
-        let line = format!("{} {test}: {message}\n", env!("CARGO_PKG_NAME"));
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&log)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
-        if let Err(e) = written {
-            eprintln!(
-                "note: cannot record the skip in {}: {e}",
-                log.to_string_lossy()
-            );
-        }
-    }
-}
+use squash_testkit::model::test_model;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_engine_squashes_with_the_embedded_model() {
@@ -81,7 +32,7 @@ async fn the_engine_squashes_with_the_embedded_model() {
     )
     .expect("load the test model");
 
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let conv = b
         .service
         .create_conversation("/tmp/local", "Local squash")
@@ -158,14 +109,14 @@ async fn the_context_meter_counts_with_the_local_tokenizer() {
         },
     )
     .expect("load the test model");
-    let b = common::sqlite().await;
+    let b = squash_testkit::sqlite().await;
     let conv = b
         .service
         .create_conversation("/tmp/local", "Local meter")
         .await
         .expect("conversation");
     for n in 0..10 {
-        let (role, content) = common::mixed_content(n);
+        let (role, content) = squash_testkit::mixed_content(n);
         b.service
             .append(conv.id, role, content)
             .await

@@ -3,15 +3,13 @@
 //! thread is exactly what the domain's planners (`squash_core::thread_ops`) say it must be: they are
 //! the oracle for the store's in-database copy.
 
-mod common;
-
 use std::collections::HashSet;
 
-use common::{mixed_content, Backend};
 use proptest::prelude::*;
 use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy, ServiceError};
 use squash_core::thread_ops::{self, Selection};
 use squash_core::{ContentItem, ConversationId, DomainError, MessageId, Role};
+use squash_testkit::{mixed_content, Backend};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -219,7 +217,7 @@ async fn run_sequence(b: &Backend, ops: Vec<Op>) {
         .map(|m| m.id)
         .collect();
     assert!(ever.is_subset(&stored), "a message was lost from storage");
-    let bad = common::violations(b, conv.id).await;
+    let bad = squash_testkit::violations(b, conv.id).await;
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
@@ -238,7 +236,7 @@ proptest! {
     fn random_sequences_keep_invariants_on_sqlite(ops in proptest::collection::vec(op(), 1..30)) {
         let rt = runtime();
         rt.block_on(async {
-            let b = common::sqlite().await;
+            let b = squash_testkit::sqlite().await;
             run_sequence(&b, ops).await;
             b.cleanup().await;
         });
@@ -252,7 +250,7 @@ proptest! {
     fn random_sequences_keep_invariants_on_postgres(ops in proptest::collection::vec(op(), 1..30)) {
         let rt = runtime();
         rt.block_on(async {
-            let b = common::postgres().await;
+            let Some(b) = squash_testkit::postgres().await else { return };
             run_sequence(&b, ops).await;
             b.cleanup().await;
         });

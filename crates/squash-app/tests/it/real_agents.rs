@@ -6,28 +6,23 @@
 //! Needs `claude` and `codex` (`SQUASH_CLAUDE_BIN` / `SQUASH_CODEX_BIN`, else `PATH`; `.ci/run`
 //! installs both); without them the tests note the skip, unless `SQUASH_REQUIRE_AGENTS` is set.
 
-mod agents;
-mod common;
-// Modules of this test binary kept in files of their own (a directory beside this file).
-#[path = "real_agents/claude_cli.rs"]
 mod claude_cli;
-#[path = "real_agents/codex_export.rs"]
 mod codex_export;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use agents::anthropic::{AnthropicServer, Block};
-use agents::cli::{assert_ran, session_files};
-use agents::openai::{Item, ResponsesServer};
-use agents::{Agent, AgentKind, Sandbox};
-use common::Backend;
 use serde_json::{json, Value};
 use squash_app::import::ImportSummary;
 use squash_app::{
     ExportFormat, ExportOptions, ImportOptions, ManualSquashRequest, NoProgress, PartnerPolicy,
 };
 use squash_core::{render, ContentItem, Message, Role, ToolResultData};
+use squash_testkit::agents::anthropic::{AnthropicServer, Block};
+use squash_testkit::agents::cli::{assert_ran, session_files};
+use squash_testkit::agents::openai::{Item, ResponsesServer};
+use squash_testkit::agents::{Agent, AgentKind, Sandbox};
+use squash_testkit::Backend;
 
 const PROMPT: &str = "Write the probe file, then read it back.";
 const PROBE: &str = "squash-probe-42";
@@ -37,8 +32,8 @@ const THINKING: &str = "The user wants a probe file; a shell command writes it."
 const ACTING: &str = "I'll write the probe file with a shell command.";
 const ANSWER: &str = "The probe file says squash-probe-42.";
 
-async fn backends() -> [Backend; 2] {
-    [common::sqlite().await, common::postgres().await]
+async fn backends() -> Vec<Backend> {
+    squash_testkit::every_backend().await
 }
 
 async fn import(b: &Backend, path: &Path) -> ImportSummary {
@@ -334,24 +329,41 @@ fn pair_positions(messages: &[Message], call: &str) -> (usize, usize) {
     (at, result)
 }
 
-async fn resume_squashed(b: &Backend, claude: &Agent, run: &ClaudeRun) {
-    let summary = import(b, &run.session).await;
+/// Imports the agent's session at `path`, squashes the call `call_id` with its result into
+/// `text` and exports the thread with `options`: the new session's bytes.
+async fn squash_pair_and_export(
+    b: &Backend,
+    path: &Path,
+    (call_id, text): (&str, &str),
+    options: &ExportOptions,
+) -> Vec<u8> {
+    let summary = import(b, path).await;
     let conv = summary.conversations[0].conversation_id;
     let messages = b.service.current_thread(conv).await.unwrap().messages;
-    let (call, result) = pair_positions(&messages, BASH_ID);
+    let (call, result) = pair_positions(&messages, call_id);
     b.service
         .squash_manual(
             conv,
             ManualSquashRequest {
                 messages: vec![messages[call].id, messages[result].id],
-                text: Some(SQUASHED.into()),
+                text: Some(text.into()),
                 policy: PartnerPolicy::Include,
                 ..ManualSquashRequest::default()
             },
         )
         .await
         .expect("squash");
+    let mut out = Vec::new();
+    let report = b
+        .service
+        .export(conv, options, &mut out)
+        .await
+        .expect("export");
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    out
+}
 
+async fn resume_squashed(b: &Backend, claude: &Agent, run: &ClaudeRun) {
     let session_id = uuid::Uuid::now_v7().to_string();
     let cwd = run.sandbox.cwd.to_string_lossy().into_owned();
     let options = ExportOptions {
@@ -359,13 +371,7 @@ async fn resume_squashed(b: &Backend, claude: &Agent, run: &ClaudeRun) {
         cwd: Some(cwd.clone()),
         ..ExportOptions::new(ExportFormat::ClaudeCode)
     };
-    let mut out = Vec::new();
-    let report = b
-        .service
-        .export(conv, &options, &mut out)
-        .await
-        .expect("export");
-    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let out = squash_pair_and_export(b, &run.session, (BASH_ID, SQUASHED), &options).await;
     let dir = squash_app::export::project_dir(&run.sandbox.claude_config(), &cwd);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(format!("{session_id}.jsonl")), &out).unwrap();
@@ -395,7 +401,7 @@ fn check_resumed_request(body: &Value, original: &[Value]) {
         .iter()
         .map(|m| json!({"role": m["role"], "content": blocks(m)}))
         .collect();
-    common::assert_api_pairing(&sent);
+    squash_testkit::assert_api_pairing(&sent);
     let history = serde_json::to_string(messages).unwrap();
     assert!(history.contains(SQUASHED), "{history}");
     for gone in [BASH_ID, ACTING, THINKING, "echo squash-probe-42"] {
@@ -522,7 +528,7 @@ async fn resume_other_source(b: &Backend, claude: &Agent) {
         .iter()
         .map(|m| json!({"role": m["role"], "content": blocks(m)}))
         .collect();
-    common::assert_api_pairing(&messages);
+    squash_testkit::assert_api_pairing(&messages);
     // Both results reach the model as results, the failed one as an error.
     for (id, error) in [("toolu_g1", false), ("toolu_g2", true)] {
         let block = api_result(&sent[0], id).expect("the result is sent as a result");

@@ -4,21 +4,16 @@
 //! (append, commit, import), deletion, hostile input, and the fill of a database from before
 //! the search migration.
 
-mod common;
+use squash_testkit::fixtures::single_thread_batch;
+use squash_testkit::on_every_backend;
+use squash_testkit::schema::{PG_UNDO_SEARCH, SQLITE_UNDO_SEARCH};
 
-use std::sync::Arc;
-
-use common::Backend;
 use serde_json::json;
-use sqlx::Connection;
 use squash_app::{ManualSquashRequest, PartnerPolicy, SearchResults, ServiceError};
 use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, Role, StructuredText, ThreadId, ThreadOrigin,
-    ToolResultData,
+    ContentItem, ConversationId, Message, MessageId, Role, StructuredText, ToolResultData,
 };
-use squash_store::postgres::PostgresStore;
-use squash_store::sqlite::SqliteStore;
-use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
+use squash_testkit::Backend;
 
 async fn find(b: &Backend, q: &str, conv: Option<ConversationId>) -> SearchResults {
     b.service
@@ -213,7 +208,7 @@ async fn search_story(b: &Backend) {
 
     // A database from before the search migration is indexed when it is opened.
     forget_search(b).await;
-    let store = reopen(b).await;
+    let store = b.reopen().await;
     let service = squash_app::ConversationService::new(store);
     let again = service.search("zeppelin", None, None).await.unwrap();
     assert_eq!(again.hits.len(), 1, "{}: filled on open", b.name);
@@ -225,34 +220,13 @@ async fn search_story(b: &Backend) {
 
 async fn import(b: &Backend, text: &str) -> ConversationId {
     let conversation = ConversationId::new();
-    let now = chrono::Utc::now();
-    let thread = ThreadId::new();
     let messages = vec![Message::text(conversation, Role::User, text).unwrap()];
-    let batch = ImportBatch {
-        source: ImportSource {
-            source_key: format!("search-{}-{conversation}", b.name),
-            format: squash_core::SourceFormat::ClaudeCode,
-            content_hash: "h".into(),
-            metadata: None,
-        },
-        project_path: "/tmp/search-import".into(),
-        conversation_id: conversation,
-        display_name: "imported".into(),
-        created_at: now,
-        updated_at: now,
-        threads: vec![ImportThread {
-            id: thread,
-            original_thread_id: None,
-            origin: ThreadOrigin::Initial,
-            revision: 0,
-            links: messages.iter().map(|m| m.id).collect(),
-            created_at: now,
-            updated_at: now,
-        }],
+    let batch = single_thread_batch(
+        conversation,
         messages,
-        current_thread_id: thread,
-        operations: Vec::new(),
-    };
+        &format!("search-{}-{conversation}", b.name),
+        "/tmp/search-import",
+    );
     b.store.import_conversation(batch).await.unwrap();
     conversation
 }
@@ -260,34 +234,8 @@ async fn import(b: &Backend, text: &str) -> ConversationId {
 /// Makes the database look as it did before migration 0006, so that opening it runs the real
 /// migration and the fill.
 async fn forget_search(b: &Backend) {
-    if let Some(path) = &b.sqlite_path {
-        let db = rusqlite::Connection::open(path).unwrap();
-        db.execute_batch(common::SQLITE_UNDO_SEARCH).unwrap();
-        db.execute_batch("PRAGMA user_version = 4;").unwrap();
-    }
-    if let Some(schema) = &b.pg_schema {
-        let mut db = sqlx::PgConnection::connect(&common::pg_url())
-            .await
-            .unwrap();
-        let sql = format!(
-            "SET search_path TO \"{schema}\"; {}",
-            common::PG_UNDO_SEARCH
-        );
-        sqlx::raw_sql(&sql).execute(&mut db).await.unwrap();
-        db.close().await.unwrap();
-    }
-}
-
-async fn reopen(b: &Backend) -> Arc<dyn ConversationStore> {
-    match (&b.sqlite_path, &b.pg_schema) {
-        (Some(path), _) => Arc::new(SqliteStore::open(path).unwrap()),
-        (None, Some(schema)) => Arc::new(
-            PostgresStore::connect_in_schema(&common::pg_url(), schema)
-                .await
-                .unwrap(),
-        ),
-        _ => unreachable!("a backend is SQLite or PostgreSQL"),
-    }
+    let sqlite = format!("{SQLITE_UNDO_SEARCH} PRAGMA user_version = 4;");
+    b.raw_sql(&sqlite, PG_UNDO_SEARCH).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

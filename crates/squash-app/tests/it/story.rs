@@ -1,17 +1,16 @@
 //! The story: one user's session through every operation, run unchanged on every backend.
 
-mod common;
-
-use common::{mixed_content, Backend};
 use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy, ServiceError};
 use squash_core::{
     ContentItem, ConversationId, LinkEdit, Message, MessageId, Role, SquashOperation,
     SquashOperationId, ThreadId, ThreadOrigin,
 };
 use squash_store::{
-    Commit, Entity, ImportBatch, ImportOutcome, ImportSource, ImportThread, NewLinks, StoreError,
-    ThreadSnapshot,
+    Commit, Entity, ImportBatch, ImportOutcome, NewLinks, StoreError, ThreadSnapshot,
 };
+use squash_testkit::fixtures::single_thread_batch;
+use squash_testkit::on_every_backend;
+use squash_testkit::{mixed_content, Backend};
 
 async fn links(b: &Backend, conv: ConversationId) -> Vec<MessageId> {
     b.service.current_links(conv).await.unwrap().links
@@ -431,33 +430,7 @@ fn text(conversation: ConversationId, s: &str) -> Message {
 }
 
 fn batch(conversation: ConversationId, messages: Vec<Message>, key: &str) -> ImportBatch {
-    let now = chrono::Utc::now();
-    let thread = ThreadId::new();
-    ImportBatch {
-        source: ImportSource {
-            source_key: key.into(),
-            format: squash_core::SourceFormat::ClaudeCode,
-            content_hash: "h1".into(),
-            metadata: None,
-        },
-        project_path: "/tmp/drift".into(),
-        conversation_id: conversation,
-        display_name: "imported".into(),
-        created_at: now,
-        updated_at: now,
-        threads: vec![ImportThread {
-            id: thread,
-            original_thread_id: None,
-            origin: ThreadOrigin::Initial,
-            revision: 0,
-            links: messages.iter().map(|m| m.id).collect(),
-            created_at: now,
-            updated_at: now,
-        }],
-        messages,
-        current_thread_id: thread,
-        operations: Vec::new(),
-    }
+    single_thread_batch(conversation, messages, key, "/tmp/drift")
 }
 
 /// The inputs on which the two backends used to answer differently: each is refused the same

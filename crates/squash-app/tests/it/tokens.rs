@@ -4,20 +4,19 @@
 //! `message_tokens` over the thread's messages, computed here. And a database from before the
 //! `tokens` column gets every old row filled when it is opened.
 
-mod common;
-
+use squash_testkit::fixtures::{
+    import_options, single_thread_batch, write_claude_session, GeneratedSession,
+};
+use squash_testkit::on_every_backend;
+use squash_testkit::schema::{PG_UNDO_SEARCH, SQLITE_UNDO_SEARCH};
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{mixed_content, Backend};
-use serde_json::json;
-use sqlx::Connection;
 use squash_app::{EditRequest, ImportOptions, ManualSquashRequest, NoProgress, PartnerPolicy};
 use squash_core::tokens::message_tokens;
-use squash_core::{ContentItem, ConversationId, Message, Role, ThreadId, ThreadOrigin};
-use squash_store::postgres::PostgresStore;
-use squash_store::sqlite::SqliteStore;
-use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
+use squash_core::{ContentItem, ConversationId, Message, Role, ThreadId};
+use squash_store::ImportBatch;
+use squash_testkit::{mixed_content, Backend};
 
 /// What the test expects: the rule applied to the messages the thread holds.
 fn sum(messages: &[Message]) -> u64 {
@@ -133,54 +132,23 @@ async fn totals_follow_every_operation(b: &Backend) {
 /// A Claude Code session of `turns` turns (a prompt, an answer with a tool call, its result):
 /// imported in chunks, two passes over the file.
 fn claude_session(path: &Path, turns: usize) {
-    let mut out = String::new();
-    let mut parent: Option<String> = None;
-    for t in 0..turns {
-        let lines = [
-            (
-                "user",
-                json!({"role": "user", "content": format!("prompt {t}")}),
-            ),
-            (
-                "assistant",
-                json!({"id": format!("msg_{t}"), "role": "assistant", "content": [
-                    {"type": "text", "text": format!("answer {t}")},
-                    {"type": "tool_use", "id": format!("toolu_{t}"), "name": "Bash",
-                     "input": {"command": format!("ls -la src/{t}")}}]}),
-            ),
-            (
-                "user",
-                json!({"role": "user", "content": [{"type": "tool_result",
-                    "tool_use_id": format!("toolu_{t}"),
-                    "content": format!("file_{t}.rs\n").repeat(30)}]}),
-            ),
-        ];
-        for (k, (kind, message)) in lines.into_iter().enumerate() {
-            let uuid = format!("00000000-0000-4000-8000-{:012}", t * 3 + k);
-            let line = json!({"parentUuid": parent, "isSidechain": false, "type": kind,
-                "uuid": uuid, "sessionId": "70ce0000-0000-4000-8000-00000000beef",
-                "cwd": "/tmp/tokens-import", "timestamp": format!("2026-01-01T00:{:02}:{:02}.000Z",
-                (t / 60) % 60, t % 60), "message": message});
-            out.push_str(&line.to_string());
-            out.push('\n');
-            parent = Some(uuid);
-        }
-    }
-    std::fs::write(path, out).unwrap();
+    let how = GeneratedSession {
+        session_id: "70ce0000-0000-4000-8000-00000000beef",
+        cwd: "/tmp/tokens-import",
+        command: &|t| format!("ls -la src/{t}"),
+        output: &|t| format!("file_{t}.rs\n").repeat(30),
+    };
+    write_claude_session(path, turns, &how);
 }
 
 fn options() -> ImportOptions {
-    ImportOptions {
-        fallback_project: "/tmp/tokens-import".into(),
-        ..ImportOptions::default()
-    }
+    import_options("/tmp/tokens-import")
 }
 
 /// A whole conversation stored in one piece, `n` mixed messages on one thread.
 fn batch(n: usize, key: &str) -> ImportBatch {
     let conversation = ConversationId::new();
     let now = chrono::Utc::now();
-    let thread = ThreadId::new();
     let messages: Vec<Message> = (0..n)
         .map(|i| {
             let (role, content) = mixed_content(i);
@@ -189,31 +157,9 @@ fn batch(n: usize, key: &str) -> ImportBatch {
             m
         })
         .collect();
-    ImportBatch {
-        source: ImportSource {
-            source_key: key.into(),
-            format: squash_core::SourceFormat::ClaudeCode,
-            content_hash: "h1".into(),
-            metadata: None,
-        },
-        project_path: "/tmp/tokens-batch".into(),
-        conversation_id: conversation,
-        display_name: "batch".into(),
-        created_at: now,
-        updated_at: now,
-        threads: vec![ImportThread {
-            id: thread,
-            original_thread_id: None,
-            origin: ThreadOrigin::Initial,
-            revision: 0,
-            links: messages.iter().map(|m| m.id).collect(),
-            created_at: now,
-            updated_at: now,
-        }],
-        messages,
-        current_thread_id: thread,
-        operations: Vec::new(),
-    }
+    let mut batch = single_thread_batch(conversation, messages, key, "/tmp/tokens-batch");
+    batch.display_name = "batch".into();
+    batch
 }
 
 async fn imports_are_sized(b: &Backend) {
@@ -252,40 +198,15 @@ async fn imports_are_sized(b: &Backend) {
 /// migration record gone, and the later search migration's too), so that opening it runs the
 /// real migrations and the fills.
 async fn forget_tokens(b: &Backend) {
-    if let Some(path) = &b.sqlite_path {
-        let db = rusqlite::Connection::open(path).unwrap();
-        db.execute_batch(common::SQLITE_UNDO_SEARCH).unwrap();
-        db.execute_batch(
-            "DROP INDEX messages_tokens; DROP INDEX messages_without_tokens; \
-             ALTER TABLE messages DROP COLUMN tokens; PRAGMA user_version = 3;",
-        )
-        .unwrap();
-    }
-    if let Some(schema) = &b.pg_schema {
-        let mut db = sqlx::PgConnection::connect(&common::pg_url())
-            .await
-            .unwrap();
-        let sql = format!(
-            "SET search_path TO \"{schema}\"; {} \
-             ALTER TABLE messages DROP COLUMN tokens; \
-             DELETE FROM _sqlx_migrations WHERE version = 5;",
-            common::PG_UNDO_SEARCH
-        );
-        sqlx::raw_sql(&sql).execute(&mut db).await.unwrap();
-        db.close().await.unwrap();
-    }
-}
-
-async fn reopen(b: &Backend) -> Arc<dyn ConversationStore> {
-    match (&b.sqlite_path, &b.pg_schema) {
-        (Some(path), _) => Arc::new(SqliteStore::open(path).unwrap()),
-        (None, Some(schema)) => Arc::new(
-            PostgresStore::connect_in_schema(&common::pg_url(), schema)
-                .await
-                .unwrap(),
-        ),
-        _ => unreachable!("a backend is SQLite or PostgreSQL"),
-    }
+    let sqlite = format!(
+        "{SQLITE_UNDO_SEARCH} DROP INDEX messages_tokens; DROP INDEX messages_without_tokens; \
+         ALTER TABLE messages DROP COLUMN tokens; PRAGMA user_version = 3;"
+    );
+    let postgres = format!(
+        "{PG_UNDO_SEARCH} ALTER TABLE messages DROP COLUMN tokens; \
+         DELETE FROM _sqlx_migrations WHERE version = 5;"
+    );
+    b.raw_sql(&sqlite, &postgres).await;
 }
 
 async fn old_rows_are_filled_on_open(b: &Backend) {
@@ -302,7 +223,7 @@ async fn old_rows_are_filled_on_open(b: &Backend) {
         .current_thread_id;
 
     forget_tokens(b).await;
-    let store = reopen(b).await;
+    let store = b.reopen().await;
     let service = squash_app::ConversationService::new(store.clone());
     let messages = store.thread_messages(thread).await.unwrap();
     assert_eq!(store.thread_tokens(thread).await.unwrap(), sum(&messages));
@@ -312,7 +233,7 @@ async fn old_rows_are_filled_on_open(b: &Backend) {
     assert_eq!(entry.tokens, before);
     // Opened again, there is nothing left to fill and nothing changes.
     drop(service);
-    let store = reopen(b).await;
+    let store = b.reopen().await;
     assert_eq!(store.thread_tokens(thread).await.unwrap(), before);
 }
 

@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use serde_json::{json, Value};
+use squash_testkit::answers::{OUTCOME_KEYS, SQUASH_RESULT_KEYS};
 
 const KEY: &str = "sk-test-loopback-0123456789";
 const REPORTED_MODEL: &str = "loopback-model-2024-01-01";
@@ -143,42 +144,6 @@ fn json_of(run: &Run) -> Value {
     assert!(run.ok, "failed: {}", run.stderr);
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
 }
-
-/// The fields of a computed AI squash, as both `squash --json ai` and the API print it
-/// (crates/squash-web/tests/api.rs checks the same list).
-const SQUASH_RESULT_KEYS: [&str; 20] = [
-    "added_partners",
-    "computed_on",
-    "context_window",
-    "conversation_id",
-    "custom_instructions",
-    "duration_ms",
-    "estimated_prompt_tokens",
-    "model",
-    "prompt",
-    "prompts",
-    "provider",
-    "report",
-    "requested_style",
-    "role",
-    "sources",
-    "stop_reason",
-    "style",
-    "text",
-    "truncated",
-    "usage",
-];
-
-/// The fields of an operation's outcome (the API test checks the same list).
-const OUTCOME_KEYS: [&str; 7] = [
-    "added_partners",
-    "conversation_id",
-    "message",
-    "operation",
-    "reapplied",
-    "sources",
-    "thread",
-];
 
 fn result_keys(result: &Value) -> Vec<&str> {
     let mut keys: Vec<&str> = result

@@ -4,32 +4,31 @@
 //! one-line error that writes nothing.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
+use squash_testkit::cli::{one_line_failure, session_data, stderr, Sandbox};
 
 const ORIGINAL: &str = "rollout-2025-11-02T09-15-00-0199a0b0-0000-7000-8000-00000000c0de.jsonl";
 
 /// A database of its own, a home without configuration and a Codex home holding one rollout.
-struct Env {
-    dir: tempfile::TempDir,
+struct Env(Sandbox);
+
+impl std::ops::Deref for Env {
+    type Target = Sandbox;
+    fn deref(&self) -> &Sandbox {
+        &self.0
+    }
 }
 
 impl Env {
     fn new() -> Env {
-        let env = Env {
-            dir: tempfile::tempdir().expect("temp dir"),
-        };
+        let sandbox = crate::sandbox();
+        let home = sandbox.path("codex-home");
+        let env = Env(sandbox.with_env("CODEX_HOME", home));
         let day = env.codex_home().join("sessions/2025/11/02");
         std::fs::create_dir_all(&day).unwrap();
-        let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testdata/sessions/codex-exit-code.jsonl");
-        std::fs::copy(fixture, day.join(ORIGINAL)).unwrap();
+        std::fs::copy(session_data("codex-exit-code.jsonl"), day.join(ORIGINAL)).unwrap();
         env
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
     }
 
     fn codex_home(&self) -> PathBuf {
@@ -40,32 +39,8 @@ impl Env {
         self.codex_home().join("sessions/2025/11/02").join(ORIGINAL)
     }
 
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_squash"))
-            .arg("--db")
-            .arg(self.path("squash.db"))
-            .args(args)
-            .env_remove("SQUASH_DB")
-            .env_remove("DATABASE_URL")
-            .env("HOME", self.dir.path())
-            .env("XDG_CONFIG_HOME", self.path("config"))
-            .env("XDG_DATA_HOME", self.path("data"))
-            .env("CODEX_HOME", self.codex_home())
-            .env("SQUASH_LOCAL_SERVERS", "none")
-            .output()
-            .expect("run squash")
-    }
-
-    fn json(&self, args: &[&str]) -> Value {
-        let mut all = vec!["--json"];
-        all.extend_from_slice(args);
-        let out = self.run(&all);
-        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-        serde_json::from_slice(&out.stdout).expect("JSON output")
-    }
-
     /// Imports the rollout at `path`; the id of the conversation it made.
-    fn import(&self, path: &Path) -> String {
+    fn import_rollout(&self, path: &Path) -> String {
         let summary = self.json(&["import", &path.to_string_lossy(), "--format", "codex"]);
         summary["summary"]["conversations"][0]["conversation_id"]
             .as_str()
@@ -92,20 +67,6 @@ impl Env {
     }
 }
 
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The run failed (not a panic) with exactly one line on stderr, which is returned.
-fn one_line_failure(out: &Output) -> String {
-    let text = stderr(out);
-    assert!(!out.status.success(), "exit 0; stderr: {text}");
-    assert_ne!(out.status.code(), Some(101), "a panic: {text}");
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 1, "one line expected:\n{text}");
-    lines[0].to_owned()
-}
-
 /// Role and text of each message of the conversation's current thread.
 fn outline(env: &Env, id: &str) -> Vec<(String, String)> {
     let shown = env.json(&["conversation", "show", id]);
@@ -122,7 +83,7 @@ fn outline(env: &Env, id: &str) -> Vec<(String, String)> {
 fn install_writes_a_new_rollout_codex_finds_by_its_id() {
     let env = Env::new();
     let original = std::fs::read(env.original()).unwrap();
-    let conv = env.import(&env.original());
+    let conv = env.import_rollout(&env.original());
 
     let done = env.json(&[
         "export",
@@ -168,7 +129,7 @@ fn install_writes_a_new_rollout_codex_finds_by_its_id() {
     assert_eq!(meta["payload"]["cwd"], "/work/demo");
 
     // Imported back: a conversation of its own with the same messages.
-    let again = env.import(&path);
+    let again = env.import_rollout(&path);
     assert_ne!(again, conv);
     assert_eq!(outline(&env, &again), outline(&env, &conv));
 
@@ -182,7 +143,7 @@ fn install_writes_a_new_rollout_codex_finds_by_its_id() {
 #[test]
 fn an_output_directory_gets_the_rollout_name() {
     let env = Env::new();
-    let conv = env.import(&env.original());
+    let conv = env.import_rollout(&env.original());
     let dir = env.path("out");
     std::fs::create_dir(&dir).unwrap();
     let done = env.json(&[
@@ -206,7 +167,7 @@ fn an_output_directory_gets_the_rollout_name() {
 #[test]
 fn bad_input_is_one_line_and_writes_nothing() {
     let env = Env::new();
-    let conv = env.import(&env.original());
+    let conv = env.import_rollout(&env.original());
     let before = env.rollouts();
     let cases: [(Vec<&str>, &str); 3] = [
         (

@@ -4,81 +4,15 @@
 //! longer than detection reads is still detected; a closed stdout ends the run quietly.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name)
-}
-
-/// A database of its own and a home without configuration.
-struct Env {
-    dir: tempfile::TempDir,
-}
-
-impl Env {
-    fn new() -> Env {
-        Env {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_squash"));
-        c.arg("--db")
-            .arg(self.path("squash.db"))
-            .args(args)
-            .env_remove("SQUASH_DB")
-            .env_remove("DATABASE_URL")
-            .env("HOME", self.dir.path())
-            .env("XDG_CONFIG_HOME", self.path("config"))
-            .env("XDG_DATA_HOME", self.path("data"))
-            .env("SQUASH_LOCAL_SERVERS", "none");
-        c
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().expect("run squash")
-    }
-
-    /// The conversations the database holds, as `conversation list --json` prints them.
-    fn conversations(&self) -> Vec<Value> {
-        let out = self.run(&["--json", "conversation", "list"]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        serde_json::from_slice(&out.stdout).expect("conversation list JSON")
-    }
-
-    fn import(&self, path: &Path, format: &str) -> Output {
-        let path = path.to_string_lossy();
-        self.run(&["--json", "import", &path, "--format", format])
-    }
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The run failed (not a panic) with exactly one line on stderr, which is returned.
-fn one_line_failure(out: &Output) -> String {
-    let text = stderr(out);
-    assert!(!out.status.success(), "exit 0; stderr: {text}");
-    assert_ne!(out.status.code(), Some(101), "a panic: {text}");
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 1, "one line expected:\n{text}");
-    lines[0].to_owned()
-}
+use squash_testkit::cli::{one_line_failure, session_data as data, stderr, Sandbox as Env};
 
 /// A database that holds one conversation already, so that "nothing written" means something.
 fn seeded() -> (Env, Vec<Value>) {
-    let env = Env::new();
+    let env = crate::sandbox();
     let out = env.import(&data("claude-code-linear-1af7fc5e.jsonl"), "auto");
     assert!(out.status.success(), "{}", stderr(&out));
     let before = env.conversations();
@@ -209,7 +143,7 @@ fn a_directory_import_goes_past_a_bad_file_and_fails() {
 
 #[test]
 fn a_session_whose_first_line_is_huge_is_detected() {
-    let env = Env::new();
+    let env = crate::sandbox();
     let big = "y".repeat(20 * 1024 * 1024);
     let user = json!({
         "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": "/tmp/huge",
@@ -271,7 +205,7 @@ fn read_then_close(mut command: Command, limit: usize) -> Output {
 
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
-    let env = Env::new();
+    let env = crate::sandbox();
     many_conversations(&env);
     let list = read_then_close(env.command(&["--json", "conversation", "list"]), 100);
     let text = stderr(&list);
@@ -285,7 +219,7 @@ fn a_closed_stdout_ends_the_run_quietly() {
     assert_eq!(list.status.code(), Some(141), "{text}");
 
     // An export streamed to stdout: the subagents session's is longer than a pipe holds.
-    let env = Env::new();
+    let env = crate::sandbox();
     let out = env.import(&data("claude-code-subagents-5c0375b4.jsonl"), "auto");
     assert!(out.status.success(), "{}", stderr(&out));
     let mut stopped = 0;

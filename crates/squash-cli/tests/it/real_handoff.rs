@@ -9,46 +9,21 @@
 //! Needs the four CLIs (`SQUASH_{CLAUDE,CODEX,GEMINI,OPENCODE}_BIN`, else `PATH`; `.ci/run`
 //! installs them); without one a test notes the skip, unless `SQUASH_REQUIRE_AGENTS` is set.
 
-#[path = "../../squash-app/tests/agents/mod.rs"]
-mod agents;
-#[path = "../../squash-app/tests/agents/pairing.rs"]
-mod pairing;
-
 use std::path::{Path, PathBuf};
 
-use agents::anthropic::{AnthropicServer, Block};
-use agents::chat::{ChatServer, Turn};
-use agents::cli::{assert_ran, session_files};
-use agents::gemini::{self, GeminiServer};
-use agents::openai::{Item, ResponsesServer};
-use agents::{Agent, AgentKind, Sandbox};
+use crate::squash_with_agent as squash;
 use serde_json::{json, Value};
+use squash_testkit::agents::anthropic::{AnthropicServer, Block};
+use squash_testkit::agents::chat::{ChatServer, Turn};
+use squash_testkit::agents::cli::{assert_ran, session_files};
+use squash_testkit::agents::gemini::{self, GeminiServer};
+use squash_testkit::agents::openai::{Item, ResponsesServer};
+use squash_testkit::agents::{Agent, AgentKind, Sandbox};
 
 const PROMPT: &str = "Write the probe file, then read it back.";
 const PROBE: &str = "handoff-probe-42";
 const ANSWER: &str = "The probe file says handoff-probe-42.";
 const RESUMED: &str = "Resumed with the history.";
-
-/// `squash` in the sandbox: its own database, the agents' homes, PATH with `bin`'s folder first.
-fn squash(sandbox: &Sandbox, bin: &Path) -> tokio::process::Command {
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_squash"));
-    let dir = bin.parent().expect("bin dir").to_path_buf();
-    let rest = std::env::var_os("PATH").unwrap_or_default();
-    let path = std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest)))
-        .expect("PATH");
-    cmd.current_dir(&sandbox.cwd)
-        .env_clear()
-        .env("HOME", &sandbox.home)
-        .env("PATH", path)
-        .env("LANG", "C.UTF-8")
-        .env("CLAUDE_CONFIG_DIR", sandbox.claude_config())
-        .env("CODEX_HOME", sandbox.codex_home())
-        .env("SQUASH_LOCAL_SERVERS", "none")
-        .arg("--db")
-        .arg(sandbox.home.join("squash.db"))
-        .stdin(std::process::Stdio::null());
-    cmd
-}
 
 async fn squash_json(sandbox: &Sandbox, bin: &Path, args: &[&str]) -> Value {
     let output = squash(sandbox, bin)
@@ -515,7 +490,7 @@ async fn a_codex_rollout_is_handed_to_the_real_claude() {
             json!({"role": m["role"], "content": content})
         })
         .collect();
-    pairing::assert_api_pairing(&shaped);
+    squash_testkit::assert_api_pairing(&shaped);
     let history = serde_json::to_string(&messages).unwrap();
     assert!(
         history.contains(PROMPT) && history.contains(ANSWER),

@@ -7,18 +7,14 @@
 //! result, the first request and the
 //! last turn are verbatim, and the original session file is unchanged.
 
-#[path = "../../squash-app/tests/agents/mod.rs"]
-mod agents;
-#[path = "../../squash-app/tests/agents/pairing.rs"]
-mod pairing;
-
 use std::path::{Path, PathBuf};
 
-use agents::anthropic::{AnthropicServer, Block};
-use agents::cli::{assert_ran, session_files};
-use agents::openai::{Item, ResponsesServer};
-use agents::{Agent, AgentKind, Sandbox};
+use crate::squash_with_agent as squash;
 use serde_json::{json, Value};
+use squash_testkit::agents::anthropic::{AnthropicServer, Block};
+use squash_testkit::agents::cli::{assert_ran, session_files};
+use squash_testkit::agents::openai::{Item, ResponsesServer};
+use squash_testkit::agents::{Agent, AgentKind, Sandbox};
 
 const FIRST: &str = "Count the lines of the two generated reports.";
 const SECOND: &str = "Now write the probe.";
@@ -75,32 +71,8 @@ fn plain(message: &Value) -> Vec<Value> {
         .collect()
 }
 
-/// `squash` in the sandbox: its home, the agents' homes, PATH with `bin`'s directory first.
-fn squash(sandbox: &Sandbox, bin: &Path) -> tokio::process::Command {
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_squash"));
-    cmd.current_dir(&sandbox.cwd)
-        .env_clear()
-        .env("HOME", &sandbox.home)
-        .env("PATH", path_with(bin))
-        .env("LANG", "C.UTF-8")
-        .env("CLAUDE_CONFIG_DIR", sandbox.claude_config())
-        .env("CODEX_HOME", sandbox.codex_home())
-        .env("SQUASH_LOCAL_SERVERS", "none")
-        .arg("--db")
-        .arg(sandbox.home.join("squash.db"))
-        .stdin(std::process::Stdio::null());
-    cmd
-}
-
 fn sha256(path: &Path) -> String {
     squash_formats::sha256_hex(&std::fs::read(path).expect("session file"))
-}
-
-/// The directory holding `claude` first on PATH, so `squash resume` finds the real one.
-fn path_with(bin: &Path) -> std::ffi::OsString {
-    let dir = bin.parent().expect("bin dir").to_path_buf();
-    let rest = std::env::var_os("PATH").unwrap_or_default();
-    std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest))).expect("PATH")
 }
 
 async fn two_turns(claude: &Agent, sandbox: &Sandbox) -> (PathBuf, Vec<Value>) {
@@ -179,7 +151,7 @@ async fn squash_resume_masks_old_outputs_and_the_real_claude_resumes_it() {
         .iter()
         .map(|m| json!({"role": m["role"], "content": blocks(m)}))
         .collect();
-    pairing::assert_api_pairing(&shaped);
+    squash_testkit::assert_api_pairing(&shaped);
     let history = serde_json::to_string(&messages).unwrap();
     for gone in ["report line 750", "row 2750", "report line 1497"] {
         assert!(!history.contains(gone), "{gone} is still sent");

@@ -5,32 +5,40 @@
 //! the original untouched (checked by hash). The real agents resume in `real_resume.rs`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
+use squash_testkit::cli::{session_data, stderr, Sandbox};
 
 const SESSION: &str = "claude-code-linear-1af7fc5e.jsonl";
 const SESSION_ID: &str = "1af7fc5e-8455-4414-9ccd-011d40f70b2a";
 
 struct Env {
-    dir: tempfile::TempDir,
+    sandbox: Sandbox,
     /// The directory the session ran in (the test's current directory).
     cwd: PathBuf,
+}
+
+impl std::ops::Deref for Env {
+    type Target = Sandbox;
+    fn deref(&self) -> &Sandbox {
+        &self.sandbox
+    }
 }
 
 impl Env {
     /// A Claude config dir holding the public session under the project of `cwd`.
     fn new() -> Env {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let cwd = dir.path().join("work");
+        let sandbox = crate::sandbox();
+        let cwd = sandbox.path("work");
         std::fs::create_dir_all(&cwd).unwrap();
-        let env = Env { dir, cwd };
+        let (claude, codex) = (sandbox.path("claude"), sandbox.path("codex"));
+        let sandbox = sandbox
+            .in_dir(&cwd)
+            .with_env("CLAUDE_CONFIG_DIR", claude)
+            .with_env("CODEX_HOME", codex);
+        let env = Env { sandbox, cwd };
         std::fs::create_dir_all(env.project()).unwrap();
         env
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
     }
 
     fn project(&self) -> PathBuf {
@@ -45,38 +53,8 @@ impl Env {
 
     fn place_session(&self) -> PathBuf {
         let target = self.project().join(format!("{SESSION_ID}.jsonl"));
-        let data = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testdata/sessions")
-            .join(SESSION);
-        std::fs::copy(data, &target).unwrap();
+        std::fs::copy(session_data(SESSION), &target).unwrap();
         target
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_squash"));
-        c.arg("--db")
-            .arg(self.path("squash.db"))
-            .args(args)
-            .current_dir(&self.cwd)
-            .env_remove("SQUASH_DB")
-            .env_remove("DATABASE_URL")
-            .env("HOME", self.dir.path())
-            .env("CLAUDE_CONFIG_DIR", self.path("claude"))
-            .env("CODEX_HOME", self.path("codex"))
-            .env("XDG_CONFIG_HOME", self.path("config"))
-            .env("XDG_DATA_HOME", self.path("data"))
-            .env("SQUASH_LOCAL_SERVERS", "none");
-        c
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().expect("run squash")
-    }
-
-    fn conversations(&self) -> Vec<Value> {
-        let out = self.run(&["--json", "conversation", "list"]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        serde_json::from_slice(&out.stdout).expect("conversation list JSON")
     }
 
     fn sessions(&self) -> Vec<PathBuf> {
@@ -87,10 +65,6 @@ impl Env {
         files.sort();
         files
     }
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn sha256(path: &Path) -> String {

@@ -1,51 +1,11 @@
 //! `squash search` through the built binary: hits with their conversation, position and the
 //! match marked, `--conversation`, `--limit`, `--json`, and a clear refusal of an empty query.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 use serde_json::Value;
-
-struct Env {
-    dir: tempfile::TempDir,
-}
-
-impl Env {
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_squash"))
-            .arg("--db")
-            .arg(self.path("squash.db"))
-            .args(args)
-            .env_remove("SQUASH_DB")
-            .env_remove("DATABASE_URL")
-            .env("HOME", self.dir.path())
-            .env("XDG_CONFIG_HOME", self.path("config"))
-            .env("XDG_DATA_HOME", self.path("data"))
-            .env("SQUASH_LOCAL_SERVERS", "none")
-            .output()
-            .expect("run squash")
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "squash {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("UTF-8 output")
-    }
-}
 
 #[test]
 fn search_prints_hits_and_refuses_an_empty_query() {
-    let env = Env {
-        dir: tempfile::tempdir().expect("temp dir"),
-    };
+    let env = crate::sandbox();
     for (conv, texts) in [
         (
             "Lexer",

@@ -1,10 +1,11 @@
 //! `squash serve` from the built binary: a usable page with the embedded defaults and no
 //! model configured, and no listening beyond loopback without a token.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use squash_testkit::cli::Served;
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 /// The binary with a fresh database and no model provider in its environment.
 fn squash(dir: &Path) -> Command {
@@ -27,36 +28,8 @@ fn squash(dir: &Path) -> Command {
     c
 }
 
-/// Kills the server when the test ends, passed or not.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(cmd: &mut Command) -> Server {
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start squash serve");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("read the address");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .to_owned();
-    Server { child, url }
+fn start(cmd: &mut Command) -> Served {
+    Served::start(cmd.stderr(Stdio::null()))
 }
 
 /// One HTTP/1.1 request over a plain socket: (status line, body).

@@ -3,73 +3,9 @@
 //! column, and the `--json` answers carry `tokens` — each equal to the estimate
 //! (`message_tokens`) of the messages the JSON answer itself returns.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
 use serde_json::Value;
 use squash_core::tokens::{format_count, message_tokens};
 use squash_core::Message;
-
-struct Env {
-    dir: tempfile::TempDir,
-}
-
-impl Env {
-    fn new() -> Env {
-        Env {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_squash"));
-        c.arg("--db")
-            .arg(self.path("squash.db"))
-            .args(args)
-            .env_remove("SQUASH_DB")
-            .env_remove("DATABASE_URL")
-            .env("HOME", self.dir.path())
-            .env("XDG_CONFIG_HOME", self.path("config"))
-            .env("XDG_DATA_HOME", self.path("data"))
-            .env("SQUASH_LOCAL_SERVERS", "none");
-        c
-    }
-
-    /// Runs `args`, feeding `stdin`; the run must succeed. Returns stdout.
-    fn ok(&self, args: &[&str], stdin: &str) -> String {
-        let mut child = self
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run squash");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(stdin.as_bytes())
-            .expect("write stdin");
-        let out: Output = child.wait_with_output().expect("wait");
-        assert!(
-            out.status.success(),
-            "squash {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("UTF-8 output")
-    }
-
-    fn json(&self, args: &[&str]) -> Value {
-        let mut all = vec!["--json"];
-        all.extend_from_slice(args);
-        serde_json::from_str(&self.ok(&all, "")).expect("JSON answer")
-    }
-}
 
 /// The thread's messages from a `show --json` answer, each checked against its `tokens`;
 /// returns their sum.
@@ -87,10 +23,10 @@ fn checked_sum(shown: &Value) -> u64 {
 
 #[test]
 fn show_and_list_print_the_sizes() {
-    let env = Env::new();
+    let env = crate::sandbox();
     let conv = "Sizes";
-    env.ok(&["conversation", "new", conv, "--project", "/tmp/tok"], "");
-    env.ok(
+    env.feed(&["conversation", "new", conv, "--project", "/tmp/tok"], "");
+    env.feed(
         &[
             "message",
             "add",
@@ -102,18 +38,18 @@ fn show_and_list_print_the_sizes() {
         ],
         "",
     );
-    env.ok(
+    env.feed(
         &["message", "add", conv, "--role", "assistant"],
         r#"[{"type":"tool_call","id":"t1","name":"Read","input":{"file_path":"src/main.rs"}}]"#,
     );
     let output = "42: let name: String = \"squash\";\n".repeat(50);
     let result = serde_json::json!([{"type": "tool_result", "tool_use_id": "t1",
         "tool_name": "Read", "result": [{"type": "text", "text": output}]}]);
-    env.ok(
+    env.feed(
         &["message", "add", conv, "--role", "user"],
         &result.to_string(),
     );
-    env.ok(
+    env.feed(
         &[
             "message",
             "add",
@@ -135,7 +71,7 @@ fn show_and_list_print_the_sizes() {
         .map(|v| serde_json::from_value(v.clone()).unwrap())
         .collect();
 
-    let text = env.ok(&["conversation", "show", conv], "");
+    let text = env.feed(&["conversation", "show", conv], "");
     let header = text.lines().nth(1).expect("header line");
     assert!(
         header.contains(&format!(
@@ -158,7 +94,7 @@ fn show_and_list_print_the_sizes() {
     let list = env.json(&["conversation", "list"]);
     assert_eq!(list[0]["tokens"].as_u64(), Some(total));
     assert_eq!(list[0]["message_count"].as_u64(), Some(4));
-    let listed = env.ok(&["conversation", "list"], "");
+    let listed = env.feed(&["conversation", "list"], "");
     let row = listed.lines().find(|l| l.contains(conv)).expect("listed");
     assert!(
         row.contains(&format!("{} tokens", format_count(total))),
@@ -166,7 +102,7 @@ fn show_and_list_print_the_sizes() {
     );
 
     // Squashing the long tool output away shrinks the thread by what the header says.
-    env.ok(
+    env.feed(
         &[
             "manual",
             conv,
@@ -180,7 +116,7 @@ fn show_and_list_print_the_sizes() {
     let after = env.json(&["conversation", "show", conv]);
     let smaller = checked_sum(&after);
     assert!(smaller < total / 2, "{smaller} vs {total}");
-    let text = env.ok(&["conversation", "show", conv], "");
+    let text = env.feed(&["conversation", "show", conv], "");
     assert!(
         text.contains(&format!("· {} tokens (estimated) ·", format_count(smaller))),
         "{text}"

@@ -6,8 +6,7 @@
 //! Needs PostgreSQL at SQUASH_TEST_PG (default postgres://postgres@127.0.0.1:5432/test).
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,27 +16,21 @@ use axum::routing::post;
 use axum::Router;
 use serde_json::{json, Value};
 use squash_store::postgres::PostgresStore;
+use squash_testkit::cli::Served;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 const WORKERS_PER_SERVER: usize = 4;
 const OPERATIONS_PER_WORKER: usize = 30;
 
-fn pg_url() -> String {
-    std::env::var("SQUASH_TEST_PG")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
-}
-
 /// A fresh schema, migrated, and the URL that makes a server use it.
-async fn fresh_schema() -> (PostgresStore, String) {
-    let schema = format!("two_{}", squash_core::MessageId::new().as_uuid().simple());
-    let url = pg_url();
-    let store = PostgresStore::connect_in_schema(&url, &schema)
-        .await
-        .expect("PostgreSQL must be running at SQUASH_TEST_PG (default 127.0.0.1:5432/test)");
+async fn fresh_schema() -> Option<(PostgresStore, String)> {
+    let schema = format!("two_{}", squash_testkit::backend::uuid_simple());
+    let store = squash_testkit::backend::postgres_store_in(&schema).await?;
+    let url = squash_testkit::pg_url();
     let sep = if url.contains('?') { '&' } else { '?' };
     let server_url = format!("{url}{sep}options=-c%20search_path%3D{schema}");
-    (store, server_url)
+    Some((store, server_url))
 }
 
 /// A loopback OpenAI-compatible model: every chat gets the same short answer.
@@ -60,67 +53,46 @@ async fn fake_model() -> String {
         }
     }
     let app = Router::new().route("/v1/chat/completions", post(completions));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("address");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
+    let addr = squash_testkit::model_server::serve(app).await;
     format!("http://{addr}/v1")
 }
 
-/// A `squash serve` process, killed when dropped.
+/// A `squash serve` process (killed when dropped) in a home of its own.
 struct Server {
-    child: Child,
+    _served: Served,
     addr: String,
     _home: tempfile::TempDir,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn serve(database_url: &str, model_url: &str) -> Server {
     let home = tempfile::tempdir().expect("temp dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_squash"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .env("DATABASE_URL", database_url)
-        .env("OPENAI_BASE_URL", model_url)
-        .env("OPENAI_API_KEY", "sk-test-loopback")
-        .env("OPENAI_MODEL", "loopback")
-        .env("HOME", home.path())
-        .env("XDG_DATA_HOME", home.path().join("data"))
-        .env("XDG_CONFIG_HOME", home.path().join("config"))
-        .env("SQUASH_LOCAL_SERVERS", "none")
-        .env_remove("SQUASH_DB")
-        .env_remove("SQUASH_TOKEN")
-        .env_remove("SQUASH_CONFIG")
-        .env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_CONTEXT_WINDOW")
-        .env_remove("SQUASH_CONTEXT_WINDOW")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start squash serve");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("read the address");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"));
-    let addr = url
+    let served = Served::start(
+        Command::new(env!("CARGO_BIN_EXE_squash"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .env("DATABASE_URL", database_url)
+            .env("OPENAI_BASE_URL", model_url)
+            .env("OPENAI_API_KEY", "sk-test-loopback")
+            .env("OPENAI_MODEL", "loopback")
+            .env("HOME", home.path())
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("SQUASH_LOCAL_SERVERS", "none")
+            .env_remove("SQUASH_DB")
+            .env_remove("SQUASH_TOKEN")
+            .env_remove("SQUASH_CONFIG")
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("OPENAI_CONTEXT_WINDOW")
+            .env_remove("SQUASH_CONTEXT_WINDOW")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit()),
+    );
+    let addr = served
+        .url
         .trim_start_matches("http://")
         .trim_end_matches('/')
         .to_owned();
     Server {
-        child,
+        _served: served,
         addr,
         _home: home,
     }
@@ -428,7 +400,9 @@ async fn check_conversation(addr: &str, conv: &str) -> (Value, HashMap<String, V
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_servers_on_one_database_stay_consistent_and_see_each_others_changes() {
-    let (store, database_url) = fresh_schema().await;
+    let Some((store, database_url)) = fresh_schema().await else {
+        return;
+    };
     let model_url = fake_model().await;
     let a = serve(&database_url, &model_url);
     let b = serve(&database_url, &model_url);

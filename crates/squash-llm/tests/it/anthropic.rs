@@ -1,7 +1,5 @@
 //! The Anthropic provider against a local server speaking the Messages API.
 
-mod support;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -10,7 +8,7 @@ use squash_llm::{
     AnthropicConfig, AnthropicModel, CancellationToken, ChatMessage, ChatModel, ChatRequest,
     LlmError, ProviderKind, StopReason,
 };
-use support::{closed_port_url, fast_retry, Deltas, MockServer, Reply};
+use squash_testkit::model_server::{closed_port_url, fast_retry, Deltas, MockServer, Reply};
 
 const KEY: &str = "sk-ant-test-secret-key-123";
 

@@ -9,7 +9,6 @@
 
 #![cfg(feature = "local")]
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use squash_core::prompt::{build_squash_prompt, messages_text, PromptStyle};
@@ -19,54 +18,7 @@ use squash_llm::{
     CancellationToken, ChatMessage, ChatModel, ChatRequest, LlmError, LocalConfig, LocalModel,
     ProviderKind, StopReason,
 };
-
-const MODEL_ENV: &str = "SQUASH_TEST_GGUF";
-
-/// The test model's path, or `None` (after saying why) when the tests should not run.
-fn test_model() -> Option<PathBuf> {
-    let path = std::env::var_os(MODEL_ENV)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../target/models/smollm2-135m-instruct-q4_1.gguf")
-        });
-    if path.is_file() {
-        return Some(path);
-    }
-    let message = format!(
-        "no test model at {} (set {MODEL_ENV} or run scripts/fetch-test-model.sh)",
-        path.display()
-    );
-    if std::env::var_os("CI").is_some() {
-        panic!("{message}: CI must run the local model tests");
-    }
-    note_skip(&message);
-    None
-}
-
-/// Says that the running test did not run, on stderr and, under `scripts/test.sh`, in the list
-/// its summary prints (`SQUASH_SKIP_LOG`): libtest hides a passing test's stderr, and a skip
-/// must not read as a pass.
-fn note_skip(message: &str) {
-    eprintln!("note: skipping: {message}");
-    if let Some(log) = std::env::var_os("SQUASH_SKIP_LOG") {
-        use std::io::Write;
-        let test = std::thread::current().name().unwrap_or("a test").to_owned();
-        let line = format!("{} {test}: {message}\n", env!("CARGO_PKG_NAME"));
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&log)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
-        if let Err(e) = written {
-            eprintln!(
-                "note: cannot record the skip in {}: {e}",
-                log.to_string_lossy()
-            );
-        }
-    }
-}
+use squash_testkit::model::test_model;
 
 fn config() -> LocalConfig {
     LocalConfig {

@@ -1,7 +1,5 @@
 //! The OpenAI-compatible provider against a local server speaking Chat Completions.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -9,7 +7,7 @@ use squash_llm::{
     CancellationToken, ChatMessage, ChatModel, ChatRequest, LlmError, OpenAiConfig, OpenAiModel,
     ProviderKind, StopReason, TokenLimitField,
 };
-use support::{closed_port_url, fast_retry, Deltas, MockServer, Reply};
+use squash_testkit::model_server::{closed_port_url, fast_retry, Deltas, MockServer, Reply};
 
 const KEY: &str = "sk-proj-test-secret-key-456";
 

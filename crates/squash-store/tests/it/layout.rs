@@ -10,7 +10,6 @@ use squash_core::search::SearchQuery;
 use squash_core::{
     ContentItem, ConversationId, LinkEdit, Message, MessageId, Role, ThreadId, ThreadOrigin,
 };
-use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_store::{
     Commit, ConversationStore, Direction, NewLinks, PageRequest, StoreError, ThreadReader,
@@ -366,16 +365,8 @@ async fn layout_story_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn layout_story_on_postgres() {
-    let url = std::env::var("SQUASH_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
-    let schema = format!("squash_test_{}", uuid::Uuid::now_v7().simple());
-    let store = match PostgresStore::connect_in_schema(&url, &schema).await {
-        Ok(store) => store,
-        Err(e) if std::env::var("SQUASH_REQUIRE_POSTGRES").as_deref() != Ok("1") => {
-            eprintln!("skipping: PostgreSQL unavailable ({e})");
-            return;
-        }
-        Err(e) => panic!("PostgreSQL unavailable: {e}"),
+    let Some(store) = squash_testkit::postgres_store().await else {
+        return;
     };
     story(&store).await;
     store.drop_schema().await.unwrap();

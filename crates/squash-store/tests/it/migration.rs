@@ -16,8 +16,8 @@ use squash_store::sqlite::SqliteStore;
 use squash_store::{Commit, ConversationStore, NewLinks, PageRequest, ThreadRef};
 use uuid::Uuid;
 
-const SQLITE_DUMP: &str = include_str!("../../../testdata/migration/sqlite-7176d32.sql");
-const POSTGRES_DUMP: &str = include_str!("../../../testdata/migration/postgres-7176d32.sql");
+const SQLITE_DUMP: &str = include_str!("../../../../testdata/migration/sqlite-7176d32.sql");
+const POSTGRES_DUMP: &str = include_str!("../../../../testdata/migration/postgres-7176d32.sql");
 const DUMP_SCHEMA: &str = "fixture_7176d32";
 
 /// What the old database says, read with its own SQL before the store opens it: each thread's
@@ -164,16 +164,10 @@ async fn a_database_of_main_migrates_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_of_main_migrates_on_postgres() {
-    let url = std::env::var("SQUASH_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
-    let mut db = match sqlx::PgConnection::connect(&url).await {
-        Ok(db) => db,
-        Err(e) if std::env::var("SQUASH_REQUIRE_POSTGRES").as_deref() != Ok("1") => {
-            eprintln!("skipping: PostgreSQL unavailable ({e})");
-            return;
-        }
-        Err(e) => panic!("PostgreSQL unavailable: {e}"),
+    let Some(mut db) = squash_testkit::backend::pg_connection().await else {
+        return;
     };
+    let url = squash_testkit::pg_url();
     let schema = format!("squash_test_{}", Uuid::now_v7().simple());
     sqlx::raw_sql(&POSTGRES_DUMP.replace(DUMP_SCHEMA, &schema))
         .execute(&mut db)

@@ -3,8 +3,6 @@
 use squash_core::page::{PageAnchor, PageWindow};
 use squash_core::tokens::message_tokens;
 use squash_core::{ContentItem, ConversationId, Message, MessageId, Role, ThreadId};
-use squash_store::postgres::PostgresStore;
-use squash_store::sqlite::SqliteStore;
 use squash_store::{
     ConversationStore, KnownTokens, PageRequest, StoreError, ThreadPage, ThreadRef,
 };
@@ -172,26 +170,4 @@ async fn check(store: &dyn ConversationStore) {
     assert_eq!((nothing.span.total, nothing.tokens), (0, 0));
 }
 
-#[tokio::test]
-async fn pages_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(dir.path().join("pages.db")).unwrap();
-    check(&store).await;
-}
-
-#[tokio::test]
-async fn pages_on_postgres() {
-    let url = std::env::var("SQUASH_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
-    let schema = format!("squash_test_{}", uuid::Uuid::now_v7().simple());
-    let store = match PostgresStore::connect_in_schema(&url, &schema).await {
-        Ok(store) => store,
-        Err(e) if std::env::var("SQUASH_REQUIRE_POSTGRES").as_deref() != Ok("1") => {
-            eprintln!("skipping: PostgreSQL unavailable ({e})");
-            return;
-        }
-        Err(e) => panic!("PostgreSQL unavailable: {e}"),
-    };
-    check(&store).await;
-    store.drop_schema().await.unwrap();
-}
+squash_testkit::on_both_stores!(check: pages_on_sqlite, pages_on_postgres);

@@ -17,19 +17,8 @@ use squash_core::{
 use squash_store::postgres::PostgresStore;
 use squash_store::{Commit, ConversationStore, Entity, NewLinks, StoreError};
 
-const DEFAULT_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
-
 async fn store() -> Option<PostgresStore> {
-    let url = std::env::var("SQUASH_TEST_POSTGRES_URL").unwrap_or_else(|_| DEFAULT_URL.into());
-    let schema = format!("squash_test_{}", uuid::Uuid::now_v7().simple());
-    match PostgresStore::connect_in_schema(&url, &schema).await {
-        Ok(store) => Some(store),
-        Err(e) if std::env::var("SQUASH_REQUIRE_POSTGRES").as_deref() != Ok("1") => {
-            eprintln!("skipping: PostgreSQL unavailable ({e})");
-            None
-        }
-        Err(e) => panic!("PostgreSQL unavailable: {e}"),
-    }
+    squash_testkit::postgres_store().await
 }
 
 /// PostgreSQL keeps microseconds; messages built with them compare equal after a round trip.

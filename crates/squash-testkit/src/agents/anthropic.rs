@@ -10,16 +10,13 @@
 //! without tools (side queries such as titles) get a short text; once the script is used up,
 //! every request gets a final text, so a looping agent stops.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::response::Response;
-use axum::Router;
 use serde_json::{json, Value};
 
-use super::recorder::{record, serve, sse, Log, Recorded};
+use super::recorder::{respond, serve_script, sse, Recorded, Script, Scripted};
 
 /// One content block of a scripted answer.
 #[derive(Clone, Debug)]
@@ -53,17 +50,7 @@ impl Block {
 pub const EXHAUSTED: &str = "The loopback script has no more turns.";
 pub const SIDE_ANSWER: &str = "ok";
 
-struct State {
-    script: Mutex<VecDeque<Vec<Block>>>,
-    /// The answer to requests that offer no tools.
-    side: String,
-    log: Log,
-}
-
-pub struct AnthropicServer {
-    pub addr: std::net::SocketAddr,
-    state: Arc<State>,
-}
+pub type AnthropicServer = Scripted<Vec<Block>>;
 
 impl AnthropicServer {
     pub async fn start(script: Vec<Vec<Block>>) -> AnthropicServer {
@@ -73,29 +60,17 @@ impl AnthropicServer {
     /// A server that answers requests without tools (side queries, or a CLI run with its tools
     /// turned off) with `side`.
     pub async fn with_side_answer(script: Vec<Vec<Block>>, side: &str) -> AnthropicServer {
-        let state = Arc::new(State {
-            script: Mutex::new(script.into()),
-            side: side.to_owned(),
-            log: Log::default(),
-        });
-        let shared = state.clone();
-        let app = Router::new().fallback(move |request: Request<Body>| {
-            let state = shared.clone();
-            async move { answer(&state, request).await }
-        });
-        AnthropicServer {
-            addr: serve(app).await,
-            state,
-        }
+        // The answer to requests that offer no tools.
+        let side = side.to_owned();
+        serve_script(script, move |state, recorded| {
+            answer(state, side.clone(), recorded)
+        })
+        .await
     }
 
     /// What `ANTHROPIC_BASE_URL` must be.
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-
-    pub fn requests(&self) -> Vec<Recorded> {
-        self.state.log.all()
+        self.url("")
     }
 
     /// The bodies of the agent's Messages requests (the ones that offer tools), in order.
@@ -115,20 +90,13 @@ impl AnthropicServer {
             .map(|r| r.body)
             .collect()
     }
-
-    /// Scripted turns not served yet.
-    pub fn unserved(&self) -> usize {
-        self.state.script.lock().expect("script").len()
-    }
 }
 
 fn offers_tools(body: &Value) -> bool {
     body["tools"].as_array().is_some_and(|t| !t.is_empty())
 }
 
-async fn answer(state: &State, request: Request<Body>) -> Response {
-    let recorded = record(request).await;
-    state.log.push(recorded.clone());
+async fn answer(state: Arc<Script<Vec<Block>>>, side: String, recorded: Recorded) -> Response {
     let route = recorded.route().to_owned();
     if recorded.method == Method::HEAD.as_str() {
         return respond(StatusCode::OK, "application/json", String::new());
@@ -147,10 +115,10 @@ async fn answer(state: &State, request: Request<Body>) -> Response {
         );
     }
     let blocks = if offers_tools(&recorded.body) {
-        let next = state.script.lock().expect("script").pop_front();
+        let next = state.next();
         next.unwrap_or_else(|| vec![Block::text(EXHAUSTED)])
     } else {
-        vec![Block::Text(state.side.clone())]
+        vec![Block::Text(side)]
     };
     let model = recorded.body["model"]
         .as_str()
@@ -172,14 +140,6 @@ async fn answer(state: &State, request: Request<Body>) -> Response {
         );
         respond(StatusCode::OK, "application/json", message.to_string())
     }
-}
-
-fn respond(status: StatusCode, content_type: &str, body: String) -> Response {
-    Response::builder()
-        .status(status)
-        .header(header::CONTENT_TYPE, content_type)
-        .body(Body::from(body))
-        .expect("a valid response")
 }
 
 fn stop_reason(blocks: &[Block]) -> &'static str {

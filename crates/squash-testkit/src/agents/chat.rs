@@ -6,16 +6,13 @@
 //! `tool` replies), `tools`, `tool_choice`, `stream_options`. Once the script is used up, a
 //! final text.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
-use axum::Router;
 use serde_json::{json, Value};
 
-use super::recorder::{record, serve, Log, Recorded};
+use super::recorder::{respond, serve_script, Recorded, Script, Scripted};
 
 pub const EXHAUSTED: &str = "The loopback script has no more turns.";
 pub const TITLE: &str = "Loopback session";
@@ -43,40 +40,16 @@ impl Turn {
     }
 }
 
-struct State {
-    script: Mutex<VecDeque<Turn>>,
-    log: Log,
-}
-
-pub struct ChatServer {
-    pub addr: std::net::SocketAddr,
-    state: Arc<State>,
-}
+pub type ChatServer = Scripted<Turn>;
 
 impl ChatServer {
     pub async fn start(script: Vec<Turn>) -> ChatServer {
-        let state = Arc::new(State {
-            script: Mutex::new(script.into()),
-            log: Log::default(),
-        });
-        let shared = state.clone();
-        let app = Router::new().fallback(move |request: Request<Body>| {
-            let state = shared.clone();
-            async move { answer(&state, request).await }
-        });
-        ChatServer {
-            addr: serve(app).await,
-            state,
-        }
+        serve_script(script, answer).await
     }
 
     /// The provider's `baseURL`.
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
-    }
-
-    pub fn requests(&self) -> Vec<Recorded> {
-        self.state.log.all()
+        self.url("/v1")
     }
 
     /// The bodies of the agent's turns (the requests with tools), in order.
@@ -87,26 +60,15 @@ impl ChatServer {
             .map(|r| r.body)
             .collect()
     }
-
-    pub fn unserved(&self) -> usize {
-        self.state.script.lock().expect("script").len()
-    }
 }
 
-async fn answer(state: &State, request: Request<Body>) -> Response {
-    let recorded = record(request).await;
-    state.log.push(recorded.clone());
+async fn answer(state: Arc<Script<Turn>>, recorded: Recorded) -> Response {
     if recorded.method != "POST" || !recorded.route().ends_with("/chat/completions") {
         let error = json!({"error": {"message": format!("no route {}", recorded.path)}});
         return respond(StatusCode::NOT_FOUND, "application/json", error.to_string());
     }
     let turn = if recorded.body.get("tools").is_some_and(|t| !t.is_null()) {
-        state
-            .script
-            .lock()
-            .expect("script")
-            .pop_front()
-            .unwrap_or_else(|| Turn::text(EXHAUSTED))
+        state.next().unwrap_or_else(|| Turn::text(EXHAUSTED))
     } else {
         Turn::text(TITLE)
     };
@@ -143,12 +105,4 @@ async fn answer(state: &State, request: Request<Body>) -> Response {
         .chain(std::iter::once("data: [DONE]\n\n".to_owned()))
         .collect();
     respond(StatusCode::OK, "text/event-stream", body)
-}
-
-fn respond(status: StatusCode, content_type: &str, body: String) -> Response {
-    Response::builder()
-        .status(status)
-        .header(header::CONTENT_TYPE, content_type)
-        .body(Body::from(body))
-        .expect("a valid response")
 }

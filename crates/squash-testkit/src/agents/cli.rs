@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use tokio::process::Command;
 
+use crate::skip::Need;
+
 /// Long enough for a cold start on a loaded machine; a hung agent fails the test.
 const RUN_LIMIT: Duration = Duration::from_secs(180);
 
@@ -47,6 +49,9 @@ impl Agent {
     /// The CLI from its env variable or `PATH`; `None` (after noting the skip) when it is not
     /// installed, a failure when the run requires the agents.
     pub fn find(kind: AgentKind) -> Option<Agent> {
+        if Need::Agents.left_to_full_tier() {
+            return None;
+        }
         let from_env = std::env::var_os(kind.env()).map(PathBuf::from);
         let bin = from_env.clone().or_else(|| on_path(kind.program()));
         match bin {
@@ -63,13 +68,7 @@ impl Agent {
                         kind.env()
                     ),
                 };
-                let required = std::env::var_os("SQUASH_REQUIRE_AGENTS").is_some()
-                    || std::env::var_os("CI").is_some();
-                assert!(
-                    !required,
-                    "{message}: this run requires the real agent CLIs"
-                );
-                note_skip(&message);
+                Need::Agents.missing(&message);
                 None
             }
         }
@@ -90,7 +89,36 @@ pub struct Sandbox {
     pub cwd: PathBuf,
 }
 
+impl Default for Sandbox {
+    fn default() -> Sandbox {
+        Sandbox::new()
+    }
+}
+
 impl Sandbox {
+    /// The `squash` binary at `squash` run in the sandbox: its own database, the agents' homes,
+    /// nothing of the caller's environment but `PATH`, with the agent `agent`'s directory first
+    /// (so that `squash resume` finds the real one).
+    pub fn squash(&self, squash: &Path, agent: &Path) -> Command {
+        let dir = agent.parent().expect("bin dir").to_path_buf();
+        let rest = std::env::var_os("PATH").unwrap_or_default();
+        let path = std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest)))
+            .expect("PATH");
+        let mut cmd = Command::new(squash);
+        cmd.current_dir(&self.cwd)
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", path)
+            .env("LANG", "C.UTF-8")
+            .env("CLAUDE_CONFIG_DIR", self.claude_config())
+            .env("CODEX_HOME", self.codex_home())
+            .env("SQUASH_LOCAL_SERVERS", "none")
+            .arg("--db")
+            .arg(self.home.join("squash.db"))
+            .stdin(std::process::Stdio::null());
+        cmd
+    }
+
     pub fn new() -> Sandbox {
         let dir = tempfile::tempdir().expect("temp dir");
         // Canonical, because the agents record (and look sessions up by) the resolved cwd.
@@ -305,26 +333,4 @@ pub fn session_files(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-/// Says that the running test did not run, on stderr and, under `scripts/test.sh`, in the list
-/// its summary prints (`SQUASH_SKIP_LOG`): a skip must not read as a pass.
-pub fn note_skip(message: &str) {
-    eprintln!("note: skipping: {message}");
-    if let Some(log) = std::env::var_os("SQUASH_SKIP_LOG") {
-        use std::io::Write;
-        let test = std::thread::current().name().unwrap_or("a test").to_owned();
-        let line = format!("{} {test}: {message}\n", env!("CARGO_PKG_NAME"));
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&log)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
-        if let Err(e) = written {
-            eprintln!(
-                "note: cannot write the skip log {}: {e}",
-                log.to_string_lossy()
-            );
-        }
-    }
 }

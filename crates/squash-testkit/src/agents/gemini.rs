@@ -7,28 +7,17 @@
 //! `systemInstruction`, `tools`, `generationConfig`; header `x-goog-api-key`. Once the script
 //! is used up, a final text, so a looping agent stops.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
-use axum::Router;
 use serde_json::{json, Value};
 
-use super::recorder::{record, serve, Log, Recorded};
+use super::recorder::{respond, serve_script, Recorded, Script, Scripted};
 
 pub const EXHAUSTED: &str = "The loopback script has no more turns.";
 
-struct State {
-    script: Mutex<VecDeque<Vec<Value>>>,
-    log: Log,
-}
-
-pub struct GeminiServer {
-    pub addr: std::net::SocketAddr,
-    state: Arc<State>,
-}
+pub type GeminiServer = Scripted<Vec<Value>>;
 
 /// A `functionCall` part.
 pub fn call(name: &str, args: Value) -> Value {
@@ -45,28 +34,12 @@ pub fn thought(text: &str) -> Value {
 
 impl GeminiServer {
     pub async fn start(script: Vec<Vec<Value>>) -> GeminiServer {
-        let state = Arc::new(State {
-            script: Mutex::new(script.into()),
-            log: Log::default(),
-        });
-        let shared = state.clone();
-        let app = Router::new().fallback(move |request: Request<Body>| {
-            let state = shared.clone();
-            async move { answer(&state, request).await }
-        });
-        GeminiServer {
-            addr: serve(app).await,
-            state,
-        }
+        serve_script(script, answer).await
     }
 
     /// `GOOGLE_GEMINI_BASE_URL`.
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-
-    pub fn requests(&self) -> Vec<Recorded> {
-        self.state.log.all()
+        self.url("")
     }
 
     /// The bodies of the agent's turns (the requests with tools), in order.
@@ -77,23 +50,12 @@ impl GeminiServer {
             .map(|r| r.body)
             .collect()
     }
-
-    pub fn unserved(&self) -> usize {
-        self.state.script.lock().expect("script").len()
-    }
 }
 
-async fn answer(state: &State, request: Request<Body>) -> Response {
-    let recorded = record(request).await;
-    state.log.push(recorded.clone());
+async fn answer(state: Arc<Script<Vec<Value>>>, recorded: Recorded) -> Response {
     let route = recorded.route().to_owned();
     let parts = if recorded.body.get("tools").is_some() {
-        state
-            .script
-            .lock()
-            .expect("script")
-            .pop_front()
-            .unwrap_or_else(|| vec![text(EXHAUSTED)])
+        state.next().unwrap_or_else(|| vec![text(EXHAUSTED)])
     } else {
         vec![text(
             r#"{"reasoning": "the turn is done", "next_speaker": "user"}"#,
@@ -122,12 +84,4 @@ async fn answer(state: &State, request: Request<Body>) -> Response {
         let error = json!({"error": {"code": 404, "message": format!("no route {route}")}});
         respond(StatusCode::NOT_FOUND, "application/json", error.to_string())
     }
-}
-
-fn respond(status: StatusCode, content_type: &str, body: String) -> Response {
-    Response::builder()
-        .status(status)
-        .header(header::CONTENT_TYPE, content_type)
-        .body(Body::from(body))
-        .expect("a valid response")
 }

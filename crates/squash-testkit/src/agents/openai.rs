@@ -9,16 +9,13 @@
 //! `function_call_output` (its text holds "Process exited with code N"). Every request takes the next
 //! scripted turn; once the script is used up, a final message, so a looping agent stops.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
-use axum::Router;
 use serde_json::{json, Value};
 
-use super::recorder::{record, serve, sse, Log, Recorded};
+use super::recorder::{respond, serve_script, sse, Recorded, Script, Scripted};
 
 /// One output item of a scripted answer.
 #[derive(Clone, Debug)]
@@ -48,40 +45,16 @@ impl Item {
 
 pub const EXHAUSTED: &str = "The loopback script has no more turns.";
 
-struct State {
-    script: Mutex<VecDeque<Vec<Item>>>,
-    log: Log,
-}
-
-pub struct ResponsesServer {
-    pub addr: std::net::SocketAddr,
-    state: Arc<State>,
-}
+pub type ResponsesServer = Scripted<Vec<Item>>;
 
 impl ResponsesServer {
     pub async fn start(script: Vec<Vec<Item>>) -> ResponsesServer {
-        let state = Arc::new(State {
-            script: Mutex::new(script.into()),
-            log: Log::default(),
-        });
-        let shared = state.clone();
-        let app = Router::new().fallback(move |request: Request<Body>| {
-            let state = shared.clone();
-            async move { answer(&state, request).await }
-        });
-        ResponsesServer {
-            addr: serve(app).await,
-            state,
-        }
+        serve_script(script, answer).await
     }
 
     /// The provider's `base_url` (Codex appends `/responses`).
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
-    }
-
-    pub fn requests(&self) -> Vec<Recorded> {
-        self.state.log.all()
+        self.url("/v1")
     }
 
     /// The bodies of the Responses requests, in order.
@@ -92,35 +65,18 @@ impl ResponsesServer {
             .map(|r| r.body)
             .collect()
     }
-
-    pub fn unserved(&self) -> usize {
-        self.state.script.lock().expect("script").len()
-    }
 }
 
-async fn answer(state: &State, request: Request<Body>) -> Response {
-    let recorded = record(request).await;
-    state.log.push(recorded.clone());
+async fn answer(state: Arc<Script<Vec<Item>>>, recorded: Recorded) -> Response {
     if recorded.method != "POST" || recorded.route() != "/v1/responses" {
         let error = json!({"error": {"message": format!("no route {}", recorded.path)}});
         return respond(StatusCode::NOT_FOUND, "application/json", error.to_string());
     }
     let items = state
-        .script
-        .lock()
-        .expect("script")
-        .pop_front()
+        .next()
         .unwrap_or_else(|| vec![Item::message(EXHAUSTED)]);
     let n = state.log.all().len();
     respond(StatusCode::OK, "text/event-stream", stream(n, &items))
-}
-
-fn respond(status: StatusCode, content_type: &str, body: String) -> Response {
-    Response::builder()
-        .status(status)
-        .header(header::CONTENT_TYPE, content_type)
-        .body(Body::from(body))
-        .expect("a valid response")
 }
 
 fn item_json(n: usize, index: usize, item: &Item) -> Value {

@@ -1,9 +1,14 @@
 //! What a loopback server received: every request, in order, with its headers and JSON body.
 
+use std::collections::VecDeque;
+use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use axum::body::{to_bytes, Body};
-use axum::http::Request;
+use axum::http::{header, Request, StatusCode};
+use axum::response::Response;
+use axum::Router;
 use serde_json::Value;
 
 #[derive(Clone, Debug)]
@@ -44,6 +49,83 @@ impl Log {
     }
 }
 
+/// What a scripted loopback server answers with, turn by turn, and every request it received.
+pub struct Script<T> {
+    turns: Mutex<VecDeque<T>>,
+    pub log: Log,
+}
+
+impl<T> Script<T> {
+    /// The next scripted turn, if any is left.
+    pub fn next(&self) -> Option<T> {
+        self.turns.lock().expect("script").pop_front()
+    }
+
+    /// Scripted turns not served yet.
+    pub fn unserved(&self) -> usize {
+        self.turns.lock().expect("script").len()
+    }
+}
+
+/// A scripted loopback server (each agent's is a `Scripted` of its own turns).
+pub struct Scripted<T> {
+    pub addr: SocketAddr,
+    script: Arc<Script<T>>,
+}
+
+impl<T> Scripted<T> {
+    /// Every request received, in order.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.script.log.all()
+    }
+
+    /// Scripted turns not served yet.
+    pub fn unserved(&self) -> usize {
+        self.script.unserved()
+    }
+
+    /// `http://ADDR` and `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+/// Starts a loopback server that records every request, then lets `answer` answer it from
+/// the script `turns`.
+pub async fn serve_script<T, F, Fut>(turns: Vec<T>, answer: F) -> Scripted<T>
+where
+    T: Send + 'static,
+    F: Fn(Arc<Script<T>>, Recorded) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = Response> + Send + 'static,
+{
+    let script = Arc::new(Script {
+        turns: Mutex::new(turns.into()),
+        log: Log::default(),
+    });
+    let shared = script.clone();
+    let app = Router::new().fallback(move |request: Request<Body>| {
+        let script = shared.clone();
+        let answer = answer.clone();
+        async move {
+            let recorded = record(request).await;
+            script.log.push(recorded.clone());
+            answer(script, recorded).await
+        }
+    });
+    Scripted {
+        addr: serve(app).await,
+        script,
+    }
+}
+
+pub fn respond(status: StatusCode, content_type: &str, body: String) -> Response {
+    Response::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, content_type)
+        .body(Body::from(body))
+        .expect("a valid response")
+}
+
 /// Reads a request whole (the agents send bodies of a few hundred kB at most).
 pub async fn record(request: Request<Body>) -> Recorded {
     let (parts, body) = request.into_parts();
@@ -75,17 +157,7 @@ pub async fn record(request: Request<Body>) -> Recorded {
     }
 }
 
-/// Serves `app` on an ephemeral loopback port; the task ends with the runtime.
-pub async fn serve(app: axum::Router) -> std::net::SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a loopback port");
-    let addr = listener.local_addr().expect("local address");
-    tokio::spawn(async move {
-        axum::serve(listener, app).await.expect("loopback server");
-    });
-    addr
-}
+pub use crate::model_server::serve;
 
 /// One server-sent event.
 pub fn sse(event: &str, data: &Value) -> String {

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use axum::Router;
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use squash_app::{ConversationService, SquashOptions};
 use squash_llm::{FakeModel, FakeReply, LlmError, ProviderKind};
@@ -110,12 +109,7 @@ impl App {
         let response = self.router.clone().oneshot(req).await.expect("infallible");
         let status = response.status();
         let headers = response.headers().clone();
-        let bytes = response
-            .into_body()
-            .collect()
-            .await
-            .expect("body")
-            .to_bytes();
+        let bytes = crate::body_bytes(response).await;
         Reply {
             status,
             headers,
@@ -1469,9 +1463,7 @@ async fn fragments_for_provenance_and_preview() {
 // ---- import and export --------------------------------------------------------------------
 
 fn session_file(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name);
+    let path = squash_testkit::fixtures::session_data(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

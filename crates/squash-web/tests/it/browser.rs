@@ -1,8 +1,8 @@
 //! The headless Chromium every browser test drives (through chromedriver), and the checks
 //! around it: skip with a note where there is no browser, unless one is required.
 //!
-//! Shared by the Chromium tests (`#[path = "support/browser.rs"] mod browser;`); each uses a
-//! part of it.
+//! Shared by the Chromium tests (`e2e`, `e2e_sidebar`) and the web benchmark, which uses a part.
+
 #![allow(dead_code)]
 
 use std::future::Future;
@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
+use squash_testkit::Need;
 
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -186,41 +187,19 @@ impl Browser {
     }
 }
 
-/// Whether the browser is missing (noted as a skip); fails instead when it is required.
+/// Whether the browser is missing (noted as a skip; a failure when the run requires it) or left
+/// to the full tier.
 pub fn browser_missing() -> bool {
+    if Need::Browser.left_to_full_tier() {
+        return true;
+    }
     if Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists() {
         return false;
     }
-    if std::env::var_os("SQUASH_REQUIRE_BROWSER").is_some() || std::env::var_os("CI").is_some() {
-        panic!("{CHROMEDRIVER} or {CHROMIUM} is missing: apt-get install chromium chromium-driver");
-    }
-    note_skip(&format!(
+    Need::Browser.missing(&format!(
         "{CHROMEDRIVER} or {CHROMIUM} is missing (apt-get install chromium chromium-driver)"
     ));
     true
-}
-
-/// Says that the running test did not run, on stderr and, under `scripts/test.sh`, in the list
-/// its summary prints (`SQUASH_SKIP_LOG`): libtest hides a passing test's stderr, and a skip
-/// must not read as a pass.
-pub fn note_skip(message: &str) {
-    eprintln!("note: skipping: {message}");
-    if let Some(log) = std::env::var_os("SQUASH_SKIP_LOG") {
-        use std::io::Write;
-        let test = std::thread::current().name().unwrap_or("a test").to_owned();
-        let line = format!("{} {test}: {message}\n", env!("CARGO_PKG_NAME"));
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&log)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
-        if let Err(e) = written {
-            eprintln!(
-                "note: cannot record the skip in {}: {e}",
-                log.to_string_lossy()
-            );
-        }
-    }
 }
 
 /// Starts a browser, runs `story` with it in a task and closes the browser whatever happened:

@@ -7,7 +7,6 @@
 //! `CI` is set (`.ci/run` sets the first after installing Chromium): then it fails.
 
 use std::collections::VecDeque;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -26,10 +25,9 @@ use squash_llm::{OpenAiConfig, OpenAiModel, RetryPolicy};
 use squash_store::sqlite::SqliteStore;
 use squash_web::AppState;
 
-#[path = "support/browser.rs"]
-mod browser;
-
-use browser::{browser_missing, drive, start_app, start_browser_with, Browser, DESKTOP, PHONE};
+use crate::browser::{
+    browser_missing, drive, start_app, start_browser_with, Browser, DESKTOP, PHONE,
+};
 
 const MODEL_ID: &str = "loopback-model";
 /// The model's context window: the window the page's context meter measures against.
@@ -132,13 +130,7 @@ async fn start_model_server() -> (Arc<ModelServer>, String) {
     let app = Router::new()
         .route("/v1/chat/completions", post(completions))
         .with_state(server.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind model server");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
+    let addr = squash_testkit::model_server::serve(app).await;
     (server, format!("http://{addr}/v1"))
 }
 
@@ -1012,9 +1004,7 @@ impl Browser {
 /// A shared Claude Code session (12 tool calls, one error), imported over the API.
 async fn import_session(b: &Browser) -> String {
     let name = "claude-code-linear-1af7fc5e.jsonl";
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name);
+    let path = squash_testkit::fixtures::session_data(name);
     let text = std::fs::read_to_string(&path).expect("the sample session");
     let out = b
         .js(&format!(
@@ -1480,9 +1470,6 @@ async fn reader_story(b: &Browser, app: &str) {
 
 // ---- a long session, a page at a time -------------------------------------------------------
 
-#[path = "support/long_session.rs"]
-mod long_session;
-
 const LONG: usize = 10_000;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1492,7 +1479,7 @@ async fn a_person_reads_and_selects_across_pages_of_a_long_session() {
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
-    let (conv, ids) = long_session::stored(&store, LONG).await;
+    let (conv, ids) = squash_testkit::long_session::stored(&store, LONG).await;
     let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
     let state =
         AppState::new(ConversationService::new(Arc::new(store))).with_default_project("/work/e2e");

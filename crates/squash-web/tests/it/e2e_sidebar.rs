@@ -17,10 +17,7 @@ use squash_app::ConversationService;
 use squash_store::sqlite::SqliteStore;
 use squash_web::AppState;
 
-#[path = "support/browser.rs"]
-mod browser;
-
-use browser::{browser_missing, drive, start_app, Browser, DESKTOP, PHONE};
+use crate::browser::{browser_missing, drive, start_app, Browser, DESKTOP, PHONE};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_searches_imports_and_manages_conversations_in_the_sidebar() {

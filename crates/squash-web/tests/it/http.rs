@@ -122,13 +122,7 @@ impl Server {
         let response = self.client.request(req).await.expect("response");
         let status = response.status();
         let headers = response.headers().clone();
-        let body = response
-            .into_body()
-            .collect()
-            .await
-            .expect("body")
-            .to_bytes()
-            .to_vec();
+        let body = crate::body_bytes(response).await.to_vec();
         Reply {
             status,
             headers,
@@ -471,12 +465,7 @@ async fn a_body_without_a_length_is_stopped_at_the_limit_with_413() {
         .expect("request");
     let response = client.request(req).await.expect("response");
     assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes();
+    let bytes = crate::body_bytes(response).await;
     let body: Value = serde_json::from_slice(&bytes).expect("JSON");
     assert_eq!(body["error"]["code"], "input_too_large", "{body}");
 }

@@ -1,7 +1,7 @@
 //! The answers the API shares with `squash --json`, with a real OpenAI-compatible model on a
 //! loopback port: one provider spelling (`openai`), one shape for a computed squash and for an
-//! operation's outcome (crates/squash-cli/tests/ai_cli.rs checks the CLI against the same
-//! lists), and unknown token usage reported as unknown.
+//! operation's outcome (crates/squash-cli/tests/it/ai_cli.rs checks the CLI against the same
+//! lists, `squash_testkit::answers`), and unknown token usage reported as unknown.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -12,48 +12,13 @@ use axum::http::{header, Method, Request, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use squash_app::{ConversationService, SquashOptions};
 use squash_llm::{OpenAiConfig, OpenAiModel, RetryPolicy};
 use squash_store::sqlite::SqliteStore;
+use squash_testkit::answers::{OUTCOME_KEYS, SQUASH_RESULT_KEYS};
 use squash_web::AppState;
 use tower::ServiceExt;
-
-/// The fields of a computed AI squash (the same list as the CLI test's).
-const SQUASH_RESULT_KEYS: [&str; 20] = [
-    "added_partners",
-    "computed_on",
-    "context_window",
-    "conversation_id",
-    "custom_instructions",
-    "duration_ms",
-    "estimated_prompt_tokens",
-    "model",
-    "prompt",
-    "prompts",
-    "provider",
-    "report",
-    "requested_style",
-    "role",
-    "sources",
-    "stop_reason",
-    "style",
-    "text",
-    "truncated",
-    "usage",
-];
-
-/// The fields of an operation's outcome.
-const OUTCOME_KEYS: [&str; 7] = [
-    "added_partners",
-    "conversation_id",
-    "message",
-    "operation",
-    "reapplied",
-    "sources",
-    "thread",
-];
 
 /// One streamed answer: its text, and whether the server counts tokens.
 struct Answer {
@@ -88,13 +53,7 @@ async fn start_model_server() -> (Arc<ModelServer>, String) {
     let app = Router::new()
         .route("/v1/chat/completions", post(completions))
         .with_state(server.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind model server");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
+    let addr = squash_testkit::model_server::serve(app).await;
     (server, format!("http://{addr}/v1"))
 }
 
@@ -136,12 +95,7 @@ impl App {
             .expect("request");
         let response = self.router.clone().oneshot(req).await.expect("infallible");
         let status = response.status();
-        let bytes = response
-            .into_body()
-            .collect()
-            .await
-            .expect("body")
-            .to_bytes();
+        let bytes = crate::body_bytes(response).await;
         let text = String::from_utf8_lossy(&bytes);
         let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
         (status, value)

@@ -13,10 +13,10 @@ use squash_core::ledger::build_ledger;
 use squash_core::{ContentItem, Message, Role, ToolResultData};
 use squash_llm::{ClaudeCliConfig, ClaudeCliModel};
 
-use super::agents::anthropic::AnthropicServer;
-use super::agents::{Agent, AgentKind, Sandbox};
-use super::common::Backend;
 use super::{backends, block_text};
+use squash_testkit::agents::anthropic::AnthropicServer;
+use squash_testkit::agents::{Agent, AgentKind, Sandbox};
+use squash_testkit::Backend;
 
 /// The provider runs the program it is configured with in the environment Squash has; this
 /// stand-in only isolates that environment (the sandbox's home and config, the loopback server)

@@ -3,17 +3,17 @@
 //! the model is the squashed history.
 
 use serde_json::Value;
-use squash_app::{ExportFormat, ExportOptions, ManualSquashRequest, PartnerPolicy};
+use squash_app::{ExportFormat, ExportOptions};
 use squash_formats::sha256_hex;
 
-use super::agents::cli::assert_ran;
-use super::agents::openai::{Item, ResponsesServer};
-use super::agents::{Agent, AgentKind};
-use super::common::Backend;
 use super::{
-    backends, codex_output_sent, codex_rollout, import, pair_positions, CodexRun, CODEX_FIRST,
+    backends, codex_output_sent, codex_rollout, squash_pair_and_export, CodexRun, CODEX_FIRST,
     FAIL_CALL, PROBE, PROMPT, RESUMED, WRITE_CALL,
 };
+use squash_testkit::agents::cli::assert_ran;
+use squash_testkit::agents::openai::{Item, ResponsesServer};
+use squash_testkit::agents::{Agent, AgentKind};
+use squash_testkit::Backend;
 
 const SQUASHED: &str = "Wrote squash-probe-42 into out.txt with exec_command.";
 
@@ -24,36 +24,13 @@ fn sha256_of(path: &std::path::Path) -> String {
 /// Squashes the write call and its output, exports the thread as a new rollout in the sandbox's
 /// Codex home and returns its id.
 async fn export_squashed(b: &Backend, run: &CodexRun) -> String {
-    let summary = import(b, &run.rollout).await;
-    let conv = summary.conversations[0].conversation_id;
-    let messages = b.service.current_thread(conv).await.unwrap().messages;
-    let (call, output) = pair_positions(&messages, WRITE_CALL);
-    b.service
-        .squash_manual(
-            conv,
-            ManualSquashRequest {
-                messages: vec![messages[call].id, messages[output].id],
-                text: Some(SQUASHED.into()),
-                policy: PartnerPolicy::Include,
-                ..ManualSquashRequest::default()
-            },
-        )
-        .await
-        .expect("squash");
-
     let session_id = uuid::Uuid::now_v7().to_string();
     let options = ExportOptions {
         session_id: Some(session_id.clone()),
         cwd: Some(run.sandbox.cwd.to_string_lossy().into_owned()),
         ..ExportOptions::new(ExportFormat::Codex)
     };
-    let mut out = Vec::new();
-    let report = b
-        .service
-        .export(conv, &options, &mut out)
-        .await
-        .expect("export");
-    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let out = squash_pair_and_export(b, &run.rollout, (WRITE_CALL, SQUASHED), &options).await;
     let path = squash_app::export::rollout_path(
         &run.sandbox.codex_home(),
         &session_id,

@@ -1,12 +1,14 @@
-//! A long coding-agent session for the paging test and the web benchmark: turns of a user
+//! A long coding-agent session for the web's paging test and its benchmark: turns of a user
 //! request in markdown, the agent's reply, tool calls with their outputs (20 to 120 lines, some
 //! failing) and a closing summary, as Claude Code sessions run. Deterministic.
 
 use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, Role, SourceFormat, StructuredText, ThreadId,
-    ThreadOrigin, ToolResultData,
+    ContentItem, ConversationId, Message, MessageId, Role, SourceFormat, StructuredText,
+    ToolResultData,
 };
-use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
+use squash_store::ConversationStore;
+
+use crate::fixtures::single_thread_batch;
 
 /// A small deterministic generator (xorshift), enough to vary sizes.
 struct Rng(u64);
@@ -124,36 +126,14 @@ pub fn long_session(conversation: ConversationId, n: usize) -> Vec<Message> {
 /// one; returns it and its message ids in thread order.
 pub async fn stored(store: &dyn ConversationStore, n: usize) -> (ConversationId, Vec<MessageId>) {
     let conversation = ConversationId::new();
-    let thread = ThreadId::new();
-    let now = chrono::Utc::now();
     let messages = long_session(conversation, n);
     let ids: Vec<MessageId> = messages.iter().map(|m| m.id).collect();
+    let key = format!("long-session:{conversation}");
+    let mut batch = single_thread_batch(conversation, messages, &key, "/work/long-session");
+    batch.source.format = SourceFormat::Squash;
+    batch.display_name = format!("{n} messages");
     store
-        .import_conversation(ImportBatch {
-            source: ImportSource {
-                source_key: format!("long-session:{conversation}"),
-                format: SourceFormat::Squash,
-                content_hash: "1".into(),
-                metadata: None,
-            },
-            project_path: "/work/long-session".into(),
-            conversation_id: conversation,
-            display_name: format!("{n} messages"),
-            created_at: now,
-            updated_at: now,
-            threads: vec![ImportThread {
-                id: thread,
-                original_thread_id: None,
-                origin: ThreadOrigin::Initial,
-                revision: 0,
-                links: ids.clone(),
-                created_at: now,
-                updated_at: now,
-            }],
-            messages,
-            current_thread_id: thread,
-            operations: Vec::new(),
-        })
+        .import_conversation(batch)
         .await
         .expect("store the long session");
     (conversation, ids)
