@@ -5,14 +5,16 @@
 //! reached its part of a test passes with a note, unless `SQUASH_REQUIRE_POSTGRES` or `CI` is
 //! set (`scripts/test.sh` sets it): then it fails. The quick tier leaves PostgreSQL out.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use squash_app::ConversationService;
+use squash_app::import::ImportSummary;
+use squash_app::{ConversationService, NoProgress};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_store::ConversationStore;
 
+use crate::fixtures::import_options;
 use crate::skip::Need;
 
 pub struct Backend {
@@ -74,6 +76,15 @@ impl Backend {
                 .expect("raw SQL on PostgreSQL");
             db.close().await.expect("close");
         }
+    }
+
+    /// Imports the file or folder at `path` (sessions that name no project go to `project`);
+    /// a failed import fails the test.
+    pub async fn import(&self, path: &Path, project: &str) -> ImportSummary {
+        self.service
+            .import_path(path, &import_options(project), Arc::new(NoProgress))
+            .await
+            .unwrap_or_else(|e| panic!("import of {} failed: {e}", path.display()))
     }
 
     /// The store again, through a new connection to the same file or schema.

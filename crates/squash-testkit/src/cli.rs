@@ -125,6 +125,21 @@ impl Sandbox {
 
 pub use crate::fixtures::session_data;
 
+/// Nothing configured for `cmd`: `home` as its home and its only PATH (no `claude` found), no
+/// provider keys or URLs, no configuration file, no installed local model, no local server.
+pub fn unconfigured<'a>(cmd: &'a mut Command, home: &Path) -> &'a mut Command {
+    cmd.env("PATH", home)
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("SQUASH_LOCAL_SERVERS", "none")
+        .env_remove("SQUASH_LOCAL_MODEL")
+        .env_remove("SQUASH_CONFIG")
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+}
+
 /// A `squash serve` process, killed when dropped (the test passed or not).
 pub struct Served {
     child: Child,

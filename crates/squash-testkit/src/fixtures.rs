@@ -3,12 +3,13 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use squash_app::ImportOptions;
+use squash_app::import::{ImportStatus, ImportSummary};
+use squash_app::{ConversationService, ImportOptions};
 
 use crate::backend::Backend;
 use squash_core::{
-    ContentItem, ConversationId, ImageSource, ImportSource, ImportThread, Message, Role,
-    SourceFormat, StructuredText, SystemLevel, ThreadId, ThreadOrigin, ToolResultData,
+    ContentItem, Conversation, ConversationId, ImageSource, ImportSource, ImportThread, Message,
+    Role, SourceFormat, StructuredText, SystemLevel, ThreadId, ThreadOrigin, ToolResultData,
 };
 use squash_store::ImportBatch;
 
@@ -244,4 +245,86 @@ pub fn import_options(project: &str) -> ImportOptions {
         fallback_project: project.into(),
         ..ImportOptions::default()
     }
+}
+
+/// A user message saying `text`.
+pub fn user_text(conversation: ConversationId, text: &str) -> Message {
+    Message::new(
+        conversation,
+        Role::User,
+        vec![ContentItem::text_for(Role::User, text)],
+    )
+    .expect("valid message")
+}
+
+/// Every conversation of a second import of the same file was already imported.
+pub fn assert_already_imported(again: &ImportSummary, name: &str) {
+    assert!(
+        again
+            .conversations
+            .iter()
+            .all(|c| c.status == ImportStatus::AlreadyImported),
+        "{name}: {:?}",
+        again.conversations
+    );
+}
+
+/// A deterministic stream of choices (no dependency, the same on every run).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next choice in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n.max(1)
+    }
+
+    /// The next index into something of length `n`.
+    pub fn pick(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
+    }
+}
+
+/// The tables of a Gromozeka database (the SQLite file its sessions live in).
+pub const GROMOZEKA_SCHEMA: &str =
+    "CREATE TABLE projects (id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT, created_at INTEGER);
+         CREATE TABLE conversations (id TEXT PRIMARY KEY, project_id TEXT, display_name TEXT NOT NULL DEFAULT '',
+             current_thread_id TEXT NOT NULL, ai_provider TEXT, model_name TEXT, created_at, updated_at);
+         CREATE TABLE threads (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, original_thread_id TEXT,
+             created_at, updated_at);
+         CREATE TABLE thread_messages (thread_id TEXT NOT NULL, message_id TEXT NOT NULL, position INT NOT NULL,
+             PRIMARY KEY (thread_id, message_id));
+         CREATE TABLE messages (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, message_json TEXT NOT NULL,
+             created_at);
+         CREATE TABLE squash_operations (id VARCHAR(255) PRIMARY KEY, conversation_id VARCHAR(255),
+             source_message_ids TEXT, result_message_id VARCHAR(255), prompt TEXT NULL, model VARCHAR(255) NULL,
+             performed_by_agent BOOLEAN, created_at TIMESTAMP);";
+
+/// The long output of the `t`-th `cargo test` of a generated agent session: 150 lines of
+/// compiling, then the failure or `passed` passing tests.
+pub fn cargo_log(t: usize, failing: bool, passed: usize) -> Vec<String> {
+    let mut log: Vec<String> = (0..150)
+        .map(|i| format!("   Compiling dep_{i} v0.{t}.{i} (/work/deps/dep_{i})"))
+        .collect();
+    log.push(if failing {
+        format!("error[E0425]: cannot find value `total_{t}` in src/report_{t}.rs")
+    } else {
+        format!("test result: ok. {passed} passed; 0 failed")
+    });
+    log
+}
+
+/// A new conversation named `name` in the project at `project`.
+pub async fn new_conversation(
+    service: &ConversationService,
+    project: &str,
+    name: &str,
+) -> Conversation {
+    service
+        .create_conversation(project, name)
+        .await
+        .expect("create a conversation")
 }

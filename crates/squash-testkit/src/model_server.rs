@@ -178,6 +178,28 @@ pub async fn serve(app: Router) -> SocketAddr {
     addr
 }
 
+/// A token that cancels itself after `delay`.
+pub fn cancel_after(delay: Duration) -> squash_llm::CancellationToken {
+    let cancel = squash_llm::CancellationToken::new();
+    let trigger = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(delay).await;
+        trigger.cancel();
+    });
+    cancel
+}
+
+/// The error a call that must fail fails with (never cancelled).
+pub async fn complete_err<M: squash_llm::ChatModel + ?Sized>(
+    model: &M,
+    request: &squash_llm::ChatRequest,
+) -> squash_llm::LlmError {
+    model
+        .complete(request, &squash_llm::CancellationToken::new())
+        .await
+        .expect_err("the call fails")
+}
+
 /// A fast retry policy for tests: `attempts` tries, millisecond backoff.
 pub fn fast_retry(attempts: u32) -> squash_llm::RetryPolicy {
     squash_llm::RetryPolicy {

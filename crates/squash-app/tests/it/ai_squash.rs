@@ -1,6 +1,7 @@
 //! The AI squash engine and the chat turn, through the service, against a scripted model on
 //! every store backend.
 
+use squash_testkit::fixtures::new_conversation;
 use squash_testkit::on_every_backend;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,11 +31,7 @@ fn long_text(n: usize) -> String {
 
 /// A conversation of `n` alternating user/assistant messages; returns it and the ids.
 async fn conversation(b: &Backend, n: usize) -> (ConversationId, Vec<MessageId>) {
-    let conv = b
-        .service
-        .create_conversation("/tmp/ai-squash", "AI squash")
-        .await
-        .unwrap();
+    let conv = new_conversation(&b.service, "/tmp/ai-squash", "AI squash").await;
     let mut ids = Vec::new();
     for i in 0..n {
         let role = if i % 2 == 0 {
@@ -495,11 +492,7 @@ async fn a_leading_preamble_is_stripped() {
 async fn tool_partners_join_the_selection() {
     let b = squash_testkit::sqlite().await;
     let s = &b.service;
-    let conv = s
-        .create_conversation("/tmp/ai-tools", "tools")
-        .await
-        .unwrap()
-        .id;
+    let conv = new_conversation(s, "/tmp/ai-tools", "tools").await.id;
     let (q, _) = s
         .append(
             conv,
@@ -678,11 +671,7 @@ async fn rerun_needs_an_ai_squash_whose_sources_are_current() {
 async fn a_chat_turn_streams_and_stores_the_reply() {
     let b = squash_testkit::sqlite().await;
     let s = &b.service;
-    let conv = s
-        .create_conversation("/tmp/ai-chat", "chat")
-        .await
-        .unwrap()
-        .id;
+    let conv = new_conversation(s, "/tmp/ai-chat", "chat").await.id;
     // Earlier turns with every kind of content the thread may hold.
     for n in 0..10 {
         let (role, content) = squash_testkit::mixed_content(n);
@@ -742,11 +731,7 @@ async fn a_chat_turn_streams_and_stores_the_reply() {
 async fn a_failed_or_empty_chat_reply_stores_no_assistant_message() {
     let b = squash_testkit::sqlite().await;
     let s = &b.service;
-    let conv = s
-        .create_conversation("/tmp/ai-chat", "chat")
-        .await
-        .unwrap()
-        .id;
+    let conv = new_conversation(s, "/tmp/ai-chat", "chat").await.id;
     let fake = Arc::new(FakeModel::new());
     fake.push_error(LlmError::Network("reset".into()));
     fake.push_text("  ");

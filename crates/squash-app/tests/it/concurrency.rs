@@ -2,6 +2,7 @@
 //! thread, or squashed into a message of it), no operation is half-applied, and conflicts are
 //! re-applied or reported.
 
+use squash_testkit::fixtures::new_conversation;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -23,11 +24,7 @@ struct Tally {
 }
 
 async fn writers(b: &Backend) {
-    let conv = b
-        .service
-        .create_conversation("/tmp/concurrency", "8 writers")
-        .await
-        .unwrap();
+    let conv = new_conversation(&b.service, "/tmp/concurrency", "8 writers").await;
     let tally = Arc::new(Tally::default());
     let mut tasks = Vec::new();
     for w in 0..WRITERS {

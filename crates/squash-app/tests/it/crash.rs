@@ -4,6 +4,7 @@
 //!
 //! The worker is this same test binary, re-executed with `SQUASH_CRASH_WORKER` set.
 
+use squash_testkit::fixtures::new_conversation;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -28,13 +29,7 @@ async fn crash_worker() {
     let service = ConversationService::new(store);
     let conv = match service.list_conversations(None).await.unwrap().first() {
         Some(c) => c.id,
-        None => {
-            service
-                .create_conversation("/tmp/crash", "crash")
-                .await
-                .unwrap()
-                .id
-        }
+        None => new_conversation(&service, "/tmp/crash", "crash").await.id,
     };
     let mut log = std::fs::OpenOptions::new()
         .create(true)

@@ -6,25 +6,15 @@ use squash_testkit::fixtures::session_data as data;
 use squash_testkit::on_every_backend;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 
 use serde_json::Value;
 use squash_app::import::{ImportStatus, ImportSummary};
-use squash_app::{
-    ExportFormat, ExportOptions, ImportOptions, ManualSquashRequest, NoProgress, PartnerPolicy,
-};
+use squash_app::{ExportFormat, ExportOptions, ManualSquashRequest, PartnerPolicy};
 use squash_core::{ContentItem, ConversationId, Message};
 use squash_testkit::Backend;
 
 async fn import(b: &Backend, path: &Path) -> ImportSummary {
-    let options = ImportOptions {
-        fallback_project: "/tmp/export-codex".into(),
-        ..ImportOptions::default()
-    };
-    b.service
-        .import_path(path, &options, Arc::new(NoProgress))
-        .await
-        .unwrap_or_else(|e| panic!("import of {} failed: {e}", path.display()))
+    b.import(path, "/tmp/export-codex").await
 }
 
 /// The thread as a Codex rollout of a new session.

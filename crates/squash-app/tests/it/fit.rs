@@ -4,6 +4,7 @@
 //! stay, every call keeps its result, the plan is one new thread that one undo restores, every
 //! step has its operation; a plan that cannot be met, or a model call that fails, writes nothing.
 
+use squash_testkit::fixtures::{cargo_log, new_conversation};
 use squash_testkit::on_every_backend;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -23,12 +24,7 @@ use squash_testkit::Backend;
 /// One request, then `steps` steps: a `cargo test` call with a long log (failing with a named
 /// error every third step), a sentence of the agent's every fourth.
 async fn session(b: &Backend, steps: usize) -> (ConversationId, Vec<Message>) {
-    let conv = b
-        .service
-        .create_conversation("/tmp/fit", "fit")
-        .await
-        .unwrap()
-        .id;
+    let conv = new_conversation(&b.service, "/tmp/fit", "fit").await.id;
     let mut items = vec![(
         Role::User,
         ContentItem::UserMessage {
@@ -38,14 +34,7 @@ async fn session(b: &Backend, steps: usize) -> (ConversationId, Vec<Message>) {
     for t in 0..steps {
         let id = format!("toolu_{t:03}");
         let failing = t % 3 == 1;
-        let mut log: Vec<String> = (0..150)
-            .map(|i| format!("   Compiling dep_{i} v0.{t}.{i} (/work/deps/dep_{i})"))
-            .collect();
-        log.push(if failing {
-            format!("error[E0425]: cannot find value `total_{t}` in src/report_{t}.rs")
-        } else {
-            format!("test result: ok. {} passed; 0 failed", 1000 + t)
-        });
+        let log = cargo_log(t, failing, 1000 + t);
         items.push((
             Role::Assistant,
             ContentItem::ToolCall {

@@ -3,11 +3,11 @@
 //! types), imported through the service on every backend: the current thread, the threads one
 //! can switch to, the warnings, and every line accounted for.
 
-use squash_testkit::fixtures::session_data as data;
+use squash_testkit::fixtures::{assert_already_imported, session_data as data};
 use squash_testkit::on_every_backend;
 use std::sync::Arc;
 
-use squash_app::import::{ImportStatus, ImportSummary};
+use squash_app::import::ImportSummary;
 use squash_app::{ImportOptions, NoProgress};
 use squash_core::{BranchKind, ContentItem, ConversationId, Message, SystemLevel, ThreadOrigin};
 use squash_testkit::Backend;
@@ -156,18 +156,7 @@ async fn compaction_and_rewind(b: &Backend) {
         "claude-code-rewind.jsonl",
     ] {
         let again = import(b, name).await;
-        assert!(
-            again
-                .conversations
-                .iter()
-                .all(|c| c.status == ImportStatus::AlreadyImported),
-            "{name}: {:?}",
-            again
-                .conversations
-                .iter()
-                .map(|c| &c.status)
-                .collect::<Vec<_>>()
-        );
+        assert_already_imported(&again, name);
     }
 }
 

@@ -3,11 +3,11 @@
 //! through the import service on every backend: exact messages and threads, every record
 //! accounted for, re-import idempotent, bad input refused with nothing written.
 
-use squash_testkit::fixtures::{import_options, session_data as data};
+use squash_testkit::fixtures::{assert_already_imported, import_options, session_data as data};
 use squash_testkit::on_every_backend;
 use std::sync::Arc;
 
-use squash_app::import::{ImportStatus, ImportSummary};
+use squash_app::import::ImportSummary;
 use squash_app::{ImportFormat, ImportOptions, NoProgress};
 use squash_core::{ContentItem, ConversationId, Message, Role, SourceFormat, ThreadId};
 use squash_testkit::Backend;
@@ -36,14 +36,7 @@ async fn import(b: &Backend, name: &str, format: SourceFormat) -> ImportSummary 
 async fn again_writes_nothing(b: &Backend, name: &str, format: SourceFormat) {
     let before = b.store.stats().await.unwrap();
     let again = import(b, name, format).await;
-    assert!(
-        again
-            .conversations
-            .iter()
-            .all(|c| c.status == ImportStatus::AlreadyImported),
-        "{name}: {:?}",
-        again.conversations
-    );
+    assert_already_imported(&again, name);
     assert_eq!(
         b.store.stats().await.unwrap().messages,
         before.messages,

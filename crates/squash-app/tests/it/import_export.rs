@@ -2,7 +2,9 @@
 //! independently from the raw files, idempotency, growth, round trips, and a Gromozeka
 //! database built here from the schema and JSON shapes of the spec.
 
-use squash_testkit::fixtures::{import_options, session_data as data};
+use squash_testkit::fixtures::{
+    import_options, new_conversation, session_data as data, GROMOZEKA_SCHEMA,
+};
 use squash_testkit::on_every_backend;
 use std::collections::HashMap;
 use std::path::Path;
@@ -723,10 +725,7 @@ async fn squashed_claude_exports_have_no_dangling_parents() {
 
 async fn json_round_trip(b: &Backend) {
     let s = &b.service;
-    let conv = s
-        .create_conversation("/tmp/json-project", "Several threads")
-        .await
-        .unwrap();
+    let conv = new_conversation(s, "/tmp/json-project", "Several threads").await;
     let mut ids = Vec::new();
     for n in 0..12 {
         let (role, content) = mixed_content(n);
@@ -855,20 +854,6 @@ fn gromozeka_message(id: &str, role: &str, created: &str, content: Value, extra:
     }
     doc.to_string()
 }
-
-const GROMOZEKA_SCHEMA: &str =
-    "CREATE TABLE projects (id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT, created_at INTEGER);
-         CREATE TABLE conversations (id TEXT PRIMARY KEY, project_id TEXT, display_name TEXT NOT NULL DEFAULT '',
-             current_thread_id TEXT NOT NULL, ai_provider TEXT, model_name TEXT, created_at, updated_at);
-         CREATE TABLE threads (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, original_thread_id TEXT,
-             created_at, updated_at);
-         CREATE TABLE thread_messages (thread_id TEXT NOT NULL, message_id TEXT NOT NULL, position INT NOT NULL,
-             PRIMARY KEY (thread_id, message_id));
-         CREATE TABLE messages (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, message_json TEXT NOT NULL,
-             created_at);
-         CREATE TABLE squash_operations (id VARCHAR(255) PRIMARY KEY, conversation_id VARCHAR(255),
-             source_message_ids TEXT, result_message_id VARCHAR(255), prompt TEXT NULL, model VARCHAR(255) NULL,
-             performed_by_agent BOOLEAN, created_at TIMESTAMP);";
 
 /// A Gromozeka database as the app left it: a manual squash stored the old way (originalIds),
 /// an edit the same way, an AI squash with its squash_operations row, a delete, tool calls, and

@@ -3,6 +3,7 @@
 //! thread is exactly what the domain's planners (`squash_core::thread_ops`) say it must be: they are
 //! the oracle for the store's in-database copy.
 
+use squash_testkit::fixtures::new_conversation;
 use std::collections::HashSet;
 
 use proptest::prelude::*;
@@ -99,7 +100,7 @@ async fn oracle(
 
 async fn run_sequence(b: &Backend, ops: Vec<Op>) {
     let s = &b.service;
-    let conv = s.create_conversation("/tmp/prop", "prop").await.unwrap();
+    let conv = new_conversation(s, "/tmp/prop", "prop").await;
     let mut ever: HashSet<MessageId> = HashSet::new();
     for n in 0..4 {
         let (role, content) = mixed_content(n);

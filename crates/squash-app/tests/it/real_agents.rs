@@ -9,14 +9,12 @@
 mod claude_cli;
 mod codex_export;
 
+use squash_testkit::fixtures::new_conversation;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde_json::{json, Value};
 use squash_app::import::ImportSummary;
-use squash_app::{
-    ExportFormat, ExportOptions, ImportOptions, ManualSquashRequest, NoProgress, PartnerPolicy,
-};
+use squash_app::{ExportFormat, ExportOptions, ManualSquashRequest, PartnerPolicy};
 use squash_core::{render, ContentItem, Message, Role, ToolResultData};
 use squash_testkit::agents::anthropic::{AnthropicServer, Block};
 use squash_testkit::agents::cli::{assert_ran, session_files};
@@ -37,14 +35,7 @@ async fn backends() -> Vec<Backend> {
 }
 
 async fn import(b: &Backend, path: &Path) -> ImportSummary {
-    let options = ImportOptions {
-        fallback_project: "/tmp/real-agents".into(),
-        ..ImportOptions::default()
-    };
-    b.service
-        .import_path(path, &options, Arc::new(NoProgress))
-        .await
-        .unwrap_or_else(|e| panic!("import of {} failed: {e}", path.display()))
+    b.import(path, "/tmp/real-agents").await
 }
 
 fn raw_lines(path: &Path) -> Vec<Value> {
@@ -458,11 +449,7 @@ async fn resume_other_source(b: &Backend, claude: &Agent) {
     let sandbox = Sandbox::new();
     let cwd = sandbox.cwd.to_string_lossy().into_owned();
     let s = &b.service;
-    let conv = s
-        .create_conversation(&cwd, "Find the bug")
-        .await
-        .unwrap()
-        .id;
+    let conv = new_conversation(s, &cwd, "Find the bug").await.id;
     let said = |role, text: &str| ContentItem::text_for(role, text);
     let call = |id: &str, name: &str, input: Value| ContentItem::ToolCall {
         id: id.into(),

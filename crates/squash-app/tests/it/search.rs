@@ -4,7 +4,7 @@
 //! (append, commit, import), deletion, hostile input, and the fill of a database from before
 //! the search migration.
 
-use squash_testkit::fixtures::single_thread_batch;
+use squash_testkit::fixtures::{new_conversation, single_thread_batch};
 use squash_testkit::on_every_backend;
 use squash_testkit::schema::{PG_UNDO_SEARCH, SQLITE_UNDO_SEARCH};
 
@@ -37,14 +37,8 @@ fn assistant(text: &str) -> Vec<ContentItem> {
 
 async fn search_story(b: &Backend) {
     let s = &b.service;
-    let alpha = s
-        .create_conversation("/tmp/search-a", "Alpha")
-        .await
-        .unwrap();
-    let beta = s
-        .create_conversation("/tmp/search-b", "Beta")
-        .await
-        .unwrap();
+    let alpha = new_conversation(s, "/tmp/search-a", "Alpha").await;
+    let beta = new_conversation(s, "/tmp/search-b", "Beta").await;
     let say = |conv: ConversationId, role: Role, content: Vec<ContentItem>| async move {
         s.append(conv, role, content).await.unwrap().0.id
     };
@@ -177,10 +171,7 @@ async fn search_story(b: &Backend) {
     assert!(find(b, "failure", Some(alpha.id)).await.hits.is_empty());
 
     // Ranking, limit and total: the message that says it most comes first.
-    let gamma = s
-        .create_conversation("/tmp/search-c", "Gamma")
-        .await
-        .unwrap();
+    let gamma = new_conversation(s, "/tmp/search-c", "Gamma").await;
     let mut needles = Vec::new();
     for n in 0..30 {
         let text = if n == 17 {

@@ -8,7 +8,7 @@ use squash_core::{
 use squash_store::{
     Commit, Entity, ImportBatch, ImportOutcome, NewLinks, StoreError, ThreadSnapshot,
 };
-use squash_testkit::fixtures::single_thread_batch;
+use squash_testkit::fixtures::{new_conversation, single_thread_batch};
 use squash_testkit::on_every_backend;
 use squash_testkit::{mixed_content, Backend};
 
@@ -18,10 +18,7 @@ async fn links(b: &Backend, conv: ConversationId) -> Vec<MessageId> {
 
 async fn story(b: &Backend) {
     let s = &b.service;
-    let conv = s
-        .create_conversation("/tmp/story-project", "Story")
-        .await
-        .unwrap();
+    let conv = new_conversation(s, "/tmp/story-project", "Story").await;
     assert_eq!(
         s.list_conversations(Some("/tmp/story-project"))
             .await

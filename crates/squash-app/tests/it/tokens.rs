@@ -5,7 +5,7 @@
 //! `tokens` column gets every old row filled when it is opened.
 
 use squash_testkit::fixtures::{
-    import_options, single_thread_batch, write_claude_session, GeneratedSession,
+    import_options, new_conversation, single_thread_batch, write_claude_session, GeneratedSession,
 };
 use squash_testkit::on_every_backend;
 use squash_testkit::schema::{PG_UNDO_SEARCH, SQLITE_UNDO_SEARCH};
@@ -58,7 +58,7 @@ async fn size_now(b: &Backend, conv: ConversationId) -> u64 {
 
 async fn totals_follow_every_operation(b: &Backend) {
     let s = &b.service;
-    let conv = s.create_conversation("/tmp/tokens", "Sizes").await.unwrap();
+    let conv = new_conversation(s, "/tmp/tokens", "Sizes").await;
     assert_eq!(size_now(b, conv.id).await, 0, "an empty thread");
 
     let mut ids = Vec::new();

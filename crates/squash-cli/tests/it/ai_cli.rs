@@ -13,6 +13,7 @@ use axum::routing::post;
 use axum::Router;
 use serde_json::{json, Value};
 use squash_testkit::answers::{OUTCOME_KEYS, SQUASH_RESULT_KEYS};
+use squash_testkit::cli::unconfigured;
 
 const KEY: &str = "sk-test-loopback-0123456789";
 const REPORTED_MODEL: &str = "loopback-model-2024-01-01";
@@ -405,22 +406,13 @@ fn unknown_or_missing_providers_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("squash.db").to_string_lossy().into_owned();
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_squash"))
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_squash"));
+        // Nothing configured: no keys, no `claude` on PATH, no local server, no installed
+        // local model (a home of its own).
+        let out = unconfigured(&mut cmd, dir.path())
             .arg("--db")
             .arg(&db)
             .args(args)
-            // Nothing configured: no keys, no `claude` on PATH, no local server, no installed
-            // local model (a home of its own).
-            .env("PATH", dir.path())
-            .env("HOME", dir.path())
-            .env("XDG_DATA_HOME", dir.path().join("data"))
-            .env("XDG_CONFIG_HOME", dir.path().join("config"))
-            .env("SQUASH_LOCAL_SERVERS", "none")
-            .env_remove("SQUASH_LOCAL_MODEL")
-            .env_remove("SQUASH_CONFIG")
-            .env_remove("ANTHROPIC_API_KEY")
-            .env_remove("OPENAI_API_KEY")
-            .env_remove("OPENAI_BASE_URL")
             .env_remove("SQUASH_DB")
             .env_remove("DATABASE_URL")
             .output()

@@ -1,7 +1,7 @@
 //! `squash serve` from the built binary: a usable page with the embedded defaults and no
 //! model configured, and no listening beyond loopback without a token.
 
-use squash_testkit::cli::Served;
+use squash_testkit::cli::{unconfigured, Served};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -11,20 +11,10 @@ use std::process::{Command, Stdio};
 fn squash(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_squash"));
     c.env("SQUASH_DB", dir.join("squash.db"))
-        // No `claude` on this PATH, and no provider keys: the server runs without a model.
-        .env("PATH", dir)
-        // A home of its own: no configuration file, no installed local model, no local server.
-        .env("HOME", dir)
-        .env("XDG_DATA_HOME", dir.join("data"))
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("SQUASH_LOCAL_SERVERS", "none")
-        .env_remove("SQUASH_LOCAL_MODEL")
-        .env_remove("SQUASH_CONFIG")
-        .env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("OPENAI_BASE_URL")
         .env_remove("SQUASH_TOKEN")
         .env_remove("DATABASE_URL");
+    // No `claude` on this PATH, and no provider keys: the server runs without a model.
+    unconfigured(&mut c, dir);
     c
 }
 

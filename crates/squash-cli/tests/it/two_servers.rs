@@ -17,6 +17,7 @@ use axum::Router;
 use serde_json::{json, Value};
 use squash_store::postgres::PostgresStore;
 use squash_testkit::cli::Served;
+use squash_testkit::fixtures::Lcg;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -203,19 +204,6 @@ impl Events {
     }
 }
 
-/// A small deterministic generator: each worker's mix of operations is reproducible.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
-}
-
 /// What the workers did, to check against the database afterwards.
 #[derive(Default)]
 struct Done {
@@ -230,9 +218,9 @@ async fn worker(addr: String, conversations: Arc<Vec<String>>, seed: u64) -> Don
     let mut rng = Lcg(seed);
     let mut done = Done::default();
     for i in 0..OPERATIONS_PER_WORKER {
-        let conv = &conversations[rng.below(conversations.len())];
+        let conv = &conversations[rng.pick(conversations.len())];
         let base = format!("/api/conversations/{conv}");
-        let pick = rng.below(100);
+        let pick = rng.pick(100);
         let (kind, status) = if pick < 50 {
             let text = format!(
                 "worker {seed} message {i}: edited src/lib.rs line {}",
@@ -259,8 +247,8 @@ async fn worker(addr: String, conversations: Arc<Vec<String>>, seed: u64) -> Don
             if ids.len() < 2 {
                 continue;
             }
-            let a = rng.below(ids.len());
-            let b = (a + 1 + rng.below(ids.len() - 1)) % ids.len();
+            let a = rng.pick(ids.len());
+            let b = (a + 1 + rng.pick(ids.len() - 1)) % ids.len();
             let body = json!({"messages": [ids[a], ids[b]]});
             let (status, out) =
                 call(&addr, "POST", &format!("{base}/squash/manual"), Some(&body)).await;

@@ -8,7 +8,9 @@ use squash_llm::{
     AnthropicConfig, AnthropicModel, CancellationToken, ChatMessage, ChatModel, ChatRequest,
     LlmError, ProviderKind, StopReason,
 };
-use squash_testkit::model_server::{closed_port_url, fast_retry, Deltas, MockServer, Reply};
+use squash_testkit::model_server::{
+    cancel_after, closed_port_url, complete_err, fast_retry, Deltas, MockServer, Reply,
+};
 
 const KEY: &str = "sk-ant-test-secret-key-123";
 
@@ -124,10 +126,7 @@ async fn unauthorized_is_auth_and_never_shows_the_key() {
         error_body("authentication_error", &format!("invalid x-api-key {KEY}")),
     )])
     .await;
-    let error = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&server.url), &squash_request()).await;
     assert!(matches!(error, LlmError::Auth { .. }), "{error:?}");
     assert_eq!(error.class(), "auth");
     assert!(error.hint().contains("ANTHROPIC_API_KEY"));
@@ -162,10 +161,7 @@ async fn rate_limit_is_retried_after_the_announced_delay() {
 #[tokio::test]
 async fn server_errors_are_retried_a_bounded_number_of_times() {
     let server = MockServer::always(Reply::json(500, error_body("api_error", "boom"))).await;
-    let error = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&server.url), &squash_request()).await;
     assert_eq!(
         error,
         LlmError::Provider {
@@ -200,10 +196,7 @@ async fn a_slow_server_times_out() {
     .await;
     let model = model_with(&server.url, |c| c.timeout = Duration::from_millis(200));
     let started = Instant::now();
-    let error = model
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model, &squash_request()).await;
     assert_eq!(
         error,
         LlmError::Timeout {
@@ -217,10 +210,7 @@ async fn a_slow_server_times_out() {
 #[tokio::test]
 async fn a_malformed_body_is_reported() {
     let server = MockServer::start(vec![Reply::text(200, "<html>gateway</html>")]).await;
-    let error = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&server.url), &squash_request()).await;
     assert!(matches!(error, LlmError::MalformedResponse(_)), "{error:?}");
 }
 
@@ -234,10 +224,7 @@ async fn a_too_long_prompt_is_context_too_long() {
         ),
     )])
     .await;
-    let error = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&server.url), &squash_request()).await;
     assert_eq!(error.class(), "context_too_long");
     assert!(error.to_string().contains("212345 tokens"), "{error}");
     assert_eq!(server.requests().len(), 1);
@@ -250,10 +237,7 @@ async fn other_bad_requests_are_not_retried() {
         error_body("invalid_request_error", "temperature: must be <= 1"),
     )])
     .await;
-    let error = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&server.url), &squash_request()).await;
     assert_eq!(
         error,
         LlmError::BadRequest("temperature: must be <= 1".into())
@@ -266,12 +250,7 @@ async fn cancellation_stops_a_call_in_flight() {
     let server =
         MockServer::always(Reply::json(200, success_body("never")).delay(Duration::from_secs(10)))
             .await;
-    let cancel = CancellationToken::new();
-    let trigger = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        trigger.cancel();
-    });
+    let cancel = cancel_after(Duration::from_millis(100));
     let started = Instant::now();
     let error = model(&server.url)
         .complete(&squash_request(), &cancel)
@@ -288,12 +267,7 @@ async fn cancellation_stops_a_backoff_wait() {
     )
     .await;
     let model = model_with(&server.url, |c| c.retry.max_delay = Duration::from_secs(60));
-    let cancel = CancellationToken::new();
-    let trigger = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        trigger.cancel();
-    });
+    let cancel = cancel_after(Duration::from_millis(200));
     let started = Instant::now();
     let error = model
         .complete(&squash_request(), &cancel)
@@ -307,10 +281,7 @@ async fn cancellation_stops_a_backoff_wait() {
 #[tokio::test]
 async fn an_unreachable_server_is_a_network_error() {
     let url = closed_port_url().await;
-    let error = model(&url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&url), &squash_request()).await;
     assert_eq!(error.class(), "network", "{error:?}");
     assert!(error.is_retryable());
 }

@@ -10,6 +10,7 @@ use squash_llm::{
     CancellationToken, ChatMessage, ChatModel, ChatRequest, ClaudeCliConfig, ClaudeCliModel,
     LlmError, ProviderKind,
 };
+use squash_testkit::model_server::complete_err;
 use tempfile::TempDir;
 
 /// Writing an executable while another test thread forks can make exec fail with "text file
@@ -164,11 +165,7 @@ async fn an_error_result_is_classified() {
             r#"{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key · Please run /login","usage":{"input_tokens":0,"output_tokens":0}}"#
         )
     ));
-    let error = fixture
-        .model(|_| {})
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&fixture.model(|_| {}), &squash_request()).await;
     assert!(
         matches!(
             error,
@@ -188,11 +185,7 @@ async fn an_error_subtype_is_a_provider_error() {
     let fixture = Fixture::new(&print(
         r#"{"type":"result","subtype":"error_during_execution","is_error":true,"usage":{}}"#,
     ));
-    let error = fixture
-        .model(|_| {})
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&fixture.model(|_| {}), &squash_request()).await;
     assert_eq!(error.class(), "provider", "{error:?}");
     assert!(
         error.to_string().contains("error_during_execution"),
@@ -204,11 +197,7 @@ async fn an_error_subtype_is_a_provider_error() {
 async fn a_failing_exit_without_json_reports_stderr() {
     let _one_at_a_time = SCRIPTS.lock().await;
     let fixture = Fixture::new("echo 'unknown option --tools' >&2\nexit 2");
-    let error = fixture
-        .model(|_| {})
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&fixture.model(|_| {}), &squash_request()).await;
     assert_eq!(error.class(), "provider", "{error:?}");
     let text = error.to_string();
     assert!(
@@ -221,11 +210,7 @@ async fn a_failing_exit_without_json_reports_stderr() {
 async fn garbage_output_is_malformed() {
     let _one_at_a_time = SCRIPTS.lock().await;
     let fixture = Fixture::new("echo 'Hello! How can I help?'");
-    let error = fixture
-        .model(|_| {})
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&fixture.model(|_| {}), &squash_request()).await;
     assert!(matches!(error, LlmError::MalformedResponse(_)), "{error:?}");
 }
 
@@ -234,10 +219,7 @@ async fn a_missing_executable_is_not_configured() {
     let _one_at_a_time = SCRIPTS.lock().await;
     let dir = tempfile::tempdir().expect("temp dir");
     let model = ClaudeCliModel::new(ClaudeCliConfig::new(dir.path().join("no-such-claude")));
-    let error = model
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model, &squash_request()).await;
     assert!(matches!(error, LlmError::NotConfigured(_)), "{error:?}");
 }
 
@@ -270,10 +252,7 @@ async fn a_slow_cli_times_out_and_is_killed() {
     let fixture = Fixture::new("echo $$ > \"$(dirname \"$0\")/pid\"\nexec sleep 30");
     let model = fixture.model(|c| c.timeout = Duration::from_millis(500));
     let started = Instant::now();
-    let error = model
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model, &squash_request()).await;
     assert_eq!(
         error,
         LlmError::Timeout {

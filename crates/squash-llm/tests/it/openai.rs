@@ -7,7 +7,9 @@ use squash_llm::{
     CancellationToken, ChatMessage, ChatModel, ChatRequest, LlmError, OpenAiConfig, OpenAiModel,
     ProviderKind, StopReason, TokenLimitField,
 };
-use squash_testkit::model_server::{closed_port_url, fast_retry, Deltas, MockServer, Reply};
+use squash_testkit::model_server::{
+    cancel_after, closed_port_url, complete_err, fast_retry, Deltas, MockServer, Reply,
+};
 
 const KEY: &str = "sk-proj-test-secret-key-456";
 
@@ -164,10 +166,7 @@ async fn unauthorized_is_auth_and_never_shows_the_key() {
         ),
     )])
     .await;
-    let error = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&server.url), &squash_request()).await;
     assert!(matches!(error, LlmError::Auth { .. }), "{error:?}");
     assert!(error.hint().contains("OPENAI_API_KEY"));
     let shown = format!("{error} {error:?}");
@@ -239,10 +238,7 @@ async fn an_exhausted_quota_is_not_retried() {
         ),
     ))
     .await;
-    let error = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&server.url), &squash_request()).await;
     assert_eq!(error.class(), "provider");
     assert!(!error.is_retryable());
     assert!(error.hint().contains("billing"));
@@ -252,10 +248,7 @@ async fn an_exhausted_quota_is_not_retried() {
 #[tokio::test]
 async fn server_errors_are_retried_a_bounded_number_of_times() {
     let server = MockServer::always(Reply::text(502, "Bad Gateway")).await;
-    let error = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&server.url), &squash_request()).await;
     assert_eq!(
         error,
         LlmError::Provider {
@@ -274,10 +267,7 @@ async fn a_slow_server_times_out() {
     .await;
     let model = model_with(&server.url, |c| c.timeout = Duration::from_millis(200));
     let started = Instant::now();
-    let error = model
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model, &squash_request()).await;
     assert_eq!(error.class(), "timeout");
     assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(server.requests().len(), 1);
@@ -292,10 +282,7 @@ async fn malformed_bodies_are_reported() {
     .await;
     let model = model(&server.url);
     for _ in 0..2 {
-        let error = model
-            .complete(&squash_request(), &CancellationToken::new())
-            .await
-            .unwrap_err();
+        let error = complete_err(&model, &squash_request()).await;
         assert!(matches!(error, LlmError::MalformedResponse(_)), "{error:?}");
     }
 }
@@ -321,10 +308,7 @@ async fn context_length_errors_are_recognised() {
     .await;
     let model = model(&server.url);
     for _ in 0..2 {
-        let error = model
-            .complete(&squash_request(), &CancellationToken::new())
-            .await
-            .unwrap_err();
+        let error = complete_err(&model, &squash_request()).await;
         assert_eq!(error.class(), "context_too_long", "{error:?}");
     }
     assert_eq!(server.requests().len(), 2);
@@ -335,12 +319,7 @@ async fn cancellation_stops_a_call_in_flight() {
     let server =
         MockServer::always(Reply::json(200, success_body("never")).delay(Duration::from_secs(10)))
             .await;
-    let cancel = CancellationToken::new();
-    let trigger = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        trigger.cancel();
-    });
+    let cancel = cancel_after(Duration::from_millis(100));
     let started = Instant::now();
     let error = model(&server.url)
         .complete(&squash_request(), &cancel)
@@ -353,10 +332,7 @@ async fn cancellation_stops_a_call_in_flight() {
 #[tokio::test]
 async fn an_unreachable_server_is_a_network_error() {
     let url = closed_port_url().await;
-    let error = model(&url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .unwrap_err();
+    let error = complete_err(&model(&url), &squash_request()).await;
     assert_eq!(error.class(), "network", "{error:?}");
 }
 

@@ -15,19 +15,7 @@ use squash_store::{
     Commit, ConversationStore, Direction, NewLinks, PageRequest, StoreError, ThreadReader,
     ThreadRef,
 };
-
-/// A deterministic stream of choices (no dependency, same on every run).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n.max(1)
-    }
-}
+use squash_testkit::fixtures::Lcg;
 
 struct Story<'a> {
     store: &'a dyn ConversationStore,

@@ -1,19 +1,9 @@
 //! A commit described as an edit of its base thread (`NewLinks::Edit`), the form the service
 //! uses: the store copies the links itself. Same checks on both backends.
 
-use squash_core::{
-    ContentItem, ConversationId, DomainError, Message, MessageId, Role, ThreadId, ThreadOrigin,
-};
+use squash_core::{DomainError, Message, MessageId, ThreadId, ThreadOrigin};
 use squash_store::{Commit, ConversationStore, LinkEdit, NewLinks, StoreError};
-
-fn text(conversation: ConversationId, s: &str) -> Message {
-    Message::new(
-        conversation,
-        Role::User,
-        vec![ContentItem::text_for(Role::User, s)],
-    )
-    .expect("valid message")
-}
+use squash_testkit::fixtures::user_text as text;
 
 fn commit(base: &squash_store::ThreadSnapshot, edit: LinkEdit, message: Option<Message>) -> Commit {
     Commit {

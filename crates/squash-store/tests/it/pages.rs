@@ -2,19 +2,11 @@
 
 use squash_core::page::{PageAnchor, PageWindow};
 use squash_core::tokens::message_tokens;
-use squash_core::{ContentItem, ConversationId, Message, MessageId, Role, ThreadId};
+use squash_core::{ConversationId, MessageId, ThreadId};
 use squash_store::{
     ConversationStore, KnownTokens, PageRequest, StoreError, ThreadPage, ThreadRef,
 };
-
-fn text(conversation: ConversationId, s: &str) -> Message {
-    Message::new(
-        conversation,
-        Role::User,
-        vec![ContentItem::text_for(Role::User, s)],
-    )
-    .expect("valid message")
-}
+use squash_testkit::fixtures::user_text as text;
 
 async fn page(
     store: &dyn ConversationStore,

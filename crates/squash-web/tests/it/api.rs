@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use squash_app::{ConversationService, SquashOptions};
 use squash_llm::{FakeModel, FakeReply, LlmError, ProviderKind};
 use squash_store::sqlite::SqliteStore;
+use squash_testkit::fixtures::{cargo_log, GROMOZEKA_SCHEMA};
 use squash_web::AppState;
 use tower::ServiceExt;
 
@@ -89,15 +90,7 @@ impl Reply {
             .replace("\r\n", "\n")
             .split("\n\n")
             .filter_map(|raw| {
-                let mut name = "message".to_owned();
-                let mut data = String::new();
-                for line in raw.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        name = v.trim().to_owned();
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push_str(v.strip_prefix(' ').unwrap_or(v));
-                    }
-                }
+                let (name, data) = crate::parse_event(raw);
                 (!data.is_empty()).then(|| (name, serde_json::from_str(&data).expect("event JSON")))
             })
             .collect()
@@ -1481,25 +1474,14 @@ impl App {
 /// A small Gromozeka database: one conversation, two threads (an edit), a tool call.
 fn gromozeka_db(path: &std::path::Path) {
     let db = rusqlite::Connection::open(path).unwrap();
-    db.execute_batch(
-        r#"CREATE TABLE projects (id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT, created_at INTEGER);
-         CREATE TABLE conversations (id TEXT PRIMARY KEY, project_id TEXT, display_name TEXT NOT NULL DEFAULT '',
-             current_thread_id TEXT NOT NULL, ai_provider TEXT, model_name TEXT, created_at, updated_at);
-         CREATE TABLE threads (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, original_thread_id TEXT,
-             created_at, updated_at);
-         CREATE TABLE thread_messages (thread_id TEXT NOT NULL, message_id TEXT NOT NULL, position INT NOT NULL,
-             PRIMARY KEY (thread_id, message_id));
-         CREATE TABLE messages (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, message_json TEXT NOT NULL,
-             created_at);
-         CREATE TABLE squash_operations (id VARCHAR(255) PRIMARY KEY, conversation_id VARCHAR(255),
-             source_message_ids TEXT, result_message_id VARCHAR(255), prompt TEXT NULL, model VARCHAR(255) NULL,
-             performed_by_agent BOOLEAN, created_at TIMESTAMP);
+    db.execute_batch(&format!(
+        r#"{GROMOZEKA_SCHEMA}
          INSERT INTO projects VALUES ('p1', '/home/dev/gromozeka-project', 'demo', 1762097000000);
          INSERT INTO conversations VALUES ('conv-1', 'p1', 'Fix the build', 't2', 'CLAUDE_CODE', 'sonnet',
              1762097521123, '2025-11-02 16:00:00.5');
          INSERT INTO threads VALUES ('t1', 'conv-1', NULL, 1762097521123, 1762097521123);
-         INSERT INTO threads VALUES ('t2', 'conv-1', 't1', '2025-11-02 16:00:00.5', '2025-11-02 16:00:00.5');"#,
-    )
+         INSERT INTO threads VALUES ('t2', 'conv-1', 't1', '2025-11-02 16:00:00.5', '2025-11-02 16:00:00.5');"#
+    ))
     .unwrap();
     let tool = "com.gromozeka.shared.domain.Conversation.Message.ContentItem.ToolCall";
     let messages = [
@@ -1786,14 +1768,7 @@ impl App {
         for t in 0..turns {
             let call = format!("toolu_{t:02}");
             let failing = t % 2 == 1;
-            let mut log: Vec<String> = (0..150)
-                .map(|i| format!("   Compiling dep_{i} v0.{t}.{i} (/work/deps/dep_{i})"))
-                .collect();
-            log.push(if failing {
-                format!("error[E0425]: cannot find value `total_{t}` in src/report_{t}.rs")
-            } else {
-                format!("test result: ok. {} passed; 0 failed", t + 3)
-            });
+            let log = cargo_log(t, failing, t + 3);
             ids.push(
                 self.append(&conv, "user", &format!("Turn {t}: make report_{t} pass"))
                     .await,

@@ -15,8 +15,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::{json, Value};
 use squash_app::ConversationService;
 use squash_core::tokens::{format_compact, format_count, message_tokens};
@@ -127,11 +126,8 @@ async fn loopback_model() -> (Arc<ModelServer>, OpenAiModel) {
 
 async fn start_model_server() -> (Arc<ModelServer>, String) {
     let server = Arc::new(ModelServer::default());
-    let app = Router::new()
-        .route("/v1/chat/completions", post(completions))
-        .with_state(server.clone());
-    let addr = squash_testkit::model_server::serve(app).await;
-    (server, format!("http://{addr}/v1"))
+    let url = crate::serve_completions(completions, server.clone()).await;
+    (server, url)
 }
 
 impl Browser {

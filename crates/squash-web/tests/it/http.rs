@@ -574,15 +574,7 @@ impl Events {
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
                 let raw: String = self.buffer.drain(..end + 2).collect();
-                let mut name = "message".to_owned();
-                let mut data = String::new();
-                for line in raw.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        name = v.trim().to_owned();
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push_str(v.trim_start());
-                    }
-                }
+                let (name, data) = crate::parse_event(&raw);
                 if data.is_empty() {
                     continue; // a keep-alive comment
                 }

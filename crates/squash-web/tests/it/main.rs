@@ -24,3 +24,34 @@ where
         .expect("body")
         .to_bytes()
 }
+
+/// Serves the OpenAI-compatible `completions` handler (with `state`) on a loopback port; the
+/// base URL a provider is given (`…/v1`).
+async fn serve_completions<H, T, S>(completions: H, state: S) -> String
+where
+    H: axum::handler::Handler<T, S>,
+    T: 'static,
+    S: Clone + Send + Sync + 'static,
+{
+    let app = axum::Router::new()
+        .route("/v1/chat/completions", axum::routing::post(completions))
+        .with_state(state);
+    format!(
+        "http://{}/v1",
+        squash_testkit::model_server::serve(app).await
+    )
+}
+
+/// One server-sent event's name (`message` unless it says) and data (empty for a comment).
+fn parse_event(raw: &str) -> (String, String) {
+    let mut name = "message".to_owned();
+    let mut data = String::new();
+    for line in raw.lines() {
+        if let Some(v) = line.strip_prefix("event:") {
+            name = v.trim().to_owned();
+        } else if let Some(v) = line.strip_prefix("data:") {
+            data.push_str(v.strip_prefix(' ').unwrap_or(v));
+        }
+    }
+    (name, data)
+}

@@ -10,7 +10,6 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, Method, Request, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use axum::Router;
 use serde_json::{json, Value};
 use squash_app::{ConversationService, SquashOptions};
@@ -50,11 +49,8 @@ async fn completions(State(server): State<Arc<ModelServer>>) -> Response {
 
 async fn start_model_server() -> (Arc<ModelServer>, String) {
     let server = Arc::new(ModelServer::default());
-    let app = Router::new()
-        .route("/v1/chat/completions", post(completions))
-        .with_state(server.clone());
-    let addr = squash_testkit::model_server::serve(app).await;
-    (server, format!("http://{addr}/v1"))
+    let url = crate::serve_completions(completions, server.clone()).await;
+    (server, url)
 }
 
 struct App {
