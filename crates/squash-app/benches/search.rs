@@ -21,12 +21,12 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 use squash_app::{ConversationService, ManualSquashRequest, PartnerPolicy};
 use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, Role, StructuredText, ThreadId, ThreadOrigin,
-    ToolResultData,
+    ContentItem, ConversationId, Message, MessageId, Role, StructuredText, ToolResultData,
 };
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
-use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
+use squash_store::{ConversationStore, ImportBatch};
+use squash_testkit::fixtures::single_thread_batch;
 
 const CONVERSATIONS: usize = 50;
 const PER_CONVERSATION: usize = 2_000;
@@ -273,36 +273,15 @@ fn message(conv: ConversationId, n: usize, rng: &mut StdRng) -> Message {
 
 fn batch(index: usize, rng: &mut StdRng) -> ImportBatch {
     let conversation = ConversationId::new();
-    let now = chrono::Utc::now();
-    let thread = ThreadId::new();
     let messages: Vec<Message> = (0..PER_CONVERSATION)
         .map(|n| message(conversation, n, rng))
         .collect();
-    ImportBatch {
-        source: ImportSource {
-            source_key: format!("search-bench-{index}-{conversation}"),
-            format: squash_core::SourceFormat::ClaudeCode,
-            content_hash: "bench".into(),
-            metadata: None,
-        },
-        project_path: format!("/bench/project-{}", index % 5),
-        conversation_id: conversation,
-        display_name: format!("Session {index}"),
-        created_at: now,
-        updated_at: now,
-        threads: vec![ImportThread {
-            id: thread,
-            original_thread_id: None,
-            origin: ThreadOrigin::Initial,
-            revision: 0,
-            links: messages.iter().map(|m| m.id).collect(),
-            created_at: now,
-            updated_at: now,
-        }],
-        messages,
-        current_thread_id: thread,
-        operations: Vec::new(),
-    }
+    let key = format!("search-bench-{index}-{conversation}");
+    let project = format!("/bench/project-{}", index % 5);
+    let mut batch = single_thread_batch(conversation, messages, &key, &project);
+    batch.source.content_hash = "bench".into();
+    batch.display_name = format!("Session {index}");
+    batch
 }
 
 /// Loads the data set; returns the conversations and a sample of message ids for the floor.

@@ -106,7 +106,7 @@ fn prose(head: &str, len: usize) -> String {
 }
 
 /// The content of the n-th message of a realistic mixed conversation: the shapes of
-/// `tests/common/mod.rs` `mixed_content`, with user text of ~200 characters, assistant text of
+/// `squash_testkit::mixed_content`, with user text of ~200 characters, assistant text of
 /// ~600, tool results of ~300.
 fn mixed_content(n: usize) -> (Role, Vec<ContentItem>) {
     let tool = format!("toolu_{n:05}");

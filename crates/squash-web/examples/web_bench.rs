@@ -12,10 +12,8 @@
 //!   cargo run --release -p squash-web --example web_bench -- --bin target/release/squash
 //!   (scripts/bench-web.sh does both)
 
-#[path = "../tests/support/browser.rs"]
+#[path = "../tests/it/browser.rs"]
 mod browser;
-#[path = "../tests/support/long_session.rs"]
-mod long_session;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -67,7 +65,7 @@ fn args() -> Args {
 
 async fn store_session(db: &Path, n: usize) -> ConversationId {
     let store = SqliteStore::open(db).expect("open sqlite");
-    long_session::stored(&store, n).await.0
+    squash_testkit::long_session::stored(&store, n).await.0
 }
 
 struct Server {

@@ -1,0 +1,330 @@
+//! Fixture builders: conversations of realistic content for the tests to store and read.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use squash_app::import::{ImportStatus, ImportSummary};
+use squash_app::{ConversationService, ImportOptions};
+
+use crate::backend::Backend;
+use squash_core::{
+    ContentItem, Conversation, ConversationId, ImageSource, ImportSource, ImportThread, Message,
+    Role, SourceFormat, StructuredText, SystemLevel, ThreadId, ThreadOrigin, ToolResultData,
+};
+use squash_store::ImportBatch;
+
+/// The content of the n-th message of a realistic mixed conversation (20 kinds cycling).
+pub fn mixed_content(n: usize) -> (Role, Vec<ContentItem>) {
+    let tool = format!("toolu_{n:03}");
+    match n % 10 {
+        0 => (
+            Role::User,
+            vec![ContentItem::UserMessage {
+                text: format!("Request {n}: find the failing test in src/lib.rs"),
+            }],
+        ),
+        1 => (
+            Role::Assistant,
+            vec![ContentItem::AssistantMessage {
+                structured: StructuredText {
+                    full_text: format!("Answer {n}: looking at src/lib.rs"),
+                    ..Default::default()
+                },
+            }],
+        ),
+        2 => (
+            Role::Assistant,
+            vec![
+                ContentItem::Thinking {
+                    signature: format!("sig{n}"),
+                    thinking: "check both src/ and tests/".into(),
+                },
+                ContentItem::ToolCall {
+                    id: tool,
+                    name: "Grep".into(),
+                    input: serde_json::json!({"pattern": "fn test_", "path": "src"}),
+                },
+            ],
+        ),
+        3 => (
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: format!("toolu_{:03}", n - 1),
+                tool_name: "Grep".into(),
+                result: vec![ToolResultData::Text {
+                    text: "src/lib.rs:42: fn test_parse()".into(),
+                }],
+                is_error: false,
+            }],
+        ),
+        4 => (
+            Role::System,
+            vec![ContentItem::System {
+                level: SystemLevel::Warning,
+                content: "large file ignored".into(),
+                tool_use_id: None,
+            }],
+        ),
+        5 => (
+            Role::Assistant,
+            vec![ContentItem::ToolCall {
+                id: tool,
+                name: "Bash".into(),
+                input: serde_json::json!({"command": "cargo test"}),
+            }],
+        ),
+        6 => (
+            Role::User,
+            vec![ContentItem::ToolResult {
+                tool_use_id: format!("toolu_{:03}", n - 1),
+                tool_name: "Bash".into(),
+                result: vec![ToolResultData::Text {
+                    text: "error[E0308]: mismatched types".into(),
+                }],
+                is_error: true,
+            }],
+        ),
+        7 => (
+            Role::User,
+            vec![
+                ContentItem::UserMessage {
+                    text: "here is a screenshot".into(),
+                },
+                ContentItem::Image {
+                    source: ImageSource::Base64 {
+                        media_type: "image/png".into(),
+                        data: "iVBORw0KGgo=".into(),
+                    },
+                },
+            ],
+        ),
+        8 => (
+            Role::Assistant,
+            vec![ContentItem::UnknownJson {
+                json: serde_json::json!({"type": "server_tool_use", "n": n}),
+            }],
+        ),
+        _ => (
+            Role::User,
+            vec![ContentItem::UserMessage {
+                text: format!("Thanks, message {n}"),
+            }],
+        ),
+    }
+}
+
+/// A conversation of `messages` on one initial thread, as an import stores it in one piece
+/// (from a Claude Code source keyed `source_key`, under `project_path`).
+pub fn single_thread_batch(
+    conversation: ConversationId,
+    messages: Vec<Message>,
+    source_key: &str,
+    project_path: &str,
+) -> ImportBatch {
+    let now = chrono::Utc::now();
+    let thread = ThreadId::new();
+    ImportBatch {
+        source: ImportSource {
+            source_key: source_key.into(),
+            format: SourceFormat::ClaudeCode,
+            content_hash: "h1".into(),
+            metadata: None,
+        },
+        project_path: project_path.into(),
+        conversation_id: conversation,
+        display_name: "imported".into(),
+        created_at: now,
+        updated_at: now,
+        threads: vec![ImportThread {
+            id: thread,
+            original_thread_id: None,
+            origin: ThreadOrigin::Initial,
+            revision: 0,
+            links: messages.iter().map(|m| m.id).collect(),
+            created_at: now,
+            updated_at: now,
+        }],
+        messages,
+        current_thread_id: thread,
+        operations: Vec::new(),
+    }
+}
+
+/// How a generated Claude Code session looks: whose it is, where it ran, and what each turn's
+/// Bash call runs and prints.
+pub struct GeneratedSession<'a> {
+    pub session_id: &'a str,
+    pub cwd: &'a str,
+    pub command: &'a dyn Fn(usize) -> String,
+    pub output: &'a dyn Fn(usize) -> String,
+}
+
+/// Writes a Claude Code session of `turns` turns to `path`: each a prompt, an answer with a
+/// tool call, the tool's result, chained by `parentUuid`.
+pub fn write_claude_session(path: &Path, turns: usize, how: &GeneratedSession) {
+    let mut out = String::new();
+    let mut parent: Option<String> = None;
+    for t in 0..turns {
+        let lines = [
+            (
+                "user",
+                json!({"role": "user", "content": format!("prompt {t}")}),
+            ),
+            (
+                "assistant",
+                json!({"id": format!("msg_{t}"), "role": "assistant", "content": [
+                    {"type": "text", "text": format!("answer {t}")},
+                    {"type": "tool_use", "id": format!("toolu_{t}"), "name": "Bash",
+                     "input": {"command": (how.command)(t)}}]}),
+            ),
+            (
+                "user",
+                json!({"role": "user", "content": [{"type": "tool_result",
+                    "tool_use_id": format!("toolu_{t}"), "content": (how.output)(t)}]}),
+            ),
+        ];
+        for (k, (kind, message)) in lines.into_iter().enumerate() {
+            let uuid = format!("00000000-0000-4000-8000-{:012}", t * 3 + k);
+            let line = json!({"parentUuid": parent, "isSidechain": false, "type": kind,
+                "uuid": uuid, "sessionId": how.session_id, "cwd": how.cwd,
+                "timestamp": format!("2026-01-01T00:{:02}:{:02}.000Z", (t / 60) % 60, t % 60),
+                "message": message});
+            out.push_str(&line.to_string());
+            out.push('\n');
+            parent = Some(uuid);
+        }
+    }
+    std::fs::write(path, out).expect("write the generated session");
+}
+
+#[derive(serde::Deserialize)]
+struct DemoSession {
+    messages: Vec<DemoMessage>,
+}
+
+#[derive(serde::Deserialize)]
+struct DemoMessage {
+    role: Role,
+    content: Vec<ContentItem>,
+}
+
+/// The CLI's demo session (`crates/squash-cli/demo/session.json`) stored as a conversation of
+/// `project`; its messages in order.
+pub async fn store_demo(b: &Backend, project: &str) -> (ConversationId, Vec<Message>) {
+    let session: DemoSession =
+        serde_json::from_str(include_str!("../../squash-cli/demo/session.json"))
+            .expect("the demo session");
+    let conv = b
+        .service
+        .create_conversation(project, "demo")
+        .await
+        .expect("create the demo conversation")
+        .id;
+    let mut messages = Vec::new();
+    for m in session.messages {
+        let (message, _) = b
+            .service
+            .append(conv, m.role, m.content)
+            .await
+            .expect("append a demo message");
+        messages.push(message);
+    }
+    (conv, messages)
+}
+
+/// A session file of the repository's test data (`testdata/sessions/NAME`).
+pub fn session_data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/sessions")
+        .join(name)
+}
+
+/// What the tests import with: the defaults, and `project` for sessions that name none.
+pub fn import_options(project: &str) -> ImportOptions {
+    ImportOptions {
+        fallback_project: project.into(),
+        ..ImportOptions::default()
+    }
+}
+
+/// A user message saying `text`.
+pub fn user_text(conversation: ConversationId, text: &str) -> Message {
+    Message::new(
+        conversation,
+        Role::User,
+        vec![ContentItem::text_for(Role::User, text)],
+    )
+    .expect("valid message")
+}
+
+/// Every conversation of a second import of the same file was already imported.
+pub fn assert_already_imported(again: &ImportSummary, name: &str) {
+    assert!(
+        again
+            .conversations
+            .iter()
+            .all(|c| c.status == ImportStatus::AlreadyImported),
+        "{name}: {:?}",
+        again.conversations
+    );
+}
+
+/// A deterministic stream of choices (no dependency, the same on every run).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next choice in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n.max(1)
+    }
+
+    /// The next index into something of length `n`.
+    pub fn pick(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
+    }
+}
+
+/// The tables of a Gromozeka database (the SQLite file its sessions live in).
+pub const GROMOZEKA_SCHEMA: &str =
+    "CREATE TABLE projects (id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT, created_at INTEGER);
+         CREATE TABLE conversations (id TEXT PRIMARY KEY, project_id TEXT, display_name TEXT NOT NULL DEFAULT '',
+             current_thread_id TEXT NOT NULL, ai_provider TEXT, model_name TEXT, created_at, updated_at);
+         CREATE TABLE threads (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, original_thread_id TEXT,
+             created_at, updated_at);
+         CREATE TABLE thread_messages (thread_id TEXT NOT NULL, message_id TEXT NOT NULL, position INT NOT NULL,
+             PRIMARY KEY (thread_id, message_id));
+         CREATE TABLE messages (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, message_json TEXT NOT NULL,
+             created_at);
+         CREATE TABLE squash_operations (id VARCHAR(255) PRIMARY KEY, conversation_id VARCHAR(255),
+             source_message_ids TEXT, result_message_id VARCHAR(255), prompt TEXT NULL, model VARCHAR(255) NULL,
+             performed_by_agent BOOLEAN, created_at TIMESTAMP);";
+
+/// The long output of the `t`-th `cargo test` of a generated agent session: 150 lines of
+/// compiling, then the failure or `passed` passing tests.
+pub fn cargo_log(t: usize, failing: bool, passed: usize) -> Vec<String> {
+    let mut log: Vec<String> = (0..150)
+        .map(|i| format!("   Compiling dep_{i} v0.{t}.{i} (/work/deps/dep_{i})"))
+        .collect();
+    log.push(if failing {
+        format!("error[E0425]: cannot find value `total_{t}` in src/report_{t}.rs")
+    } else {
+        format!("test result: ok. {passed} passed; 0 failed")
+    });
+    log
+}
+
+/// A new conversation named `name` in the project at `project`.
+pub async fn new_conversation(
+    service: &ConversationService,
+    project: &str,
+    name: &str,
+) -> Conversation {
+    service
+        .create_conversation(project, name)
+        .await
+        .expect("create a conversation")
+}
