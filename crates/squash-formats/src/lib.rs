@@ -33,6 +33,7 @@ pub mod openai_json;
 pub mod opencode;
 pub mod read;
 pub mod session;
+pub mod session_facts;
 pub mod squash_json;
 mod swe_agent;
 #[cfg(test)]

@@ -13,7 +13,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 use squash_app::fit::FitError;
+use squash_app::import::ImportError;
 use squash_app::providers::ProviderError;
+use squash_app::resume::ResumeError;
 use squash_app::{ChatError, ErrorCode, ServiceError, SquashError};
 use squash_core::tokens::format_count;
 use squash_llm::{LlmError, SetupError};
@@ -270,6 +272,19 @@ impl From<FitError> for ApiError {
                 "Raise the budget, keep less of the newest steps (`keep_recent`) or fewer turns \
                  (`keep_last`), or send `best_effort: true` to apply the smallest reachable.",
             ),
+        }
+    }
+}
+
+impl From<ResumeError> for ApiError {
+    fn from(e: ResumeError) -> ApiError {
+        match e {
+            ResumeError::Fit(f) => f.into(),
+            ResumeError::Service(s) => s.into(),
+            ResumeError::Import(ImportError::Service(s)) => s.into(),
+            ResumeError::Provider(p) => p.into(),
+            ResumeError::NoModel { reason } => ApiError::not_configured(&reason),
+            other => ApiError::new(other.code(), other.to_string()),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use squash_app::resume::AgentHomes;
 use squash_app::{ChatOptions, ConversationService, SquashOptions};
 use squash_llm::{CancellationToken, ChatModel};
 
@@ -33,6 +34,8 @@ struct Inner {
     previews: Previews,
     security: Security,
     default_project: String,
+    /// Where the agents keep their sessions: a resume writes the new session there.
+    agent_homes: AgentHomes,
     /// Thread reads (pages, the page fragments, the JSON) in flight at once. Each holds a
     /// page of parsed messages and its rendering; past a few per core, more at once only adds
     /// memory and switching, not throughput, so the rest wait their turn.
@@ -60,6 +63,7 @@ impl AppState {
                 previews: Previews::default(),
                 security: Security::default(),
                 default_project,
+                agent_homes: AgentHomes::from_env(),
                 reads: tokio::sync::Semaphore::new(concurrent_reads()),
                 closing: CancellationToken::new(),
             }),
@@ -78,6 +82,7 @@ impl AppState {
                 previews: Previews::default(),
                 security: shared.security.clone(),
                 default_project: shared.default_project.clone(),
+                agent_homes: shared.agent_homes.clone(),
                 reads: tokio::sync::Semaphore::new(concurrent_reads()),
                 closing: shared.closing.clone(),
             },
@@ -114,6 +119,16 @@ impl AppState {
     pub fn with_default_project(self, path: impl Into<String>) -> AppState {
         let path = path.into();
         self.edit(|i| i.default_project = path)
+    }
+
+    /// The agents' homes resumed sessions are written to (default: as the agents find them
+    /// from this process's environment).
+    pub fn with_agent_homes(self, homes: AgentHomes) -> AppState {
+        self.edit(|i| i.agent_homes = homes)
+    }
+
+    pub fn agent_homes(&self) -> &AgentHomes {
+        &self.inner.agent_homes
     }
 
     /// A turn to read and render a thread page; held until the answer is built.

@@ -3,6 +3,7 @@
 //! extract here, an AI squash through the engine), and store the whole plan as **one** new
 //! thread with one operation per step, so that one undo restores the thread exactly.
 
+mod adopt;
 mod apply;
 mod error;
 

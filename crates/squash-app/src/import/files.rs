@@ -17,7 +17,7 @@ use super::options::{ImportOptions, ImportProgress};
 use super::refuse::{check_asked, empty_file, file_format, metadata_only, refuse_unread};
 use super::subagents::{first_session_id, is_subagent_file, parent_session, subagent_files};
 use super::summary::{FileFailure, ImportSummary};
-use super::ImportError;
+use super::{ImportError, Parsed};
 use crate::conversations::ConversationService;
 
 /// Files a directory import considers.
@@ -103,6 +103,49 @@ impl ConversationService {
             return Ok(metadata_only(&name, format, bytes));
         };
         progress.storing(parsed.conversations.len());
+        let summary = self
+            .store_read(path, &name, format, bytes, parsed, options)
+            .await?;
+        progress.file_finished(&name);
+        Ok(summary)
+    }
+
+    /// Imports a file its caller has read already (`parsed`, what the reader of `format` made of
+    /// it): refused as [`Self::import_file`] refuses it, stored, and its sub-agent runs read
+    /// with it. The file is not read again.
+    pub async fn import_read_file(
+        &self,
+        path: &Path,
+        format: SourceFormat,
+        parsed: Parsed,
+        options: &ImportOptions,
+    ) -> Result<ImportSummary, ImportError> {
+        let name = path.display().to_string();
+        let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+        let detected = || {
+            detect::inspect_path(path).map_err(|error| ImportError::Io {
+                path: name.clone(),
+                error,
+            })
+        };
+        let parsed = check_asked(&name, format, Ok(parsed), detected)?;
+        let Some(parsed) = refuse_unread(&name, format, parsed)? else {
+            return Ok(metadata_only(&name, format, bytes));
+        };
+        self.store_read(path, &name, format, bytes, parsed, options)
+            .await
+    }
+
+    /// Stores what was read of the file at `path`, then its sub-agent runs.
+    async fn store_read(
+        &self,
+        path: &Path,
+        name: &str,
+        format: SourceFormat,
+        bytes: u64,
+        parsed: Parsed,
+        options: &ImportOptions,
+    ) -> Result<ImportSummary, ImportError> {
         let parent = (format == SourceFormat::ClaudeCode)
             .then(|| parent_session(&parsed))
             .flatten();
@@ -113,7 +156,7 @@ impl ConversationService {
             .and_then(|c| c.source_key.strip_prefix("claude-code:"))
             .map(str::to_owned);
         let mut summary = self
-            .store_file(&name, format, bytes, parsed, options)
+            .store_file(name, format, bytes, parsed, options)
             .await?;
         if let (Some(parent), Some(id)) = (parent, session_id) {
             for file in subagent_files(path, &id) {
@@ -123,7 +166,6 @@ impl ConversationService {
                 summary.merge(s);
             }
         }
-        progress.file_finished(&name);
         Ok(summary)
     }
 

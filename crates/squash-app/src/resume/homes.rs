@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
 use squash_formats::gemini::project_hash;
+use squash_formats::session_facts;
 
 /// The agents' home directories.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,15 +65,7 @@ impl AgentHomes {
             self.opencode_config.join("opencode.jsonc"),
         ];
         candidates.iter().find_map(|path| {
-            let text = std::fs::read_to_string(path).ok()?;
-            // JSONC: whole-line comments are all the configs written by hand tend to hold.
-            let json: String = text
-                .lines()
-                .filter(|l| !l.trim_start().starts_with("//"))
-                .collect::<Vec<_>>()
-                .join("\n");
-            let doc: Value = serde_json::from_str(&json).ok()?;
-            doc.get("model")?.as_str().map(str::to_owned)
+            session_facts::opencode_config_model(&std::fs::read_to_string(path).ok()?)
         })
     }
 
@@ -95,8 +87,7 @@ impl AgentHomes {
 
     fn gemini_registered(&self, cwd: &str) -> Option<String> {
         let text = std::fs::read_to_string(self.gemini_home.join("projects.json")).ok()?;
-        let doc: Value = serde_json::from_str(&text).ok()?;
-        doc.get("projects")?.get(cwd)?.as_str().map(str::to_owned)
+        session_facts::gemini_registered_slug(&text, cwd)
     }
 
     /// The folder a new Gemini CLI session of `cwd` goes to, made (with the `.project_root`

@@ -1,18 +1,13 @@
 //! Which session to resume: a file, a session id, or the latest session of a directory.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use serde_json::Value;
 use squash_formats::claude_code::project_dir;
 use squash_formats::detect::{inspect_path, Found};
-use squash_formats::opencode;
+use squash_formats::{opencode, session_facts};
 
 use super::{Agent, AgentHomes, ResumeError, SessionFile};
-
-/// Lines read from the top of a session for its working directory.
-const CWD_SCAN_LINES: usize = 64;
 
 /// The session to resume: `session` (a file path or a session id, of any agent) or, without
 /// one, the most recent session of `cwd` among `agents` (all of them when empty).
@@ -66,24 +61,17 @@ fn from_path(path: &Path, session_id: Option<String>) -> Result<SessionFile, Res
             session_id: Some(id),
         });
     }
-    let cwd = session_cwd(path, agent).or_else(|| gemini_root(path, agent));
+    let cwd = session_facts::session_cwd(path, agent.format()).or_else(|| {
+        (agent == Agent::Gemini)
+            .then(|| session_facts::gemini_project_root(path))
+            .flatten()
+    });
     Ok(SessionFile {
         agent,
         path: path.to_path_buf(),
         cwd,
         session_id: None,
     })
-}
-
-/// The working directory of a Gemini CLI recording: the `.project_root` marker of the project
-/// folder it is in (`<project>/chats/<file>`).
-fn gemini_root(path: &Path, agent: Agent) -> Option<String> {
-    if agent != Agent::Gemini {
-        return None;
-    }
-    let project = path.parent()?.parent()?;
-    let root = std::fs::read_to_string(project.join(".project_root")).ok()?;
-    Some(root.trim().to_owned()).filter(|r| !r.is_empty())
 }
 
 /// The most recently updated main session of a store, wherever it ran.
@@ -218,7 +206,7 @@ fn latest_codex(homes: &AgentHomes, cwd: &str) -> Option<(SystemTime, SessionFil
     let mut all = rollouts(&homes.codex_sessions());
     all.sort_by_key(|(_, t)| std::cmp::Reverse(*t));
     all.into_iter().find_map(|(path, t)| {
-        let session_cwd = session_cwd(&path, Agent::Codex)?;
+        let session_cwd = session_facts::session_cwd(&path, Agent::Codex.format())?;
         (session_cwd == cwd).then(|| {
             let file = SessionFile {
                 agent: Agent::Codex,
@@ -280,12 +268,7 @@ fn gemini_sessions(homes: &AgentHomes, cwd: Option<&str>) -> Vec<(PathBuf, Syste
 
 /// The `sessionId` a recording's header names.
 fn gemini_session_id(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let first = text.lines().next()?;
-    let header: Value = serde_json::from_str(first)
-        .or_else(|_| serde_json::from_str(&text))
-        .ok()?;
-    header.get("sessionId")?.as_str().map(str::to_owned)
+    session_facts::gemini_session_id(&std::fs::read_to_string(path).ok()?)
 }
 
 /// Every `rollout-*.jsonl` under `dir` (the agent nests them by date), with its modification
@@ -331,25 +314,4 @@ fn file_name(path: &Path) -> &str {
 fn modified_nonempty(path: &Path) -> Option<SystemTime> {
     let meta = std::fs::metadata(path).ok()?;
     (meta.len() > 0).then(|| meta.modified().ok()).flatten()
-}
-
-/// The working directory a session names on one of its first lines (`cwd` on Claude Code
-/// lines, `payload.cwd` on Codex's session_meta; Gemini's recordings name `directories` on
-/// sub-agent headers only).
-pub(crate) fn session_cwd(path: &Path, agent: Agent) -> Option<String> {
-    let file = std::fs::File::open(path).ok()?;
-    BufReader::new(file)
-        .lines()
-        .take(CWD_SCAN_LINES)
-        .map_while(Result::ok)
-        .filter_map(|line| serde_json::from_str::<Value>(&line).ok())
-        .find_map(|v| {
-            let cwd = match agent {
-                Agent::Claude => v.get("cwd"),
-                Agent::Codex => v.get("payload").and_then(|p| p.get("cwd")),
-                Agent::Gemini => v.get("directories").and_then(|d| d.get(0)),
-                Agent::Opencode => None,
-            };
-            cwd.and_then(Value::as_str).map(str::to_owned)
-        })
 }

@@ -1,28 +1,35 @@
 //! `resume`: an agent's session made smaller and handed back to the agent — or to another agent
-//! (a handoff: the thread is converted into the target's session format and tools). Find the
-//! session (the latest of the current directory by default), check that it can be fitted (before
-//! anything is written), import it, fit it, and export the fitted thread as a **new** session
-//! where the target agent looks for it; the original is never touched.
+//! (a handoff: the thread is converted into the target's session format and tools). The use
+//! case is [`ResumeService::resume`] (`service`): find the session (`locate`: the latest of the
+//! current directory by default), read it once (`read`), plan its fit and refuse a budget it
+//! cannot meet before anything is written, import it, carry the plan out, and export the fitted
+//! thread as a **new** session where the target agent looks for it (`write`); the original is
+//! never touched. A conversation already in the store resumes the same way, without the file.
 
+mod command;
 mod error;
 mod homes;
 mod locate;
-mod precheck;
+mod read;
+mod request;
+mod service;
 mod write;
 
 use std::fmt;
 use std::path::PathBuf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+pub use command::{find_program, AgentCommand};
 pub use error::ResumeError;
 pub use homes::AgentHomes;
 pub use locate::locate;
-pub use precheck::{precheck, Precheck};
-pub use write::{write_session, WrittenSession};
+pub use request::{ModelSource, ResumeFit, ResumeFrom, ResumeRequest};
+pub use service::{FitListener, ResumeService, Resumed};
+pub use write::WrittenSession;
 
 /// The agents whose sessions `resume` reads and writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Agent {
     Claude,

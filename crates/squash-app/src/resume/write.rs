@@ -26,14 +26,16 @@ pub struct WrittenSession {
 }
 
 /// Exports the conversation's current thread as a new session of `target` (the original's
-/// agent, or another one: a handoff): beside the original for Claude Code (in the project
-/// folder of its working directory when the original is another agent's), in today's folder of
+/// agent, or another one: a handoff) that runs in `cwd`: beside the original for Claude Code (in
+/// the project folder of its working directory when the original is another agent's, or there
+/// is no original file: a conversation of the store), in today's folder of
 /// `$CODEX_HOME/sessions` for Codex, in the project's `chats` folder for Gemini CLI, and as a
 /// document for `opencode import` (in the system's temporary folder) for opencode.
-pub async fn write_session(
+pub(super) async fn write_session(
     service: &ConversationService,
     conversation: ConversationId,
-    original: &SessionFile,
+    original: Option<&SessionFile>,
+    cwd: Option<String>,
     target: Agent,
     homes: &AgentHomes,
 ) -> Result<WrittenSession, ResumeError> {
@@ -42,7 +44,6 @@ pub async fn write_session(
         Agent::Opencode => squash_formats::opencode::new_session_id(now),
         _ => uuid::Uuid::now_v7().hyphenated().to_string(),
     };
-    let cwd = original.cwd.clone();
     let path = target_path(original, target, homes, &session_id, cwd.as_deref())?;
     let model = match (target, cwd.as_deref()) {
         (Agent::Opencode, Some(cwd)) => homes.opencode_model(cwd),
@@ -90,32 +91,35 @@ pub async fn write_session(
 }
 
 fn target_path(
-    original: &SessionFile,
+    original: Option<&SessionFile>,
     target: Agent,
     homes: &AgentHomes,
     session_id: &str,
     cwd: Option<&str>,
 ) -> Result<PathBuf, ResumeError> {
     let cwd_of = || {
-        cwd.ok_or_else(|| ResumeError::Unreadable {
-            path: original.path.clone(),
-            reason: format!(
-                "the session names no working directory, which {target} needs to find it"
-            ),
+        cwd.ok_or_else(|| match original {
+            Some(original) => ResumeError::Unreadable {
+                path: original.path.clone(),
+                reason: format!(
+                    "the session names no working directory, which {target} needs to find it"
+                ),
+            },
+            None => ResumeError::NoWorkingDirectory { agent: target },
         })
     };
-    Ok(match target {
-        Agent::Claude if original.agent == Agent::Claude => {
+    Ok(match (target, original) {
+        (Agent::Claude, Some(original)) if original.agent == Agent::Claude => {
             beside(&original.path).join(format!("{session_id}.jsonl"))
         }
-        Agent::Claude => crate::export::project_dir(&homes.claude_config, cwd_of()?)
+        (Agent::Claude, _) => crate::export::project_dir(&homes.claude_config, cwd_of()?)
             .join(format!("{session_id}.jsonl")),
         // Codex finds a rollout by the id in its name anywhere under its sessions; it is put
         // where Codex itself would put one started now.
-        Agent::Codex => {
+        (Agent::Codex, _) => {
             crate::export::rollout_path(&homes.codex_home, session_id, &chrono::Local::now())
         }
-        Agent::Gemini => {
+        (Agent::Gemini, _) => {
             let dir = homes
                 .gemini_project_dir_for_new(cwd_of()?)
                 .map_err(|error| ResumeError::Write {
@@ -124,7 +128,7 @@ fn target_path(
                 })?;
             squash_formats::gemini::session_path(&dir, session_id, &chrono::Utc::now())
         }
-        Agent::Opencode => std::env::temp_dir()
+        (Agent::Opencode, _) => std::env::temp_dir()
             .join("squash-resume")
             .join(format!("{session_id}.json")),
     })

@@ -199,3 +199,134 @@ async fn agent_formats_on_postgres() {
     };
     story(&a, &b).await;
 }
+
+/// The resume use case on a backend: a Codex rollout named by its path, resumed by Codex (within
+/// the budget: the original, by the id in its name), handed to Claude Code (a session of its
+/// own in the project folder of the rollout's working directory), refused at a budget it cannot
+/// meet (nothing written), and the stored conversation written for Gemini CLI. Every written
+/// file reads back with its agent's reader.
+async fn resume_story(b: &Backend) {
+    use squash_app::resume::{Agent, AgentHomes, ResumeError, ResumeFit, ResumeFrom};
+    use squash_app::resume::{ResumeRequest, ResumeService};
+
+    let dir = tempfile::tempdir().unwrap();
+    let homes = AgentHomes {
+        claude_config: dir.path().join(".claude"),
+        codex_home: dir.path().join(".codex"),
+        gemini_home: dir.path().join(".gemini"),
+        opencode_data: dir.path().join("opencode"),
+        opencode_config: dir.path().join("opencode-config"),
+    };
+    let id = "019b64e5-57fa-7463-b644-fba7e456f905";
+    let rollout = homes.codex_home.join(format!(
+        "sessions/2025/12/28/rollout-2025-12-28T12-18-30-{id}.jsonl"
+    ));
+    std::fs::create_dir_all(rollout.parent().unwrap()).unwrap();
+    std::fs::copy(data("codex-rollout-sample.jsonl"), &rollout).unwrap();
+    let resumer = ResumeService::new(b.service.clone(), homes.clone());
+    let request = |agent, fit| ResumeRequest {
+        from: ResumeFrom::Session {
+            session: Some(rollout.to_string_lossy().into_owned()),
+            cwd: "/somewhere/else".into(),
+        },
+        agent,
+        fit,
+        agent_args: vec!["--full-auto".into()],
+        start_agent: false,
+    };
+    let same = resumer
+        .resume(request(None, ResumeFit::default()))
+        .await
+        .unwrap();
+    assert_eq!(same.agent, Agent::Codex, "{}", b.name);
+    assert!(same.written.is_none());
+    assert!(same.fit.thread.is_none());
+    assert_eq!(same.launch.args, ["resume", id, "--full-auto"]);
+    assert_eq!(same.window, Agent::Codex.default_window());
+    let thread = b
+        .service
+        .current_thread(same.conversation_id)
+        .await
+        .unwrap();
+    assert_eq!(same.plan.messages, thread.messages.len());
+
+    let claude = resumer
+        .resume(request(Some(Agent::Claude), ResumeFit::default()))
+        .await
+        .unwrap();
+    assert_eq!(
+        claude.conversation_id, same.conversation_id,
+        "imported once"
+    );
+    let written = claude.written.expect("a session of its own");
+    let project = squash_app::export::project_dir(
+        &homes.claude_config,
+        "/Users/macmini/Code/homelab-migration",
+    );
+    assert!(
+        written.path.starts_with(&project),
+        "{}",
+        written.path.display()
+    );
+    assert_eq!(
+        claude.launch.args[..2],
+        ["--resume".to_owned(), written.session_id.clone()]
+    );
+    let messages = read_back(&written.path, squash_core::SourceFormat::ClaudeCode);
+    assert!(messages > 0, "{}", written.path.display());
+
+    let files = || std::fs::read_dir(&project).unwrap().count();
+    let before = files();
+    let tight = ResumeFit {
+        budget: Some(1),
+        ..ResumeFit::default()
+    };
+    let refused = resumer.resume(request(Some(Agent::Claude), tight)).await;
+    assert!(
+        matches!(refused, Err(ResumeError::Fit(_))),
+        "{:?}",
+        refused.err()
+    );
+    assert_eq!(files(), before, "nothing written");
+
+    let gemini = resumer
+        .resume(ResumeRequest {
+            from: ResumeFrom::Conversation(same.conversation_id),
+            agent: Some(Agent::Gemini),
+            fit: ResumeFit::default(),
+            agent_args: Vec::new(),
+            start_agent: false,
+        })
+        .await
+        .unwrap();
+    let written = gemini.written.expect("a session");
+    assert!(written.path.starts_with(&homes.gemini_home));
+    assert!(read_back(&written.path, squash_core::SourceFormat::Gemini) > 0);
+}
+
+/// The messages of the main conversation a file holds, read by its agent's reader.
+fn read_back(path: &Path, format: squash_core::SourceFormat) -> usize {
+    let parsed = squash_formats::read::read_file(
+        path,
+        &path.display().to_string(),
+        format,
+        chrono::Utc::now(),
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    parsed
+        .conversations
+        .iter()
+        .find(|c| !c.sidechain)
+        .map_or(0, |c| c.messages.len())
+}
+
+#[tokio::test]
+async fn resume_on_sqlite() {
+    resume_story(&common::sqlite().await).await;
+}
+
+#[tokio::test]
+async fn resume_on_postgres() {
+    resume_story(&common::postgres().await).await;
+}

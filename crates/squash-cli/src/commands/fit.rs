@@ -201,7 +201,7 @@ fn action_label(action: StepAction) -> &'static str {
     }
 }
 
-fn step_label(step: &FitStep) -> String {
+pub fn step_label(step: &FitStep) -> String {
     let what = match step.action {
         StepAction::Trim => "trim",
         StepAction::Line => "one-line extract of",

@@ -2,20 +2,21 @@
 //! agent as a new session — or handed over to another agent (`--agent`), converted into its
 //! session format and tools.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{anyhow, Context};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use squash_app::fit::FitOutcome;
-use squash_app::resume::{self, Agent, AgentHomes, ResumeError, SessionFile, WrittenSession};
-use squash_app::{ConversationService, ImportOptions, NoProgress};
-use squash_core::fit::FitPlan;
+use squash_app::fit::{FitProgress, StepAction};
+use squash_app::resume::{
+    Agent, AgentHomes, FitListener, ModelSource, ResumeError, ResumeFit, ResumeFrom, ResumeRequest,
+    ResumeService, Resumed,
+};
+use squash_app::{ConversationService, SquashOptions};
 use squash_core::tokens::format_count;
-use squash_core::ConversationId;
 
-use super::fit::{fit, fit_error, kept_text, outcome_text, request, FitOptionArgs};
+use super::ai::{cancel_on_ctrl_c, provider_error, squash_error};
+use super::fit::{fit_error, kept_text, outcome_text, step_label, FitOptionArgs};
 use crate::output::Output;
 
 #[derive(Args, Debug)]
@@ -60,20 +61,11 @@ impl From<AgentArg> for Agent {
     }
 }
 
-/// What `resume` did, for `--json`.
+/// What `resume` did, for `--json`: the use case's answer, with the command as one list.
 #[derive(Serialize)]
-struct Resumed {
-    original: SessionFile,
-    /// The agent that resumes: the original's, or another one the session is handed to.
-    agent: Agent,
-    conversation_id: ConversationId,
-    window: u32,
-    model: Option<String>,
-    /// The plan made before anything was written: what it keeps and cuts, per level.
-    plan: FitPlan,
-    fit: FitOutcome,
-    /// `None` when the session was within the budget: the agent resumes the original.
-    written: Option<WrittenSession>,
+struct ResumedJson<'a> {
+    #[serde(flatten)]
+    resumed: &'a Resumed,
     command: Vec<String>,
 }
 
@@ -86,136 +78,75 @@ pub async fn run(
         .context("cannot read the current directory")?
         .to_string_lossy()
         .into_owned();
-    let homes = AgentHomes::from_env();
-    let wanted: Vec<Agent> = args.agent.map(Agent::from).into_iter().collect();
-    let session = resume::locate(&homes, &wanted, args.session.as_deref(), &cwd)?;
-    let target = wanted.first().copied().unwrap_or(session.agent);
-    let program = find_program(target.program());
-    if program.is_none() && !args.dry_run {
-        return Err(ResumeError::AgentMissing {
-            program: target.program().to_owned(),
-        }
-        .into());
-    }
-    let fit_args = &args.fit;
-    let request = |budget| request(budget, fit_args);
-    let check = resume::precheck(
-        &session,
-        target,
-        fit_args.budget,
-        request,
-        fit_args.best_effort,
-    )
-    .map_err(resume_error)?;
-    let conv = import(service, &session).await?;
-    let outcome = fit(
-        service,
-        conv,
-        check.plan.request.budget,
-        fit_args,
-        out.is_json(),
-    )
-    .await?;
-    // Another agent always gets a session of its own; the same one only when the fit changed it.
-    let written = if outcome.thread.is_some() || target != session.agent {
-        Some(resume::write_session(service, conv, &session, target, &homes).await?)
-    } else {
-        None
+    let resumer = resumer(service, &args.fit, out.is_json())?;
+    let resumed = resumer
+        .resume(request(&args, cwd))
+        .await
+        .map_err(resume_error)?;
+    let report = ResumedJson {
+        resumed: &resumed,
+        command: resumed.launch.argv(),
     };
-    let id = match &written {
-        Some(w) => w.session_id.clone(),
-        None => session_id_of(&session)?,
-    };
-    let program_name = program
-        .as_ref()
-        .map_or_else(|| target.program().to_owned(), |p| p.display().to_string());
-    let mut command = vec![program_name.clone()];
-    command.extend(target.resume_args(&id));
-    command.extend(args.agent_args.iter().cloned());
-    let mut written = written;
-    if let Some(import) = written.as_mut().and_then(|w| w.import_command.as_mut()) {
-        import[0] = program_name;
-    }
-    let resumed = Resumed {
-        original: session,
-        agent: target,
-        conversation_id: conv,
-        window: check.window,
-        model: check.model,
-        plan: check.plan,
-        fit: outcome,
-        written,
-        command,
-    };
-    out.emit(&resumed, || resumed_text(&resumed, args.dry_run))?;
+    out.emit(&report, || resumed_text(&resumed, args.dry_run))?;
     if args.dry_run {
         return Ok(());
     }
     exec(&resumed)
 }
 
-/// Imports the session (again: an unchanged file is recognised, a grown one appended to) and
-/// returns its main conversation.
-async fn import(
+/// The use case with the model the options name (made only when the fit asks one), stopped by
+/// Ctrl-C, saying on stderr which AI step it is at.
+fn resumer(
     service: &ConversationService,
-    session: &SessionFile,
-) -> anyhow::Result<ConversationId> {
-    let options = ImportOptions {
-        format: session.agent.format().into(),
-        ..ImportOptions::default()
-    };
-    let summary = service
-        .import_file(&session.path, &options, Arc::new(NoProgress))
-        .await?;
-    let key = session.source_key();
-    summary
-        .conversations
-        .iter()
-        .filter(|c| !c.sidechain)
-        .filter(|c| key.as_ref().is_none_or(|k| *k == c.source_key))
-        .max_by_key(|c| c.counts.messages)
-        .map(|c| c.conversation_id)
-        .ok_or_else(|| anyhow!("{}: no conversation was imported", session.path.display()))
-}
-
-/// The session id the agent resumes the original by: its file name (Claude Code) or the id at
-/// its end (Codex's `rollout-<time>-<id>.jsonl`).
-fn session_id_of(session: &SessionFile) -> anyhow::Result<String> {
-    if let Some(id) = &session.session_id {
-        return Ok(id.clone());
-    }
-    let stem = session
-        .path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .ok_or_else(|| anyhow!("{}: no session id in the file name", session.path.display()))?;
-    Ok(match session.agent {
-        Agent::Claude | Agent::Opencode => stem.to_owned(),
-        // The recording names its session; the file only its first eight characters.
-        Agent::Gemini => gemini_session_id(&session.path).unwrap_or_else(|| stem.to_owned()),
-        Agent::Codex => {
-            // A UUID is the last five dash-separated groups.
-            let parts: Vec<&str> = stem.split('-').collect();
-            parts[parts.len().saturating_sub(5)..].join("-")
+    fit: &FitOptionArgs,
+    json: bool,
+) -> anyhow::Result<ResumeService> {
+    let mut options = SquashOptions::from_env().map_err(squash_error)?;
+    options.context_window = fit.model.context_window.or(options.context_window);
+    // Trims, lines and extracts take microseconds; an AI step takes seconds and says so.
+    let progress: FitListener = Arc::new(move |p: FitProgress<'_>| {
+        if !json && p.step.action == StepAction::Ai {
+            eprintln!("step {} of {}: {}", p.index, p.of, step_label(p.step));
         }
-    })
+    });
+    Ok(ResumeService::new(service.clone(), AgentHomes::from_env())
+        .with_model(ModelSource::Select {
+            provider: fit.model.provider,
+            model: fit.model.model.clone(),
+        })
+        .with_options(options)
+        .with_cancel(cancel_on_ctrl_c())
+        .with_progress(progress))
 }
 
-/// The `sessionId` on a Gemini CLI recording's first line (or its whole older document).
-fn gemini_session_id(path: &std::path::Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let first = text.lines().next()?;
-    let header: serde_json::Value = serde_json::from_str(first)
-        .or_else(|_| serde_json::from_str(&text))
-        .ok()?;
-    header.get("sessionId")?.as_str().map(str::to_owned)
+fn request(args: &ResumeArgs, cwd: String) -> ResumeRequest {
+    let fit = &args.fit;
+    ResumeRequest {
+        from: ResumeFrom::Session {
+            session: args.session.clone(),
+            cwd,
+        },
+        agent: args.agent.map(Agent::from),
+        fit: ResumeFit {
+            budget: fit.budget,
+            keep_recent: fit.keep_recent,
+            keep_last: fit.keep_last,
+            strategy: fit.strategy.into(),
+            best_effort: fit.best_effort,
+        },
+        agent_args: args.agent_args.clone(),
+        // A dry run starts nothing: the agent need not be installed.
+        start_agent: !args.dry_run,
+    }
 }
 
 fn resumed_text(r: &Resumed, dry_run: bool) -> String {
+    let (agent, path) = match &r.original {
+        Some(o) => (o.agent, o.path.display().to_string()),
+        None => (r.agent, String::new()),
+    };
     let mut s = format!(
-        "{} session {}\n  imported as conversation {}; budget {} tokens (half of {}'s {} window)\n",
-        r.original.agent,
-        r.original.path.display(),
+        "{agent} session {path}\n  imported as conversation {}; budget {} tokens (half of {}'s {} window)\n",
         r.conversation_id,
         format_count(r.fit.budget),
         r.model.as_deref().unwrap_or("the agent's model"),
@@ -244,7 +175,7 @@ fn resumed_text(r: &Resumed, dry_run: bool) -> String {
         .as_ref()
         .and_then(|w| w.import_command.as_ref())
         .map(|c| c.join(" "));
-    let command = r.command.join(" ");
+    let command = r.launch.argv().join(" ");
     let command = match import {
         Some(import) => format!("{import} && {command}"),
         None => command,
@@ -272,57 +203,31 @@ fn exec(r: &Resumed) -> anyhow::Result<()> {
             anyhow::bail!("`{}` failed ({status})", import.join(" "));
         }
     }
-    let mut cmd = std::process::Command::new(&r.command[0]);
-    cmd.args(&r.command[1..]);
-    if let Some(dir) = r
-        .original
-        .cwd
-        .as_deref()
-        .filter(|d| std::path::Path::new(d).is_dir())
-    {
+    let launch = &r.launch;
+    let mut cmd = std::process::Command::new(&launch.program);
+    cmd.args(&launch.args);
+    if let Some(dir) = &launch.cwd {
         cmd.current_dir(dir);
     }
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         let error = cmd.exec();
-        Err(anyhow!("cannot start {}: {error}", r.command[0]))
+        Err(anyhow!("cannot start {}: {error}", launch.program))
     }
     #[cfg(not(unix))]
     {
         let status = cmd
             .status()
-            .with_context(|| format!("cannot start {}", r.command[0]))?;
+            .with_context(|| format!("cannot start {}", launch.program))?;
         std::process::exit(status.code().unwrap_or(1));
-    }
-}
-
-/// `program` on PATH (or a path to it).
-fn find_program(program: &str) -> Option<PathBuf> {
-    let candidate = std::path::Path::new(program);
-    if candidate.components().count() > 1 {
-        return candidate.is_file().then(|| candidate.to_path_buf());
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|p| is_executable(p))
-}
-
-fn is_executable(path: &std::path::Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        path.is_file()
     }
 }
 
 fn resume_error(e: ResumeError) -> anyhow::Error {
     match e {
         ResumeError::Fit(f) => fit_error(f),
+        ResumeError::Provider(p) => provider_error(p),
         other => anyhow!(other),
     }
 }

@@ -12,6 +12,7 @@ mod operations;
 pub mod paging;
 mod previews;
 mod provenance;
+pub mod resume;
 mod search;
 mod squash;
 mod threads;
@@ -78,6 +79,7 @@ routes! {
     post "/api/conversations/{id}/squash/ai" => squash::ai;
     post "/api/conversations/{id}/fit/preview" => fit::preview;
     post "/api/conversations/{id}/fit" => fit::apply;
+    post "/api/conversations/{id}/resume" => resume::resume;
     get "/api/conversations/{id}/previews/{preview}" => previews::get;
     post "/api/conversations/{id}/previews/{preview}/apply" => previews::apply;
     post "/api/conversations/{id}/previews/{preview}/retry" => previews::retry;

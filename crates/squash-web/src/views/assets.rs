@@ -1,11 +1,17 @@
 //! The scripts and stylesheets, embedded in the binary: nothing to build, nothing to install.
 //! `app.*` run the page; `reader.*` add reading (tool cards, dark theme, sheets) and the
-//! keyboard; `live.js` follows changes made elsewhere (server-sent events).
+//! keyboard; `live.js` follows changes made elsewhere (server-sent events); `resume.js`, served
+//! as the end of `app.js`, writes a conversation as an agent's session.
 
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
 
-const SCRIPT: &str = include_str!("../../static/app.js");
+/// The page script, and its "Resume in…" part kept in a file of its own (one script for the
+/// page all the same).
+const SCRIPT: &str = concat!(
+    include_str!("../../static/app.js"),
+    include_str!("../../static/resume.js")
+);
 const LIVE: &str = include_str!("../../static/live.js");
 const STYLE: &str = include_str!("../../static/app.css");
 const READER_SCRIPT: &str = include_str!("../../static/reader.js");

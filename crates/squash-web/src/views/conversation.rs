@@ -10,7 +10,7 @@ use squash_core::tokens::{format_compact, format_count};
 use squash_core::{ConversationId, SquashOperation};
 
 use super::errors::PageError;
-use super::{fit, history, layout, message, shortcuts};
+use super::{fit, history, layout, message, resume, shortcuts};
 use crate::api::paging::PageQuery;
 use crate::api::{parse_id, IdPath, Query};
 use crate::error::ApiError;
@@ -103,6 +103,7 @@ pub async fn page(
                             }
                         }
                         (fit::button())
+                        (resume::button())
                         button #delete-selected.danger type="button" disabled { "Delete selected" }
                     }
                     (context_meter(&meter))
@@ -146,6 +147,7 @@ pub async fn page(
                 }
             }
             (fit::dialog(state.model_choice(), &view))
+            (resume::dialog(missing))
             (shortcuts::dialog())
         }
     };

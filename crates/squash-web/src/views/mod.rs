@@ -14,6 +14,7 @@ mod markdown;
 mod message;
 mod preview;
 mod provenance;
+mod resume;
 mod shortcuts;
 mod sidebar;
 

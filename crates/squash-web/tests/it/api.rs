@@ -2443,3 +2443,180 @@ async fn the_page_shows_the_last_messages_and_loads_the_rest_in_fragments() {
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
+
+/// Agents' homes in a temporary folder, and a project folder that exists.
+struct Homes {
+    dir: tempfile::TempDir,
+}
+
+impl Homes {
+    fn new() -> Homes {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir_all(dir.path().join("project")).unwrap();
+        Homes { dir }
+    }
+
+    fn project(&self) -> String {
+        self.dir
+            .path()
+            .join("project")
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    fn agent_homes(&self) -> squash_app::resume::AgentHomes {
+        let d = self.dir.path();
+        squash_app::resume::AgentHomes {
+            claude_config: d.join(".claude"),
+            codex_home: d.join(".codex"),
+            gemini_home: d.join(".gemini"),
+            opencode_data: d.join("opencode"),
+            opencode_config: d.join("opencode-config"),
+        }
+    }
+}
+
+/// `POST …/resume` for each agent: the fitted thread lands where the agent looks for it, as a
+/// session its reader in squash-formats reads back whole, and the answer carries the command
+/// that resumes it in the project's folder.
+#[tokio::test]
+async fn resume_writes_a_session_each_agent_reads_and_says_how_to_start_it() {
+    let homes = Homes::new();
+    let project = homes.project();
+    let app = app_with(|state, _| {
+        state
+            .with_default_project(project.clone())
+            .with_agent_homes(homes.agent_homes())
+    });
+    let (conv, ids) = app.session(6).await;
+    let before = app.fit_plan(&conv, json!({ "budget": 10_000_000 })).await["tokens_before"]
+        .as_u64()
+        .unwrap();
+    let agents = [
+        ("claude", squash_core::SourceFormat::ClaudeCode, "--resume"),
+        ("codex", squash_core::SourceFormat::Codex, "resume"),
+        ("gemini", squash_core::SourceFormat::Gemini, "--resume"),
+        ("opencode", squash_core::SourceFormat::Opencode, "--session"),
+    ];
+    for (n, (agent, format, resume_arg)) in agents.into_iter().enumerate() {
+        let r = app
+            .post(
+                &format!("/api/conversations/{conv}/resume"),
+                json!({ "agent": agent, "budget": before / 2, "strategy": "mask" }),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{agent}: {}", r.text);
+        let out = r.json();
+        assert_eq!(out["agent"], agent, "{out}");
+        let written = &out["written"];
+        let path = std::path::PathBuf::from(written["path"].as_str().expect("a path"));
+        assert!(
+            path.starts_with(homes.dir.path()),
+            "{agent}: {}",
+            path.display()
+        );
+        let id = written["session_id"].as_str().unwrap();
+        assert_eq!(out["launch"]["args"], json!([resume_arg, id]), "{out}");
+        assert_eq!(out["launch"]["cwd"], json!(project), "{out}");
+        let command = out["command"].as_str().unwrap();
+        assert!(
+            command.starts_with(&format!("cd {project} && ")),
+            "{command}"
+        );
+        assert!(
+            command.ends_with(&format!("{agent} {resume_arg} {id}")),
+            "{command}"
+        );
+        // The first resume fits the thread; the later ones find it within the budget.
+        assert_eq!(out["fits"], true, "{out}");
+        assert_eq!(out["fit"]["thread"].is_null(), n > 0, "{agent}: {out}");
+        let parsed = squash_formats::read::read_file(
+            &path,
+            &path.display().to_string(),
+            format,
+            chrono::Utc::now(),
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("{agent}: {e}"));
+        let main = parsed
+            .conversations
+            .iter()
+            .find(|c| !c.sidechain)
+            .expect("a conversation");
+        assert!(
+            main.messages.len() >= ids.len() / 2,
+            "{agent}: {} messages of {}",
+            main.messages.len(),
+            ids.len()
+        );
+    }
+    // One fit, then the same thread for every agent.
+    let thread = app.thread_ids(&conv).await;
+    assert_ne!(thread, ids);
+    assert_eq!(thread.len(), ids.len());
+}
+
+#[tokio::test]
+async fn resume_refuses_what_it_cannot_do_and_writes_nothing() {
+    let homes = Homes::new();
+    let app = app_with(|state, _| {
+        state
+            .with_default_project(homes.project())
+            .with_agent_homes(homes.agent_homes())
+            .without_model("no model is configured")
+    });
+    let (conv, ids) = app.session(4).await;
+    let base = format!("/api/conversations/{conv}/resume");
+    for body in [
+        json!({}),
+        json!({ "agent": "vim" }),
+        json!({ "agent": "claude", "budget": 0 }),
+        json!({ "agent": "claude", "surprise": 1 }),
+    ] {
+        app.post(&base, body.clone())
+            .await
+            .error(StatusCode::BAD_REQUEST, "invalid_input");
+    }
+    let e = app
+        .post(&base, json!({ "agent": "claude", "budget": 1 }))
+        .await
+        .error(StatusCode::BAD_REQUEST, "invalid_input");
+    assert_eq!(e["class"], "out_of_reach", "{e}");
+    let message = e["message"].as_str().unwrap();
+    assert!(!message.contains("--"), "{message}");
+    let before = app.fit_plan(&conv, json!({ "budget": 10_000_000 })).await["tokens_before"]
+        .as_u64()
+        .unwrap();
+    app.post(
+        &base,
+        json!({ "agent": "claude", "strategy": "ai", "budget": before / 2 }),
+    )
+    .await
+    .error(StatusCode::SERVICE_UNAVAILABLE, "not_configured");
+    app.post(
+        "/api/conversations/00000000-0000-7000-8000-000000000000/resume",
+        json!({ "agent": "codex" }),
+    )
+    .await
+    .error(StatusCode::NOT_FOUND, "not_found");
+    assert_eq!(app.thread_ids(&conv).await, ids);
+    let left: Vec<_> = walk(homes.dir.path())
+        .into_iter()
+        .filter(|p| !p.ends_with("project"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

@@ -1743,3 +1743,89 @@ async fn live_story(b: &Browser, app: &str, elsewhere: &ConversationService) {
     assert!(shown.contains("Second, while editing") && shown.contains("Third, after the edit"));
     b.screenshot("live-update.png").await;
 }
+
+/// "Resume in…": a person picks an agent, writes the session, and reads the command to run;
+/// the file is where the agent looks for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_resumes_a_conversation_in_an_agent_with_the_web_ui() {
+    if browser_missing() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).expect("project folder");
+    let codex_home = dir.path().join(".codex");
+    let homes = squash_app::resume::AgentHomes {
+        claude_config: dir.path().join(".claude"),
+        codex_home: codex_home.clone(),
+        gemini_home: dir.path().join(".gemini"),
+        opencode_data: dir.path().join("opencode"),
+        opencode_config: dir.path().join("opencode-config"),
+    };
+    let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
+    let state = AppState::new(ConversationService::new(Arc::new(store)))
+        .with_default_project(project.to_string_lossy())
+        .with_agent_homes(homes);
+    let app = start_app(state).await;
+    let project = project.to_string_lossy().into_owned();
+
+    drive("resume", Duration::from_secs(120), move |b| async move {
+        b.client.goto(&app).await.expect("open home");
+        let conv = fit_session(&b).await;
+        b.client
+            .goto(&format!("{app}/c/{conv}"))
+            .await
+            .expect("open the conversation");
+        b.wait(
+            "document.querySelectorAll('#thread li.msg').length === 24",
+            "the session",
+        )
+        .await;
+        b.click("#resume-btn").await;
+        b.wait(
+            "document.querySelector('#resume-dialog').open",
+            "the resume dialog",
+        )
+        .await;
+        b.js("document.querySelector('#resume-agent').value = 'codex'; return true;")
+            .await;
+        b.click("#resume-write").await;
+        b.wait(
+            "!document.querySelector('#resume-done').hidden",
+            "the session written",
+        )
+        .await;
+        let command = b.text("#resume-command").await;
+        assert!(
+            command.starts_with(&format!("cd {project} && codex resume ")),
+            "{command}"
+        );
+        let summary = b.text("#resume-summary").await;
+        assert!(summary.starts_with("New codex session "), "{summary}");
+        let id = command.rsplit(' ').next().expect("the session id");
+        let sessions = codex_home.join("sessions");
+        let written = walk_files(&sessions);
+        assert!(
+            written
+                .iter()
+                .any(|p| p.to_string_lossy().ends_with(&format!("-{id}.jsonl"))),
+            "{written:?}"
+        );
+        assert_eq!(b.text("#resume-message").await, "");
+        b.screenshot("resume-written.png").await;
+    })
+    .await;
+}
+
+fn walk_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk_files(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
