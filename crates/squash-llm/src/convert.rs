@@ -164,7 +164,7 @@ fn results_first(turn: &mut ChatMessage) {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use squash_core::{ConversationId, StructuredText, SystemLevel};
+    use squash_core::{ConversationId, StructuredText, SystemLevel, ToolResultData};
 
     use super::*;
 

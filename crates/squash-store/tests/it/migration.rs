@@ -205,9 +205,9 @@ async fn a_database_of_main_migrates_on_postgres() {
 
 /// Every kind of operation record as main at f59860d wrote them (a flag, a style and five
 /// strings): an edit, manual squashes, an AI squash, an extract, a fit's masks and extracts.
-const SQLITE_RECORDS_DUMP: &str = include_str!("../../../testdata/migration/sqlite-f59860d.sql");
+const SQLITE_RECORDS_DUMP: &str = include_str!("../../../../testdata/migration/sqlite-f59860d.sql");
 const POSTGRES_RECORDS_DUMP: &str =
-    include_str!("../../../testdata/migration/postgres-f59860d.sql");
+    include_str!("../../../../testdata/migration/postgres-f59860d.sql");
 const RECORDS_SCHEMA: &str = "fixture_f59860d";
 
 /// The old columns of each operation, read with the old schema's SQL.

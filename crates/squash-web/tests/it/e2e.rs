@@ -1817,7 +1817,7 @@ async fn a_person_resumes_a_conversation_in_an_agent_with_the_web_ui() {
     .await;
 }
 
-fn walk_files(dir: &Path) -> Vec<std::path::PathBuf> {
+fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = entry.path();
