@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use common::{mixed_content, Backend};
 use rand::{Rng, SeedableRng};
-use squash_app::{ErrorCode, PartnerPolicy, ServiceError, SquashApplication};
+use squash_app::{AppError, ErrorCode, PartnerPolicy, ServiceError, SquashApplication};
 use squash_core::{ContentItem, MessageId, Role};
 
 const WRITERS: usize = 8;

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use common::Backend;
 use serde::Deserialize;
-use squash_app::{SquashEngine, SquashOptions, SquashStage};
+use squash_app::{AppError, SquashEngine, SquashOptions, SquashStage};
 use squash_core::ledger::{build_ledger, check_facts};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::quality::{FallbackCause, InventedOutcome};

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{mixed_content, Backend};
-use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy, ServiceError};
+use squash_app::{AppError, EditRequest, ManualSquashRequest, PartnerPolicy, ServiceError};
 use squash_core::{
     ContentItem, ConversationId, LinkEdit, Message, MessageId, Role, SquashOperation,
     SquashOperationId, ThreadId, ThreadOrigin,

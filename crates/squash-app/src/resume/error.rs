@@ -34,3 +34,40 @@ pub enum ResumeError {
     #[error(transparent)]
     Service(#[from] crate::ServiceError),
 }
+
+impl crate::AppError for ResumeError {
+    fn code(&self) -> crate::ErrorCode {
+        use crate::ErrorCode;
+        match self {
+            ResumeError::NoSession { .. } | ResumeError::UnknownSession { .. } => {
+                ErrorCode::NotFound
+            }
+            ResumeError::NotASession { .. } | ResumeError::Unreadable { .. } => {
+                ErrorCode::InvalidInput
+            }
+            ResumeError::AgentMissing { .. } => ErrorCode::NotConfigured,
+            ResumeError::Write { .. } => ErrorCode::StorageError,
+            ResumeError::Import(e) => e.code(),
+            ResumeError::Fit(e) => e.code(),
+            ResumeError::Service(e) => e.code(),
+        }
+    }
+
+    fn class(&self) -> Option<&'static str> {
+        match self {
+            ResumeError::Import(e) => e.class(),
+            ResumeError::Fit(e) => e.class(),
+            ResumeError::Service(e) => e.class(),
+            _ => None,
+        }
+    }
+
+    fn remedies(&self) -> Vec<crate::Remedy> {
+        match self {
+            ResumeError::Import(e) => e.remedies(),
+            ResumeError::Fit(e) => e.remedies(),
+            ResumeError::Service(e) => e.remedies(),
+            _ => Vec::new(),
+        }
+    }
+}

@@ -30,7 +30,8 @@ use squash_core::{
 use squash_llm::{CancellationToken, ChatModel, ProviderKind, StopReason};
 
 use super::asker::{Asker, Progress, StageListener};
-use super::faithful::{self, Faithful, Input};
+use super::faithful::{self, Faithful};
+use super::input::Input;
 use super::options::SquashOptions;
 use super::result::{AiSquash, SquashResult};
 use super::SquashError;
@@ -251,7 +252,7 @@ impl SquashEngine {
         };
         if !options.style.is_engine_style() {
             return Err(ServiceError::Invalid(format!(
-                "{} is not a squash style; masking is done by `squash fit --strategy mask`",
+                "{} is not a squash style; a mask is made by a fit (its mask strategy)",
                 options.style
             ))
             .into());

@@ -15,7 +15,7 @@ use squash_core::fit::FitPlan;
 use squash_core::tokens::format_count;
 use squash_core::ConversationId;
 
-use super::fit::{fit, fit_error, kept_text, outcome_text, request, FitOptionArgs};
+use super::fit::{fit, kept_text, outcome_text, request, FitOptionArgs};
 use crate::output::Output;
 
 #[derive(Args, Debug)]
@@ -321,8 +321,5 @@ fn is_executable(path: &std::path::Path) -> bool {
 }
 
 fn resume_error(e: ResumeError) -> anyhow::Error {
-    match e {
-        ResumeError::Fit(f) => fit_error(f),
-        other => anyhow!(other),
-    }
+    crate::remedy::failure(e)
 }
