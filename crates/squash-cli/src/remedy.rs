@@ -49,7 +49,7 @@ pub fn words(remedy: &Remedy) -> String {
 
 /// A token count as `--budget` reads it back: `12k` when that is exact.
 fn budget_arg(tokens: u64) -> String {
-    if tokens >= 1_000 && tokens % 1_000 == 0 {
+    if tokens >= 1_000 && tokens.is_multiple_of(1_000) {
         format!("{}k", tokens / 1_000)
     } else {
         tokens.to_string()
