@@ -10,7 +10,8 @@ use squash_core::page::PageSpan;
 use squash_core::thread_ops::PartnerAdded;
 use squash_core::{Conversation, ConversationId, Message, MessageId, SquashOperation, Thread};
 
-use crate::conversations::{OperationOutcome, ThreadView};
+use crate::conversations::OperationOutcome;
+use crate::reading::ThreadView;
 
 /// `{conversation, thread, tokens, page, messages}`, each message with its own `tokens` and
 /// its 1-based `position` in the thread; `page` says which part of the thread `messages` are.

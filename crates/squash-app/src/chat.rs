@@ -13,7 +13,8 @@ use squash_store::StoreError;
 use thiserror::Error;
 
 use crate::conversations::ConversationService;
-use crate::error::{ErrorCode, ServiceError};
+use crate::error::{AppError, ErrorCode, ServiceError};
+use crate::remedy::Remedy;
 use crate::squash::{SquashOptions, SQUASH_MAX_OUTPUT_TOKENS};
 
 /// How a chat turn asks the model.
@@ -105,32 +106,39 @@ impl From<StoreError> for ChatError {
     }
 }
 
-impl ChatError {
-    pub fn code(&self) -> ErrorCode {
+impl AppError for ChatError {
+    fn code(&self) -> ErrorCode {
         match self {
             ChatError::Service(e) => e.code(),
-            ChatError::Model(_) => ErrorCode::ModelError,
+            ChatError::Model(e) => e.code(),
             ChatError::TooLarge(_) => ErrorCode::InputTooLarge,
             ChatError::EmptyReply => ErrorCode::BadModelOutput,
         }
     }
 
-    pub fn is_retryable(&self) -> bool {
+    fn class(&self) -> Option<&'static str> {
+        match self {
+            ChatError::Model(e) => AppError::class(e),
+            ChatError::EmptyReply => Some("empty"),
+            ChatError::Service(_) | ChatError::TooLarge(_) => None,
+        }
+    }
+
+    fn is_retryable(&self) -> bool {
         match self {
             ChatError::Service(e) => e.is_retryable(),
-            ChatError::Model(e) => e.is_retryable(),
+            ChatError::Model(e) => AppError::is_retryable(e),
             ChatError::TooLarge(_) => false,
             ChatError::EmptyReply => true,
         }
     }
 
-    pub fn hint(&self) -> Option<&'static str> {
+    fn remedies(&self) -> Vec<Remedy> {
         match self {
-            ChatError::Model(e) => Some(e.hint()),
-            ChatError::TooLarge(_) => {
-                Some("Squash older messages (`squash ai`) to make room, then try again.")
-            }
-            ChatError::Service(_) | ChatError::EmptyReply => None,
+            ChatError::Service(e) => e.remedies(),
+            ChatError::Model(e) => e.remedies(),
+            ChatError::TooLarge(_) => vec![Remedy::MakeRoom],
+            ChatError::EmptyReply => Vec::new(),
         }
     }
 }

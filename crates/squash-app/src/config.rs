@@ -17,6 +17,8 @@ use serde::{Deserialize, Serialize};
 use squash_llm::{FileSettings, ProviderKind};
 use thiserror::Error;
 
+use crate::error::{AppError, ErrorCode};
+
 /// Names the configuration file instead of the default location.
 pub const CONFIG_ENV: &str = "SQUASH_CONFIG";
 
@@ -104,6 +106,13 @@ pub enum ConfigError {
     },
     #[error("the configuration file {} is not valid: {message}", .path.display())]
     Parse { path: PathBuf, message: String },
+}
+
+/// A configuration file that cannot be read leaves no model to use.
+impl AppError for ConfigError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::NotConfigured
+    }
 }
 
 /// A configuration and the file it came from.

@@ -6,7 +6,7 @@ use squash_core::Message;
 use squash_llm::ChatModel;
 
 use crate::chat::ChatOptions;
-use crate::conversations::ThreadView;
+use crate::reading::ThreadView;
 
 /// Who counted a meter's tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -1,46 +1,24 @@
-//! The conversation service: every thread operation, copy-on-write, with conflict handling.
+//! The conversation service and its explicit operations: append, edit, delete, squash. Each is
+//! planned by `squash_core::thread_ops` on the current thread and committed copy-on-write, with
+//! conflict handling (`commit`). Reading threads is `reading` (whole) and `pages`; which
+//! conversations exist, `catalog`; moving between threads, `switch`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
-use squash_core::page::PageSpan;
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy, Selection};
 use squash_core::Positions;
 use squash_core::{
-    render, ContentItem, Conversation, ConversationId, DomainError, Message, MessageId,
-    OperationKind, Project, ProjectId, Role, SquashOperation, SquashOperationId, Thread, ThreadId,
-    ThreadOrigin, ToolRefs,
+    render, ContentItem, ConversationId, DomainError, Message, MessageId, OperationKind, Role,
+    SquashOperation, SquashOperationId, Thread, ThreadId, ThreadOrigin, ToolRefs,
 };
-use squash_store::{
-    Appended, Commit, ConversationStore, ConversationSummary, Direction, NewLinks, StoreError,
-    ThreadPositions, ThreadRef, ThreadSnapshot,
-};
+use squash_store::{Appended, ConversationStore, NewLinks, StoreError, ThreadPositions, ThreadRef};
 
+use crate::commit::{commit_on_positions, Committed, Planned};
 use crate::error::ServiceError;
-use crate::pages::TokenSums;
+use crate::token_sums::TokenSums;
 
 type Result<T, E = ServiceError> = std::result::Result<T, E>;
-
-/// How often an operation is recomputed when other writers keep moving the conversation on.
-const MAX_ATTEMPTS: u32 = 32;
-
-/// The current state of a conversation, as people see it.
-#[derive(Clone, Debug)]
-pub struct ThreadView {
-    pub conversation: Conversation,
-    pub thread: Thread,
-    /// The whole thread, or the page of it that [`ThreadView::span`] says.
-    pub messages: Vec<Message>,
-    /// Each message's estimated tokens ([`squash_core::tokens::message_tokens`]), in the order
-    /// of `messages`: read with them where the store keeps them.
-    pub message_tokens: Vec<u64>,
-    /// Where `messages` lie in the thread (1-based positions).
-    pub span: PageSpan,
-    /// The whole thread's estimated tokens, summed by the store over the estimates stored with
-    /// its messages; each message's own is [`squash_core::tokens::message_tokens`].
-    pub tokens: u64,
-}
 
 /// What an explicit operation did.
 #[derive(Clone, Debug)]
@@ -121,26 +99,8 @@ impl PreparedSquash {
     }
 }
 
-/// One attempt's plan: the new thread as a change of its base, and what it introduces.
-pub(crate) struct Planned {
-    pub(crate) links: NewLinks,
-    pub(crate) origin: ThreadOrigin,
-    /// The messages the new thread introduces, each with its operation (none for a delete).
-    pub(crate) messages: Vec<Message>,
-    pub(crate) operations: Vec<SquashOperation>,
-    pub(crate) added_partners: Vec<PartnerAdded>,
-    pub(crate) sources: Vec<MessageId>,
-}
-
-/// A plan as stored: the new current thread, and the plan with each operation's threads set.
-pub(crate) struct Committed {
-    pub(crate) thread: Thread,
-    pub(crate) planned: Planned,
-    pub(crate) reapplied: u32,
-}
-
 impl Committed {
-    fn into_outcome(self, conversation_id: ConversationId) -> OperationOutcome {
+    pub(crate) fn into_outcome(self, conversation_id: ConversationId) -> OperationOutcome {
         let Planned {
             mut messages,
             mut operations,
@@ -194,174 +154,6 @@ impl ConversationService {
     /// process on SQLite, every server on the same PostgreSQL database (live updates).
     pub async fn subscribe(&self) -> Result<squash_store::Changes> {
         Ok(self.store.changes().await?)
-    }
-
-    // ---- conversations ----------------------------------------------------------------------
-
-    pub async fn create_conversation(
-        &self,
-        project_path: &str,
-        name: &str,
-    ) -> Result<Conversation> {
-        let name = name.trim();
-        if name.is_empty() {
-            return Err(ServiceError::Invalid(
-                "the conversation name is empty".into(),
-            ));
-        }
-        if project_path.trim().is_empty() {
-            return Err(ServiceError::Invalid("the project path is empty".into()));
-        }
-        let project = self.store.ensure_project(project_path.trim()).await?;
-        Ok(self.store.create_conversation(project.id, name).await?)
-    }
-
-    pub async fn projects(&self) -> Result<Vec<Project>> {
-        Ok(self.store.projects().await?)
-    }
-
-    pub async fn project(&self, id: ProjectId) -> Result<Project> {
-        Ok(self.store.project(id).await?)
-    }
-
-    /// Conversations, most recent first; only those of the project at `project_path` if given.
-    pub async fn list_conversations(
-        &self,
-        project_path: Option<&str>,
-    ) -> Result<Vec<Conversation>> {
-        match self.project_filter(project_path).await? {
-            Some(project) => Ok(self.store.conversations(project).await?),
-            None => Ok(Vec::new()),
-        }
-    }
-
-    /// [`list_conversations`](Self::list_conversations) with the size of each current thread
-    /// (messages and estimated tokens), for listings.
-    pub async fn conversation_summaries(
-        &self,
-        project_path: Option<&str>,
-    ) -> Result<Vec<ConversationSummary>> {
-        match self.project_filter(project_path).await? {
-            Some(project) => Ok(self.store.conversation_summaries(project).await?),
-            None => Ok(Vec::new()),
-        }
-    }
-
-    /// The store's project filter for `project_path`: `Some(None)` for every project, `None`
-    /// when no project has that path (so nothing can match).
-    async fn project_filter(
-        &self,
-        project_path: Option<&str>,
-    ) -> Result<Option<Option<ProjectId>>> {
-        let Some(path) = project_path else {
-            return Ok(Some(None));
-        };
-        let projects = self.store.projects().await?;
-        Ok(projects
-            .into_iter()
-            .find(|p| p.path == path)
-            .map(|p| Some(p.id)))
-    }
-
-    pub async fn conversation(&self, id: ConversationId) -> Result<Conversation> {
-        Ok(self.store.conversation(id).await?)
-    }
-
-    pub async fn rename_conversation(
-        &self,
-        id: ConversationId,
-        name: &str,
-    ) -> Result<Conversation> {
-        let name = name.trim();
-        if name.is_empty() {
-            return Err(ServiceError::Invalid(
-                "the conversation name is empty".into(),
-            ));
-        }
-        Ok(self.store.rename_conversation(id, name).await?)
-    }
-
-    pub async fn delete_conversation(&self, id: ConversationId) -> Result<()> {
-        Ok(self.store.delete_conversation(id).await?)
-    }
-
-    // ---- reading ----------------------------------------------------------------------------
-
-    pub async fn current_thread(&self, id: ConversationId) -> Result<ThreadView> {
-        let conversation = self.store.conversation(id).await?;
-        // The header, not the links: the messages come with the next read.
-        let thread = self.store.current_thread_header(id).await?;
-        self.view_of(conversation, thread).await
-    }
-
-    pub async fn thread_view(&self, id: ThreadId) -> Result<ThreadView> {
-        let thread = self.store.thread_header(id).await?;
-        let conversation = self.store.conversation(thread.conversation_id).await?;
-        self.view_of(conversation, thread).await
-    }
-
-    /// A conversation and its current thread's header, without the links: two one-row reads
-    /// that tell whether anything a reader of the thread saw has changed (HTTP's ETags).
-    pub async fn current_thread_header(
-        &self,
-        id: ConversationId,
-    ) -> Result<(Conversation, Thread)> {
-        let conversation = self.store.conversation(id).await?;
-        let thread = self.store.current_thread_header(id).await?;
-        Ok((conversation, thread))
-    }
-
-    /// A thread's header with its conversation, likewise.
-    pub async fn thread_header(&self, id: ThreadId) -> Result<(Conversation, Thread)> {
-        let thread = self.store.thread_header(id).await?;
-        let conversation = self.store.conversation(thread.conversation_id).await?;
-        Ok((conversation, thread))
-    }
-
-    async fn view_of(&self, conversation: Conversation, thread: Thread) -> Result<ThreadView> {
-        // One read of the thread as its header says it is (appends made since come after),
-        // with the token estimates stored beside the messages: no recount, no second sum.
-        let limit = u32::try_from(thread.message_count).map_err(|_| {
-            ServiceError::Invalid(format!(
-                "thread {} has {} messages, more than one read returns; read it in pages",
-                thread.id, thread.message_count
-            ))
-        })?;
-        let range = self.store.thread_range(thread.id, 0, limit).await?;
-        let total = range.messages.len() as u64;
-        Ok(ThreadView {
-            conversation,
-            thread,
-            span: PageSpan::of((total > 0).then_some(1..=total).as_ref(), total),
-            tokens: range.message_tokens.iter().sum(),
-            message_tokens: range.message_tokens,
-            messages: range.messages,
-        })
-    }
-
-    /// The estimated tokens of a thread, without reading its messages.
-    pub async fn thread_tokens(&self, id: ThreadId) -> Result<u64> {
-        Ok(self.store.thread_tokens(id).await?)
-    }
-
-    pub async fn current_links(&self, id: ConversationId) -> Result<ThreadSnapshot> {
-        Ok(self.store.current_thread(id).await?)
-    }
-
-    pub async fn message(&self, id: MessageId) -> Result<Message> {
-        Ok(self.store.message(id).await?)
-    }
-
-    pub async fn messages(&self, ids: &[MessageId]) -> Result<Vec<Message>> {
-        Ok(self.store.messages(ids).await?)
-    }
-
-    pub async fn operation(&self, id: SquashOperationId) -> Result<SquashOperation> {
-        Ok(self.store.operation(id).await?)
-    }
-
-    pub async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>> {
-        Ok(self.store.operations(conversation).await?)
     }
 
     // ---- append (the fast path) -------------------------------------------------------------
@@ -434,23 +226,31 @@ impl ConversationService {
         );
         let target = req.message;
         let asked = asked_positions(&[target], &refs);
-        self.commit_on_positions(conversation, None, None, &asked, move |snap| {
-            let edit = thread_ops::plan_edit(&snap.positions, target)?;
-            let in_thread = in_thread(&snap.positions, &refs);
-            let old_refs = refs.get(&target).cloned().unwrap_or_default();
-            thread_ops::check_edit_keeps_pairs(target, &old_refs, &new_refs, &in_thread)?;
-            Ok(Planned {
-                links: NewLinks::Edit(edit),
-                origin: ThreadOrigin::Edit {
-                    operation_id: op_id,
-                },
-                messages: vec![edited.clone()],
-                operations: vec![operation.clone()],
-                added_partners: Vec::new(),
-                sources: vec![target],
-            })
-        })
+        commit_on_positions(
+            self.store.as_ref(),
+            conversation,
+            None,
+            None,
+            &asked,
+            move |snap| {
+                let edit = thread_ops::plan_edit(&snap.positions, target)?;
+                let in_thread = in_thread(&snap.positions, &refs);
+                let old_refs = refs.get(&target).cloned().unwrap_or_default();
+                thread_ops::check_edit_keeps_pairs(target, &old_refs, &new_refs, &in_thread)?;
+                Ok(Planned {
+                    links: NewLinks::Edit(edit),
+                    origin: ThreadOrigin::Edit {
+                        operation_id: op_id,
+                    },
+                    messages: vec![edited.clone()],
+                    operations: vec![operation.clone()],
+                    added_partners: Vec::new(),
+                    sources: vec![target],
+                })
+            },
+        )
         .await
+        .map(|c| c.into_outcome(conversation))
     }
 
     /// Removes messages from the current thread (never from storage).
@@ -471,24 +271,34 @@ impl ConversationService {
         let asked = asked_positions(&selected, &refs);
         // The first attempt plans on the snapshot the selection was resolved on.
         let mut first = Some(((snapshot.thread.id, snapshot.thread.revision), selection));
-        self.commit_on_positions(conversation, None, Some(snapshot), &asked, move |snap| {
-            let Selection { ordered, added } = match first.take() {
-                Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
-                _ => thread_ops::select_with_partners(&snap.positions, &selected, &refs, policy)?,
-            };
-            let links = NewLinks::Edit(thread_ops::plan_delete(&snap.positions, &ordered)?);
-            Ok(Planned {
-                links,
-                origin: ThreadOrigin::Delete {
-                    message_ids: ordered.clone(),
-                },
-                messages: Vec::new(),
-                operations: Vec::new(),
-                added_partners: added,
-                sources: ordered,
-            })
-        })
+        commit_on_positions(
+            self.store.as_ref(),
+            conversation,
+            None,
+            Some(snapshot),
+            &asked,
+            move |snap| {
+                let Selection { ordered, added } = match first.take() {
+                    Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
+                    _ => {
+                        thread_ops::select_with_partners(&snap.positions, &selected, &refs, policy)?
+                    }
+                };
+                let links = NewLinks::Edit(thread_ops::plan_delete(&snap.positions, &ordered)?);
+                Ok(Planned {
+                    links,
+                    origin: ThreadOrigin::Delete {
+                        message_ids: ordered.clone(),
+                    },
+                    messages: Vec::new(),
+                    operations: Vec::new(),
+                    added_partners: added,
+                    sources: ordered,
+                })
+            },
+        )
         .await
+        .map(|c| c.into_outcome(conversation))
     }
 
     /// The manual squash: concatenation (or the caller's text) in place of the sources.
@@ -652,7 +462,7 @@ impl ConversationService {
         let selected = app.messages.clone();
         let policy = app.policy;
         let asked = asked_positions(&selected, &refs);
-        self.commit_on_positions(conversation, app.computed_on, snapshot, &asked, move |snap| {
+        commit_on_positions(self.store.as_ref(), conversation, app.computed_on, snapshot, &asked, move |snap| {
             let Selection { ordered, added } = match first_selection.take() {
                 Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
                 _ => thread_ops::select_with_partners(&snap.positions, &selected, &refs, policy)?,
@@ -686,72 +496,7 @@ impl ConversationService {
             })
         })
         .await
-    }
-
-    // ---- undo / redo / switch ---------------------------------------------------------------
-
-    /// Switches back to the thread the current one was derived from.
-    pub async fn undo(&self, conversation: ConversationId) -> Result<Conversation> {
-        // One store call: the target is found inside the write transaction.
-        self.store
-            .switch_relative(conversation, Direction::Back)
-            .await?
-            .ok_or_else(|| {
-                ServiceError::Invalid("nothing to undo: this is the first thread".into())
-            })
-    }
-
-    /// Switches forward to the most recent thread derived from the current one.
-    pub async fn redo(&self, conversation: ConversationId) -> Result<Conversation> {
-        self.store
-            .switch_relative(conversation, Direction::Forward)
-            .await?
-            .ok_or_else(|| {
-                ServiceError::Invalid("nothing to redo: no thread was derived from this one".into())
-            })
-    }
-
-    /// Makes any thread of the conversation current.
-    pub async fn switch_thread(
-        &self,
-        conversation: ConversationId,
-        to: ThreadId,
-    ) -> Result<Conversation> {
-        let target = self.store.thread_header(to).await?;
-        if target.conversation_id != conversation {
-            return Err(ServiceError::Invalid(format!(
-                "thread {to} belongs to another conversation"
-            )));
-        }
-        self.switch_relative(conversation, move |_| async move { Ok(to) })
-            .await
-    }
-
-    async fn switch_relative<F, Fut>(
-        &self,
-        conversation: ConversationId,
-        pick: F,
-    ) -> Result<Conversation>
-    where
-        F: Fn(Thread) -> Fut,
-        Fut: std::future::Future<Output = Result<ThreadId>>,
-    {
-        for _ in 0..MAX_ATTEMPTS {
-            // Undo and redo need the current thread's row (and, for redo, its newest child),
-            // not its links nor the whole thread list: both grow with the conversation.
-            let current = self.store.current_thread_header(conversation).await?;
-            let current_id = current.id;
-            let to = pick(current).await?;
-            match self.store.switch_thread(conversation, to, current_id).await {
-                Ok(c) => return Ok(c),
-                Err(StoreError::Conflict { .. }) => continue,
-                Err(e) if e.is_retryable() => tokio::time::sleep(Duration::from_millis(5)).await,
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Err(ServiceError::Conflict(
-            "the conversation kept changing; try again".into(),
-        ))
+        .map(|c| c.into_outcome(conversation))
     }
 
     // ---- internals --------------------------------------------------------------------------
@@ -796,117 +541,6 @@ impl ConversationService {
             }
             Err(e) => Err(e.into()),
         }
-    }
-
-    /// Commits what `plan` makes of the current thread's positions (`asked`, as
-    /// [`ConversationStore::thread_positions`] reads them), retrying on a newer thread as
-    /// [`Self::commit_planned`] does: a squash, edit or delete reads a few positions, not the
-    /// thread.
-    async fn commit_on_positions(
-        &self,
-        conversation: ConversationId,
-        computed_on: Option<(ThreadId, u64)>,
-        first: Option<ThreadPositions>,
-        asked: &[MessageId],
-        plan: impl FnMut(&ThreadPositions) -> Result<Planned>,
-    ) -> Result<OperationOutcome> {
-        let read = || async {
-            self.store
-                .thread_positions(ThreadRef::Current(conversation), asked)
-                .await
-        };
-        Ok(self
-            .commit_on(conversation, computed_on, first, read, |b| &b.thread, plan)
-            .await?
-            .into_outcome(conversation))
-    }
-
-    /// Commits what `plan` makes of the current thread (read whole), for any number of new
-    /// messages and operations (a fit's steps).
-    pub(crate) async fn commit_planned(
-        &self,
-        conversation: ConversationId,
-        computed_on: Option<(ThreadId, u64)>,
-        first: Option<ThreadSnapshot>,
-        plan: impl FnMut(&ThreadSnapshot) -> Result<Planned>,
-    ) -> Result<Committed> {
-        let read = || self.store.current_thread(conversation);
-        self.commit_on(conversation, computed_on, first, read, |s| &s.thread, plan)
-            .await
-    }
-
-    /// The commit loop: plans on `first` (or what `read` reads of the current thread), commits
-    /// if the thread is still at that revision, and on a conflict reads and plans again.
-    async fn commit_on<B, R, F>(
-        &self,
-        conversation: ConversationId,
-        computed_on: Option<(ThreadId, u64)>,
-        mut first: Option<B>,
-        read: R,
-        header: fn(&B) -> &Thread,
-        mut plan: impl FnMut(&B) -> Result<Planned>,
-    ) -> Result<Committed>
-    where
-        R: Fn() -> F,
-        F: std::future::Future<Output = squash_store::Result<B>>,
-    {
-        let mut base = computed_on;
-        for attempt in 0..MAX_ATTEMPTS {
-            let snap = match first.take() {
-                Some(snap) => snap,
-                None => read().await?,
-            };
-            let base_thread = header(&snap);
-            let moved_on = base.is_some_and(|b| b != (base_thread.id, base_thread.revision));
-            let mut planned = match plan(&snap) {
-                Ok(p) => p,
-                Err(e) if moved_on => {
-                    return Err(ServiceError::Conflict(format!(
-                    "the conversation changed meanwhile and the operation no longer applies: {e}"
-                )))
-                }
-                Err(e) => return Err(e),
-            };
-            // Planning on a newer thread than the one the result was computed from is a
-            // re-application, even on the first attempt.
-            let replanned = u32::from(moved_on && attempt == 0);
-            base = Some((base_thread.id, base_thread.revision));
-            let thread_id = ThreadId::new();
-            for op in &mut planned.operations {
-                op.base_thread_id = Some(base_thread.id);
-                op.result_thread_id = Some(thread_id);
-            }
-            let commit = Commit {
-                conversation_id: conversation,
-                base_thread_id: base_thread.id,
-                base_revision: base_thread.revision,
-                thread_id,
-                origin: planned.origin.clone(),
-                links: planned.links.clone(),
-                messages: planned.messages.clone(),
-                operations: planned.operations.clone(),
-            };
-            match self.store.commit(&commit).await {
-                Ok(thread) => {
-                    return Ok(Committed {
-                        thread,
-                        planned,
-                        reapplied: attempt + replanned,
-                    })
-                }
-                Err(StoreError::Conflict { .. }) => {
-                    tracing::debug!(attempt, "conversation moved on; recomputing the operation");
-                }
-                Err(e) if e.is_retryable() => {
-                    tokio::time::sleep(Duration::from_millis(5 * u64::from(attempt + 1))).await
-                }
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Err(ServiceError::Conflict(
-            "the conversation kept changing while the operation was applied; nothing was changed, try again"
-                .into(),
-        ))
     }
 }
 

@@ -276,7 +276,7 @@ fn failed(e: SetupError) -> Probe {
         other => {
             let other = ProviderError::Setup(other);
             Probe::Failed {
-                class: other.code().as_str().into(),
+                class: crate::AppError::code(&other).as_str().into(),
                 message: other.to_string(),
                 hint: String::new(),
             }

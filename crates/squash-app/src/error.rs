@@ -1,7 +1,34 @@
 use serde::{Deserialize, Serialize};
 use squash_core::DomainError;
+use squash_llm::LlmError;
 use squash_store::{Entity, StoreError};
 use thiserror::Error;
+
+use crate::remedy::Remedy;
+
+/// What every error a service returns tells an interface, besides its text: the CLI and the
+/// web each map *any* app error through this one trait (the web to a status and its JSON shape,
+/// the CLI to its line), and word the [`Remedy`]s themselves. The text (`Display`) says what
+/// went wrong and names no interface's flag or field.
+pub trait AppError: std::error::Error + Send + Sync + 'static {
+    /// The stable code: exit statuses, API responses, logs.
+    fn code(&self) -> ErrorCode;
+
+    /// The finer class of a model or output failure (`rate_limit`, `empty`, `out_of_reach`, ...).
+    fn class(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether the same request may succeed later.
+    fn is_retryable(&self) -> bool {
+        false
+    }
+
+    /// The ways out, the most direct first; empty when there is nothing specific to say.
+    fn remedies(&self) -> Vec<Remedy> {
+        Vec::new()
+    }
+}
 
 /// The stable code of every failure a service reports, for exit statuses, API responses and
 /// logs. Serialized in snake_case (`not_found`, `invalid_input`, ...), the strings the API has
@@ -70,8 +97,8 @@ pub enum ServiceError {
     Store(StoreError),
 }
 
-impl ServiceError {
-    pub fn code(&self) -> ErrorCode {
+impl AppError for ServiceError {
+    fn code(&self) -> ErrorCode {
         match self {
             ServiceError::NotFound(..) => ErrorCode::NotFound,
             ServiceError::Invalid(_) | ServiceError::Domain(_) | ServiceError::Ambiguous(_) => {
@@ -82,7 +109,7 @@ impl ServiceError {
         }
     }
 
-    pub fn is_retryable(&self) -> bool {
+    fn is_retryable(&self) -> bool {
         match self {
             ServiceError::Store(e) => e.is_retryable(),
             ServiceError::Conflict(_) => true,
@@ -91,6 +118,34 @@ impl ServiceError {
             | ServiceError::Domain(_)
             | ServiceError::Ambiguous(_) => false,
         }
+    }
+
+    fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            ServiceError::Conflict(_) => vec![Remedy::Reload],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// A model call's failure, as the chat and squash errors carry it.
+impl AppError for LlmError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::ModelError
+    }
+
+    fn class(&self) -> Option<&'static str> {
+        Some(LlmError::class(self))
+    }
+
+    fn is_retryable(&self) -> bool {
+        LlmError::is_retryable(self)
+    }
+
+    fn remedies(&self) -> Vec<Remedy> {
+        vec![Remedy::FixProvider {
+            advice: self.hint(),
+        }]
     }
 }
 

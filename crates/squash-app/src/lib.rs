@@ -7,7 +7,9 @@
 //! thread while all its sources are still there, and fails with a conflict otherwise.
 
 mod answers;
+mod catalog;
 mod chat;
+mod commit;
 pub mod config;
 mod context;
 mod conversations;
@@ -19,24 +21,28 @@ mod history;
 pub mod import;
 mod pages;
 pub mod providers;
+mod reading;
 mod refs;
 pub mod remedy;
 pub mod resume;
 mod search;
 mod squash;
+mod switch;
+mod token_sums;
 
 pub use chat::{ChatError, ChatOptions, ChatTurn};
 pub use context::{counted_by, ContextMeter, TokenCounter};
 pub use conversations::{
     ConversationService, EditRequest, ManualSquashRequest, OperationOutcome, PreparedSquash,
-    SquashApplication, ThreadView,
+    SquashApplication,
 };
-pub use error::{ErrorCode, ServiceError};
+pub use error::{AppError, ErrorCode, ServiceError};
 pub use export::{ExportFormat, ExportOptions, ExportReport};
 pub use history::{HistoryEntry, ProvenanceNode};
 pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };
+pub use reading::ThreadView;
 pub use remedy::Remedy;
 pub use search::DEFAULT_SEARCH_LIMIT;
 pub use squash::{

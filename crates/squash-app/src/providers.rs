@@ -10,7 +10,8 @@ use squash_llm::{build, choose, ChatModel, LlmError, ModelSpec, ProviderKind, Se
 use thiserror::Error;
 
 use crate::config::{load_config, ConfigError};
-use crate::error::ErrorCode;
+use crate::error::{AppError, ErrorCode};
+use crate::remedy::Remedy;
 
 pub use squash_llm::{ProviderChoice, Reason};
 
@@ -23,8 +24,8 @@ pub enum ProviderError {
     Setup(#[from] SetupError),
 }
 
-impl ProviderError {
-    pub fn code(&self) -> ErrorCode {
+impl AppError for ProviderError {
+    fn code(&self) -> ErrorCode {
         match self {
             ProviderError::Setup(SetupError::Unselectable(_)) => ErrorCode::InvalidInput,
             ProviderError::Config(_)
@@ -40,7 +41,14 @@ impl ProviderError {
         }
     }
 
-    pub fn is_retryable(&self) -> bool {
+    fn class(&self) -> Option<&'static str> {
+        match self {
+            ProviderError::Setup(SetupError::Llm { source, .. }) => Some(source.class()),
+            ProviderError::Config(_) | ProviderError::Setup(_) => None,
+        }
+    }
+
+    fn is_retryable(&self) -> bool {
         match self {
             ProviderError::Setup(SetupError::Llm { source, .. }) => source.is_retryable(),
             ProviderError::Config(_)
@@ -49,6 +57,18 @@ impl ProviderError {
                 | SetupError::NoLocalSupport
                 | SetupError::LocalModel(_),
             ) => false,
+        }
+    }
+
+    fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            ProviderError::Setup(SetupError::Llm { source, .. }) => source.remedies(),
+            ProviderError::Config(e) => e.remedies(),
+            ProviderError::Setup(
+                SetupError::Unselectable(_)
+                | SetupError::NoLocalSupport
+                | SetupError::LocalModel(_),
+            ) => Vec::new(),
         }
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! A body whose `Content-Length` declares more than the route's limit is refused before any
 //! of it is read; a body that does not declare its length (chunked) is stopped by axum's
-//! limit while it is read, and that rejection is answered the same way (see
-//! `From<JsonRejection>` in `error.rs`). `POST /api/import` has a larger limit of its own.
+//! limit while it is read, and that rejection is answered the same way (see `api::Body`).
+//! `POST /api/import` has a larger limit of its own.
 
 use std::time::Duration;
 
@@ -15,8 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use futures::StreamExt;
 
-use crate::error::{ApiCode, ApiError};
-use crate::state::AppState;
+use crate::error::ApiError;
 
 /// The largest JSON body an API route accepts: a message, a selection or instructions are far
 /// smaller; whole sessions go through `/api/import`.
@@ -29,29 +28,13 @@ const DRAIN_LIMIT: u64 = 64 * 1024 * 1024;
 const DRAIN_TIME: Duration = Duration::from_secs(5);
 
 /// `route` with a body limit of `limit` bytes, enforced both ways described above.
-pub fn limited(route: MethodRouter<AppState>, limit: usize) -> MethodRouter<AppState> {
+pub fn limited<S: Clone + Send + Sync + 'static>(
+    route: MethodRouter<S>,
+    limit: usize,
+) -> MethodRouter<S> {
     route
         .layer(DefaultBodyLimit::max(limit))
         .layer(middleware::from_fn_with_state(limit, up_front))
-}
-
-/// The answer to a body over `limit`.
-pub fn too_large(limit: usize) -> ApiError {
-    ApiError::new(
-        ApiCode::PayloadTooLarge,
-        format!(
-            "the request body is larger than this route's limit of {}",
-            size(limit)
-        ),
-    )
-}
-
-fn size(bytes: usize) -> String {
-    if bytes >= 1 << 20 {
-        format!("{} MiB", bytes >> 20)
-    } else {
-        format!("{} KiB", bytes >> 10)
-    }
 }
 
 /// Refuses a declared length over the limit before the handler runs.
@@ -66,7 +49,7 @@ async fn up_front(State(limit): State<usize>, req: Request, next: Next) -> Respo
             if n <= DRAIN_LIMIT {
                 drain(req.into_body()).await;
             }
-            too_large(limit).into_response()
+            ApiError::too_large(limit).into_response()
         }
         _ => next.run(req).await,
     }

@@ -7,18 +7,11 @@
 //! `timeout`, ... or the output problem: `empty`, `refusal`, ...). Storage failures are logged
 //! in full and answered with a generic message: SQL text and paths stay out of responses.
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
-use squash_app::fit::FitError;
-use squash_app::import::ImportError;
-use squash_app::providers::ProviderError;
-use squash_app::resume::ResumeError;
-use squash_app::{ChatError, ErrorCode, ServiceError, SquashError};
-use squash_core::tokens::format_count;
-use squash_llm::{LlmError, SetupError};
+use squash_app::{AppError, ErrorCode, Remedy};
 use thiserror::Error;
 
 /// What went wrong, as the API answers it: a service's [`ErrorCode`], or one of the failures
@@ -114,10 +107,21 @@ impl ApiError {
     }
 
     pub fn not_configured(reason: &str) -> ApiError {
-        ApiError::new(ErrorCode::NotConfigured, reason).with_hint(
-            "Configure a model (ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL, or the \
-             claude CLI) and restart `squash serve`. Manual squash, edit, delete and undo work \
-             without one.",
+        let hint = crate::remedy::hint(&[Remedy::ConfigureModel]);
+        ApiError {
+            hint,
+            ..ApiError::new(ErrorCode::NotConfigured, reason)
+        }
+    }
+
+    /// The answer to a request body over `limit` bytes.
+    pub fn too_large(limit: usize) -> ApiError {
+        ApiError::new(
+            ApiCode::PayloadTooLarge,
+            format!(
+                "the request body is larger than this route's limit of {}",
+                size(limit)
+            ),
         )
     }
 
@@ -133,16 +137,7 @@ impl ApiError {
         ApiError::new(ApiCode::Forbidden, message)
     }
 
-    fn with_class(mut self, class: &'static str) -> ApiError {
-        self.class = Some(class);
-        self
-    }
-
-    fn with_hint(mut self, hint: impl Into<String>) -> ApiError {
-        self.hint = Some(hint.into());
-        self
-    }
-
+    #[cfg(test)]
     fn retryable(mut self, retryable: bool) -> ApiError {
         self.retryable = retryable;
         self
@@ -165,182 +160,53 @@ impl ApiError {
     }
 }
 
+fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.status(), Json(self.body())).into_response()
     }
 }
 
-impl From<ServiceError> for ApiError {
-    fn from(e: ServiceError) -> ApiError {
+/// Every app error answers through this one mapping: its code gives the status, its class and
+/// retryability their fields, its remedies the `hint` (in the web's words, [`crate::remedy`]).
+/// A storage failure's text may hold SQL or file paths: it is logged and answered generically.
+impl<E: AppError> From<E> for ApiError {
+    fn from(e: E) -> ApiError {
+        let code = e.code();
         let retryable = e.is_retryable();
-        let err = match &e {
-            ServiceError::NotFound(..) => ApiError::not_found(e.to_string()),
-            ServiceError::Invalid(_) | ServiceError::Domain(_) | ServiceError::Ambiguous(_) => {
-                ApiError::invalid(e.to_string())
+        let message = match code {
+            ErrorCode::StorageError => {
+                tracing::error!(error = ?e, "storage failure");
+                if retryable {
+                    "the database is busy; try again".to_owned()
+                } else {
+                    "the server failed; the server log has the details".to_owned()
+                }
             }
-            ServiceError::Conflict(_) => ApiError::new(ErrorCode::Conflict, e.to_string())
-                .with_hint("Reload the conversation and try again."),
-            ServiceError::Store(inner) => {
-                // The store's text may hold SQL or file paths: log it, answer generically.
-                tracing::error!(error = ?inner, "storage failure");
-                ApiError::new(
-                    ErrorCode::StorageError,
-                    if inner.is_retryable() {
-                        "the database is busy; try again"
-                    } else {
-                        "the database failed; the server log has the details"
-                    },
-                )
+            ErrorCode::ModelError => {
+                tracing::warn!(class = e.class(), error = %e, "model call failed");
+                e.to_string()
             }
+            _ => e.to_string(),
         };
-        err.retryable(retryable)
-    }
-}
-
-impl From<LlmError> for ApiError {
-    fn from(e: LlmError) -> ApiError {
-        tracing::warn!(class = e.class(), error = %e, "model call failed");
-        ApiError::new(ErrorCode::ModelError, format!("the model call failed: {e}"))
-            .with_class(e.class())
-            .with_hint(e.hint())
-            .retryable(e.is_retryable())
-    }
-}
-
-impl From<SquashError> for ApiError {
-    fn from(e: SquashError) -> ApiError {
-        let retryable = e.is_retryable();
-        let hint = e.hint();
-        let err = match e {
-            SquashError::Service(s) => return s.into(),
-            SquashError::Model(m) => return m.into(),
-            SquashError::TooLarge(_) => ApiError::new(ErrorCode::InputTooLarge, e.to_string())
-                .with_hint(
-                "Select fewer or shorter messages, or use a model with a larger context window.",
-            ),
-            SquashError::Output(ref p) => {
-                let class = p.class();
-                ApiError::new(ErrorCode::BadModelOutput, e.to_string()).with_class(class)
-            }
-            SquashError::NotAiSquash(_) => ApiError::invalid(e.to_string()),
-            SquashError::NoModel(_) => {
-                return ApiError::not_configured(&e.to_string()).retryable(retryable)
-            }
-            SquashError::SourcesGone { .. } => ApiError::new(ErrorCode::Conflict, e.to_string()),
-        };
-        let err = match hint {
-            // The CLI's hint names a flag; the API says the same in its own words.
-            Some(_) if err.code == ApiCode::Service(ErrorCode::BadModelOutput) => err
-                .with_hint("Try again, add instructions to steer the model, or use another model."),
-            Some(h) => err.with_hint(h),
-            None => err,
-        };
-        err.retryable(retryable)
-    }
-}
-
-impl From<FitError> for ApiError {
-    fn from(e: FitError) -> ApiError {
-        match e {
-            FitError::Service(s) => s.into(),
-            FitError::Squash(s) => s.into(),
-            // The service's text names the CLI's flags; the API says it with its own fields.
-            FitError::OutOfReach {
-                budget,
-                best_reachable,
-                protected,
-                keep_recent,
-                keep_last,
-                strategy,
-            } => ApiError::invalid(format!(
-                "cannot fit into {} tokens: the smallest the {strategy} strategy reaches is {} \
-                 tokens ({} of them kept as they are: what comes before the first request, what \
-                 was typed, and the newest steps up to {} tokens{})",
-                format_count(budget),
-                format_count(best_reachable),
-                format_count(protected),
-                format_count(keep_recent),
-                match keep_last {
-                    0 => String::new(),
-                    1 => ", and the last turn".to_owned(),
-                    n => format!(", and the last {n} turns"),
-                },
-            ))
-            .with_class("out_of_reach")
-            .with_hint(
-                "Raise the budget, keep less of the newest steps (`keep_recent`) or fewer turns \
-                 (`keep_last`), or send `best_effort: true` to apply the smallest reachable.",
-            ),
+        let mut remedies = e.remedies();
+        if code == ErrorCode::NotConfigured && remedies.is_empty() {
+            remedies.push(Remedy::ConfigureModel);
         }
-    }
-}
-
-impl From<ResumeError> for ApiError {
-    fn from(e: ResumeError) -> ApiError {
-        match e {
-            ResumeError::Fit(f) => f.into(),
-            ResumeError::Service(s) => s.into(),
-            ResumeError::Import(ImportError::Service(s)) => s.into(),
-            ResumeError::Provider(p) => p.into(),
-            ResumeError::NoModel { reason } => ApiError::not_configured(&reason),
-            other => ApiError::new(other.code(), other.to_string()),
+        ApiError {
+            code: code.into(),
+            message,
+            class: e.class(),
+            hint: crate::remedy::hint(&remedies),
+            retryable,
         }
-    }
-}
-
-impl From<ChatError> for ApiError {
-    fn from(e: ChatError) -> ApiError {
-        let retryable = e.is_retryable();
-        let hint = e.hint();
-        let err = match e {
-            ChatError::Service(s) => return s.into(),
-            ChatError::Model(m) => return m.into(),
-            ChatError::TooLarge(_) => ApiError::new(ErrorCode::InputTooLarge, e.to_string()),
-            ChatError::EmptyReply => {
-                ApiError::new(ErrorCode::BadModelOutput, e.to_string()).with_class("empty")
-            }
-        };
-        let err = match hint {
-            Some(_) if err.code == ApiCode::Service(ErrorCode::InputTooLarge) => {
-                err.with_hint("Squash older messages to make room, then try again.")
-            }
-            Some(h) => err.with_hint(h),
-            None => err,
-        };
-        err.retryable(retryable)
-    }
-}
-
-impl From<ProviderError> for ApiError {
-    fn from(e: ProviderError) -> ApiError {
-        match e {
-            ProviderError::Setup(SetupError::Llm { source, .. }) => source.into(),
-            ProviderError::Setup(SetupError::Unselectable(_)) => ApiError::invalid(e.to_string()),
-            ProviderError::Setup(SetupError::NoLocalSupport | SetupError::LocalModel(_))
-            | ProviderError::Config(_) => ApiError::not_configured(&e.to_string()),
-        }
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> ApiError {
-        // A body over the limit that did not declare its length, stopped while being read.
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            return crate::body_limit::too_large(crate::body_limit::API_BODY_LIMIT);
-        }
-        let code = match rejection {
-            JsonRejection::MissingJsonContentType(_) => ApiCode::UnsupportedMediaType,
-            _ => ApiCode::Service(ErrorCode::InvalidInput),
-        };
-        // axum's text names the field and the problem, never server internals.
-        ApiError::new(code, rejection.body_text())
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(rejection: QueryRejection) -> ApiError {
-        ApiError::invalid(rejection.body_text())
     }
 }
 

@@ -10,6 +10,7 @@ mod body_limit;
 mod error;
 mod etag;
 mod previews;
+mod remedy;
 pub mod security;
 mod sse;
 mod state;

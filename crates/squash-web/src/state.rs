@@ -9,7 +9,7 @@ use squash_llm::{CancellationToken, ChatModel};
 
 use crate::error::ApiError;
 use crate::previews::Previews;
-use crate::security::Security;
+use crate::security::token::Security;
 
 /// The model AI squashes and chat turns use, or why there is none.
 #[derive(Clone)]

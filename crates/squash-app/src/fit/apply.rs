@@ -15,7 +15,8 @@ use squash_core::{
 use squash_store::NewLinks;
 
 use super::{message_cost, FitError, FitService, PlannedFit};
-use crate::conversations::{ConversationService, Planned};
+use crate::commit::{commit_planned, Committed, Planned};
+use crate::conversations::ConversationService;
 use crate::error::ServiceError;
 use crate::squash::SquashResult;
 
@@ -226,7 +227,7 @@ impl FitService {
         &self,
         planned: &PlannedFit,
         computed: &[Computed],
-    ) -> Result<crate::conversations::Committed, FitError> {
+    ) -> Result<Committed, FitError> {
         let origin = ThreadOrigin::Fit {
             operation_ids: computed.iter().map(|c| c.operation.id).collect(),
             budget: planned.plan.request.budget,
@@ -236,31 +237,31 @@ impl FitService {
             .flat_map(|c| c.step.sources.iter().copied())
             .collect();
         let service = self.engine.service();
-        Ok(service
-            .commit_planned(
-                planned.conversation_id,
-                Some(planned.computed_on),
-                None,
-                |snap| {
-                    let present: HashSet<&MessageId> = snap.links.iter().collect();
-                    if let Some(gone) = sources.iter().find(|id| !present.contains(id)) {
-                        return Err(ServiceError::Conflict(format!(
-                            "message {gone} left the current thread while the fit was computed"
-                        )));
-                    }
-                    let results: Vec<(&FitStep, MessageId)> =
-                        computed.iter().map(|c| (&c.step, c.message.id)).collect();
-                    Ok(Planned {
-                        links: NewLinks::List(fitted_links(&snap.links, &results)),
-                        origin: origin.clone(),
-                        messages: computed.iter().map(|c| c.message.clone()).collect(),
-                        operations: computed.iter().map(|c| c.operation.clone()).collect(),
-                        added_partners: Vec::new(),
-                        sources: sources.clone(),
-                    })
-                },
-            )
-            .await?)
+        Ok(commit_planned(
+            service.store().as_ref(),
+            planned.conversation_id,
+            Some(planned.computed_on),
+            None,
+            |snap| {
+                let present: HashSet<&MessageId> = snap.links.iter().collect();
+                if let Some(gone) = sources.iter().find(|id| !present.contains(id)) {
+                    return Err(ServiceError::Conflict(format!(
+                        "message {gone} left the current thread while the fit was computed"
+                    )));
+                }
+                let results: Vec<(&FitStep, MessageId)> =
+                    computed.iter().map(|c| (&c.step, c.message.id)).collect();
+                Ok(Planned {
+                    links: NewLinks::List(fitted_links(&snap.links, &results)),
+                    origin: origin.clone(),
+                    messages: computed.iter().map(|c| c.message.clone()).collect(),
+                    operations: computed.iter().map(|c| c.operation.clone()).collect(),
+                    added_partners: Vec::new(),
+                    sources: sources.clone(),
+                })
+            },
+        )
+        .await?)
     }
 }
 

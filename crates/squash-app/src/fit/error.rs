@@ -1,7 +1,8 @@
 use squash_core::tokens::format_count;
 use thiserror::Error;
 
-use crate::error::{ErrorCode, ServiceError};
+use crate::error::{AppError, ErrorCode, ServiceError};
+use crate::remedy::Remedy;
 use crate::squash::SquashError;
 
 #[derive(Debug, Error)]
@@ -14,8 +15,7 @@ pub enum FitError {
     #[error(
         "cannot fit into {} tokens: the smallest the {strategy} strategy reaches is {} tokens \
          ({} of them kept as they are: what comes before the first request, what you typed, \
-         and the newest steps up to {} tokens{}); raise the budget, keep less (--keep-recent), \
-         or apply that with --best-effort",
+         and the newest steps up to {} tokens{})",
         format_count(*.budget),
         format_count(*.best_reachable),
         format_count(*.protected),
@@ -36,8 +36,8 @@ pub enum FitError {
     },
 }
 
-impl FitError {
-    pub fn code(&self) -> ErrorCode {
+impl AppError for FitError {
+    fn code(&self) -> ErrorCode {
         match self {
             FitError::Service(e) => e.code(),
             FitError::Squash(e) => e.code(),
@@ -45,6 +45,38 @@ impl FitError {
         }
     }
 
+    fn class(&self) -> Option<&'static str> {
+        match self {
+            FitError::Service(e) => e.class(),
+            FitError::Squash(e) => e.class(),
+            FitError::OutOfReach { .. } => Some("out_of_reach"),
+        }
+    }
+
+    fn is_retryable(&self) -> bool {
+        match self {
+            FitError::Service(e) => e.is_retryable(),
+            FitError::Squash(e) => e.is_retryable(),
+            FitError::OutOfReach { .. } => false,
+        }
+    }
+
+    fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            FitError::Service(e) => e.remedies(),
+            FitError::Squash(e) => e.remedies(),
+            FitError::OutOfReach { best_reachable, .. } => vec![
+                Remedy::RaiseBudget {
+                    to: *best_reachable,
+                },
+                Remedy::KeepLess,
+                Remedy::BestEffort,
+            ],
+        }
+    }
+}
+
+impl FitError {
     /// The refusal of a plan that cannot reach its budget.
     pub fn out_of_reach(plan: &squash_core::fit::FitPlan) -> FitError {
         FitError::OutOfReach {

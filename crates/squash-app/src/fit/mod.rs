@@ -64,9 +64,4 @@ impl FitService {
             plan,
         })
     }
-
-    /// Whether this service can carry out plans that ask a model.
-    pub fn has_model(&self) -> bool {
-        self.engine.model().is_some()
-    }
 }

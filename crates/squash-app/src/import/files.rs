@@ -44,10 +44,7 @@ impl ConversationService {
                 Ok(s) => summary.merge(s),
                 Err(e) if path.is_dir() => {
                     summary.files += 1;
-                    summary.failed.push(FileFailure {
-                        file: name,
-                        error: e.to_string(),
-                    });
+                    summary.failed.push(FileFailure::new(name, &e));
                 }
                 Err(e) => return Err(e),
             }
@@ -195,6 +192,7 @@ impl ConversationService {
                 failed: vec![FileFailure {
                     file: name,
                     error: e.to_string(),
+                    remedies: Vec::new(),
                 }],
                 ..ImportSummary::default()
             }),

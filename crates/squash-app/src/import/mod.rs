@@ -31,6 +31,9 @@ use squash_core::ImportSource;
 use squash_store::ImportBatch;
 use thiserror::Error;
 
+use crate::error::{AppError, ErrorCode};
+use crate::remedy::Remedy;
+
 pub use options::{ImportOptions, ImportProgress, NoProgress};
 use squash_formats::detect::described;
 pub use squash_formats::detect::Found;
@@ -49,14 +52,11 @@ pub enum ImportError {
     #[error(transparent)]
     UnknownFormat(#[from] UnknownImportFormat),
     /// Detection found no format Squash reads.
-    #[error(
-        "{source_name}: cannot tell the format ({found}); nothing imported; --format takes {}",
-        ImportFormat::names()
-    )]
+    #[error("{source_name}: cannot tell the format ({found}); nothing imported")]
     Undetected { source_name: String, found: Found },
     /// The file reads as a format, but every record of it would be skipped: nothing of it is
     /// imported (no empty conversation is made).
-    #[error("{source_name}: read as {}, but none of its {records} record(s) is a message ({reason}); nothing imported; --format takes {}", described(*format), ImportFormat::names())]
+    #[error("{source_name}: read as {}, but none of its {records} record(s) is a message ({reason}); nothing imported", described(*format))]
     NothingRead {
         source_name: String,
         format: SourceFormat,
@@ -81,6 +81,40 @@ pub enum ImportError {
     },
     #[error(transparent)]
     Service(#[from] crate::ServiceError),
+}
+
+/// Problems with what is imported are the input's; only a failure to read it (or the store's)
+/// is the system's.
+impl AppError for ImportError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            ImportError::Service(e) => e.code(),
+            ImportError::Io { .. } => ErrorCode::StorageError,
+            ImportError::UnknownFormat(_)
+            | ImportError::Undetected { .. }
+            | ImportError::NothingRead { .. }
+            | ImportError::Mismatch { .. }
+            | ImportError::Invalid { .. }
+            | ImportError::Database { .. } => ErrorCode::InvalidInput,
+        }
+    }
+
+    fn is_retryable(&self) -> bool {
+        match self {
+            ImportError::Service(e) => e.is_retryable(),
+            _ => false,
+        }
+    }
+
+    fn remedies(&self) -> Vec<Remedy> {
+        match self {
+            ImportError::Undetected { .. } | ImportError::NothingRead { .. } => {
+                vec![Remedy::name_format()]
+            }
+            ImportError::Service(e) => e.remedies(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 impl ImportError {

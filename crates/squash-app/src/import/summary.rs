@@ -3,6 +3,9 @@
 use serde::Serialize;
 use squash_core::{ConversationId, SourceFormat};
 
+use crate::error::AppError;
+use crate::remedy::Remedy;
+
 pub use squash_formats::{ContentCounts, RecordCounts, Skipped};
 
 /// What happened to one conversation of the source.
@@ -46,6 +49,19 @@ pub struct ConversationReport {
 pub struct FileFailure {
     pub file: String,
     pub error: String,
+    /// What would help (naming the format, ...), for the interface to word.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub remedies: Vec<Remedy>,
+}
+
+impl FileFailure {
+    pub fn new(file: String, error: &dyn AppError) -> FileFailure {
+        FileFailure {
+            file,
+            error: error.to_string(),
+            remedies: error.remedies(),
+        }
+    }
 }
 
 /// How the records of one file were accounted for.

@@ -3,7 +3,6 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use super::Agent;
-use crate::error::ErrorCode;
 use crate::fit::FitError;
 use crate::import::ImportError;
 
@@ -21,7 +20,7 @@ pub enum ResumeError {
     NotASession { path: PathBuf, found: String },
     #[error("{}: {reason}", .path.display())]
     Unreadable { path: PathBuf, reason: String },
-    #[error("`{program}` is not installed (not found on PATH); install it or pass --dry-run")]
+    #[error("`{program}` is not installed (not found on PATH)")]
     AgentMissing { program: String },
     /// A conversation of the store goes to an agent that finds sessions by their folder, and its
     /// project names none.
@@ -48,9 +47,15 @@ pub enum ResumeError {
     Provider(#[from] crate::providers::ProviderError),
 }
 
-impl ResumeError {
-    /// What kind of failure it is, for the interfaces that answer with a code.
-    pub fn code(&self) -> ErrorCode {
+impl From<squash_store::StoreError> for ResumeError {
+    fn from(e: squash_store::StoreError) -> Self {
+        ResumeError::Service(e.into())
+    }
+}
+
+impl crate::AppError for ResumeError {
+    fn code(&self) -> crate::ErrorCode {
+        use crate::ErrorCode;
         match self {
             ResumeError::NoSession { .. } | ResumeError::UnknownSession { .. } => {
                 ErrorCode::NotFound
@@ -59,20 +64,38 @@ impl ResumeError {
             | ResumeError::Unreadable { .. }
             | ResumeError::NoWorkingDirectory { .. }
             | ResumeError::NoAgent => ErrorCode::InvalidInput,
-            ResumeError::AgentMissing { .. }
-            | ResumeError::NoModel { .. }
-            | ResumeError::Provider(_) => ErrorCode::NotConfigured,
+            ResumeError::AgentMissing { .. } | ResumeError::NoModel { .. } => {
+                ErrorCode::NotConfigured
+            }
+            ResumeError::Provider(e) => e.code(),
             ResumeError::Write { .. } => ErrorCode::StorageError,
-            ResumeError::Import(ImportError::Service(e)) => e.code(),
-            ResumeError::Import(_) => ErrorCode::InvalidInput,
+            ResumeError::Import(e) => e.code(),
             ResumeError::Fit(e) => e.code(),
             ResumeError::Service(e) => e.code(),
         }
     }
-}
 
-impl From<squash_store::StoreError> for ResumeError {
-    fn from(e: squash_store::StoreError) -> Self {
-        ResumeError::Service(e.into())
+    fn class(&self) -> Option<&'static str> {
+        match self {
+            ResumeError::Import(e) => e.class(),
+            ResumeError::Fit(e) => e.class(),
+            ResumeError::Service(e) => e.class(),
+            ResumeError::Provider(e) => e.class(),
+            _ => None,
+        }
+    }
+
+    fn remedies(&self) -> Vec<crate::Remedy> {
+        match self {
+            ResumeError::Import(e) => e.remedies(),
+            ResumeError::Fit(e) => e.remedies(),
+            ResumeError::Service(e) => e.remedies(),
+            ResumeError::Provider(e) => e.remedies(),
+            ResumeError::AgentMissing { .. } => vec![crate::Remedy::WriteOnly],
+            ResumeError::NoModel { .. } => {
+                vec![crate::Remedy::ConfigureModel, crate::Remedy::UseExtract]
+            }
+            _ => Vec::new(),
+        }
     }
 }

@@ -12,7 +12,7 @@ use squash_core::tokens::{estimate_tokens, TooLarge};
 use squash_core::{ContentItem, Message, Role};
 
 use super::asker::{Asker, SquashStage};
-use super::faithful::Input;
+use super::input::Input;
 use super::result::{PromptPurpose, SentPrompt};
 use super::SquashError;
 

@@ -30,7 +30,8 @@ use squash_core::{
 use squash_llm::{CancellationToken, ChatModel, ProviderKind, StopReason};
 
 use super::asker::{Asker, Progress, StageListener};
-use super::faithful::{self, Faithful, Input};
+use super::faithful::{self, Faithful};
+use super::input::Input;
 use super::options::SquashOptions;
 use super::result::{AiSquash, SquashResult};
 use super::SquashError;

@@ -7,7 +7,8 @@ use squash_llm::LlmError;
 use squash_store::StoreError;
 use thiserror::Error;
 
-use crate::error::{ErrorCode, ServiceError};
+use crate::error::{AppError, ErrorCode, ServiceError};
+use crate::remedy::Remedy;
 
 #[derive(Debug, Error)]
 pub enum SquashError {
@@ -28,8 +29,7 @@ pub enum SquashError {
     NotAiSquash(SquashOperationId),
     #[error(
         "cannot re-run operation {operation}: {} of its source messages are no longer in the \
-         current thread ({}); switch back to the thread it was applied to (`squash undo` or \
-         `squash thread switch`) first",
+         current thread ({})",
         .missing.len(),
         .missing.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ")
     )]
@@ -57,12 +57,11 @@ impl From<StoreError> for SquashError {
     }
 }
 
-impl SquashError {
-    /// A stable code for exit statuses, API responses and logs.
-    pub fn code(&self) -> ErrorCode {
+impl AppError for SquashError {
+    fn code(&self) -> ErrorCode {
         match self {
             SquashError::Service(e) => e.code(),
-            SquashError::Model(_) => ErrorCode::ModelError,
+            SquashError::Model(e) => e.code(),
             SquashError::TooLarge(_) => ErrorCode::InputTooLarge,
             SquashError::Output(_) => ErrorCode::BadModelOutput,
             SquashError::NoModel(_) => ErrorCode::NotConfigured,
@@ -72,9 +71,9 @@ impl SquashError {
     }
 
     /// The finer class of a model or output failure (`rate_limit`, `empty`, ...).
-    pub fn class(&self) -> Option<&'static str> {
+    fn class(&self) -> Option<&'static str> {
         match self {
-            SquashError::Model(e) => Some(e.class()),
+            SquashError::Model(e) => AppError::class(e),
             SquashError::Output(p) => Some(p.class()),
             SquashError::Service(_)
             | SquashError::TooLarge(_)
@@ -85,10 +84,10 @@ impl SquashError {
     }
 
     /// Whether trying the same squash again later may succeed.
-    pub fn is_retryable(&self) -> bool {
+    fn is_retryable(&self) -> bool {
         match self {
             SquashError::Service(e) => e.is_retryable(),
-            SquashError::Model(e) => e.is_retryable(),
+            SquashError::Model(e) => AppError::is_retryable(e),
             SquashError::TooLarge(_) => false,
             // Answers vary between calls; another attempt may give a usable one.
             SquashError::Output(_) => true,
@@ -98,24 +97,15 @@ impl SquashError {
         }
     }
 
-    /// What the user can do about it, when there is something specific to say.
-    pub fn hint(&self) -> Option<&'static str> {
+    fn remedies(&self) -> Vec<Remedy> {
         match self {
-            SquashError::Model(e) => Some(e.hint()),
-            SquashError::Output(_) => {
-                Some("Try again, add --instructions to steer the model, or use another model.")
-            }
-            SquashError::NoModel(_) => Some(
-                "Use --style extract (no model needed), or configure a model: `squash doctor` \
-                 says how.",
-            ),
-            SquashError::TooLarge(_) => Some(
-                "Select fewer messages, or set SQUASH_CONTEXT_TOKENS if the model's window is \
-                 larger than Squash assumes.",
-            ),
-            SquashError::Service(_)
-            | SquashError::NotAiSquash(_)
-            | SquashError::SourcesGone { .. } => None,
+            SquashError::Service(e) => e.remedies(),
+            SquashError::Model(e) => e.remedies(),
+            SquashError::Output(_) => vec![Remedy::SteerModel],
+            SquashError::NoModel(_) => vec![Remedy::UseExtract, Remedy::ConfigureModel],
+            SquashError::TooLarge(_) => vec![Remedy::SelectFewer],
+            SquashError::SourcesGone { .. } => vec![Remedy::SwitchBack],
+            SquashError::NotAiSquash(_) => Vec::new(),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! gets a fact the messages did not have.
 
 use squash_core::ledger::{
-    check_facts, details_section, drop_sentences_with, extract_text, invented_terms, Ledger,
+    check_facts, details_section, drop_sentences_with, extract_text, invented_terms,
 };
 use squash_core::prompt::{
     build_repair_prompt, build_squash_prompt, PromptStyle, SquashPrompt, SquashStyle,
@@ -14,28 +14,15 @@ use squash_core::quality::{
     SIZE_LIMIT_PERCENT,
 };
 use squash_core::tokens::estimate_tokens;
-use squash_core::Message;
 
 use super::asker::{Asker, SquashStage};
 use super::batch::squash_in_parts;
+use super::input::Input;
 use super::result::{PromptPurpose, SentPrompt};
 use super::SquashError;
 
 /// The most facts one repair request lists; the rest are appended without asking.
 const REPAIR_MAX_FACTS: usize = 20;
-
-/// What a squash works from.
-pub(super) struct Input<'a> {
-    pub messages: &'a [&'a Message],
-    pub ledger: &'a Ledger,
-    /// The messages' whole text: a term not in it is invented.
-    pub full_text: &'a str,
-    /// The messages' text as prompts show it: what the output guard compares with.
-    pub prompt_text: &'a str,
-    pub instructions: Option<&'a str>,
-    pub style: SquashStyle,
-    pub prompt_style: PromptStyle,
-}
 
 /// A finished answer.
 pub(super) struct Faithful {

@@ -12,6 +12,7 @@ mod batch;
 mod engine;
 mod error;
 mod faithful;
+mod input;
 mod options;
 mod result;
 

@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use squash_app::{
-    ChatError, ChatOptions, ErrorCode, PartnerPolicy, ServiceError, SquashEngine, SquashError,
-    SquashOptions,
+    AppError, ChatError, ChatOptions, ErrorCode, PartnerPolicy, ServiceError, SquashEngine,
+    SquashError, SquashOptions,
 };
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::tokens::format_count;
@@ -311,7 +311,7 @@ async fn failed_calls_change_nothing(b: &Backend) {
         }
         assert_eq!(err.code(), ErrorCode::ModelError);
         assert_eq!(err.is_retryable(), expected.is_retryable());
-        assert!(err.hint().is_some());
+        assert!(!err.remedies().is_empty());
         classes.push(err.class().unwrap());
         assert_eq!(
             counts(b).await,

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
-use squash_app::{ErrorCode, PartnerPolicy, ServiceError, SquashApplication};
+use squash_app::{AppError, ErrorCode, PartnerPolicy, ServiceError, SquashApplication};
 use squash_core::{ContentItem, MessageId, Role};
 use squash_testkit::{mixed_content, Backend};
 

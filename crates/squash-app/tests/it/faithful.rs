@@ -6,7 +6,7 @@
 use squash_testkit::on_every_backend;
 use std::sync::{Arc, Mutex};
 
-use squash_app::{SquashEngine, SquashOptions, SquashStage};
+use squash_app::{AppError, SquashEngine, SquashOptions, SquashStage};
 use squash_core::ledger::{build_ledger, check_facts};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::quality::{FallbackCause, InventedOutcome};

@@ -1,6 +1,6 @@
 //! The story: one user's session through every operation, run unchanged on every backend.
 
-use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy, ServiceError};
+use squash_app::{AppError, EditRequest, ManualSquashRequest, PartnerPolicy, ServiceError};
 use squash_core::{
     ContentItem, ConversationId, LinkEdit, Message, MessageId, Role, SquashOperation,
     SquashOperationId, ThreadId, ThreadOrigin,

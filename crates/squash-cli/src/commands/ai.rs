@@ -3,18 +3,18 @@
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
-use anyhow::anyhow;
 use clap::{Args, ValueEnum};
-use squash_app::providers::{self, ProviderChoice, ProviderError, Reason};
+use squash_app::providers::{self, ProviderChoice, Reason};
 use squash_app::{
-    ConversationService, OperationOutcome, PartnerPolicy, Progress, SquashEngine, SquashError,
-    SquashOptions, SquashResult, SquashStage, StageListener,
+    ConversationService, OperationOutcome, PartnerPolicy, Progress, SquashEngine, SquashOptions,
+    SquashResult, SquashStage, StageListener,
 };
 use squash_core::prompt::SquashStyle;
 use squash_core::Role;
-use squash_llm::{CancellationToken, ChatModel, ProviderKind, SetupError};
+use squash_llm::{CancellationToken, ChatModel, ProviderKind};
 
 use crate::output::{ids, outcome_json, outcome_text, usage_text, Output};
+use crate::remedy::failure;
 
 #[derive(Args, Debug)]
 pub struct AiArgs {
@@ -121,12 +121,12 @@ pub async fn ai(
         Some(
             providers::model_from_env(args.model.provider, args.model.model.as_deref())
                 .await
-                .map_err(provider_error)?,
+                .map_err(failure)?,
         )
     } else {
         None
     };
-    let mut options = SquashOptions::from_env().map_err(squash_error)?;
+    let mut options = SquashOptions::from_env().map_err(failure)?;
     if let Some(window) = args.model.context_window {
         options.context_window = Some(window);
     }
@@ -140,7 +140,7 @@ pub async fn ai(
         .squash_messages(conv, &selection, args.instructions.as_deref())
         .await;
     end_progress(json);
-    let result = result.map_err(squash_error)?;
+    let result = result.map_err(failure)?;
     if args.preview {
         return out.emit(&result_json(&result, None), || {
             format!(
@@ -149,7 +149,7 @@ pub async fn ai(
             )
         });
     }
-    let outcome = engine.apply(&result).await.map_err(squash_error)?;
+    let outcome = engine.apply(&result).await.map_err(failure)?;
     out.emit(&result_json(&result, Some(&outcome)), || {
         format!(
             "{}\n\n{}",
@@ -168,7 +168,7 @@ pub async fn rerun(
     let id = service.resolve_operation(&args.operation).await?;
     let op = service.operation(id).await?;
     let model = rerun_model(op.kind.provider(), &args.model).await?;
-    let mut options = SquashOptions::from_env().map_err(squash_error)?;
+    let mut options = SquashOptions::from_env().map_err(failure)?;
     if let Some(window) = args.model.context_window {
         options.context_window = Some(window);
     }
@@ -176,7 +176,7 @@ pub async fn rerun(
     let engine = engine(service, Some(model), options, json);
     let done = engine.rerun(id).await;
     end_progress(json);
-    let done = done.map_err(squash_error)?;
+    let done = done.map_err(failure)?;
     out.emit(&result_json(&done.result, Some(&done.outcome)), || {
         format!(
             "{}\n\n{}\nthe earlier result stays on thread {}",
@@ -203,7 +203,7 @@ async fn rerun_model(
     }
     providers::model_from_env(args.provider, args.model.as_deref())
         .await
-        .map_err(provider_error)
+        .map_err(failure)
 }
 
 pub(crate) fn engine(
@@ -353,26 +353,6 @@ pub(crate) fn result_json(
         v["outcome"] = applied;
     }
     v
-}
-
-/// The error with what the user can do about it.
-pub fn squash_error(e: SquashError) -> anyhow::Error {
-    match e.hint() {
-        Some(hint) => anyhow!(
-            "{e} [{}]\nhint: {hint}",
-            e.class().unwrap_or(e.code().as_str())
-        ),
-        None => anyhow!(e),
-    }
-}
-
-pub fn provider_error(e: ProviderError) -> anyhow::Error {
-    match &e {
-        ProviderError::Setup(SetupError::Llm { source, .. }) => {
-            anyhow!("{e}\nhint: {}", source.hint())
-        }
-        _ => anyhow!(e),
-    }
 }
 
 /// Why the provider was chosen, in the CLI's words: a provider named on the command line was

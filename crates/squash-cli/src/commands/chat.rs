@@ -2,13 +2,13 @@
 
 use std::io::Write;
 
-use anyhow::anyhow;
 use clap::Args;
 use squash_app::providers;
-use squash_app::{ChatError, ChatOptions, ConversationService, SquashOptions};
+use squash_app::{ChatOptions, ConversationService, SquashOptions};
 
-use crate::commands::ai::{cancel_on_ctrl_c, provider_error, squash_error, ModelArgs};
+use crate::commands::ai::{cancel_on_ctrl_c, ModelArgs};
 use crate::output::{usage_text, Output};
+use crate::remedy::failure;
 
 #[derive(Args, Debug)]
 pub struct ChatArgs {
@@ -32,8 +32,8 @@ pub async fn run(
     let conv = service.resolve_conversation(&args.conversation).await?;
     let model = providers::model_from_env(args.model.provider, args.model.model.as_deref())
         .await
-        .map_err(provider_error)?;
-    let defaults = SquashOptions::from_env().map_err(squash_error)?;
+        .map_err(failure)?;
+    let defaults = SquashOptions::from_env().map_err(failure)?;
     let options = ChatOptions {
         system: args.system.clone(),
         default_context_window: defaults.default_context_window,
@@ -61,7 +61,7 @@ pub async fn run(
     if !json {
         crate::output::print_line("")?;
     }
-    let turn = turn.map_err(chat_error)?;
+    let turn = turn.map_err(failure)?;
     if json {
         return out.emit(&serde_json::json!(turn), String::new);
     }
@@ -74,11 +74,4 @@ pub async fn run(
         turn.assistant.id
     );
     Ok(())
-}
-
-fn chat_error(e: ChatError) -> anyhow::Error {
-    match e.hint() {
-        Some(hint) => anyhow!("{e}\nhint: {hint}"),
-        None => anyhow!(e),
-    }
 }

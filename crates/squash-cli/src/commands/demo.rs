@@ -12,10 +12,9 @@ use squash_app::{ConversationService, SquashOptions};
 use squash_core::{ContentItem, MessageId, Role};
 use squash_llm::ProviderKind;
 
-use crate::commands::ai::{
-    end_progress, engine, provider_error, provider_reason, result_json, result_text, squash_error,
-};
+use crate::commands::ai::{end_progress, engine, provider_reason, result_json, result_text};
 use crate::output::{thread_text, Output};
+use crate::remedy::failure;
 
 /// What the evaluation measured for the default embedded model (QUALITY.md), said once the
 /// squash is shown so that a first-time user knows how far to trust it.
@@ -73,7 +72,7 @@ pub async fn run(
     say("choosing a model…");
     let (model, selection) = select_model(args.provider, args.model.as_deref())
         .await
-        .map_err(provider_error)?;
+        .map_err(failure)?;
     let info = model.info();
     say(&format!(
         "model: {} ({}), because {}",
@@ -118,20 +117,20 @@ pub async fn run(
             .collect::<Vec<_>>()
             .join(" @")
     ));
-    let options = SquashOptions::from_env().map_err(squash_error)?;
+    let options = SquashOptions::from_env().map_err(failure)?;
     let engine = engine(service, Some(model), options, json);
     let result = engine
         .squash_messages(conversation.id, &selected, None)
         .await;
     end_progress(json);
-    let result = result.map_err(squash_error)?;
+    let result = result.map_err(failure)?;
     say(QUALITY_NOTE);
     if args.preview {
         return out.emit(&result_json(&result, None), || {
             format!("{}\n\nnot applied (--preview)", result_text(&result))
         });
     }
-    let outcome = engine.apply(&result).await.map_err(squash_error)?;
+    let outcome = engine.apply(&result).await.map_err(failure)?;
     let after = service.current_thread(conversation.id).await?;
     let prefix: String = conversation.id.to_string().chars().take(8).collect();
     out.emit(

@@ -2,10 +2,10 @@
 
 use clap::Args;
 use squash_app::doctor::{self, DoctorOptions};
-use squash_app::Remedy;
 
 use crate::commands::ai::cancel_on_ctrl_c;
 use crate::output::Output;
+use crate::remedy::words;
 
 #[derive(Args, Debug)]
 pub struct DoctorArgs {
@@ -22,23 +22,10 @@ pub async fn run(out: &Output, args: &DoctorArgs) -> anyhow::Result<()> {
         DoctorOptions {
             probe: !args.no_probe,
             probe_cli: args.probe_cli && !args.no_probe,
-            words: &remedy_words,
+            words: &words,
         },
         &cancel_on_ctrl_c(),
     )
     .await;
-    out.emit(&report, || report.render(&remedy_words))
-}
-
-/// What the report suggests, in the CLI's flags.
-fn remedy_words(remedy: &Remedy) -> String {
-    match remedy {
-        Remedy::ChooseProvider => "override with --provider".into(),
-        Remedy::Probe { starts_agent: true } => {
-            "a CLI call starts a whole agent; use --probe-cli".into()
-        }
-        Remedy::Probe {
-            starts_agent: false,
-        } => "use --probe to send a tiny request".into(),
-    }
+    out.emit(&report, || report.render(&words))
 }

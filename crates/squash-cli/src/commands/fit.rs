@@ -3,7 +3,7 @@
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};
 use squash_app::fit::{
-    FitError, FitOutcome, FitProgress, FitService, FitStep, FitStrategy, PlannedFit, StepAction,
+    FitOutcome, FitProgress, FitService, FitStep, FitStrategy, PlannedFit, StepAction,
     DEFAULT_KEEP_LAST,
 };
 use squash_app::providers;
@@ -12,8 +12,9 @@ use squash_core::fit::{FitPlan, FitRequest, LevelReport};
 use squash_core::tokens::format_count;
 use squash_core::ConversationId;
 
-use super::ai::{engine, provider_error, squash_error, ModelArgs};
+use super::ai::{engine, ModelArgs};
 use crate::output::Output;
+use crate::remedy::failure;
 
 #[derive(Args, Debug)]
 pub struct FitArgs {
@@ -132,7 +133,7 @@ pub async fn plan(
     FitService::new(offline)
         .plan(conv, request(budget, args))
         .await
-        .map_err(fit_error)
+        .map_err(failure)
 }
 
 /// Plans and applies the fit of `conv`, asking the configured model only when the plan has
@@ -145,22 +146,17 @@ pub async fn fit(
     json: bool,
 ) -> anyhow::Result<FitOutcome> {
     let planned = plan(service, conv, budget, args).await?;
-    let asks_model = planned
-        .plan
-        .steps
-        .iter()
-        .chain(&planned.plan.reserve)
-        .any(|s| s.action == StepAction::Ai);
-    let model = if asks_model && (planned.plan.fits() || args.best_effort) {
+    // A plan out of reach without --best-effort is refused before any step: no model then.
+    let model = if planned.plan.needs_model() && (planned.plan.fits() || args.best_effort) {
         Some(
             providers::model_from_env(args.model.provider, args.model.model.as_deref())
                 .await
-                .map_err(provider_error)?,
+                .map_err(failure)?,
         )
     } else {
         None
     };
-    let mut options = SquashOptions::from_env().map_err(squash_error)?;
+    let mut options = SquashOptions::from_env().map_err(failure)?;
     options.context_window = args.model.context_window.or(options.context_window);
     // The engine streams nothing here: a fit reports its steps, not the model's text.
     let fitter = FitService::new(engine(service, model, options, true));
@@ -173,7 +169,7 @@ pub async fn fit(
     fitter
         .apply(planned, args.best_effort, &report)
         .await
-        .map_err(fit_error)
+        .map_err(failure)
 }
 
 pub fn request(budget: u64, args: &FitOptionArgs) -> FitRequest {
@@ -182,13 +178,6 @@ pub fn request(budget: u64, args: &FitOptionArgs) -> FitRequest {
         keep_recent: args.keep_recent,
         keep_last: args.keep_last,
         strategy: args.strategy.into(),
-    }
-}
-
-pub fn fit_error(e: FitError) -> anyhow::Error {
-    match e {
-        FitError::Squash(e) => squash_error(e),
-        other => anyhow!(other),
     }
 }
 

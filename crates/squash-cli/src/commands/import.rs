@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use squash_app::{ConversationService, ImportFormat, ImportOptions, ImportProgress};
 
 use crate::output::Output;
+use crate::remedy::{failure, helped};
 
 #[derive(Args, Debug)]
 pub struct ImportArgs {
@@ -114,7 +115,7 @@ pub async fn run(
     let progress = Arc::new(Bar(bar.clone()));
     let result = service.import_path(&args.path, &options, progress).await;
     bar.finish_and_clear();
-    let summary = result?;
+    let summary = result.map_err(failure)?;
     let totals = summary.totals();
     out.emit(
         &serde_json::json!({"summary": summary, "totals": totals}),
@@ -123,7 +124,7 @@ pub async fn run(
     // The files that did read are imported; the run still fails, so that a script notices.
     match summary.failed.as_slice() {
         [] => Ok(()),
-        [one] => anyhow::bail!("{}", one.error),
+        [one] => anyhow::bail!("{}", helped(one.error.clone(), &one.remedies)),
         many => anyhow::bail!(
             "{} of {} files could not be imported (listed above)",
             many.len(),

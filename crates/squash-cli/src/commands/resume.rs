@@ -15,8 +15,8 @@ use squash_app::resume::{
 use squash_app::{ConversationService, SquashOptions};
 use squash_core::tokens::format_count;
 
-use super::ai::{cancel_on_ctrl_c, provider_error, squash_error};
-use super::fit::{fit_error, kept_text, outcome_text, step_label, FitOptionArgs};
+use super::ai::cancel_on_ctrl_c;
+use super::fit::{kept_text, outcome_text, step_label, FitOptionArgs};
 use crate::output::Output;
 
 #[derive(Args, Debug)]
@@ -101,7 +101,7 @@ fn resumer(
     fit: &FitOptionArgs,
     json: bool,
 ) -> anyhow::Result<ResumeService> {
-    let mut options = SquashOptions::from_env().map_err(squash_error)?;
+    let mut options = SquashOptions::from_env().map_err(crate::remedy::failure)?;
     options.context_window = fit.model.context_window.or(options.context_window);
     // Trims, lines and extracts take microseconds; an AI step takes seconds and says so.
     let progress: FitListener = Arc::new(move |p: FitProgress<'_>| {
@@ -225,9 +225,5 @@ fn exec(r: &Resumed) -> anyhow::Result<()> {
 }
 
 fn resume_error(e: ResumeError) -> anyhow::Error {
-    match e {
-        ResumeError::Fit(f) => fit_error(f),
-        ResumeError::Provider(p) => provider_error(p),
-        other => anyhow!(other),
-    }
+    crate::remedy::failure(e)
 }

@@ -8,7 +8,7 @@ use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use squash_app::fit::{FitOutcome, FitProgress, FitService, FitStrategy, PlannedFit, StepAction};
+use squash_app::fit::{FitOutcome, FitProgress, FitService, FitStrategy, PlannedFit};
 use squash_app::{ServiceError, SquashEngine};
 use squash_core::fit::{FitPlan, FitRequest, DEFAULT_KEEP_LAST};
 use squash_core::{ConversationId, ThreadId};
@@ -77,13 +77,6 @@ pub async fn plan(
     )
 }
 
-/// Whether carrying out `plan` asks a model: an AI step among the steps, or in the reserve that
-/// is drawn on when the thread is still over the budget after them.
-pub fn needs_model(plan: &FitPlan) -> bool {
-    let ai = |steps: &[squash_core::fit::FitStep]| steps.iter().any(|s| s.action == StepAction::Ai);
-    ai(&plan.steps) || (!plan.fits() && ai(&plan.reserve))
-}
-
 /// A plan as the API shows it: the plan as the domain has it, plus what a client decides on.
 pub fn plan_json(planned: &PlannedFit) -> Value {
     let plan = &planned.plan;
@@ -92,7 +85,7 @@ pub fn plan_json(planned: &PlannedFit) -> Value {
     value["thread_id"] = json!(planned.computed_on.0);
     value["fits"] = json!(plan.fits());
     value["noop"] = json!(plan.is_noop());
-    value["needs_model"] = json!(needs_model(plan));
+    value["needs_model"] = json!(plan.needs_model());
     value
 }
 
@@ -124,7 +117,7 @@ pub async fn apply(
         return Err(out_of_reach(&planned.plan));
     }
     // A model only when the plan asks one: masks and extracts work without.
-    let engine = if needs_model(&planned.plan) {
+    let engine = if planned.plan.needs_model() {
         SquashEngine::new(state.service().clone(), state.model()?)
     } else {
         SquashEngine::offline(state.service().clone())

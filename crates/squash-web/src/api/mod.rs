@@ -20,17 +20,19 @@ mod transfer;
 
 use std::str::FromStr;
 
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post, put};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
-use squash_app::{OperationOutcome, ThreadView};
+use squash_app::{ErrorCode, OperationOutcome, ThreadView};
 use squash_core::{ConversationId, MessageId, SquashOperationId, ThreadId};
 
-use crate::error::ApiError;
+use crate::error::{ApiCode, ApiError};
 use crate::state::AppState;
 
 pub use openapi::OPENAPI_JSON;
@@ -100,9 +102,25 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let Json(value) = Json::<T>::from_request(req, state).await?;
+        let Json(value) = Json::<T>::from_request(req, state)
+            .await
+            .map_err(json_rejected)?;
         Ok(Body(value))
     }
+}
+
+/// A body that is not the JSON asked for: `invalid_input` (415 without the JSON content type),
+/// or the 413 of a body over the limit that did not declare its length, stopped while read.
+fn json_rejected(rejection: JsonRejection) -> ApiError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::too_large(crate::body_limit::API_BODY_LIMIT);
+    }
+    let code = match rejection {
+        JsonRejection::MissingJsonContentType(_) => ApiCode::UnsupportedMediaType,
+        _ => ApiCode::Service(ErrorCode::InvalidInput),
+    };
+    // axum's text names the field and the problem, never server internals.
+    ApiError::new(code, rejection.body_text())
 }
 
 /// A query string, likewise.
@@ -113,7 +131,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let axum::extract::Query(value) =
-            axum::extract::Query::<T>::from_request_parts(parts, state).await?;
+            axum::extract::Query::<T>::from_request_parts(parts, state)
+                .await
+                .map_err(|rejection| ApiError::invalid(rejection.body_text()))?;
         Ok(Query(value))
     }
 }

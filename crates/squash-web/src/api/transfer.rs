@@ -11,12 +11,11 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use squash_app::import::{ImportError, ImportFormat, ImportOptions, UnknownImportFormat};
-use squash_app::{ErrorCode, ExportFormat, ExportOptions, ServiceError};
+use squash_app::import::{ImportFormat, ImportOptions, UnknownImportFormat};
+use squash_app::{ExportFormat, ExportOptions, ServiceError};
 use squash_core::{ConversationId, ThreadId};
 
 use super::{parse_id, IdPath, Query};
-use crate::body_limit;
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -65,7 +64,7 @@ pub async fn import(
         .await
         .map_err(|rejection: BytesRejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                body_limit::too_large(IMPORT_LIMIT)
+                ApiError::too_large(IMPORT_LIMIT)
             } else {
                 ApiError::invalid(rejection.body_text())
             }
@@ -90,34 +89,9 @@ pub async fn import(
     let summary = state
         .service()
         .import_bytes(&name, Vec::from(body), &options)
-        .await
-        .map_err(import_error)?;
+        .await?;
     let totals = summary.totals();
     Ok(Json(json!({ "summary": summary, "totals": totals })))
-}
-
-/// Problems with the upload are `invalid_input`; the server's own failures say nothing of its
-/// files.
-fn import_error(e: ImportError) -> ApiError {
-    match e {
-        ImportError::Undetected { source_name, found } => ApiError::invalid(format!(
-            "{source_name}: cannot tell the format ({found}); nothing imported; pass format= ({})",
-            squash_app::ImportFormat::names()
-        )),
-        ImportError::UnknownFormat(_)
-        | ImportError::NothingRead { .. }
-        | ImportError::Mismatch { .. }
-        | ImportError::Invalid { .. }
-        | ImportError::Database { .. } => ApiError::invalid(e.to_string()),
-        ImportError::Io { .. } => {
-            tracing::error!(error = %e, "import failed on the server's side");
-            ApiError::new(
-                ErrorCode::StorageError,
-                "the server could not stage the upload; the server log has the details",
-            )
-        }
-        ImportError::Service(s) => s.into(),
-    }
 }
 
 pub async fn export(

@@ -13,7 +13,7 @@ use squash_core::fit::{LevelReport, DEFAULT_KEEP_LAST};
 use squash_core::tokens::format_count;
 use squash_core::ConversationId;
 
-use crate::api::fit::{fit_request, needs_model, plan};
+use crate::api::fit::{fit_request, plan};
 use crate::api::{parse_id, Query};
 use crate::error::ApiError;
 use crate::state::{AppState, ModelChoice};
@@ -182,7 +182,7 @@ pub async fn fragment(
 /// Whether the plan can be applied as it is (`yes`), only as a best effort, or not at all.
 fn can_apply(planned: &PlannedFit, model_missing: bool) -> &'static str {
     let plan = &planned.plan;
-    if plan.is_noop() || (needs_model(plan) && model_missing) {
+    if plan.is_noop() || (plan.needs_model() && model_missing) {
         "no"
     } else if plan.fits() {
         "yes"
@@ -233,7 +233,7 @@ fn plan_markup(planned: &PlannedFit, missing: Option<&str>) -> Markup {
                         }
                     }
                 }
-                @if let (true, Some(reason)) = (needs_model(plan), missing) {
+                @if let (true, Some(reason)) = (plan.needs_model(), missing) {
                     p.warning role="alert" { "This plan has AI steps and no model is configured: " (reason) }
                 }
                 details.fit-all-steps {

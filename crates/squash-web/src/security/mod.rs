@@ -14,8 +14,6 @@
 //!   `Authorization` header needs no such header: browsers never attach that one by
 //!   themselves.
 
-use std::sync::Arc;
-
 use axum::extract::{Request, State};
 use axum::http::header::{AUTHORIZATION, COOKIE, HOST, LOCATION, ORIGIN, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
@@ -24,38 +22,14 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
 use crate::state::AppState;
+use token::Security;
+
+pub(crate) mod token;
 
 /// The header the web UI's script sends with every state-changing request.
 pub const CSRF_HEADER: &str = "x-squash-csrf";
 /// The cookie that carries the token for browsers.
 pub const TOKEN_COOKIE: &str = "squash_token";
-
-#[derive(Clone, Default)]
-pub struct Security {
-    token: Option<Arc<str>>,
-}
-
-impl Security {
-    /// A blank token counts as none.
-    pub fn new(token: Option<String>) -> Security {
-        Security {
-            token: token
-                .map(|t| t.trim().to_owned())
-                .filter(|t| !t.is_empty())
-                .map(Arc::from),
-        }
-    }
-
-    pub fn has_token(&self) -> bool {
-        self.token.is_some()
-    }
-
-    fn matches(&self, candidate: &str) -> bool {
-        self.token
-            .as_deref()
-            .is_some_and(|t| constant_time_eq(t.as_bytes(), candidate.as_bytes()))
-    }
-}
 
 /// Whether `host` (an address or name, without port) only ever means this machine.
 pub fn is_loopback_host(host: &str) -> bool {
@@ -218,15 +192,6 @@ fn host_name(headers: &HeaderMap) -> Option<&str> {
     })
 }
 
-/// Compares without an early exit, so response timing does not reveal how much of a guessed
-/// token was right.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,14 +236,5 @@ mod tests {
             h.insert(AUTHORIZATION, HeaderValue::from_static(value));
             assert_eq!(bearer_token(&h), token, "{value:?}");
         }
-    }
-
-    #[test]
-    fn tokens_compare_exactly() {
-        let s = Security::new(Some("abc".into()));
-        assert!(s.matches("abc"));
-        assert!(!s.matches("abd"));
-        assert!(!s.matches("ab"));
-        assert!(!Security::new(Some("  ".into())).has_token());
     }
 }
