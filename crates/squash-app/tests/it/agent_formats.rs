@@ -248,7 +248,10 @@ async fn resume_story(b: &Backend) {
     assert!(same.written.is_none());
     assert!(same.fit.thread.is_none());
     assert_eq!(same.launch.args, ["resume", id, "--full-auto"]);
-    assert_eq!(same.window, Agent::Codex.default_window());
+    // The rollout last ran on gpt-5.2-codex: the window is that model's (the context-window
+    // table's 400k for the GPT-5 family), not the agent's default.
+    assert_eq!(same.window, 400_000);
+    assert_ne!(same.window, Agent::Codex.default_window());
     let thread = b
         .service
         .current_thread(same.conversation_id)

@@ -665,7 +665,12 @@ async fn rerun_needs_an_ai_squash_whose_sources_are_current() {
         panic!("expected SourcesGone, got {err}");
     };
     assert_eq!(missing, &vec![ids[0], ids[1]]);
-    assert!(err.to_string().contains("squash undo"), "{err}");
+    // The way out is to switch back first; the CLI words it as `squash undo` (its remedy test).
+    assert_eq!(
+        err.remedies(),
+        vec![squash_app::Remedy::SwitchBack],
+        "{err}"
+    );
     assert_eq!(fake.requests().len(), 1, "no request for a refused re-run");
 }
 
