@@ -23,6 +23,8 @@
 //! Medians of `RUNS` runs after one warm-up (`RUNS_LARGE` at 100,000 messages); wall clock and
 //! the process's CPU time. Each apply is undone (not timed) before the next run.
 
+#[path = "common/cpu.rs"]
+mod cpu;
 #[allow(dead_code)]
 #[path = "../examples/fit_eval/generate.rs"]
 mod generate;
@@ -36,17 +38,14 @@ mod outputs;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chrono::Utc;
 use squash_app::fit::{message_cost, FitService, FitStrategy};
 use squash_app::import::{ImportOptions, NoProgress};
 use squash_app::{ConversationService, SquashEngine};
 use squash_core::fit::{plan_summaries, summarize, FitRequest};
-use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, SourceFormat, ThreadId, ThreadOrigin,
-};
+use squash_core::{ContentItem, ConversationId, Message, SourceFormat};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
-use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
+use squash_store::{ConversationStore, ImportBatch, ImportSource};
 use tokio::runtime::Runtime;
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
@@ -68,32 +67,9 @@ struct Sample {
     cpu: Duration,
 }
 
-/// CPU time of all threads of this process (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`).
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+/// CPU time of all threads of this process (zero where it cannot be read).
 fn process_cpu() -> Duration {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    let mut ts = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
-    let rc = unsafe { clock_gettime(2, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn process_cpu() -> Duration {
-    Duration::ZERO
+    Duration::from_nanos(cpu::process_cpu_ns().unwrap_or(0))
 }
 
 fn sample<T>(f: impl FnOnce() -> T) -> (Sample, T) {
@@ -168,34 +144,20 @@ async fn stored(
 ) -> (ConversationService, ConversationId) {
     let conv = ConversationId::new();
     let messages = session(conv, n);
-    let links: Vec<MessageId> = messages.iter().map(|m| m.id).collect();
-    let (now, thread) = (Utc::now(), ThreadId::new());
+    let source = ImportSource {
+        source_key: format!("bench-fit:{conv}"),
+        format: SourceFormat::Squash,
+        content_hash: "1".into(),
+        metadata: None,
+    };
     store
-        .import_conversation(ImportBatch {
-            source: ImportSource {
-                source_key: format!("bench-fit:{conv}"),
-                format: SourceFormat::Squash,
-                content_hash: "1".into(),
-                metadata: None,
-            },
-            project_path: "/bench/fit".into(),
-            conversation_id: conv,
-            display_name: format!("fit bench {n}"),
-            created_at: now,
-            updated_at: now,
+        .import_conversation(ImportBatch::single_thread(
+            source,
+            "/bench/fit",
+            format!("fit bench {n}"),
+            conv,
             messages,
-            threads: vec![ImportThread {
-                id: thread,
-                original_thread_id: None,
-                origin: ThreadOrigin::Initial,
-                revision: 0,
-                links,
-                created_at: now,
-                updated_at: now,
-            }],
-            current_thread_id: thread,
-            operations: Vec::new(),
-        })
+        ))
         .await
         .expect("import");
     (ConversationService::new(store), conv)

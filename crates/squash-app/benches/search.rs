@@ -21,12 +21,12 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 use squash_app::{ConversationService, ManualSquashRequest, PartnerPolicy};
 use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, Role, StructuredText, ToolResultData,
+    ContentItem, ConversationId, Message, MessageId, Role, SourceFormat, StructuredText,
+    ToolResultData,
 };
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
-use squash_store::{ConversationStore, ImportBatch};
-use squash_testkit::fixtures::single_thread_batch;
+use squash_store::{ConversationStore, ImportBatch, ImportSource};
 
 const CONVERSATIONS: usize = 50;
 const PER_CONVERSATION: usize = 2_000;
@@ -278,10 +278,19 @@ fn batch(index: usize, rng: &mut StdRng) -> ImportBatch {
         .collect();
     let key = format!("search-bench-{index}-{conversation}");
     let project = format!("/bench/project-{}", index % 5);
-    let mut batch = single_thread_batch(conversation, messages, &key, &project);
-    batch.source.content_hash = "bench".into();
-    batch.display_name = format!("Session {index}");
-    batch
+    let source = ImportSource {
+        source_key: key,
+        format: SourceFormat::ClaudeCode,
+        content_hash: "bench".into(),
+        metadata: None,
+    };
+    ImportBatch::single_thread(
+        source,
+        project,
+        format!("Session {index}"),
+        conversation,
+        messages,
+    )
 }
 
 /// Loads the data set; returns the conversations and a sample of message ids for the floor.

@@ -38,11 +38,11 @@ fn content(i: usize) -> (Role, Vec<ContentItem>) {
         ),
         1 => (
             Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: format!("t{i}"),
-                name: "Bash".into(),
-                input: serde_json::json!({"command": format!("cargo test -p config -- case_{i}")}),
-            }],
+            vec![ContentItem::tool_call(
+                format!("t{i}"),
+                "Bash",
+                serde_json::json!({"command": format!("cargo test -p config -- case_{i}")}),
+            )],
         ),
         2 => (
             Role::User,

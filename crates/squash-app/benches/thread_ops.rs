@@ -21,6 +21,8 @@
 //!   `squash3_concat`, `edit`, `undo`, `redo`, `load_current_thread`; functions `squash`,
 //!   `floor`, `floor_rows`, `floor_rows_decode`), then a table of their medians.
 
+#[path = "common/cpu.rs"]
+mod cpu;
 #[path = "thread_ops/pg.rs"]
 mod pg;
 
@@ -34,9 +36,10 @@ use criterion::{Criterion, SamplingMode};
 use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
 use serde::Deserialize;
 use squash_app::{ConversationService, EditRequest, ManualSquashRequest, PartnerPolicy};
+use squash_core::sample::{self, prose, TextSize};
 use squash_core::{
-    render, ContentItem, ConversationId, ImageSource, Instruction, Message, MessageId, Role,
-    SquashOperationId, StructuredText, SystemLevel, ThreadId, ThreadOrigin, ToolResultData,
+    render, ContentItem, ConversationId, Instruction, Message, MessageId, Role, SquashOperationId,
+    ThreadId, ThreadOrigin,
 };
 use squash_store::sqlite::{SqliteStore, PRAGMAS};
 use squash_store::ConversationStore;
@@ -89,125 +92,9 @@ macro_rules! floor_thread_links {
 
 // ---- content --------------------------------------------------------------------------------
 
-const PROSE: &str = "The parser rejects the trailing comma in src/config.rs because the \
-    grammar in parse_list() stops at the first closing bracket; the fix is to accept an \
-    optional separator before it and to add a regression test next to test_parse_list. ";
-
-/// `len` characters of plausible prose, starting with `head`.
-fn prose(head: &str, len: usize) -> String {
-    let mut s = String::with_capacity(len + PROSE.len());
-    s.push_str(head);
-    s.push(' ');
-    while s.len() < len {
-        s.push_str(PROSE);
-    }
-    s.truncate(len);
-    s
-}
-
-/// The content of the n-th message of a realistic mixed conversation: the shapes of
-/// `squash_testkit::mixed_content`, with user text of ~200 characters, assistant text of
-/// ~600, tool results of ~300.
+/// The content of the n-th message of a realistic mixed conversation, at real size.
 fn mixed_content(n: usize) -> (Role, Vec<ContentItem>) {
-    let tool = format!("toolu_{n:05}");
-    match n % 10 {
-        0 => (
-            Role::User,
-            vec![ContentItem::UserMessage {
-                text: prose(
-                    &format!("Request {n}: find the failing test in src/lib.rs."),
-                    200,
-                ),
-            }],
-        ),
-        1 => (
-            Role::Assistant,
-            vec![ContentItem::AssistantMessage {
-                structured: StructuredText {
-                    full_text: prose(&format!("Answer {n}: looking at src/lib.rs."), 600),
-                    ..Default::default()
-                },
-            }],
-        ),
-        2 => (
-            Role::Assistant,
-            vec![
-                ContentItem::Thinking {
-                    signature: format!("sig{n}"),
-                    thinking: prose("check both src/ and tests/.", 200),
-                },
-                ContentItem::ToolCall {
-                    id: tool,
-                    name: "Grep".into(),
-                    input: serde_json::json!({"pattern": "fn test_", "path": "src"}),
-                },
-            ],
-        ),
-        3 => (
-            Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: format!("toolu_{:05}", n - 1),
-                tool_name: "Grep".into(),
-                result: vec![ToolResultData::Text {
-                    text: prose("src/lib.rs:42: fn test_parse()", 300),
-                }],
-                is_error: false,
-            }],
-        ),
-        4 => (
-            Role::System,
-            vec![ContentItem::System {
-                level: SystemLevel::Warning,
-                content: "large file ignored".into(),
-                tool_use_id: None,
-            }],
-        ),
-        5 => (
-            Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: tool,
-                name: "Bash".into(),
-                input: serde_json::json!({"command": "cargo test"}),
-            }],
-        ),
-        6 => (
-            Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: format!("toolu_{:05}", n - 1),
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: prose("error[E0308]: mismatched types", 300),
-                }],
-                is_error: true,
-            }],
-        ),
-        7 => (
-            Role::User,
-            vec![
-                ContentItem::UserMessage {
-                    text: "here is a screenshot".into(),
-                },
-                ContentItem::Image {
-                    source: ImageSource::Base64 {
-                        media_type: "image/png".into(),
-                        data: "iVBORw0KGgo=".into(),
-                    },
-                },
-            ],
-        ),
-        8 => (
-            Role::Assistant,
-            vec![ContentItem::UnknownJson {
-                json: serde_json::json!({"type": "server_tool_use", "n": n}),
-            }],
-        ),
-        _ => (
-            Role::User,
-            vec![ContentItem::UserMessage {
-                text: prose(&format!("Thanks, message {n}."), 200),
-            }],
-        ),
-    }
+    sample::mixed_content(n, TextSize::RealSize)
 }
 
 fn appended_content() -> Vec<ContentItem> {
@@ -1245,42 +1132,15 @@ static MEASURE_CPU: AtomicBool = AtomicBool::new(false);
 /// The CPU time of the last `timed` section, in nanoseconds.
 static LAST_CPU_NS: AtomicU64 = AtomicU64::new(0);
 
-/// CPU time of all threads of this process so far, in nanoseconds
-/// (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`); `None` off 64-bit Linux.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn process_cpu_ns() -> Option<u64> {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
-    let mut ts = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
-    let rc = unsafe { clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn process_cpu_ns() -> Option<u64> {
-    None
-}
-
 /// Times `f` (wall clock; with `MEASURE_CPU`, also all threads' CPU time into `LAST_CPU_NS`).
 /// Dropping the result is not timed.
 fn timed<T>(f: impl FnOnce() -> T) -> Duration {
-    let cpu = MEASURE_CPU.load(Ordering::Relaxed);
-    let cpu_before = if cpu { process_cpu_ns() } else { None };
+    let measure = MEASURE_CPU.load(Ordering::Relaxed);
+    let cpu_before = if measure { cpu::process_cpu_ns() } else { None };
     let started = Instant::now();
     let out = f();
     let elapsed = started.elapsed();
-    if let (Some(before), Some(after)) = (cpu_before, cpu.then(process_cpu_ns).flatten()) {
+    if let (Some(before), Some(after)) = (cpu_before, measure.then(cpu::process_cpu_ns).flatten()) {
         LAST_CPU_NS.store(after.saturating_sub(before), Ordering::Relaxed);
     }
     drop(out);

@@ -1,5 +1,7 @@
 //! Which projects and conversations exist: creating, listing, renaming, deleting them.
 
+use std::collections::HashMap;
+
 use squash_core::{Conversation, ConversationId, Project, ProjectId};
 use squash_store::ConversationSummary;
 
@@ -29,6 +31,12 @@ impl ConversationService {
 
     pub async fn projects(&self) -> Result<Vec<Project>> {
         Ok(self.store().projects().await?)
+    }
+
+    /// Each project's path by its id, for listings that group conversations by project.
+    pub async fn project_paths(&self) -> Result<HashMap<ProjectId, String>> {
+        let projects = self.store().projects().await?;
+        Ok(projects.into_iter().map(|p| (p.id, p.path)).collect())
     }
 
     pub async fn project(&self, id: ProjectId) -> Result<Project> {

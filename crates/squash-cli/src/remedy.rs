@@ -3,7 +3,7 @@
 //! prints.
 
 use squash_app::remedy::either;
-use squash_app::{AppError, ErrorCode, Remedy};
+use squash_app::{AppError, ErrorCode, ImportFormat, Remedy};
 
 /// A remedy as a phrase naming the CLI's flags and commands.
 pub fn words(remedy: &Remedy) -> String {
@@ -23,14 +23,7 @@ pub fn words(remedy: &Remedy) -> String {
         Remedy::UseExtract => "use --style extract (no model needed)".into(),
         Remedy::ConfigureModel => "configure a model: `squash doctor` says how".into(),
         Remedy::FixProvider { advice } => advice.trim_end_matches('.').into(),
-        Remedy::NameFormat { known } => format!(
-            "--format takes {}",
-            known
-                .iter()
-                .map(|f| f.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Remedy::NameFormat { known } => format!("--format takes {}", ImportFormat::list(known)),
         Remedy::SteerModel => {
             "try again, add --instructions to steer the model, or use another model".into()
         }

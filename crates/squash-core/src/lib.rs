@@ -41,6 +41,8 @@ pub mod provider;
 pub mod quality;
 pub mod redact;
 pub mod render;
+#[cfg(feature = "sample")]
+pub mod sample;
 pub mod search;
 pub mod terms;
 mod text;

@@ -139,6 +139,34 @@ pub enum ContentItem {
 }
 
 impl ContentItem {
+    /// A call of the tool `name` with `input`.
+    pub fn tool_call(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        input: serde_json::Value,
+    ) -> ContentItem {
+        ContentItem::ToolCall {
+            id: id.into(),
+            name: name.into(),
+            input,
+        }
+    }
+
+    /// The result of the call `tool_use_id` of `tool_name`: one text.
+    pub fn tool_result(
+        tool_use_id: impl Into<String>,
+        tool_name: impl Into<String>,
+        text: impl Into<String>,
+        is_error: bool,
+    ) -> ContentItem {
+        ContentItem::ToolResult {
+            tool_use_id: tool_use_id.into(),
+            tool_name: tool_name.into(),
+            result: vec![ToolResultData::Text { text: text.into() }],
+            is_error,
+        }
+    }
+
     /// The natural text item for a message of `role`.
     pub fn text_for(role: Role, text: impl Into<String>) -> ContentItem {
         let text = text.into();

@@ -109,19 +109,8 @@ mod tests {
         let conv = ConversationId::new();
         let mut m = Message::text(conv, Role::Assistant, "Searching.").unwrap();
         m.content.extend([
-            ContentItem::ToolCall {
-                id: "t".into(),
-                name: "Grep".into(),
-                input: serde_json::json!({"pattern": "fn main"}),
-            },
-            ContentItem::ToolResult {
-                tool_use_id: "t".into(),
-                tool_name: "Grep".into(),
-                result: vec![ToolResultData::Text {
-                    text: "src/main.rs".into(),
-                }],
-                is_error: true,
-            },
+            ContentItem::tool_call("t", "Grep", serde_json::json!({"pattern": "fn main"})),
+            ContentItem::tool_result("t", "Grep", "src/main.rs", true),
             ContentItem::Thinking {
                 signature: "s".into(),
                 thinking: "check src".into(),

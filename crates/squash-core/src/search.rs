@@ -325,19 +325,12 @@ mod tests {
                     ..Default::default()
                 },
             },
-            ContentItem::ToolCall {
-                id: "t1".into(),
-                name: "Bash".into(),
-                input: serde_json::json!({"command": "cargo test", "timeout": 60}),
-            },
-            ContentItem::ToolResult {
-                tool_use_id: "t1".into(),
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: format!("ok{MARK_START}"),
-                }],
-                is_error: false,
-            },
+            ContentItem::tool_call(
+                "t1",
+                "Bash",
+                serde_json::json!({"command": "cargo test", "timeout": 60}),
+            ),
+            ContentItem::tool_result("t1", "Bash", format!("ok{MARK_START}"), false),
             ContentItem::Thinking {
                 signature: String::new(),
                 thinking: "secret plan".into(),

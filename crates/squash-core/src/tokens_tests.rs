@@ -130,11 +130,7 @@ fn system_notes_are_sent_with_their_label_and_unknown_content_not_at_all() {
 fn a_message_is_the_sum_of_its_items() {
     let items = vec![
         ContentItem::text_for(Role::Assistant, "Hello world"),
-        ContentItem::ToolCall {
-            id: "t1".into(),
-            name: "Grep".into(),
-            input: serde_json::json!({ "pattern": "fn main" }),
-        },
+        ContentItem::tool_call("t1", "Grep", serde_json::json!({ "pattern": "fn main" })),
     ];
     let m = message(Role::Assistant, items);
     assert_eq!(message_tokens(&m), MESSAGE_OVERHEAD + 2 + 10);
@@ -241,11 +237,7 @@ fn another_counter_prices_the_text_and_keeps_the_fixed_prices() {
     let chars = |t: &str| t.chars().count() as u64;
     let content = vec![
         ContentItem::text_for(Role::Assistant, "Hello"),
-        ContentItem::ToolCall {
-            id: "t1".into(),
-            name: "Grep".into(),
-            input: serde_json::json!({ "p": 1 }),
-        },
+        ContentItem::tool_call("t1", "Grep", serde_json::json!({ "p": 1 })),
         ContentItem::Image {
             source: ImageSource::Url { url: "u".into() },
         },

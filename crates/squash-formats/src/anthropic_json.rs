@@ -41,11 +41,9 @@ pub fn block_to_item(role: Role, block: &Value, names: &ToolNames) -> ContentIte
             None => unknown(),
         },
         Some("tool_use") => match (str_field(block, "id"), str_field(block, "name")) {
-            (Some(id), Some(name)) => ContentItem::ToolCall {
-                id: id.to_owned(),
-                name: name.to_owned(),
-                input: block.get("input").cloned().unwrap_or(Value::Null),
-            },
+            (Some(id), Some(name)) => {
+                ContentItem::tool_call(id, name, block.get("input").cloned().unwrap_or(Value::Null))
+            }
             _ => unknown(),
         },
         Some("tool_result") => match str_field(block, "tool_use_id") {
@@ -344,11 +342,7 @@ pub fn parse(
     }
     for (i, raw) in raw_messages.into_iter().enumerate() {
         let Some(role) = role_of(raw.get("role")) else {
-            parsed.skip_record(
-                source_name,
-                None,
-                format!("message {}: no user/assistant role", i + 1),
-            );
+            parsed.skip_message(source_name, i, "no user/assistant role");
             continue;
         };
         parsed.record_message();

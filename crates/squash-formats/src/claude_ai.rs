@@ -19,9 +19,7 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
-use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, Role, SourceFormat, ToolResultData,
-};
+use squash_core::{ContentItem, ConversationId, Message, MessageId, Role, SourceFormat};
 
 use crate::chatgpt::conversation::thread_list;
 use crate::chatgpt::tree::Tree;
@@ -305,11 +303,7 @@ impl PendingCalls {
             .entry(name.clone())
             .or_default()
             .push(id.clone());
-        ContentItem::ToolCall {
-            id,
-            name,
-            input: block.get("input").cloned().unwrap_or(json!({})),
-        }
+        ContentItem::tool_call(id, name, block.get("input").cloned().unwrap_or(json!({})))
     }
 
     fn result(&mut self, block: &Value, uuid: &str, b: usize) -> ContentItem {
@@ -324,14 +318,12 @@ impl PendingCalls {
             None if !pending.is_empty() => pending.remove(0),
             None => format!("toolu_{}_{b}_result", short_id(uuid)),
         };
-        ContentItem::ToolResult {
-            tool_use_id: id,
-            tool_name: name,
-            result: vec![ToolResultData::Text {
-                text: result_text(block.get("content")),
-            }],
-            is_error: block.get("is_error").and_then(Value::as_bool) == Some(true),
-        }
+        ContentItem::tool_result(
+            id,
+            name,
+            result_text(block.get("content")),
+            block.get("is_error").and_then(Value::as_bool) == Some(true),
+        )
     }
 }
 

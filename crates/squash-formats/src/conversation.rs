@@ -175,6 +175,11 @@ impl Parsed {
         self.skip(file, line, reason);
     }
 
+    /// The `index`-th (0-based) entry of a message list was not read, for `why`.
+    pub(crate) fn skip_message(&mut self, file: &str, index: usize, why: &str) {
+        self.skip_record(file, None, format!("message {}: {why}", index + 1));
+    }
+
     /// One record became a message or part of one.
     pub(crate) fn record_message(&mut self) {
         self.records.messages += 1;

@@ -45,7 +45,16 @@ impl ImportFormat {
 
     /// Every name `--format` takes, comma-separated (for messages).
     pub fn names() -> String {
-        ImportFormat::ALL.map(ImportFormat::as_str).join(", ")
+        ImportFormat::list(&ImportFormat::ALL)
+    }
+
+    /// The names of `formats`, comma-separated (for messages).
+    pub fn list(formats: &[ImportFormat]) -> String {
+        formats
+            .iter()
+            .map(|f| f.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     pub fn as_str(self) -> &'static str {
@@ -145,6 +154,27 @@ impl ExportFormat {
 pub struct UnknownExportFormat(pub String);
 
 squash_core::from_str_by_name!(ExportFormat, UnknownExportFormat);
+
+/// `--format` of an export takes exactly the names [`ExportFormat::as_str`] gives.
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for ExportFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        &ExportFormat::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let value = clap::builder::PossibleValue::new(self.as_str());
+        Some(match self {
+            ExportFormat::Gemini => {
+                value.help("A Gemini CLI recording, for `gemini --resume <session>`")
+            }
+            ExportFormat::Opencode => {
+                value.help("An opencode session document, for `opencode import <file>`")
+            }
+            _ => value,
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {

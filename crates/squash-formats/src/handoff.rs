@@ -268,11 +268,7 @@ pub fn adapt(
                         Some((new_name, args)) => {
                             report.calls_mapped += 1;
                             decisions.insert(id.clone(), (name.clone(), Some(new_name.to_owned())));
-                            content.push(ContentItem::ToolCall {
-                                id: id.clone(),
-                                name: new_name.to_owned(),
-                                input: args,
-                            });
+                            content.push(ContentItem::tool_call(id.clone(), new_name, args));
                         }
                         None => {
                             report.calls_as_text += 1;
@@ -367,33 +363,19 @@ mod tests {
                         signature: "sig".into(),
                         thinking: "plan".into(),
                     },
-                    ContentItem::ToolCall {
-                        id: "toolu_1".into(),
-                        name: "Bash".into(),
-                        input: json!({"command": "ls", "description": "List"}),
-                    },
-                    ContentItem::ToolCall {
-                        id: "toolu_2".into(),
-                        name: "TodoWrite".into(),
-                        input: json!({"todos": []}),
-                    },
+                    ContentItem::tool_call(
+                        "toolu_1",
+                        "Bash",
+                        json!({"command": "ls", "description": "List"}),
+                    ),
+                    ContentItem::tool_call("toolu_2", "TodoWrite", json!({"todos": []})),
                 ],
             ),
             message(
                 Role::User,
                 vec![
-                    ContentItem::ToolResult {
-                        tool_use_id: "toolu_1".into(),
-                        tool_name: "Bash".into(),
-                        result: vec![ToolResultData::Text { text: "a b".into() }],
-                        is_error: false,
-                    },
-                    ContentItem::ToolResult {
-                        tool_use_id: "toolu_2".into(),
-                        tool_name: "TodoWrite".into(),
-                        result: vec![ToolResultData::Text { text: "ok".into() }],
-                        is_error: false,
-                    },
+                    ContentItem::tool_result("toolu_1", "Bash", "a b", false),
+                    ContentItem::tool_result("toolu_2", "TodoWrite", "ok", false),
                 ],
             ),
         ];

@@ -132,11 +132,7 @@ pub fn parse(
         let content = take_field(&mut raw, "content").unwrap_or(Value::Null);
         let Some((role, items)) = items_of(&raw, &content, i, &mut ids) else {
             let role = raw.get("role").cloned().unwrap_or(Value::Null);
-            parsed.skip_record(
-                source_name,
-                None,
-                format!("message {}: unknown role {role}", i + 1),
-            );
+            parsed.skip_message(source_name, i, &format!("unknown role {role}"));
             continue;
         };
         parsed.record_message();
@@ -229,11 +225,11 @@ fn assistant_items(raw: &Value, content: &Value, i: usize, ids: &mut CallIds) ->
                 .and_then(Value::as_str)
                 .map(str::to_owned)
                 .unwrap_or_else(|| format!("call_{i}_{}", items.len()));
-            items.push(ContentItem::ToolCall {
-                id: ids.call(&original, name),
-                name: name.to_owned(),
-                input: arguments(function.and_then(|f| f.get("arguments"))),
-            });
+            items.push(ContentItem::tool_call(
+                ids.call(&original, name),
+                name,
+                arguments(function.and_then(|f| f.get("arguments"))),
+            ));
         }
     }
     if let Some(call) = raw.get("function_call") {
@@ -241,11 +237,11 @@ fn assistant_items(raw: &Value, content: &Value, i: usize, ids: &mut CallIds) ->
             .get("name")
             .and_then(Value::as_str)
             .unwrap_or("function");
-        items.push(ContentItem::ToolCall {
-            id: ids.call(&format!("function_call_{i}"), name),
-            name: name.to_owned(),
-            input: arguments(call.get("arguments")),
-        });
+        items.push(ContentItem::tool_call(
+            ids.call(&format!("function_call_{i}"), name),
+            name,
+            arguments(call.get("arguments")),
+        ));
     }
     items
 }

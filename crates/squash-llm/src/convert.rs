@@ -188,11 +188,7 @@ mod tests {
     }
 
     fn call(id: &str) -> ContentItem {
-        ContentItem::ToolCall {
-            id: id.into(),
-            name: "Bash".into(),
-            input: json!({"command": "ls"}),
-        }
+        ContentItem::tool_call(id, "Bash", json!({"command": "ls"}))
     }
 
     fn result(id: &str) -> ContentItem {

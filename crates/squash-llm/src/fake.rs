@@ -48,11 +48,7 @@ impl FakeModel {
     /// A fake called `fake-model` with a 200k-token context window and no replies queued.
     pub fn new() -> FakeModel {
         FakeModel {
-            info: ModelInfo {
-                provider: ProviderKind::Fake,
-                model: "fake-model".into(),
-                context_window_tokens: 200_000,
-            },
+            info: ModelInfo::new(ProviderKind::Fake, "fake-model", 200_000),
             replies: Mutex::new(VecDeque::new()),
             requests: Mutex::new(Vec::new()),
             delay: None,

@@ -17,6 +17,20 @@ pub struct ModelInfo {
     pub context_window_tokens: u32,
 }
 
+impl ModelInfo {
+    pub fn new(
+        provider: ProviderKind,
+        model: impl Into<String>,
+        context_window_tokens: u32,
+    ) -> Self {
+        ModelInfo {
+            provider,
+            model: model.into(),
+            context_window_tokens,
+        }
+    }
+}
+
 /// Who speaks a turn. System text travels in [`ChatRequest::system`], never as a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -128,6 +128,41 @@ pub struct ImportBatch {
     pub operations: Vec<SquashOperation>,
 }
 
+impl ImportBatch {
+    /// A conversation of `messages`, in order, on one initial thread (revision 0), created now:
+    /// what a generated or built conversation is stored as.
+    pub fn single_thread(
+        source: ImportSource,
+        project_path: impl Into<String>,
+        display_name: impl Into<String>,
+        conversation_id: ConversationId,
+        messages: Vec<Message>,
+    ) -> ImportBatch {
+        let now = chrono::Utc::now();
+        let thread = ThreadId::new();
+        ImportBatch {
+            source,
+            project_path: project_path.into(),
+            conversation_id,
+            display_name: display_name.into(),
+            created_at: now,
+            updated_at: now,
+            threads: vec![ImportThread {
+                id: thread,
+                original_thread_id: None,
+                origin: ThreadOrigin::Initial,
+                revision: 0,
+                links: messages.iter().map(|m| m.id).collect(),
+                created_at: now,
+                updated_at: now,
+            }],
+            messages,
+            current_thread_id: thread,
+            operations: Vec::new(),
+        }
+    }
+}
+
 /// New messages of a source that grew since it was imported, appended to the conversation's
 /// current thread in one transaction.
 #[derive(Clone, Debug)]

@@ -9,12 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use squash_app::import::ImportSummary;
-use squash_app::{ConversationService, NoProgress};
+use squash_app::{ConversationService, ImportOptions, NoProgress};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_store::ConversationStore;
 
-use crate::fixtures::import_options;
 use crate::skip::Need;
 
 pub struct Backend {
@@ -227,4 +226,12 @@ macro_rules! on_both_stores {
             store.drop_schema().await.expect("drop the test schema");
         }
     };
+}
+
+/// What the tests import with: the defaults, and `project` for sessions that name none.
+pub fn import_options(project: &str) -> ImportOptions {
+    ImportOptions {
+        fallback_project: project.into(),
+        ..ImportOptions::default()
+    }
 }

@@ -4,113 +4,21 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use squash_app::import::{ImportStatus, ImportSummary};
-use squash_app::{ConversationService, ImportOptions};
+use squash_app::ConversationService;
 
+pub use crate::backend::import_options;
 use crate::backend::Backend;
+use squash_core::sample::{self, TextSize};
 use squash_core::{
-    ContentItem, Conversation, ConversationId, ImageSource, ImportSource, ImportThread, Message,
-    Role, SourceFormat, StructuredText, SystemLevel, ThreadId, ThreadOrigin, ToolResultData,
+    ContentItem, Conversation, ConversationId, ImportSource, Message, Role, SourceFormat, Thread,
+    ThreadId, ThreadOrigin,
 };
-use squash_store::ImportBatch;
+use squash_store::{Commit, ImportBatch, LinkEdit, NewLinks};
 
-/// The content of the n-th message of a realistic mixed conversation (20 kinds cycling).
+/// The content of the n-th message of a realistic mixed conversation, short texts
+/// ([`squash_core::sample::mixed_content`]).
 pub fn mixed_content(n: usize) -> (Role, Vec<ContentItem>) {
-    let tool = format!("toolu_{n:03}");
-    match n % 10 {
-        0 => (
-            Role::User,
-            vec![ContentItem::UserMessage {
-                text: format!("Request {n}: find the failing test in src/lib.rs"),
-            }],
-        ),
-        1 => (
-            Role::Assistant,
-            vec![ContentItem::AssistantMessage {
-                structured: StructuredText {
-                    full_text: format!("Answer {n}: looking at src/lib.rs"),
-                    ..Default::default()
-                },
-            }],
-        ),
-        2 => (
-            Role::Assistant,
-            vec![
-                ContentItem::Thinking {
-                    signature: format!("sig{n}"),
-                    thinking: "check both src/ and tests/".into(),
-                },
-                ContentItem::ToolCall {
-                    id: tool,
-                    name: "Grep".into(),
-                    input: serde_json::json!({"pattern": "fn test_", "path": "src"}),
-                },
-            ],
-        ),
-        3 => (
-            Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: format!("toolu_{:03}", n - 1),
-                tool_name: "Grep".into(),
-                result: vec![ToolResultData::Text {
-                    text: "src/lib.rs:42: fn test_parse()".into(),
-                }],
-                is_error: false,
-            }],
-        ),
-        4 => (
-            Role::System,
-            vec![ContentItem::System {
-                level: SystemLevel::Warning,
-                content: "large file ignored".into(),
-                tool_use_id: None,
-            }],
-        ),
-        5 => (
-            Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: tool,
-                name: "Bash".into(),
-                input: serde_json::json!({"command": "cargo test"}),
-            }],
-        ),
-        6 => (
-            Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: format!("toolu_{:03}", n - 1),
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: "error[E0308]: mismatched types".into(),
-                }],
-                is_error: true,
-            }],
-        ),
-        7 => (
-            Role::User,
-            vec![
-                ContentItem::UserMessage {
-                    text: "here is a screenshot".into(),
-                },
-                ContentItem::Image {
-                    source: ImageSource::Base64 {
-                        media_type: "image/png".into(),
-                        data: "iVBORw0KGgo=".into(),
-                    },
-                },
-            ],
-        ),
-        8 => (
-            Role::Assistant,
-            vec![ContentItem::UnknownJson {
-                json: serde_json::json!({"type": "server_tool_use", "n": n}),
-            }],
-        ),
-        _ => (
-            Role::User,
-            vec![ContentItem::UserMessage {
-                text: format!("Thanks, message {n}"),
-            }],
-        ),
-    }
+    sample::mixed_content(n, TextSize::Short)
 }
 
 /// A conversation of `messages` on one initial thread, as an import stores it in one piece
@@ -121,33 +29,13 @@ pub fn single_thread_batch(
     source_key: &str,
     project_path: &str,
 ) -> ImportBatch {
-    let now = chrono::Utc::now();
-    let thread = ThreadId::new();
-    ImportBatch {
-        source: ImportSource {
-            source_key: source_key.into(),
-            format: SourceFormat::ClaudeCode,
-            content_hash: "h1".into(),
-            metadata: None,
-        },
-        project_path: project_path.into(),
-        conversation_id: conversation,
-        display_name: "imported".into(),
-        created_at: now,
-        updated_at: now,
-        threads: vec![ImportThread {
-            id: thread,
-            original_thread_id: None,
-            origin: ThreadOrigin::Initial,
-            revision: 0,
-            links: messages.iter().map(|m| m.id).collect(),
-            created_at: now,
-            updated_at: now,
-        }],
-        messages,
-        current_thread_id: thread,
-        operations: Vec::new(),
-    }
+    let source = ImportSource {
+        source_key: source_key.into(),
+        format: SourceFormat::ClaudeCode,
+        content_hash: "h1".into(),
+        metadata: None,
+    };
+    ImportBatch::single_thread(source, project_path, "imported", conversation, messages)
 }
 
 /// How a generated Claude Code session looks: whose it is, where it ran, and what each turn's
@@ -239,14 +127,6 @@ pub fn session_data(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// What the tests import with: the defaults, and `project` for sessions that name none.
-pub fn import_options(project: &str) -> ImportOptions {
-    ImportOptions {
-        fallback_project: project.into(),
-        ..ImportOptions::default()
-    }
-}
-
 /// A user message saying `text`.
 pub fn user_text(conversation: ConversationId, text: &str) -> Message {
     Message::new(
@@ -327,4 +207,21 @@ pub async fn new_conversation(
         .create_conversation(project, name)
         .await
         .expect("create a conversation")
+}
+
+/// A commit of `edit` to the thread `base` (its links edited by the store, as the service
+/// commits), with `message` as the edit's new message if it replaces one.
+pub fn edit_commit(base: &Thread, edit: LinkEdit, message: Option<Message>) -> Commit {
+    Commit {
+        conversation_id: base.conversation_id,
+        base_thread_id: base.id,
+        base_revision: base.revision,
+        thread_id: ThreadId::new(),
+        origin: ThreadOrigin::Delete {
+            message_ids: Vec::new(),
+        },
+        links: NewLinks::Edit(edit),
+        messages: message.into_iter().collect(),
+        operations: Vec::new(),
+    }
 }

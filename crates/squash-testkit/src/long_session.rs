@@ -4,7 +4,6 @@
 
 use squash_core::{
     ContentItem, ConversationId, Message, MessageId, Role, SourceFormat, StructuredText,
-    ToolResultData,
 };
 use squash_store::ConversationStore;
 
@@ -90,11 +89,7 @@ pub fn long_session(conversation: ConversationId, n: usize) -> Vec<Message> {
             out.push(message(
                 conversation,
                 Role::Assistant,
-                vec![ContentItem::ToolCall {
-                    id: id.clone(),
-                    name: name.into(),
-                    input,
-                }],
+                vec![ContentItem::tool_call(id.clone(), name, input)],
             ));
             let lines = 20 + rng.below(100);
             let output = (1..=lines)
@@ -104,12 +99,12 @@ pub fn long_session(conversation: ConversationId, n: usize) -> Vec<Message> {
             out.push(message(
                 conversation,
                 Role::User,
-                vec![ContentItem::ToolResult {
-                    tool_use_id: id,
-                    tool_name: name.into(),
-                    result: vec![ToolResultData::Text { text: output }],
-                    is_error: rng.below(8) == 0,
-                }],
+                vec![ContentItem::tool_result(
+                    id,
+                    name,
+                    output,
+                    rng.below(8) == 0,
+                )],
             ));
         }
         out.push(text(

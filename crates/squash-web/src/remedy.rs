@@ -3,7 +3,7 @@
 //! of an error answer.
 
 use squash_app::remedy::either;
-use squash_app::Remedy;
+use squash_app::{ImportFormat, Remedy};
 use squash_core::tokens::format_count;
 
 /// A remedy as a phrase naming the API's fields.
@@ -27,14 +27,9 @@ pub fn words(remedy: &Remedy) -> String {
                                    serve`. Manual squash, edit, delete and undo work without one"
             .into(),
         Remedy::FixProvider { advice } => advice.trim_end_matches('.').into(),
-        Remedy::NameFormat { known } => format!(
-            "name the format (`format=`: {})",
-            known
-                .iter()
-                .map(|f| f.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Remedy::NameFormat { known } => {
+            format!("name the format (`format=`: {})", ImportFormat::list(known))
+        }
         Remedy::SteerModel => {
             "try again, add instructions to steer the model, or use another model".into()
         }

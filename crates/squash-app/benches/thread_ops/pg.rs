@@ -11,7 +11,7 @@ use sqlx::{Executor, PgPool};
 use squash_app::{ConversationService, EditRequest};
 use squash_core::{ContentItem, ConversationId, Message, MessageId, Role, ThreadId, ThreadOrigin};
 use squash_store::postgres::PostgresStore;
-use squash_store::{ConversationStore, ImportBatch, ImportSource, ImportThread};
+use squash_store::{ConversationStore, ImportBatch, ImportSource};
 use tokio::runtime::Runtime;
 
 use super::{
@@ -46,34 +46,20 @@ async fn side(url: &str, schema: &str) -> Side {
         })
         .collect();
     let ids: Vec<MessageId> = messages.iter().map(|m| m.id).collect();
-    let now = Utc::now();
-    let thread = ThreadId::new();
+    let source = ImportSource {
+        source_key: format!("bench:{schema}"),
+        format: squash_core::SourceFormat::Squash,
+        content_hash: "1".into(),
+        metadata: None,
+    };
     store
-        .import_conversation(ImportBatch {
-            source: ImportSource {
-                source_key: format!("bench:{schema}"),
-                format: squash_core::SourceFormat::Squash,
-                content_hash: "1".into(),
-                metadata: None,
-            },
-            project_path: super::PROJECT.into(),
-            conversation_id: conv,
-            display_name: "bench".into(),
-            created_at: now,
-            updated_at: now,
+        .import_conversation(ImportBatch::single_thread(
+            source,
+            super::PROJECT,
+            "bench",
+            conv,
             messages,
-            threads: vec![ImportThread {
-                id: thread,
-                original_thread_id: None,
-                origin: ThreadOrigin::Initial,
-                revision: 0,
-                links: ids.clone(),
-                created_at: now,
-                updated_at: now,
-            }],
-            current_thread_id: thread,
-            operations: Vec::new(),
-        })
+        ))
         .await
         .expect("import");
     service

@@ -6,7 +6,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
-use squash_core::{ContentItem, Role, ToolResultData};
+use squash_core::{ContentItem, Role};
 
 use super::names::{pick, Phrase, Unique, CRATES, MODULES};
 use super::outputs::{self, TestRun};
@@ -99,20 +99,11 @@ impl Gen {
             .map(|t| ContentItem::text_for(Role::Assistant, t))
             .into_iter()
             .collect();
-        content.push(ContentItem::ToolCall {
-            id: id.clone(),
-            name: name.to_owned(),
-            input,
-        });
+        content.push(ContentItem::tool_call(id.clone(), name, input));
         self.out.messages.push((Role::Assistant, content));
         self.out.messages.push((
             Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: id,
-                tool_name: name.to_owned(),
-                result: vec![ToolResultData::Text { text: output }],
-                is_error: error,
-            }],
+            vec![ContentItem::tool_result(id, name, output, error)],
         ));
     }
 

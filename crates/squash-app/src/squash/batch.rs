@@ -169,7 +169,7 @@ fn allowed_cuts(messages: &[&Message]) -> HashSet<usize> {
 mod tests {
     use super::*;
     use serde_json::json;
-    use squash_core::{ConversationId, ToolResultData};
+    use squash_core::ConversationId;
 
     #[test]
     fn cuts_never_separate_a_call_from_its_result() {
@@ -178,22 +178,17 @@ mod tests {
         let call = Message::new(
             conv,
             Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: "t1".into(),
-                name: "Bash".into(),
-                input: json!({"command": "ls"}),
-            }],
+            vec![ContentItem::tool_call(
+                "t1",
+                "Bash",
+                json!({"command": "ls"}),
+            )],
         )
         .unwrap();
         let result = Message::new(
             conv,
             Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: "t1".into(),
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text { text: "a".into() }],
-                is_error: false,
-            }],
+            vec![ContentItem::tool_result("t1", "Bash", "a", false)],
         )
         .unwrap();
         let (a, b) = (text("a"), text("b"));

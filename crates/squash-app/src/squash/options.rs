@@ -148,11 +148,7 @@ mod tests {
     use super::*;
 
     fn info(window: u32) -> ModelInfo {
-        ModelInfo {
-            provider: ProviderKind::Fake,
-            model: "m".into(),
-            context_window_tokens: window,
-        }
+        ModelInfo::new(ProviderKind::Fake, "m", window)
     }
 
     #[test]

@@ -12,7 +12,7 @@ use squash_app::{
 };
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::tokens::format_count;
-use squash_core::{render, ContentItem, ConversationId, MessageId, Role, ToolResultData};
+use squash_core::{render, ContentItem, ConversationId, MessageId, Role};
 use squash_llm::{
     chat_messages_from_domain, CancellationToken, ChatModel, ChatPart, ChatRole, FakeModel,
     FakeReply, LlmError, ProviderKind,
@@ -509,11 +509,11 @@ async fn tool_partners_join_the_selection() {
         .append(
             conv,
             Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: "toolu_1".into(),
-                name: "Bash".into(),
-                input: serde_json::json!({"command": "cargo build"}),
-            }],
+            vec![ContentItem::tool_call(
+                "toolu_1",
+                "Bash",
+                serde_json::json!({"command": "cargo build"}),
+            )],
         )
         .await
         .unwrap();
@@ -521,14 +521,12 @@ async fn tool_partners_join_the_selection() {
         .append(
             conv,
             Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: "toolu_1".into(),
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: format!("error[E0308]: mismatched types\n{}", long_text(1)),
-                }],
-                is_error: true,
-            }],
+            vec![ContentItem::tool_result(
+                "toolu_1",
+                "Bash",
+                format!("error[E0308]: mismatched types\n{}", long_text(1)),
+                true,
+            )],
         )
         .await
         .unwrap();
@@ -567,11 +565,11 @@ async fn tool_partners_join_the_selection() {
         .append(
             conv2,
             Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: "toolu_2".into(),
-                name: "Bash".into(),
-                input: serde_json::json!({}),
-            }],
+            vec![ContentItem::tool_call(
+                "toolu_2",
+                "Bash",
+                serde_json::json!({}),
+            )],
         )
         .await
         .unwrap();

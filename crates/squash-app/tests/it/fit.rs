@@ -17,7 +17,6 @@ use squash_core::render::message_text;
 use squash_core::tokens::message_tokens;
 use squash_core::{
     ContentItem, ConversationId, Message, MessageId, OperationKind, Role, ThreadOrigin,
-    ToolResultData,
 };
 use squash_llm::{FakeModel, LlmError};
 use squash_testkit::Backend;
@@ -38,22 +37,15 @@ async fn session(b: &Backend, steps: usize) -> (ConversationId, Vec<Message>) {
         let log = cargo_log(t, failing, 1000 + t);
         items.push((
             Role::Assistant,
-            ContentItem::ToolCall {
-                id: id.clone(),
-                name: "Bash".into(),
-                input: serde_json::json!({ "command": format!("cargo test report_{t}") }),
-            },
+            ContentItem::tool_call(
+                id.clone(),
+                "Bash",
+                serde_json::json!({ "command": format!("cargo test report_{t}") }),
+            ),
         ));
         items.push((
             Role::User,
-            ContentItem::ToolResult {
-                tool_use_id: id,
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: log.join("\n"),
-                }],
-                is_error: failing,
-            },
+            ContentItem::tool_result(id, "Bash", log.join("\n"), failing),
         ));
         if t % 4 == 3 {
             items.push((

@@ -4,31 +4,56 @@
 //! under the import) leaves nothing written.
 
 use squash_testkit::on_every_backend;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use serde_json::json;
 use squash_app::import::ImportStatus;
 use squash_app::{ImportOptions, NoProgress};
 use squash_core::{Message, SourceFormat};
 use squash_formats::read::{read_file, read_file_streaming};
+use squash_formats::{FormatError, Parsed};
 use squash_testkit::fixtures::{import_options, write_claude_session, GeneratedSession};
 use squash_testkit::Backend;
 
 /// Turns in the generated session: three messages each, so several chunks of 1,000.
 const TURNS: usize = 900;
 
-/// A session of `TURNS` turns: a prompt, an answer with a tool call, the tool's result.
-fn session(path: &Path) {
+/// A session of `TURNS` turns (a prompt, an answer with a tool call, the tool's result) in a
+/// new directory, as `big.jsonl`.
+fn session() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
     let how = GeneratedSession {
         session_id: "5e55a0b1-0000-4000-8000-00000000beef",
         cwd: "/tmp/streamed",
         command: &|t| format!("echo {t}"),
         output: &|t| format!("{t}\n").repeat(40),
     };
-    write_claude_session(path, TURNS, &how);
+    write_claude_session(&path, TURNS, &how);
+    (dir, path)
 }
+
+/// What `reader` (in memory or streamed) makes of the session at `path`.
+fn read(path: &Path, reader: Reader) -> Parsed {
+    reader(
+        path,
+        "big.jsonl",
+        SourceFormat::ClaudeCode,
+        Utc::now(),
+        &mut |_| {},
+    )
+    .unwrap()
+}
+
+type Reader = fn(
+    &Path,
+    &str,
+    SourceFormat,
+    DateTime<Utc>,
+    &mut dyn FnMut(u64),
+) -> Result<Parsed, FormatError>;
 
 fn options() -> ImportOptions {
     import_options("/tmp/import-tests")
@@ -39,9 +64,7 @@ fn essence(m: &Message) -> serde_json::Value {
 }
 
 async fn streamed_equals_in_memory(b: &Backend) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.jsonl");
-    session(&path);
+    let (_dir, path) = session();
     let summary = b
         .service
         .import_path(&path, &options(), Arc::new(NoProgress))
@@ -49,14 +72,7 @@ async fn streamed_equals_in_memory(b: &Backend) {
         .unwrap();
     let report = &summary.conversations[0];
     assert_eq!(report.status, ImportStatus::Imported);
-    let memory = read_file(
-        &path,
-        "big.jsonl",
-        SourceFormat::ClaudeCode,
-        Utc::now(),
-        &mut |_| {},
-    )
-    .unwrap();
+    let memory = read(&path, read_file);
     let expected = &memory.conversations[0];
     assert_eq!(report.counts, expected.counts());
     assert_eq!(report.counts.messages, TURNS * 3);
@@ -92,17 +108,8 @@ async fn a_streamed_import_stores_what_an_in_memory_read_makes() {
 }
 
 async fn changed_mid_import(b: &Backend) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.jsonl");
-    session(&path);
-    let parsed = read_file_streaming(
-        &path,
-        "big.jsonl",
-        SourceFormat::ClaudeCode,
-        Utc::now(),
-        &mut |_| {},
-    )
-    .unwrap();
+    let (_dir, path) = session();
+    let parsed = read(&path, read_file_streaming);
     // The last answer changes (same length) after the first pass: the chunks before it are
     // written, then the import fails.
     let text = std::fs::read_to_string(&path).unwrap();

@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use squash_app::import::{ImportOptions, NoProgress};
 use squash_core::ledger::{build_ledger, FactKind, Ledger};
-use squash_core::Message;
+use squash_core::{ConversationId, Message};
 
-async fn ledger_of(file: &str, from: usize, to: usize) -> Ledger {
+/// The session `file` of the test data, imported into a fresh SQLite store.
+async fn imported(file: &str) -> (squash_testkit::Backend, ConversationId) {
     let b = squash_testkit::sqlite().await;
     let path = squash_testkit::fixtures::session_data(file);
     let summary = b
@@ -16,6 +17,11 @@ async fn ledger_of(file: &str, from: usize, to: usize) -> Ledger {
         .await
         .unwrap();
     let conv = summary.conversations[0].conversation_id;
+    (b, conv)
+}
+
+async fn ledger_of(file: &str, from: usize, to: usize) -> Ledger {
+    let (b, conv) = imported(file).await;
     let links = b.service.current_links(conv).await.unwrap().links;
     let messages = b.service.messages(&links[from - 1..to]).await.unwrap();
     let refs: Vec<&Message> = messages.iter().collect();
@@ -90,14 +96,7 @@ async fn claude_code_init_session() {
 #[tokio::test]
 async fn every_command_of_a_long_agent_run_is_in_its_extract() {
     let file = "claude-code-compacted-258c7280/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
-    let b = squash_testkit::sqlite().await;
-    let path = squash_testkit::fixtures::session_data(file);
-    let summary = b
-        .service
-        .import_file(&path, &ImportOptions::default(), Arc::new(NoProgress))
-        .await
-        .unwrap();
-    let conv = summary.conversations[0].conversation_id;
+    let (b, conv) = imported(file).await;
     // The history before the compaction: the longest thread.
     let history = b.service.history(conv).await.unwrap();
     let longest = history

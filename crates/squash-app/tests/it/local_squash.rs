@@ -16,28 +16,38 @@ use squash_app::{
 };
 use squash_core::prompt::SquashStyle;
 use squash_core::tokens::content_tokens_with;
-use squash_core::{ContentItem, Role};
+use squash_core::{ContentItem, Conversation, Role};
 use squash_llm::{LocalConfig, LocalModel, ProviderKind};
 use squash_testkit::model::test_model;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_engine_squashes_with_the_embedded_model() {
-    let Some(path) = test_model() else { return };
-    let model = LocalModel::load(
-        &path,
-        LocalConfig {
-            context_tokens: 2048,
-            ..LocalConfig::default()
-        },
-    )
-    .expect("load the test model");
+/// The test model in a 2,048-token context, or `None` (noted) when it is not here.
+fn load_test_model() -> Option<std::sync::Arc<LocalModel>> {
+    let path = test_model()?;
+    let config = LocalConfig {
+        context_tokens: 2048,
+        ..LocalConfig::default()
+    };
+    Some(LocalModel::load(&path, config).expect("load the test model"))
+}
 
+/// A new conversation named `name` in a fresh SQLite store.
+async fn local_conversation(name: &str) -> (squash_testkit::Backend, Conversation) {
     let b = squash_testkit::sqlite().await;
     let conv = b
         .service
-        .create_conversation("/tmp/local", "Local squash")
+        .create_conversation("/tmp/local", name)
         .await
         .expect("conversation");
+    (b, conv)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_squashes_with_the_embedded_model() {
+    let Some(model) = load_test_model() else {
+        return;
+    };
+
+    let (b, conv) = local_conversation("Local squash").await;
     let texts = [
         (Role::User, "cargo build fails: error E0432 unresolved import `crate::store::Pool` in src/main.rs."),
         (Role::Assistant, "The module was renamed: `Pool` now lives in `crate::db::Pool`. I changed the import in src/main.rs and `cargo build` passes."),
@@ -100,21 +110,10 @@ async fn the_engine_squashes_with_the_embedded_model() {
 /// estimate prices, each tokenized by the model, against the window it was loaded with.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_context_meter_counts_with_the_local_tokenizer() {
-    let Some(path) = test_model() else { return };
-    let model = LocalModel::load(
-        &path,
-        LocalConfig {
-            context_tokens: 2048,
-            ..LocalConfig::default()
-        },
-    )
-    .expect("load the test model");
-    let b = squash_testkit::sqlite().await;
-    let conv = b
-        .service
-        .create_conversation("/tmp/local", "Local meter")
-        .await
-        .expect("conversation");
+    let Some(model) = load_test_model() else {
+        return;
+    };
+    let (b, conv) = local_conversation("Local meter").await;
     for n in 0..10 {
         let (role, content) = squash_testkit::mixed_content(n);
         b.service

@@ -451,16 +451,9 @@ async fn resume_other_source(b: &Backend, claude: &Agent) {
     let s = &b.service;
     let conv = new_conversation(s, &cwd, "Find the bug").await.id;
     let said = |role, text: &str| ContentItem::text_for(role, text);
-    let call = |id: &str, name: &str, input: Value| ContentItem::ToolCall {
-        id: id.into(),
-        name: name.into(),
-        input,
-    };
-    let result = |id: &str, name: &str, text: &str, is_error| ContentItem::ToolResult {
-        tool_use_id: id.into(),
-        tool_name: name.into(),
-        result: vec![ToolResultData::Text { text: text.into() }],
-        is_error,
+    let call = |id: &str, name: &str, input: Value| ContentItem::tool_call(id, name, input);
+    let result = |id: &str, name: &str, text: &str, is_error| {
+        ContentItem::tool_result(id, name, text, is_error)
     };
     let turns = [
         (Role::User, vec![said(Role::User, "Where is the bug?")]),

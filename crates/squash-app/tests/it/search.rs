@@ -10,9 +10,7 @@ use squash_testkit::schema::{PG_UNDO_SEARCH, SQLITE_UNDO_SEARCH};
 
 use serde_json::json;
 use squash_app::{ManualSquashRequest, PartnerPolicy, SearchResults, ServiceError};
-use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, Role, StructuredText, ToolResultData,
-};
+use squash_core::{ContentItem, ConversationId, Message, MessageId, Role, StructuredText};
 use squash_testkit::Backend;
 
 async fn find(b: &Backend, q: &str, conv: Option<ConversationId>) -> SearchResults {
@@ -53,24 +51,22 @@ async fn search_story(b: &Backend) {
     let call = say(
         alpha.id,
         Role::Assistant,
-        vec![ContentItem::ToolCall {
-            id: "toolu_1".into(),
-            name: "Bash".into(),
-            input: json!({"command": "cargo nextest run tokenizer"}),
-        }],
+        vec![ContentItem::tool_call(
+            "toolu_1",
+            "Bash",
+            json!({"command": "cargo nextest run tokenizer"}),
+        )],
     )
     .await;
     let result = say(
         alpha.id,
         Role::User,
-        vec![ContentItem::ToolResult {
-            tool_use_id: "toolu_1".into(),
-            tool_name: "Bash".into(),
-            result: vec![ToolResultData::Text {
-                text: "test tokenizer::empty_input ... FAILED\npanicked at src/lexer.rs:42".into(),
-            }],
-            is_error: true,
-        }],
+        vec![ContentItem::tool_result(
+            "toolu_1",
+            "Bash",
+            "test tokenizer::empty_input ... FAILED\npanicked at src/lexer.rs:42",
+            true,
+        )],
     )
     .await;
     let answer = say(

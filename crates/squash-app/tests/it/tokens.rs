@@ -46,14 +46,16 @@ async fn size_of_thread(b: &Backend, conv: ConversationId, thread: ThreadId) -> 
     expected
 }
 
-async fn size_now(b: &Backend, conv: ConversationId) -> u64 {
-    let thread = b
-        .service
+async fn current_thread(b: &Backend, conv: ConversationId) -> ThreadId {
+    b.service
         .conversation(conv)
         .await
         .unwrap()
-        .current_thread_id;
-    size_of_thread(b, conv, thread).await
+        .current_thread_id
+}
+
+async fn size_now(b: &Backend, conv: ConversationId) -> u64 {
+    size_of_thread(b, conv, current_thread(b, conv).await).await
 }
 
 async fn totals_follow_every_operation(b: &Backend) {
@@ -215,12 +217,7 @@ async fn old_rows_are_filled_on_open(b: &Backend) {
     let conv = one.conversation_id;
     b.store.import_conversation(one).await.unwrap();
     let before = size_now(b, conv).await;
-    let thread = b
-        .service
-        .conversation(conv)
-        .await
-        .unwrap()
-        .current_thread_id;
+    let thread = current_thread(b, conv).await;
 
     forget_tokens(b).await;
     let store = b.reopen().await;

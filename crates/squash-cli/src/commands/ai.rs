@@ -104,6 +104,24 @@ pub struct ModelArgs {
     pub context_window: Option<u32>,
 }
 
+impl ModelArgs {
+    /// The model these arguments name, else the one the environment selects.
+    pub async fn model(&self) -> anyhow::Result<Arc<dyn ChatModel>> {
+        providers::model_from_env(self.provider, self.model.as_deref())
+            .await
+            .map_err(failure)
+    }
+
+    /// [`model`](Self::model) when one is `needed`; none otherwise (nothing is checked then).
+    pub async fn model_if(&self, needed: bool) -> anyhow::Result<Option<Arc<dyn ChatModel>>> {
+        Ok(if needed {
+            Some(self.model().await?)
+        } else {
+            None
+        })
+    }
+}
+
 pub async fn ai(
     service: &ConversationService,
     out: &Output,
@@ -117,15 +135,7 @@ pub async fn ai(
     }
     let style = SquashStyle::from(args.style);
     // The extract needs no model: it works with none configured.
-    let model = if style.needs_model() {
-        Some(
-            providers::model_from_env(args.model.provider, args.model.model.as_deref())
-                .await
-                .map_err(failure)?,
-        )
-    } else {
-        None
-    };
+    let model = args.model.model_if(style.needs_model()).await?;
     let mut options = SquashOptions::from_env().map_err(failure)?;
     if let Some(window) = args.model.context_window {
         options.context_window = Some(window);

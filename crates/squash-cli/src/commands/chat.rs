@@ -3,7 +3,6 @@
 use std::io::Write;
 
 use clap::Args;
-use squash_app::providers;
 use squash_app::{ChatOptions, ConversationService, SquashOptions};
 
 use crate::commands::ai::{cancel_on_ctrl_c, ModelArgs};
@@ -30,9 +29,7 @@ pub async fn run(
     args: ChatArgs,
 ) -> anyhow::Result<()> {
     let conv = service.resolve_conversation(&args.conversation).await?;
-    let model = providers::model_from_env(args.model.provider, args.model.model.as_deref())
-        .await
-        .map_err(failure)?;
+    let model = args.model.model().await?;
     let defaults = SquashOptions::from_env().map_err(failure)?;
     let options = ChatOptions {
         system: args.system.clone(),

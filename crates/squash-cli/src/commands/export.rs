@@ -6,7 +6,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use squash_app::export::{project_dir, rollout_path};
 use squash_app::resume::AgentHomes;
 use squash_app::{ConversationService, ExportFormat, ExportOptions};
@@ -18,7 +18,7 @@ pub struct ExportArgs {
     /// Conversation id, unique id prefix, or exact name.
     pub conversation: String,
     #[arg(long, value_enum, default_value = "markdown")]
-    pub format: FormatArg,
+    pub format: ExportFormat,
     /// Write to this file (or into this directory, as <session>.jsonl for claude-code,
     /// rollout-<time>-<session>.jsonl for codex) instead of standard output.
     #[arg(long, short)]
@@ -43,32 +43,6 @@ pub struct ExportArgs {
     pub model: Option<String>,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum FormatArg {
-    Markdown,
-    Json,
-    ClaudeCode,
-    Codex,
-    /// A Gemini CLI recording, for `gemini --resume <session>`.
-    Gemini,
-    /// An opencode session document, for `opencode import <file>`.
-    Opencode,
-}
-
-impl From<FormatArg> for ExportFormat {
-    fn from(f: FormatArg) -> Self {
-        match f {
-            FormatArg::Markdown => ExportFormat::Markdown,
-            FormatArg::Json => ExportFormat::Json,
-            FormatArg::ClaudeCode => ExportFormat::ClaudeCode,
-            FormatArg::Codex => ExportFormat::Codex,
-            FormatArg::Gemini => ExportFormat::Gemini,
-            FormatArg::Opencode => ExportFormat::Opencode,
-        }
-    }
-}
-
-/// `$<var>`, else `~/<dir>`: where an agent keeps its configuration and sessions.
 fn is_agent(format: ExportFormat) -> bool {
     matches!(
         format,
@@ -101,7 +75,7 @@ pub async fn run(
     out: &Output,
     args: ExportArgs,
 ) -> anyhow::Result<()> {
-    let format: ExportFormat = args.format.into();
+    let format = args.format;
     if args.install && !is_agent(format) {
         anyhow::bail!("--install only applies to --format claude-code, codex or gemini");
     }

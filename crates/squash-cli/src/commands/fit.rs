@@ -6,7 +6,6 @@ use squash_app::fit::{
     FitOutcome, FitProgress, FitService, FitStep, FitStrategy, PlannedFit, StepAction,
     DEFAULT_KEEP_LAST,
 };
-use squash_app::providers;
 use squash_app::{ConversationService, SquashOptions};
 use squash_core::fit::{FitPlan, FitRequest, LevelReport};
 use squash_core::tokens::format_count;
@@ -147,15 +146,8 @@ pub async fn fit(
 ) -> anyhow::Result<FitOutcome> {
     let planned = plan(service, conv, budget, args).await?;
     // A plan out of reach without --best-effort is refused before any step: no model then.
-    let model = if planned.plan.needs_model() && (planned.plan.fits() || args.best_effort) {
-        Some(
-            providers::model_from_env(args.model.provider, args.model.model.as_deref())
-                .await
-                .map_err(failure)?,
-        )
-    } else {
-        None
-    };
+    let needed = planned.plan.needs_model() && (planned.plan.fits() || args.best_effort);
+    let model = args.model.model_if(needed).await?;
     let mut options = SquashOptions::from_env().map_err(failure)?;
     options.context_window = args.model.context_window.or(options.context_window);
     // The engine streams nothing here: a fit reports its steps, not the model's text.

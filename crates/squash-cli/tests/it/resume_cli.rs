@@ -71,16 +71,20 @@ fn sha256(path: &Path) -> String {
     squash_formats::sha256_hex(&std::fs::read(path).unwrap())
 }
 
-/// Fails with one line, writes nothing, leaves the session file alone.
-fn refused(env: &Env, args: &[&str], says: &str) {
-    let before: Vec<(PathBuf, String)> = env
-        .sessions()
+/// Each session file the agent homes hold, with the SHA-256 of its bytes.
+fn session_hashes(env: &Env) -> Vec<(PathBuf, String)> {
+    env.sessions()
         .into_iter()
         .map(|p| {
             let h = sha256(&p);
             (p, h)
         })
-        .collect();
+        .collect()
+}
+
+/// Fails with one line, writes nothing, leaves the session file alone.
+fn refused(env: &Env, args: &[&str], says: &str) {
+    let before = session_hashes(env);
     let out = env.run(args);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
@@ -91,14 +95,7 @@ fn refused(env: &Env, args: &[&str], says: &str) {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    let after: Vec<(PathBuf, String)> = env
-        .sessions()
-        .into_iter()
-        .map(|p| {
-            let h = sha256(&p);
-            (p, h)
-        })
-        .collect();
+    let after = session_hashes(env);
     assert_eq!(before, after, "session files untouched");
     assert!(env.conversations().is_empty(), "nothing imported");
 }

@@ -2,7 +2,7 @@ use std::collections::HashMap;
 
 use super::*;
 use crate::ids::{ConversationId, MessageId};
-use crate::message::{ContentItem, Message, Role, ToolResultData};
+use crate::message::{ContentItem, Message, Role};
 use crate::tokens::message_tokens;
 
 fn msg(conv: ConversationId, role: Role, content: Vec<ContentItem>) -> Message {
@@ -36,11 +36,11 @@ fn session(steps: usize, output_lines: usize) -> Vec<Message> {
         out.push(msg(
             conv,
             Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: id.clone(),
-                name: "Bash".into(),
-                input: serde_json::json!({"command": format!("cargo test report_{t}")}),
-            }],
+            vec![ContentItem::tool_call(
+                id.clone(),
+                "Bash",
+                serde_json::json!({"command": format!("cargo test report_{t}")}),
+            )],
         ));
         let failing = t % 2 == 1;
         let mut log: Vec<String> = (0..output_lines)
@@ -57,14 +57,12 @@ fn session(steps: usize, output_lines: usize) -> Vec<Message> {
         out.push(msg(
             conv,
             Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: id,
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: log.join("\n"),
-                }],
-                is_error: failing,
-            }],
+            vec![ContentItem::tool_result(
+                id,
+                "Bash",
+                log.join("\n"),
+                failing,
+            )],
         ));
         if t % 4 == 3 {
             out.push(msg(
@@ -240,11 +238,11 @@ fn rereads(steps: usize) -> Vec<Message> {
         thread.push(msg(
             conv,
             Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: id.clone(),
-                name: "Read".into(),
-                input: serde_json::json!({"file_path": "/work/acme/crates/report/src/lib.rs"}),
-            }],
+            vec![ContentItem::tool_call(
+                id.clone(),
+                "Read",
+                serde_json::json!({"file_path": "/work/acme/crates/report/src/lib.rs"}),
+            )],
         ));
         let text: String = (1..=200)
             .map(|i| format!("{i:>6}→let v_{i} = {i};\n"))
@@ -252,12 +250,7 @@ fn rereads(steps: usize) -> Vec<Message> {
         thread.push(msg(
             conv,
             Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: id,
-                tool_name: "Read".into(),
-                result: vec![ToolResultData::Text { text }],
-                is_error: false,
-            }],
+            vec![ContentItem::tool_result(id, "Read", text, false)],
         ));
     }
     thread

@@ -92,11 +92,7 @@ fn trim_item(item: &ContentItem, role: Role) -> Option<ContentItem> {
         }
         ContentItem::ToolCall { id, name, input } => {
             let input = trim_input(input)?;
-            Some(ContentItem::ToolCall {
-                id: id.clone(),
-                name: name.clone(),
-                input,
-            })
+            Some(ContentItem::tool_call(id.clone(), name.clone(), input))
         }
         // A reasoning block is signed: it cannot be shortened, only replaced by text.
         ContentItem::Thinking { thinking, .. } if role == Role::Assistant => {

@@ -42,12 +42,12 @@ fn a_message_keeps_its_ids_and_a_request_its_words() {
     let result = Message::new(
         conv,
         Role::User,
-        vec![ContentItem::ToolResult {
-            tool_use_id: "toolu_1".into(),
-            tool_name: "Bash".into(),
-            result: vec![ToolResultData::Text { text: build_log() }],
-            is_error: true,
-        }],
+        vec![ContentItem::tool_result(
+            "toolu_1",
+            "Bash",
+            build_log(),
+            true,
+        )],
     )
     .expect("valid");
     let trimmed = trim_message(&result, false).expect("trimmed");
@@ -64,11 +64,11 @@ fn a_message_keeps_its_ids_and_a_request_its_words() {
     let write = Message::new(
         conv,
         Role::Assistant,
-        vec![ContentItem::ToolCall {
-            id: "toolu_2".into(),
-            name: "Write".into(),
-            input: json!({"file_path": "src/big.rs", "content": build_log()}),
-        }],
+        vec![ContentItem::tool_call(
+            "toolu_2",
+            "Write",
+            json!({"file_path": "src/big.rs", "content": build_log()}),
+        )],
     )
     .expect("valid");
     let ContentItem::ToolCall { input, id, .. } = &trim_message(&write, false).unwrap()[0] else {

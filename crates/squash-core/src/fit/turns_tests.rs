@@ -1,7 +1,7 @@
 use super::*;
 use crate::fit::summary::summarize;
 use crate::ids::ConversationId;
-use crate::message::{ContentItem, Instruction, Role, ToolResultData};
+use crate::message::{ContentItem, Instruction, Role};
 
 fn msg(role: Role, content: Vec<ContentItem>) -> Message {
     Message::new(ConversationId::new(), role, content).expect("valid")
@@ -17,25 +17,18 @@ fn request(text: &str) -> Message {
 fn call(id: &str) -> Message {
     msg(
         Role::Assistant,
-        vec![ContentItem::ToolCall {
-            id: id.into(),
-            name: "Bash".into(),
-            input: serde_json::json!({"command": "ls"}),
-        }],
+        vec![ContentItem::tool_call(
+            id,
+            "Bash",
+            serde_json::json!({"command": "ls"}),
+        )],
     )
 }
 
 fn result(id: &str) -> Message {
     msg(
         Role::User,
-        vec![ContentItem::ToolResult {
-            tool_use_id: id.into(),
-            tool_name: "Bash".into(),
-            result: vec![ToolResultData::Text {
-                text: "a\nb".into(),
-            }],
-            is_error: false,
-        }],
+        vec![ContentItem::tool_result(id, "Bash", "a\nb", false)],
     )
 }
 
@@ -88,11 +81,11 @@ fn one_request_and_many_steps() {
 #[test]
 fn parallel_calls_are_one_step_and_dangling_ones_pin_theirs() {
     let mut both = call("a");
-    both.content.push(ContentItem::ToolCall {
-        id: "b".into(),
-        name: "Bash".into(),
-        input: serde_json::json!({"command": "pwd"}),
-    });
+    both.content.push(ContentItem::tool_call(
+        "b",
+        "Bash",
+        serde_json::json!({"command": "pwd"}),
+    ));
     let thread = [
         request("go"),
         both,

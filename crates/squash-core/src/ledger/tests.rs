@@ -123,11 +123,7 @@ fn say(role: Role, text: &str) -> Message {
 fn call(id: &str, name: &str, input: serde_json::Value) -> Message {
     m(
         Role::Assistant,
-        vec![ContentItem::ToolCall {
-            id: id.into(),
-            name: name.into(),
-            input,
-        }],
+        vec![ContentItem::tool_call(id, name, input)],
     )
 }
 

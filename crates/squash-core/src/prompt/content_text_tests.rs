@@ -4,14 +4,7 @@ use serde_json::json;
 #[test]
 fn results_name_the_tool_and_the_outcome() {
     let names = ToolNames(HashMap::from([("t1", "Grep")]));
-    let ok = ContentItem::ToolResult {
-        tool_use_id: "t1".into(),
-        tool_name: String::new(),
-        result: vec![ToolResultData::Text {
-            text: "Found 2 files\n".into(),
-        }],
-        is_error: false,
-    };
+    let ok = ContentItem::tool_result("t1", String::new(), "Found 2 files\n", false);
     assert_eq!(
         item_for_model(&ok, &names, Cut::Prompt).unwrap(),
         "Grep returned: Found 2 files"

@@ -1,6 +1,6 @@
 use super::*;
 use crate::ids::ConversationId;
-use crate::message::{ContentItem, Role, ToolResultData};
+use crate::message::{ContentItem, Role};
 
 fn msg(role: Role, text: &str) -> Message {
     Message::text(ConversationId::new(), role, text).unwrap()
@@ -149,14 +149,7 @@ fn tool_result_messages_are_attributed_to_the_tool() {
     let result = Message::new(
         ConversationId::new(),
         Role::User,
-        vec![ContentItem::ToolResult {
-            tool_use_id: "t".into(),
-            tool_name: "Read".into(),
-            result: vec![ToolResultData::Text {
-                text: "fn main() {}".into(),
-            }],
-            is_error: false,
-        }],
+        vec![ContentItem::tool_result("t", "Read", "fn main() {}", false)],
     )
     .unwrap();
     let question = msg(Role::User, "why?");

@@ -6,7 +6,7 @@
 
 use serde_json::json;
 use squash_core::prompt::{build_squash_prompt, messages_text, PromptStyle};
-use squash_core::{ContentItem, ConversationId, Message, Role, SystemLevel, ToolResultData};
+use squash_core::{ContentItem, ConversationId, Message, Role, SystemLevel};
 
 fn conv() -> ConversationId {
     // Any id: it never reaches the prompt.
@@ -24,25 +24,14 @@ fn items(role: Role, content: Vec<ContentItem>) -> Message {
 fn call(id: &str, name: &str, input: serde_json::Value) -> Message {
     items(
         Role::Assistant,
-        vec![ContentItem::ToolCall {
-            id: id.into(),
-            name: name.into(),
-            input,
-        }],
+        vec![ContentItem::tool_call(id, name, input)],
     )
 }
 
 fn result(id: &str, name: &str, output: &str, is_error: bool) -> Message {
     items(
         Role::User,
-        vec![ContentItem::ToolResult {
-            tool_use_id: id.into(),
-            tool_name: name.into(),
-            result: vec![ToolResultData::Text {
-                text: output.into(),
-            }],
-            is_error,
-        }],
+        vec![ContentItem::tool_result(id, name, output, is_error)],
     )
 }
 

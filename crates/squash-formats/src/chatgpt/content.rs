@@ -77,11 +77,7 @@ pub(super) fn items(
         Author::Assistant => match called_tool(message) {
             Some(tool) => {
                 let id = str_of(message, "id").unwrap_or_default().to_owned();
-                let call = ContentItem::ToolCall {
-                    id,
-                    name: tool.to_owned(),
-                    input: content.clone(),
-                };
+                let call = ContentItem::tool_call(id, tool, content.clone());
                 (Role::Assistant, vec![call])
             }
             None => (Role::Assistant, content_items(Role::Assistant, content)),

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, FixedOffset, TimeZone, Utc};
 use serde_json::{json, Value};
-use squash_core::{ContentItem, ConversationId, Message, MessageId, Role, ToolResultData};
+use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
 
 use super::*;
 use crate::session::{Session, Written};
@@ -269,12 +269,7 @@ fn message(role: Role, content: Vec<ContentItem>) -> Message {
 #[test]
 fn messages_of_another_source_become_fresh_items() {
     let said = ContentItem::text_for;
-    let result = |id: &str, text: &str| ContentItem::ToolResult {
-        tool_use_id: id.into(),
-        tool_name: "Bash".into(),
-        result: vec![ToolResultData::Text { text: text.into() }],
-        is_error: false,
-    };
+    let result = |id: &str, text: &str| ContentItem::tool_result(id, "Bash", text, false);
     let messages = [
         message(Role::System, vec![said(Role::System, "Be brief.")]),
         message(Role::User, vec![said(Role::User, "Where is the bug?")]),
@@ -287,11 +282,7 @@ fn messages_of_another_source_become_fresh_items() {
                     thinking: "Let me grep.".into(),
                 },
                 said(Role::Assistant, "Searching."),
-                ContentItem::ToolCall {
-                    id: "toolu_1".into(),
-                    name: "Bash".into(),
-                    input: json!({"command": "grep -n unwrap src"}),
-                },
+                ContentItem::tool_call("toolu_1", "Bash", json!({"command": "grep -n unwrap src"})),
                 result("toolu_1", "src/lib.rs:7: x.unwrap()"),
                 said(Role::Assistant, "Line 7."),
             ],
@@ -299,11 +290,11 @@ fn messages_of_another_source_become_fresh_items() {
         // A call that was never answered.
         message(
             Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: "toolu_2".into(),
-                name: "Bash".into(),
-                input: json!({"command": "cargo test"}),
-            }],
+            vec![ContentItem::tool_call(
+                "toolu_2",
+                "Bash",
+                json!({"command": "cargo test"}),
+            )],
         ),
     ];
     let (text, written) = export(&messages, &[]);

@@ -4,9 +4,7 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
-use squash_core::{
-    ContentItem, ConversationId, ImageSource, Message, Role, SystemLevel, ToolResultData,
-};
+use squash_core::{ContentItem, ConversationId, ImageSource, Message, Role, SystemLevel};
 
 use super::META_KEY;
 use crate::fields::{imported_message, parse_time};
@@ -174,14 +172,12 @@ fn user_items(parts: &[Value]) -> Vec<ContentItem> {
                 let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
                 let name = r.get("name").and_then(Value::as_str).unwrap_or_default();
                 let response = r.get("response").unwrap_or(&Value::Null);
-                return Some(ContentItem::ToolResult {
-                    tool_use_id: id.to_owned(),
-                    tool_name: name.to_owned(),
-                    result: vec![ToolResultData::Text {
-                        text: response_text(response),
-                    }],
-                    is_error: response.get("error").is_some(),
-                });
+                return Some(ContentItem::tool_result(
+                    id,
+                    name,
+                    response_text(response),
+                    response.get("error").is_some(),
+                ));
             }
             Some(media(p))
         })
@@ -306,18 +302,13 @@ fn model_items(record: &Map<String, Value>, content: &Value) -> ModelItems {
     for call in list(record, "toolCalls") {
         let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
         let name = call.get("name").and_then(Value::as_str).unwrap_or("tool");
-        items.push(ContentItem::ToolCall {
-            id: id.to_owned(),
-            name: name.to_owned(),
-            input: call.get("args").cloned().unwrap_or(json!({})),
-        });
+        items.push(ContentItem::tool_call(
+            id,
+            name,
+            call.get("args").cloned().unwrap_or(json!({})),
+        ));
         let (text, is_error) = call_result(call);
-        results.push(ContentItem::ToolResult {
-            tool_use_id: id.to_owned(),
-            tool_name: name.to_owned(),
-            result: vec![ToolResultData::Text { text }],
-            is_error,
-        });
+        results.push(ContentItem::tool_result(id, name, text, is_error));
         answered.push(id.to_owned());
         let mut rest = call.as_object().cloned().unwrap_or_default();
         for k in ["args", "result"] {

@@ -185,11 +185,11 @@ fn assistant_message(item: &Value) -> Option<ContentItem> {
 
 fn tool_call(item: &Value) -> Option<ContentItem> {
     let call = item.get("call")?;
-    Some(ContentItem::ToolCall {
-        id: id_string(item.get("id"))?,
-        name: text(call, "name")?,
-        input: call.get("input").cloned().unwrap_or(Value::Null),
-    })
+    Some(ContentItem::tool_call(
+        id_string(item.get("id"))?,
+        text(call, "name")?,
+        call.get("input").cloned().unwrap_or(Value::Null),
+    ))
 }
 
 fn tool_result(item: &Value) -> Option<ContentItem> {

@@ -4,7 +4,6 @@ use chrono::{DateTime, TimeZone, Utc};
 use serde_json::{json, Value};
 use squash_core::{
     ContentItem, ConversationId, ImageSource, Message, Role, SourceFormat, SystemLevel,
-    ToolResultData,
 };
 
 use super::{Source, META_KEY};
@@ -193,17 +192,12 @@ fn tool(part: &Value) -> (ContentItem, ContentItem, Value) {
         "error" => (string(&state["error"]), true),
         other => (format!("(no result: the call was {other:?})"), true),
     };
-    let call = ContentItem::ToolCall {
-        id: id.clone(),
-        name: name.clone(),
-        input: state.get("input").cloned().unwrap_or(json!({})),
-    };
-    let result = ContentItem::ToolResult {
-        tool_use_id: id,
-        tool_name: name,
-        result: vec![ToolResultData::Text { text }],
-        is_error,
-    };
+    let call = ContentItem::tool_call(
+        id.clone(),
+        name.clone(),
+        state.get("input").cloned().unwrap_or(json!({})),
+    );
+    let result = ContentItem::tool_result(id, name, text, is_error);
     let mut rest = part.clone();
     if let Some(Value::Object(s)) = rest.get_mut("state") {
         for k in ["input", "output", "error"] {

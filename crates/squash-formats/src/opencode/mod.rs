@@ -67,8 +67,7 @@ pub fn parse_document(
             }
             _ => {
                 parsed.records.lines += 1;
-                let reason = format!("message {}: not a JSON object", i + 1);
-                parsed.skip_record(source_name, None, reason);
+                parsed.skip_message(source_name, i, "not a JSON object");
             }
         }
     }

@@ -6,9 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use squash_core::{
-    ContentItem, ConversationId, Message, Role, StructuredText, SystemLevel, ToolResultData,
-};
+use squash_core::{ContentItem, ConversationId, Message, Role, StructuredText, SystemLevel};
 
 /// One selection to squash.
 pub struct Case {
@@ -29,22 +27,11 @@ fn text(role: Role, body: &str) -> Message {
 }
 
 fn call(id: &str, name: &str, input: Value) -> ContentItem {
-    ContentItem::ToolCall {
-        id: id.into(),
-        name: name.into(),
-        input,
-    }
+    ContentItem::tool_call(id, name, input)
 }
 
 fn result(id: &str, name: &str, output: &str, is_error: bool) -> ContentItem {
-    ContentItem::ToolResult {
-        tool_use_id: id.into(),
-        tool_name: name.into(),
-        result: vec![ToolResultData::Text {
-            text: output.into(),
-        }],
-        is_error,
-    }
+    ContentItem::tool_result(id, name, output, is_error)
 }
 
 fn assistant_text(body: &str) -> ContentItem {

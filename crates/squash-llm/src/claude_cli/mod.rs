@@ -140,11 +140,11 @@ impl ClaudeCliModel {
 #[async_trait]
 impl ChatModel for ClaudeCliModel {
     fn info(&self) -> ModelInfo {
-        ModelInfo {
-            provider: ProviderKind::ClaudeCli,
-            model: self.config.model.clone(),
-            context_window_tokens: self.config.context_window_tokens,
-        }
+        ModelInfo::new(
+            ProviderKind::ClaudeCli,
+            self.config.model.clone(),
+            self.config.context_window_tokens,
+        )
     }
 
     /// The CLI cannot stream: a streaming caller gets the whole answer as one delta.

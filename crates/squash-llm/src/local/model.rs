@@ -285,11 +285,11 @@ impl Drop for StopOnDrop {
 #[async_trait]
 impl ChatModel for LocalModel {
     fn info(&self) -> ModelInfo {
-        ModelInfo {
-            provider: ProviderKind::Local,
-            model: self.weights.name().to_owned(),
-            context_window_tokens: self.context_tokens(),
-        }
+        ModelInfo::new(
+            ProviderKind::Local,
+            self.weights.name().to_owned(),
+            self.context_tokens(),
+        )
     }
 
     fn count_tokens(&self, text: &str) -> Option<u64> {

@@ -30,11 +30,11 @@ impl ChatApi for Completions {
     const CUT_SHORT: &'static str = "the answer stream ended before the answer was complete";
 
     fn info(&self) -> ModelInfo {
-        ModelInfo {
-            provider: Self::PROVIDER,
-            model: self.config.model.clone(),
-            context_window_tokens: self.config.context_window_tokens,
-        }
+        ModelInfo::new(
+            Self::PROVIDER,
+            self.config.model.clone(),
+            self.config.context_window_tokens,
+        )
     }
 
     fn secret(&self) -> Option<&str> {

@@ -3,13 +3,14 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::wire::{squash_request, wire_tests, Wire};
 use serde_json::json;
 use squash_llm::{
-    AnthropicConfig, AnthropicModel, CancellationToken, ChatMessage, ChatModel, ChatRequest,
-    LlmError, ProviderKind, StopReason,
+    AnthropicConfig, AnthropicModel, CancellationToken, ChatModel, LlmError, ProviderKind,
+    RetryPolicy, StopReason,
 };
 use squash_testkit::model_server::{
-    cancel_after, closed_port_url, complete_err, fast_retry, Deltas, MockServer, Reply,
+    cancel_after, complete_err, fast_retry, Deltas, MockServer, Reply,
 };
 
 const KEY: &str = "sk-ant-test-secret-key-123";
@@ -29,20 +30,6 @@ fn model_with(server_url: &str, edit: impl FnOnce(&mut AnthropicConfig)) -> Anth
     AnthropicModel::new(config).expect("model")
 }
 
-fn squash_request() -> ChatRequest {
-    ChatRequest {
-        system: Some("You compress conversations.".into()),
-        messages: vec![
-            ChatMessage::user("first question"),
-            ChatMessage::assistant("first answer"),
-            ChatMessage::user("<messages_to_squash>...</messages_to_squash>"),
-        ],
-        temperature: Some(0.3),
-        max_output_tokens: 4096,
-        model: None,
-    }
-}
-
 fn success_body(text: &str) -> serde_json::Value {
     json!({
         "id": "msg_1",
@@ -59,6 +46,32 @@ fn success_body(text: &str) -> serde_json::Value {
 fn error_body(kind: &str, message: &str) -> serde_json::Value {
     json!({"type": "error", "error": {"type": kind, "message": message}})
 }
+
+/// The Messages API for the shared tests of `wire.rs`.
+struct Anthropic;
+
+impl Wire for Anthropic {
+    type Model = AnthropicModel;
+
+    fn model(url: &str, retry: RetryPolicy, timeout: Option<Duration>) -> AnthropicModel {
+        model_with(url, |c| {
+            c.retry = retry;
+            if let Some(timeout) = timeout {
+                c.timeout = timeout;
+            }
+        })
+    }
+
+    fn answer(text: &str) -> serde_json::Value {
+        success_body(text)
+    }
+
+    fn rate_limited() -> serde_json::Value {
+        error_body("rate_limit_error", "slow down")
+    }
+}
+
+wire_tests!(Anthropic);
 
 #[tokio::test]
 async fn complete_sends_the_documented_request() {
@@ -135,30 +148,6 @@ async fn unauthorized_is_auth_and_never_shows_the_key() {
 }
 
 #[tokio::test]
-async fn rate_limit_is_retried_after_the_announced_delay() {
-    let server = MockServer::start(vec![
-        Reply::json(429, error_body("rate_limit_error", "slow down")).header("retry-after", "1"),
-        Reply::json(200, success_body("after the wait")),
-    ])
-    .await;
-    // A long backoff proves the wait came from `retry-after`, not from the policy.
-    let model = model_with(&server.url, |c| {
-        c.retry.base_delay = Duration::from_secs(20);
-        c.retry.max_delay = Duration::from_secs(20);
-    });
-    let started = Instant::now();
-    let response = model
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .expect("answer after retry");
-    let waited = started.elapsed();
-    assert_eq!(response.text, "after the wait");
-    assert_eq!(server.requests().len(), 2);
-    assert!(waited >= Duration::from_millis(950), "waited {waited:?}");
-    assert!(waited < Duration::from_secs(10), "waited {waited:?}");
-}
-
-#[tokio::test]
 async fn server_errors_are_retried_a_bounded_number_of_times() {
     let server = MockServer::always(Reply::json(500, error_body("api_error", "boom"))).await;
     let error = complete_err(&model(&server.url), &squash_request()).await;
@@ -186,25 +175,6 @@ async fn overloaded_then_success() {
         .expect("answer");
     assert_eq!(response.text, "fine now");
     assert_eq!(server.requests().len(), 2);
-}
-
-#[tokio::test]
-async fn a_slow_server_times_out() {
-    let server = MockServer::always(
-        Reply::json(200, success_body("too late")).delay(Duration::from_secs(5)),
-    )
-    .await;
-    let model = model_with(&server.url, |c| c.timeout = Duration::from_millis(200));
-    let started = Instant::now();
-    let error = complete_err(&model, &squash_request()).await;
-    assert_eq!(
-        error,
-        LlmError::Timeout {
-            after: Duration::from_millis(200)
-        }
-    );
-    assert!(started.elapsed() < Duration::from_secs(2));
-    assert_eq!(server.requests().len(), 1, "timeouts are not retried");
 }
 
 #[tokio::test]
@@ -246,21 +216,6 @@ async fn other_bad_requests_are_not_retried() {
 }
 
 #[tokio::test]
-async fn cancellation_stops_a_call_in_flight() {
-    let server =
-        MockServer::always(Reply::json(200, success_body("never")).delay(Duration::from_secs(10)))
-            .await;
-    let cancel = cancel_after(Duration::from_millis(100));
-    let started = Instant::now();
-    let error = model(&server.url)
-        .complete(&squash_request(), &cancel)
-        .await
-        .unwrap_err();
-    assert_eq!(error, LlmError::Cancelled);
-    assert!(started.elapsed() < Duration::from_secs(3));
-}
-
-#[tokio::test]
 async fn cancellation_stops_a_backoff_wait() {
     let server = MockServer::always(
         Reply::json(429, error_body("rate_limit_error", "slow down")).header("retry-after", "30"),
@@ -276,14 +231,6 @@ async fn cancellation_stops_a_backoff_wait() {
     assert_eq!(error, LlmError::Cancelled);
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(server.requests().len(), 1);
-}
-
-#[tokio::test]
-async fn an_unreachable_server_is_a_network_error() {
-    let url = closed_port_url().await;
-    let error = complete_err(&model(&url), &squash_request()).await;
-    assert_eq!(error.class(), "network", "{error:?}");
-    assert!(error.is_retryable());
 }
 
 fn sse(kind: &str, data: serde_json::Value) -> String {

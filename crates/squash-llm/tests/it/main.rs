@@ -7,3 +7,4 @@ mod anthropic;
 mod claude_cli;
 mod local_model;
 mod openai;
+mod wire;

@@ -2,14 +2,13 @@
 
 use std::time::{Duration, Instant};
 
+use crate::wire::{squash_request, wire_tests, Wire};
 use serde_json::json;
 use squash_llm::{
-    CancellationToken, ChatMessage, ChatModel, ChatRequest, LlmError, OpenAiConfig, OpenAiModel,
-    ProviderKind, StopReason, TokenLimitField,
+    CancellationToken, ChatModel, LlmError, OpenAiConfig, OpenAiModel, ProviderKind, RetryPolicy,
+    StopReason, TokenLimitField,
 };
-use squash_testkit::model_server::{
-    cancel_after, closed_port_url, complete_err, fast_retry, Deltas, MockServer, Reply,
-};
+use squash_testkit::model_server::{complete_err, fast_retry, Deltas, MockServer, Reply};
 
 const KEY: &str = "sk-proj-test-secret-key-456";
 
@@ -23,20 +22,6 @@ fn model_with(server_url: &str, edit: impl FnOnce(&mut OpenAiConfig)) -> OpenAiM
 
 fn model(server_url: &str) -> OpenAiModel {
     model_with(server_url, |_| {})
-}
-
-fn squash_request() -> ChatRequest {
-    ChatRequest {
-        system: Some("You compress conversations.".into()),
-        messages: vec![
-            ChatMessage::user("first question"),
-            ChatMessage::assistant("first answer"),
-            ChatMessage::user("<messages_to_squash>...</messages_to_squash>"),
-        ],
-        temperature: Some(0.3),
-        max_output_tokens: 4096,
-        model: None,
-    }
 }
 
 fn success_body(text: &str) -> serde_json::Value {
@@ -57,6 +42,36 @@ fn success_body(text: &str) -> serde_json::Value {
 fn error_body(message: &str, kind: &str, code: Option<&str>) -> serde_json::Value {
     json!({"error": {"message": message, "type": kind, "param": null, "code": code}})
 }
+
+/// Chat Completions for the shared tests of `wire.rs`.
+struct OpenAi;
+
+impl Wire for OpenAi {
+    type Model = OpenAiModel;
+
+    fn model(url: &str, retry: RetryPolicy, timeout: Option<Duration>) -> OpenAiModel {
+        model_with(url, |c| {
+            c.retry = retry;
+            if let Some(timeout) = timeout {
+                c.timeout = timeout;
+            }
+        })
+    }
+
+    fn answer(text: &str) -> serde_json::Value {
+        success_body(text)
+    }
+
+    fn rate_limited() -> serde_json::Value {
+        error_body(
+            "Rate limit reached",
+            "requests",
+            Some("rate_limit_exceeded"),
+        )
+    }
+}
+
+wire_tests!(OpenAi);
 
 #[tokio::test]
 async fn a_cut_off_answer_without_usage_says_so_and_counts_nothing() {
@@ -178,37 +193,6 @@ async fn unauthorized_is_auth_and_never_shows_the_key() {
 }
 
 #[tokio::test]
-async fn rate_limit_is_retried_after_the_announced_delay() {
-    let server = MockServer::start(vec![
-        Reply::json(
-            429,
-            error_body(
-                "Rate limit reached",
-                "requests",
-                Some("rate_limit_exceeded"),
-            ),
-        )
-        .header("retry-after", "1"),
-        Reply::json(200, success_body("after the wait")),
-    ])
-    .await;
-    let model = model_with(&server.url, |c| {
-        c.retry.base_delay = Duration::from_secs(20);
-        c.retry.max_delay = Duration::from_secs(20);
-    });
-    let started = Instant::now();
-    let response = model
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .expect("answer after retry");
-    let waited = started.elapsed();
-    assert_eq!(response.text, "after the wait");
-    assert_eq!(server.requests().len(), 2);
-    assert!(waited >= Duration::from_millis(950), "waited {waited:?}");
-    assert!(waited < Duration::from_secs(10), "waited {waited:?}");
-}
-
-#[tokio::test]
 async fn retry_after_ms_is_preferred() {
     let server = MockServer::start(vec![
         Reply::json(429, error_body("slow down", "requests", None))
@@ -260,20 +244,6 @@ async fn server_errors_are_retried_a_bounded_number_of_times() {
 }
 
 #[tokio::test]
-async fn a_slow_server_times_out() {
-    let server = MockServer::always(
-        Reply::json(200, success_body("too late")).delay(Duration::from_secs(5)),
-    )
-    .await;
-    let model = model_with(&server.url, |c| c.timeout = Duration::from_millis(200));
-    let started = Instant::now();
-    let error = complete_err(&model, &squash_request()).await;
-    assert_eq!(error.class(), "timeout");
-    assert!(started.elapsed() < Duration::from_secs(2));
-    assert_eq!(server.requests().len(), 1);
-}
-
-#[tokio::test]
 async fn malformed_bodies_are_reported() {
     let server = MockServer::start(vec![
         Reply::text(200, "{\"choices\": 42"),
@@ -312,28 +282,6 @@ async fn context_length_errors_are_recognised() {
         assert_eq!(error.class(), "context_too_long", "{error:?}");
     }
     assert_eq!(server.requests().len(), 2);
-}
-
-#[tokio::test]
-async fn cancellation_stops_a_call_in_flight() {
-    let server =
-        MockServer::always(Reply::json(200, success_body("never")).delay(Duration::from_secs(10)))
-            .await;
-    let cancel = cancel_after(Duration::from_millis(100));
-    let started = Instant::now();
-    let error = model(&server.url)
-        .complete(&squash_request(), &cancel)
-        .await
-        .unwrap_err();
-    assert_eq!(error, LlmError::Cancelled);
-    assert!(started.elapsed() < Duration::from_secs(3));
-}
-
-#[tokio::test]
-async fn an_unreachable_server_is_a_network_error() {
-    let url = closed_port_url().await;
-    let error = complete_err(&model(&url), &squash_request()).await;
-    assert_eq!(error.class(), "network", "{error:?}");
 }
 
 fn chunk(content: Option<&str>, finish: Option<&str>) -> String {

@@ -7,15 +7,12 @@ use std::collections::HashMap;
 
 use squash_core::page::{PageAnchor, PageWindow};
 use squash_core::search::SearchQuery;
-use squash_core::{
-    ContentItem, ConversationId, LinkEdit, Message, MessageId, Role, ThreadId, ThreadOrigin,
-};
+use squash_core::{ContentItem, ConversationId, LinkEdit, Message, MessageId, Role, ThreadId};
 use squash_store::sqlite::SqliteStore;
 use squash_store::{
-    Commit, ConversationStore, Direction, NewLinks, PageRequest, StoreError, ThreadReader,
-    ThreadRef,
+    ConversationStore, Direction, PageRequest, StoreError, ThreadReader, ThreadRef,
 };
-use squash_testkit::fixtures::Lcg;
+use squash_testkit::fixtures::{edit_commit, Lcg};
 
 struct Story<'a> {
     store: &'a dyn ConversationStore,
@@ -65,18 +62,7 @@ impl Story<'_> {
         let links = edit
             .apply(base, message.as_ref().map(|m| m.id))
             .expect("a valid edit");
-        let commit = Commit {
-            conversation_id: self.conversation,
-            base_thread_id: current.id,
-            base_revision: current.revision,
-            thread_id: ThreadId::new(),
-            origin: ThreadOrigin::Delete {
-                message_ids: Vec::new(),
-            },
-            links: NewLinks::Edit(edit),
-            messages: message.into_iter().collect(),
-            operations: Vec::new(),
-        };
+        let commit = edit_commit(&current, edit, message);
         let thread = self.store.commit(&commit).await.expect("commit");
         assert_eq!(thread.message_count, links.len() as u64);
         links

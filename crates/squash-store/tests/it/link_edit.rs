@@ -1,23 +1,12 @@
 //! A commit described as an edit of its base thread (`NewLinks::Edit`), the form the service
 //! uses: the store copies the links itself. Same checks on both backends.
 
-use squash_core::{DomainError, Message, MessageId, ThreadId, ThreadOrigin};
-use squash_store::{Commit, ConversationStore, LinkEdit, NewLinks, StoreError};
-use squash_testkit::fixtures::user_text as text;
+use squash_core::{DomainError, Message, MessageId};
+use squash_store::{Commit, ConversationStore, LinkEdit, StoreError};
+use squash_testkit::fixtures::{edit_commit, user_text as text};
 
 fn commit(base: &squash_store::ThreadSnapshot, edit: LinkEdit, message: Option<Message>) -> Commit {
-    Commit {
-        conversation_id: base.thread.conversation_id,
-        base_thread_id: base.thread.id,
-        base_revision: base.thread.revision,
-        thread_id: ThreadId::new(),
-        origin: ThreadOrigin::Delete {
-            message_ids: Vec::new(),
-        },
-        links: NewLinks::Edit(edit),
-        messages: message.into_iter().collect(),
-        operations: Vec::new(),
-    }
+    edit_commit(&base.thread, edit, message)
 }
 
 async fn check(store: &dyn ConversationStore) {

@@ -12,7 +12,7 @@ use serde_json::json;
 use squash_core::{
     thread_ops, AiRecord, ContentItem, ConversationId, Instruction, InstructionSource, Message,
     MessageId, OperationKind, ProviderKind, Role, SquashOperation, SquashOperationId,
-    StructuredText, ThreadId, ThreadOrigin, TokenUsage, ToolResultData,
+    StructuredText, ThreadId, ThreadOrigin, TokenUsage,
 };
 use squash_store::postgres::PostgresStore;
 use squash_store::{Commit, ConversationStore, Entity, NewLinks, StoreError};
@@ -38,22 +38,15 @@ fn text(conversation: ConversationId, role: Role, s: &str) -> Message {
 }
 
 fn call(id: &str) -> ContentItem {
-    ContentItem::ToolCall {
-        id: id.into(),
-        name: "Bash".into(),
-        input: json!({"command": "ls", "z": 1, "a": [1.5, null]}),
-    }
+    ContentItem::tool_call(
+        id,
+        "Bash",
+        json!({"command": "ls", "z": 1, "a": [1.5, null]}),
+    )
 }
 
 fn result(id: &str) -> ContentItem {
-    ContentItem::ToolResult {
-        tool_use_id: id.into(),
-        tool_name: "Bash".into(),
-        result: vec![ToolResultData::Text {
-            text: "Cargo.toml".into(),
-        }],
-        is_error: false,
-    }
+    ContentItem::tool_result(id, "Bash", "Cargo.toml", false)
 }
 
 /// A squash of `sources` (in thread order) on the conversation's current thread.

@@ -1,14 +1,12 @@
 //! Conversations (grouped by project): list, create, read, rename, delete.
 
-use std::collections::HashMap;
-
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use squash_core::{ConversationId, ProjectId};
+use squash_core::ConversationId;
 
 use super::{Body, IdPath, Query};
 use crate::error::ApiError;
@@ -45,12 +43,7 @@ pub async fn list(
 ) -> Result<Json<Value>, ApiError> {
     let service = state.service();
     let conversations = service.conversation_summaries(q.project.as_deref()).await?;
-    let paths: HashMap<ProjectId, String> = service
-        .projects()
-        .await?
-        .into_iter()
-        .map(|p| (p.id, p.path))
-        .collect();
+    let paths = service.project_paths().await?;
     // Each with its current thread's `message_count` and `tokens`.
     let list: Vec<Value> = conversations
         .iter()

@@ -90,11 +90,11 @@ fn msg(role: Role, content: Vec<ContentItem>, at_ms: i64) -> Message {
 fn a_call_card_holds_its_result_and_the_result_message_points_at_it() {
     let call = msg(
         Role::Assistant,
-        vec![ContentItem::ToolCall {
-            id: "toolu_1".into(),
-            name: "Bash".into(),
-            input: json!({ "command": "cargo build" }),
-        }],
+        vec![ContentItem::tool_call(
+            "toolu_1",
+            "Bash",
+            json!({ "command": "cargo build" }),
+        )],
         0,
     );
     let output: String = (1..=20).map(|i| format!("Compiling dep_{i}\n")).collect();

@@ -3,12 +3,10 @@
 //! script is static/sidebar.js; the templates below are what the script clones for search
 //! hits, so that it only sets text.
 
-use std::collections::HashMap;
-
 use maud::{html, Markup};
 use squash_app::ConversationSummary;
 use squash_core::tokens::format_compact;
-use squash_core::{ConversationId, ProjectId};
+use squash_core::ConversationId;
 
 use super::errors::PageError;
 use crate::state::AppState;
@@ -28,12 +26,7 @@ pub async fn sidebar(
 ) -> Result<Markup, PageError> {
     let service = state.service();
     let summaries = service.conversation_summaries(None).await?;
-    let paths: HashMap<ProjectId, String> = service
-        .projects()
-        .await?
-        .into_iter()
-        .map(|p| (p.id, p.path))
-        .collect();
+    let paths = service.project_paths().await?;
     // Projects ordered by their newest conversation; the listing is newest first already.
     let mut groups: Vec<(&str, Vec<&ConversationSummary>)> = Vec::new();
     for s in &summaries {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::json;
 use squash_app::SquashEngine;
 use squash_core::ledger::build_ledger;
-use squash_core::{ContentItem, Message, Role, ToolResultData};
+use squash_core::{ContentItem, Message, Role};
 use squash_llm::{ClaudeCliConfig, ClaudeCliModel};
 
 use super::{backends, block_text};
@@ -51,22 +51,20 @@ async fn session(b: &Backend, cwd: &str) -> (squash_core::ConversationId, Vec<Me
         ),
         (
             Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: "toolu_cli_1".into(),
-                name: "Bash".into(),
-                input: json!({"command": "cat out.txt"}),
-            }],
+            vec![ContentItem::tool_call(
+                "toolu_cli_1",
+                "Bash",
+                json!({"command": "cat out.txt"}),
+            )],
         ),
         (
             Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: "toolu_cli_1".into(),
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: "squash-probe-42".into(),
-                }],
-                is_error: false,
-            }],
+            vec![ContentItem::tool_result(
+                "toolu_cli_1",
+                "Bash",
+                "squash-probe-42",
+                false,
+            )],
         ),
         (
             Role::Assistant,
