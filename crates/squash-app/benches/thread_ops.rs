@@ -1344,21 +1344,27 @@ fn paired_table(rt: &Runtime, t: &Templates, filter: Option<&str>) {
         for (i, &(kind, _)) in op.floors().iter().enumerate() {
             let (wall, cpu) = std::mem::take(&mut fs[i]);
             let (f, f_cpu) = (median(wall), median(cpu));
-            let ratio = p.as_secs_f64() / f.as_secs_f64();
-            println!(
-                "| {} | {} | {} | {ratio:.2}× | {} | {} | {} | {:.2}× |",
-                row_label(op, kind),
-                human(p),
-                human(f),
-                if ratio <= 1.5 { "yes" } else { "**no**" },
-                human(p_cpu),
-                human(f_cpu),
-                p_cpu.as_secs_f64() / f_cpu.as_secs_f64(),
-            );
+            paired_row(&row_label(op, kind), (p, p_cpu), (f, f_cpu));
         }
     }
     println!();
     MEASURE_CPU.store(false, Ordering::Relaxed);
+}
+
+/// One row of a paired table: the product's and the floor's medians (wall, CPU), their ratios
+/// and whether the wall ratio is within the goal (1.5×).
+fn paired_row(label: &str, product: (Duration, Duration), floor: (Duration, Duration)) {
+    let ((p, p_cpu), (f, f_cpu)) = (product, floor);
+    let ratio = p.as_secs_f64() / f.as_secs_f64();
+    println!(
+        "| {label} | {} | {} | {ratio:.2}× | {} | {} | {} | {:.2}× |",
+        human(p),
+        human(f),
+        if ratio <= 1.5 { "yes" } else { "**no**" },
+        human(p_cpu),
+        human(f_cpu),
+        p_cpu.as_secs_f64() / f_cpu.as_secs_f64(),
+    );
 }
 
 /// Where the service's time goes: the store calls its operations make, each timed alone.

@@ -15,7 +15,7 @@ use squash_store::{ConversationStore, ImportBatch, ImportSource};
 use tokio::runtime::Runtime;
 
 use super::{
-    appended_content, derived_columns, edited_content, human, last_cpu, median, mixed_content,
+    appended_content, derived_columns, edited_content, last_cpu, median, mixed_content, paired_row,
     slot_ids, squash_text, timed, MEASURE_CPU,
 };
 
@@ -558,18 +558,8 @@ pub fn paired_table(rt: &Runtime) {
                 run_product();
             }
         }
-        let (p, p_cpu, f, f_cpu) = (median(ps), median(pc), median(fs), median(fc));
-        let ratio = p.as_secs_f64() / f.as_secs_f64();
-        println!(
-            "| {} | {} | {} | {ratio:.2}× | {} | {} | {} | {:.2}× |",
-            op.label(),
-            human(p),
-            human(f),
-            if ratio <= 1.5 { "yes" } else { "**no**" },
-            human(p_cpu),
-            human(f_cpu),
-            p_cpu.as_secs_f64() / f_cpu.as_secs_f64(),
-        );
+        let product = (median(ps), median(pc));
+        paired_row(op.label(), product, (median(fs), median(fc)));
     }
     println!();
     MEASURE_CPU.store(false, Ordering::Relaxed);
