@@ -1392,6 +1392,12 @@ fn breakdown(rt: &Runtime, t: &Templates) {
             human(median(cpu))
         );
     };
+    // One store call a row, timed through the runtime as the service makes it.
+    macro_rules! store_row {
+        ($label:expr, $call:expr) => {
+            row($label, Box::new(|| timed(|| rt.block_on($call).unwrap())))
+        };
+    }
     println!();
     println!("where the time goes (medians of {ROUNDS} runs, each step alone):");
     println!();
@@ -1403,35 +1409,21 @@ fn breakdown(rt: &Runtime, t: &Templates) {
             timed(|| rt.block_on(async { tokio::task::spawn_blocking(|| ()).await.unwrap() }))
         }),
     );
-    row(
-        "store.conversation",
-        Box::new(|| timed(|| rt.block_on(store.conversation(conv)).unwrap())),
-    );
-    row(
+    store_row!("store.conversation", store.conversation(conv));
+    store_row!(
         "store.current_thread (thread + 10,000 link ids)",
-        Box::new(|| timed(|| rt.block_on(store.current_thread(conv)).unwrap())),
+        store.current_thread(conv)
     );
-    row(
-        "store.threads",
-        Box::new(|| timed(|| rt.block_on(store.threads(conv)).unwrap())),
-    );
-    row(
+    store_row!("store.threads", store.threads(conv));
+    store_row!(
         "store.thread_messages (10,000 messages, decoded)",
-        Box::new(|| timed(|| rt.block_on(store.thread_messages(thread_id)).unwrap())),
+        store.thread_messages(thread_id)
     );
-    row(
+    store_row!(
         "store.tool_refs_closure (3 ids)",
-        Box::new(|| {
-            timed(|| {
-                rt.block_on(store.tool_refs_closure(conv, &sources))
-                    .unwrap()
-            })
-        }),
+        store.tool_refs_closure(conv, &sources)
     );
-    row(
-        "store.messages (3 ids)",
-        Box::new(|| timed(|| rt.block_on(store.messages(&sources)).unwrap())),
-    );
+    store_row!("store.messages (3 ids)", store.messages(&sources));
     row(
         "plan: thread_ops order + partners + squash on 10,000 links",
         Box::new(|| {

@@ -21,5 +21,5 @@ pub mod skip;
 pub use backend::{every_backend, pg_url, postgres, postgres_store, sqlite, Backend};
 pub use fixtures::mixed_content;
 pub use invariants::{dense_positions, violations};
-pub use sessions::{assert_api_pairing, claude_api_messages, claude_chain};
+pub use sessions::{assert_api_pairing, claude_api_messages, claude_chain, content_text};
 pub use skip::{note_skip, Need};

@@ -3,6 +3,21 @@
 
 pub use crate::agents::pairing::assert_api_pairing;
 
+/// The text of a message's content as the agents write it: a string, or the `text` of each part
+/// of an array joined by `separator` (anything else has none).
+pub fn content_text(content: &serde_json::Value, separator: &str) -> String {
+    use serde_json::Value;
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join(separator),
+        _ => String::new(),
+    }
+}
+
 /// The lines a resumed Claude Code session is made of: from its last user or assistant line up
 /// through `parentUuid` (and `logicalParentUuid` across a compaction) to the root, in order.
 pub fn claude_chain(session: &str) -> Vec<serde_json::Value> {

@@ -88,19 +88,7 @@ fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
         .iter()
         .find(|v| v["isCompactSummary"] == true)
         .and_then(|v| v.pointer("/message/content"))
-        .map(|c| match c {
-            Value::String(s) => s.clone(),
-            other => other
-                .as_array()
-                .map(|parts| {
-                    parts
-                        .iter()
-                        .filter_map(|p| p["text"].as_str())
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                })
-                .unwrap_or_default(),
-        })
+        .map(|c| squash_testkit::content_text(c, "\n"))
         .ok_or_else(|| format!("{}: no compaction summary", path.display()))?;
     let by_uuid: HashMap<&str, &Value> = parsed[..boundary]
         .iter()

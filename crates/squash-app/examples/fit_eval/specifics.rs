@@ -106,7 +106,12 @@ pub fn of_history(chain: &[Value], cwd: &str) -> Vec<Specific> {
                         .and_then(|id| tools.get(id))
                         .map_or("", String::as_str);
                     let failed = block["is_error"] == true;
-                    output(&result_text(&block["content"]), tool, failed, &mut out)
+                    output(
+                        &squash_testkit::content_text(&block["content"], "\n"),
+                        tool,
+                        failed,
+                        &mut out,
+                    )
                 }
                 _ => {}
             }
@@ -223,18 +228,6 @@ fn path_specific(kind: Kind, path: &str, cwd: &str) -> Specific {
         kind,
         shown: path.to_owned(),
         spellings,
-    }
-}
-
-fn result_text(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
     }
 }
 

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 use squash_core::{BranchKind, ContentItem, Role, ThreadOrigin};
 
 use super::{ClaudeCodeParser, META_KEY};
+use crate::ImportedConversation;
 
 fn line(uuid: &str, parent: Option<&str>, kind: &str, content: Value, extra: Value) -> String {
     let mut v = json!({
@@ -18,22 +19,40 @@ fn line(uuid: &str, parent: Option<&str>, kind: &str, content: Value, extra: Val
     v.to_string()
 }
 
+/// Where each link of a thread points, as positions in the conversation's messages.
+fn link_positions(conv: &ImportedConversation, thread: usize) -> Vec<usize> {
+    conv.threads[thread]
+        .links
+        .iter()
+        .map(|id| conv.messages.iter().position(|m| m.id == *id).unwrap())
+        .collect()
+}
+
+/// An assistant line of one text block.
+fn answer(uuid: &str, parent: &str, text: &str, extra: Value) -> String {
+    line(
+        uuid,
+        Some(parent),
+        "assistant",
+        json!([{"type": "text", "text": text}]),
+        extra,
+    )
+}
+
 #[test]
 fn the_newest_branch_is_current_and_the_other_a_thread() {
     let text = [
         line("a", None, "user", json!("hello"), json!({})),
-        line(
+        answer(
             "b",
-            Some("a"),
-            "assistant",
-            json!([{"type": "text", "text": "old answer"}]),
+            "a",
+            "old answer",
             json!({"timestamp": "2025-09-03T00:47:20Z"}),
         ),
-        line(
+        answer(
             "c",
-            Some("a"),
-            "assistant",
-            json!([{"type": "text", "text": "new answer"}]),
+            "a",
+            "new answer",
             json!({"timestamp": "2025-09-03T00:47:30Z"}),
         ),
         "{\"type\":\"summary\",\"summary\":\"Greeting\",\"leafUuid\":\"c\"}".to_owned(),
@@ -46,14 +65,8 @@ fn the_newest_branch_is_current_and_the_other_a_thread() {
     assert_eq!(conv.messages.len(), 3);
     assert_eq!(conv.threads.len(), 2);
     assert_eq!(conv.current_thread_id, conv.threads[1].id);
-    assert_eq!(
-        conv.threads[0].links,
-        [conv.messages[0].id, conv.messages[1].id]
-    );
-    assert_eq!(
-        conv.threads[1].links,
-        [conv.messages[0].id, conv.messages[2].id]
-    );
+    assert_eq!(link_positions(conv, 0), [0, 1]);
+    assert_eq!(link_positions(conv, 1), [0, 2]);
     assert_eq!(
         conv.threads[1].origin,
         ThreadOrigin::SourceBranch {
@@ -77,13 +90,7 @@ fn compaction_keeps_history_and_marks_the_boundary() {
             "compactMetadata": {"trigger": "auto", "preTokens": 155000}, "content": "Conversation compacted"});
     let text = [
         line("a", None, "user", json!("hello"), json!({})),
-        line(
-            "b",
-            Some("a"),
-            "assistant",
-            json!([{"type": "text", "text": "hi"}]),
-            json!({}),
-        ),
+        answer("b", "a", "hi", json!({})),
         boundary.to_string(),
         line(
             "d",
@@ -103,14 +110,8 @@ fn compaction_keeps_history_and_marks_the_boundary() {
         other => panic!("{other:?}"),
     }
     assert_eq!(conv.threads.len(), 2);
-    assert_eq!(
-        conv.threads[0].links,
-        [conv.messages[0].id, conv.messages[1].id]
-    );
-    assert_eq!(
-        conv.threads[1].links,
-        [conv.messages[2].id, conv.messages[3].id]
-    );
+    assert_eq!(link_positions(conv, 0), [0, 1]);
+    assert_eq!(link_positions(conv, 1), [2, 3]);
     assert_eq!(conv.current_thread_id, conv.threads[1].id);
     assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
 }

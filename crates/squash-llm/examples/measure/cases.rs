@@ -336,15 +336,7 @@ fn claude_code_messages(lines: &[Value]) -> Vec<Message> {
                 }
                 Some("tool_result") => {
                     let id = block["tool_use_id"].as_str().unwrap_or_default();
-                    let body = match &block["content"] {
-                        Value::String(s) => s.clone(),
-                        Value::Array(parts) => parts
-                            .iter()
-                            .filter_map(|p| p["text"].as_str())
-                            .collect::<Vec<_>>()
-                            .join("\n"),
-                        _ => String::new(),
-                    };
+                    let body = squash_testkit::content_text(&block["content"], "\n");
                     let name = names.get(id).cloned().unwrap_or_default();
                     items_out.push(result(
                         id,

@@ -44,16 +44,7 @@ async fn export_squashed(b: &Backend, run: &CodexRun) -> String {
 
 /// The text of a message item's parts.
 fn text_of(item: &Value) -> String {
-    item["content"]
-        .as_array()
-        .map(|parts| {
-            parts
-                .iter()
-                .filter_map(|p| p["text"].as_str())
-                .collect::<Vec<_>>()
-                .join("")
-        })
-        .unwrap_or_default()
+    squash_testkit::content_text(&item["content"], "")
 }
 
 /// The history the resumed CLI sent: the squash in, the squashed call, its output and the text
