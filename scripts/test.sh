@@ -15,11 +15,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Runs `cargo test` with the given flags, compiling first so that the summary can say how long
+# each part took (with extra arguments, one step: they may hold test-binary arguments).
+timings=""
+cargo_test() {
+  local flags=("$@") start=$SECONDS
+  if [[ ${#extra[@]} -eq 0 ]]; then
+    cargo test "${flags[@]}" --no-run || return
+    timings="compile $((SECONDS - start)) s"
+    start=$SECONDS
+    cargo test "${flags[@]}" || return
+    timings="$timings, run $((SECONDS - start)) s"
+  else
+    cargo test "${flags[@]}" "${extra[@]}" || return
+    timings="compile and run $((SECONDS - start)) s"
+  fi
+}
+
 tier=full
 if [[ "${1:-}" == quick ]]; then
   tier=quick
   shift
 fi
+extra=("$@")
 
 # Tests that skip write a line here (`squash_testkit::note_skip`); libtest would hide their note
 # otherwise.
@@ -31,9 +49,9 @@ if [[ "$tier" == quick ]]; then
   # The testkit leaves PostgreSQL, the agents, the model and the browser out in this tier.
   export SQUASH_TIER=quick
   status=0
-  cargo test --workspace --no-default-features --lib --bins --tests --no-fail-fast "$@" \
-    || status=$?
+  cargo_test --workspace --no-default-features --lib --bins --tests --no-fail-fast || status=$?
   echo
+  echo "==> quick tier: $timings"
   echo "==> quick tier: $(sort -u "$skip_log" | wc -l) test(s) left (in whole or in part) to the full command:"
   sed 's/^[^ ]* [^:]*: //' "$skip_log" | sort | uniq -c | sed 's/^/    /'
   echo "    (bash scripts/test.sh runs them all)"
@@ -69,9 +87,10 @@ for agent in claude codex gemini opencode; do
 done
 
 status=0
-cargo test --workspace --all-features --no-fail-fast "$@" || status=$?
+cargo_test --workspace --all-features --no-fail-fast || status=$?
 
 echo
+echo "==> full command: $timings"
 if [[ -s "$skip_log" ]]; then
   echo "==> SKIPPED: $(sort -u "$skip_log" | wc -l) test(s) passed without running:"
   sort -u "$skip_log" | sed 's/^/    /'

@@ -58,13 +58,14 @@ fn messages() -> usize {
 }
 /// The store's whole schema (every migration, in order), applied directly by the floor: its
 /// search index and triggers, token column and thread layout are the floor's too.
-const SCHEMA: [&str; 6] = [
+const SCHEMA: [&str; 7] = [
     include_str!("../../squash-store/src/sqlite/migrations/0001_init.sql"),
     include_str!("../../squash-store/src/sqlite/migrations/0002_imports.sql"),
     include_str!("../../squash-store/src/sqlite/migrations/0003_styles.sql"),
     include_str!("../../squash-store/src/sqlite/migrations/0005_tokens.sql"),
     include_str!("../../squash-store/src/sqlite/migrations/0006_search.sql"),
     include_str!("../../squash-store/src/sqlite/migrations/0007_segments.sql"),
+    include_str!("../../squash-store/src/sqlite/migrations/0008_operation_kinds.sql"),
 ];
 /// Copy-on-write operations on one database copy before a fresh copy replaces it.
 const COW_OPS_PER_COPY: usize = 25;
