@@ -9,6 +9,7 @@ use squash_app::{ContextMeter, ConversationService, ThreadRef, ThreadView};
 use squash_core::tokens::{format_compact, format_count};
 use squash_core::{ConversationId, SquashOperation};
 
+use super::dialog;
 use super::errors::PageError;
 use super::{fit, history, layout, message, resume, shortcuts};
 use crate::api::paging::PageQuery;
@@ -127,10 +128,7 @@ pub async fn page(
                 }
             }
             dialog #provenance-dialog.dialog aria-labelledby="provenance-title" {
-                div.dialog-head {
-                    h2 #provenance-title { "Provenance" }
-                    button.close-dialog type="button" aria-label="Close" { "✕" }
-                }
+                (dialog::head("provenance-title", "Provenance"))
                 div #provenance-body {}
             }
             dialog #custom-dialog.dialog aria-labelledby="custom-title" {

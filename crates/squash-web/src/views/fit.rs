@@ -13,6 +13,7 @@ use squash_core::fit::{LevelReport, DEFAULT_KEEP_LAST};
 use squash_core::tokens::format_count;
 use squash_core::ConversationId;
 
+use super::dialog;
 use crate::api::fit::{fit_request, plan};
 use crate::api::{parse_id, Query};
 use crate::error::ApiError;
@@ -67,10 +68,7 @@ pub fn dialog(model: &ModelChoice, view: &ThreadView) -> Markup {
     html! {
         dialog #fit-dialog.dialog aria-labelledby="fit-title" aria-describedby="fit-intro" {
             form #fit-form novalidate {
-                div.dialog-head {
-                    h2 #fit-title { "Fit to budget" }
-                    button.close-dialog type="button" aria-label="Close" { "✕" }
-                }
+                (dialog::head("fit-title", "Fit to budget"))
                 p #fit-intro.muted {
                     "Plan what brings this thread under a token budget: the oldest steps first, one level at a time — tool outputs trimmed to the lines that carry facts, then each step's one-line extract, then runs' extracts — until it fits. "
                     "What you typed and the newest steps stay as they are. Applied, the whole plan is one new thread: one undo restores it."

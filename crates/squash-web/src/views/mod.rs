@@ -5,6 +5,7 @@
 mod assets;
 mod content;
 mod conversation;
+mod dialog;
 pub mod errors;
 mod fit;
 mod history;

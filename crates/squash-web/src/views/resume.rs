@@ -2,6 +2,7 @@
 //! The session is written through the JSON API (`POST …/resume`); the dialog then shows where
 //! it went and the command that starts the agent on it (static/resume.js).
 
+use super::dialog;
 use maud::{html, Markup};
 use squash_app::fit::FitStrategy;
 use squash_app::resume::Agent;
@@ -30,10 +31,7 @@ pub fn dialog(model_missing: Option<&str>) -> Markup {
     html! {
         dialog #resume-dialog.dialog aria-labelledby="resume-title" aria-describedby="resume-intro" {
             form #resume-form novalidate {
-                div.dialog-head {
-                    h2 #resume-title { "Resume in an agent" }
-                    button.close-dialog type="button" aria-label="Close" { "✕" }
-                }
+                (dialog::head("resume-title", "Resume in an agent"))
                 p #resume-intro.muted {
                     "The current thread is fitted to the budget (nothing changes when it is within it) and written as a new session where the agent looks for it, in the conversation's project folder. "
                     "A conversation of another agent is handed over: its tool calls become the agent's tools where it has them. Nothing is started: run the command shown."

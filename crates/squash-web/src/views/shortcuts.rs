@@ -1,6 +1,7 @@
 //! The keyboard shortcuts of the conversation page and their help dialog (opened with `?` or
 //! the header's button); `static/reader.js` implements them.
 
+use super::dialog;
 use maud::{html, Markup};
 
 /// Keys, in the words of the help, and what they do.
@@ -23,10 +24,7 @@ const SHORTCUTS: [(&[&str], &str); 7] = [
 pub fn dialog() -> Markup {
     html! {
         dialog #shortcuts-dialog.dialog aria-labelledby="shortcuts-title" {
-            div.dialog-head {
-                h2 #shortcuts-title { "Keyboard shortcuts" }
-                button.close-dialog type="button" aria-label="Close" { "✕" }
-            }
+            (dialog::head("shortcuts-title", "Keyboard shortcuts"))
             p.muted.small { "Shortcuts are off while you type in a field." }
             dl.shortcuts {
                 @for (keys, what) in SHORTCUTS {
