@@ -101,15 +101,7 @@ fn results(messages: &[Message]) -> Vec<(String, String, bool)> {
 }
 
 fn block_text(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b["text"].as_str())
-            .collect::<Vec<_>>()
-            .join(""),
-        _ => String::new(),
-    }
+    squash_testkit::content_text(content, "")
 }
 
 /// The tool_result block of `id` in a Messages request, if any.
