@@ -65,41 +65,42 @@ pub fn dialog(model: &ModelChoice, view: &ThreadView) -> Markup {
     };
     // The levels need no model; the model's squashes are there to choose.
     let default = FitStrategy::Extract;
-    html! {
-        dialog #fit-dialog.dialog aria-labelledby="fit-title" aria-describedby="fit-intro" {
-            form #fit-form novalidate {
-                (dialog::head("fit-title", "Fit to budget"))
-                p #fit-intro.muted {
-                    "Plan what brings this thread under a token budget: the oldest steps first, one level at a time — tool outputs trimmed to the lines that carry facts, then each step's one-line extract, then runs' extracts — until it fits. "
-                    "What you typed and the newest steps stay as they are. Applied, the whole plan is one new thread: one undo restores it."
-                }
-                p.small #fit-sizes {
-                    "This thread: ~" (format_count(tokens)) " tokens"
-                    @if let Some(w) = window { "; the model's context window: " (format_count(w)) " tokens" }
-                    "."
-                }
-                div.fit-fields {
-                    label for="fit-budget" { "Budget (tokens)" }
-                    input #fit-budget name="budget" type="number" min="1" step="1" inputmode="numeric" required value=(default_budget(tokens, window));
-                    label for="fit-keep-recent" { "Keep the newest steps (tokens)" }
-                    input #fit-keep-recent name="keep_recent" type="number" min="0" step="1" inputmode="numeric" placeholder="a fifth of the budget";
-                    label for="fit-keep" { "Also keep the last turns" }
-                    input #fit-keep name="keep_last" type="number" min="0" step="1" inputmode="numeric" required value=(DEFAULT_KEEP_LAST);
-                    label for="fit-strategy" { "Strategy" }
-                    select #fit-strategy name="strategy" {
-                        @for s in FitStrategy::ALL {
-                            (strategy_option(s, s == default, missing))
-                        }
+    dialog::with_form(
+        "fit",
+        "Fit to budget",
+        html! {
+            "Plan what brings this thread under a token budget: the oldest steps first, one level at a time — tool outputs trimmed to the lines that carry facts, then each step's one-line extract, then runs' extracts — until it fits. "
+            "What you typed and the newest steps stay as they are. Applied, the whole plan is one new thread: one undo restores it."
+        },
+        html! {
+            p.small #fit-sizes {
+                "This thread: ~" (format_count(tokens)) " tokens"
+                @if let Some(w) = window { "; the model's context window: " (format_count(w)) " tokens" }
+                "."
+            }
+            div.fit-fields {
+                label for="fit-budget" { "Budget (tokens)" }
+                input #fit-budget name="budget" type="number" min="1" step="1" inputmode="numeric" required value=(default_budget(tokens, window));
+                label for="fit-keep-recent" { "Keep the newest steps (tokens)" }
+                input #fit-keep-recent name="keep_recent" type="number" min="0" step="1" inputmode="numeric" placeholder="a fifth of the budget";
+                label for="fit-keep" { "Also keep the last turns" }
+                input #fit-keep name="keep_last" type="number" min="0" step="1" inputmode="numeric" required value=(DEFAULT_KEEP_LAST);
+                label for="fit-strategy" { "Strategy" }
+                select #fit-strategy name="strategy" {
+                    @for s in FitStrategy::ALL {
+                        (strategy_option(s, s == default, missing))
                     }
                 }
-                @if let Some(reason) = missing {
-                    p #fit-model-note.muted.small { "AI and hybrid need a model: " (reason) }
-                }
-                div.dialog-actions {
-                    button #fit-preview.primary type="submit" { "Preview" }
-                    button #fit-close type="button" { "Cancel" }
-                }
             }
+            @if let Some(reason) = missing {
+                p #fit-model-note.muted.small { "AI and hybrid need a model: " (reason) }
+            }
+            div.dialog-actions {
+                button #fit-preview.primary type="submit" { "Preview" }
+                button #fit-close type="button" { "Cancel" }
+            }
+        },
+        html! {
             div #fit-plan aria-live="polite" {}
             div #fit-message.fit-error role="alert" hidden {}
             div #fit-progress.fit-progress hidden aria-live="polite" {
@@ -110,8 +111,8 @@ pub fn dialog(model: &ModelChoice, view: &ThreadView) -> Markup {
             div.dialog-actions {
                 button #fit-apply.primary type="button" disabled title="Preview a plan first" { "Apply" }
             }
-        }
-    }
+        },
+    )
 }
 
 fn strategy_option(s: FitStrategy, selected: bool, missing_model: Option<&str>) -> Markup {

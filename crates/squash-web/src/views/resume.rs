@@ -28,40 +28,41 @@ fn agent_label(agent: Agent) -> &'static str {
 
 /// The dialog: the agent, the budget and strategy of the fit, then what was written.
 pub fn dialog(model_missing: Option<&str>) -> Markup {
-    html! {
-        dialog #resume-dialog.dialog aria-labelledby="resume-title" aria-describedby="resume-intro" {
-            form #resume-form novalidate {
-                (dialog::head("resume-title", "Resume in an agent"))
-                p #resume-intro.muted {
-                    "The current thread is fitted to the budget (nothing changes when it is within it) and written as a new session where the agent looks for it, in the conversation's project folder. "
-                    "A conversation of another agent is handed over: its tool calls become the agent's tools where it has them. Nothing is started: run the command shown."
-                }
-                div.fit-fields {
-                    label for="resume-agent" { "Agent" }
-                    select #resume-agent name="agent" {
-                        @for agent in Agent::ALL {
-                            option value=(agent.as_str()) { (agent_label(agent)) }
-                        }
+    dialog::with_form(
+        "resume",
+        "Resume in an agent",
+        html! {
+            "The current thread is fitted to the budget (nothing changes when it is within it) and written as a new session where the agent looks for it, in the conversation's project folder. "
+            "A conversation of another agent is handed over: its tool calls become the agent's tools where it has them. Nothing is started: run the command shown."
+        },
+        html! {
+            div.fit-fields {
+                label for="resume-agent" { "Agent" }
+                select #resume-agent name="agent" {
+                    @for agent in Agent::ALL {
+                        option value=(agent.as_str()) { (agent_label(agent)) }
                     }
-                    label for="resume-budget" { "Budget (tokens)" }
-                    input #resume-budget name="budget" type="number" min="1" step="1" inputmode="numeric" placeholder="half the agent's context window";
-                    label for="resume-strategy" { "Strategy" }
-                    select #resume-strategy name="strategy" {
-                        @for s in FitStrategy::ALL {
-                            @let needs_model = matches!(s, FitStrategy::Ai | FitStrategy::Hybrid);
-                            option value=(s.as_str()) selected[s == FitStrategy::Extract]
-                                disabled[needs_model && model_missing.is_some()] { (s.as_str()) }
-                        }
+                }
+                label for="resume-budget" { "Budget (tokens)" }
+                input #resume-budget name="budget" type="number" min="1" step="1" inputmode="numeric" placeholder="half the agent's context window";
+                label for="resume-strategy" { "Strategy" }
+                select #resume-strategy name="strategy" {
+                    @for s in FitStrategy::ALL {
+                        @let needs_model = matches!(s, FitStrategy::Ai | FitStrategy::Hybrid);
+                        option value=(s.as_str()) selected[s == FitStrategy::Extract]
+                            disabled[needs_model && model_missing.is_some()] { (s.as_str()) }
                     }
-                    label for="resume-best-effort" { "Best effort" }
-                    input #resume-best-effort name="best_effort" type="checkbox"
-                        title="Apply the smallest reachable when the budget cannot be met without touching what is kept";
                 }
-                div.dialog-actions {
-                    button #resume-write.primary type="submit" { "Write session" }
-                    button #resume-close type="button" { "Cancel" }
-                }
+                label for="resume-best-effort" { "Best effort" }
+                input #resume-best-effort name="best_effort" type="checkbox"
+                    title="Apply the smallest reachable when the budget cannot be met without touching what is kept";
             }
+            div.dialog-actions {
+                button #resume-write.primary type="submit" { "Write session" }
+                button #resume-close type="button" { "Cancel" }
+            }
+        },
+        html! {
             div #resume-message.fit-error role="alert" hidden {}
             section #resume-done hidden aria-live="polite" {
                 p #resume-summary {}
@@ -72,6 +73,6 @@ pub fn dialog(model_missing: Option<&str>) -> Markup {
                     button #resume-copy type="button" { "Copy command" }
                 }
             }
-        }
-    }
+        },
+    )
 }
