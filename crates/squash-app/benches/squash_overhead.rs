@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use squash_app::{ConversationService, SquashEngine, SquashOptions};
-use squash_core::{ContentItem, ConversationId, Role, ToolResultData};
+use squash_core::{ContentItem, ConversationId, Role};
 use squash_llm::FakeModel;
 use squash_store::sqlite::SqliteStore;
 use squash_store::ConversationStore;
@@ -46,18 +46,16 @@ fn content(i: usize) -> (Role, Vec<ContentItem>) {
         ),
         2 => (
             Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: format!("t{}", i - 1),
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: format!(
-                        "running 4 tests\ntest case_{i} ... FAILED\nthread panicked at \
-                         src/lib.rs:{i}:10: missing field `timeout_secs`\n{}",
-                        "test other ... ok\n".repeat(8)
-                    ),
-                }],
-                is_error: true,
-            }],
+            vec![ContentItem::tool_result(
+                format!("t{}", i - 1),
+                "Bash",
+                format!(
+                    "running 4 tests\ntest case_{i} ... FAILED\nthread panicked at \
+                     src/lib.rs:{i}:10: missing field `timeout_secs`\n{}",
+                    "test other ... ok\n".repeat(8)
+                ),
+                true,
+            )],
         ),
         _ => (
             Role::Assistant,

@@ -1,7 +1,7 @@
 //! Generated conversations of realistic content, for the tests and benchmarks of the crates
 //! above (the `sample` feature; no production code uses it).
 
-use crate::{ContentItem, ImageSource, Role, StructuredText, SystemLevel, ToolResultData};
+use crate::{ContentItem, ImageSource, Role, StructuredText, SystemLevel};
 
 /// How long the generated texts are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,23 +70,21 @@ pub fn mixed_content(n: usize, size: TextSize) -> (Role, Vec<ContentItem>) {
                     signature: format!("sig{n}"),
                     thinking: text("check both src/ and tests/", 200),
                 },
-                ContentItem::ToolCall {
-                    id: tool,
-                    name: "Grep".into(),
-                    input: serde_json::json!({"pattern": "fn test_", "path": "src"}),
-                },
+                ContentItem::tool_call(
+                    tool,
+                    "Grep",
+                    serde_json::json!({"pattern": "fn test_", "path": "src"}),
+                ),
             ],
         ),
         3 => (
             Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: format!("toolu_{:03}", n - 1),
-                tool_name: "Grep".into(),
-                result: vec![ToolResultData::Text {
-                    text: text("src/lib.rs:42: fn test_parse()", 300),
-                }],
-                is_error: false,
-            }],
+            vec![ContentItem::tool_result(
+                format!("toolu_{:03}", n - 1),
+                "Grep",
+                text("src/lib.rs:42: fn test_parse()", 300),
+                false,
+            )],
         ),
         4 => (
             Role::System,
@@ -98,22 +96,20 @@ pub fn mixed_content(n: usize, size: TextSize) -> (Role, Vec<ContentItem>) {
         ),
         5 => (
             Role::Assistant,
-            vec![ContentItem::ToolCall {
-                id: tool,
-                name: "Bash".into(),
-                input: serde_json::json!({"command": "cargo test"}),
-            }],
+            vec![ContentItem::tool_call(
+                tool,
+                "Bash",
+                serde_json::json!({"command": "cargo test"}),
+            )],
         ),
         6 => (
             Role::User,
-            vec![ContentItem::ToolResult {
-                tool_use_id: format!("toolu_{:03}", n - 1),
-                tool_name: "Bash".into(),
-                result: vec![ToolResultData::Text {
-                    text: text("error[E0308]: mismatched types", 300),
-                }],
-                is_error: true,
-            }],
+            vec![ContentItem::tool_result(
+                format!("toolu_{:03}", n - 1),
+                "Bash",
+                text("error[E0308]: mismatched types", 300),
+                true,
+            )],
         ),
         7 => (
             Role::User,
