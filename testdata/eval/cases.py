@@ -161,5 +161,9 @@ cases.append({"name": "claude-init-empty-repo", "origin": "session", "session": 
  "facts": [["claude.md"], ["empty"], ["/path/to/Demo/CLAUDE.md", "permission"]],
  "forbidden": ["package.json was"]})
 
+# Conversations without tools (issue 28); the held-out ones were not looked at while tuning.
+from chats import chats
+cases.extend(chats)
+
 json.dump(cases, open("testdata/eval/cases.json", "w"), indent=1)
 print(f"{len(cases)} cases")

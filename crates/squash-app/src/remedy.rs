@@ -36,6 +36,9 @@ pub enum Remedy {
     SteerModel,
     /// Squash fewer (or shorter) messages at once, or use a model with a larger window.
     SelectFewer,
+    /// Select more messages (or longer ones): the few selected are already as short as any
+    /// faithful note of them.
+    SelectMore,
     /// Squash older messages to make room in the model's window, then send again.
     MakeRoom,
     /// Read the conversation again (it moved on meanwhile) and retry.

@@ -30,6 +30,9 @@ pub fn words(remedy: &Remedy) -> String {
         Remedy::SelectFewer => "select fewer messages, or set SQUASH_CONTEXT_TOKENS if the \
                                 model's window is larger than Squash assumes"
             .into(),
+        Remedy::SelectMore => "select more messages; these few are as short as a note of them \
+                               gets (`squash squash` joins them as they are)"
+            .into(),
         Remedy::MakeRoom => {
             "squash older messages (`squash ai`) to make room, then try again".into()
         }

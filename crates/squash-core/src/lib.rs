@@ -26,6 +26,8 @@
 //!   (its regex patterns, shortening, sentences).
 
 pub mod conversation;
+#[cfg(test)]
+mod demo_session;
 pub mod error;
 pub mod fit;
 pub mod ids;
@@ -33,6 +35,7 @@ pub mod import;
 pub mod ledger;
 pub mod message;
 mod names;
+pub mod note;
 pub mod operation;
 pub mod page;
 pub mod positions;

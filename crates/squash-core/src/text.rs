@@ -62,6 +62,31 @@ pub(crate) fn one_line(s: &str, max: usize) -> String {
     format!("{}…", cut.trim_end())
 }
 
+/// At most `max` characters of `s` on one line, cut where a clause ends (a comma, semicolon,
+/// colon or dash) when one is in the second half, else at a word; with "…" when cut. A
+/// sentence cut at a clause still reads whole.
+pub(crate) fn one_clause(s: &str, max: usize) -> String {
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+    let clause = [", ", "; ", ": ", " — ", " – ", " - "]
+        .iter()
+        .filter_map(|sep| cut.rfind(sep))
+        .max()
+        .filter(|&i| i >= max / 2 && !in_code(&cut[..i]));
+    match clause {
+        Some(i) => format!("{}…", cut[..i].trim_end()),
+        None => one_line(&flat, max),
+    }
+}
+
+/// Whether `prefix` ends inside inline code (an odd number of backticks).
+fn in_code(prefix: &str) -> bool {
+    prefix.matches('`').count() % 2 == 1
+}
+
 /// Sentences of a prose text: split after `.`, `!`, `?` followed by a space or line end (not
 /// inside inline code, not after an ellipsis), and at line breaks (list items are sentences of
 /// their own). Markdown emphasis (`**`, `__`) is dropped.
@@ -107,6 +132,19 @@ fn push_sentence(out: &mut Vec<String>, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_sentence_is_cut_where_a_clause_ends() {
+        let s = "`timeout_secs` now defaults to 30 through `#[serde(default)]`, so config files \
+                 written before the field existed still load";
+        assert_eq!(
+            one_clause(s, 80),
+            "`timeout_secs` now defaults to 30 through `#[serde(default)]`…"
+        );
+        assert_eq!(one_clause("short, and whole", 80), "short, and whole");
+        // No clause end in reach: cut at a word.
+        assert_eq!(one_clause("aaaa bbbb cccc dddd", 12), "aaaa bbbb…");
+    }
 
     #[test]
     fn sentences_split_at_ends_and_lines() {

@@ -36,6 +36,9 @@ pub fn words(remedy: &Remedy) -> String {
         Remedy::SelectFewer => {
             "select fewer or shorter messages, or use a model with a larger context window".into()
         }
+        Remedy::SelectMore => "select more messages; these few are as short as a note of them \
+                               gets (the manual squash joins them as they are)"
+            .into(),
         Remedy::MakeRoom => "squash older messages to make room, then try again".into(),
         Remedy::Reload => "reload the conversation and try again".into(),
         Remedy::SwitchBack => {

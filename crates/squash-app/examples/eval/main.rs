@@ -84,6 +84,8 @@ struct Row {
     origin: String,
     tool_heavy: bool,
     score: Option<Score>,
+    /// The applied text, for reading by hand.
+    text: Option<String>,
     error: Option<String>,
     fallback: bool,
     repairs: u32,
@@ -116,11 +118,12 @@ async fn run() -> Result<(), String> {
                     case.name,
                     match (&row.score, &row.error) {
                         (Some(s), _) => format!(
-                            "facts {}/{} invented {:?} forbidden {:?} tokens {}→{} {:.1}s{}{}",
+                            "facts {}/{} invented {:?} forbidden {:?} meta {:?} tokens {}→{} {:.1}s{}{}",
                             s.facts_kept,
                             s.facts_total,
                             s.invented,
                             s.forbidden,
+                            s.meta,
                             s.input_tokens,
                             s.output_tokens,
                             row.seconds,
@@ -141,6 +144,7 @@ async fn run() -> Result<(), String> {
     }
     write_rows(&args.out, &rows)?;
     println!("{}", table(&rows));
+    println!("{}", table_by_origin(&rows));
     Ok(())
 }
 
@@ -184,6 +188,7 @@ async fn run_case(
         origin: case.origin.clone(),
         tool_heavy: false,
         score: None,
+        text: None,
         error: None,
         fallback: false,
         repairs: 0,
@@ -253,12 +258,9 @@ async fn squash_case(
         )
         .await
         .map_err(|e| e.to_string())?;
-    row.score = Some(score(
-        &input,
-        &message_text(&stored),
-        &case.facts,
-        &case.forbidden,
-    ));
+    let applied = message_text(&stored);
+    row.score = Some(score(&input, &applied, &case.facts, &case.forbidden));
+    row.text = Some(applied);
     Ok(())
 }
 
@@ -352,6 +354,8 @@ fn write_rows(path: &Path, rows: &[Row]) -> Result<(), String> {
                 "missing": r.score.as_ref().map(|s| s.missing.clone()),
                 "invented": r.score.as_ref().map(|s| s.invented.clone()),
                 "forbidden": r.score.as_ref().map(|s| s.forbidden.clone()),
+                "meta": r.score.as_ref().map(|s| s.meta.clone()),
+                "text": r.text,
                 "input_tokens": r.score.as_ref().map(|s| s.input_tokens),
                 "output_tokens": r.score.as_ref().map(|s| s.output_tokens),
             })
@@ -365,51 +369,108 @@ fn write_rows(path: &Path, rows: &[Row]) -> Result<(), String> {
 fn table(rows: &[Row]) -> String {
     let mut out = String::from(
         "| model | style | cases | key facts kept | invented terms applied | forbidden phrases | \
-         nothing applied | fallbacks | repairs | compression (tool-heavy) | compression (all) | \
-         seconds / case |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         meta phrases | nothing applied | fallbacks | repairs | longer than the selection | \
+         size, ≥ 200 tokens (median / worst) | compression (tool-heavy) | compression (all) | \
+         seconds / case |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
+    for (model, style) in groups(rows) {
+        let group: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.model == model && r.style == style)
+            .collect();
+        out.push_str(&format!("| {model} | {style} | {} |\n", summary(&group)));
+    }
+    out
+}
+
+/// The same figures per origin of the cases (hand-written agent runs, session cuts, generated
+/// runs, chats, held-out chats), one row per model, style and origin.
+fn table_by_origin(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| model | style | origin | cases | key facts kept | invented terms applied | \
+         forbidden phrases | meta phrases | nothing applied | fallbacks | repairs | longer than \
+         the selection | size, ≥ 200 tokens (median / worst) | compression (tool-heavy) | \
+         compression (all) | seconds / case |\n\
+         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for (model, style) in groups(rows) {
+        let mut origins: Vec<&str> = Vec::new();
+        for r in rows {
+            if !origins.contains(&r.origin.as_str()) {
+                origins.push(&r.origin);
+            }
+        }
+        for origin in origins {
+            let group: Vec<&Row> = rows
+                .iter()
+                .filter(|r| r.model == model && r.style == style && r.origin == origin)
+                .collect();
+            if !group.is_empty() {
+                out.push_str(&format!(
+                    "| {model} | {style} | {origin} | {} |\n",
+                    summary(&group)
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn groups(rows: &[Row]) -> Vec<(String, SquashStyle)> {
     let mut keys: Vec<(String, SquashStyle)> = Vec::new();
     for r in rows {
         if !keys.contains(&(r.model.clone(), r.style)) {
             keys.push((r.model.clone(), r.style));
         }
     }
-    for (model, style) in keys {
-        let group: Vec<&Row> = rows
+    keys
+}
+
+/// The cells after the group's names.
+fn summary(group: &[&Row]) -> String {
+    let scored: Vec<&Score> = group.iter().filter_map(|r| r.score.as_ref()).collect();
+    let kept: usize = scored.iter().map(|s| s.facts_kept).sum();
+    let total: usize = scored.iter().map(|s| s.facts_total).sum();
+    let ratio = |rs: &[&Row]| {
+        let (i, o) = rs
             .iter()
-            .filter(|r| r.model == model && r.style == style)
-            .collect();
-        let scored: Vec<&Score> = group.iter().filter_map(|r| r.score.as_ref()).collect();
-        let kept: usize = scored.iter().map(|s| s.facts_kept).sum();
-        let total: usize = scored.iter().map(|s| s.facts_total).sum();
-        let ratio = |rs: &[&Row]| {
-            let (i, o) = rs
-                .iter()
-                .filter_map(|r| r.score.as_ref())
-                .fold((0u64, 0u64), |(i, o), s| {
-                    (i + s.input_tokens, o + s.output_tokens)
-                });
-            if i == 0 {
-                "–".to_owned()
-            } else {
-                format!("{:.0}%", o as f64 * 100.0 / i as f64)
-            }
-        };
-        let heavy: Vec<&Row> = group.iter().copied().filter(|r| r.tool_heavy).collect();
-        let seconds: f64 = group.iter().map(|r| r.seconds).sum::<f64>() / group.len().max(1) as f64;
-        out.push_str(&format!(
-            "| {model} | {style} | {} | {kept}/{total} ({:.1}%) | {} | {} | {} | {} | {} | {} | {} | {:.2} |\n",
-            group.len(),
-            if total == 0 { 0.0 } else { kept as f64 * 100.0 / total as f64 },
-            scored.iter().map(|s| s.invented.len()).sum::<usize>(),
-            scored.iter().map(|s| s.forbidden.len()).sum::<usize>(),
-            group.iter().filter(|r| r.error.is_some()).count(),
-            group.iter().filter(|r| r.fallback).count(),
-            group.iter().map(|r| r.repairs).sum::<u32>(),
-            ratio(&heavy),
-            ratio(&group),
-            seconds,
-        ));
-    }
-    out
+            .filter_map(|r| r.score.as_ref())
+            .fold((0u64, 0u64), |(i, o), s| {
+                (i + s.input_tokens, o + s.output_tokens)
+            });
+        if i == 0 {
+            "–".to_owned()
+        } else {
+            format!("{:.0}%", o as f64 * 100.0 / i as f64)
+        }
+    };
+    let heavy: Vec<&Row> = group.iter().copied().filter(|r| r.tool_heavy).collect();
+    let seconds: f64 = group.iter().map(|r| r.seconds).sum::<f64>() / group.len().max(1) as f64;
+    let longer = scored
+        .iter()
+        .filter(|s| s.output_tokens >= s.input_tokens)
+        .count();
+    let mut large: Vec<f64> = scored
+        .iter()
+        .filter(|s| s.input_tokens >= 200)
+        .map(|s| s.output_tokens as f64 * 100.0 / s.input_tokens as f64)
+        .collect();
+    large.sort_by(f64::total_cmp);
+    let size = match (large.get(large.len() / 2), large.last()) {
+        (Some(median), Some(worst)) => format!("{median:.0}% / {worst:.0}%"),
+        _ => "–".to_owned(),
+    };
+    format!(
+        "{} | {kept}/{total} ({:.1}%) | {} | {} | {} | {} | {} | {} | {longer} | {size} | {} | {} | {seconds:.2}",
+        group.len(),
+        if total == 0 { 0.0 } else { kept as f64 * 100.0 / total as f64 },
+        scored.iter().map(|s| s.invented.len()).sum::<usize>(),
+        scored.iter().map(|s| s.forbidden.len()).sum::<usize>(),
+        scored.iter().map(|s| s.meta.len()).sum::<usize>(),
+        group.iter().filter(|r| r.error.is_some()).count(),
+        group.iter().filter(|r| r.fallback).count(),
+        group.iter().map(|r| r.repairs).sum::<u32>(),
+        ratio(&heavy),
+        ratio(group),
+    )
 }

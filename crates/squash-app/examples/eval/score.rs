@@ -16,6 +16,9 @@ pub struct Score {
     pub forbidden: Vec<String>,
     /// Salient terms of the text that the input never had.
     pub invented: Vec<String>,
+    /// Phrases about the squash, the prompt or the model (not about the conversation) that
+    /// the text has and the input does not.
+    pub meta: Vec<String>,
     pub input_tokens: u64,
     pub output_tokens: u64,
 }
@@ -63,8 +66,32 @@ pub fn score(input: &str, output: &str, facts: &[Vec<String>], forbidden: &[Stri
         .filter(|t| !inp.contains(&t.replace(',', "").to_lowercase()))
         .collect();
     score.invented = invented.into_iter().collect();
+    score.meta = output
+        .lines()
+        .flat_map(|line| {
+            META.find_iter(line)
+                .map(|m| m.as_str().trim().to_lowercase())
+        })
+        .filter(|m| !inp.contains(m.trim_end_matches(':')))
+        .collect();
     score
 }
+
+/// Talk about the note itself, the task or the prompt: the scorer's own list, written from
+/// what small models were seen to write (issue 28), not shared with the product.
+static META: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?xi)
+        \bsummar(?:y|ies|ised|ized|ise|ize)\b | \bcompress\w* | \bsquash\w* | \bcondens\w*
+      | \bno\ preamble | \bno\ comments | \bwhat\ was\ wanted | \bwhat\ the\ assistant\ did
+      | \bhow\ it\ ended | ^\s*requests?\s*: | ^\s*details\s*: | \bthe\ facts\b
+      | \bfacts\ (?:above|below|recorded) | \bthe\ prompt\b | \bas\ instructed\b
+      | \bthe\ (?:above|following)\ (?:conversation|messages|text)
+      | \b(?:this|the)\ conversation\b | \bhere\ is\b | \bhere's\b | \bplain\ sentences
+      | \bthe\ assistant\ wanted | \bin\ (?:short|summary|conclusion)\b",
+    )
+    .expect("static regex")
+});
 
 /// Tokens as a BPE tokenizer roughly counts them: words and punctuation runs.
 pub fn tokens(text: &str) -> u64 {
@@ -88,5 +115,20 @@ mod tests {
         assert_eq!(s.facts_kept, 1);
         assert_eq!(s.forbidden, vec!["zzz".to_owned()]);
         assert_eq!(s.invented, vec!["42".to_owned(), "src/zzz.py".to_owned()]);
+        assert!(s.meta.is_empty());
+    }
+
+    #[test]
+    fn meta_phrases_count_unless_the_input_has_them() {
+        let s = score(
+            "the summary of the release was late",
+            "What was wanted? Details: the summary was late.\nRequests:\n- no preamble",
+            &[],
+            &[],
+        );
+        assert_eq!(
+            s.meta,
+            vec!["what was wanted", "details:", "requests:", "no preamble"]
+        );
     }
 }

@@ -5,7 +5,8 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use squash_core::ledger::{build_ledger, extract_text};
+use squash_core::ledger::build_ledger;
+use squash_core::note::extract_text;
 use squash_core::prompt::{build_squash_prompt, messages_text, SquashPrompt};
 use squash_core::quality::check_output;
 use squash_core::tokens::{estimate_tokens, TooLarge};

@@ -17,9 +17,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use squash_core::ledger::{build_ledger, check_facts, extract_text, Ledger};
+use squash_core::ledger::{build_ledger, check_facts, Ledger};
+use squash_core::note::compose_within;
 use squash_core::prompt::{messages_text, SquashStyle};
-use squash_core::quality::{quality_report, FactReport, SizeLimit};
+use squash_core::quality::{quality_report, size_limit, FactReport, SizeLimit};
 use squash_core::render::message_text;
 use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
 use squash_core::tokens::estimate_tokens;
@@ -247,7 +248,7 @@ impl SquashEngine {
             full_text: &full_text,
         };
         if options.style == SquashStyle::Extract {
-            return Ok(base.extracted(&ledger, &refs));
+            return base.extracted(&ledger, &refs);
         }
         let model = self
             .model
@@ -323,12 +324,15 @@ impl ResultBase<'_> {
         }
     }
 
-    fn extracted(&self, ledger: &Ledger, refs: &[&Message]) -> SquashResult {
-        let text = extract_text(ledger, refs);
+    /// The extract, unless it is no shorter than the selection.
+    fn extracted(&self, ledger: &Ledger, refs: &[&Message]) -> Result<SquashResult, SquashError> {
+        let selection_tokens = estimate_tokens(self.full_text);
+        let text = compose_within(ledger, None, refs, size_limit(selection_tokens));
+        faithful::shorter_than_selection(selection_tokens, &text)?;
         let stated = check_facts(ledger, &text).kept;
         let mut result = self.result(text, SquashStyle::Extract);
         result.report.facts = Some(FactReport::new(ledger, &stated, &[], Vec::new()));
-        result
+        Ok(result)
     }
 
     fn answered(

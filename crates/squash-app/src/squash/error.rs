@@ -37,6 +37,14 @@ pub enum SquashError {
         operation: SquashOperationId,
         missing: Vec<MessageId>,
     },
+    #[error(
+        "nothing was applied: no faithful note of these messages is shorter than they are \
+         (~{selection_tokens} tokens; the shortest, the facts alone, is ~{shortest_tokens})"
+    )]
+    NothingShorter {
+        selection_tokens: u64,
+        shortest_tokens: u64,
+    },
 }
 
 impl From<TooLarge> for SquashError {
@@ -67,6 +75,7 @@ impl AppError for SquashError {
             SquashError::NoModel(_) => ErrorCode::NotConfigured,
             SquashError::NotAiSquash(_) => ErrorCode::InvalidInput,
             SquashError::SourcesGone { .. } => ErrorCode::Conflict,
+            SquashError::NothingShorter { .. } => ErrorCode::InvalidInput,
         }
     }
 
@@ -79,7 +88,8 @@ impl AppError for SquashError {
             | SquashError::TooLarge(_)
             | SquashError::NoModel(_)
             | SquashError::NotAiSquash(_)
-            | SquashError::SourcesGone { .. } => None,
+            | SquashError::SourcesGone { .. }
+            | SquashError::NothingShorter { .. } => None,
         }
     }
 
@@ -94,6 +104,7 @@ impl AppError for SquashError {
             SquashError::NoModel(_) => false,
             SquashError::NotAiSquash(_) => false,
             SquashError::SourcesGone { .. } => false,
+            SquashError::NothingShorter { .. } => false,
         }
     }
 
@@ -105,6 +116,7 @@ impl AppError for SquashError {
             SquashError::NoModel(_) => vec![Remedy::UseExtract, Remedy::ConfigureModel],
             SquashError::TooLarge(_) => vec![Remedy::SelectFewer],
             SquashError::SourcesGone { .. } => vec![Remedy::SwitchBack],
+            SquashError::NothingShorter { .. } => vec![Remedy::SelectMore],
             SquashError::NotAiSquash(_) => Vec::new(),
         }
     }
@@ -130,6 +142,10 @@ mod tests {
             SquashError::SourcesGone {
                 operation: SquashOperationId::new(),
                 missing: vec![MessageId::new()],
+            },
+            SquashError::NothingShorter {
+                selection_tokens: 30,
+                shortest_tokens: 34,
             },
         ];
         for e in &errors {

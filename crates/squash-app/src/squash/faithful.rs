@@ -1,17 +1,17 @@
 //! The faithful squash: the model's answer checked against the fact ledger, repaired once,
-//! completed with what it still leaves out, cleaned of what it invented — or replaced by the
-//! extractive squash when no usable answer comes. The user never waits for nothing, and never
-//! gets a fact the messages did not have.
+//! cleaned of what it invented, then composed with the facts it leaves out into one note that
+//! states each fact once ([`compose_within`]) — or replaced by the extractive squash when no
+//! usable answer comes. The user never waits for nothing, never gets a fact the messages did
+//! not have, and never gets a note longer than what it replaces.
 
-use squash_core::ledger::{
-    check_facts, details_section, drop_sentences_with, extract_text, invented_terms,
-};
+use squash_core::ledger::{check_facts, drop_sentences_with, invented_terms};
+use squash_core::note::{clean_gist, compose_within, GIST_MAX_SENTENCES};
 use squash_core::prompt::{
     build_repair_prompt, build_squash_prompt, PromptStyle, SquashPrompt, SquashStyle,
 };
 use squash_core::quality::{
     check_output, size_limit, FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm,
-    SIZE_LIMIT_PERCENT,
+    SIZE_LIMIT_FROM_TOKENS, SIZE_LIMIT_PERCENT,
 };
 use squash_core::tokens::estimate_tokens;
 
@@ -58,18 +58,24 @@ pub(super) async fn squash(
             check_output(input.prompt_text, &retry.text).map_err(|again| again.to_string())
         }
     };
+    // The small models' answer is a gist above the facts: what it says about the task, the
+    // headings and lists it copied, a sentence cut off go before it is verified.
+    let draft = draft.and_then(|text| gist_of(input, text));
     let draft = match draft {
         Ok(text) => text,
         Err(reason) => {
             asker.stage(SquashStage::FallingBack);
-            return Ok(fallback(
+            return within_limit(
                 input,
-                prompts,
-                repairs,
-                estimated_prompt_tokens,
-                format!("no usable answer after a repair request ({reason})"),
-                Vec::new(),
-            ));
+                fallback(
+                    input,
+                    prompts,
+                    repairs,
+                    estimated_prompt_tokens,
+                    format!("no usable answer after a repair request ({reason})"),
+                    Vec::new(),
+                ),
+            );
         }
     };
     let verified = verify(asker, input, &prompt, draft, &mut prompts, &mut repairs).await?;
@@ -78,17 +84,20 @@ pub(super) async fn squash(
         Verified::Unusable { invented } => {
             asker.stage(SquashStage::FallingBack);
             let terms: Vec<String> = invented.iter().map(|t| t.term.clone()).collect();
-            return Ok(fallback(
+            return within_limit(
                 input,
-                prompts,
-                repairs,
-                estimated_prompt_tokens,
-                format!(
-                    "the answer held terms the messages never had ({})",
-                    terms.join(", ")
+                fallback(
+                    input,
+                    prompts,
+                    repairs,
+                    estimated_prompt_tokens,
+                    format!(
+                        "the answer held terms the messages never had ({})",
+                        terms.join(", ")
+                    ),
+                    invented,
                 ),
-                invented,
-            ));
+            );
         }
     };
     let composed = compose(
@@ -99,25 +108,41 @@ pub(super) async fn squash(
         repairs,
         estimated_prompt_tokens,
     );
-    Ok(within_limit(input, composed))
+    within_limit(input, composed)
 }
 
-/// The answer, or the facts alone when it is over the size limit and they are shorter: of a
-/// selection of 200 tokens or more, the applied text is at most 40% (both are faithful, so the
-/// shorter is applied; the report says what it came to against the limit either way).
-fn within_limit(input: &Input<'_>, answer: Faithful) -> Faithful {
+/// The gist of a brief prompt's answer ([`clean_gist`]); any other answer as it is. Err when
+/// nothing of the answer is left.
+fn gist_of(input: &Input<'_>, answer: String) -> Result<String, String> {
+    if input.prompt_style != PromptStyle::Brief {
+        return Ok(answer);
+    }
+    clean_gist(&answer, input.full_text, GIST_MAX_SENTENCES)
+        .ok_or_else(|| "the answer spoke only about the task, not the conversation".to_owned())
+}
+
+/// The answer, or the facts alone when it is over the size limit and they are shorter
+/// ([`size_limit`]: 40% of a selection of 200 tokens or more, shorter than the selection below
+/// that). Both are faithful, so the shorter is applied; the report says what it came to against
+/// the limit. When not even the facts alone are shorter than the selection, nothing is applied.
+fn within_limit(input: &Input<'_>, answer: Faithful) -> Result<Faithful, SquashError> {
     let selection_tokens = estimate_tokens(input.full_text);
     let Some(limit_tokens) = size_limit(selection_tokens) else {
-        return answer;
+        return Ok(answer);
     };
     let answer_tokens = estimate_tokens(&answer.text);
     let mut applied = answer;
     if answer_tokens > limit_tokens {
-        let extract = extract_text(input.ledger, input.messages);
+        let extract = compose_within(input.ledger, None, input.messages, Some(limit_tokens));
         let extract_tokens = estimate_tokens(&extract);
         if extract_tokens < answer_tokens {
             let stated = check_facts(input.ledger, &extract).kept;
             let invented = std::mem::take(&mut applied.facts.invented);
+            let limit = if selection_tokens >= SIZE_LIMIT_FROM_TOKENS {
+                format!("over {SIZE_LIMIT_PERCENT}% of the selection's {selection_tokens} ({limit_tokens})")
+            } else {
+                format!("no shorter than the selection's {selection_tokens}")
+            };
             applied = Faithful {
                 facts: FactReport::new(input.ledger, &stated, &[], invented),
                 text: extract,
@@ -125,8 +150,7 @@ fn within_limit(input: &Input<'_>, answer: Faithful) -> Faithful {
                 fallback: Some(Fallback {
                     style: SquashStyle::Extract,
                     reason: format!(
-                        "the answer was {answer_tokens} tokens, over {SIZE_LIMIT_PERCENT}% of the \
-                         selection's {selection_tokens} ({limit_tokens}); the facts alone are \
+                        "the answer was {answer_tokens} tokens, {limit}; the facts alone are \
                          {extract_tokens}"
                     ),
                     cause: FallbackCause::TooLong,
@@ -135,7 +159,20 @@ fn within_limit(input: &Input<'_>, answer: Faithful) -> Faithful {
             };
         }
     }
-    applied
+    shorter_than_selection(selection_tokens, &applied.text)?;
+    Ok(applied)
+}
+
+/// Refuses a text that is no shorter than the selection it would replace.
+pub(super) fn shorter_than_selection(selection_tokens: u64, text: &str) -> Result<(), SquashError> {
+    let shortest_tokens = estimate_tokens(text);
+    if shortest_tokens >= selection_tokens {
+        return Err(SquashError::NothingShorter {
+            selection_tokens,
+            shortest_tokens,
+        });
+    }
+    Ok(())
 }
 
 /// The first prompt and its raw answer: one prompt when the selection fits the context window,
@@ -237,9 +274,8 @@ async fn verify(
     })
 }
 
-/// The applied text: the answer and the facts it does not state, under "Details:" — or, for
-/// the structured style from the brief prompt, the answer as a summary above the ledger's
-/// sections.
+/// The applied text: the answer (for the brief prompt, its gist) above the facts it does not
+/// state, each once.
 fn compose(
     input: &Input<'_>,
     draft: String,
@@ -250,21 +286,8 @@ fn compose(
 ) -> Faithful {
     let check = check_facts(input.ledger, &draft);
     let kept = check.kept;
-    let text = if input.style == SquashStyle::Structured && input.prompt_style == PromptStyle::Brief
-    {
-        format!(
-            "Summary: {}\n\n{}",
-            draft.trim(),
-            extract_text(input.ledger, input.messages)
-        )
-    } else {
-        let details = details_section(&input.ledger.subset(&check.missing));
-        if details.is_empty() {
-            draft
-        } else {
-            format!("{}\n\n{details}", draft.trim_end())
-        }
-    };
+    let limit = size_limit(estimate_tokens(input.full_text));
+    let text = compose_within(input.ledger, Some(&draft), input.messages, limit);
     let stated = check_facts(input.ledger, &text).kept;
     let restored: Vec<usize> = stated.into_iter().filter(|i| !kept.contains(i)).collect();
     Faithful {
@@ -287,7 +310,8 @@ fn fallback(
     reason: String,
     invented: Vec<InventedTerm>,
 ) -> Faithful {
-    let text = extract_text(input.ledger, input.messages);
+    let limit = size_limit(estimate_tokens(input.full_text));
+    let text = compose_within(input.ledger, None, input.messages, limit);
     let stated = check_facts(input.ledger, &text).kept;
     Faithful {
         facts: FactReport::new(input.ledger, &stated, &[], invented),

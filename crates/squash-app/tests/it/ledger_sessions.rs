@@ -108,7 +108,7 @@ async fn every_command_of_a_long_agent_run_is_in_its_extract() {
     let view = b.service.thread_view(longest).await.unwrap();
     let range: Vec<&Message> = view.messages[1..120].iter().collect();
     let ledger = build_ledger(&range);
-    let extract = squash_core::ledger::extract_text(&ledger, &range);
+    let extract = squash_core::note::extract_text(&ledger, &range);
     let mut commands = Vec::new();
     for m in &range {
         for item in &m.content {

@@ -48,16 +48,27 @@ async fn the_engine_squashes_with_the_embedded_model() {
     };
 
     let (b, conv) = local_conversation("Local squash").await;
-    let texts = [
-        (Role::User, "cargo build fails: error E0432 unresolved import `crate::store::Pool` in src/main.rs."),
-        (Role::Assistant, "The module was renamed: `Pool` now lives in `crate::db::Pool`. I changed the import in src/main.rs and `cargo build` passes."),
-        (Role::User, "Great, thanks. Please also run the tests."),
+    // A request, the build the agent ran (its long log), the answer, and a next request: a
+    // selection whose note is shorter than it, as a squash must be.
+    let log: String = (1..=40)
+        .map(|i| format!("   Compiling dep-{i} v0.1.{i}\n"))
+        .chain(std::iter::once(
+            "error[E0432]: unresolved import `crate::store::Pool`\n --> src/main.rs:3:5\n"
+                .to_owned(),
+        ))
+        .collect();
+    let contents = [
+        (Role::User, vec![ContentItem::text_for(Role::User, "cargo build fails: error E0432 unresolved import `crate::store::Pool` in src/main.rs.")]),
+        (Role::Assistant, vec![ContentItem::tool_call("b1", "Bash", serde_json::json!({"command": "cargo build"}))]),
+        (Role::User, vec![ContentItem::tool_result("b1", "Bash", log, true)]),
+        (Role::Assistant, vec![ContentItem::text_for(Role::Assistant, "The module was renamed: `Pool` now lives in `crate::db::Pool`. I changed the import in src/main.rs and `cargo build` passes.")]),
+        (Role::User, vec![ContentItem::text_for(Role::User, "Great, thanks. Please also run the tests.")]),
     ];
     let mut ids = Vec::new();
-    for (role, text) in texts {
+    for (role, content) in contents {
         let (m, _) = b
             .service
-            .append(conv.id, role, vec![ContentItem::text_for(role, text)])
+            .append(conv.id, role, content)
             .await
             .expect("append");
         ids.push(m.id);
@@ -69,7 +80,7 @@ async fn the_engine_squashes_with_the_embedded_model() {
         ..SquashOptions::default()
     };
     let engine = SquashEngine::new(b.service.clone(), model).with_options(options);
-    match engine.squash_messages(conv.id, &ids[..2], None).await {
+    match engine.squash_messages(conv.id, &ids[..4], None).await {
         Ok(result) => {
             assert_eq!(result.provider, Some(ProviderKind::Local));
             assert_eq!(result.model.as_deref(), Some("smollm2-135m-instruct-q4_1"));

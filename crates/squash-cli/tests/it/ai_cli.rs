@@ -486,7 +486,9 @@ async fn the_extract_style_needs_no_model() {
         ("user", "cargo build fails with E0308 in src/main.rs"),
         (
             "assistant",
-            "Line 42 of src/main.rs assigns a &str to a String; fixed with .to_string().",
+            "Line 42 of src/main.rs assigns a &str to a String; fixed with .to_string(). I \
+             went through the other places that build that value as well, and none of them \
+             needed the same change, so the rest of the code stays as it was.",
         ),
         ("user", "Builds now, thanks!"),
     ] {

@@ -221,7 +221,9 @@ fn make_conversation(env: &Env) -> String {
         ),
         (
             "assistant",
-            "Fixed E0308: load_config now returns Result<Config, Error>.",
+            "Fixed E0308: load_config now returns Result<Config, Error>. I went through every \
+             place that calls it as well, and none of them needed more than handling the error \
+             it now returns, so the rest of the code stays as it was.",
         ),
     ] {
         let out = env.run(&["message", "add", &id, "--role", role, "--text", text]);

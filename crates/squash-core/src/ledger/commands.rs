@@ -66,6 +66,8 @@ const SAMPLE_PATHS: usize = 2;
 const SAMPLE_CHARS: usize = 40;
 
 patterns! {
+    /// The start of output plumbing at the very end of a command cut short: ` 2>&`, ` 2>`, ` |`.
+    CUT_PLUMBING = r"\s+\d?(?:>&?|\|)$";
     PLUMBING = r"\s*(?:\d?>&\d|\d?>\s*/dev/null|\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)\s*";
 }
 
@@ -386,8 +388,10 @@ impl CommandObs {
 }
 
 /// The command without the plumbing that only shapes its output.
-fn key_of(display: &str) -> String {
+pub(crate) fn key_of(display: &str) -> String {
     let plain = PLUMBING.replace_all(display, " ");
+    // Plumbing the cut of a long command left half of (`… && cargo test 2>&`).
+    let plain = CUT_PLUMBING.replace(plain.trim(), "");
     one_line(plain.trim(), DISPLAY_MAX_CHARS)
 }
 

@@ -52,38 +52,66 @@ pub(crate) fn observe_tool(use_: &ToolUse<'_>) -> ToolUseObs {
 }
 
 /// Errors of failed commands and tools, each as an open `Error` or, when a later run of the
-/// same command (or a retry of the same tool on the same target) succeeded, as a `Fix` that
-/// names the edits made in between.
+/// same command (or a retry of the same tool on the same target) succeeded, as a `Fix`. The
+/// failures of one command that the same later run fixed are one fact, the command's history
+/// on one line: "Fixed: `cargo test` failed with X → edited lib.rs → failed with Y → ok after
+/// `…`".
 pub(crate) fn error_facts(runs: &[(usize, &CommandObs)], tools: &[&ToolUseObs]) -> Vec<Fact> {
-    let mut facts = Vec::new();
+    let mut facts: Vec<Fact> = Vec::new();
+    // Per fixing run: the fact it closes, where the last failure it fixed was, and that
+    // failure's command.
+    let mut open_fixes: Vec<(usize, usize, usize, &CommandObs)> = Vec::new();
     for (i, &(index, run)) in runs.iter().enumerate() {
         if !matches!(run.status, Status::Failed(_)) {
             continue;
         }
         let fixed_by = runs[i + 1..]
             .iter()
-            .find(|(_, later)| later.status == Status::Ok && same_command(run, later));
-        let (kind, text) = match fixed_by {
-            Some(&(fixed_at, later)) => (
-                FactKind::Fix,
-                fix_text(
-                    &run.error_lines,
-                    run,
-                    later,
-                    edits_between(tools, index, fixed_at),
-                ),
-            ),
-            None => (
-                FactKind::Error,
-                format!("{} failed: {}", run.short(), run.error_lines.join("; ")),
-            ),
+            .position(|(_, later)| later.status == Status::Ok && same_command(run, later))
+            .map(|p| i + 1 + p);
+        let Some(fix) = fixed_by else {
+            facts.push(Fact {
+                kind: FactKind::Error,
+                text: format!("{} failed: {}", run.short(), run.error_lines.join("; ")),
+                anchors: run.error_anchors.clone(),
+                source: run.source,
+            });
+            continue;
         };
-        facts.push(Fact {
-            kind,
-            text,
-            anchors: run.error_anchors.clone(),
-            source: run.source,
-        });
+        let earlier = open_fixes
+            .iter_mut()
+            .find(|(f, fact, _, _)| *f == fix && facts[*fact].kind == FactKind::Fix);
+        match earlier {
+            Some((_, fact, last, _)) => {
+                let edits = edits_between(tools, *last, index);
+                let fact = &mut facts[*fact];
+                fact.text.push_str(&again_text(&run.error_lines, edits));
+                for anchor in &run.error_anchors {
+                    if !fact.anchors.contains(anchor) {
+                        fact.anchors.push(anchor.clone());
+                    }
+                }
+                *last = index;
+            }
+            None => {
+                open_fixes.push((fix, facts.len(), index, run));
+                facts.push(Fact {
+                    kind: FactKind::Fix,
+                    text: format!(
+                        "Fixed: {} failed with {}",
+                        run.short(),
+                        run.error_lines.join("; ")
+                    ),
+                    anchors: run.error_anchors.clone(),
+                    source: run.source,
+                });
+            }
+        }
+    }
+    for (fix, fact, last, failed) in open_fixes {
+        let (fixed_at, fixed) = runs[fix];
+        let edits = edits_between(tools, last, fixed_at);
+        facts[fact].text.push_str(&fixed_text(failed, fixed, edits));
     }
     facts.extend(tool_errors(tools));
     facts
@@ -108,24 +136,29 @@ fn edits_between(tools: &[&ToolUseObs], from: usize, to: usize) -> Vec<String> {
         })
 }
 
-fn fix_text(
-    lines: &[String],
-    failed: &CommandObs,
-    fixed: &CommandObs,
-    edits: Vec<String>,
-) -> String {
-    let how = if !edits.is_empty() {
-        format!(" by editing {}", edits.join(", "))
-    } else if fixed.key != failed.key {
-        format!(" (ok after {})", fixed.short())
-    } else {
+/// A further failure of a command on its history line, after the edits made since the last.
+fn again_text(lines: &[String], edits: Vec<String>) -> String {
+    let edited = if edits.is_empty() {
         String::new()
+    } else {
+        format!(" → edited {}", edits.join(", "))
     };
-    format!(
-        "Fixed{how}: {} failed with {}",
-        failed.short(),
-        lines.join("; ")
-    )
+    format!("{edited} → failed with {}", lines.join("; "))
+}
+
+/// The end of a command's history line: the edits made since its last failure, and the run
+/// that passed when it is another command (a chain, a script run before it).
+fn fixed_text(failed: &CommandObs, fixed: &CommandObs, edits: Vec<String>) -> String {
+    let mut out = String::new();
+    if !edits.is_empty() {
+        out.push_str(&format!(" → edited {}", edits.join(", ")));
+    }
+    if fixed.key == failed.key {
+        out.push_str(" → passed");
+    } else {
+        out.push_str(&format!(" → ok after {}", fixed.short()));
+    }
+    out
 }
 
 fn edited_path(use_: &ToolUse<'_>) -> Option<String> {

@@ -2,7 +2,7 @@
 //!
 //! A model's summary is checked against the ledger ([`check_facts`]); facts it dropped are
 //! asked for again or appended, terms it invented are removed. The ledger is also a squash
-//! style of its own, the extract ([`extract_text`]): exact, instant and offline.
+//! style of its own, the extract ([`crate::note::extract_text`]): exact, instant and offline.
 //!
 //! Facts come from structure first (tool inputs name the files and commands, tool results give
 //! exit statuses and error lines) and from prose only where nothing else says it (requests,
@@ -34,7 +34,8 @@ mod tool_use;
 use crate::message::Message;
 
 pub use check::{check_facts, drop_sentences_with, invented_terms, FactCheck};
-pub use extract::{details_section, extract_text, sections_text, DETAILS_HEADING};
+pub(crate) use commands::key_of as command_key;
+pub use extract::sections_text;
 pub use fact::{Fact, FactKind, Ledger};
 pub use observe::{Observation, Observer};
 pub use output::last_exit_code;

@@ -19,6 +19,9 @@ patterns! {
     TEST_NAME = r"(?-u:\b)(?:[a-z_][a-z0-9_]*::)+[a-z_][a-z0-9_]*(?-u:\b)|(?-u:\b)test_[A-Za-z0-9_]+(?-u:\b)|(?-u:\b)[\w/.-]+\.(?:py|ts|js|rs|go)::[\w:]+";
 
     EXIT_CODE = r"(?i)(?:exited with (?:code|status)|exit (?:code|status)|exit_code)\W{0,3}(-?\d+)";
+    /// A compiler's closing count of the errors it already printed ("error: could not compile
+    /// `config` (lib) due to 1 previous error", "error: aborting due to 2 previous errors").
+    ERROR_TALLY = r"^\s*error: (?:could not compile|aborting due to)(?-u:\b).*previous errors?";
     SUMMARY_LINE = r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$";
 }
 
@@ -101,6 +104,10 @@ fn matching_error_lines(output: &str, max: usize) -> Vec<String> {
             break;
         }
         if is_error_line(line) {
+            // The errors it counts are already among the lines.
+            if !lines.is_empty() && ERROR_TALLY.is_match(line) {
+                continue;
+            }
             let shown = one_line(line.trim(), LINE_MAX_CHARS);
             if !lines.contains(&shown) {
                 lines.push(shown);

@@ -6,7 +6,7 @@ use super::anchors::{anchors_of, content_words};
 use super::fact::{Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
-use crate::text::{lines_of, one_line, patterns, sentences};
+use crate::text::{lines_of, one_clause, one_line, patterns, sentences};
 
 const REQUEST_MAX_CHARS: usize = 240;
 const STATEMENT_MAX_CHARS: usize = 120;
@@ -88,10 +88,29 @@ pub(crate) fn request(message: &Message) -> Option<Fact> {
     }
     Some(Fact {
         kind: FactKind::Request,
-        text: format!("User: {}", one_line(text, REQUEST_MAX_CHARS)),
+        text: format!("User: {}", one_clause(text, REQUEST_MAX_CHARS)),
         anchors,
         source: message.id,
     })
+}
+
+/// A sentence as a fact line: cut where a clause ends when that keeps every anchor, else at a
+/// word, else twice as long, so that the line states its own fact.
+fn statement_text(sentence: &str, anchors: &[String]) -> String {
+    let keeps = |text: &str| {
+        let lower = text.to_lowercase();
+        anchors.iter().all(|a| lower.contains(&a.to_lowercase()))
+    };
+    let clause = one_clause(sentence, STATEMENT_MAX_CHARS);
+    if keeps(&clause) {
+        return clause;
+    }
+    let word = one_line(sentence, STATEMENT_MAX_CHARS);
+    if keeps(&word) {
+        return word;
+    }
+    // A line that cannot state its own fact would be added to every note and still miss it.
+    one_clause(sentence, 2 * STATEMENT_MAX_CHARS)
 }
 
 /// The classified sentences of an assistant message's prose (not its reasoning: tool outputs
@@ -122,7 +141,7 @@ pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
         // message turn out to be one (`statements::statement_facts`).
         if kept.len() < SENTENCES_KEPT && (worth || kept.len() < ANSWER_SENTENCES) {
             kept.push(Sentence {
-                text: one_line(&sentence, STATEMENT_MAX_CHARS),
+                text: statement_text(&sentence, &anchors),
                 kind,
                 verdict,
                 anchors,

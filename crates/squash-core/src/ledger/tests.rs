@@ -1,33 +1,9 @@
 //! The ledger of the demo session (the coding-agent run `squash demo` squashes).
 
-use serde::Deserialize;
-
 use super::*;
+use crate::demo_session::demo;
 use crate::ids::ConversationId;
 use crate::message::{ContentItem, Message, Role};
-
-#[derive(Deserialize)]
-struct Session {
-    messages: Vec<SessionMessage>,
-}
-
-#[derive(Deserialize)]
-struct SessionMessage {
-    role: Role,
-    content: Vec<ContentItem>,
-}
-
-fn demo() -> Vec<Message> {
-    let session: Session =
-        serde_json::from_str(include_str!("../../../squash-cli/demo/session.json"))
-            .expect("the demo session parses");
-    let conversation = ConversationId::new();
-    session
-        .messages
-        .into_iter()
-        .map(|m| Message::new(conversation, m.role, m.content).expect("non-empty"))
-        .collect()
-}
 
 fn texts(ledger: &Ledger, kind: FactKind) -> Vec<&str> {
     ledger
@@ -63,15 +39,19 @@ fn demo_run_has_its_files_commands_and_fixes() {
                 && c.ends_with("→ ok: test result: ok. 4 passed; 0 failed; 0 ignored")),
         "{commands:?}"
     );
+    // The command's two failures and what fixed them are one line, in order.
     let fixes = texts(&ledger, FactKind::Fix);
-    assert!(fixes.iter().any(|f| f.contains("E0425")), "{fixes:?}");
-    assert!(
-        fixes
-            .iter()
-            .any(|f| f.contains("tests::parses_minimal_file")
-                && f.contains("by editing crates/config/src/lib.rs")),
-        "{fixes:?}"
-    );
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    let history = fixes[0];
+    let at = |part: &str| {
+        history
+            .find(part)
+            .unwrap_or_else(|| panic!("{part}: {history}"))
+    };
+    assert!(at("tests::parses_minimal_file") < at("→ edited crates/config/src/lib.rs"));
+    assert!(at("→ edited crates/config/src/lib.rs") < at("E0425"));
+    assert!(at("E0425") < at("→ ok after `python3 scripts/move_fn.py"));
+    assert!(history.contains("cargo test -p config`…"), "{history}");
     assert!(texts(&ledger, FactKind::Error).is_empty());
     // Narration ("Let me run the failing test first.") is not a fact.
     assert!(ledger.facts.iter().all(|f| !f.text.starts_with("Let me")));
@@ -101,7 +81,7 @@ fn the_ledger_checks_its_own_extract() {
     let messages = demo();
     let all: Vec<&Message> = messages.iter().collect();
     let ledger = build_ledger(&all);
-    let extract = extract_text(&ledger, &all);
+    let extract = sections_text(&ledger);
     let check = check_facts(&ledger, &extract);
     assert!(
         check.missing.is_empty(),
@@ -181,8 +161,7 @@ fn the_answer_to_a_question_is_a_fact_without_a_path_or_number() {
         "{answers:?}"
     );
     // Every answer is checkable and its own extract states it.
-    let refs: Vec<&Message> = chat.iter().collect();
-    let extract = extract_text(&l, &refs);
+    let extract = sections_text(&l);
     assert!(check_facts(&l, &extract).missing.is_empty(), "{extract}");
     assert!(l.facts.iter().all(|f| !f.anchors.is_empty()), "{l:?}");
 }

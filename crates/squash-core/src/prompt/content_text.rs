@@ -70,6 +70,16 @@ pub(crate) fn message_body(message: &Message, names: &ToolNames<'_>) -> String {
     body_with(message, names, Cut::Prompt)
 }
 
+/// A message's `body` after its role in capitals and `separator`, as the plain transcripts show
+/// it.
+pub(crate) fn labelled(message: &Message, body: &str, separator: &str) -> String {
+    format!(
+        "{}:{separator}{}",
+        display_role(message).to_uppercase(),
+        body.trim()
+    )
+}
+
 /// [`message_body`] with tool outputs cut harder: for the small local models, which read slowly
 /// and get lost in long logs.
 pub(crate) fn condensed_body(message: &Message, names: &ToolNames<'_>) -> String {

@@ -7,6 +7,7 @@
 //! message sits in a code fence longer than any backtick run inside it, which it cannot close.
 
 mod content_text;
+mod digest;
 mod escape;
 mod long_output;
 mod template;
@@ -20,7 +21,9 @@ use crate::ledger::{build_ledger, Fact, Ledger};
 use crate::message::Message;
 use crate::tokens::estimate_tokens;
 
-use content_text::{condensed_body, display_role, message_body, ToolNames};
+use content_text::{display_role, labelled, message_body, ToolNames};
+use digest::brief_transcript;
+pub use digest::BRIEF_TRANSCRIPT_MAX_TOKENS;
 use escape::fence_for;
 pub use escape::{escape_xml, undo_escaping};
 use template::fill;
@@ -288,7 +291,7 @@ pub fn build_brief_prompt(
     custom_instructions: Option<&str>,
 ) -> SquashPrompt {
     let names = ToolNames::of(messages);
-    let transcript = transcript(messages, &names, condensed_body, " ");
+    let transcript = brief_transcript(messages, &names);
     let facts = if ledger.is_empty() {
         "(none)".to_owned()
     } else {
@@ -326,13 +329,7 @@ fn transcript(
 ) -> String {
     messages
         .iter()
-        .map(|m| {
-            format!(
-                "{}:{separator}{}",
-                display_role(m).to_uppercase(),
-                body(m, names).trim()
-            )
-        })
+        .map(|m| labelled(m, &body(m, names), separator))
         .collect::<Vec<_>>()
         .join("\n\n")
 }

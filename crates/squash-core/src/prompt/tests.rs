@@ -182,3 +182,54 @@ fn undo_escaping_only_decodes_what_the_prompt_encoded() {
     );
     assert_eq!(undo_escaping("a &amp;lt; b", "x"), "a &lt; b");
 }
+
+#[test]
+fn the_brief_transcript_of_a_long_run_is_bounded_and_keeps_what_was_said() {
+    let conversation = ConversationId::new();
+    let mut messages =
+        vec![Message::text(conversation, Role::User, "Fix the flaky test.").unwrap()];
+    for i in 0..60 {
+        let id = format!("c{i}");
+        messages.push(
+            Message::new(
+                conversation,
+                Role::Assistant,
+                vec![ContentItem::tool_call(
+                    &id,
+                    "Bash",
+                    serde_json::json!({"command": "cargo test"}),
+                )],
+            )
+            .unwrap(),
+        );
+        let log: String = (0..40).map(|l| format!("line {l} of run {i}\n")).collect();
+        messages.push(
+            Message::new(
+                conversation,
+                Role::User,
+                vec![ContentItem::tool_result(&id, "Bash", log, false)],
+            )
+            .unwrap(),
+        );
+    }
+    messages.push(Message::text(conversation, Role::Assistant, "The test is stable now.").unwrap());
+    let refs: Vec<&Message> = messages.iter().collect();
+    let prompt = build_brief_prompt(&refs, &Ledger::default(), None);
+    let transcript = prompt
+        .user
+        .split("=== START ===")
+        .nth(1)
+        .and_then(|rest| rest.split("=== END ===").next())
+        .unwrap();
+    let tokens = estimate_tokens(transcript);
+    assert!(
+        tokens <= BRIEF_TRANSCRIPT_MAX_TOKENS + 50,
+        "{tokens}: {transcript}"
+    );
+    assert!(transcript.contains("Fix the flaky test."));
+    assert!(transcript.contains("The test is stable now."));
+    assert!(transcript.contains("messages left out"));
+    // The newest tool traffic is what stays of it.
+    assert!(transcript.contains("of run 59"));
+    assert!(!transcript.contains("of run 0\n"));
+}

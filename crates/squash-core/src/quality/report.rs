@@ -115,7 +115,7 @@ pub struct SizeLimit {
 
 impl SizeLimit {
     /// The limit of a `selection_tokens` selection against an applied text of
-    /// `applied_tokens`; `None` below [`SIZE_LIMIT_FROM_TOKENS`].
+    /// `applied_tokens`; `None` for an empty selection.
     pub fn of(selection_tokens: u64, applied_tokens: u64) -> Option<SizeLimit> {
         size_limit(selection_tokens).map(|limit_tokens| SizeLimit {
             selection_tokens,
@@ -130,16 +130,20 @@ impl SizeLimit {
     }
 }
 
-/// Selections smaller than this have no size limit: a few lines need no squash to be short.
+/// From this size on, a squash is at most [`SIZE_LIMIT_PERCENT`] of its selection; below it, it
+/// is only shorter than the selection (a few lines leave little to take out).
 pub const SIZE_LIMIT_FROM_TOKENS: u64 = 200;
 /// A squash of a larger selection is at most this share of it, in percent.
 pub const SIZE_LIMIT_PERCENT: u64 = 40;
 
-/// The most tokens the squash of a `selection_tokens` selection may have; `None` below
-/// [`SIZE_LIMIT_FROM_TOKENS`].
+/// The most tokens the squash of a `selection_tokens` selection may have: 40% from 200 tokens
+/// up, below that one token less than the selection; `None` for an empty selection.
 pub fn size_limit(selection_tokens: u64) -> Option<u64> {
-    (selection_tokens >= SIZE_LIMIT_FROM_TOKENS)
-        .then(|| selection_tokens * SIZE_LIMIT_PERCENT / 100)
+    match selection_tokens {
+        0 => None,
+        n if n >= SIZE_LIMIT_FROM_TOKENS => Some(n * SIZE_LIMIT_PERCENT / 100),
+        n => Some(n - 1),
+    }
 }
 
 /// How many terms a one-line summary lists before "and N more".

@@ -33,7 +33,7 @@ fn service(dir: &tempfile::TempDir) -> (ConversationService, std::path::PathBuf)
 /// An app with a scripted model.
 /// The web plumbing under test, with a scripted model whose answers are taken as they are:
 /// no repair request (the faithful squash has its own tests in squash-app), facts the answer
-/// leaves out appended under "Details:".
+/// leaves out appended as lines below it.
 fn app() -> App {
     app_with(|state, _| {
         state.with_squash_options(SquashOptions {
@@ -194,7 +194,9 @@ impl App {
             ),
             (
                 "assistant",
-                "Fixed the E0308: load_config now returns Result<Config, Error>.",
+                "Fixed the E0308: load_config now returns Result<Config, Error>. I went \
+                 through every place that calls it as well, and none of them needed more than \
+                 handling the error it now returns, so the rest of the code stays as it was.",
             ),
             ("user", "Thanks, the build passes now."),
         ] {
@@ -755,7 +757,7 @@ async fn ai_squash_streams_a_preview_then_applies_it() {
     let text = preview["text"].as_str().unwrap();
     assert!(
         text.starts_with(
-            "Build failed with E0308 in src/main.rs; fixed: load_config returns Result.\n\nDetails:"
+            "Build failed with E0308 in src/main.rs; fixed: load_config returns Result.\n\n- "
         ),
         "{text}"
     );
@@ -936,7 +938,7 @@ async fn model_failures_change_nothing_and_say_why() {
     let app = app();
     let (conv, ids) = app.five().await;
     let uri = format!("/api/conversations/{conv}/squash/ai");
-    let body = json!({ "messages": [ids[0], ids[2]] });
+    let body = json!({ "messages": [ids[0], ids[3]] });
 
     app.model.push_error(LlmError::Auth {
         provider: ProviderKind::OpenAi,

@@ -250,7 +250,9 @@ async fn run_story(
         ("user", XSS),
         (
             "assistant",
-            "Fixed E0308: load_config now returns Result<Config, Error>.",
+            "Fixed E0308: load_config now returns Result<Config, Error>. I went through every \
+             place that calls it as well, and none of them needed more than handling the error \
+             it now returns, so the rest of the code stays as it was.",
         ),
         (
             "user",
@@ -1213,7 +1215,9 @@ async fn reader_story(b: &Browser, app: &str) {
         .send_json(
             "PUT",
             &format!("/api/conversations/{badges}/messages/{green}"),
-            &json!({ "text": "All green: 12 passed." }),
+            &json!({ "text": "All green: 12 passed. I ran the whole suite twice to be sure nothing \
+                               was flaky, and both runs came out the same way, so the branch is \
+                               ready for review." }),
         )
         .await;
     assert!(edited["thread"]["id"].is_string(), "edited: {edited}");

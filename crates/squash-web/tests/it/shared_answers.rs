@@ -140,7 +140,12 @@ async fn answers_name_openai_and_share_the_cli_shape() {
             "user",
             "The build fails with error E0308 in src/main.rs line 42.",
         ),
-        ("assistant", "Fixed the E0308: load_config returns Result."),
+        (
+            "assistant",
+            "Fixed the E0308: load_config returns Result. I went through every place that calls \
+             it as well, and none of them needed more than handling the error it now returns, so \
+             the rest of the code stays as it was.",
+        ),
         ("user", "Thanks, the build passes now."),
     ] {
         let added = app

@@ -1,0 +1,144 @@
+//! The facts as lines of a note, each fact once: a fact that the gist or another line already
+//! states (all its anchors there) is left out, the files are one line, and no line is cut.
+
+use std::collections::HashSet;
+
+use crate::ledger::{check_facts, command_key, Fact, FactKind, Ledger};
+use crate::message::Message;
+use crate::render::message_text;
+use crate::text::{one_line, sentences};
+
+/// How a lead sentence of small talk is shortened (at a word, with "…").
+const LEAD_MAX_CHARS: usize = 160;
+
+/// How much a note may leave to the reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoteForm {
+    /// Every request stays, unless the gist states it: it says what the rest answers.
+    Whole,
+    /// A request goes too when the other lines state it: for a selection so short that the
+    /// whole form is no shorter than the messages.
+    Tight,
+}
+
+/// The lines for `ledger`'s facts below `gist`: each fact that the gist does not state, once.
+/// A request stays unless the gist states it (in the [`NoteForm::Whole`] form); any other fact
+/// goes when the other lines state it (its anchors, and every word it tells outside code) —
+/// the shorter of two facts first, so that the one that tells more is kept ("`cargo test` failed → fixed by editing lib.rs → passed" over "Ran
+/// `cargo test`").
+pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
+    let in_gist = check_facts(ledger, gist).kept;
+    let mut keep: Vec<bool> = (0..ledger.len()).map(|i| !in_gist.contains(&i)).collect();
+    let mut order: Vec<usize> = (0..ledger.len())
+        .filter(|&i| form == NoteForm::Tight || ledger.facts[i].kind != FactKind::Request)
+        .collect();
+    order.sort_by_key(|&i| ledger.facts[i].text.chars().count());
+    for i in order {
+        if !keep[i] || ledger.facts[i].anchors.is_empty() {
+            continue;
+        }
+        keep[i] = false;
+        let others: Vec<&str> = ledger
+            .facts
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(f, _)| f.text.as_str())
+            .chain(std::iter::once(gist))
+            .collect();
+        let rest = others.join("\n");
+        keep[i] = !(check_facts(ledger, &rest).kept.contains(&i)
+            && told_words(&ledger.facts[i].text).is_subset(&words(&rest))
+            && command_told(&ledger.facts[i], &rest));
+    }
+    let kept: Vec<&Fact> = ledger
+        .facts
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(f, _)| f)
+        .collect();
+    render(&kept)
+}
+
+/// Whether `rest` names the commands a command fact is about, whole (without the plumbing
+/// that shaped its output): `mix compile --force` does not tell of `mix compile
+/// --warnings-as-errors`, though both hold the anchor `mix compile`.
+fn command_told(fact: &Fact, rest: &str) -> bool {
+    if fact.kind != FactKind::Command {
+        return true;
+    }
+    fact.text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .all(|display| rest.contains(command_key(display).as_str()))
+}
+
+/// Words a fact line tells beyond its anchors: those outside inline code (a command's
+/// plumbing, `2>&1 | tail -20`, is how it was run, not what came of it), lower case, without
+/// the words every line uses.
+fn told_words(text: &str) -> HashSet<String> {
+    const COMMON: &[&str] = &[
+        "a", "an", "the", "and", "or", "of", "to", "in", "on", "with", "by", "after", "then",
+        "ran", "run", "user", "fixed", "failed", "edited", "read", "wrote", "ok", "passed", "it",
+        "is", "was", "files",
+    ];
+    text.split('`')
+        .step_by(2)
+        .flat_map(words)
+        .filter(|w| !COMMON.contains(&w.as_str()))
+        .collect()
+}
+
+fn words(text: &str) -> HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// One line a fact, the files together on one.
+fn render(facts: &[&Fact]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let files: Vec<String> = facts
+        .iter()
+        .filter(|f| f.kind == FactKind::File)
+        .map(|f| lower_first(&f.text))
+        .collect();
+    let mut files_done = false;
+    for fact in facts {
+        if fact.kind != FactKind::File {
+            lines.push(format!("- {}", fact.text));
+        } else if !files_done {
+            files_done = true;
+            lines.push(format!("- Files: {}", files.join("; ")));
+        }
+    }
+    lines
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The first sentence of each message, for a selection the ledger has no fact of.
+pub(super) fn lead_sentences(messages: &[&Message]) -> String {
+    messages
+        .iter()
+        .filter_map(|m| {
+            let text = message_text(m);
+            let first = sentences(&text).into_iter().next()?;
+            Some(format!(
+                "- {}: {}",
+                m.role,
+                one_line(&first, LEAD_MAX_CHARS)
+            ))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
