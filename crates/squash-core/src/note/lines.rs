@@ -28,7 +28,9 @@ pub enum NoteForm {
 /// `cargo test`").
 pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
     let in_gist = check_facts(ledger, gist).kept;
-    let mut keep: Vec<bool> = (0..ledger.len()).map(|i| !in_gist.contains(&i)).collect();
+    let mut keep: Vec<bool> = (0..ledger.len())
+        .map(|i| !(in_gist.contains(&i) && gist_tells(&ledger.facts[i], gist)))
+        .collect();
     let mut order: Vec<usize> = (0..ledger.len())
         .filter(|&i| form == NoteForm::Tight || ledger.facts[i].kind != FactKind::Request)
         .collect();
@@ -47,9 +49,7 @@ pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
             .chain(std::iter::once(gist))
             .collect();
         let rest = others.join("\n");
-        keep[i] = !(check_facts(ledger, &rest).kept.contains(&i)
-            && told_words(&ledger.facts[i].text).is_subset(&words(&rest))
-            && command_told(&ledger.facts[i], &rest));
+        keep[i] = !(check_facts(ledger, &rest).kept.contains(&i) && tells(&ledger.facts[i], &rest));
     }
     let kept: Vec<&Fact> = ledger
         .facts
@@ -59,6 +59,24 @@ pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
         .map(|(f, _)| f)
         .collect();
     render(&kept)
+}
+
+/// Whether `text`, which states `fact`'s anchors, also tells what the fact's line does: every
+/// word it has outside code, and each command it names, whole.
+fn tells(fact: &Fact, text: &str) -> bool {
+    told_words(&fact.text).is_subset(&words(text)) && command_told(fact, text)
+}
+
+/// Whether a gist, which states `fact`'s anchors, tells it: a gist says things in its own
+/// words, but a count it leaves out ("12 passed", "48s") is a detail the line still has.
+fn gist_tells(fact: &Fact, gist: &str) -> bool {
+    let numbers = |w: &String| w.chars().any(|c| c.is_ascii_digit());
+    let told = words(gist);
+    told_words(&fact.text)
+        .iter()
+        .filter(|w| numbers(w))
+        .all(|w| told.contains(w))
+        && command_told(fact, gist)
 }
 
 /// Whether `rest` names the commands a command fact is about, whole (without the plumbing
