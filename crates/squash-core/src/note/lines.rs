@@ -70,6 +70,10 @@ fn tells(fact: &Fact, text: &str) -> bool {
 /// Whether a gist, which states `fact`'s anchors, tells it: a gist says things in its own
 /// words, but a count it leaves out ("12 passed", "48s") is a detail the line still has.
 fn gist_tells(fact: &Fact, gist: &str) -> bool {
+    // What was asked is told by its anchors: a request's own numbers are how it was put.
+    if fact.kind == FactKind::Request {
+        return true;
+    }
     let numbers = |w: &String| w.chars().any(|c| c.is_ascii_digit());
     let told = words(gist);
     told_words(&fact.text)
