@@ -49,7 +49,7 @@ pub struct FactReport {
     pub total: usize,
     /// Facts the model's own text states.
     pub kept: Vec<FactEntry>,
-    /// Facts the model left out, even after a repair request, appended under "Details:".
+    /// Facts the model left out, even after a repair request, added as lines of the note.
     pub restored: Vec<FactEntry>,
     /// Facts the applied text does not state at all (empty unless the text was edited by hand).
     pub missing: Vec<FactEntry>,

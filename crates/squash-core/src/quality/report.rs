@@ -189,7 +189,7 @@ impl QualityReport {
             ));
             if !facts.restored.is_empty() {
                 out.push_str(&format!(
-                    " ({} restored under \"Details\")",
+                    " ({} added as lines of the note)",
                     facts.restored.len()
                 ));
             }

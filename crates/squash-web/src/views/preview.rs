@@ -127,7 +127,7 @@ fn report_view(r: &QualityReport) -> Markup {
     }
 }
 
-/// The fact ledger against the result: kept in the model's words, restored under "Details",
+/// The fact ledger against the result: kept in the model's words, added as lines of the note,
 /// missing, invented. Each fact names its source message, and a fact can be added to the
 /// edited text with one click.
 fn facts_view(facts: &FactReport) -> Markup {
@@ -136,11 +136,11 @@ fn facts_view(facts: &FactReport) -> Markup {
             h4 {
                 "Facts: " (facts.stated()) " of " (facts.total) " stated"
                 @if !facts.restored.is_empty() {
-                    " (" (facts.restored.len()) " restored under “Details”)"
+                    " (" (facts.restored.len()) " added as lines of the note)"
                 }
             }
             (fact_list("kept", "In the model's words", &facts.kept))
-            (fact_list("restored", "Left out by the model, restored under “Details”", &facts.restored))
+            (fact_list("restored", "Left out by the model, added as lines of the note", &facts.restored))
             (fact_list("missing", "Missing", &facts.missing))
             @if !facts.invented.is_empty() {
                 div.fact-group.fact-invented {
