@@ -26,8 +26,6 @@
 //!   (its regex patterns, shortening, sentences).
 
 pub mod conversation;
-#[cfg(test)]
-mod demo_session;
 pub mod error;
 pub mod fit;
 pub mod ids;
@@ -48,6 +46,8 @@ pub mod render;
 pub mod sample;
 pub mod search;
 pub mod terms;
+#[cfg(test)]
+mod test_messages;
 mod text;
 pub mod thread_ops;
 pub mod time;

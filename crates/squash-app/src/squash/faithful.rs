@@ -10,7 +10,7 @@ use squash_core::prompt::{
     build_repair_prompt, build_squash_prompt, PromptStyle, SquashPrompt, SquashStyle,
 };
 use squash_core::quality::{
-    check_output, size_limit, FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm,
+    check_output, FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm,
     SIZE_LIMIT_FROM_TOKENS, SIZE_LIMIT_PERCENT,
 };
 use squash_core::tokens::estimate_tokens;
@@ -122,12 +122,12 @@ fn gist_of(input: &Input<'_>, answer: String) -> Result<String, String> {
 }
 
 /// The answer, or the facts alone when it is over the size limit and they are shorter
-/// ([`size_limit`]: 40% of a selection of 200 tokens or more, shorter than the selection below
+/// ([`Input::size_limit`]: 40% of a selection of 200 tokens or more, shorter than the selection below
 /// that). Both are faithful, so the shorter is applied; the report says what it came to against
 /// the limit. When not even the facts alone are shorter than the selection, nothing is applied.
 fn within_limit(input: &Input<'_>, answer: Faithful) -> Result<Faithful, SquashError> {
-    let selection_tokens = estimate_tokens(input.full_text);
-    let Some(limit_tokens) = size_limit(selection_tokens) else {
+    let selection_tokens = input.selection_tokens();
+    let Some(limit_tokens) = input.size_limit() else {
         return Ok(answer);
     };
     let answer_tokens = estimate_tokens(&answer.text);
@@ -286,8 +286,12 @@ fn compose(
 ) -> Faithful {
     let check = check_facts(input.ledger, &draft);
     let kept = check.kept;
-    let limit = size_limit(estimate_tokens(input.full_text));
-    let text = compose_within(input.ledger, Some(&draft), input.messages, limit);
+    let text = compose_within(
+        input.ledger,
+        Some(&draft),
+        input.messages,
+        input.size_limit(),
+    );
     let stated = check_facts(input.ledger, &text).kept;
     let restored: Vec<usize> = stated.into_iter().filter(|i| !kept.contains(i)).collect();
     Faithful {
@@ -310,8 +314,7 @@ fn fallback(
     reason: String,
     invented: Vec<InventedTerm>,
 ) -> Faithful {
-    let limit = size_limit(estimate_tokens(input.full_text));
-    let text = compose_within(input.ledger, None, input.messages, limit);
+    let text = compose_within(input.ledger, None, input.messages, input.size_limit());
     let stated = check_facts(input.ledger, &text).kept;
     Faithful {
         facts: FactReport::new(input.ledger, &stated, &[], invented),

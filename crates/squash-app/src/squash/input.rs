@@ -3,6 +3,8 @@
 
 use squash_core::ledger::Ledger;
 use squash_core::prompt::{PromptStyle, SquashStyle};
+use squash_core::quality::size_limit;
+use squash_core::tokens::estimate_tokens;
 use squash_core::Message;
 
 /// What a squash works from.
@@ -16,4 +18,16 @@ pub(super) struct Input<'a> {
     pub instructions: Option<&'a str>,
     pub style: SquashStyle,
     pub prompt_style: PromptStyle,
+}
+
+impl Input<'_> {
+    /// Estimated tokens of the selection: what a squash must come in under.
+    pub fn selection_tokens(&self) -> u64 {
+        estimate_tokens(self.full_text)
+    }
+
+    /// The most tokens the applied text may have ([`size_limit`]).
+    pub fn size_limit(&self) -> Option<u64> {
+        size_limit(self.selection_tokens())
+    }
 }

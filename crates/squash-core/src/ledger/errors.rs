@@ -58,9 +58,7 @@ pub(crate) fn observe_tool(use_: &ToolUse<'_>) -> ToolUseObs {
 /// `…`".
 pub(crate) fn error_facts(runs: &[(usize, &CommandObs)], tools: &[&ToolUseObs]) -> Vec<Fact> {
     let mut facts: Vec<Fact> = Vec::new();
-    // Per fixing run: the fact it closes, where the last failure it fixed was, and that
-    // failure's command.
-    let mut open_fixes: Vec<(usize, usize, usize, &CommandObs)> = Vec::new();
+    let mut open_fixes: Vec<OpenFix<'_>> = Vec::new();
     for (i, &(index, run)) in runs.iter().enumerate() {
         if !matches!(run.status, Status::Failed(_)) {
             continue;
@@ -78,23 +76,25 @@ pub(crate) fn error_facts(runs: &[(usize, &CommandObs)], tools: &[&ToolUseObs]) 
             });
             continue;
         };
-        let earlier = open_fixes
-            .iter_mut()
-            .find(|(f, fact, _, _)| *f == fix && facts[*fact].kind == FactKind::Fix);
-        match earlier {
-            Some((_, fact, last, _)) => {
-                let edits = edits_between(tools, *last, index);
-                let fact = &mut facts[*fact];
+        match open_fixes.iter_mut().find(|open| open.fixed_by == fix) {
+            Some(open) => {
+                let edits = edits_between(tools, open.last_failure, index);
+                let fact = &mut facts[open.fact];
                 fact.text.push_str(&again_text(&run.error_lines, edits));
                 for anchor in &run.error_anchors {
                     if !fact.anchors.contains(anchor) {
                         fact.anchors.push(anchor.clone());
                     }
                 }
-                *last = index;
+                open.last_failure = index;
             }
             None => {
-                open_fixes.push((fix, facts.len(), index, run));
+                open_fixes.push(OpenFix {
+                    fixed_by: fix,
+                    fact: facts.len(),
+                    last_failure: index,
+                    first: run,
+                });
                 facts.push(Fact {
                     kind: FactKind::Fix,
                     text: format!(
@@ -108,13 +108,24 @@ pub(crate) fn error_facts(runs: &[(usize, &CommandObs)], tools: &[&ToolUseObs]) 
             }
         }
     }
-    for (fix, fact, last, failed) in open_fixes {
-        let (fixed_at, fixed) = runs[fix];
-        let edits = edits_between(tools, last, fixed_at);
-        facts[fact].text.push_str(&fixed_text(failed, fixed, edits));
+    for open in open_fixes {
+        let (fixed_at, fixed) = runs[open.fixed_by];
+        let edits = edits_between(tools, open.last_failure, fixed_at);
+        facts[open.fact]
+            .text
+            .push_str(&fixed_text(open.first, fixed, edits));
     }
     facts.extend(tool_errors(tools));
     facts
+}
+
+/// A command's history line being written: the run that fixes it (an index into the runs), its
+/// fact (an index into the facts), where its last failure was, and its first failed run.
+struct OpenFix<'a> {
+    fixed_by: usize,
+    fact: usize,
+    last_failure: usize,
+    first: &'a CommandObs,
 }
 
 /// A later run fixes an earlier one when it runs the same command (or a chain containing it).

@@ -1,9 +1,9 @@
 //! The ledger of the demo session (the coding-agent run `squash demo` squashes).
 
 use super::*;
-use crate::demo_session::demo;
 use crate::ids::ConversationId;
 use crate::message::{ContentItem, Message, Role};
+use crate::test_messages::{demo, say};
 
 fn texts(ledger: &Ledger, kind: FactKind) -> Vec<&str> {
     ledger
@@ -94,10 +94,6 @@ fn the_ledger_checks_its_own_extract() {
 
 fn m(role: Role, content: Vec<ContentItem>) -> Message {
     Message::new(ConversationId::new(), role, content).expect("non-empty")
-}
-
-fn say(role: Role, text: &str) -> Message {
-    m(role, vec![ContentItem::text_for(role, text)])
 }
 
 fn call(id: &str, name: &str, input: serde_json::Value) -> Message {

@@ -1,5 +1,5 @@
 //! The facts as lines of a note, each fact once: a fact that the gist or another line already
-//! states (all its anchors there) is left out, the files are one line, and no line is cut.
+//! tells is left out, and the files are one line.
 
 use std::collections::HashSet;
 
@@ -24,8 +24,8 @@ pub enum NoteForm {
 /// The lines for `ledger`'s facts below `gist`: each fact that the gist does not state, once.
 /// A request stays unless the gist states it (in the [`NoteForm::Whole`] form); any other fact
 /// goes when the other lines state it (its anchors, and every word it tells outside code) —
-/// the shorter of two facts first, so that the one that tells more is kept ("`cargo test` failed → fixed by editing lib.rs → passed" over "Ran
-/// `cargo test`").
+/// the shorter of two facts first, so that the one that tells more is kept (the history line
+/// "Fixed: `cargo test` failed with … → edited lib.rs → passed" over "Ran `cargo test` → …").
 pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
     let in_gist = check_facts(ledger, gist).kept;
     let mut keep: Vec<bool> = (0..ledger.len())

@@ -1,17 +1,7 @@
 use super::*;
-use crate::demo_session::demo;
-use crate::ids::ConversationId;
 use crate::ledger::{build_ledger, check_facts, sections_text};
-use crate::message::{ContentItem, Message, Role};
-
-fn say(role: Role, text: &str) -> Message {
-    Message::new(
-        ConversationId::new(),
-        role,
-        vec![ContentItem::text_for(role, text)],
-    )
-    .expect("non-empty")
-}
+use crate::message::{Message, Role};
+use crate::test_messages::{demo, say};
 
 #[test]
 fn the_note_states_every_fact_in_fewer_lines_than_the_sections() {

@@ -1,4 +1,5 @@
-//! The demo session (`squash demo`'s coding-agent run) as messages, for the unit tests.
+//! Messages for the unit tests: the demo session (`squash demo`'s coding-agent run), and one
+//! message of text.
 
 use crate::ids::ConversationId;
 use crate::message::{ContentItem, Message, Role};
@@ -24,4 +25,14 @@ pub(crate) fn demo() -> Vec<Message> {
         .into_iter()
         .map(|m| Message::new(conversation, m.role, m.content).expect("non-empty"))
         .collect()
+}
+
+/// A message of `role` holding `text`, in a conversation of its own.
+pub(crate) fn say(role: Role, text: &str) -> Message {
+    Message::new(
+        ConversationId::new(),
+        role,
+        vec![ContentItem::text_for(role, text)],
+    )
+    .expect("non-empty")
 }
