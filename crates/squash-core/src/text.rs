@@ -122,6 +122,46 @@ pub(crate) fn sentences(text: &str) -> Vec<String> {
     out
 }
 
+/// The clauses of a sentence, as slices that joined again are the sentence: split after `, `,
+/// `; ` and `: `, and before a dash or a joining word (`but`, `and`, `so`, `because`), never inside parentheses, brackets or inline code. A piece of fewer than three
+/// words ("So,", "Now,") stays with the clause after it.
+pub(crate) fn clauses(sentence: &str) -> Vec<&str> {
+    const JOINERS: &[&str] = &[" but ", " and ", " so ", " because ", " — ", " – "];
+    let bytes = sentence.as_bytes();
+    let mut cuts: Vec<usize> = Vec::new();
+    let (mut depth, mut in_code) = (0usize, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'`' => in_code = !in_code,
+            b'(' | b'[' if !in_code => depth += 1,
+            b')' | b']' if !in_code => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if in_code || depth > 0 {
+            continue;
+        }
+        if matches!(b, b',' | b';' | b':') && bytes.get(i + 1) == Some(&b' ') {
+            cuts.push(i + 2);
+        } else if b == b' ' && JOINERS.iter().any(|j| sentence[i..].starts_with(j)) {
+            cuts.push(i + 1);
+        }
+    }
+    let mut out: Vec<&str> = Vec::new();
+    let mut start = 0;
+    for cut in cuts.into_iter().chain(std::iter::once(sentence.len())) {
+        if cut <= start {
+            continue;
+        }
+        let piece = &sentence[start..cut];
+        if cut < sentence.len() && piece.split_whitespace().count() < 3 {
+            continue;
+        }
+        out.push(piece);
+        start = cut;
+    }
+    out
+}
+
 fn push_sentence(out: &mut Vec<String>, s: &str) {
     let s = s.trim();
     if s.chars().filter(|c| c.is_alphanumeric()).count() >= 3 {
@@ -164,6 +204,27 @@ mod tests {
                 "It uses `ALTER TABLE ... modify` which SQLite lacks... Then more.",
                 "Task 2: the hook."
             ]
+        );
+    }
+
+    #[test]
+    fn clauses_split_where_a_clause_ends_and_join_back_to_the_sentence() {
+        let s = "So, in Python the garbage collector (reference counting, plus a cycle \
+                 collector) keeps it alive, but Rust has no `a, b` collector: it drops it.";
+        let parts = clauses(s);
+        assert_eq!(
+            parts,
+            vec![
+                "So, in Python the garbage collector (reference counting, plus a cycle \
+                 collector) keeps it alive, ",
+                "but Rust has no `a, b` collector: ",
+                "it drops it."
+            ]
+        );
+        assert_eq!(parts.concat(), s);
+        assert_eq!(
+            clauses("a test of 1,000 people and 99 of them"),
+            vec!["a test of 1,000 people ", "and 99 of them"]
         );
     }
 

@@ -313,6 +313,19 @@ impl Entry<'_> {
     }
 }
 
+/// The one run a command fact tells, when it ended well: the command as run (in backticks) and
+/// what it printed ("test result: ok. 4 passed; …"); `None` for a fact of several runs, a
+/// failed run, or a run that printed nothing worth a line.
+pub(crate) fn sole_ok_run(fact: &Fact) -> Option<(&str, &str)> {
+    if fact.kind != FactKind::Command {
+        return None;
+    }
+    let (ran, outcomes) = fact.text.split_once(" → ")?;
+    let code = ran.strip_prefix("Ran ")?;
+    let found = outcomes.strip_prefix("ok: ")?;
+    (code.starts_with('`') && !found.contains(", then ")).then_some((code, found))
+}
+
 fn outcome(run: &CommandObs) -> String {
     let status = match run.status {
         Status::Ok => "ok".to_owned(),

@@ -26,7 +26,7 @@ pub(crate) fn merge(observations: &[&Observation], excerpt: Excerpt) -> Ledger {
             Observed::Command(c) => commands.push((o.index, c)),
             Observed::Search(s) => searches.push(s),
             Observed::ToolUse(t) => tools.push(t),
-            Observed::Prose(_) | Observed::RequestBoundary => {}
+            Observed::Prose(_) | Observed::RequestBoundary(_) => {}
         }
     }
     // Calls without a result are observed last; their place is where they were made.

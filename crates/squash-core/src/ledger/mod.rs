@@ -34,7 +34,7 @@ mod tool_use;
 use crate::message::Message;
 
 pub use check::{check_facts, drop_sentences_with, invented_terms, FactCheck};
-pub(crate) use commands::key_of as command_key;
+pub(crate) use commands::{key_of as command_key, sole_ok_run};
 pub use extract::sections_text;
 pub use fact::{Fact, FactKind, Ledger};
 pub use observe::{Observation, Observer};

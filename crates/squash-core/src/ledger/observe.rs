@@ -32,8 +32,9 @@ pub struct Observation {
 pub(crate) enum Observed {
     /// A fact ready as it is (a request, a sub-agent's report, a setting, a system error).
     Fact(Fact),
-    /// A typed request starts here: the prose before it answered the one before.
-    RequestBoundary,
+    /// A typed request starts here: the prose before it answered the one before. It holds the
+    /// terms of the request's whole text, which an answer need not say again.
+    RequestBoundary(Vec<String>),
     /// The sentences of one message of the agent's prose.
     Prose(ProseObs),
     File(FileTouch),
@@ -72,8 +73,8 @@ impl Observer {
         self.next_index += 1;
         let mut out = Vec::new();
         let push = |out: &mut Vec<Observation>, what| out.push(Observation { index, what });
-        if let Some(request) = prose::request(message) {
-            push(&mut out, Observed::RequestBoundary);
+        if let Some((request, terms)) = prose::request(message) {
+            push(&mut out, Observed::RequestBoundary(terms));
             push(&mut out, Observed::Fact(request));
         }
         if let Some(prose) = prose::prose_of(message) {

@@ -2,7 +2,7 @@
 //! the messages' own words. Tool outputs are not prose (their line numbers and listings are
 //! not conclusions); reasoning is not either.
 
-use super::anchors::{anchors_of, content_words};
+use super::anchors::{anchors_of, content_words, has_prose_words, ProseTerms};
 use super::fact::{Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
@@ -35,7 +35,13 @@ pub(crate) struct ProseObs {
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Sentence {
+    /// The sentence as a fact line (cut where a clause ends, see `statement_text`).
     pub text: String,
+    /// The whole sentence, for the clauses an answer keeps (`statements::answer_cover`).
+    pub whole: String,
+    /// Kept only for the words a conversation's answer needs (no salient term, no verdict, past
+    /// the answer's first sentences): not a fact on its own.
+    pub words_only: bool,
     /// `Decision` or `OpenItem` when it says so; `Value` otherwise.
     pub kind: FactKind,
     pub verdict: bool,
@@ -75,8 +81,9 @@ pub fn is_harness_note(text: &str) -> bool {
     PREFIXES.iter().any(|p| text.starts_with(p))
 }
 
-/// The request a message makes, as a fact: what the user asked for, with its constraints.
-pub(crate) fn request(message: &Message) -> Option<Fact> {
+/// The request a message makes, as a fact (what the user asked for, with its constraints), and
+/// the [`ProseTerms`] of its whole text.
+pub(crate) fn request(message: &Message) -> Option<(Fact, Vec<String>)> {
     let text = typed_text(message)?;
     let text = text.trim();
     if is_markup_only(text) {
@@ -86,12 +93,14 @@ pub(crate) fn request(message: &Message) -> Option<Fact> {
     if anchors.is_empty() {
         anchors = content_words(text, 2);
     }
-    Some(Fact {
+    let terms = ProseTerms::of(text, true);
+    let fact = Fact {
         kind: FactKind::Request,
         text: format!("User: {}", one_clause(text, REQUEST_MAX_CHARS)),
         anchors,
         source: message.id,
-    })
+    };
+    Some((fact, terms.strong.into_iter().chain(terms.long).collect()))
 }
 
 /// A sentence as a fact line: cut where a clause ends when that keeps every anchor, else at a
@@ -121,6 +130,7 @@ pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
     }
     let prose = assistant_text(message);
     let mut kept: Vec<Sentence> = Vec::new();
+    let (mut facts, mut words_only) = (0, 0);
     for sentence in sentences(&prose) {
         let decision = DECISION.is_match(&sentence);
         if !decision && NARRATION.is_match(&sentence) {
@@ -138,10 +148,18 @@ pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
         let verdict = VERDICT.is_match(&sentence);
         let worth = kind != FactKind::Value || verdict || !anchors.is_empty();
         // The first sentences stay whatever they say: they are what an answer is, should this
-        // message turn out to be one (`statements::statement_facts`).
-        if kept.len() < SENTENCES_KEPT && (worth || kept.len() < ANSWER_SENTENCES) {
+        // message turn out to be one (`statements::statement_facts`). Past them, a sentence
+        // with only words to keep ("the borrow checker …") is kept apart, so that what the
+        // other sentences are does not depend on it.
+        let fact = facts < SENTENCES_KEPT && (worth || facts < ANSWER_SENTENCES);
+        let words = !fact && words_only < SENTENCES_KEPT && has_prose_words(&sentence);
+        if fact || words {
+            facts += usize::from(fact);
+            words_only += usize::from(words);
             kept.push(Sentence {
                 text: statement_text(&sentence, &anchors),
+                whole: sentence.clone(),
+                words_only: words,
                 kind,
                 verdict,
                 anchors,

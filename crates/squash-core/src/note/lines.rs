@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::ledger::{check_facts, command_key, Fact, FactKind, Ledger};
+use crate::ledger::{check_facts, command_key, sole_ok_run, Fact, FactKind, Ledger};
 use crate::message::Message;
 use crate::render::message_text;
 use crate::text::{one_line, sentences};
@@ -27,6 +27,8 @@ pub enum NoteForm {
 /// the shorter of two facts first, so that the one that tells more is kept (the history line
 /// "Fixed: `cargo test` failed with … → edited lib.rs → passed" over "Ran `cargo test` → …").
 pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
+    let folded = fold_fixing_runs(ledger);
+    let ledger = &folded;
     let in_gist = check_facts(ledger, gist).kept;
     let mut keep: Vec<bool> = (0..ledger.len())
         .map(|i| !(in_gist.contains(&i) && gist_tells(&ledger.facts[i], gist)))
@@ -59,6 +61,48 @@ pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
         .map(|(f, _)| f)
         .collect();
     render(&kept)
+}
+
+/// The ledger with a command's fixing run, as run and with what it printed, at the end of the
+/// command's history line, and that run's own line left out: "Fixed: `cargo test` failed with
+/// … → ok after `python3 fix.py && cargo test 2>&1`: test result: ok. 4 passed" rather than
+/// the history and a "Ran `python3 fix.py && cargo test 2>&1` → ok: …" line that both tell
+/// the same run. Only in the note: a fit's extract keeps its own lines.
+fn fold_fixing_runs(ledger: &Ledger) -> Ledger {
+    const FIXED_BY: &str = " → ok after ";
+    let mut facts = ledger.facts.clone();
+    let mut folded: Vec<usize> = Vec::new();
+    for (c, run) in ledger.facts.iter().enumerate() {
+        let Some((code, output)) = sole_ok_run(run) else {
+            continue;
+        };
+        let fixed = facts.iter().position(|f| {
+            f.kind == FactKind::Fix
+                && f.text
+                    .rsplit_once(FIXED_BY)
+                    .is_some_and(|(_, last)| !last.contains(" → ") && command_told(run, last))
+        });
+        let Some(f) = fixed else {
+            continue;
+        };
+        let fix = &mut facts[f];
+        if let Some((history, _)) = fix.text.rsplit_once(FIXED_BY) {
+            fix.text = format!("{history}{FIXED_BY}{code}: {output}");
+        }
+        for anchor in &run.anchors {
+            if !fix.anchors.contains(anchor) {
+                fix.anchors.push(anchor.clone());
+            }
+        }
+        folded.push(c);
+    }
+    let facts = facts
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !folded.contains(i))
+        .map(|(_, f)| f)
+        .collect();
+    Ledger { facts }
 }
 
 /// Whether `text`, which states `fact`'s anchors, also tells what the fact's line does: every

@@ -1,5 +1,5 @@
 use super::*;
-use crate::ledger::{build_ledger, check_facts, sections_text};
+use crate::ledger::{build_ledger, check_facts, sections_text, FactKind};
 use crate::message::{Message, Role};
 use crate::test_messages::{demo, say};
 
@@ -32,6 +32,62 @@ fn the_note_states_every_fact_in_fewer_lines_than_the_sections() {
             );
         }
     }
+}
+
+#[test]
+fn the_fixing_run_ends_the_command_history_instead_of_a_line_of_its_own() {
+    let messages = demo();
+    let refs: Vec<&Message> = messages[1..11].iter().collect();
+    let ledger = build_ledger(&refs);
+    // The ledger has both lines (a fit's extract keeps them); the note tells the run once.
+    assert!(ledger
+        .facts
+        .iter()
+        .any(|f| f.kind == FactKind::Command && f.text.starts_with("Ran `python3")));
+    let note = compose_note(&ledger, None, &refs, NoteForm::Whole);
+    assert!(!note.contains("Ran `python3"), "{note}");
+    let history = note
+        .lines()
+        .find(|l| l.contains("E0425"))
+        .expect("the history line");
+    assert!(
+        history.contains("→ ok after `python3 scripts/move_fn.py")
+            && history.ends_with(": test result: ok. 4 passed; 0 failed; 0 ignored"),
+        "{history}"
+    );
+    assert!(check_facts(&ledger, &note).missing.is_empty(), "{note}");
+}
+
+#[test]
+fn an_answer_keeps_each_clause_that_says_something_new_and_not_its_filler() {
+    let messages = [
+        say(Role::User, "Explain what a Rust lifetime is. I come from Python."),
+        say(
+            Role::Assistant,
+            "Great question, and a very common one for people coming from Python! In Python \
+             you never think about it, because the garbage collector keeps every object alive. \
+             Rust has no garbage collector. A reference (&T) lets you look at a value. A \
+             lifetime is the stretch of code during which a reference is valid. The borrow \
+             checker makes sure no reference outlives its value, so you never get a dangling \
+             pointer. I hope this helps!",
+        ),
+    ];
+    let refs: Vec<&Message> = messages.iter().collect();
+    let ledger = build_ledger(&refs);
+    let note = compose_note(&ledger, None, &refs, NoteForm::Whole);
+    // Past the answer's fourth sentence too.
+    for kept in ["garbage collector", "borrow checker", "dangling"] {
+        assert!(note.contains(kept), "{kept}: {note}");
+    }
+    for filler in ["Great question", "I hope this helps", "Rust has no garbage"] {
+        assert!(!note.contains(filler), "{filler}: {note}");
+    }
+    // A clause is left out where the request or an earlier clause said it all.
+    assert!(
+        note.contains("… because the garbage collector keeps every object alive."),
+        "{note}"
+    );
+    assert!(check_facts(&ledger, &note).missing.is_empty(), "{note}");
 }
 
 #[test]
