@@ -61,7 +61,10 @@ fn the_fixing_run_ends_the_command_history_instead_of_a_line_of_its_own() {
 #[test]
 fn an_answer_keeps_each_clause_that_says_something_new_and_not_its_filler() {
     let messages = [
-        say(Role::User, "Explain what a Rust lifetime is. I come from Python."),
+        say(
+            Role::User,
+            "Explain what a Rust lifetime is. I come from Python.",
+        ),
         say(
             Role::Assistant,
             "Great question, and a very common one for people coming from Python! In Python \
