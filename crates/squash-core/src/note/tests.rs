@@ -3,12 +3,18 @@ use crate::ledger::{build_ledger, check_facts, sections_text, FactKind};
 use crate::message::{Message, Role};
 use crate::test_messages::{demo, say};
 
-#[test]
-fn the_note_states_every_fact_in_fewer_lines_than_the_sections() {
-    let messages = demo();
+/// The ledger of `messages` and their note without a gist.
+fn extract_of(messages: &[Message]) -> (crate::ledger::Ledger, String) {
     let refs: Vec<&Message> = messages.iter().collect();
     let ledger = build_ledger(&refs);
     let note = compose_note(&ledger, None, &refs, NoteForm::Whole);
+    (ledger, note)
+}
+
+#[test]
+fn the_note_states_every_fact_in_fewer_lines_than_the_sections() {
+    let messages = demo();
+    let (ledger, note) = extract_of(&messages);
     let sections = sections_text(&ledger);
     assert_eq!(
         check_facts(&ledger, &note).missing,
@@ -75,9 +81,7 @@ fn an_answer_keeps_each_clause_that_says_something_new_and_not_its_filler() {
              pointer. I hope this helps!",
         ),
     ];
-    let refs: Vec<&Message> = messages.iter().collect();
-    let ledger = build_ledger(&refs);
-    let note = compose_note(&ledger, None, &refs, NoteForm::Whole);
+    let (ledger, note) = extract_of(&messages);
     // Past the answer's fourth sentence too.
     for kept in ["garbage collector", "borrow checker", "dangling"] {
         assert!(note.contains(kept), "{kept}: {note}");
