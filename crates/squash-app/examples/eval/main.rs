@@ -90,6 +90,9 @@ struct Row {
     fallback: bool,
     repairs: u32,
     seconds: f64,
+    /// The prompts' tokens as the squash estimated them (0 without a model): what the model
+    /// had to read, the larger part of its time.
+    prompt_tokens: u64,
 }
 
 async fn run() -> Result<(), String> {
@@ -193,6 +196,7 @@ async fn run_case(
         fallback: false,
         repairs: 0,
         seconds: 0.0,
+        prompt_tokens: 0,
     };
     match squash_case(root, model, style, case, &mut row).await {
         Ok(()) => {}
@@ -248,6 +252,7 @@ async fn squash_case(
     };
     row.fallback = done.result.report.fallback.is_some();
     row.repairs = done.result.report.repairs;
+    row.prompt_tokens = done.result.estimated_prompt_tokens;
     // Scored on what was stored, read back.
     let stored = service
         .message(
@@ -349,6 +354,7 @@ fn write_rows(path: &Path, rows: &[Row]) -> Result<(), String> {
                 "model": r.model, "style": r.style, "case": r.case, "origin": r.origin,
                 "tool_heavy": r.tool_heavy,
                 "error": r.error, "fallback": r.fallback, "repairs": r.repairs, "seconds": r.seconds,
+                "prompt_tokens": r.prompt_tokens,
                 "facts_kept": r.score.as_ref().map(|s| s.facts_kept),
                 "facts_total": r.score.as_ref().map(|s| s.facts_total),
                 "missing": r.score.as_ref().map(|s| s.missing.clone()),

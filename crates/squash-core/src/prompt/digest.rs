@@ -6,9 +6,10 @@ use super::content_text::{condensed_body, labelled, ToolNames};
 use crate::message::{ContentItem, Message};
 use crate::tokens::estimate_tokens;
 
-/// The most tokens of transcript a brief prompt shows: the 0.5B model reads about 150 tokens a
-/// second on 2 cores, so this keeps its reading to seconds.
-pub const BRIEF_TRANSCRIPT_MAX_TOKENS: u64 = 1_500;
+/// The most tokens of transcript a brief prompt shows: the 0.5B model reads about 95 prompt
+/// tokens a second on 2 cores (QUALITY.md: 941 tokens in 9.6 s, 2,084 in 21.8 s) and its
+/// reading is nearly all its time, so this keeps a selection of any size near 15 s.
+pub const BRIEF_TRANSCRIPT_MAX_TOKENS: u64 = 1_000;
 
 /// The condensed transcript of `messages`, at most [`BRIEF_TRANSCRIPT_MAX_TOKENS`] when it can
 /// be: what the user typed and the assistant said first, then tool traffic from the end back;

@@ -19,11 +19,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::ledger::{build_ledger, Fact, Ledger};
 use crate::message::Message;
+use crate::text::one_line;
 use crate::tokens::estimate_tokens;
 
 use content_text::{display_role, labelled, message_body, ToolNames};
 use digest::brief_transcript;
 pub use digest::BRIEF_TRANSCRIPT_MAX_TOKENS;
+
+/// The most tokens of the facts list a brief prompt shows, and the longest line of one fact in
+/// it: the 0.5B model's reading is most of its time (see [`BRIEF_TRANSCRIPT_MAX_TOKENS`]).
+pub const BRIEF_FACTS_MAX_TOKENS: u64 = 400;
+const BRIEF_FACT_MAX_CHARS: usize = 200;
 use escape::fence_for;
 pub use escape::{escape_xml, undo_escaping};
 use template::fill;
@@ -283,6 +289,31 @@ pub fn build_squash_prompt(
     }
 }
 
+/// The facts list of a brief prompt: each fact on one line of at most [`BRIEF_FACT_MAX_CHARS`],
+/// at most [`BRIEF_FACTS_MAX_TOKENS`] in all, then how many more there are. The model reads it
+/// to write a gist; every fact is added to the note whether it saw it or not.
+fn brief_facts(ledger: &Ledger) -> String {
+    if ledger.is_empty() {
+        return "(none)".to_owned();
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut used = 0;
+    for fact in &ledger.facts {
+        let line = format!("- {}", one_line(&fact.text, BRIEF_FACT_MAX_CHARS));
+        let cost = estimate_tokens(&line) + 1;
+        if used + cost > BRIEF_FACTS_MAX_TOKENS {
+            break;
+        }
+        used += cost;
+        lines.push(line);
+    }
+    let more = ledger.len() - lines.len();
+    if more > 0 {
+        lines.push(format!("- [… {more} more facts …]"));
+    }
+    lines.join("\n")
+}
+
 /// The small-model prompt ([`PromptStyle::Brief`]): a condensed transcript and the ledger's
 /// facts, asking for the sentences that connect them.
 pub fn build_brief_prompt(
@@ -292,16 +323,7 @@ pub fn build_brief_prompt(
 ) -> SquashPrompt {
     let names = ToolNames::of(messages);
     let transcript = brief_transcript(messages, &names);
-    let facts = if ledger.is_empty() {
-        "(none)".to_owned()
-    } else {
-        ledger
-            .facts
-            .iter()
-            .map(|f| format!("- {}", f.text))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let facts = brief_facts(ledger);
     let instructions =
         inline_instructions(custom_instructions.map(str::trim).filter(|s| !s.is_empty()));
     let user = fill(

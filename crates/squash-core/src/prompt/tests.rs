@@ -233,3 +233,43 @@ fn the_brief_transcript_of_a_long_run_is_bounded_and_keeps_what_was_said() {
     assert!(transcript.contains("of run 59"));
     assert!(!transcript.contains("of run 0\n"));
 }
+
+#[test]
+fn the_brief_prompt_shows_a_bounded_facts_list() {
+    let fact = |n: usize| Fact {
+        kind: crate::ledger::FactKind::Command,
+        text: format!(
+            "Ran `cargo test --test case_{n}` → ok: {}",
+            "output ".repeat(60)
+        ),
+        anchors: vec![format!("case_{n}")],
+        source: crate::ids::MessageId::new(),
+    };
+    let ledger = Ledger {
+        facts: (0..40).map(fact).collect(),
+    };
+    let messages = [msg(Role::User, "Run the tests.")];
+    let refs: Vec<&Message> = messages.iter().collect();
+    let prompt = build_brief_prompt(&refs, &ledger, None);
+    let facts = prompt
+        .user
+        .split("Facts already recorded (they will be kept as they are):")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .unwrap();
+    assert!(
+        estimate_tokens(facts) <= BRIEF_FACTS_MAX_TOKENS + 10,
+        "{facts}"
+    );
+    assert!(
+        facts.starts_with("\n- Ran `cargo test --test case_0` → ok: output"),
+        "{facts}"
+    );
+    assert!(facts.lines().all(|l| l.chars().count() <= 210), "{facts}");
+    let shown = facts.lines().filter(|l| l.starts_with("- Ran")).count();
+    assert!(shown < 40, "{facts}");
+    assert!(
+        facts.ends_with(&format!("- [… {} more facts …]", 40 - shown)),
+        "{facts}"
+    );
+}
