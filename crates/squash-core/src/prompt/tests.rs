@@ -2,6 +2,12 @@ use super::*;
 use crate::ids::ConversationId;
 use crate::message::{ContentItem, Role};
 
+/// The part of `text` after the first `start` and before the next `end`.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let rest = text.split_once(start).expect("the start marker").1;
+    rest.split(end).next().unwrap_or(rest)
+}
+
 fn msg(role: Role, text: &str) -> Message {
     Message::text(ConversationId::new(), role, text).unwrap()
 }
@@ -215,12 +221,7 @@ fn the_brief_transcript_of_a_long_run_is_bounded_and_keeps_what_was_said() {
     messages.push(Message::text(conversation, Role::Assistant, "The test is stable now.").unwrap());
     let refs: Vec<&Message> = messages.iter().collect();
     let prompt = build_brief_prompt(&refs, &Ledger::default(), None);
-    let transcript = prompt
-        .user
-        .split("=== START ===")
-        .nth(1)
-        .and_then(|rest| rest.split("=== END ===").next())
-        .unwrap();
+    let transcript = between(&prompt.user, "=== START ===", "=== END ===");
     let tokens = estimate_tokens(transcript);
     assert!(
         tokens <= BRIEF_TRANSCRIPT_MAX_TOKENS + 50,
@@ -251,12 +252,11 @@ fn the_brief_prompt_shows_a_bounded_facts_list() {
     let messages = [msg(Role::User, "Run the tests.")];
     let refs: Vec<&Message> = messages.iter().collect();
     let prompt = build_brief_prompt(&refs, &ledger, None);
-    let facts = prompt
-        .user
-        .split("Facts already recorded (they will be kept as they are):")
-        .nth(1)
-        .and_then(|rest| rest.split("\n\n").next())
-        .unwrap();
+    let facts = between(
+        &prompt.user,
+        "Facts already recorded (they will be kept as they are):",
+        "\n\n",
+    );
     assert!(
         estimate_tokens(facts) <= BRIEF_FACTS_MAX_TOKENS + 10,
         "{facts}"
