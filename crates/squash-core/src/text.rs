@@ -123,8 +123,9 @@ pub(crate) fn sentences(text: &str) -> Vec<String> {
 }
 
 /// The clauses of a sentence, as slices that joined again are the sentence: split after `, `,
-/// `; ` and `: `, and before a dash or a joining word (`but`, `and`, `so`, `because`), never inside parentheses, brackets or inline code. A piece of fewer than three
-/// words ("So,", "Now,") stays with the clause after it.
+/// `; ` and `: `, and before a dash or a joining word (`but`, `and`, `so`, `because`), never
+/// inside parentheses, brackets or inline code. A piece of fewer than three words ("So,",
+/// "Now,") stays with the clause after it.
 pub(crate) fn clauses(sentence: &str) -> Vec<&str> {
     const JOINERS: &[&str] = &[" but ", " and ", " so ", " because ", " — ", " – "];
     let bytes = sentence.as_bytes();

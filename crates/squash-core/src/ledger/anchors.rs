@@ -14,10 +14,10 @@ pub(crate) fn anchors_of(text: &str, max: usize) -> Vec<String> {
 }
 
 /// The terms of a clause of prose that a note of a conversation must keep, lower case (salient
-/// terms first, then words in the order they appear): its strong terms (salient terms, numbers, and names —
-/// capitalised words, except as the first word of a sentence: `opens_sentence`), and its long
-/// words (hyphenated, or seven letters or more, not filler), which matter where a sentence has
-/// no strong term ("the borrow checker", "eventual consistency").
+/// terms first, then words in the order they appear): its strong terms (salient terms, numbers,
+/// and names — capitalised words, except as the first word of a sentence: `opens_sentence`),
+/// and its long words (hyphenated, or seven letters or more, not filler), which matter where a
+/// sentence has no strong term ("the borrow checker", "eventual consistency").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ProseTerms {
     pub strong: Vec<String>,

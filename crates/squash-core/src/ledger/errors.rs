@@ -119,6 +119,11 @@ pub(crate) fn error_facts(runs: &[(usize, &CommandObs)], tools: &[&ToolUseObs]) 
     facts
 }
 
+/// Where a command's history line names the run that fixed it, another command: "… → ok after
+/// `python3 fix.py && cargo test`" (the note reads it back to end the line with that run's
+/// output).
+pub(crate) const FIXED_BY: &str = " → ok after ";
+
 /// A command's history line being written: the run that fixes it (an index into the runs), its
 /// fact (an index into the facts), where its last failure was, and its first failed run.
 struct OpenFix<'a> {
@@ -167,7 +172,7 @@ fn fixed_text(failed: &CommandObs, fixed: &CommandObs, edits: Vec<String>) -> St
     if fixed.key == failed.key {
         out.push_str(" → passed");
     } else {
-        out.push_str(&format!(" → ok after {}", fixed.short()));
+        out.push_str(&format!("{FIXED_BY}{}", fixed.short()));
     }
     out
 }

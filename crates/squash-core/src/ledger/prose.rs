@@ -100,7 +100,7 @@ pub(crate) fn request(message: &Message) -> Option<(Fact, Vec<String>)> {
         anchors,
         source: message.id,
     };
-    Some((fact, terms.strong.into_iter().chain(terms.long).collect()))
+    Some((fact, terms.all().cloned().collect()))
 }
 
 /// A sentence as a fact line: cut where a clause ends when that keeps every anchor, else at a

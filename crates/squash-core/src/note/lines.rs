@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::ledger::{check_facts, command_key, sole_ok_run, Fact, FactKind, Ledger};
+use crate::ledger::{check_facts, command_key, sole_ok_run, Fact, FactKind, Ledger, FIXED_BY};
 use crate::message::Message;
 use crate::render::message_text;
 use crate::text::{one_line, sentences};
@@ -69,7 +69,6 @@ pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
 /// the history and a "Ran `python3 fix.py && cargo test 2>&1` → ok: …" line that both tell
 /// the same run. Only in the note: a fit's extract keeps its own lines.
 fn fold_fixing_runs(ledger: &Ledger) -> Ledger {
-    const FIXED_BY: &str = " → ok after ";
     let mut facts = ledger.facts.clone();
     let mut folded: Vec<usize> = Vec::new();
     for (c, run) in ledger.facts.iter().enumerate() {
