@@ -58,9 +58,12 @@ pub enum Command {
     Ai(crate::commands::ai::AiArgs),
     /// Bring the current thread under a token budget with the least loss, no model needed: the
     /// oldest steps first, one level at a time — tool outputs trimmed to the lines that carry
-    /// facts, then each step's one-line extract, then runs' extracts — until it fits. What you
-    /// typed and the newest steps (a fifth of the budget) stay as they are. Applied as one new
-    /// thread: one `squash undo` restores it.
+    /// facts, then each step's one-line extract, then runs' extracts, then one digest of each
+    /// request's work (every fact once) — until it fits. What you typed and the newest steps
+    /// (a fifth of the budget) stay as they are; only when the budget cannot be reached
+    /// otherwise do the newest steps give way, then the oldest requests join the digest of
+    /// their work (the newest stays as typed). Applied as one new thread: one `squash undo`
+    /// restores it.
     #[command(
         after_help = "Examples:\n  squash fit 0192 --budget 50k --preview\n  squash fit 0192 --budget 50k --strategy mask\n  squash fit 0192 --budget 20k --keep-recent 2k --best-effort\n  squash fit 0192 --budget 30k --strategy hybrid   # the oldest runs squashed by the model"
     )]

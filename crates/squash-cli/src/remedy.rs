@@ -92,6 +92,7 @@ mod tests {
             protected: 100,
             keep_recent: 10_000,
             keep_last: 0,
+            folded: 0,
             strategy: squash_core::fit::FitStrategy::Extract,
         };
         let text = line(&e);

@@ -269,6 +269,19 @@ pub struct Message {
 }
 
 impl Message {
+    /// Whether the agent's side wrote this message though it stands as the user's (a slash
+    /// command's expanded template, context the harness injects): its importer says so.
+    pub fn written_by_agent(&self) -> bool {
+        self.instructions.iter().any(|i| {
+            matches!(
+                i,
+                Instruction::Source {
+                    source: InstructionSource::Agent
+                }
+            )
+        })
+    }
+
     /// A new message, validated: content must not be empty or all blank.
     pub fn new(
         conversation_id: ConversationId,

@@ -5,7 +5,6 @@
 //! agent's summary itself — by the specifics the history held ([`super::specifics`]) and by
 //! key facts written by hand (testdata/eval/compaction_facts.json).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -28,6 +27,9 @@ pub struct Entry {
     pub name: String,
     /// The session file, under testdata/sessions.
     pub session: String,
+    /// The agent that wrote it: Claude Code unless said (`codex`).
+    #[serde(default)]
+    pub agent: Option<String>,
     pub facts: Vec<Vec<String>>,
 }
 
@@ -36,7 +38,8 @@ pub struct Case {
     pub entry: Entry,
     /// The lines before the compaction's boundary, as the file has them.
     pub history: Vec<String>,
-    /// The history's chain: the lines from the compaction's logical parent back to the root.
+    /// The history's chain as Claude Code lines: from the compaction's logical parent back to
+    /// the root (a Codex history is read into the same shape, for the scorer).
     pub chain: Vec<Value>,
     pub cwd: String,
     /// The agent's compaction summary, as it was handed to the model afterwards.
@@ -80,47 +83,29 @@ fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
         .iter()
         .map(|l| serde_json::from_str(l).unwrap_or(Value::Null))
         .collect();
-    let boundary = parsed
-        .iter()
-        .position(|v| v["subtype"] == "compact_boundary")
-        .ok_or_else(|| format!("{}: no compaction in it", path.display()))?;
-    let summary = parsed[boundary..]
-        .iter()
-        .find(|v| v["isCompactSummary"] == true)
-        .and_then(|v| v.pointer("/message/content"))
-        .map(|c| squash_testkit::content_text(c, "\n"))
-        .ok_or_else(|| format!("{}: no compaction summary", path.display()))?;
-    let by_uuid: HashMap<&str, &Value> = parsed[..boundary]
-        .iter()
-        .filter_map(|v| Some((v["uuid"].as_str()?, v)))
-        .collect();
-    let mut chain = Vec::new();
-    let mut at = parsed[boundary]["logicalParentUuid"].as_str();
-    while let Some(uuid) = at {
-        let Some(line) = by_uuid.get(uuid) else {
-            return Err(format!("{}: the chain breaks at {uuid}", path.display()));
-        };
-        chain.push((*line).clone());
-        at = line["parentUuid"].as_str();
+    let at = |e: String| format!("{}: {e}", path.display());
+    let cut = match entry.agent.as_deref() {
+        None | Some("claude-code") => super::compaction_cut::claude(&parsed),
+        Some("codex") => super::compaction_cut::codex(&parsed),
+        Some(other) => Err(format!("no cut for agent {other:?}")),
     }
-    chain.reverse();
-    let cwd = chain
-        .iter()
-        .find_map(|v| v["cwd"].as_str())
-        .unwrap_or("")
-        .to_owned();
+    .map_err(at)?;
     Ok(Case {
         entry,
-        history: lines[..boundary].iter().map(|l| (*l).to_owned()).collect(),
-        chain,
-        cwd,
-        summary,
+        history: lines[..cut.boundary]
+            .iter()
+            .map(|l| (*l).to_owned())
+            .collect(),
+        chain: cut.chain,
+        cwd: cut.cwd,
+        summary: cut.summary,
     })
 }
 
-/// The rows of one case: the agent's summary, then the default fit at 25% and at the size of
-/// the agent's summary.
-pub async fn run(case: &Case, tmp: &Path) -> Vec<Row> {
+/// The rows of one case: the agent's summary, then the default fit at 50%, 25% and 10%, at the
+/// size of the agent's summary, and as small as it goes (a budget of 0, best effort). With
+/// `dump`, the text a model would read of each result goes to `DUMP/CASE-METHOD.txt`.
+pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
     // A key fact the history does not hold is a mistake in the case, not a score.
     let history = case.history.join("\n").to_lowercase();
     let absent: Vec<String> = case
@@ -167,6 +152,7 @@ pub async fn run(case: &Case, tmp: &Path) -> Vec<Row> {
         ("fit, defaults, 25%", Some(0.25)),
         ("fit, defaults, 10%", Some(0.1)),
         ("fit, defaults, at the summary's size", None),
+        ("fit, defaults, smallest reachable", Some(0.0)),
     ] {
         let mut row = Row {
             case: case.entry.name.clone(),
@@ -174,16 +160,31 @@ pub async fn run(case: &Case, tmp: &Path) -> Vec<Row> {
             history_tool_calls: calls,
             ..Row::default()
         };
-        if let Err(e) = fit(case, tmp, share, summary_tokens, &specifics, &mut row).await {
-            row.error = Some(e);
+        match fit(case, tmp, share, summary_tokens, &specifics, &mut row).await {
+            Ok(text) => write_dump(dump, &row, &text),
+            Err(e) => row.error = Some(e),
         }
         agent.tokens_before = row.tokens_before;
         agent.history_messages = row.history_messages;
         rows.push(row);
     }
     agent.history_tool_calls = calls;
+    write_dump(dump, &agent, &case.summary);
     rows.insert(0, agent);
     rows
+}
+
+fn write_dump(dump: Option<&Path>, row: &Row, text: &str) {
+    let Some(dir) = dump else { return };
+    let method: String = row
+        .method
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let path = dir.join(format!("{}-{method}.txt", row.case));
+    if let Err(e) = std::fs::write(&path, text) {
+        eprintln!("{}: {e}", path.display());
+    }
 }
 
 /// The agent's summary, priced as the message it becomes.
@@ -200,7 +201,7 @@ async fn fit(
     summary_tokens: u64,
     specifics: &[Specific],
     row: &mut Row,
-) -> Result<(), String> {
+) -> Result<String, String> {
     let dir = tempfile::tempdir_in(tmp).map_err(|e| e.to_string())?;
     let file: PathBuf = dir.path().join(
         Path::new(&case.entry.session)
@@ -259,8 +260,9 @@ async fn fit(
         .messages;
     row.messages_after = after.len();
     row.tokens_after = after.iter().map(message_cost).sum();
-    score(row, case, specifics, &specifics::visible_text(&after));
-    Ok(())
+    let text = specifics::visible_text(&after);
+    score(row, case, specifics, &text);
+    Ok(text)
 }
 
 fn score(row: &mut Row, case: &Case, specifics: &[Specific], text: &str) {

@@ -25,6 +25,7 @@ mod score;
 
 mod cases;
 mod compaction;
+mod compaction_cut;
 mod generate;
 mod names;
 mod outputs;
@@ -174,12 +175,17 @@ async fn run_compaction(root: &std::path::Path, args: &Args) -> Result<(), Strin
         args.out.clone()
     };
     let tmp = root.join("target/eval/tmp");
-    for dir in out.parent().into_iter().chain([tmp.as_path()]) {
+    for dir in out
+        .parent()
+        .into_iter()
+        .chain([tmp.as_path()])
+        .chain(args.dump.as_deref())
+    {
         std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     }
     let mut rows = Vec::new();
     for case in &cases {
-        for row in compaction::run(case, &tmp).await {
+        for row in compaction::run(case, &tmp, args.dump.as_deref()).await {
             eprintln!("{}", compaction::progress_line(&row));
             rows.push(row);
         }

@@ -205,7 +205,7 @@ impl FitService {
                 })?;
                 Ok(trimmed(service, conversation, step, source, content))
             }
-            StepAction::Line | StepAction::Extract => {
+            StepAction::Line | StepAction::Extract | StepAction::Digest => {
                 let text = step.text.take().ok_or_else(|| {
                     ServiceError::Invalid("an extract step came without its text".into())
                 })?;

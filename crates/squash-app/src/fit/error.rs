@@ -14,17 +14,11 @@ pub enum FitError {
     /// The budget needs more than the strategy may take; nothing was changed.
     #[error(
         "cannot fit into {} tokens: the smallest the {strategy} strategy reaches is {} tokens \
-         ({} of them kept as they are: what comes before the first request, what you typed, \
-         and the newest steps up to {} tokens{})",
+         ({} of them kept as they are: {}; the rest down to its digests)",
         format_count(*.budget),
         format_count(*.best_reachable),
         format_count(*.protected),
-        format_count(*.keep_recent),
-        match .keep_last {
-            0 => String::new(),
-            1 => ", and the last turn".to_owned(),
-            n => format!(", and the last {n} turns"),
-        }
+        kept_words(*.keep_recent, *.keep_last, *.folded),
     )]
     OutOfReach {
         budget: u64,
@@ -32,8 +26,39 @@ pub enum FitError {
         protected: u64,
         keep_recent: u64,
         keep_last: usize,
+        /// The oldest requests the plan took into digests.
+        folded: usize,
         strategy: squash_core::fit::FitStrategy,
     },
+}
+
+/// What a plan keeps as it is, in words.
+fn kept_words(keep_recent: u64, keep_last: usize, folded: usize) -> String {
+    let typed = match folded {
+        0 => "what you typed".to_owned(),
+        1 => "your requests but the oldest, which is in a digest".to_owned(),
+        n => format!("your newest request (the {n} before it are in digests)"),
+    };
+    let mut kept = vec!["what comes before the first request", typed.as_str()];
+    let recent = format!(
+        "the newest steps up to {} tokens",
+        format_count(keep_recent)
+    );
+    if keep_recent > 0 {
+        kept.push(&recent);
+    }
+    let last = match keep_last {
+        0 => String::new(),
+        1 => "the last turn".to_owned(),
+        n => format!("the last {n} turns"),
+    };
+    if keep_last > 0 {
+        kept.push(&last);
+    }
+    match kept.split_last() {
+        Some((tail, head)) if !head.is_empty() => format!("{} and {tail}", head.join(", ")),
+        _ => kept.join(""),
+    }
 }
 
 impl AppError for FitError {
@@ -85,6 +110,7 @@ impl FitError {
             protected: plan.protected_tokens,
             keep_recent: plan.protection.keep_recent,
             keep_last: plan.request.keep_last,
+            folded: plan.protection.requests_folded,
             strategy: plan.request.strategy,
         }
     }

@@ -188,7 +188,7 @@ async fn the_defaults_land_under_the_budget_as_one_thread(b: &Backend) {
                 );
                 assert!(message_text(&result).contains(TRIM_MARKER));
             }
-            StepAction::Line | StepAction::Extract => {
+            StepAction::Line | StepAction::Extract | StepAction::Digest => {
                 assert_eq!(op.kind.style(), Some(SquashStyle::Extract));
                 assert_eq!(result.role, Role::Assistant);
                 assert_eq!(done.step.facts_kept, Some(done.step.facts));

@@ -190,6 +190,9 @@ const COVERED_ELSEWHERE: [&str; 5] = [
     "codex-exit-code.jsonl",
     "codex-legacy.jsonl",
 ];
+/// Real Codex rollouts with a compaction, read by the fit's evaluation against the agent's own
+/// compaction (`examples/fit_eval`); tests/it/import_accounting.rs imports them.
+const COVERED_BY_FIT_EVAL: [&str; 2] = ["codex-compacted-019ed893", "codex-compacted-019f1111"];
 /// Files of the data folder whose readers' tests and tests/it/agent_formats.rs check them (Gemini
 /// CLI, opencode, claude.ai), and the dump opencode's store is rebuilt from.
 const COVERED_BY_AGENT_FORMATS: [&str; 4] = [
@@ -239,6 +242,7 @@ async fn real_files(b: &Backend) {
         .map(|(n, _)| *n)
         .chain(COVERED_ELSEWHERE)
         .chain(COVERED_BY_AGENT_FORMATS)
+        .chain(COVERED_BY_FIT_EVAL)
         .map(str::to_owned)
         .collect();
     covered.sort();

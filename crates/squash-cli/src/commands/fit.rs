@@ -41,13 +41,14 @@ pub struct FitOptionArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_KEEP_LAST)]
     pub keep_last: usize,
     /// extract (default, no model): oldest steps first, trimmed, then one-line extracts, then
-    /// runs' extracts; mask: only trim old tool outputs (no model); hybrid: as extract, with
-    /// the oldest runs squashed by the model; ai: runs squashed by the model, oldest first.
+    /// runs' extracts, then digests of each request's work; mask: only trim old tool outputs
+    /// (no model); hybrid: as extract, with the oldest runs squashed by the model; ai: runs
+    /// squashed by the model, oldest first.
     #[arg(long, value_enum, default_value_t = StrategyArg::Extract)]
     pub strategy: StrategyArg,
-    /// When the budget cannot be met without touching what is kept (what comes before the
-    /// first request, what you typed, the newest steps), apply the best reachable instead of
-    /// refusing.
+    /// When the budget cannot be met even with the newest steps and the oldest requests given
+    /// way (what comes before the first request and your newest request always stay), apply
+    /// the best reachable instead of refusing.
     #[arg(long)]
     pub best_effort: bool,
     #[command(flatten)]
@@ -179,6 +180,7 @@ fn action_label(action: StepAction) -> &'static str {
         StepAction::Line => "one-line extracts",
         StepAction::Extract => "runs' extracts",
         StepAction::Ai => "runs squashed by the model",
+        StepAction::Digest => "digests of a request's work",
     }
 }
 
@@ -188,6 +190,7 @@ pub fn step_label(step: &FitStep) -> String {
         StepAction::Line => "one-line extract of",
         StepAction::Extract => "extract the facts of",
         StepAction::Ai => "AI-squash",
+        StepAction::Digest => "digest the work of",
     };
     format!("{what} {}", step.positions())
 }
@@ -207,6 +210,13 @@ pub fn kept_text(plan: &FitPlan) -> String {
     );
     if p.keep_last > 0 {
         s.push_str(&format!(", and the last {} turn(s)", p.keep_last));
+    }
+    if p.requests_folded > 0 {
+        s.push_str(&format!(
+            "; the oldest {} request{} went into the digests of their work, as the budget could not be reached otherwise",
+            p.requests_folded,
+            if p.requests_folded == 1 { "" } else { "s" }
+        ));
     }
     s
 }

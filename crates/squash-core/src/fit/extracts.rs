@@ -2,7 +2,9 @@
 //! run's extract (its ledger in sections, the files it touched one line per action). Rendered
 //! from the summaries' observations alone.
 
-use crate::ledger::{check_facts, ledger_of, sections_text, FactKind, Ledger, Observation};
+use crate::ledger::{
+    check_facts, is_exploration, ledger_of, sections_text, FactKind, Ledger, Observation,
+};
 use crate::message::{ContentItem, Role};
 use crate::text::patterns;
 use crate::tokens::content_tokens;
@@ -28,6 +30,12 @@ pub(crate) enum Form {
     /// item, the answer the run ends with, and the conclusions and notes that state a number
     /// or a path.
     Terse,
+    /// The terse ledger of a span (the work between two kept messages, or its oldest part),
+    /// each fact once: a file read or edited again, a command run again is said once.
+    Digest,
+    /// A digest without the looks around that ended well: the last level, for budgets below
+    /// what the digests reach.
+    Lean,
 }
 
 /// The line of a step, or the extract of a run, from the summaries of `positions`.
@@ -43,8 +51,12 @@ pub(crate) fn extract(
     let full = ledger_of(&obs);
     let shortened;
     let ledger = match form {
-        Form::Terse => {
+        Form::Terse | Form::Digest => {
             shortened = terse(&full);
+            &shortened
+        }
+        Form::Lean => {
+            shortened = lean(&full);
             &shortened
         }
         _ => &full,
@@ -55,7 +67,9 @@ pub(crate) fn extract(
             (_, []) => "(reasoning, no facts)".to_owned(),
             (Form::Line, _) => leads.join(" "),
             // A terse extract of nothing but narration says only that much.
-            (Form::Terse, _) => format!("({} messages without facts)", leads.len()),
+            (Form::Terse | Form::Digest | Form::Lean, _) => {
+                format!("({} messages without facts)", leads.len())
+            }
             (Form::Run, _) => leads
                 .iter()
                 .map(|l| format!("- {l}"))
@@ -70,7 +84,7 @@ pub(crate) fn extract(
                 .map(|f| f.text.as_str())
                 .collect::<Vec<_>>()
                 .join("; "),
-            Form::Run | Form::Terse => run_text(ledger),
+            Form::Run | Form::Terse | Form::Digest | Form::Lean => run_text(ledger),
         }
     };
     let check = check_facts(&full, &text);
@@ -119,6 +133,32 @@ fn terse(ledger: &Ledger) -> Ledger {
         })
         .collect();
     Ledger { facts }
+}
+
+/// What a lean digest keeps of `ledger` (see [`Form::Lean`]): the terse ledger without the
+/// looks around that ended well (listings, searches, reads of the history), unless they name
+/// a commit, and without the notes the other facts state.
+fn lean(ledger: &Ledger) -> Ledger {
+    let looked: Vec<_> = ledger
+        .facts
+        .iter()
+        .filter(|f| !is_exploration(f) || COMMIT.is_match(&f.text))
+        .cloned()
+        .collect();
+    let mut lean = terse(&Ledger { facts: looked });
+    // A note whose every term another fact states (a flag's value in the command that set
+    // it) says nothing the digest does not.
+    let stated: String = lean
+        .facts
+        .iter()
+        .filter(|f| f.kind != FactKind::Value)
+        .map(|f| f.text.to_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n");
+    lean.facts.retain(|f| {
+        f.kind != FactKind::Value || !f.anchors.iter().all(|a| stated.contains(&a.to_lowercase()))
+    });
+    lean
 }
 
 /// "Ran `X` → ok: 56 lines, e.g. …, then failed (exit 1): 3 tests, 1 failure" →

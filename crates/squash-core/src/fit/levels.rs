@@ -9,6 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::runs::digest_sizes;
+
 /// What a fit may do to the steps it does not keep.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -37,9 +39,19 @@ impl FitStrategy {
     pub(crate) fn levels(self) -> &'static [StepAction] {
         match self {
             FitStrategy::Mask => &[StepAction::Trim],
-            FitStrategy::Extract => &[StepAction::Trim, StepAction::Line, StepAction::Extract],
+            FitStrategy::Extract => &[
+                StepAction::Trim,
+                StepAction::Line,
+                StepAction::Extract,
+                StepAction::Digest,
+            ],
             FitStrategy::Ai => &[StepAction::Ai],
-            FitStrategy::Hybrid => &[StepAction::Trim, StepAction::Line, StepAction::Ai],
+            FitStrategy::Hybrid => &[
+                StepAction::Trim,
+                StepAction::Line,
+                StepAction::Ai,
+                StepAction::Digest,
+            ],
         }
     }
 
@@ -61,6 +73,10 @@ pub enum StepAction {
     Extract,
     /// A run of steps becomes a model's summary, checked against the ledger and repaired.
     Ai,
+    /// The whole work between two kept messages (what answered one request), or its oldest
+    /// part, becomes one digest: every fact once, every file by path, the commands that
+    /// mattered, errors with their fixes, decisions, what was left open.
+    Digest,
 }
 
 crate::named_enum!(StepAction {
@@ -68,6 +84,7 @@ crate::named_enum!(StepAction {
     Line => "line",
     Extract => "extract",
     Ai => "ai",
+    Digest => "digest",
 });
 
 impl StepAction {
@@ -76,7 +93,7 @@ impl StepAction {
         match self {
             StepAction::Trim => 1,
             StepAction::Line => 2,
-            StepAction::Extract | StepAction::Ai => 3,
+            StepAction::Extract | StepAction::Ai | StepAction::Digest => 3,
         }
     }
 }
@@ -94,6 +111,10 @@ pub(crate) enum Unit {
     Merge(usize, usize),
     /// Replace a whole group by its terse extract.
     Terse(usize),
+    /// Replace the first `n` groups of a span (by index) by their digest.
+    Digest(usize, usize),
+    /// Replace a whole span by its lean digest.
+    Lean(usize),
 }
 
 impl Unit {
@@ -104,17 +125,21 @@ impl Unit {
             Unit::Run(_) => 3,
             Unit::Merge(..) => 4,
             Unit::Terse(_) => 5,
+            Unit::Digest(..) => 6,
+            Unit::Lean(_) => 7,
         }
     }
 }
 
 /// What the planner can take units of, oldest first: the messages a trim may touch, the steps
-/// that may become their lines, how many runs there are, and how many runs each group holds.
+/// that may become their lines, how many runs there are, how many runs each group holds and
+/// how many groups each span.
 pub(crate) struct Degradable {
     pub trimmable: Vec<usize>,
     pub removable_steps: Vec<usize>,
     pub runs: usize,
     pub group_runs: Vec<usize>,
+    pub span_groups: Vec<usize>,
 }
 
 /// Every unit the planner may take, in the order it takes them: level by level as `strategy`
@@ -132,6 +157,16 @@ pub(crate) fn degrade_order(strategy: FitStrategy, d: &Degradable) -> Vec<Unit> 
                     units.extend((2..=runs).map(|n| Unit::Merge(g, n)));
                 }
                 units.extend((0..d.group_runs.len()).map(Unit::Terse));
+            }
+            StepAction::Digest => {
+                for (sp, &groups) in d.span_groups.iter().enumerate() {
+                    units.extend(
+                        digest_sizes(groups)
+                            .into_iter()
+                            .map(|n| Unit::Digest(sp, n)),
+                    );
+                }
+                units.extend((0..d.span_groups.len()).map(Unit::Lean));
             }
         }
     }

@@ -18,6 +18,7 @@ mod levels;
 mod plan;
 mod planner;
 mod request;
+mod runs;
 mod step;
 pub mod summary;
 pub mod trim;

@@ -14,11 +14,15 @@ pub struct Protection {
     /// Tokens of everything kept: the prelude, requests, instructions, earlier squashes, the
     /// newest steps and the last turns.
     pub tokens: u64,
-    /// Requests a person typed (their words are kept).
+    /// Requests a person typed that are kept (their words), and the oldest that a digest took
+    /// in because the budget could not be reached otherwise.
     pub requests: usize,
+    pub requests_folded: usize,
     /// The newest steps kept, and the tokens they were allowed.
     pub recent_steps: usize,
     pub recent_tokens: u64,
+    /// The tokens the newest steps were allowed: the request's share, or less when the budget
+    /// could not be reached with it (see [`super::plan_summaries`]).
     pub keep_recent: u64,
     pub keep_last: usize,
 }

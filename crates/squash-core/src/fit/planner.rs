@@ -13,6 +13,7 @@ use super::level_report::level_reports;
 use super::levels::{degrade_order, Degradable, FitStrategy, StepAction, Unit};
 use super::plan::{FitPlan, Protection};
 use super::request::FitRequest;
+use super::runs::{partition, Group, Run, Span};
 use super::step::FitStep;
 use super::summary::{summarize, MessageSummary};
 use super::turns::{layout, Keep, Layout};
@@ -28,9 +29,66 @@ pub fn plan_fit(messages: &[&Message], request: FitRequest) -> FitPlan {
     plan_summaries(&summarize(messages), request)
 }
 
-/// Plans the fit of a thread from its summaries (one per message, in order).
+/// How many times the newest steps' share is halved, before none is kept, when a plan cannot
+/// reach its budget otherwise.
+const RECENT_HALVINGS: u32 = 3;
+
+/// Plans the fit of a thread from its summaries (one per message, in order). When the budget
+/// is out of reach with what is kept, what is kept gives way, the least that reaches it: the
+/// newest steps kept by default — half, a quarter, an eighth, none (a share the person asked
+/// for stays as asked) — then the oldest requests, which join the digest of the work that
+/// answered them (the newest request always stays as typed).
 pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
-    let layout = layout(s, request.keep_recent_tokens(), request.keep_last);
+    let default = request.keep_recent_tokens();
+    let mut plan = plan_keeping(s, request, default, 0);
+    if plan.fits() {
+        return plan;
+    }
+    let mut keep = default;
+    if request.keep_recent.is_none() {
+        for shrunk in (1..=RECENT_HALVINGS).map(|h| default >> h).chain([0]) {
+            if shrunk == keep {
+                continue;
+            }
+            keep = shrunk;
+            plan = plan_keeping(s, request, keep, 0);
+            if plan.fits() {
+                return plan;
+            }
+        }
+    }
+    let requests = plan.turns;
+    if requests < 2 {
+        return plan;
+    }
+    // Fold the fewest oldest requests that reach the budget: more folded never costs more.
+    let most = plan_keeping(s, request, keep, requests - 1);
+    if !most.fits() {
+        return most;
+    }
+    let (mut lo, mut hi, mut found) = (1, requests - 1, most);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let p = plan_keeping(s, request, keep, mid);
+        if p.fits() {
+            hi = mid;
+            found = p;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    found
+}
+
+/// The plan that keeps the newest steps up to `keep_recent` tokens and the requests but the
+/// oldest `folded`.
+fn plan_keeping(
+    s: &[MessageSummary],
+    request: FitRequest,
+    keep_recent: u64,
+    folded: usize,
+) -> FitPlan {
+    let layout = layout(s, keep_recent, request.keep_last, folded);
     let mut planner = Planner::new(s, &layout, request.strategy);
     let tokens_before = planner.total;
     planner.degrade(0);
@@ -65,10 +123,11 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
         protected_tokens,
         protection: Protection {
             tokens: protected_tokens,
-            requests: layout.requests,
+            requests: layout.requests - layout.folded,
+            requests_folded: layout.folded,
             recent_steps: layout.recent_steps,
             recent_tokens: layout.recent_tokens,
-            keep_recent: request.keep_recent_tokens(),
+            keep_recent,
             keep_last: request.keep_last,
         },
         levels: level_reports(&steps),
@@ -79,33 +138,12 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
     }
 }
 
-/// Steps in one run's extract at most: small enough that taking one overshoots the budget by
-/// little.
-const RUN_STEPS: usize = 16;
-/// Runs merged into one extract at most, one at a time from the oldest: what repeats across
-/// runs (a file read again, a command run again) is said once.
-const MERGE_RUNS: usize = 4;
-
 struct Applied {
     unit: Unit,
     saved: u64,
     /// Of a merge: how many runs of its group were merged before it.
     before: usize,
     given_back: bool,
-}
-
-struct Run {
-    /// Step indexes.
-    steps: std::ops::Range<usize>,
-    rendered: Option<Extract>,
-}
-
-struct Group {
-    /// Run indexes.
-    runs: std::ops::Range<usize>,
-    /// Extract merges, by how many runs they merge (index `n - 2`).
-    merges: Vec<Option<Extract>>,
-    terse: Option<Extract>,
 }
 
 pub(crate) struct Planner<'a> {
@@ -126,6 +164,11 @@ pub(crate) struct Planner<'a> {
     /// Per group: how many of its runs are merged (0: none), and whether it is terse.
     merged: Vec<usize>,
     tersed: Vec<bool>,
+    spans: Vec<Span>,
+    span_of: Vec<usize>,
+    /// Per span: how many of its groups its digest covers (0: none), and whether it is lean.
+    digested: Vec<usize>,
+    leaned: Vec<bool>,
     applied: Vec<Applied>,
 }
 
@@ -137,7 +180,7 @@ impl<'a> Planner<'a> {
                 step_of[i] = Some(k);
             }
         }
-        let (runs, groups) = runs_and_groups(layout);
+        let (runs, groups, spans) = partition(layout);
         let mut run_of = vec![None; layout.steps.len()];
         for (r, run) in runs.iter().enumerate() {
             for k in run.steps.clone() {
@@ -148,6 +191,12 @@ impl<'a> Planner<'a> {
         for (g, group) in groups.iter().enumerate() {
             for r in group.runs.clone() {
                 group_of[r] = g;
+            }
+        }
+        let mut span_of = vec![0; groups.len()];
+        for (sp, span) in spans.iter().enumerate() {
+            for g in span.groups.clone() {
+                span_of[g] = sp;
             }
         }
         Planner {
@@ -166,6 +215,10 @@ impl<'a> Planner<'a> {
             tersed: vec![false; groups.len()],
             groups,
             group_of,
+            digested: vec![0; spans.len()],
+            leaned: vec![false; spans.len()],
+            spans,
+            span_of,
             applied: Vec::new(),
         }
     }
@@ -177,6 +230,8 @@ impl<'a> Planner<'a> {
         self.run_taken.fill(false);
         self.merged.fill(0);
         self.tersed.fill(false);
+        self.digested.fill(0);
+        self.leaned.fill(false);
         self.applied.clear();
     }
 
@@ -196,6 +251,7 @@ impl<'a> Planner<'a> {
                     .collect(),
                 runs: self.runs.len(),
                 group_runs: self.groups.iter().map(|g| g.runs.len()).collect(),
+                span_groups: self.spans.iter().map(|sp| sp.groups.len()).collect(),
             },
         )
     }
@@ -219,6 +275,11 @@ impl<'a> Planner<'a> {
                     let all = self.groups[g].runs.len();
                     (self.group_cost(g, all), self.terse(g).cost)
                 }
+                Unit::Digest(sp, n) => (self.span_cost(sp, n), self.digest(sp, n).cost),
+                Unit::Lean(sp) => {
+                    let all = self.spans[sp].groups.len();
+                    (self.span_cost(sp, all), self.lean(sp).cost)
+                }
             };
             let saved = now.saturating_sub(after);
             if saved == 0 {
@@ -226,6 +287,7 @@ impl<'a> Planner<'a> {
             }
             let before = match unit {
                 Unit::Merge(g, _) => self.merged[g],
+                Unit::Digest(sp, _) => self.digested[sp],
                 _ => 0,
             };
             self.set(unit, true, before);
@@ -243,7 +305,7 @@ impl<'a> Planner<'a> {
     /// undone newest first only, so no step is more degraded than an older one of its level;
     /// a trim too large for the room left does not stop an older, smaller one.
     pub fn give_back(&mut self, budget: u64) {
-        let mut stopped = [false; 6];
+        let mut stopped = [false; 8];
         let mut i = self.applied.len();
         while i > 0 {
             i -= 1;
@@ -268,9 +330,14 @@ impl<'a> Planner<'a> {
         }
     }
 
+    fn digest_covers(&self, g: usize) -> bool {
+        let sp = self.span_of[g];
+        self.leaned[sp] || g < self.spans[sp].groups.start + self.digested[sp]
+    }
+
     fn merged_covers(&self, r: usize) -> bool {
         let g = self.group_of[r];
-        self.tersed[g] || r < self.groups[g].runs.start + self.merged[g]
+        self.digest_covers(g) || self.tersed[g] || r < self.groups[g].runs.start + self.merged[g]
     }
 
     fn run_covers(&self, k: usize) -> bool {
@@ -283,8 +350,10 @@ impl<'a> Planner<'a> {
             Unit::Trim(i) => self.step_of[i].is_some_and(|k| self.lined[k] || self.run_covers(k)),
             Unit::Line(k) => self.run_covers(k),
             Unit::Run(r) => self.merged_covers(r),
-            Unit::Merge(g, n) => self.tersed[g] || self.merged[g] > n,
-            Unit::Terse(_) => false,
+            Unit::Merge(g, n) => self.digest_covers(g) || self.tersed[g] || self.merged[g] > n,
+            Unit::Terse(g) => self.digest_covers(g),
+            Unit::Digest(sp, n) => self.leaned[sp] || self.digested[sp] > n,
+            Unit::Lean(_) => false,
         }
     }
 
@@ -295,6 +364,8 @@ impl<'a> Planner<'a> {
             Unit::Run(r) => self.run_taken[r] = on,
             Unit::Merge(g, n) => self.merged[g] = if on { n } else { before },
             Unit::Terse(g) => self.tersed[g] = on,
+            Unit::Digest(sp, n) => self.digested[sp] = if on { n } else { before },
+            Unit::Lean(sp) => self.leaned[sp] = on,
         }
     }
 
@@ -337,6 +408,27 @@ impl<'a> Planner<'a> {
         };
         let from = if merged >= 2 { start + merged } else { start };
         head + (from..start + n).map(|r| self.run_cost(r)).sum::<u64>()
+    }
+
+    /// What the first `n` groups of span `sp` cost now.
+    fn span_cost(&mut self, sp: usize, n: usize) -> u64 {
+        if self.leaned[sp] {
+            return self.lean(sp).cost;
+        }
+        let start = self.spans[sp].groups.start;
+        let digested = self.digested[sp].min(n);
+        let head = if digested > 0 {
+            self.digest(sp, digested).cost
+        } else {
+            0
+        };
+        (start + digested..start + n)
+            .map(|g| {
+                let all = self.groups[g].runs.len();
+                self.group_cost(g, all)
+            })
+            .sum::<u64>()
+            + head
     }
 
     fn line(&mut self, k: usize) -> &Extract {
@@ -382,11 +474,50 @@ impl<'a> Planner<'a> {
         self.groups[g].terse.as_ref().expect("rendered above")
     }
 
-    /// The plan's steps, in thread order: terse groups, merges, runs outside them, lines outside
-    /// those, trims outside all.
+    /// The digest of the first `n` groups of span `sp`.
+    fn digest(&mut self, sp: usize, n: usize) -> &Extract {
+        let digests = &self.spans[sp].digests;
+        let at = match digests.iter().position(|(m, _)| *m == n) {
+            Some(at) => at,
+            None => {
+                let rendered = extract(self.s, self.positions_of_groups(sp, n), Form::Digest);
+                self.spans[sp].digests.push((n, rendered));
+                self.spans[sp].digests.len() - 1
+            }
+        };
+        &self.spans[sp].digests[at].1
+    }
+
+    fn lean(&mut self, sp: usize) -> &Extract {
+        if self.spans[sp].lean.is_none() {
+            let all = self.spans[sp].groups.len();
+            let rendered = extract(self.s, self.positions_of_groups(sp, all), Form::Lean);
+            self.spans[sp].lean = Some(rendered);
+        }
+        self.spans[sp].lean.as_ref().expect("rendered above")
+    }
+
+    fn positions_of_groups(&self, sp: usize, n: usize) -> std::ops::RangeInclusive<usize> {
+        let start = self.spans[sp].groups.start;
+        let runs = self.groups[start].runs.start..self.groups[start + n - 1].runs.end;
+        self.positions_of_runs(runs)
+    }
+
+    /// The plan's steps, in thread order: digests, terse groups and merges outside them, runs
+    /// outside those, lines outside those, trims outside all.
     pub fn steps(&mut self) -> Vec<FitStep> {
         let mut out = Vec::new();
+        for sp in 0..self.spans.len() {
+            if self.leaned[sp] {
+                out.extend(self.unit_step(Unit::Lean(sp)));
+            } else if self.digested[sp] > 0 {
+                out.extend(self.unit_step(Unit::Digest(sp, self.digested[sp])));
+            }
+        }
         for g in 0..self.groups.len() {
+            if self.digest_covers(g) {
+                continue;
+            }
             if self.tersed[g] {
                 out.extend(self.unit_step(Unit::Terse(g)));
             } else if self.merged[g] >= 2 {
@@ -428,6 +559,11 @@ impl<'a> Planner<'a> {
                 (squash, self.positions_of_runs(start..start + n))
             }
             Unit::Terse(g) => (squash, self.positions_of_runs(self.groups[g].runs.clone())),
+            Unit::Digest(sp, n) => (StepAction::Digest, self.positions_of_groups(sp, n)),
+            Unit::Lean(sp) => {
+                let all = self.spans[sp].groups.len();
+                (StepAction::Digest, self.positions_of_groups(sp, all))
+            }
         };
         let s = self.s;
         let tokens_before: u64 = positions.clone().map(|i| s[i].cost).sum();
@@ -442,6 +578,8 @@ impl<'a> Planner<'a> {
             Unit::Run(r) => clone_of(self.run(r)),
             Unit::Merge(g, n) => clone_of(self.merge(g, n)),
             Unit::Terse(g) => clone_of(self.terse(g)),
+            Unit::Digest(sp, n) => clone_of(self.digest(sp, n)),
+            Unit::Lean(sp) => clone_of(self.lean(sp)),
         };
         let estimated = action == StepAction::Ai;
         Some(FitStep {
@@ -462,45 +600,4 @@ impl<'a> Planner<'a> {
 
 fn clone_of(r: &Extract) -> (u64, usize, Vec<String>, Option<String>) {
     (r.cost, r.facts, r.lost.clone(), Some(r.text.clone()))
-}
-
-/// Runs of consecutive removable steps (at most [`RUN_STEPS`]), and groups of consecutive runs
-/// with no kept step between them (at most [`MERGE_RUNS`]).
-fn runs_and_groups(layout: &Layout) -> (Vec<Run>, Vec<Group>) {
-    let mut runs: Vec<Run> = Vec::new();
-    let mut open: Option<std::ops::Range<usize>> = None;
-    for (k, step) in layout.steps.iter().enumerate() {
-        match open.as_mut() {
-            Some(r) if step.removable && r.len() < RUN_STEPS => r.end = k + 1,
-            _ => {
-                if let Some(r) = open.take() {
-                    runs.push(Run {
-                        steps: r,
-                        rendered: None,
-                    });
-                }
-                open = step.removable.then_some(k..k + 1);
-            }
-        }
-    }
-    runs.extend(open.map(|r| Run {
-        steps: r,
-        rendered: None,
-    }));
-    let mut groups: Vec<Group> = Vec::new();
-    for (r, run) in runs.iter().enumerate() {
-        let continues = r > 0 && runs[r - 1].steps.end == run.steps.start;
-        match groups.last_mut() {
-            Some(g) if continues && g.runs.len() < MERGE_RUNS => g.runs.end = r + 1,
-            _ => groups.push(Group {
-                runs: r..r + 1,
-                merges: Vec::new(),
-                terse: None,
-            }),
-        }
-    }
-    for g in &mut groups {
-        g.merges = (0..g.runs.len().saturating_sub(1)).map(|_| None).collect();
-    }
-    (runs, groups)
 }

@@ -128,7 +128,7 @@ fn kind_of(message: &Message) -> MessageKind {
         MessageKind::Instruction
     } else if message.squash_operation_id.is_some() {
         MessageKind::Squashed
-    } else if typed_text(message).is_some() {
+    } else if typed_text(message).is_some() && !message.written_by_agent() {
         MessageKind::Request
     } else {
         MessageKind::Agent

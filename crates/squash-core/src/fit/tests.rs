@@ -339,3 +339,151 @@ fn strategies_round_trip_their_names() {
         10_000
     );
 }
+
+#[test]
+fn a_request_s_whole_work_becomes_one_digest_that_says_each_fact_once() {
+    // 200 reads of one file: 13 runs in 4 groups, one span after the request.
+    let thread = rereads(200);
+    let p = plan(&thread, 0, FitStrategy::Extract);
+    let digests: Vec<&FitStep> = p
+        .steps
+        .iter()
+        .filter(|s| s.action == StepAction::Digest)
+        .collect();
+    assert_eq!(digests.len(), 1, "{:?}", p.levels);
+    assert_eq!(p.steps.len(), 1, "the digest covers every other level");
+    assert_eq!(digests[0].first_position, 2);
+    assert_eq!(digests[0].last_position, thread.len() - 1);
+    assert_eq!(digests[0].facts_kept, Some(digests[0].facts));
+    let (after, real) = applied(&thread, &p);
+    assert_eq!(real, p.tokens_after, "the plan is priced exactly");
+    let text: String = after.iter().map(crate::render::message_text).collect();
+    assert_eq!(text.matches("crates/report/src/lib.rs").count(), 1);
+    // With a model the digest is the same: it is written from the ledger, not by the model.
+    let hybrid = plan(&thread, 0, FitStrategy::Hybrid);
+    assert!(hybrid.steps.iter().all(|s| s.action == StepAction::Digest));
+}
+
+#[test]
+fn each_request_keeps_its_own_digest() {
+    let mut thread = rereads(100);
+    let conv = thread[0].conversation_id;
+    thread.push(msg(
+        conv,
+        Role::User,
+        vec![ContentItem::UserMessage {
+            text: "Now read it again".into(),
+        }],
+    ));
+    let second = thread.len();
+    thread.extend(rereads(100).into_iter().skip(2).map(|m| Message {
+        conversation_id: conv,
+        ..m
+    }));
+    // The smallest budget both requests stay typed at (below it, the older one is folded).
+    let floor = plan(&thread, 0, FitStrategy::Extract).best_reachable;
+    let p = (floor..floor + 5_000)
+        .step_by(20)
+        .map(|budget| plan(&thread, budget, FitStrategy::Extract))
+        .find(|p| p.fits() && p.protection.requests_folded == 0)
+        .expect("a budget that keeps both requests");
+    let digests: Vec<(usize, usize)> = p
+        .steps
+        .iter()
+        .filter(|s| s.action == StepAction::Digest)
+        .map(|s| (s.first_position, s.last_position))
+        .collect();
+    assert_eq!(digests, vec![(2, second - 2), (second, thread.len() - 1)]);
+    let (after, _) = applied(&thread, &p);
+    assert!(
+        after.iter().any(|m| m.id == thread[second - 1].id),
+        "the request stays"
+    );
+}
+
+#[test]
+fn the_newest_steps_give_way_before_a_budget_is_refused() {
+    let thread = session(40, 5);
+    let floor = plan_fit(
+        &thread.iter().collect::<Vec<_>>(),
+        FitRequest {
+            keep_recent: Some(0),
+            ..FitRequest::new(0, FitStrategy::Extract)
+        },
+    )
+    .best_reachable;
+    let budget = floor + 20;
+    let p = plan(&thread, budget, FitStrategy::Extract);
+    assert!(p.fits(), "{} > {budget}", p.tokens_after);
+    assert!(p.protection.keep_recent < budget / 5, "{:?}", p.protection);
+    // A share the person asked for is kept as asked: then the budget is out of reach.
+    let asked = plan_fit(
+        &thread.iter().collect::<Vec<_>>(),
+        FitRequest {
+            keep_recent: Some(budget / 5),
+            ..FitRequest::new(budget, FitStrategy::Extract)
+        },
+    );
+    assert!(!asked.fits());
+    assert_eq!(asked.protection.keep_recent, budget / 5);
+}
+
+#[test]
+fn the_oldest_requests_join_a_digest_only_when_nothing_else_reaches_the_budget() {
+    // Ten requests, each answered by a few reads of its own file.
+    let conv = ConversationId::new();
+    let mut thread = session(0, 0);
+    for r in 0..10 {
+        thread.push(msg(
+            conv,
+            Role::User,
+            vec![ContentItem::UserMessage {
+                text: format!("Now look at module_{r} and tell me what it exports"),
+            }],
+        ));
+        for t in 0..3 {
+            let id = format!("toolu_{r}_{t}");
+            thread.push(msg(
+                conv,
+                Role::Assistant,
+                vec![ContentItem::tool_call(
+                    id.clone(),
+                    "Read",
+                    serde_json::json!({"file_path": format!("/w/src/module_{r}.rs")}),
+                )],
+            ));
+            let text: String = (1..=80).map(|i| format!("pub fn f_{i}() {{}}\n")).collect();
+            thread.push(msg(
+                conv,
+                Role::User,
+                vec![ContentItem::tool_result(id, "Read", text, false)],
+            ));
+        }
+    }
+    let requests = 11;
+    let roomy = plan(&thread, total(&thread) / 4, FitStrategy::Extract);
+    assert!(roomy.fits());
+    assert_eq!(
+        roomy.protection.requests_folded, 0,
+        "{:?}",
+        roomy.protection
+    );
+    assert_eq!(roomy.protection.requests, requests);
+    // Below what the kept requests and their digests reach, the oldest requests give way; the
+    // newest always stays as typed.
+    let floor = plan(&thread, 0, FitStrategy::Extract);
+    assert_eq!(floor.protection.requests_folded, requests - 1);
+    let budget = floor.best_reachable + 60;
+    let p = plan(&thread, budget, FitStrategy::Extract);
+    assert!(p.fits(), "{} > {budget}", p.tokens_after);
+    let folded = p.protection.requests_folded;
+    assert!((1..requests).contains(&folded), "{:?}", p.protection);
+    assert_eq!(p.protection.requests, requests - folded);
+    let (after, real) = applied(&thread, &p);
+    assert_eq!(real, p.tokens_after);
+    let text: String = after.iter().map(crate::render::message_text).collect();
+    assert!(text.contains("Now look at module_9 and tell me what it exports"));
+    // A folded request is in the digest of its work, with the file it read.
+    assert!(text.contains("module_0"), "{text}");
+    assert!(text.contains("/w/src/module_0.rs"), "{text}");
+}

@@ -59,15 +59,23 @@ impl Step {
 pub(crate) struct Layout {
     pub steps: Vec<Step>,
     pub keep: Vec<Keep>,
-    /// Requests a person typed.
+    /// Requests a person typed, and how many of the oldest are not kept.
     pub requests: usize,
+    pub folded: usize,
     /// Steps kept as the newest, and their tokens.
     pub recent_steps: usize,
     pub recent_tokens: u64,
 }
 
-/// Lays `s` (a thread's summaries, in order) out as steps and marks what is kept.
-pub(crate) fn layout(s: &[MessageSummary], keep_recent: u64, keep_last: usize) -> Layout {
+/// Lays `s` (a thread's summaries, in order) out as steps and marks what is kept; the oldest
+/// `folded` requests are not kept but steps like the agent's, so that a digest of their work
+/// can take them in.
+pub(crate) fn layout(
+    s: &[MessageSummary],
+    keep_recent: u64,
+    keep_last: usize,
+    folded: usize,
+) -> Layout {
     let requests: Vec<usize> = (0..s.len())
         .filter(|&i| s[i].kind == MessageKind::Request)
         .collect();
@@ -82,7 +90,11 @@ pub(crate) fn layout(s: &[MessageSummary], keep_recent: u64, keep_last: usize) -
             _ => {}
         }
     }
-    let mut steps = steps_of(s, first.saturating_add(1));
+    for &i in requests.iter().take(folded) {
+        keep[i] = Keep::No;
+    }
+    let from = if folded > 0 { first } else { first + 1 };
+    let mut steps = steps_of(s, from);
     let (recent_steps, recent_tokens) = keep_newest(s, &steps, &mut keep, keep_recent);
     if keep_last > 0 {
         if let Some(&from) = requests.get(requests.len().saturating_sub(keep_last)) {
@@ -100,6 +112,7 @@ pub(crate) fn layout(s: &[MessageSummary], keep_recent: u64, keep_last: usize) -
         steps,
         keep,
         requests: requests.len(),
+        folded: folded.min(requests.len()),
         recent_steps,
         recent_tokens,
     }

@@ -41,7 +41,7 @@ fn answer(text: &str) -> Message {
 
 fn lay(thread: &[Message], keep_recent: u64, keep_last: usize) -> Layout {
     let refs: Vec<&Message> = thread.iter().collect();
-    layout(&summarize(&refs), keep_recent, keep_last)
+    layout(&summarize(&refs), keep_recent, keep_last, 0)
 }
 
 #[test]

@@ -164,6 +164,22 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     })
 }
 
+/// Whether a command fact tells only a look around that ended well: runs of a program that
+/// only looks (a listing, a search, a look at a file or the history), alone or in a row.
+pub(crate) fn is_exploration(fact: &Fact) -> bool {
+    if fact.kind != FactKind::Command {
+        return false;
+    }
+    let Some((ran, outcomes)) = fact.text.split_once(" → ") else {
+        return false;
+    };
+    let Some(command) = ran.strip_prefix("Ran `").and_then(|c| c.split('`').next()) else {
+        return false;
+    };
+    outcomes.split(", then ").all(|o| o.starts_with("ok"))
+        && is_exploratory(&anchor_of(&key_of(command)))
+}
+
 fn is_exploratory(anchor: &str) -> bool {
     EXPLORATORY.contains(&group_of(anchor))
 }

@@ -6,7 +6,10 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
-use squash_core::{ConversationId, ImportThread, Message, MessageId, Role, ThreadId};
+use squash_core::{
+    ConversationId, ImportThread, Instruction, InstructionSource, Message, MessageId, Role,
+    ThreadId,
+};
 
 use super::lines::{Body, LineRecord, MessageLine};
 use super::threads::Paths;
@@ -196,11 +199,26 @@ pub(super) fn message_of(
 ) -> Message {
     let mut content = Vec::new();
     let mut metas = Vec::new();
+    let mut harness = false;
     for c in contents {
         content.extend(c.items);
+        // Claude Code marks the user lines it writes itself (a slash command's expanded
+        // template, a skill's body) `isMeta`: the person did not type them.
+        harness |= c.meta.get("json").and_then(|j| j.get("isMeta")) == Some(&Value::Bool(true));
         metas.push(Value::Object(c.meta));
     }
     let metadata = json!({SOURCE_ID_KEY: source_uuid, META_KEY: {"lines": metas}});
     let made = imported_message(conversation_id, role, content, metadata, created_at);
-    Message { id, ..made }
+    let instructions = if harness && role == Role::User {
+        vec![Instruction::Source {
+            source: InstructionSource::Agent,
+        }]
+    } else {
+        made.instructions
+    };
+    Message {
+        id,
+        instructions,
+        ..made
+    }
 }

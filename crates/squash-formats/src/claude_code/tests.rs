@@ -115,3 +115,40 @@ fn compaction_keeps_history_and_marks_the_boundary() {
     assert_eq!(conv.current_thread_id, conv.threads[1].id);
     assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
 }
+
+#[test]
+fn a_slash_command_s_expanded_template_is_not_what_the_person_typed() {
+    let text = [
+        line(
+            "a",
+            None,
+            "user",
+            json!("<command-name>/review</command-name>\n<command-args>PR 2</command-args>"),
+            json!({}),
+        ),
+        line(
+            "b",
+            Some("a"),
+            "user",
+            json!([{"type": "text", "text": "# Review Command\n\nRun every reviewer."}]),
+            json!({"isMeta": true}),
+        ),
+        answer("c", "b", "Reviewing PR 2.", json!({})),
+    ]
+    .join("\n");
+    let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
+    let conv = &parsed.conversations[0];
+    let by_agent: Vec<bool> = conv.messages.iter().map(|m| m.written_by_agent()).collect();
+    assert_eq!(by_agent, [false, true, false]);
+    assert_eq!(
+        conv.messages[1].instructions,
+        [squash_core::Instruction::Source {
+            source: squash_core::InstructionSource::Agent
+        }]
+    );
+    assert_eq!(
+        conv.messages[1].role,
+        Role::User,
+        "the line stays as it was"
+    );
+}

@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
-use squash_core::{ContentItem, Message, Role, SourceFormat};
+use squash_core::{ContentItem, Instruction, InstructionSource, Message, Role, SourceFormat};
 
 use super::{CodexParser, Envelope, Side, META_KEY};
 use crate::anthropic_json::short;
@@ -66,7 +66,14 @@ impl CodexParser {
         });
         let name = first_prompt(&self.messages, |t| !is_injected(t))
             .unwrap_or_else(|| format!("Codex session {}", session.get(..8).unwrap_or(&session)));
-        let messages = std::mem::take(&mut self.messages);
+        let mut messages = std::mem::take(&mut self.messages);
+        for m in &mut messages {
+            if is_context(m) {
+                m.instructions = vec![Instruction::Source {
+                    source: InstructionSource::Agent,
+                }];
+            }
+        }
         let threads = std::mem::take(&mut self.threads).into_import(&messages, self.now);
         let mut conv = ImportedConversation::linear(
             SourceFormat::Codex,
@@ -132,6 +139,15 @@ pub(super) fn note_on(
         None => entry["legacy"] = Value::Bool(true),
     }
     list.push(entry);
+}
+
+/// A user message that holds only context Codex put there itself.
+fn is_context(m: &Message) -> bool {
+    let mut texts = m.content.iter().filter_map(|i| match i {
+        ContentItem::UserMessage { text } => Some(text.as_str()),
+        _ => None,
+    });
+    m.role == Role::User && texts.next().is_some_and(is_injected) && texts.all(is_injected)
 }
 
 /// Context Codex puts in user messages itself, not what the person typed.

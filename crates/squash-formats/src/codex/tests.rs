@@ -101,6 +101,12 @@ fn prompts_recorded_only_as_events_become_user_messages_once() {
         c.display_name,
         "List the files in src/ and tell me what each one does"
     );
+    // The context Codex injects is marked as its own; what the person typed is not.
+    let by_agent: Vec<bool> = c.messages.iter().map(|m| m.written_by_agent()).collect();
+    assert_eq!(
+        by_agent,
+        [true, false, false, false, false, false, false, false, false]
+    );
     // 10 lines made messages; the session, 2 turn contexts, 2 events that repeat what a
     // message says and the token count are metadata.
     assert_eq!((parsed.records.messages, parsed.records.metadata), (10, 6));

@@ -210,6 +210,10 @@ fn plan_markup(planned: &PlannedFit, missing: Option<&str>) -> Markup {
                 (format_count(p.keep_recent)) " tokens allowed)"
                 @if p.keep_last > 0 { ", and the last " (p.keep_last) " turn" @if p.keep_last != 1 { "s" } }
                 "."
+                @if p.requests_folded > 0 {
+                    " The oldest " (p.requests_folded) " request" @if p.requests_folded != 1 { "s" }
+                    " went into the digests of their work: the budget could not be reached otherwise."
+                }
             }
             @if plan.is_noop() {
                 p.fit-ok { "The thread is within the budget already: nothing to do." }
@@ -344,6 +348,7 @@ fn action_label(action: StepAction) -> &'static str {
         StepAction::Line => "One-line extract",
         StepAction::Extract => "Run's extract",
         StepAction::Ai => "Squashed by the model",
+        StepAction::Digest => "Digest of a request's work",
     }
 }
 
