@@ -142,7 +142,7 @@ fn lean(ledger: &Ledger) -> Ledger {
     let looked: Vec<_> = ledger
         .facts
         .iter()
-        .filter(|f| !is_exploration(f) || COMMIT.is_match(&f.text))
+        .filter(|f| !is_exploration(f) || names_a_commit(&f.text))
         .cloned()
         .collect();
     let mut lean = terse(&Ledger { facts: looked });
@@ -175,19 +175,55 @@ fn terse_command(text: &str) -> String {
     let outcomes: Vec<String> = outcomes
         .split(", then ")
         .map(|o| match o.split_once(": ") {
-            Some((status, found)) => match COMMIT.find(found).or_else(|| TALLY.find(found)) {
-                Some(t) => format!("{status}: {}", t.as_str()),
-                None => status.to_owned(),
-            },
+            Some((status, found)) => {
+                let kept = what_a_run_found(found);
+                if kept.is_empty() {
+                    status.to_owned()
+                } else {
+                    format!("{status}: {}", kept.join(", "))
+                }
+            }
             None => o.to_owned(),
         })
         .collect();
     format!("{what} → {}", outcomes.join(", then "))
 }
 
+/// What a terse command keeps of what its run found: the commit it made, else the counts it
+/// printed and the commits it named.
+fn what_a_run_found(found: &str) -> Vec<&str> {
+    if let Some(commit) = COMMIT.find(found) {
+        return vec![commit.as_str()];
+    }
+    let counts = TALLY.find_iter(found).take(TALLIES_KEPT);
+    let hashes = HASH
+        .find_iter(found)
+        .filter(|h| is_hash(h.as_str()))
+        .take(HASHES_KEPT);
+    counts.chain(hashes).map(|m| m.as_str()).collect()
+}
+
+/// Counts and commit hashes a terse command keeps of one run at most.
+const TALLIES_KEPT: usize = 3;
+const HASHES_KEPT: usize = 3;
+
+/// Whether a run of hex digits is a commit's hash rather than a number or a word: it has both.
+fn is_hash(hex: &str) -> bool {
+    hex.bytes().any(|b| b.is_ascii_digit()) && hex.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// Whether a fact names a commit: one a run made, or a hash it printed.
+fn names_a_commit(text: &str) -> bool {
+    COMMIT.is_match(text) || HASH.find_iter(text).any(|h| is_hash(h.as_str()))
+}
+
 patterns! {
-    /// Counts a run printed: "43 tests, 0 failures", "4 passed; 1 failed".
-    TALLY = r"(?i)\d+ (?:tests?|passed|failed|failures?|errors?|doctests?|files?|lines?)(?:[,;] \d+ (?:tests?|passed|failed|failures?|errors?|ignored|skipped))*";
+    /// Counts a run printed: "43 tests, 0 failures", "4 passed; 1 failed", "0 issues",
+    /// "53 deletions".
+    TALLY = r"(?i)\d+ (?:tests?|passed|failed|failures?|errors?|doctests?|files?|lines?|issues?|warnings?|insertions?|deletions?)(?:[,;] \d+ (?:tests?|passed|failed|failures?|errors?|ignored|skipped))*";
+
+    /// A short commit hash as `git log --oneline` prints it.
+    HASH = r"(?-u:\b)[0-9a-f]{7,12}(?-u:\b)";
 
     /// A commit a run made: `[branch 1a2b3c4]` or `1a2b3c4..5d6e7f8`.
     COMMIT = r"\[[\w./-]+ [0-9a-f]{7,40}\]|(?-u:\b)[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}(?-u:\b)";
@@ -254,6 +290,22 @@ mod tests {
         assert_eq!(
             terse_command("Task `Explore` reported: Found it. The rest follows."),
             "Task `Explore` reported: Found it"
+        );
+        assert_eq!(
+            terse_command(
+                "Ran `git log --oneline -3` → ok: 3 lines, e.g. 81ecfd88 fix: keep 1234567"
+            ),
+            "`git log --oneline -3` → ok: 3 lines, 81ecfd88"
+        );
+        assert_eq!(
+            terse_command(
+                "Ran `git commit -am x` → ok: 2 files changed, 10 insertions(+), 53 deletions(-)"
+            ),
+            "`git commit -am x` → ok: 2 files, 10 insertions, 53 deletions"
+        );
+        assert_eq!(
+            terse_command("Ran `golangci-lint run` → ok: 0 issues."),
+            "`golangci-lint run` → ok: 0 issues"
         );
     }
 }
