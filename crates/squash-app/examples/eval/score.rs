@@ -61,9 +61,9 @@ pub fn score(input: &str, output: &str, facts: &[Vec<String>], forbidden: &[Stri
     let invented: BTreeSet<String> = TERMS
         .find_iter(output)
         .map(|m| m.as_str().trim_end_matches(['.', ',']).to_owned())
-        .filter(|t| !inp.contains(&t.to_lowercase()))
+        .filter(|t| !holds(&inp, &t.to_lowercase()))
         // Thousands separators and trailing zeros are spelling, not invention.
-        .filter(|t| !inp.contains(&t.replace(',', "").to_lowercase()))
+        .filter(|t| !holds(&inp, &t.replace(',', "").to_lowercase()))
         .collect();
     score.invented = invented.into_iter().collect();
     score.meta = output
@@ -75,6 +75,22 @@ pub fn score(input: &str, output: &str, facts: &[Vec<String>], forbidden: &[Stri
         .filter(|m| !inp.contains(m.trim_end_matches(':')))
         .collect();
     score
+}
+
+/// Whether `input` holds `term`: a number only as a number of its own (the 42 of `E0425` is
+/// not the input's 42), anything else anywhere.
+fn holds(input: &str, term: &str) -> bool {
+    if !term
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+    {
+        return input.contains(term);
+    }
+    input.match_indices(term).any(|(at, _)| {
+        let before = input[..at].chars().next_back();
+        let after = input[at + term.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric()) && !after.is_some_and(|c| c.is_alphanumeric())
+    })
 }
 
 /// Talk about the note itself, the task or the prompt: the scorer's own list, written from
@@ -122,7 +138,7 @@ mod tests {
     fn meta_phrases_count_unless_the_input_has_them() {
         let s = score(
             "the summary of the release was late",
-            "What was wanted? Details: the summary was late.\nRequests:\n- no preamble",
+            "What was wanted?\nDetails: the summary was late.\nRequests:\n- no preamble",
             &[],
             &[],
         );

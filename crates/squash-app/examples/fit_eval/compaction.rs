@@ -64,6 +64,8 @@ pub struct Row {
     pub facts_missing: Vec<String>,
     /// Steps by level, for the fits.
     pub levels: Vec<(String, usize)>,
+    /// Of a fit: the oldest requests its plan took into digests.
+    pub requests_folded: usize,
     pub seconds: f64,
     pub error: Option<String>,
 }
@@ -240,6 +242,7 @@ async fn fit(
         .plan(conv, FitRequest::new(budget, FitStrategy::default()))
         .await
         .map_err(|e| e.to_string())?;
+    row.requests_folded = planned.plan.protection.requests_folded;
     let outcome = fitter
         .apply(planned, true, &|_| {})
         .await

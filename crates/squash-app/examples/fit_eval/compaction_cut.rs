@@ -168,3 +168,79 @@ fn claude_line(item: &Value) -> Option<Value> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::{claude, codex};
+
+    fn user(uuid: &str, parent: Option<&str>, text: &str) -> Value {
+        json!({"type": "user", "uuid": uuid, "parentUuid": parent, "cwd": "/w",
+            "message": {"role": "user", "content": text}})
+    }
+
+    #[test]
+    fn a_boundary_pointing_at_a_missing_line_cuts_at_the_last_message_before_it() {
+        let lines = vec![
+            user("a", None, "fix it"),
+            user("b", Some("a"), "and the tests"),
+            json!({"type": "system", "subtype": "compact_boundary", "uuid": "c",
+                "parentUuid": null, "logicalParentUuid": "gone"}),
+            json!({"type": "user", "uuid": "d", "parentUuid": "c", "isCompactSummary": true,
+                "message": {"role": "user", "content": "Summary: fixed"}}),
+        ];
+        let cut = claude(&lines).expect("a cut");
+        assert_eq!(cut.boundary, 2);
+        assert_eq!(cut.summary, "Summary: fixed");
+        let uuids: Vec<&str> = cut
+            .chain
+            .iter()
+            .filter_map(|v| v["uuid"].as_str())
+            .collect();
+        assert_eq!(uuids, ["a", "b"]);
+        assert_eq!(cut.cwd, "/w");
+    }
+
+    #[test]
+    fn a_codex_rollout_cuts_at_its_first_compacted_item() {
+        let item = |payload: Value| json!({"type": "response_item", "payload": payload});
+        let lines = vec![
+            json!({"type": "session_meta", "payload": {"cwd": "/w"}}),
+            item(json!({"type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": "fix it"}]})),
+            item(
+                json!({"type": "function_call", "name": "exec_command", "call_id": "c1",
+                "arguments": "{\"cmd\":\"cargo test\"}"}),
+            ),
+            item(json!({"type": "function_call_output", "call_id": "c1",
+                "output": "Chunk ID: 1a\nWall time: 1 s\nProcess exited with code 101\nOutput:\nerror[E0425]"})),
+            item(
+                json!({"type": "custom_tool_call", "name": "apply_patch", "call_id": "c2",
+                "input": "*** Begin Patch\n*** Update File: /w/src/a.rs\n+x\n*** End Patch"}),
+            ),
+            json!({"type": "compacted", "payload": {"message": "",
+                "replacement_history": [{"type": "message", "role": "user",
+                    "content": [{"type": "input_text", "text": "fix it"}]}]}}),
+        ];
+        let cut = codex(&lines).expect("a cut");
+        assert_eq!(cut.boundary, 5);
+        assert_eq!(cut.summary, "fix it");
+        assert_eq!(cut.cwd, "/w");
+        let blocks: Vec<&Value> = cut
+            .chain
+            .iter()
+            .filter_map(|v| v.pointer("/message/content/0"))
+            .collect();
+        // The user's words are the scorer's to skip; calls, outputs and patches are read.
+        assert_eq!(blocks.len(), 3);
+        assert_eq!(blocks[0]["input"]["command"], "cargo test");
+        assert_eq!(
+            blocks[1]["content"], "error[E0425]",
+            "the exec header is not output"
+        );
+        assert_eq!(blocks[1]["is_error"], true);
+        assert_eq!(blocks[2]["name"], "Edit");
+        assert_eq!(blocks[2]["input"]["file_path"], "/w/src/a.rs");
+    }
+}
