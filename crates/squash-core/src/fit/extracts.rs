@@ -3,7 +3,7 @@
 //! from the summaries' observations alone.
 
 use crate::ledger::{
-    check_facts, is_exploration, ledger_of, sections_text, FactKind, Ledger, Observation,
+    check_facts, exploration, ledger_of, sections_text, Fact, FactKind, Ledger, Observation,
 };
 use crate::message::{ContentItem, Role};
 use crate::text::patterns;
@@ -51,8 +51,12 @@ pub(crate) fn extract(
     let full = ledger_of(&obs);
     let shortened;
     let ledger = match form {
-        Form::Terse | Form::Digest => {
+        Form::Terse => {
             shortened = terse(&full);
+            &shortened
+        }
+        Form::Digest => {
+            shortened = digest(&full, Looks::Listed);
             &shortened
         }
         Form::Lean => {
@@ -135,17 +139,84 @@ fn terse(ledger: &Ledger) -> Ledger {
     Ledger { facts }
 }
 
-/// What a lean digest keeps of `ledger` (see [`Form::Lean`]): the terse ledger without the
-/// looks around that ended well (listings, searches, reads of the history), unless they name
-/// a commit, and without the notes the other facts state.
+/// What a digest says of the looks around (listings, searches, reads of the history that ended
+/// well): one line of what looked and how often, with the commits they named, or only those.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Looks {
+    Listed,
+    CommitsOnly,
+}
+
+/// What a digest keeps of `ledger` (see [`Form::Digest`]): the terse ledger, its looks around
+/// said in one line.
+fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
+    let mut looked: Vec<(String, usize)> = Vec::new();
+    let mut commits: Vec<&str> = Vec::new();
+    let mut first = None;
+    let mut facts = Vec::new();
+    for f in &ledger.facts {
+        let Some((what, times)) = exploration(f) else {
+            facts.push(f.clone());
+            continue;
+        };
+        first.get_or_insert(f.source);
+        match looked.iter_mut().find(|(w, _)| *w == what) {
+            Some((_, n)) => *n += times,
+            None => looked.push((what, times)),
+        }
+        for hash in commits_named(&f.text) {
+            if !commits.contains(&hash) && commits.len() < COMMITS_LISTED {
+                commits.push(hash);
+            }
+        }
+    }
+    let mut out = terse(&Ledger { facts });
+    let text = match looks {
+        Looks::Listed if !looked.is_empty() => {
+            let list: Vec<String> = looked
+                .iter()
+                .map(|(w, n)| match n {
+                    1 => format!("`{w}`"),
+                    n => format!("`{w}` ×{n}"),
+                })
+                .collect();
+            let mut text = format!("Looked around: {}", list.join(", "));
+            if !commits.is_empty() {
+                text.push_str(&format!(" (commits named: {})", commits.join(", ")));
+            }
+            Some(text)
+        }
+        _ if !commits.is_empty() => Some(format!("Commits named: {}", commits.join(", "))),
+        _ => None,
+    };
+    if let (Some(text), Some(source)) = (text, first) {
+        // In the commands' section: the ledger is in the order of its kinds.
+        let at = out
+            .facts
+            .iter()
+            .position(|f| f.kind > FactKind::Command)
+            .unwrap_or(out.facts.len());
+        let anchors = commits.iter().map(|c| (*c).to_owned()).collect();
+        out.facts.insert(
+            at,
+            Fact {
+                kind: FactKind::Command,
+                text,
+                anchors,
+                source,
+            },
+        );
+    }
+    out
+}
+
+/// Commits a digest lists of its looks around at most.
+const COMMITS_LISTED: usize = 8;
+
+/// What a lean digest keeps of `ledger` (see [`Form::Lean`]): a digest whose looks around are
+/// only the commits they named, without the notes the other facts state.
 fn lean(ledger: &Ledger) -> Ledger {
-    let looked: Vec<_> = ledger
-        .facts
-        .iter()
-        .filter(|f| !is_exploration(f) || names_a_commit(&f.text))
-        .cloned()
-        .collect();
-    let mut lean = terse(&Ledger { facts: looked });
+    let mut lean = digest(ledger, Looks::CommitsOnly);
     // A note whose every term another fact states (a flag's value in the command that set
     // it) says nothing the digest does not.
     let stated: String = lean
@@ -212,9 +283,14 @@ fn is_hash(hex: &str) -> bool {
     hex.bytes().any(|b| b.is_ascii_digit()) && hex.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
-/// Whether a fact names a commit: one a run made, or a hash it printed.
-fn names_a_commit(text: &str) -> bool {
-    COMMIT.is_match(text) || HASH.find_iter(text).any(|h| is_hash(h.as_str()))
+/// The commits a fact names: the one a run made, or the hashes it printed.
+fn commits_named(text: &str) -> Vec<&str> {
+    let made = COMMIT.find_iter(text).map(|m| m.as_str());
+    let printed = HASH
+        .find_iter(text)
+        .map(|m| m.as_str())
+        .filter(|h| is_hash(h));
+    made.chain(printed).collect()
 }
 
 patterns! {
@@ -267,7 +343,55 @@ fn run_text(ledger: &Ledger) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::terse_command;
+    use super::{extract, terse_command, Form};
+    use crate::fit::summary::summarize;
+    use crate::ids::ConversationId;
+    use crate::message::{ContentItem, Message, Role};
+
+    /// Calls of `commands` with their outputs, in order.
+    fn runs(commands: &[(&str, &str)]) -> Vec<Message> {
+        let conv = ConversationId::new();
+        let mut out = Vec::new();
+        for (k, (command, output)) in commands.iter().enumerate() {
+            let id = format!("toolu_{k}");
+            let call = ContentItem::tool_call(
+                id.clone(),
+                "Bash",
+                serde_json::json!({ "command": command }),
+            );
+            out.push(Message::new_unchecked(conv, Role::Assistant, vec![call]));
+            let result = ContentItem::tool_result(id, "Bash", *output, false);
+            out.push(Message::new_unchecked(conv, Role::User, vec![result]));
+        }
+        out
+    }
+
+    #[test]
+    fn a_digest_says_its_looks_around_in_one_line_and_a_lean_one_only_their_commits() {
+        let thread = runs(&[
+            ("ls src", "a.rs\nb.rs"),
+            (
+                "git log --oneline -2",
+                "81ecfd88 fix: keep\n47c3efb0 feat: add",
+            ),
+            ("ls tests", "it.rs"),
+            ("cargo test", "test result: ok. 12 passed; 0 failed"),
+        ]);
+        let refs: Vec<&Message> = thread.iter().collect();
+        let s = summarize(&refs);
+        let all = 0..=thread.len() - 1;
+        let digest = extract(&s, all.clone(), Form::Digest).text;
+        // The ledger keeps a short output's last line: the commit it names is what is said.
+        assert!(
+            digest.contains("Looked around: `ls` ×2, `git log` (commits named: 47c3efb0)"),
+            "{digest}"
+        );
+        assert!(digest.contains("`cargo test` → ok: 12 passed"), "{digest}");
+        assert!(!digest.contains("ls src"), "{digest}");
+        let lean = extract(&s, all, Form::Lean).text;
+        assert!(lean.contains("Commits named: 47c3efb0"), "{lean}");
+        assert!(!lean.contains("Looked around"), "{lean}");
+    }
 
     #[test]
     fn a_terse_command_keeps_how_it_ended_and_its_counts() {

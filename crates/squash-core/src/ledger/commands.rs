@@ -164,20 +164,32 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     })
 }
 
-/// Whether a command fact tells only a look around that ended well: runs of a program that
-/// only looks (a listing, a search, a look at a file or the history), alone or in a row.
-pub(crate) fn is_exploration(fact: &Fact) -> bool {
+/// Of a command fact that tells only a look around — runs of a program that only looks (a
+/// listing, a search, a look at a file or the history) that ended well, or a search tool's —
+/// what looked (the program, the `git`/`bd` subcommand, the tool) and how many times.
+pub(crate) fn exploration(fact: &Fact) -> Option<(String, usize)> {
     if fact.kind != FactKind::Command {
-        return false;
+        return None;
     }
-    let Some((ran, outcomes)) = fact.text.split_once(" → ") else {
-        return false;
+    let (ran, outcomes) = fact.text.split_once(" → ")?;
+    let times = |after: &str| {
+        after
+            .strip_prefix(" ×")
+            .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1)
     };
-    let Some(command) = ran.strip_prefix("Ran `").and_then(|c| c.split('`').next()) else {
-        return false;
-    };
-    outcomes.split(", then ").all(|o| o.starts_with("ok"))
-        && is_exploratory(&anchor_of(&key_of(command)))
+    if let Some(rest) = ran.strip_prefix("Ran `") {
+        let (command, after) = rest.split_once('`')?;
+        let anchor = anchor_of(&key_of(command));
+        let group = group_of(&anchor);
+        let ok = outcomes.split(", then ").all(|o| o.starts_with("ok"));
+        return (ok && EXPLORATORY.contains(&group)).then(|| (group.to_owned(), times(after)));
+    }
+    // A search tool's fact: "Grep `pattern` → …", "Glob ×3 (…) → …".
+    let (tool, after) = ran.split_once(' ')?;
+    let searched = after.starts_with('`') || after.starts_with('×');
+    (searched && !ran.contains(" reported")).then(|| (tool.to_owned(), times(&format!(" {after}"))))
 }
 
 fn is_exploratory(anchor: &str) -> bool {
