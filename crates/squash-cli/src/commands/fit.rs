@@ -198,15 +198,22 @@ pub fn step_label(step: &FitStep) -> String {
 /// What the plan keeps as it is, in words.
 pub fn kept_text(plan: &FitPlan) -> String {
     let p = &plan.protection;
+    let recent = if p.keep_recent == 0 {
+        "none of the newest steps".to_owned()
+    } else {
+        format!(
+            "the newest {} step{} ({} of the {} tokens allowed by --keep-recent)",
+            p.recent_steps,
+            if p.recent_steps == 1 { "" } else { "s" },
+            format_count(p.recent_tokens),
+            format_count(p.keep_recent),
+        )
+    };
     let mut s = format!(
-        "kept as they are: {} tokens — what comes before the first request, {} request{} you typed, and the newest {} step{} ({} of the {} tokens allowed by --keep-recent)",
+        "kept as they are: {} tokens — what comes before the first request, {} request{} you typed, and {recent}",
         format_count(p.tokens),
         p.requests,
         if p.requests == 1 { "" } else { "s" },
-        p.recent_steps,
-        if p.recent_steps == 1 { "" } else { "s" },
-        format_count(p.recent_tokens),
-        format_count(p.keep_recent),
     );
     if p.keep_last > 0 {
         s.push_str(&format!(", and the last {} turn(s)", p.keep_last));
