@@ -9,6 +9,28 @@ fn msg(conv: ConversationId, role: Role, content: Vec<ContentItem>) -> Message {
     Message::new(conv, role, content).expect("valid message")
 }
 
+/// A tool call and its result.
+fn call_and_result(
+    conv: ConversationId,
+    id: &str,
+    tool: &str,
+    input: serde_json::Value,
+    output: String,
+) -> [Message; 2] {
+    [
+        msg(
+            conv,
+            Role::Assistant,
+            vec![ContentItem::tool_call(id, tool, input)],
+        ),
+        msg(
+            conv,
+            Role::User,
+            vec![ContentItem::tool_result(id, tool, output, false)],
+        ),
+    ]
+}
+
 /// One request, then `steps` steps of the agent: a `cargo test` call and its long output
 /// (failing in odd steps, with a named error), every fourth step followed by a sentence of
 /// the agent's.
@@ -118,6 +140,11 @@ fn applied(thread: &[Message], plan: &FitPlan) -> (Vec<Message>, u64) {
 fn plan(thread: &[Message], budget: u64, strategy: FitStrategy) -> FitPlan {
     let refs: Vec<&Message> = thread.iter().collect();
     plan_fit(&refs, FitRequest::new(budget, strategy))
+}
+
+/// The steps of `plan` at `action`'s level.
+fn of_action(plan: &FitPlan, action: StepAction) -> Vec<&FitStep> {
+    plan.steps.iter().filter(|s| s.action == action).collect()
 }
 
 fn total(thread: &[Message]) -> u64 {
@@ -234,23 +261,15 @@ fn rereads(steps: usize) -> Vec<Message> {
     let mut thread = session(0, 0);
     let conv = thread[0].conversation_id;
     for t in 0..steps {
-        let id = format!("toolu_read_{t}");
-        thread.push(msg(
-            conv,
-            Role::Assistant,
-            vec![ContentItem::tool_call(
-                id.clone(),
-                "Read",
-                serde_json::json!({"file_path": "/work/acme/crates/report/src/lib.rs"}),
-            )],
-        ));
         let text: String = (1..=200)
             .map(|i| format!("{i:>6}→let v_{i} = {i};\n"))
             .collect();
-        thread.push(msg(
+        thread.extend(call_and_result(
             conv,
-            Role::User,
-            vec![ContentItem::tool_result(id, "Read", text, false)],
+            &format!("toolu_read_{t}"),
+            "Read",
+            serde_json::json!({"file_path": "/work/acme/crates/report/src/lib.rs"}),
+            text,
         ));
     }
     thread
@@ -260,11 +279,7 @@ fn rereads(steps: usize) -> Vec<Message> {
 fn runs_say_once_what_their_steps_repeat() {
     let thread = rereads(64);
     let lines_only = plan(&thread, 0, FitStrategy::Extract);
-    let extracts: Vec<&FitStep> = lines_only
-        .steps
-        .iter()
-        .filter(|s| s.action == StepAction::Extract)
-        .collect();
+    let extracts = of_action(&lines_only, StepAction::Extract);
     assert!(!extracts.is_empty(), "{:?}", lines_only.levels);
     let (after, real) = applied(&thread, &lines_only);
     assert_eq!(real, lines_only.tokens_after);
@@ -281,11 +296,7 @@ fn hybrid_squashes_the_oldest_runs_with_the_model() {
     // A budget that the lines alone do not reach: runs must go.
     let best = plan(&thread, 0, FitStrategy::Extract).best_reachable;
     let p = plan(&thread, best + 200, FitStrategy::Hybrid);
-    let ai: Vec<&FitStep> = p
-        .steps
-        .iter()
-        .filter(|s| s.action == StepAction::Ai)
-        .collect();
+    let ai = of_action(&p, StepAction::Ai);
     assert!(!ai.is_empty(), "{:?}", p.levels);
     assert!(ai.iter().all(|s| s.estimated && s.facts_kept.is_none()));
     assert_eq!(ai[0].first_position, 2, "the oldest run first");
@@ -345,11 +356,7 @@ fn a_request_s_whole_work_becomes_one_digest_that_says_each_fact_once() {
     // 200 reads of one file: 13 runs in 4 groups, one span after the request.
     let thread = rereads(200);
     let p = plan(&thread, 0, FitStrategy::Extract);
-    let digests: Vec<&FitStep> = p
-        .steps
-        .iter()
-        .filter(|s| s.action == StepAction::Digest)
-        .collect();
+    let digests = of_action(&p, StepAction::Digest);
     assert_eq!(digests.len(), 1, "{:?}", p.levels);
     assert_eq!(p.steps.len(), 1, "the digest covers every other level");
     assert_eq!(digests[0].first_position, 2);
@@ -431,8 +438,8 @@ fn the_newest_steps_give_way_before_a_budget_is_refused() {
 #[test]
 fn the_oldest_requests_join_a_digest_only_when_nothing_else_reaches_the_budget() {
     // Ten requests, each answered by a few reads of its own file.
-    let conv = ConversationId::new();
     let mut thread = session(0, 0);
+    let conv = thread[0].conversation_id;
     for r in 0..10 {
         thread.push(msg(
             conv,
@@ -442,21 +449,13 @@ fn the_oldest_requests_join_a_digest_only_when_nothing_else_reaches_the_budget()
             }],
         ));
         for t in 0..3 {
-            let id = format!("toolu_{r}_{t}");
-            thread.push(msg(
-                conv,
-                Role::Assistant,
-                vec![ContentItem::tool_call(
-                    id.clone(),
-                    "Read",
-                    serde_json::json!({"file_path": format!("/w/src/module_{r}.rs")}),
-                )],
-            ));
             let text: String = (1..=80).map(|i| format!("pub fn f_{i}() {{}}\n")).collect();
-            thread.push(msg(
+            thread.extend(call_and_result(
                 conv,
-                Role::User,
-                vec![ContentItem::tool_result(id, "Read", text, false)],
+                &format!("toolu_{r}_{t}"),
+                "Read",
+                serde_json::json!({"file_path": format!("/w/src/module_{r}.rs")}),
+                text,
             ));
         }
     }
