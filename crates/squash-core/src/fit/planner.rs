@@ -9,134 +9,13 @@
 //! so that the newest can be given back.
 
 use super::extracts::{extract, Extract, Form};
-use super::level_report::level_reports;
 use super::levels::{degrade_order, Degradable, FitStrategy, StepAction, Unit};
-use super::plan::{FitPlan, Protection};
-use super::request::FitRequest;
 use super::runs::{partition, Group, Run, Span};
 use super::step::FitStep;
-use super::summary::{summarize, MessageSummary};
-use super::turns::{layout, Keep, Layout};
+use super::summary::MessageSummary;
+use super::turns::{Keep, Layout};
 use crate::ids::MessageId;
 use crate::ledger::{ledger_of, Observation};
-use crate::message::Message;
-
-/// AI plans keep at most this many further steps in reserve.
-const RESERVE_MAX: usize = 256;
-
-/// Plans the fit of `messages` (a thread, in order).
-pub fn plan_fit(messages: &[&Message], request: FitRequest) -> FitPlan {
-    plan_summaries(&summarize(messages), request)
-}
-
-/// How many times the newest steps' share is halved, before none is kept, when a plan cannot
-/// reach its budget otherwise.
-const RECENT_HALVINGS: u32 = 3;
-
-/// Plans the fit of a thread from its summaries (one per message, in order). When the budget
-/// is out of reach with what is kept, what is kept gives way, the least that reaches it: the
-/// newest steps kept by default — half, a quarter, an eighth, none (a share the person asked
-/// for stays as asked) — then the oldest requests, which join the digest of the work that
-/// answered them (the newest request always stays as typed).
-pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
-    let default = request.keep_recent_tokens();
-    let mut plan = plan_keeping(s, request, default, 0);
-    if plan.fits() {
-        return plan;
-    }
-    let mut keep = default;
-    if request.keep_recent.is_none() {
-        for shrunk in (1..=RECENT_HALVINGS).map(|h| default >> h).chain([0]) {
-            if shrunk == keep {
-                continue;
-            }
-            keep = shrunk;
-            plan = plan_keeping(s, request, keep, 0);
-            if plan.fits() {
-                return plan;
-            }
-        }
-    }
-    let requests = plan.turns;
-    if requests < 2 {
-        return plan;
-    }
-    // Fold the fewest oldest requests that reach the budget: more folded never costs more.
-    let most = plan_keeping(s, request, keep, requests - 1);
-    if !most.fits() {
-        return most;
-    }
-    let (mut lo, mut hi, mut found) = (1, requests - 1, most);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let p = plan_keeping(s, request, keep, mid);
-        if p.fits() {
-            hi = mid;
-            found = p;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    found
-}
-
-/// The plan that keeps the newest steps up to `keep_recent` tokens and the requests but the
-/// oldest `folded`.
-fn plan_keeping(
-    s: &[MessageSummary],
-    request: FitRequest,
-    keep_recent: u64,
-    folded: usize,
-) -> FitPlan {
-    let layout = layout(s, keep_recent, request.keep_last, folded);
-    let mut planner = Planner::new(s, &layout, request.strategy);
-    let tokens_before = planner.total;
-    planner.degrade(0);
-    let best_reachable = planner.total;
-    let all: Vec<Unit> = planner.taken();
-    planner.reset(tokens_before);
-    planner.degrade(request.budget);
-    let taken = planner.taken().len();
-    if planner.total <= request.budget {
-        planner.give_back(request.budget);
-    }
-    let steps = planner.steps();
-    let reserve = if request.strategy.needs_model() {
-        all[taken..]
-            .iter()
-            .take(RESERVE_MAX)
-            .filter_map(|u| planner.unit_step(*u))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let protected_tokens = (0..s.len())
-        .filter(|&i| layout.keep[i] != Keep::No)
-        .map(|i| s[i].cost)
-        .sum();
-    FitPlan {
-        request,
-        messages: s.len(),
-        steps_total: layout.steps.len(),
-        turns: layout.requests,
-        tokens_before,
-        protected_tokens,
-        protection: Protection {
-            tokens: protected_tokens,
-            requests: layout.requests - layout.folded,
-            requests_folded: layout.folded,
-            recent_steps: layout.recent_steps,
-            recent_tokens: layout.recent_tokens,
-            keep_recent,
-            keep_last: request.keep_last,
-        },
-        levels: level_reports(&steps),
-        steps,
-        reserve,
-        tokens_after: planner.total,
-        best_reachable: best_reachable.min(planner.total),
-    }
-}
 
 struct Applied {
     unit: Unit,
