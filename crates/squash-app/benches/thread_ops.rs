@@ -1624,7 +1624,7 @@ fn main() {
         }
     }
     if on("pg") {
-        pg::paired_table(&rt);
+        pg::paired_table(&rt, op_filter.as_deref());
     }
     if let Some(templates) = templates.as_ref().filter(|_| on("criterion")) {
         criterion_benches(&mut c, &rt, templates);

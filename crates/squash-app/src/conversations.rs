@@ -12,7 +12,9 @@ use squash_core::{
     render, ContentItem, ConversationId, DomainError, Message, MessageId, OperationKind, Role,
     SquashOperation, SquashOperationId, Thread, ThreadId, ThreadOrigin, ToolRefs,
 };
-use squash_store::{Appended, ConversationStore, NewLinks, StoreError, ThreadPositions, ThreadRef};
+use squash_store::{
+    Appended, ClosurePositions, ConversationStore, NewLinks, StoreError, ThreadPositions, ThreadRef,
+};
 
 use crate::commit::{commit_on_positions, Committed, Planned};
 use crate::error::ServiceError;
@@ -201,9 +203,10 @@ impl ConversationService {
                 "the edit changes nothing: the new content equals the old".into(),
             ));
         }
-        let refs = self
+        // The closure and the positions in one call; the first attempt plans on them.
+        let ClosurePositions { refs, positions } = self
             .store
-            .tool_refs_closure(conversation, &[req.message])
+            .closure_positions(conversation, &[req.message])
             .await?;
         let new_refs = ToolRefs::of(&req.content);
         let op_id = SquashOperationId::new();
@@ -230,7 +233,7 @@ impl ConversationService {
             self.store.as_ref(),
             conversation,
             None,
-            None,
+            Some(positions),
             &asked,
             move |snap| {
                 let edit = thread_ops::plan_edit(&snap.positions, target)?;
@@ -389,12 +392,10 @@ impl ConversationService {
         selected: &[MessageId],
         policy: PartnerPolicy,
     ) -> Result<(ThreadPositions, Selection, HashMap<MessageId, ToolRefs>)> {
-        let refs = self.tool_refs(conversation, selected).await?;
-        let asked = asked_positions(selected, &refs);
-        let base = self
-            .store
-            .thread_positions(ThreadRef::Current(conversation), &asked)
-            .await?;
+        let ClosurePositions {
+            refs,
+            positions: base,
+        } = self.closure_positions(conversation, selected).await?;
         let selection = thread_ops::select_with_partners(&base.positions, selected, &refs, policy)?;
         Ok((base, selection, refs))
     }
@@ -437,11 +438,11 @@ impl ConversationService {
                 let on = p.computed_on();
                 (Some(p.snapshot), p.refs, Some((on, p.selection)))
             }
-            None => (
-                None,
-                self.tool_refs(conversation, &app.messages).await?,
-                None,
-            ),
+            // The closure and the positions in one call; the first attempt plans on them.
+            None => {
+                let read = self.closure_positions(conversation, &app.messages).await?;
+                (Some(read.positions), read.refs, None)
+            }
         };
         let op_id = SquashOperationId::new();
         let result = Message {
@@ -512,6 +513,28 @@ impl ConversationService {
         SquashOperation::new(id, conversation, sources, result, kind, self.actor.clone())
     }
 
+    /// The tool closure of `selected` and the current thread's positions of all of it, in one
+    /// store call. An id that is no message is bad input, reported as "not in the current
+    /// thread" by the planner: then the closure of the others, and the positions of all.
+    async fn closure_positions(
+        &self,
+        conversation: ConversationId,
+        selected: &[MessageId],
+    ) -> Result<ClosurePositions> {
+        let seed = distinct(selected);
+        match self.store.closure_positions(conversation, &seed).await {
+            Err(StoreError::NotFound(squash_store::Entity::Message, _)) => {}
+            read => return Ok(read?),
+        }
+        let refs = self.tool_refs(conversation, selected).await?;
+        let asked = asked_positions(selected, &refs);
+        let positions = self
+            .store
+            .thread_positions(ThreadRef::Current(conversation), &asked)
+            .await?;
+        Ok(ClosurePositions { refs, positions })
+    }
+
     async fn tool_refs(
         &self,
         conversation: ConversationId,
@@ -519,12 +542,7 @@ impl ConversationService {
     ) -> Result<HashMap<MessageId, ToolRefs>> {
         // Unknown ids are bad input, reported as "not in the current thread" by the planner;
         // only the ids that exist seed the closure.
-        let mut known = Vec::with_capacity(messages.len());
-        for id in messages {
-            if !known.contains(id) {
-                known.push(*id);
-            }
-        }
+        let known = distinct(messages);
         match self.store.tool_refs_closure(conversation, &known).await {
             Ok(refs) => Ok(refs),
             Err(StoreError::NotFound(squash_store::Entity::Message, _)) => {
@@ -542,6 +560,17 @@ impl ConversationService {
             Err(e) => Err(e.into()),
         }
     }
+}
+
+/// `ids` without repeats, in their order.
+fn distinct(ids: &[MessageId]) -> Vec<MessageId> {
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        if !out.contains(id) {
+            out.push(*id);
+        }
+    }
+    out
 }
 
 fn in_thread(

@@ -41,10 +41,10 @@ pub use search::{MAX_CANDIDATES as MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
 pub use types::{
-    Appended, ChunkSender, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch,
-    ImportOutcome, ImportRecord, ImportSource, ImportThread, KnownTokens, MessageChunks,
-    MessageRange, NewLinks, PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage,
-    ThreadPositions, ThreadRef, ThreadSnapshot,
+    Appended, ChunkSender, ClosurePositions, Commit, ConversationSummary, Direction, ImportAppend,
+    ImportBatch, ImportOutcome, ImportRecord, ImportSource, ImportThread, KnownTokens,
+    MessageChunks, MessageRange, NewLinks, PageRequest, SearchHit, SearchResults, StoreStats,
+    ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -175,6 +175,24 @@ pub trait ConversationStore: Send + Sync {
         conversation: ConversationId,
         seed: &[MessageId],
     ) -> Result<HashMap<MessageId, ToolRefs>>;
+
+    /// [`Self::tool_refs_closure`] of `seed`, and [`Self::thread_positions`] of the
+    /// conversation's current thread for `seed` and that closure: what planning a squash, edit or
+    /// delete reads, in one call so that a backend with round trips can make it one (PostgreSQL:
+    /// one statement, one snapshot). Errors as those two calls, in that order.
+    async fn closure_positions(
+        &self,
+        conversation: ConversationId,
+        seed: &[MessageId],
+    ) -> Result<ClosurePositions> {
+        let refs = self.tool_refs_closure(conversation, seed).await?;
+        // The closure holds the seed (a seed it lacks is an error above).
+        let asked: Vec<MessageId> = refs.keys().copied().collect();
+        let positions = self
+            .thread_positions(ThreadRef::Current(conversation), &asked)
+            .await?;
+        Ok(ClosurePositions { refs, positions })
+    }
 
     async fn operation(&self, id: SquashOperationId) -> Result<SquashOperation>;
     async fn operation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<SquashOperationId>>;

@@ -1,7 +1,9 @@
+use std::collections::HashMap;
+
 use squash_core::page::{PageAnchor, PageSpan, PageWindow};
 use squash_core::{
     Conversation, ConversationId, LinkEdit, Message, MessageId, SquashOperation, Thread, ThreadId,
-    ThreadOrigin,
+    ThreadOrigin, ToolRefs,
 };
 // The import vocabulary is the domain's; the store keeps its records.
 pub use squash_core::{ImportRecord, ImportSource, ImportThread};
@@ -30,6 +32,17 @@ pub struct MessageRange {
 pub struct ThreadPositions {
     pub thread: Thread,
     pub positions: squash_core::KnownPositions,
+}
+
+/// What planning an operation on some messages reads
+/// ([`ConversationStore::closure_positions`](crate::ConversationStore::closure_positions)): their
+/// tool closure, and the current thread's header with the positions of all of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClosurePositions {
+    /// The tool references of the seed and of every message tied to it.
+    pub refs: HashMap<MessageId, ToolRefs>,
+    /// Read for the seed and the closure (`refs`' keys).
+    pub positions: ThreadPositions,
 }
 
 /// A conversation as a listing shows it: with the size of its current thread. Serialized as

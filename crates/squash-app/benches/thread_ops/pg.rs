@@ -498,8 +498,9 @@ fn slot_base(op: PgOp) -> usize {
     }
 }
 
-/// The paired table for PostgreSQL, printed like the SQLite one.
-pub fn paired_table(rt: &Runtime) {
+/// The paired table for PostgreSQL, printed like the SQLite one; `filter` (`SQUASH_BENCH_OP`, a
+/// comma-separated list) keeps the operations whose label contains one of its words.
+pub fn paired_table(rt: &Runtime, filter: Option<&str>) {
     let url = std::env::var("SQUASH_TEST_PG")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
     let tag = uuid::Uuid::now_v7().simple().to_string();
@@ -526,6 +527,9 @@ pub fn paired_table(rt: &Runtime) {
         PgOp::Redo,
         PgOp::Load,
     ] {
+        if filter.is_some_and(|f| !f.split(',').any(|w| op.label().contains(w.trim()))) {
+            continue;
+        }
         let rounds = if matches!(op, PgOp::Load) {
             ROUNDS_LOAD
         } else {

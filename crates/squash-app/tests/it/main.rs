@@ -21,6 +21,7 @@ mod ledger_sessions;
 mod local_squash;
 mod properties;
 mod real_agents;
+mod round_trips;
 mod search;
 mod story;
 mod tokens;

@@ -1,20 +1,20 @@
 //! Copy-on-write: a derived thread with its new messages and provenance records, stored in one
 //! transaction and only if its base is still current at the same revision.
 
+use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
-use squash_core::{MessageId, Thread};
+use squash_core::{Message, MessageId, Thread};
 use uuid::Uuid;
 
-use super::error::{taken, DbResult};
+use super::error::DbResult;
 use super::import::insert_messages;
 use super::links;
-use super::links::ThreadInsert;
+use super::links::{Replacement, ThreadInsert};
 use super::operations::insert_operations;
 use super::rows::{to_json, to_u64, NewMessageRow};
-use super::sql::insert_message_ctes;
-use super::write::{bind_message, lock_with_runs};
+use super::write::lock_with_runs;
 use crate::segments::{self, Derived, NewThread};
-use crate::{check, Commit, Entity, NewLinks, Result, StoreError};
+use crate::{check, Commit, NewLinks, Result, StoreError};
 
 pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     check::commit_shape(commit)?;
@@ -30,38 +30,6 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
     let base_count = to_u64("message count", locked.message_count)?;
     let message_count = check::new_link_count(commit, base_count)?;
 
-    // Each table in one statement, however many messages and operations (a fit has one per
-    // step); the one message of a squash or edit with its tool ids in a single one.
-    let message_keys: Vec<i64> = match commit.messages.as_slice() {
-        [message] => {
-            let row = NewMessageRow::of(message)?;
-            let key: i64 = bind_message(
-                sqlx::query_scalar(concat!(
-                    "WITH ",
-                    insert_message_ctes!(),
-                    " SELECT key FROM m"
-                )),
-                conversation_key,
-                &row,
-            )
-            .fetch_one(&mut *tx)
-            .await
-            .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
-            vec![key]
-        }
-        messages => {
-            let keys = insert_messages(&mut tx, conversation_key, messages).await?;
-            messages
-                .iter()
-                .map(|m| {
-                    keys.get(&m.id).copied().ok_or_else(|| {
-                        StoreError::Corrupt("an inserted message did not return its key".into())
-                    })
-                })
-                .collect::<Result<_>>()?
-        }
-    };
-
     // A derived thread's layout is cut before its row is written, which carries its tail.
     let new_thread = match &commit.links {
         NewLinks::Edit(edit) => {
@@ -70,7 +38,6 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         }
         NewLinks::List(links) => NewThread::List(links),
     };
-    let replacement = message_keys.first().copied();
     let origin = to_json(&commit.origin)?;
     let row = ThreadInsert {
         id: commit.thread_id,
@@ -79,8 +46,8 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         origin: &origin,
         message_count,
     };
-    let (thread_key, created_at) =
-        links::insert_thread(&mut tx, &row, &new_thread, replacement).await?;
+    let (thread_key, created_at, replacement) =
+        write_thread(&mut tx, &row, &new_thread, &commit.messages).await?;
     match &new_thread {
         NewThread::List(links) => {
             let linked = insert_links(
@@ -131,6 +98,48 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         created_at,
         updated_at: created_at,
     })
+}
+
+/// Inserts the new thread row and `messages`, each table in one statement however many
+/// messages (a fit has one per step); the one message of a squash or edit, with its tool ids,
+/// in the thread's statement. Returns the thread's key and creation time and the key of the
+/// first message, the replacement its own link holds.
+async fn write_thread(
+    tx: &mut PgConnection,
+    row: &ThreadInsert<'_>,
+    new_thread: &NewThread<'_>,
+    messages: &[Message],
+) -> Result<(i64, DateTime<Utc>, Option<i64>)> {
+    if let [message] = messages {
+        let message_row = NewMessageRow::of(message)?;
+        let new = Replacement::New(&message_row);
+        let (key, created_at, message_key) = links::insert_thread(tx, row, new_thread, new).await?;
+        let message_key = message_key.ok_or_else(|| {
+            StoreError::Corrupt("the inserted message did not return its key".into())
+        })?;
+        return Ok((key, created_at, Some(message_key)));
+    }
+    let first = first_key(tx, row.conversation_key, messages).await?;
+    let stored = Replacement::Stored(first);
+    let (key, created_at, _) = links::insert_thread(tx, row, new_thread, stored).await?;
+    Ok((key, created_at, first))
+}
+
+/// Inserts `messages` (none for a delete) and returns the key of the first, the replacement a
+/// derived thread's own link holds.
+async fn first_key(
+    tx: &mut PgConnection,
+    conversation_key: i64,
+    messages: &[Message],
+) -> Result<Option<i64>> {
+    let keys = insert_messages(tx, conversation_key, messages).await?;
+    let mut first = None;
+    for m in messages.iter().rev() {
+        first = Some(keys.get(&m.id).copied().ok_or_else(|| {
+            StoreError::Corrupt("an inserted message did not return its key".into())
+        })?);
+    }
+    Ok(first)
 }
 
 /// Writes one row per id into the link table `insert` names — `(parent, position, message

@@ -1,12 +1,18 @@
 //! A thread's links in PostgreSQL's terms: the segments and tail of `crate::segments`, read as
 //! SQL, and a derived thread written from it in one statement.
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Utc};
-use sqlx::PgConnection;
+use sqlx::postgres::PgArguments;
+use sqlx::query::QueryAs;
+use sqlx::{PgConnection, Postgres};
 use squash_core::ThreadId;
 
-use super::error::{taken, DbResult};
-use super::rows::to_i64;
+use super::error::{taken, violates, DbResult};
+use super::rows::{to_i64, NewMessageRow};
+use super::sql::insert_message_ctes;
+use super::write::bind_message_row;
 use crate::segments::{Derived, NewThread, Run, Source};
 use crate::{Entity, Result, StoreError};
 
@@ -71,16 +77,92 @@ pub(super) struct ThreadInsert<'a> {
     pub message_count: u64,
 }
 
+/// The message a new thread's own link holds (its replacement, see `crate::segments`).
+pub(super) enum Replacement<'a> {
+    /// Already stored, by key; none for a delete.
+    Stored(Option<i64>),
+    /// The commit's one new message (a squash's or edit's), inserted by the thread's own
+    /// statement: one round trip for both.
+    New(&'a NewMessageRow),
+}
+
+/// The thread insert's CTEs: the row `t`, its segments, its own link and the switch of the
+/// conversation's current thread. Parameters: the thread id `$id`; the conversation key `$2`;
+/// from `$rest` on, the base key, origin, link count, now, tail start, tail offset, the four
+/// run columns and whether it has its own link; the own link's message key is `replacement`.
+/// Built at run time because the numbering depends on what precedes the thread in the
+/// statement; each statement is built once (see the statics below).
+fn thread_ctes(id: usize, rest: usize, replacement: &str) -> String {
+    let p = |i: usize| format!("${}", rest + i);
+    let now = p(3);
+    format!(
+        "t AS ( \
+             INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
+                                  message_count, created_at, updated_at, tail_start, \
+                                  tail_offset) \
+             VALUES (${id}, $2, {base}, {origin}, 0, {count}, {now}, {now}, {tail_start}, \
+                     {tail_offset}) RETURNING key, created_at \
+         ), seg AS ( \
+             INSERT INTO thread_segments \
+                 (thread_key, start, length, source_thread_key, source_offset) \
+             SELECT t.key, r.start, r.len, COALESCE(r.src, t.key), r.off \
+             FROM t, UNNEST({starts}::bigint[], {lengths}::bigint[], {sources}::bigint[], \
+                            {offsets}::bigint[]) AS r(start, len, src, off) \
+         ), own AS ( \
+             INSERT INTO thread_messages (thread_key, position, message_key) \
+             SELECT t.key, 0, {replacement} FROM t WHERE {own} \
+         ), switch AS ( \
+             UPDATE conversations SET current_thread_key = t.key, updated_at = {now} \
+             FROM t WHERE conversations.key = $2 \
+         )",
+        base = p(0),
+        origin = p(1),
+        count = p(2),
+        tail_start = p(4),
+        tail_offset = p(5),
+        starts = p(6),
+        lengths = p(7),
+        sources = p(8),
+        offsets = p(9),
+        own = p(10),
+    )
+}
+
+/// The thread alone: id `$1`, conversation key `$2`, the rest from `$3`, the own link's
+/// message `$14`.
+static THREAD_INSERT: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH {} SELECT key, created_at, NULL::bigint FROM t",
+        thread_ctes(1, 3, "$14::bigint")
+    )
+});
+
+/// The message (`insert_message_ctes`, `$1`–`$13`) and the thread that holds it: id `$14`, the
+/// rest from `$15`.
+static THREAD_WITH_MESSAGE_INSERT: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        concat!(
+            "WITH ",
+            insert_message_ctes!(),
+            ", {} SELECT t.key, t.created_at, m.key FROM t, m"
+        ),
+        thread_ctes(14, 15, "(SELECT key FROM m)")
+    )
+});
+
+type ThreadQuery<'q> = QueryAs<'q, Postgres, (i64, DateTime<Utc>, Option<i64>), PgArguments>;
+
 /// Inserts the thread, makes it its conversation's current one and, when it shares its base's
-/// links ([`Derived::Shared`]), writes its segments and own link — one statement. The links of
-/// a list or a copy follow with [`write_own_links`]. Returns the key and creation time.
+/// links ([`Derived::Shared`]), writes its segments and own link — one statement, which also
+/// inserts the new message when there is one ([`Replacement::New`]). The links of a list or a
+/// copy follow with [`write_own_links`]. Returns the key, the creation time and the key of the
+/// message inserted with it.
 pub(super) async fn insert_thread(
     conn: &mut PgConnection,
     row: &ThreadInsert<'_>,
     new_thread: &NewThread<'_>,
-    replacement: Option<i64>,
-) -> Result<(i64, DateTime<Utc>)> {
-    let (tail_start, tail_offset) = new_thread.tail();
+    replacement: Replacement<'_>,
+) -> Result<(i64, DateTime<Utc>, Option<i64>)> {
     let (segments, own) = match new_thread {
         NewThread::Derived(Derived::Shared {
             segments,
@@ -89,49 +171,65 @@ pub(super) async fn insert_thread(
         }) => (segments.as_slice(), *tail_offset > 0),
         _ => (&[][..], false),
     };
-    if own {
-        crate::segments::replacement(replacement)?;
-    }
     let cols = columns(segments)?;
-    let now = Utc::now();
-    sqlx::query_as(
-        "WITH t AS ( \
-             INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
-                                  message_count, created_at, updated_at, tail_start, \
-                                  tail_offset) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8) RETURNING key, created_at \
-         ), seg AS ( \
-             INSERT INTO thread_segments \
-                 (thread_key, start, length, source_thread_key, source_offset) \
-             SELECT t.key, r.start, r.len, COALESCE(r.src, t.key), r.off \
-             FROM t, UNNEST($9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[]) \
-                  AS r(start, len, src, off) \
-         ), own AS ( \
-             INSERT INTO thread_messages (thread_key, position, message_key) \
-             SELECT t.key, 0, $13::bigint FROM t WHERE $14 \
-         ), switch AS ( \
-             UPDATE conversations SET current_thread_key = t.key, updated_at = $6 \
-             FROM t WHERE conversations.key = $2 \
-         ) \
-         SELECT key, created_at FROM t",
-    )
-    .bind(row.id.as_uuid())
-    .bind(row.conversation_key)
-    .bind(row.base_key)
-    .bind(row.origin)
-    .bind(to_i64("link count", row.message_count)?)
-    .bind(now)
-    .bind(to_i64("tail start", tail_start)?)
-    .bind(to_i64("tail offset", tail_offset)?)
-    .bind(&cols.starts)
-    .bind(&cols.lengths)
-    .bind(&cols.sources)
-    .bind(&cols.offsets)
-    .bind(replacement)
-    .bind(own)
-    .fetch_one(&mut *conn)
-    .await
-    .map_err(|e| taken(e, "threads_id_key", Entity::Thread, row.id))
+    match replacement {
+        Replacement::Stored(key) => {
+            if own {
+                crate::segments::replacement(key)?;
+            }
+            let query = sqlx::query_as(THREAD_INSERT.as_str())
+                .bind(row.id.as_uuid())
+                .bind(row.conversation_key);
+            bind_thread(query, row, new_thread, cols, own)?
+                .bind(key)
+                .fetch_one(&mut *conn)
+                .await
+                .map_err(|e| taken(e, "threads_id_key", Entity::Thread, row.id))
+        }
+        Replacement::New(message) => {
+            let query = bind_message_row!(
+                sqlx::query_as(THREAD_WITH_MESSAGE_INSERT.as_str()),
+                row.conversation_key,
+                message
+            )
+            .bind(row.id.as_uuid());
+            bind_thread(query, row, new_thread, cols, own)?
+                .fetch_one(&mut *conn)
+                .await
+                .map_err(|e| {
+                    // Either row's id may be taken; the message's was checked first before
+                    // the two shared a statement.
+                    if violates(&e, "messages_id_key") {
+                        let id = squash_core::MessageId::from_uuid(message.id);
+                        return taken(e, "messages_id_key", Entity::Message, id);
+                    }
+                    taken(e, "threads_id_key", Entity::Thread, row.id)
+                })
+        }
+    }
+}
+
+/// Binds the thread's parameters after its id and conversation key (see [`thread_ctes`]).
+fn bind_thread<'q>(
+    query: ThreadQuery<'q>,
+    row: &ThreadInsert<'q>,
+    new_thread: &NewThread<'_>,
+    cols: RunColumns,
+    own: bool,
+) -> Result<ThreadQuery<'q>> {
+    let (tail_start, tail_offset) = new_thread.tail();
+    Ok(query
+        .bind(row.base_key)
+        .bind(row.origin)
+        .bind(to_i64("link count", row.message_count)?)
+        .bind(Utc::now())
+        .bind(to_i64("tail start", tail_start)?)
+        .bind(to_i64("tail offset", tail_offset)?)
+        .bind(cols.starts)
+        .bind(cols.lengths)
+        .bind(cols.sources)
+        .bind(cols.offsets)
+        .bind(own))
 }
 
 /// The links of a derived thread stored as a copy ([`Derived::Copied`]): every run copied into

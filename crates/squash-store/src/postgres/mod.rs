@@ -41,9 +41,9 @@ use tokio::sync::{broadcast, OnceCell};
 use self::error::{connect_error, DbResult};
 use crate::types::MessageRange;
 use crate::{
-    Appended, Commit, ConversationStore, ConversationSummary, Direction, ImportAppend, ImportBatch,
-    ImportOutcome, ImportRecord, PageRequest, Result, SearchResults, StoreError, StoreStats,
-    ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    Appended, ClosurePositions, Commit, ConversationStore, ConversationSummary, Direction,
+    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, PageRequest, Result, SearchResults,
+    StoreError, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -303,6 +303,14 @@ impl ConversationStore for PostgresStore {
         seed: &[MessageId],
     ) -> Result<HashMap<MessageId, ToolRefs>> {
         tools::closure(&self.pool, conversation, seed).await
+    }
+
+    async fn closure_positions(
+        &self,
+        conversation: ConversationId,
+        seed: &[MessageId],
+    ) -> Result<ClosurePositions> {
+        tools::closure_positions(&self.pool, conversation, seed).await
     }
 
     async fn operation(&self, id: SquashOperationId) -> Result<SquashOperation> {

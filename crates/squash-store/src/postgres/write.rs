@@ -134,25 +134,36 @@ async fn lock_reading(
 
 pub(super) type Scalar<'q> = QueryScalar<'q, Postgres, i64, PgArguments>;
 
+/// Binds a new message's row to a statement built on `insert_message_ctes` ($1–$13), whatever
+/// kind of query it is (a macro: sqlx's query types share `bind` by name, not by a trait).
+macro_rules! bind_message_row {
+    ($query:expr, $conversation_key:expr, $row:expr) => {{
+        let row: &NewMessageRow = $row;
+        $query
+            .bind(row.id)
+            .bind($conversation_key)
+            .bind(row.squash_operation_id)
+            .bind(row.reply_to)
+            .bind(row.role)
+            .bind(&row.content)
+            .bind(&row.instructions)
+            .bind(&row.metadata)
+            .bind(row.created_at)
+            .bind(&row.tool_ids)
+            .bind(&row.tool_is_result)
+            .bind(row.tokens)
+            .bind(&row.search_text)
+    }};
+}
+
+pub(super) use bind_message_row;
+
 pub(super) fn bind_message<'q>(
     query: Scalar<'q>,
     conversation_key: i64,
     row: &'q NewMessageRow,
 ) -> Scalar<'q> {
-    query
-        .bind(row.id)
-        .bind(conversation_key)
-        .bind(row.squash_operation_id)
-        .bind(row.reply_to)
-        .bind(row.role)
-        .bind(&row.content)
-        .bind(&row.instructions)
-        .bind(&row.metadata)
-        .bind(row.created_at)
-        .bind(&row.tool_ids)
-        .bind(&row.tool_is_result)
-        .bind(row.tokens)
-        .bind(&row.search_text)
+    bind_message_row!(query, conversation_key, row)
 }
 
 pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended> {

@@ -1,0 +1,117 @@
+//! The statements a squash and an edit send to PostgreSQL, counted: each is a round trip, and
+//! the floor of the thread-operation benchmark (BENCHMARKS.md) makes 7.
+//!
+//! sqlx reports each statement it sends as a `tracing` event of target `sqlx::query` (COMMIT
+//! too, not BEGIN: one more round trip each); a subscriber set for this thread only counts them.
+//! The test runs on a current-thread runtime, so the pool's work is on this thread and no other
+//! test's is. A connection the pool opens meanwhile (a released one returns to it in a task of
+//! its own) sends its session settings first: those are the connection's, not the operation's.
+
+use std::sync::{Arc, Mutex};
+
+use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy};
+use squash_core::{ContentItem, Role};
+use squash_testkit::fixtures::new_conversation;
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+
+/// Collects the summary of each statement sqlx reports.
+#[derive(Clone, Default)]
+struct Statements(Arc<Mutex<Vec<String>>>);
+
+impl Statements {
+    /// The statements since the last call, without a new connection's session settings.
+    fn take(&self) -> Vec<String> {
+        let all = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        all.into_iter()
+            .filter(|s| !s.starts_with("SET lock_timeout"))
+            .collect()
+    }
+}
+
+struct Summary(String);
+
+impl tracing::field::Visit for Summary {
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        if field.name() == "summary" {
+            self.0 = value.to_owned();
+        }
+    }
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "summary" {
+            self.0 = format!("{value:?}");
+        }
+    }
+}
+
+impl Subscriber for Statements {
+    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+        metadata.target() == "sqlx::query"
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, event: &Event<'_>) {
+        let mut summary = Summary(String::new());
+        event.record(&mut summary);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(summary.0);
+    }
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+fn text(s: &str) -> Vec<ContentItem> {
+    vec![ContentItem::text_for(Role::User, s)]
+}
+
+#[tokio::test]
+async fn a_squash_makes_seven_round_trips_and_an_edit_eight() {
+    let Some(b) = squash_testkit::postgres().await else {
+        return;
+    };
+    let statements = Statements::default();
+    let _counting = tracing::subscriber::set_default(statements.clone());
+    let conv = new_conversation(&b.service, "/tmp/round-trips", "round trips").await;
+    let mut ids = Vec::new();
+    for n in 0..6 {
+        let (m, _) = b
+            .service
+            .append(conv.id, Role::User, text(&format!("message {n}")))
+            .await
+            .expect("append");
+        ids.push(m.id);
+    }
+    statements.take();
+
+    let squash = ManualSquashRequest {
+        messages: vec![ids[0], ids[2], ids[4]],
+        text: Some("squashed".into()),
+        policy: PartnerPolicy::Refuse,
+        ..ManualSquashRequest::default()
+    };
+    b.service
+        .squash_manual(conv.id, squash)
+        .await
+        .expect("squash");
+    let sent = statements.take();
+    // The closure with the positions; (BEGIN;) the lock; the thread's runs; the message with
+    // the thread; the operation; COMMIT.
+    assert_eq!(sent.len(), 6, "a squash's statements: {sent:#?}");
+
+    let edit = EditRequest {
+        message: ids[1],
+        content: text("edited"),
+    };
+    b.service.edit(conv.id, edit).await.expect("edit");
+    let sent = statements.take();
+    // The original message first, then as a squash.
+    assert_eq!(sent.len(), 7, "an edit's statements: {sent:#?}");
+
+    drop(_counting);
+    b.cleanup().await;
+}
