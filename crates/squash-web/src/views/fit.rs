@@ -205,9 +205,14 @@ fn plan_markup(planned: &PlannedFit, missing: Option<&str>) -> Markup {
             }
             p.small #fit-kept {
                 "Kept as they are: " (format_count(p.tokens)) " tokens — what comes before the first request, the "
-                (p.requests) " request" @if p.requests != 1 { "s" } " you typed, and the newest " (p.recent_steps)
-                " step" @if p.recent_steps != 1 { "s" } " (" (format_count(p.recent_tokens)) " of the "
-                (format_count(p.keep_recent)) " tokens allowed)"
+                (p.requests) " request" @if p.requests != 1 { "s" } " you typed, and "
+                @if p.keep_recent == 0 {
+                    "none of the newest steps"
+                } @else {
+                    "the newest " (p.recent_steps) " step" @if p.recent_steps != 1 { "s" }
+                    " (" (format_count(p.recent_tokens)) " of the " (format_count(p.keep_recent))
+                    " tokens allowed)"
+                }
                 @if p.keep_last > 0 { ", and the last " (p.keep_last) " turn" @if p.keep_last != 1 { "s" } }
                 "."
                 @if p.requests_folded > 0 {
