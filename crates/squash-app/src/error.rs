@@ -54,27 +54,16 @@ pub enum ErrorCode {
     NotConfigured,
 }
 
-impl ErrorCode {
-    /// The code as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::NotFound => "not_found",
-            ErrorCode::InvalidInput => "invalid_input",
-            ErrorCode::Conflict => "conflict",
-            ErrorCode::ModelError => "model_error",
-            ErrorCode::InputTooLarge => "input_too_large",
-            ErrorCode::BadModelOutput => "bad_model_output",
-            ErrorCode::StorageError => "storage_error",
-            ErrorCode::NotConfigured => "not_configured",
-        }
-    }
-}
-
-impl std::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+squash_core::named_enum!(ErrorCode {
+    NotFound => "not_found",
+    InvalidInput => "invalid_input",
+    Conflict => "conflict",
+    ModelError => "model_error",
+    InputTooLarge => "input_too_large",
+    BadModelOutput => "bad_model_output",
+    StorageError => "storage_error",
+    NotConfigured => "not_configured",
+});
 
 /// Every way a service call can fail, each with a stable [`code`](ServiceError::code) that the
 /// interfaces map to exit statuses and HTTP responses.

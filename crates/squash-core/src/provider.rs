@@ -84,11 +84,7 @@ impl ProviderKind {
     }
 }
 
-impl std::fmt::Display for ProviderKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::display_by_name!(ProviderKind);
 
 impl std::str::FromStr for ProviderKind {
     type Err = UnknownProvider;

@@ -222,11 +222,7 @@ impl<'de> Deserialize<'de> for StopReason {
     }
 }
 
-impl std::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+squash_core::display_by_name!(StopReason);
 
 /// A finished answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -15,7 +15,6 @@ mod request;
 mod service;
 mod write;
 
-use std::fmt;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -38,18 +37,14 @@ pub enum Agent {
     Opencode,
 }
 
+squash_core::named_enum!(Agent {
+    Claude => "claude",
+    Codex => "codex",
+    Gemini => "gemini",
+    Opencode => "opencode",
+});
+
 impl Agent {
-    pub const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Opencode];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Agent::Claude => "claude",
-            Agent::Codex => "codex",
-            Agent::Gemini => "gemini",
-            Agent::Opencode => "opencode",
-        }
-    }
-
     /// The program that resumes a session, found on PATH.
     pub fn program(self) -> &'static str {
         self.as_str()
@@ -99,12 +94,6 @@ impl Agent {
             Agent::Codex => 272_000,
             Agent::Gemini => 1_048_576,
         }
-    }
-}
-
-impl fmt::Display for Agent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -3,8 +3,6 @@
 //! operation's JSON has held these fields since before the record was typed; this module is
 //! the one rule between that shape and [`OperationKind`].
 
-use std::fmt;
-
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -26,37 +24,14 @@ pub enum KindTag {
     AiLegacy,
 }
 
-impl KindTag {
-    const ALL: [KindTag; 6] = [
-        KindTag::Edit,
-        KindTag::Manual,
-        KindTag::Extract,
-        KindTag::Mask,
-        KindTag::Ai,
-        KindTag::AiLegacy,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            KindTag::Edit => "edit",
-            KindTag::Manual => "manual",
-            KindTag::Extract => "extract",
-            KindTag::Mask => "mask",
-            KindTag::Ai => "ai",
-            KindTag::AiLegacy => "ai_legacy",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<KindTag> {
-        KindTag::ALL.into_iter().find(|k| k.as_str() == name)
-    }
-}
-
-impl fmt::Display for KindTag {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::named_enum!(KindTag {
+    Edit => "edit",
+    Manual => "manual",
+    Extract => "extract",
+    Mask => "mask",
+    Ai => "ai",
+    AiLegacy => "ai_legacy",
+});
 
 /// What the flat `style` field holds: the squash style, or `mask` for a fit's trim (the
 /// record said so with a style before masks had a kind of their own).
@@ -69,27 +44,14 @@ pub enum FlatStyle {
     Mask,
 }
 
+crate::named_enum!(FlatStyle {
+    Prose => "prose",
+    Structured => "structured",
+    Extract => "extract",
+    Mask => "mask",
+});
+
 impl FlatStyle {
-    const ALL: [FlatStyle; 4] = [
-        FlatStyle::Prose,
-        FlatStyle::Structured,
-        FlatStyle::Extract,
-        FlatStyle::Mask,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FlatStyle::Prose => "prose",
-            FlatStyle::Structured => "structured",
-            FlatStyle::Extract => "extract",
-            FlatStyle::Mask => "mask",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<FlatStyle> {
-        FlatStyle::ALL.into_iter().find(|s| s.as_str() == name)
-    }
-
     /// The squash style, unless this is a mask.
     fn squash_style(self) -> Option<SquashStyle> {
         match self {

@@ -13,8 +13,6 @@ mod long_output;
 mod template;
 mod tool_args;
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::ledger::{build_ledger, Fact, Ledger};
@@ -62,34 +60,16 @@ pub enum SquashStyle {
     Extract,
 }
 
+crate::named_enum!(SquashStyle {
+    Prose => "prose",
+    Structured => "structured",
+    Extract => "extract",
+});
+
 impl SquashStyle {
-    pub const ALL: [SquashStyle; 3] = [
-        SquashStyle::Prose,
-        SquashStyle::Structured,
-        SquashStyle::Extract,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SquashStyle::Prose => "prose",
-            SquashStyle::Structured => "structured",
-            SquashStyle::Extract => "extract",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<SquashStyle> {
-        SquashStyle::ALL.into_iter().find(|p| p.as_str() == s)
-    }
-
     /// Whether the style asks a model at all.
     pub fn needs_model(self) -> bool {
         matches!(self, SquashStyle::Prose | SquashStyle::Structured)
-    }
-}
-
-impl fmt::Display for SquashStyle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -116,38 +96,13 @@ pub enum PromptStyle {
     Brief,
 }
 
-impl PromptStyle {
-    /// Every style, for configuration help and tests.
-    pub const ALL: [PromptStyle; 5] = [
-        PromptStyle::Spec,
-        PromptStyle::Compact,
-        PromptStyle::Notes,
-        PromptStyle::Structured,
-        PromptStyle::Brief,
-    ];
-
-    /// The stable name used in configuration and in stored provenance.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PromptStyle::Spec => "spec",
-            PromptStyle::Compact => "compact",
-            PromptStyle::Notes => "notes",
-            PromptStyle::Structured => "structured",
-            PromptStyle::Brief => "brief",
-        }
-    }
-
-    /// The inverse of [`PromptStyle::as_str`].
-    pub fn parse(s: &str) -> Option<PromptStyle> {
-        PromptStyle::ALL.into_iter().find(|p| p.as_str() == s)
-    }
-}
-
-impl fmt::Display for PromptStyle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::named_enum!(PromptStyle {
+    Spec => "spec",
+    Compact => "compact",
+    Notes => "notes",
+    Structured => "structured",
+    Brief => "brief",
+});
 
 /// A built prompt: an optional system message and the user message to send.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
