@@ -142,9 +142,7 @@ pub async fn ai(
     }
     options.style = style;
     options.role = args.role.map(Role::from);
-    if args.strict {
-        options.partner_policy = PartnerPolicy::Refuse;
-    }
+    options.partner_policy = PartnerPolicy::strict(args.strict);
     let engine = engine(service, model, options, json);
     let result = engine
         .squash_messages(conv, &selection, args.instructions.as_deref())

@@ -64,12 +64,9 @@ pub async fn run(
             for m in &messages {
                 ids.push(service.resolve_message(Some(conv), m).await?);
             }
-            let policy = if strict {
-                PartnerPolicy::Refuse
-            } else {
-                PartnerPolicy::Include
-            };
-            let outcome = service.delete(conv, &ids, policy).await?;
+            let outcome = service
+                .delete(conv, &ids, PartnerPolicy::strict(strict))
+                .await?;
             out.emit(&outcome_json(&outcome), || {
                 outcome_text("removed", &outcome)
             })

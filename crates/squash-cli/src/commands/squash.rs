@@ -21,11 +21,7 @@ pub async fn manual(
                 text: args.text,
                 content: None,
                 role: Some(args.role.into()),
-                policy: if args.strict {
-                    PartnerPolicy::Refuse
-                } else {
-                    PartnerPolicy::Include
-                },
+                policy: PartnerPolicy::strict(args.strict),
             },
         )
         .await?;

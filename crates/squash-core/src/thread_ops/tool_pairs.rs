@@ -29,6 +29,17 @@ pub enum PartnerPolicy {
     Refuse,
 }
 
+impl PartnerPolicy {
+    /// The policy a `strict` switch asks for: [`Refuse`](Self::Refuse) when set.
+    pub fn strict(strict: bool) -> PartnerPolicy {
+        if strict {
+            PartnerPolicy::Refuse
+        } else {
+            PartnerPolicy::Include
+        }
+    }
+}
+
 /// The messages of the thread that must join `selected` so that no tool call is separated from
 /// its result, following chains (a partner may itself hold further calls).
 ///

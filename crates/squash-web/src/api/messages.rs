@@ -94,7 +94,7 @@ pub async fn delete_one(
 ) -> Result<Json<Value>, ApiError> {
     let outcome = state
         .service()
-        .delete(id, &[message], policy(q.strict))
+        .delete(id, &[message], PartnerPolicy::strict(q.strict))
         .await?;
     Ok(Json(outcome_json(&outcome)))
 }
@@ -107,17 +107,9 @@ pub async fn delete_many(
     let messages = message_ids(&body.messages)?;
     let outcome = state
         .service()
-        .delete(id, &messages, policy(body.strict))
+        .delete(id, &messages, PartnerPolicy::strict(body.strict))
         .await?;
     Ok(Json(outcome_json(&outcome)))
-}
-
-pub fn policy(strict: bool) -> PartnerPolicy {
-    if strict {
-        PartnerPolicy::Refuse
-    } else {
-        PartnerPolicy::Include
-    }
 }
 
 pub fn message_ids(raw: &[String]) -> Result<Vec<MessageId>, ApiError> {

@@ -9,12 +9,12 @@ use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use squash_app::{ManualSquashRequest, SquashEngine, SquashResult, SquashStage};
+use squash_app::{ManualSquashRequest, PartnerPolicy, SquashEngine, SquashResult, SquashStage};
 use squash_core::prompt::SquashStyle;
 use squash_core::{ConversationId, MessageId, Role};
 use squash_llm::{CancellationToken, ChatModel};
 
-use super::messages::{message_ids, policy};
+use super::messages::message_ids;
 use super::{outcome_json, Body, IdPath};
 use crate::error::ApiError;
 use crate::previews::Preview;
@@ -65,7 +65,7 @@ pub async fn manual(
                 text: body.text,
                 content: None,
                 role: body.role,
-                policy: policy(body.strict),
+                policy: PartnerPolicy::strict(body.strict),
             },
         )
         .await?;
@@ -142,7 +142,7 @@ pub async fn compute(
         }),
     );
     let mut options = state.squash_options().clone();
-    options.partner_policy = policy(request.strict);
+    options.partner_policy = PartnerPolicy::strict(request.strict);
     options.style = request.style;
     options.role = request.role;
     let sink = events.clone();
