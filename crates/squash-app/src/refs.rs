@@ -31,6 +31,31 @@ impl ConversationService {
         unique(named, Entity::Conversation, reference)
     }
 
+    /// [`resolve_conversation`](Self::resolve_conversation) of `reference`, when one is given.
+    pub async fn resolve_conversation_if(
+        &self,
+        reference: Option<&str>,
+    ) -> Result<Option<ConversationId>, ServiceError> {
+        match reference {
+            Some(reference) => Ok(Some(self.resolve_conversation(reference).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// [`resolve_message`](Self::resolve_message) of each of `references` in `conversation`, in
+    /// the order given.
+    pub async fn resolve_messages(
+        &self,
+        conversation: ConversationId,
+        references: &[String],
+    ) -> Result<Vec<MessageId>, ServiceError> {
+        let mut ids = Vec::with_capacity(references.len());
+        for reference in references {
+            ids.push(self.resolve_message(Some(conversation), reference).await?);
+        }
+        Ok(ids)
+    }
+
     /// A message by `@N` (the N-th message of the conversation's current thread, 1-based), full
     /// id, or unique id prefix (within the conversation when given).
     pub async fn resolve_message(

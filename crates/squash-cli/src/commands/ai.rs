@@ -129,10 +129,7 @@ pub async fn ai(
     args: AiArgs,
 ) -> anyhow::Result<()> {
     let conv = service.resolve_conversation(&args.conversation).await?;
-    let mut selection = Vec::with_capacity(args.messages.len());
-    for m in &args.messages {
-        selection.push(service.resolve_message(Some(conv), m).await?);
-    }
+    let selection = service.resolve_messages(conv, &args.messages).await?;
     let style = SquashStyle::from(args.style);
     // The extract needs no model: it works with none configured.
     let model = args.model.model_if(style.needs_model()).await?;

@@ -60,10 +60,7 @@ pub async fn run(
             strict,
         } => {
             let conv = service.resolve_conversation(&conversation).await?;
-            let mut ids = Vec::with_capacity(messages.len());
-            for m in &messages {
-                ids.push(service.resolve_message(Some(conv), m).await?);
-            }
+            let ids = service.resolve_messages(conv, &messages).await?;
             let outcome = service
                 .delete(conv, &ids, PartnerPolicy::strict(strict))
                 .await?;
@@ -75,10 +72,9 @@ pub async fn run(
             message,
             conversation,
         } => {
-            let conv = match conversation {
-                Some(c) => Some(service.resolve_conversation(&c).await?),
-                None => None,
-            };
+            let conv = service
+                .resolve_conversation_if(conversation.as_deref())
+                .await?;
             if message.starts_with('@') && conv.is_none() {
                 bail!("{message}: @N references need --conversation");
             }

@@ -9,10 +9,9 @@ pub async fn run(
     out: &Output,
     args: ProvenanceArgs,
 ) -> anyhow::Result<()> {
-    let conv = match &args.conversation {
-        Some(c) => Some(service.resolve_conversation(c).await?),
-        None => None,
-    };
+    let conv = service
+        .resolve_conversation_if(args.conversation.as_deref())
+        .await?;
     let id = service.resolve_message(conv, &args.message).await?;
     let tree = service.provenance(id).await?;
     out.emit(&tree, || {

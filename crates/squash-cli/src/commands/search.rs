@@ -24,10 +24,9 @@ pub async fn run(
     out: &Output,
     args: SearchArgs,
 ) -> anyhow::Result<()> {
-    let conversation = match &args.conversation {
-        Some(c) => Some(service.resolve_conversation(c).await?),
-        None => None,
-    };
+    let conversation = service
+        .resolve_conversation_if(args.conversation.as_deref())
+        .await?;
     let query = args.query.join(" ");
     let results = service
         .search(&query, conversation, Some(args.limit))

@@ -9,10 +9,7 @@ pub async fn manual(
     args: ManualArgs,
 ) -> anyhow::Result<()> {
     let conv = service.resolve_conversation(&args.conversation).await?;
-    let mut ids = Vec::with_capacity(args.messages.len());
-    for m in &args.messages {
-        ids.push(service.resolve_message(Some(conv), m).await?);
-    }
+    let ids = service.resolve_messages(conv, &args.messages).await?;
     let outcome = service
         .squash_manual(
             conv,
