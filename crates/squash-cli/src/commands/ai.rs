@@ -122,12 +122,7 @@ impl ModelArgs {
     }
 }
 
-pub async fn ai(
-    service: &ConversationService,
-    out: &Output,
-    json: bool,
-    args: AiArgs,
-) -> anyhow::Result<()> {
+pub async fn ai(service: &ConversationService, out: &Output, args: AiArgs) -> anyhow::Result<()> {
     let conv = service.resolve_conversation(&args.conversation).await?;
     let selection = service.resolve_messages(conv, &args.messages).await?;
     let style = SquashStyle::from(args.style);
@@ -140,11 +135,11 @@ pub async fn ai(
     options.style = style;
     options.role = args.role.map(Role::from);
     options.partner_policy = PartnerPolicy::strict(args.strict);
-    let engine = engine(service, model, options, json);
+    let engine = engine(service, model, options, out.is_json());
     let result = engine
         .squash_messages(conv, &selection, args.instructions.as_deref())
         .await;
-    end_progress(json);
+    end_progress(out.is_json());
     let result = result.map_err(failure)?;
     if args.preview {
         return out.emit(&result_json(&result, None), || {
@@ -167,7 +162,6 @@ pub async fn ai(
 pub async fn rerun(
     service: &ConversationService,
     out: &Output,
-    json: bool,
     args: RerunArgs,
 ) -> anyhow::Result<()> {
     let id = service.resolve_operation(&args.operation).await?;
@@ -178,9 +172,9 @@ pub async fn rerun(
         options.context_window = Some(window);
     }
     options.model = args.model.model.clone();
-    let engine = engine(service, Some(model), options, json);
+    let engine = engine(service, Some(model), options, out.is_json());
     let done = engine.rerun(id).await;
-    end_progress(json);
+    end_progress(out.is_json());
     let done = done.map_err(failure)?;
     out.emit(&result_json(&done.result, Some(&done.outcome)), || {
         format!(

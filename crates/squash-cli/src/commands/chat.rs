@@ -25,7 +25,6 @@ pub struct ChatArgs {
 pub async fn run(
     service: &ConversationService,
     out: &Output,
-    json: bool,
     args: ChatArgs,
 ) -> anyhow::Result<()> {
     let conv = service.resolve_conversation(&args.conversation).await?;
@@ -39,7 +38,7 @@ pub async fn run(
     };
     let cancel = cancel_on_ctrl_c();
     let print_delta = |delta: &str| {
-        if !json {
+        if !out.is_json() {
             let mut stdout = std::io::stdout().lock();
             let _ = stdout.write_all(delta.as_bytes());
             let _ = stdout.flush();
@@ -55,11 +54,11 @@ pub async fn run(
             &print_delta,
         )
         .await;
-    if !json {
+    if !out.is_json() {
         crate::output::print_line("")?;
     }
     let turn = turn.map_err(failure)?;
-    if json {
+    if out.is_json() {
         return out.emit(&serde_json::json!(turn), String::new);
     }
     eprintln!(

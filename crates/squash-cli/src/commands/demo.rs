@@ -59,12 +59,11 @@ struct SessionMessage {
 pub async fn run(
     service: &ConversationService,
     out: &Output,
-    json: bool,
     args: DemoArgs,
 ) -> anyhow::Result<()> {
     let session: Session = serde_json::from_str(SESSION).context("the demo session is invalid")?;
     let say = |line: &str| {
-        if !json {
+        if !out.is_json() {
             eprintln!("{line}");
         }
     };
@@ -97,7 +96,7 @@ pub async fn run(
         ids.len(),
         conversation.id
     ));
-    if !json {
+    if !out.is_json() {
         crate::output::print_line(&format!("{}\n", thread_text(&before, false)))?;
     }
 
@@ -119,11 +118,11 @@ pub async fn run(
             .join(" @")
     ));
     let options = SquashOptions::from_env().map_err(failure)?;
-    let engine = engine(service, Some(model), options, json);
+    let engine = engine(service, Some(model), options, out.is_json());
     let result = engine
         .squash_messages(conversation.id, &selected, None)
         .await;
-    end_progress(json);
+    end_progress(out.is_json());
     let result = result.map_err(failure)?;
     say(QUALITY_NOTE);
     if args.preview {

@@ -92,10 +92,9 @@ fn short(path: &str) -> &str {
 pub async fn run(
     service: &ConversationService,
     out: &Output,
-    json: bool,
     args: ImportArgs,
 ) -> anyhow::Result<()> {
-    let bar = if json || !std::io::stderr().is_terminal() {
+    let bar = if out.is_json() || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
     } else {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
