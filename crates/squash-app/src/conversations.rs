@@ -188,12 +188,7 @@ impl ConversationService {
         conversation: ConversationId,
         req: EditRequest,
     ) -> Result<OperationOutcome> {
-        if req.content.is_empty() {
-            return Err(DomainError::EmptyContent.into());
-        }
-        if req.content.iter().all(ContentItem::is_blank) {
-            return Err(DomainError::EmptyText.into());
-        }
+        Message::check_content(&req.content)?;
         let original = self.store.message(req.message).await?;
         if original.conversation_id != conversation {
             return Err(DomainError::NotInThread(req.message).into());
@@ -424,12 +419,7 @@ impl ConversationService {
         prepared: Option<PreparedSquash>,
         app: SquashApplication,
     ) -> Result<OperationOutcome> {
-        if app.content.is_empty() {
-            return Err(DomainError::EmptyContent.into());
-        }
-        if app.content.iter().all(ContentItem::is_blank) {
-            return Err(DomainError::EmptyText.into());
-        }
+        Message::check_content(&app.content)?;
         // A prepared selection is planned on as it is by the first attempt; without one, the
         // first attempt reads the thread (and a result computed on an older thread that no
         // longer fits it is a conflict, not bad input).

@@ -282,19 +282,25 @@ impl Message {
         })
     }
 
-    /// A new message, validated: content must not be empty or all blank.
+    /// A new message, validated ([`Message::check_content`]).
     pub fn new(
         conversation_id: ConversationId,
         role: Role,
         content: Vec<ContentItem>,
     ) -> Result<Message, DomainError> {
+        Message::check_content(&content)?;
+        Ok(Message::new_unchecked(conversation_id, role, content))
+    }
+
+    /// Whether `content` may make a new message: not empty, not all blank.
+    pub fn check_content(content: &[ContentItem]) -> Result<(), DomainError> {
         if content.is_empty() {
             return Err(DomainError::EmptyContent);
         }
         if content.iter().all(ContentItem::is_blank) {
             return Err(DomainError::EmptyText);
         }
-        Ok(Message::new_unchecked(conversation_id, role, content))
+        Ok(())
     }
 
     /// A new message of `content` as it is, not validated: for a reader that keeps what a
