@@ -115,4 +115,11 @@ impl SessionFile {
         let id = self.session_id.as_deref()?;
         Some(format!("{}:{id}", self.agent.format()))
     }
+
+    /// Whether a conversation read from the file can be the session's main one (of those that
+    /// can, the one with the most messages is): not a sidechain, and the named session's when
+    /// the file holds many.
+    pub(crate) fn may_be_main(&self, sidechain: bool, source_key: &str) -> bool {
+        !sidechain && self.source_key().is_none_or(|k| k == source_key)
+    }
 }

@@ -53,12 +53,10 @@ pub(super) fn read_session(session: &SessionFile) -> Result<ReadSession, ResumeE
 /// The current thread of the session's main conversation: the one the file (or the store's
 /// named session) is about, with the most messages.
 fn main_thread(parsed: &Parsed, session: &SessionFile) -> Option<Vec<Message>> {
-    let key = session.source_key();
     let main = parsed
         .conversations
         .iter()
-        .filter(|c| !c.sidechain)
-        .filter(|c| key.as_ref().is_none_or(|k| *k == c.source_key))
+        .filter(|c| session.may_be_main(c.sidechain, &c.source_key))
         .max_by_key(|c| c.messages.len())
         .filter(|c| !c.messages.is_empty())?;
     let by_id: HashMap<MessageId, &Message> = main.messages.iter().map(|m| (m.id, m)).collect();

@@ -141,12 +141,10 @@ impl ResumeService {
             .service
             .import_read_file(&session.path, session.agent.format(), parsed, &options)
             .await?;
-        let key = session.source_key();
         let conv = summary
             .conversations
             .iter()
-            .filter(|c| !c.sidechain)
-            .filter(|c| key.as_ref().is_none_or(|k| *k == c.source_key))
+            .filter(|c| session.may_be_main(c.sidechain, &c.source_key))
             .max_by_key(|c| c.counts.messages)
             .map(|c| c.conversation_id)
             .ok_or_else(|| ResumeError::Unreadable {
