@@ -61,54 +61,48 @@ pub(super) async fn squash(
     // The small models' answer is a gist above the facts: what it says about the task, the
     // headings and lists it copied, a sentence cut off go before it is verified.
     let draft = draft.and_then(|text| gist_of(input, text));
-    let draft = match draft {
-        Ok(text) => text,
-        Err(reason) => {
-            asker.stage(SquashStage::FallingBack);
-            return within_limit(
-                input,
-                fallback(
-                    input,
-                    prompts,
-                    repairs,
-                    estimated_prompt_tokens,
-                    format!("no usable answer after a repair request ({reason})"),
-                    Vec::new(),
-                ),
-            );
-        }
-    };
-    let verified = verify(asker, input, &prompt, draft, &mut prompts, &mut repairs).await?;
-    let (draft, invented) = match verified {
-        Verified::Clean { draft, invented } => (draft, invented),
-        Verified::Unusable { invented } => {
-            asker.stage(SquashStage::FallingBack);
-            let terms: Vec<String> = invented.iter().map(|t| t.term.clone()).collect();
-            return within_limit(
-                input,
-                fallback(
-                    input,
-                    prompts,
-                    repairs,
-                    estimated_prompt_tokens,
-                    format!(
+    // A usable draft with what was done about its invented terms, or why there is none.
+    let verified = match draft {
+        Ok(draft) => {
+            match verify(asker, input, &prompt, draft, &mut prompts, &mut repairs).await? {
+                Verified::Clean { draft, invented } => Ok((draft, invented)),
+                Verified::Unusable { invented } => {
+                    let terms: Vec<String> = invented.iter().map(|t| t.term.clone()).collect();
+                    let reason = format!(
                         "the answer held terms the messages never had ({})",
                         terms.join(", ")
-                    ),
-                    invented,
-                ),
-            );
+                    );
+                    Err((reason, invented))
+                }
+            }
+        }
+        Err(reason) => Err((
+            format!("no usable answer after a repair request ({reason})"),
+            Vec::new(),
+        )),
+    };
+    let answer = match verified {
+        Ok((draft, invented)) => compose(
+            input,
+            draft,
+            invented,
+            prompts,
+            repairs,
+            estimated_prompt_tokens,
+        ),
+        Err((reason, invented)) => {
+            asker.stage(SquashStage::FallingBack);
+            fallback(
+                input,
+                prompts,
+                repairs,
+                estimated_prompt_tokens,
+                reason,
+                invented,
+            )
         }
     };
-    let composed = compose(
-        input,
-        draft,
-        invented,
-        prompts,
-        repairs,
-        estimated_prompt_tokens,
-    );
-    within_limit(input, composed)
+    within_limit(input, answer)
 }
 
 /// The gist of a brief prompt's answer ([`clean_gist`]); any other answer as it is. Err when
