@@ -88,16 +88,10 @@ pub enum ChatError {
     #[error("the model call failed: {0}")]
     Model(#[from] LlmError),
     /// Checked before anything is stored.
-    #[error("{0}")]
-    TooLarge(TooLarge),
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
     #[error("the model returned an empty reply; nothing was stored for it")]
     EmptyReply,
-}
-
-impl From<TooLarge> for ChatError {
-    fn from(e: TooLarge) -> Self {
-        ChatError::TooLarge(e)
-    }
 }
 
 impl From<StoreError> for ChatError {

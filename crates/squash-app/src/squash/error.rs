@@ -16,8 +16,8 @@ pub enum SquashError {
     Service(#[from] ServiceError),
     #[error("the model call failed: {0}")]
     Model(#[from] LlmError),
-    #[error("{0}")]
-    TooLarge(TooLarge),
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
     #[error("{0}")]
     Output(#[from] OutputProblem),
     #[error("the {0} style needs a model, and none is configured")]
@@ -45,12 +45,6 @@ pub enum SquashError {
         selection_tokens: u64,
         shortest_tokens: u64,
     },
-}
-
-impl From<TooLarge> for SquashError {
-    fn from(e: TooLarge) -> Self {
-        SquashError::TooLarge(e)
-    }
 }
 
 impl From<DomainError> for SquashError {
