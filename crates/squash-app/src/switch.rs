@@ -14,23 +14,33 @@ type Result<T, E = ServiceError> = std::result::Result<T, E>;
 impl ConversationService {
     /// Switches back to the thread the current one was derived from.
     pub async fn undo(&self, conversation: ConversationId) -> Result<Conversation> {
-        // One store call: the target is found inside the write transaction.
-        self.store()
-            .switch_relative(conversation, Direction::Back)
-            .await?
-            .ok_or_else(|| {
-                ServiceError::Invalid("nothing to undo: this is the first thread".into())
-            })
+        self.step(conversation, Direction::Back).await
     }
 
     /// Switches forward to the most recent thread derived from the current one.
     pub async fn redo(&self, conversation: ConversationId) -> Result<Conversation> {
-        self.store()
-            .switch_relative(conversation, Direction::Forward)
-            .await?
-            .ok_or_else(|| {
-                ServiceError::Invalid("nothing to redo: no thread was derived from this one".into())
-            })
+        self.step(conversation, Direction::Forward).await
+    }
+
+    async fn step(
+        &self,
+        conversation: ConversationId,
+        direction: Direction,
+    ) -> Result<Conversation> {
+        // One store call: the target is found inside the write transaction.
+        let switched = self
+            .store()
+            .switch_relative(conversation, direction)
+            .await?;
+        switched.ok_or_else(|| {
+            ServiceError::Invalid(
+                match direction {
+                    Direction::Back => "nothing to undo: this is the first thread",
+                    Direction::Forward => "nothing to redo: no thread was derived from this one",
+                }
+                .into(),
+            )
+        })
     }
 
     /// Makes any thread of the conversation current.
