@@ -198,6 +198,11 @@ pub fn parse_id<T: FromStr>(raw: &str, what: &str) -> Result<T, ApiError> {
         .map_err(|_| ApiError::invalid(format!("`{raw}` is not a {what} id (a UUID)")))
 }
 
+/// A query parameter as given: trimmed, and absent when blank.
+pub fn given(param: Option<&str>) -> Option<&str> {
+    param.map(str::trim).filter(|v| !v.is_empty())
+}
+
 /// A thread as `squash --json conversation show` prints it: `{conversation, thread, tokens,
 /// messages}`, each message with its `tokens`.
 pub fn view_json(view: &ThreadView) -> Value {

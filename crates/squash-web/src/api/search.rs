@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use squash_core::ConversationId;
 
-use super::{parse_id, Query};
+use super::{given, parse_id, Query};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -32,11 +32,7 @@ pub async fn search(
             "the search needs a query: q=words or \"a phrase\"",
         ));
     };
-    let conversation: Option<ConversationId> = q
-        .conversation
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
+    let conversation: Option<ConversationId> = given(q.conversation.as_deref())
         .map(|c| parse_id(c, "conversation"))
         .transpose()?;
     let results = state.service().search(&text, conversation, q.limit).await?;

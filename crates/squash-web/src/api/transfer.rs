@@ -15,7 +15,7 @@ use squash_app::import::{ImportFormat, ImportOptions, UnknownImportFormat};
 use squash_app::{ExportFormat, ExportOptions, ServiceError};
 use squash_core::{ConversationId, ThreadId};
 
-use super::{parse_id, IdPath, Query};
+use super::{given, parse_id, IdPath, Query};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -52,11 +52,7 @@ pub async fn import(
 ) -> Result<Json<Value>, ApiError> {
     // A declared length over the limit was refused before this handler (`body_limit`); the
     // route's limit stops uploads that do not declare one while they are read.
-    let format: ImportFormat = q
-        .format
-        .as_deref()
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
+    let format: ImportFormat = given(q.format.as_deref())
         .unwrap_or("auto")
         .parse()
         .map_err(|e: UnknownImportFormat| ApiError::invalid(e.to_string()))?;
@@ -74,13 +70,7 @@ pub async fn import(
             "the request body is empty: send the file's content",
         ));
     }
-    let name = q
-        .name
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .unwrap_or("upload")
-        .to_owned();
+    let name = given(q.name.as_deref()).unwrap_or("upload").to_owned();
     let options = ImportOptions {
         format,
         project: q.project.filter(|p| !p.trim().is_empty()),
@@ -99,11 +89,7 @@ pub async fn export(
     IdPath(id): IdPath<ConversationId>,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiError> {
-    let format: ExportFormat = q
-        .format
-        .as_deref()
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
+    let format: ExportFormat = given(q.format.as_deref())
         .unwrap_or("markdown")
         .parse()
         .map_err(ServiceError::from)?;
