@@ -284,21 +284,15 @@ pub(crate) fn end_progress(json: bool) {
 pub(crate) fn result_text(r: &SquashResult) -> String {
     let mut s = format!("{}\n\nquality: {}", r.text, r.report.render());
     if let Some(facts) = &r.report.facts {
-        for f in &facts.restored {
-            s.push_str(&format!(
-                "\n  restored ({}, from {}): {}",
-                f.kind.as_str(),
-                f.source,
-                f.text
-            ));
-        }
-        for f in &facts.missing {
-            s.push_str(&format!(
-                "\n  missing ({}, from {}): {}",
-                f.kind.as_str(),
-                f.source,
-                f.text
-            ));
+        for (label, entries) in [("restored", &facts.restored), ("missing", &facts.missing)] {
+            for f in entries {
+                s.push_str(&format!(
+                    "\n  {label} ({}, from {}): {}",
+                    f.kind.as_str(),
+                    f.source,
+                    f.text
+                ));
+            }
         }
     }
     match (&r.model, r.provider) {
