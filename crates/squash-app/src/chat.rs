@@ -94,11 +94,7 @@ pub enum ChatError {
     EmptyReply,
 }
 
-impl From<StoreError> for ChatError {
-    fn from(e: StoreError) -> Self {
-        ChatError::Service(e.into())
-    }
-}
+crate::error::via_service!(ChatError: StoreError);
 
 impl AppError for ChatError {
     fn code(&self) -> ErrorCode {

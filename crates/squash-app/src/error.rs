@@ -138,6 +138,21 @@ impl AppError for LlmError {
     }
 }
 
+/// `From` the store's (and the domain's) errors for a use case's error enum, through its
+/// `Service` variant: [`ServiceError`] words them, once for every use case.
+macro_rules! via_service {
+    ($ty:ident: $($from:ty),+) => {
+        $(
+            impl From<$from> for $ty {
+                fn from(e: $from) -> Self {
+                    $ty::Service(e.into())
+                }
+            }
+        )+
+    };
+}
+pub(crate) use via_service;
+
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
         match e {

@@ -116,8 +116,4 @@ impl FitError {
     }
 }
 
-impl From<squash_store::StoreError> for FitError {
-    fn from(e: squash_store::StoreError) -> Self {
-        FitError::Service(e.into())
-    }
-}
+crate::error::via_service!(FitError: squash_store::StoreError);

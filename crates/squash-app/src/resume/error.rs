@@ -47,11 +47,7 @@ pub enum ResumeError {
     Provider(#[from] crate::providers::ProviderError),
 }
 
-impl From<squash_store::StoreError> for ResumeError {
-    fn from(e: squash_store::StoreError) -> Self {
-        ResumeError::Service(e.into())
-    }
-}
+crate::error::via_service!(ResumeError: squash_store::StoreError);
 
 impl crate::AppError for ResumeError {
     fn code(&self) -> crate::ErrorCode {

@@ -47,17 +47,7 @@ pub enum SquashError {
     },
 }
 
-impl From<DomainError> for SquashError {
-    fn from(e: DomainError) -> Self {
-        SquashError::Service(e.into())
-    }
-}
-
-impl From<StoreError> for SquashError {
-    fn from(e: StoreError) -> Self {
-        SquashError::Service(e.into())
-    }
-}
+crate::error::via_service!(SquashError: DomainError, StoreError);
 
 impl AppError for SquashError {
     fn code(&self) -> ErrorCode {
