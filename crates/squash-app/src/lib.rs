@@ -22,6 +22,7 @@ pub mod import;
 mod pages;
 pub mod providers;
 mod reading;
+pub mod recall;
 mod refs;
 pub mod remedy;
 pub mod resume;
@@ -43,6 +44,7 @@ pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };
 pub use reading::ThreadView;
+pub use recall::{LinePage, Recalled};
 pub use remedy::Remedy;
 pub use search::DEFAULT_SEARCH_LIMIT;
 pub use squash::{

@@ -30,8 +30,8 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use squash_core::search::SearchQuery;
 use squash_core::{
-    Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
-    SquashOperationId, Thread, ThreadId, ToolRefs,
+    Conversation, ConversationId, Message, MessageId, Project, ProjectId, RecallRef,
+    SquashOperation, SquashOperationId, Thread, ThreadId, ToolRefs,
 };
 
 pub use changes::{Changes, CHANNEL as CHANGES_CHANNEL};
@@ -198,6 +198,14 @@ pub trait ConversationStore: Send + Sync {
     async fn operation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<SquashOperationId>>;
     /// The conversation's operations, oldest first.
     async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>>;
+    /// The operation of `conversation` whose result carries the recall reference `recall`.
+    async fn operation_by_ref(
+        &self,
+        conversation: ConversationId,
+        recall: RecallRef,
+    ) -> Result<SquashOperation>;
+    /// The first recall reference above every one `conversation`'s operations carry.
+    async fn next_recall_ref(&self, conversation: ConversationId) -> Result<RecallRef>;
 
     /// Row counts and size, for diagnostics and the benchmarks.
     async fn stats(&self) -> Result<StoreStats>;

@@ -33,8 +33,8 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, Executor, PgConnection, PgPool};
 use squash_core::search::SearchQuery;
 use squash_core::{
-    Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
-    SquashOperationId, Thread, ThreadId, ToolRefs,
+    Conversation, ConversationId, Message, MessageId, Project, ProjectId, RecallRef,
+    SquashOperation, SquashOperationId, Thread, ThreadId, ToolRefs,
 };
 use tokio::sync::{broadcast, OnceCell};
 
@@ -323,6 +323,18 @@ impl ConversationStore for PostgresStore {
 
     async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>> {
         read::operations(&self.pool, conversation).await
+    }
+
+    async fn operation_by_ref(
+        &self,
+        conversation: ConversationId,
+        recall: RecallRef,
+    ) -> Result<SquashOperation> {
+        read::operation_by_ref(&self.pool, conversation, recall).await
+    }
+
+    async fn next_recall_ref(&self, conversation: ConversationId) -> Result<RecallRef> {
+        read::next_recall_ref(&self.pool, conversation).await
     }
 
     async fn stats(&self) -> Result<StoreStats> {

@@ -30,8 +30,8 @@ use rusqlite::Transaction;
 use rusqlite_migration::{Migrations, M};
 use squash_core::search::SearchQuery;
 use squash_core::{
-    Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
-    SquashOperationId, Thread, ThreadId, ToolRefs,
+    Conversation, ConversationId, Message, MessageId, Project, ProjectId, RecallRef,
+    SquashOperation, SquashOperationId, Thread, ThreadId, ToolRefs,
 };
 use tokio::runtime::{Handle, RuntimeFlavor};
 
@@ -57,6 +57,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/0006_search.sql")),
         M::up(include_str!("migrations/0007_segments.sql")),
         M::up(include_str!("migrations/0008_operation_kinds.sql")),
+        M::up(include_str!("migrations/0009_recall_refs.sql")),
     ])
 }
 
@@ -330,6 +331,20 @@ impl ConversationStore for SqliteStore {
 
     async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>> {
         self.read(move |tx| read::operations(tx, conversation))
+            .await
+    }
+
+    async fn operation_by_ref(
+        &self,
+        conversation: ConversationId,
+        recall: RecallRef,
+    ) -> Result<SquashOperation> {
+        self.read(move |tx| read::operation_by_ref(tx, conversation, recall))
+            .await
+    }
+
+    async fn next_recall_ref(&self, conversation: ConversationId) -> Result<RecallRef> {
+        self.read(move |tx| read::next_recall_ref(tx, conversation))
             .await
     }
 
