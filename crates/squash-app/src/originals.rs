@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 use squash_core::page::{PageAnchor, PageWindow, MAX_PAGE};
 use squash_core::tokens::message_tokens;
-use squash_core::{ConversationId, Message, SquashOperation, SquashOperationId};
+use squash_core::{ContentItem, ConversationId, Message, SquashOperation, SquashOperationId};
 use squash_store::{ConversationSummary, ThreadRef};
 
 use crate::conversations::ConversationService;
@@ -30,6 +30,8 @@ pub struct MessagePage {
     pub message_tokens: Vec<u64>,
     /// The operations that made messages of the page, each once: their own originals.
     pub operations: Vec<SquashOperation>,
+    /// The sub-agent runs that calls of the page started.
+    pub runs: Vec<SubagentRun>,
 }
 
 impl MessagePage {
@@ -77,6 +79,9 @@ impl ConversationService {
             .await?;
         let message_tokens = messages.iter().map(message_tokens).collect();
         let operations = self.operations_of(&messages).await?;
+        let runs = self
+            .subagent_runs_of(operation.conversation_id, &messages)
+            .await?;
         Ok(OperationSources {
             operation,
             page: MessagePage {
@@ -85,6 +90,7 @@ impl ConversationService {
                 messages,
                 message_tokens,
                 operations,
+                runs,
             },
         })
     }
@@ -107,12 +113,14 @@ impl ConversationService {
             .await?;
         check_offset(offset, view.span.total, "messages")?;
         let operations = self.operations_of(&view.messages).await?;
+        let runs = self.subagent_runs_of(conversation, &view.messages).await?;
         Ok(MessagePage {
             offset,
             total: view.span.total,
             messages: view.messages,
             message_tokens: view.message_tokens,
             operations,
+            runs,
         })
     }
 
@@ -120,6 +128,10 @@ impl ConversationService {
     /// order, each with its size. `NotFound` for an unknown conversation.
     pub async fn subagent_runs(&self, conversation: ConversationId) -> Result<Vec<SubagentRun>> {
         self.store().conversation(conversation).await?;
+        self.all_runs(conversation).await
+    }
+
+    async fn all_runs(&self, conversation: ConversationId) -> Result<Vec<SubagentRun>> {
         let parts = self.store().import_parts_of(conversation).await?;
         Ok(parts
             .into_iter()
@@ -131,6 +143,29 @@ impl ConversationService {
                 })
             })
             .collect())
+    }
+
+    /// The sub-agent runs that calls among `messages` (of `conversation`) started: read only
+    /// when they hold a call.
+    pub async fn subagent_runs_of(
+        &self,
+        conversation: ConversationId,
+        messages: &[Message],
+    ) -> Result<Vec<SubagentRun>> {
+        let calls: HashSet<&str> = messages
+            .iter()
+            .flat_map(|m| &m.content)
+            .filter_map(|item| match item {
+                ContentItem::ToolCall { id, .. } => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
+        if calls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut runs = self.all_runs(conversation).await?;
+        runs.retain(|r| calls.contains(r.call_id.as_str()));
+        Ok(runs)
     }
 
     /// The operations that made `messages`, each read once.

@@ -939,7 +939,7 @@ async fn a_person_reads_an_agent_session_with_the_keyboard() {
 
 impl Browser {
     /// Keys sent to the focused element, as a person types them.
-    async fn press(&self, keys: &str) {
+    pub async fn press(&self, keys: &str) {
         self.client
             .active_element()
             .await
