@@ -56,16 +56,22 @@
     button.setAttribute("aria-expanded", String(open));
     button.textContent = open ? button.dataset.hide : button.dataset.show;
     slot.hidden = !open;
-    if (!open || slot.dataset.loaded) return;
-    slot.dataset.loaded = "1";
-    slot.setAttribute("aria-busy", "true");
+    if (open) await fillOnce(slot, slot, button.dataset.src);
+  }
+
+  // Loads `url` into `target` the first time (`holder` remembers it); a failure says why and
+  // lets the next opening try again.
+  async function fillOnce(holder, target, url) {
+    if (holder.dataset.loaded) return;
+    holder.dataset.loaded = "1";
+    target.setAttribute("aria-busy", "true");
     try {
-      add(slot, await load(button.dataset.src));
+      add(target, await load(url));
     } catch (e) {
-      delete slot.dataset.loaded;
-      failed(slot, e);
+      delete holder.dataset.loaded;
+      failed(target, e);
     } finally {
-      slot.removeAttribute("aria-busy");
+      target.removeAttribute("aria-busy");
     }
   }
 
@@ -84,19 +90,9 @@
     }
   }
 
-  async function openRun(fold) {
+  function openRun(fold) {
     const body = $(":scope > .run-body", fold);
-    if (!fold.open || !body || fold.dataset.loaded) return;
-    fold.dataset.loaded = "1";
-    body.setAttribute("aria-busy", "true");
-    try {
-      add(body, await load(fold.dataset.src));
-    } catch (e) {
-      delete fold.dataset.loaded;
-      failed(body, e);
-    } finally {
-      body.removeAttribute("aria-busy");
-    }
+    if (fold.open && body) fillOnce(fold, body, fold.dataset.src);
   }
 
   document.addEventListener("click", (ev) => {

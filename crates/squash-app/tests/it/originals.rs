@@ -4,26 +4,16 @@
 
 use std::sync::Arc;
 
-use squash_app::{AppError, ErrorCode, ManualSquashRequest, NoProgress, MAX_PAGE};
+use squash_app::{AppError, ErrorCode, NoProgress, MAX_PAGE};
 use squash_core::{ContentItem, ConversationId, MessageId, Role, SquashOperationId};
-use squash_testkit::fixtures::{import_options, new_conversation, session_data};
+use squash_testkit::fixtures::{import_options, new_conversation, session_data, squash_into};
 use squash_testkit::long_session::stored;
 use squash_testkit::{on_every_backend, Backend};
 
 async fn squash(b: &Backend, conv: ConversationId, ids: &[MessageId], text: &str) -> MessageId {
-    let out = b
-        .service
-        .squash_manual(
-            conv,
-            ManualSquashRequest {
-                messages: ids.to_vec(),
-                text: Some(text.to_owned()),
-                ..ManualSquashRequest::default()
-            },
-        )
+    squash_into(&b.service, conv, ids, text)
         .await
-        .expect("manual squash");
-    out.message.expect("the squash's result").id
+        .result_message_id
 }
 
 async fn sources_paged(b: &Backend) {

@@ -10,13 +10,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use squash_app::{ConversationService, ManualSquashRequest};
-use squash_core::{MessageId, SquashOperationId};
+use squash_app::ConversationService;
 use squash_store::sqlite::SqliteStore;
+use squash_testkit::fixtures::squash_into;
 use squash_testkit::long_session::stored;
 use squash_web::AppState;
 
-use crate::browser::{browser_missing, drive, start_app, Browser, DESKTOP, PHONE};
+use crate::browser::{browser_missing, drive, start_app, Browser};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_opens_a_sub_agent_run_and_the_original_behind_an_extract() {
@@ -43,21 +43,16 @@ impl Browser {
         .await
     }
 
-    /// A screenshot at desktop and one at phone width, `css` at the top of the window.
+    /// A screenshot at desktop and one at phone width, `css` at the top of the window, just
+    /// below the sticky toolbar (which takes four rows on a phone).
     async fn shots_at(&self, name: &str, css: &str) {
-        // Just below the sticky toolbar, which takes four rows on a phone.
         let show = format!(
             "const e = document.querySelector({}); e.scrollIntoView({{ block: 'start' }}); \
              const bar = document.querySelector('#toolbar').getBoundingClientRect().bottom; \
              window.scrollBy(0, e.getBoundingClientRect().top - bar - 8); return true;",
             json!(css)
         );
-        self.js(&show).await;
-        self.screenshot(&format!("{name}.png")).await;
-        self.resize(PHONE).await;
-        self.js(&show).await;
-        self.screenshot(&format!("{name}-phone.png")).await;
-        self.resize(DESKTOP).await;
+        self.screenshots_after(name, &show).await;
     }
 
     async fn ids_in(&self, css: &str) -> Vec<String> {
@@ -71,23 +66,11 @@ impl Browser {
     }
 }
 
-/// The session with its two sub-agent runs, uploaded as a person imports a file.
-async fn import(b: &Browser) -> Value {
-    let name = "claude-code-subagents-5c0375b4.jsonl";
-    let text = std::fs::read_to_string(squash_testkit::fixtures::session_data(name))
-        .expect("the sample session");
-    b.js(&format!(
-        "return fetch('/api/import?name={name}', {{ method: 'POST', headers: \
-         {{ 'Content-Type': 'application/octet-stream', 'X-Squash-Csrf': '1' }}, \
-         body: {} }}).then(r => r.json());",
-        json!(text)
-    ))
-    .await
-}
-
 async fn story(b: &Browser, app: &str, service: &ConversationService) {
     b.client.goto(app).await.expect("open home");
-    let imported = import(b).await;
+    let imported = b
+        .upload_session("claude-code-subagents-5c0375b4.jsonl")
+        .await;
     let convs = imported["summary"]["conversations"]
         .as_array()
         .expect("imported")
@@ -298,27 +281,10 @@ async fn story(b: &Browser, app: &str, service: &ConversationService) {
 
     // ---- originals nest, and a long list comes a page at a time ----
     let (conv, ids) = stored(service.store().as_ref(), 46).await;
-    let squash = |messages: Vec<MessageId>, text: &str| {
-        let req = ManualSquashRequest {
-            messages,
-            text: Some(text.to_owned()),
-            ..ManualSquashRequest::default()
-        };
-        service.squash_manual(conv, req)
-    };
-    let inner = squash(ids[..4].to_vec(), "the first turn")
-        .await
-        .unwrap()
-        .operation
-        .unwrap();
+    let inner = squash_into(service, conv, &ids[..4], "the first turn").await;
     let mut rest = vec![inner.result_message_id];
     rest.extend(&ids[4..]);
-    let outer: SquashOperationId = squash(rest, "the whole session")
-        .await
-        .unwrap()
-        .operation
-        .unwrap()
-        .id;
+    squash_into(service, conv, &rest, "the whole session").await;
     b.client
         .goto(&format!("{app}/c/{conv}"))
         .await
@@ -379,5 +345,4 @@ async fn story(b: &Browser, app: &str, service: &ConversationService) {
     .await;
     let want: Vec<String> = ids[..4].iter().map(ToString::to_string).collect();
     assert_eq!(b.ids_in(&inner_list).await, want);
-    let _ = outer;
 }

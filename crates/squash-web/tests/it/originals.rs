@@ -9,10 +9,10 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use serde_json::Value;
-use squash_app::{ConversationService, ManualSquashRequest, NoProgress};
+use squash_app::{ConversationService, NoProgress};
 use squash_core::{ConversationId, MessageId, SquashOperationId};
 use squash_store::sqlite::SqliteStore;
-use squash_testkit::fixtures::{import_options, session_data};
+use squash_testkit::fixtures::{import_options, session_data, squash_into};
 use squash_testkit::long_session::stored;
 use squash_web::AppState;
 use tower::ServiceExt;
@@ -62,26 +62,14 @@ impl App {
             .to_owned()
     }
 
-    /// A manual squash of `ids` into `text`; its operation.
+    /// A manual squash of `ids` into `text`: its result and its operation.
     async fn squash(
         &self,
         conv: ConversationId,
         ids: &[MessageId],
         text: &str,
     ) -> (MessageId, SquashOperationId) {
-        let out = self
-            .service
-            .squash_manual(
-                conv,
-                ManualSquashRequest {
-                    messages: ids.to_vec(),
-                    text: Some(text.to_owned()),
-                    ..ManualSquashRequest::default()
-                },
-            )
-            .await
-            .expect("squash");
-        let op = out.operation.expect("its record");
+        let op = squash_into(&self.service, conv, ids, text).await;
         (op.result_message_id, op.id)
     }
 }
@@ -226,7 +214,7 @@ async fn originals_nest_and_the_page_offers_them_under_each_operated_message() {
     let app = app();
     let (conv, ids) = stored(app.service.store().as_ref(), 6).await;
     let (inner_msg, inner) = app.squash(conv, &ids[..4], "the first turn").await;
-    let (outer_msg, outer) = app
+    let (_, outer) = app
         .squash(conv, &[inner_msg, ids[4], ids[5]], "the whole")
         .await;
 
@@ -262,7 +250,6 @@ async fn originals_nest_and_the_page_offers_them_under_each_operated_message() {
     let want: Vec<String> = ids[..4].iter().map(ToString::to_string).collect();
     assert_eq!(shown, want);
     assert!(html.contains("tool-card"), "{html}");
-    let _ = outer_msg;
 }
 
 #[tokio::test]
