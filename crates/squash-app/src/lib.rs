@@ -19,6 +19,7 @@ pub mod export;
 pub mod fit;
 mod history;
 pub mod import;
+mod originals;
 mod pages;
 pub mod providers;
 mod reading;
@@ -43,6 +44,7 @@ pub use history::{HistoryEntry, ProvenanceNode};
 pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };
+pub use originals::{MessagePage, OperationSources, SubagentRun};
 pub use reading::ThreadView;
 pub use recall::{LinePage, Recalled};
 pub use remedy::Remedy;

@@ -15,6 +15,7 @@ mod links;
 mod listen;
 mod operations;
 mod page;
+mod parts;
 mod read;
 mod rows;
 mod search;
@@ -42,8 +43,8 @@ use self::error::{connect_error, DbResult};
 use crate::types::MessageRange;
 use crate::{
     Appended, ClosurePositions, Commit, ConversationStore, ConversationSummary, Direction,
-    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, PageRequest, Result, SearchResults,
-    StoreError, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, PageRequest, Result,
+    SearchResults, StoreError, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -359,6 +360,10 @@ impl ConversationStore for PostgresStore {
 
     async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>> {
         import::import_records_of(&self.pool, conversation).await
+    }
+
+    async fn import_parts_of(&self, conversation: ConversationId) -> Result<Vec<ImportedPart>> {
+        parts::import_parts_of(&self.pool, conversation).await
     }
 
     async fn search(

@@ -15,6 +15,7 @@ mod fetch;
 mod import;
 mod links;
 mod page;
+mod parts;
 mod read;
 mod rows;
 mod search;
@@ -38,8 +39,8 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch, ImportOutcome,
-    ImportRecord, MessageChunks, MessageRange, PageRequest, SearchResults, StoreStats, ThreadPage,
-    ThreadPositions, ThreadRef, ThreadSnapshot,
+    ImportRecord, ImportedPart, MessageChunks, MessageRange, PageRequest, SearchResults,
+    StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
@@ -378,6 +379,11 @@ impl ConversationStore for SqliteStore {
 
     async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>> {
         self.read(move |tx| import::import_records_of(tx, conversation))
+            .await
+    }
+
+    async fn import_parts_of(&self, conversation: ConversationId) -> Result<Vec<ImportedPart>> {
+        self.read(move |tx| parts::import_parts_of(tx, conversation))
             .await
     }
 
