@@ -20,10 +20,14 @@ macro_rules! undo_segments {
     };
 }
 
-/// SQL that takes migrations 0007 (segments) and 0006 (search) back out of a SQLite database,
+/// SQL that takes migrations 0009 (recall references), 0008 (kinds), 0007 (segments) and 0006
+/// (search) back out of a SQLite database,
 /// for tests that make a database look as it did before a migration; then `PRAGMA
 /// user_version` says which.
 pub const SQLITE_UNDO_SEARCH: &str = concat!(
+    // Before recall references (migration 0009).
+    "DROP INDEX squash_operations_by_recall_ref; \
+     ALTER TABLE squash_operations DROP COLUMN recall_ref; ",
     // Before operation kinds (migration 0008): the flag again.
     "ALTER TABLE squash_operations ADD COLUMN performed_by_agent INTEGER NOT NULL DEFAULT 0; \
      UPDATE squash_operations SET performed_by_agent = kind IN ('ai', 'ai_legacy'); \
@@ -37,6 +41,9 @@ pub const SQLITE_UNDO_SEARCH: &str = concat!(
 
 /// The same for PostgreSQL (with its migration records).
 pub const PG_UNDO_SEARCH: &str = concat!(
+    "DELETE FROM _sqlx_migrations WHERE version = 9; \
+     DROP INDEX squash_operations_by_recall_ref; \
+     ALTER TABLE squash_operations DROP COLUMN recall_ref; ",
     "DELETE FROM _sqlx_migrations WHERE version = 8; \
      ALTER TABLE squash_operations ADD COLUMN performed_by_agent BOOLEAN NOT NULL DEFAULT false; \
      UPDATE squash_operations SET performed_by_agent = kind IN ('ai', 'ai_legacy'); \
