@@ -7,18 +7,15 @@ use squash_core::ConversationId;
 
 use super::error::DbResult;
 use super::import::RecordRow;
-use super::rows::{to_u64, ConversationRow};
-use super::sql::{conversation_columns, conversation_from, thread_tokens_sum};
-use crate::tokens::sum_to_u64;
-use crate::types::{ConversationSummary, ImportedPart};
+use super::sql::{conversation_from, summary_columns};
+use super::tokens::SummaryRow;
+use crate::types::ImportedPart;
 use crate::Result;
 
 #[derive(sqlx::FromRow)]
 struct PartRow {
     #[sqlx(flatten)]
-    conversation: ConversationRow,
-    message_count: Option<i64>,
-    tokens: i64,
+    summary: SummaryRow,
     source_key: String,
     format: String,
     content_hash: String,
@@ -33,10 +30,8 @@ pub(super) async fn import_parts_of(
     // `starts_with` compares bytes, whatever the database's collation; a key may hold `%`.
     let rows: Vec<PartRow> = sqlx::query_as(concat!(
         "SELECT ",
-        conversation_columns!(),
-        ", t.message_count, ",
-        thread_tokens_sum!("t.key"),
-        " AS tokens, i.source_key, i.format, i.content_hash, i.metadata, i.imported_at",
+        summary_columns!(),
+        ", i.source_key, i.format, i.content_hash, i.metadata, i.imported_at",
         conversation_from!(),
         " JOIN imports i ON i.conversation_key = c.key \
           JOIN imports w ON starts_with(i.source_key, w.source_key || '/') \
@@ -54,16 +49,12 @@ pub(super) async fn import_parts_of(
                 format: row.format,
                 content_hash: row.content_hash,
                 metadata: row.metadata,
-                conversation_id: row.conversation.id,
+                conversation_id: row.summary.conversation.id,
                 imported_at: row.imported_at,
             };
             Ok(ImportedPart {
                 record: record.try_into()?,
-                summary: ConversationSummary {
-                    conversation: row.conversation.try_into()?,
-                    message_count: to_u64("thread message count", row.message_count.unwrap_or(0))?,
-                    tokens: sum_to_u64(row.tokens)?,
-                },
+                summary: row.summary.try_into()?,
             })
         })
         .collect()

@@ -138,8 +138,21 @@ macro_rules! thread_tokens_sum {
     };
 }
 
+/// A conversation with the size of its current thread `t` (`message_count`, `tokens`), as
+/// `tokens::SummaryRow` reads it; from [`conversation_from`].
+macro_rules! summary_columns {
+    () => {
+        concat!(
+            $crate::postgres::sql::conversation_columns!(),
+            ", t.message_count, ",
+            $crate::postgres::sql::thread_tokens_sum!("t.key"),
+            " AS tokens"
+        )
+    };
+}
+
 pub(super) use {
     conversation_columns, conversation_from, conversation_select, insert_message_ctes,
     is_current_thread, message_columns, operation_select, project_select, snapshot_select,
-    thread_columns, thread_from, thread_select, thread_tokens_sum,
+    summary_columns, thread_columns, thread_from, thread_select, thread_tokens_sum,
 };

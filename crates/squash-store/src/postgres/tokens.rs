@@ -5,7 +5,7 @@ use squash_core::{ProjectId, ThreadId};
 
 use super::error::DbResult;
 use super::rows::{to_u64, ConversationRow};
-use super::sql::{conversation_columns, conversation_from, thread_tokens_sum};
+use super::sql::{conversation_from, summary_columns, thread_tokens_sum};
 use crate::tokens::sum_to_u64;
 use crate::{ConversationSummary, Entity, Result, StoreError};
 
@@ -35,10 +35,11 @@ pub(super) async fn thread_tokens(pool: &PgPool, id: ThreadId) -> Result<u64> {
     sum_to_u64(sum.ok_or_else(|| StoreError::not_found(Entity::Thread, id))?)
 }
 
+/// A row of [`summary_columns`].
 #[derive(sqlx::FromRow)]
-struct SummaryRow {
+pub(super) struct SummaryRow {
     #[sqlx(flatten)]
-    conversation: ConversationRow,
+    pub conversation: ConversationRow,
     /// NULL only if the conversation has no current thread, which the conversion refuses.
     message_count: Option<i64>,
     tokens: i64,
@@ -51,10 +52,7 @@ pub(super) async fn summaries(
 ) -> Result<Vec<ConversationSummary>> {
     let rows: Vec<SummaryRow> = sqlx::query_as(concat!(
         "SELECT ",
-        conversation_columns!(),
-        ", t.message_count, ",
-        thread_tokens_sum!("t.key"),
-        " AS tokens",
+        summary_columns!(),
         conversation_from!(),
         " WHERE $1::uuid IS NULL OR p.id = $1 ORDER BY c.updated_at DESC, c.key DESC"
     ))
@@ -63,12 +61,18 @@ pub(super) async fn summaries(
     .await
     .db()?;
     rows.into_iter()
-        .map(|row| {
-            Ok(ConversationSummary {
-                conversation: row.conversation.try_into()?,
-                message_count: to_u64("thread message count", row.message_count.unwrap_or(0))?,
-                tokens: sum_to_u64(row.tokens)?,
-            })
-        })
+        .map(ConversationSummary::try_from)
         .collect()
+}
+
+impl TryFrom<SummaryRow> for ConversationSummary {
+    type Error = StoreError;
+
+    fn try_from(row: SummaryRow) -> Result<Self> {
+        Ok(ConversationSummary {
+            conversation: row.conversation.try_into()?,
+            message_count: to_u64("thread message count", row.message_count.unwrap_or(0))?,
+            tokens: sum_to_u64(row.tokens)?,
+        })
+    }
 }

@@ -10,7 +10,6 @@ use super::rows;
 use super::tokens::thread_tokens_sum;
 use super::write::{now, touch_conversation};
 use crate::error::{Entity, StoreError};
-use crate::tokens::sum_to_u64;
 use crate::types::ConversationSummary;
 use crate::Result;
 
@@ -112,13 +111,7 @@ pub(super) fn summaries(
         rows::CONVERSATION_FROM
     );
     let project = project.as_ref().map(|p| p.as_bytes());
-    fetch::all(tx, &sql, [project], |row| {
-        Ok(ConversationSummary {
-            conversation: rows::conversation(row)?,
-            message_count: rows::col::<i64>(row, 6)? as u64,
-            tokens: sum_to_u64(rows::col(row, 7)?)?,
-        })
-    })
+    fetch::all(tx, &sql, [project], rows::summary)
 }
 
 pub(super) fn rename_conversation(

@@ -6,10 +6,9 @@ use squash_core::ConversationId;
 
 use super::fetch;
 use super::import::{record_at, RECORD_COLUMNS};
-use super::rows::{self, col, CONVERSATION_COLUMNS, CONVERSATION_FROM};
+use super::rows::{self, CONVERSATION_COLUMNS, CONVERSATION_FROM};
 use super::tokens::thread_tokens_sum;
-use crate::tokens::sum_to_u64;
-use crate::types::{ConversationSummary, ImportedPart};
+use crate::types::ImportedPart;
 use crate::Result;
 
 pub(super) fn import_parts_of(
@@ -27,11 +26,7 @@ pub(super) fn import_parts_of(
     );
     fetch::all(tx, &sql, [conversation.as_bytes()], |row| {
         Ok(ImportedPart {
-            summary: ConversationSummary {
-                conversation: rows::conversation(row)?,
-                message_count: col::<i64>(row, 6)? as u64,
-                tokens: sum_to_u64(col(row, 7)?)?,
-            },
+            summary: rows::summary(row)?,
             record: record_at(row, 8)?,
         })
     })

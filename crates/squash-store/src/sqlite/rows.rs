@@ -7,6 +7,8 @@ use uuid::Uuid;
 
 use crate::error::StoreError;
 use crate::provenance::{recall_ref, KindColumns};
+use crate::tokens::sum_to_u64;
+use crate::types::ConversationSummary;
 
 pub fn micros(t: DateTime<Utc>) -> i64 {
     t.timestamp_micros()
@@ -52,6 +54,16 @@ pub fn conversation(row: &Row<'_>) -> Result<Conversation, StoreError> {
         current_thread_id: uuid(&col::<Vec<u8>>(row, 3)?)?.into(),
         created_at: time(col(row, 4)?)?,
         updated_at: time(col(row, 5)?)?,
+    })
+}
+
+/// A conversation and the size of its current thread: the columns [`conversation`] reads, then
+/// the thread's message count and token sum.
+pub fn summary(row: &Row<'_>) -> Result<ConversationSummary, StoreError> {
+    Ok(ConversationSummary {
+        conversation: conversation(row)?,
+        message_count: col::<i64>(row, 6)? as u64,
+        tokens: sum_to_u64(col(row, 7)?)?,
     })
 }
 
