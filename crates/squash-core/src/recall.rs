@@ -141,28 +141,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_reference_reads_in_every_form_a_thread_shows() {
-        for s in [
-            "12",
-            "ref 12",
-            "[ref 12]",
-            " [ref 12] ",
-            "#12",
-            "r12",
-            "ref:12",
-        ] {
-            assert_eq!(
-                s.parse::<RecallRef>(),
-                Ok(RecallRef::new(12).unwrap()),
-                "{s}"
-            );
-        }
-        for s in ["", "0", "ref", "-3", "12a", "ref 1.5", "99999999999"] {
-            assert!(s.parse::<RecallRef>().is_err(), "{s}");
-        }
-    }
-
-    #[test]
     fn the_first_mark_says_how_and_the_others_are_a_few_tokens() {
         let r = RecallRef::new(7).unwrap();
         let plain = Mark {
