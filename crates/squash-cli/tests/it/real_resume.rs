@@ -75,7 +75,7 @@ fn sha256(path: &Path) -> String {
     squash_formats::sha256_hex(&std::fs::read(path).expect("session file"))
 }
 
-async fn two_turns(claude: &Agent, sandbox: &Sandbox) -> (PathBuf, Vec<Value>) {
+pub(crate) async fn two_turns(claude: &Agent, sandbox: &Sandbox) -> (PathBuf, Vec<Value>) {
     let one = AnthropicServer::start(script_one()).await;
     let out = sandbox.claude(claude, &one.base_url(), &[], FIRST).await;
     assert_ran(&out, "claude -p (turn 1)");
