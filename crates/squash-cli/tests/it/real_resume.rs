@@ -405,7 +405,7 @@ async fn the_real_claude_recalls_what_the_fit_trimmed_through_squash_mcp() {
 
     let first = serde_json::to_string(&sent[0]["messages"]).unwrap();
     assert!(
-        first.contains("ref 1: shortened by Squash"),
+        first.contains(&format!("ref 1: {}", squash_core::recall::HOW)),
         "the fitted thread says once how to recall: {first}"
     );
     assert!(
