@@ -1,5 +1,5 @@
-//! Recall in the agents whose MCP support `squash resume` registers without a command-line
-//! flag: a Claude Code session handed over to the real Gemini CLI (its recall server through a
+//! Recall in an agent whose MCP support `squash resume` registers without a command-line flag:
+//! a Claude Code session handed over to the real Gemini CLI (its recall server through a
 //! settings layer of Squash's own), whose loopback model calls `recall`; the original's lines
 //! reach the model in the next request.
 
