@@ -20,9 +20,9 @@ pub struct Mark {
     pub first: bool,
 }
 
-/// Said once, with the first mark of a thread.
-const HOW: &str = "shortened by Squash: the recall tool returns the original of any [ref N] \
-                   verbatim, and search looks through everything said before";
+/// Said once, with the first mark of a thread: as short as it can be and still tell the agent
+/// what to do (the recall server's own instructions say the rest).
+pub const HOW: &str = "the recall tool gives back the original of any [ref N]";
 
 impl Mark {
     /// What a text result ends with: ` [ref 12]`, or on the first mark of a thread the
@@ -157,7 +157,7 @@ mod tests {
             first: true,
         };
         let text = first.apply("Ran it");
-        assert!(text.contains("[ref 7: shortened by Squash") && text.contains("recall tool"));
+        assert_eq!(text, format!("Ran it\n[ref 7: {HOW}]"));
         assert!(estimate_tokens(&first.suffix()) <= mark_tokens() + how_tokens());
         assert_eq!(refs_in(&text), vec![r]);
     }

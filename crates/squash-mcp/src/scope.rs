@@ -32,6 +32,18 @@ impl Scope {
         })
     }
 
+    /// The conversations `ids`, each checked to be in the store: a server started for a
+    /// conversation the database does not hold would only fail at its first call.
+    pub async fn existing(
+        service: &ConversationService,
+        ids: Vec<ConversationId>,
+    ) -> Result<Scope, String> {
+        for id in &ids {
+            service.conversation(*id).await.map_err(|e| e.to_string())?;
+        }
+        Scope::new(ids).map_err(|e| e.to_string())
+    }
+
     /// Every conversation the store holds (for a person who runs the server by hand on their
     /// own store).
     pub async fn everything(service: &ConversationService) -> Result<Scope, String> {

@@ -12,8 +12,8 @@ pub struct AgentCommand {
     pub program: String,
     pub args: Vec<String>,
     /// Variables set for the program besides the environment it inherits (the recall server's
-    /// database and registration); not serialized, as they may hold a database's password.
-    #[serde(skip)]
+    /// database and registration); serialized with a database URL's password hidden.
+    #[serde(serialize_with = "redacted")]
     pub env: Vec<(String, String)>,
     /// The session's working directory, when it names one that exists here.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -38,6 +38,16 @@ impl AgentCommand {
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// The variables as an object, each value with a URL's password hidden.
+fn redacted<S: serde::Serializer>(env: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(env.len()))?;
+    for (k, v) in env {
+        map.serialize_entry(k, &squash_core::redact::redact_url(v))?;
+    }
+    map.end()
 }
 
 /// `[cd <folder> && ][<import> && ]<agent …>`: what a person runs to start the agent on a

@@ -108,9 +108,11 @@ impl RecallServer {
             Agent::Opencode => {
                 let mut command = vec![self.program.clone()];
                 command.extend(args);
+                // opencode reads the variable from its own environment (`{env:…}`), so the
+                // configuration holds no database URL.
                 let server = json!({
                     "type": "local", "command": command, "enabled": true,
-                    "environment": {DATABASE_ENV: self.database},
+                    "environment": {DATABASE_ENV: format!("{{env:{DATABASE_ENV}}}")},
                 });
                 let content =
                     opencode_content(std::env::var("OPENCODE_CONFIG_CONTENT").ok(), server);
@@ -165,6 +167,13 @@ mod tests {
                 .env
                 .iter()
                 .any(|(k, v)| k == DATABASE_ENV && v.contains("secret")));
+            // Nowhere else: not in another variable (opencode's inline configuration), not in a
+            // settings file (Gemini CLI's).
+            assert!(r
+                .env
+                .iter()
+                .all(|(k, v)| k == DATABASE_ENV || !v.contains("secret")));
+            assert!(r.file.iter().all(|(_, text)| !text.contains("secret")));
             let text = format!("{:?}{:?}", r.args, r.env);
             assert!(
                 text.contains(&conv.to_string()),

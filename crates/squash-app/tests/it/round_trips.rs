@@ -45,6 +45,11 @@ impl tracing::field::Visit for Summary {
 }
 
 impl Subscriber for Statements {
+    // Asked at every event, never cached: another test's thread, with no subscriber of its own,
+    // may have registered sqlx's callsites first and left them "never" in the global cache.
+    fn register_callsite(&self, _: &'static Metadata<'static>) -> tracing::subscriber::Interest {
+        tracing::subscriber::Interest::sometimes()
+    }
     fn enabled(&self, metadata: &Metadata<'_>) -> bool {
         metadata.target() == "sqlx::query"
     }
@@ -76,6 +81,7 @@ async fn a_squash_makes_seven_round_trips_and_an_edit_eight() {
     };
     let statements = Statements::default();
     let _counting = tracing::subscriber::set_default(statements.clone());
+    tracing::callsite::rebuild_interest_cache();
     let conv = new_conversation(&b.service, "/tmp/round-trips", "round trips").await;
     let mut ids = Vec::new();
     for n in 0..6 {

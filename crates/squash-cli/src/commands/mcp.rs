@@ -26,7 +26,9 @@ pub async fn run(service: &ConversationService, args: McpArgs) -> anyhow::Result
         for c in &args.conversation {
             ids.push(service.resolve_conversation(c).await?);
         }
-        Scope::new(ids)?
+        Scope::existing(service, ids)
+            .await
+            .map_err(anyhow::Error::msg)?
     };
     squash_mcp::serve_stdio(SquashMcp::new(service.clone(), scope)).await?;
     Ok(())

@@ -10,6 +10,7 @@ mod import_cli;
 mod mcp_cli;
 mod readme_scenario;
 mod real_handoff;
+mod real_recall;
 mod real_resume;
 mod resume_cli;
 mod search_cli;

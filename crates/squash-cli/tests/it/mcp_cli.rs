@@ -32,7 +32,10 @@ fn recall_shows_the_originals_behind_a_reference_and_refuses_what_is_none() {
     let sandbox = crate::sandbox();
     let conv = fitted(&sandbox);
     let shown = sandbox.ok(&["conversation", "show", &conv]);
-    assert!(shown.contains("[ref 2]"), "the fitted thread shows its references: {shown}");
+    assert!(
+        shown.contains("[ref 2]"),
+        "the fitted thread shows its references: {shown}"
+    );
 
     let page = sandbox.json(&["recall", &conv, "[ref 1]", "-n", "5"]);
     assert_eq!(page["recall_ref"], 1);

@@ -382,7 +382,7 @@ async fn a_claude_session_is_handed_to_the_real_codex() {
     let new_id = report["written"]["session_id"]
         .as_str()
         .expect("a new rollout");
-    assert_eq!(report["command"][1], "resume");
+    assert_eq!(verb_of(&report), "resume");
     let handoff = &report["written"]["report"]["handoff"];
     assert_eq!(handoff["calls_mapped"], json!(1), "{handoff}");
     assert_eq!(handoff["calls_as_text"], json!(1), "{handoff}");
@@ -465,7 +465,7 @@ async fn a_codex_rollout_is_handed_to_the_real_claude() {
     let new_id = report["written"]["session_id"]
         .as_str()
         .expect("a new session");
-    assert_eq!(report["command"][1], "--resume");
+    assert_eq!(verb_of(&report), "--resume");
     assert_eq!(
         report["written"]["report"]["handoff"]["calls_mapped"],
         json!(1)
@@ -505,4 +505,20 @@ async fn a_codex_rollout_is_handed_to_the_real_claude() {
     assert_eq!(bash["name"], "Bash");
     assert_eq!(bash["input"]["command"], json!(probe_command()));
     assert!(history.contains(PROBE), "its result is sent: {history}");
+}
+
+/// The word of a resume's command that resumes the session: the first after the recall
+/// server's registration (`--mcp-config …`, `-c mcp_servers.…`), which comes before it.
+fn verb_of(report: &Value) -> &str {
+    let words: Vec<&str> = report["command"]
+        .as_array()
+        .expect("the command")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    words
+        .iter()
+        .copied()
+        .find(|w| *w == "resume" || *w == "--resume")
+        .expect("a resume verb")
 }

@@ -75,7 +75,7 @@ fn sha256(path: &Path) -> String {
     squash_formats::sha256_hex(&std::fs::read(path).expect("session file"))
 }
 
-async fn two_turns(claude: &Agent, sandbox: &Sandbox) -> (PathBuf, Vec<Value>) {
+pub(crate) async fn two_turns(claude: &Agent, sandbox: &Sandbox) -> (PathBuf, Vec<Value>) {
     let one = AnthropicServer::start(script_one()).await;
     let out = sandbox.claude(claude, &one.base_url(), &[], FIRST).await;
     assert_ran(&out, "claude -p (turn 1)");
@@ -405,7 +405,7 @@ async fn the_real_claude_recalls_what_the_fit_trimmed_through_squash_mcp() {
 
     let first = serde_json::to_string(&sent[0]["messages"]).unwrap();
     assert!(
-        first.contains("ref 1: shortened by Squash"),
+        first.contains(&format!("ref 1: {}", squash_core::recall::HOW)),
         "the fitted thread says once how to recall: {first}"
     );
     assert!(

@@ -175,7 +175,13 @@ fn a_dry_run_fits_and_writes_a_new_session_beside_the_original() {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    assert_eq!(command[1..], ["--resume", id, "--model", "sonnet"]);
+    // The recall server's registration first, then the resume and the person's arguments.
+    assert_eq!(command[1], "--mcp-config", "{command:?}");
+    let at = command
+        .iter()
+        .position(|w| *w == "--resume")
+        .expect("--resume");
+    assert_eq!(command[at..], ["--resume", id, "--model", "sonnet"]);
     let fit = &report["fit"];
     assert!(
         fit["tokens_after"].as_u64() < fit["tokens_before"].as_u64(),

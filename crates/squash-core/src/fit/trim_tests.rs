@@ -122,7 +122,7 @@ fn a_marked_trim_names_its_reference_and_trims_what_an_unmarked_one_does() {
     );
     let explained = trim_text(&log, true, Some(&first)).expect("trimmed");
     assert!(
-        explained.contains("ref 12: shortened by Squash"),
+        explained.contains(&format!("ref 12: {}", crate::recall::HOW)),
         "{explained}"
     );
     assert_eq!(crate::recall::refs_in(&explained), vec![recall]);

@@ -155,7 +155,11 @@ async fn squash_through_the_cli(b: &Backend, claude: &Agent) {
     let op = done.outcome.operation.expect("the operation");
     assert_eq!(op.kind.provider().map(|p| p.as_str()), Some("claude-cli"));
     let stored = done.outcome.message.expect("the squash message");
-    assert_eq!(squash_core::render::message_text(&stored).trim(), answer);
+    // Stored with the reference recall finds the sources by.
+    assert_eq!(
+        squash_core::render::message_text(&stored).trim(),
+        format!("{answer} [ref 1]")
+    );
 }
 
 #[tokio::test]

@@ -1,0 +1,75 @@
+//! Recall in an agent whose MCP support `squash resume` registers without a command-line flag:
+//! a Claude Code session handed over to the real Gemini CLI (its recall server through a
+//! settings layer of Squash's own), whose loopback model calls `recall`; the original's lines
+//! reach the model in the next request.
+
+use crate::real_resume::two_turns;
+use crate::squash_with_agent as squash;
+use serde_json::json;
+use squash_testkit::agents::cli::assert_ran;
+use squash_testkit::agents::gemini::{self, GeminiServer};
+use squash_testkit::agents::{Agent, AgentKind, Sandbox};
+
+#[tokio::test]
+async fn the_real_gemini_recalls_through_squash_mcp_after_a_handoff() {
+    let (Some(claude), Some(gemini_cli)) = (
+        Agent::find(AgentKind::Claude),
+        Agent::find(AgentKind::Gemini),
+    ) else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    two_turns(&claude, &sandbox).await;
+    let server = GeminiServer::start(vec![
+        // Gemini CLI offers an MCP server's tools as `mcp_<server>_<tool>`.
+        vec![gemini::call(
+            "mcp_squash_recall",
+            json!({"ref": "1", "offset": 740, "limit": 20}),
+        )],
+        vec![gemini::text("Recalled.")],
+    ])
+    .await;
+    // Gemini CLI skips a settings file below a directory others may write (any under /tmp):
+    // Squash's files go where the person's data directory would be, here under target/.
+    let data = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a data directory");
+    let output = squash(&sandbox, &gemini_cli.bin)
+        .env("XDG_DATA_HOME", data.path())
+        .env("GOOGLE_GEMINI_BASE_URL", server.base_url())
+        .env("GEMINI_API_KEY", "test")
+        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+        .args(["resume", &claude_session(&sandbox), "--agent", "gemini"])
+        .args([
+            "--strategy",
+            "mask",
+            "--keep-last",
+            "1",
+            "--budget",
+            "3k",
+            "--",
+        ])
+        .args(["--yolo", "-p", "go on"])
+        .output()
+        .await
+        .expect("run squash resume");
+    assert_ran(&output, "squash resume --agent gemini");
+    let turns = server.turns();
+    assert!(turns.len() >= 2, "{turns:#?}");
+    let tools = serde_json::to_string(&turns[0]["tools"]).unwrap();
+    assert!(tools.contains("\"mcp_squash_recall\""), "{tools}");
+    let history = serde_json::to_string(&turns[1]["contents"]).unwrap();
+    for line in ["lines 741–760 of 1501", "report line 750"] {
+        assert!(history.contains(line), "{line} in {history}");
+    }
+}
+
+/// The Claude Code session the sandbox holds.
+fn claude_session(sandbox: &Sandbox) -> String {
+    let files =
+        squash_testkit::agents::cli::session_files(&sandbox.claude_config().join("projects"));
+    files
+        .into_iter()
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+        .expect("a session")
+        .to_string_lossy()
+        .into_owned()
+}
