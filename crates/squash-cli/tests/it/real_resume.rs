@@ -111,20 +111,7 @@ async fn squash_resume_masks_old_outputs_and_the_real_claude_resumes_it() {
     let (session, turn_two) = two_turns(&claude, &sandbox).await;
     let original_hash = sha256(&session);
     let server = AnthropicServer::start(vec![vec![Block::text(RESUMED)]]).await;
-    let output = squash(&sandbox, &claude.bin)
-        .env("ANTHROPIC_BASE_URL", server.base_url())
-        .env("ANTHROPIC_API_KEY", "test")
-        .env("IS_SANDBOX", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("DISABLE_TELEMETRY", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .args(["resume", "--agent", "claude", "--strategy", "mask"])
-        .args(["--keep-last", "1", "--budget", "3k", "--"])
-        .args(["--dangerously-skip-permissions", "-p", "go on"])
-        .output()
-        .await
-        .expect("run squash resume");
-    assert_ran(&output, "squash resume");
+    let output = resume_with_claude(&sandbox, &claude, &server).await;
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("starting: "), "{stdout}");
     assert!(
@@ -385,20 +372,7 @@ async fn the_real_claude_recalls_what_the_fit_trimmed_through_squash_mcp() {
         vec![Block::text(RESUMED)],
     ])
     .await;
-    let output = squash(&sandbox, &claude.bin)
-        .env("ANTHROPIC_BASE_URL", server.base_url())
-        .env("ANTHROPIC_API_KEY", "test")
-        .env("IS_SANDBOX", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("DISABLE_TELEMETRY", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .args(["resume", "--agent", "claude", "--strategy", "mask"])
-        .args(["--keep-last", "1", "--budget", "3k", "--"])
-        .args(["--dangerously-skip-permissions", "-p", "go on"])
-        .output()
-        .await
-        .expect("run squash resume");
-    assert_ran(&output, "squash resume");
+    resume_with_claude(&sandbox, &claude, &server).await;
     assert_eq!(server.unserved(), 0, "the model was asked twice");
     let sent = server.agent_requests();
     assert_eq!(sent.len(), 2, "{sent:#?}");
@@ -437,4 +411,28 @@ async fn the_real_claude_recalls_what_the_fit_trimmed_through_squash_mcp() {
     ] {
         assert!(text.contains(line), "{line} in {text}");
     }
+}
+
+/// `squash resume` of the sandbox's latest Claude Code session (its old outputs masked, to
+/// 3k tokens), which execs the real claude against `server` to go on.
+async fn resume_with_claude(
+    sandbox: &Sandbox,
+    claude: &Agent,
+    server: &AnthropicServer,
+) -> std::process::Output {
+    let output = squash(sandbox, &claude.bin)
+        .env("ANTHROPIC_BASE_URL", server.base_url())
+        .env("ANTHROPIC_API_KEY", "test")
+        .env("IS_SANDBOX", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .args(["resume", "--agent", "claude", "--strategy", "mask"])
+        .args(["--keep-last", "1", "--budget", "3k", "--"])
+        .args(["--dangerously-skip-permissions", "-p", "go on"])
+        .output()
+        .await
+        .expect("run squash resume");
+    assert_ran(&output, "squash resume");
+    output
 }
