@@ -43,9 +43,11 @@ pub struct Recalled {
     pub messages: usize,
     /// The page: each original under a line naming its role and place, in thread order.
     pub text: String,
-    /// The page's first line (from 0), and how many lines the originals have in all.
+    /// The page's first line (from 0).
     pub offset: usize,
-    pub total_lines: usize,
+    /// How many lines the originals have in all, when the page reached their end (a page of
+    /// a digest of thousands of messages reads only as far as it shows).
+    pub total_lines: Option<usize>,
     /// Where the next page starts, when there is one.
     pub next_offset: Option<usize>,
 }
@@ -72,28 +74,48 @@ impl ConversationService {
             }
             read => read?,
         };
-        let sources = self.store().messages(&operation.source_message_ids).await?;
-        let text = originals_text(&sources);
-        let lines: Vec<&str> = text.lines().collect();
-        if page.offset >= lines.len().max(1) {
+        let mut page_text = Pager::new(page.offset, limit);
+        let n = operation.source_message_ids.len();
+        let mut read_all = true;
+        for (c, chunk) in operation.source_message_ids.chunks(READ_CHUNK).enumerate() {
+            // A full page reads no further chunk; the lines of the one it holds are counted.
+            if page_text.full {
+                read_all = false;
+                break;
+            }
+            for (i, m) in self.store().messages(chunk).await?.iter().enumerate() {
+                if c + i > 0 {
+                    page_text.line("");
+                }
+                page_text.line(&format!(
+                    "[{} · message {} of {n}]",
+                    m.role,
+                    c * READ_CHUNK + i + 1
+                ));
+                for line in squash_core::render::message_text(m).lines() {
+                    page_text.line(line);
+                }
+            }
+        }
+        let (text, next_offset, total_lines) = page_text.finish(read_all);
+        if text.is_empty() && page.offset > 0 {
+            let lines = total_lines.unwrap_or(page.offset);
             return Err(ServiceError::Invalid(format!(
-                "{recall} has {} lines; a page starts at 0 to {}, not {}",
-                lines.len(),
-                lines.len().saturating_sub(1),
+                "{recall} has {lines} lines; a page starts at 0 to {}, not {}",
+                lines.saturating_sub(1),
                 page.offset
             )));
         }
-        let (taken, end) = page_of(&lines, page.offset, limit);
         Ok(Recalled {
             conversation_id: conversation,
             recall_ref: recall,
             operation_id: operation.id,
             kind: operation.kind.tag(),
-            messages: sources.len(),
-            text: taken,
+            messages: n,
+            text,
             offset: page.offset,
-            total_lines: lines.len(),
-            next_offset: (end < lines.len()).then_some(end),
+            total_lines,
+            next_offset,
         })
     }
 
@@ -109,55 +131,104 @@ impl ConversationService {
     }
 }
 
-/// The originals as one text: each under `[role · message N of M]`, whole.
-fn originals_text(sources: &[Message]) -> String {
-    let n = sources.len();
-    sources
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            format!(
-                "[{} · message {} of {n}]\n{}",
-                m.role,
-                i + 1,
-                squash_core::render::message_text(m)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n\n")
+/// Sources read from the store at a time: a page of a digest of thousands of messages reads
+/// only as far as it shows.
+const READ_CHUNK: usize = 32;
+
+/// Lines of the originals, in order, kept from `offset` on until the page holds `limit` lines
+/// or [`MAX_RECALL_CHARS`] (never fewer than one line).
+struct Pager {
+    offset: usize,
+    limit: usize,
+    /// Lines counted, and the first one the page did not take.
+    seen: usize,
+    next: usize,
+    text: String,
+    taken: usize,
+    full: bool,
 }
 
-/// Up to `limit` lines from `offset`, cut earlier at [`MAX_RECALL_CHARS`] (never below one
-/// line), and where the page ends.
-fn page_of(lines: &[&str], offset: usize, limit: usize) -> (String, usize) {
-    let mut out = String::new();
-    let mut end = offset;
-    for line in lines.iter().skip(offset).take(limit) {
-        if end > offset && out.len() + line.len() + 1 > MAX_RECALL_CHARS {
-            break;
+impl Pager {
+    fn new(offset: usize, limit: usize) -> Pager {
+        Pager {
+            offset,
+            limit,
+            seen: 0,
+            next: 0,
+            text: String::new(),
+            taken: 0,
+            full: false,
         }
-        if end > offset {
-            out.push('\n');
-        }
-        out.push_str(line);
-        end += 1;
     }
-    (out, end)
+
+    /// Counts the next line, and keeps it when the page has room.
+    fn line(&mut self, line: &str) {
+        if self.seen >= self.offset && !self.full {
+            let over = self.taken == self.limit
+                || (self.taken > 0 && self.text.len() + line.len() + 1 > MAX_RECALL_CHARS);
+            if over {
+                self.full = true;
+            } else {
+                if self.taken > 0 {
+                    self.text.push('\n');
+                }
+                self.text.push_str(line);
+                self.taken += 1;
+            }
+        }
+        if !self.full {
+            self.next = self.seen + 1;
+        }
+        self.seen += 1;
+    }
+
+    /// The page, where the next one starts, and how many lines there are in all when every line
+    /// was counted (`read_all`).
+    fn finish(self, read_all: bool) -> (String, Option<usize>, Option<usize>) {
+        let total = read_all.then_some(self.seen);
+        let next = (self.full || !read_all).then_some(self.next);
+        (self.text, next, total)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn page(lines: &[&str], offset: usize, limit: usize) -> (String, Option<usize>, Option<usize>) {
+        let mut p = Pager::new(offset, limit);
+        for l in lines {
+            p.line(l);
+        }
+        p.finish(true)
+    }
+
     #[test]
     fn a_page_stops_at_its_limit_or_its_characters_never_below_one_line() {
         let lines: Vec<String> = (0..10).map(|i| format!("line {i}")).collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        assert_eq!(page_of(&lines, 0, 3), ("line 0\nline 1\nline 2".into(), 3));
-        assert_eq!(page_of(&lines, 8, 5), ("line 8\nline 9".into(), 10));
+        assert_eq!(
+            page(&lines, 0, 3),
+            ("line 0\nline 1\nline 2".into(), Some(3), Some(10))
+        );
+        assert_eq!(
+            page(&lines, 8, 5),
+            ("line 8\nline 9".into(), None, Some(10))
+        );
+        assert_eq!(
+            page(&lines, 7, 3),
+            ("line 7\nline 8\nline 9".into(), None, Some(10))
+        );
+        assert_eq!(page(&lines, 12, 3), (String::new(), None, Some(10)));
         let long = "x".repeat(MAX_RECALL_CHARS * 2);
         let big = [long.as_str(), "next"];
-        let (text, end) = page_of(&big, 0, 10);
-        assert_eq!((text.len(), end), (long.len(), 1));
+        let (text, next, total) = page(&big, 0, 10);
+        assert_eq!((text.len(), next, total), (long.len(), Some(1), Some(2)));
+        // Not every line counted: where the next page starts, not how many there are.
+        let mut p = Pager::new(0, 2);
+        for l in &lines[..5] {
+            p.line(l);
+        }
+        assert_eq!(p.finish(false), ("line 0\nline 1".into(), Some(2), None));
     }
 }

@@ -25,17 +25,18 @@ pub fn recalled(r: &Recalled) -> String {
     } else {
         format!("{} messages", r.messages)
     };
+    let of = r
+        .total_lines
+        .map_or_else(|| "more follow".to_owned(), |n| format!("of {n}"));
     let mut out = format!(
-        "[{}] stands for {what} of {messages}; lines {}–{last} of {}:\n{}",
+        "[{}] stands for {what} of {messages}; lines {}–{last} {of}:\n{}",
         r.recall_ref,
         r.offset + 1,
-        r.total_lines,
         r.text
     );
     if let Some(next) = r.next_offset {
         out.push_str(&format!(
-            "\n[{} more lines: recall with ref \"{}\" and offset {next}]",
-            r.total_lines - next,
+            "\n[more lines: recall with ref \"{}\" and offset {next}]",
             r.recall_ref.get()
         ));
     }

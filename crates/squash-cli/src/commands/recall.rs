@@ -41,8 +41,7 @@ pub async fn run(
         let mut s = recalled.text.clone();
         if let Some(next) = recalled.next_offset {
             s.push_str(&format!(
-                "\n[{} more lines: squash recall {} {} --offset {next}]",
-                recalled.total_lines - next,
+                "\n[more lines: squash recall {} {} --offset {next}]",
                 args.conversation,
                 recalled.recall_ref.get()
             ));
