@@ -23,5 +23,7 @@ mod properties;
 mod real_agents;
 mod round_trips;
 mod search;
+mod search_history;
+mod search_rule;
 mod story;
 mod tokens;
