@@ -25,5 +25,6 @@ mod round_trips;
 mod search;
 mod search_history;
 mod search_rule;
+mod search_windows;
 mod story;
 mod tokens;

@@ -3,7 +3,7 @@
 //! most distinct query terms (the first such window), cut out of the text as it is written,
 //! with the matching words as parts of their own.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -36,15 +36,19 @@ pub fn snippet(text: &str, query: &SearchQuery) -> Vec<SnippetPart> {
     // Stemming is the cost: a token whose first letter starts no query term cannot be one
     // (folding and stemming keep the first letter, accents aside), so it is not stemmed.
     let firsts: HashSet<char> = wanted.iter().filter_map(|t| t.chars().next()).collect();
+    // A word is stemmed once, however often it comes back.
+    let mut seen: HashMap<&str, Option<&str>> = HashMap::new();
     let spans: Vec<(usize, usize, Option<&str>)> = token_spans(text)
         .take(MAX_INDEXED_TOKENS)
         .map(|(start, end)| {
             let word = &text[start..end];
-            let first = word.chars().flat_map(char::to_lowercase).nfd().next();
-            let hit = first
-                .filter(|c| firsts.contains(c))
-                .map(|_| term(word))
-                .and_then(|t| wanted.get(t.as_str()).copied());
+            let hit = *seen.entry(word).or_insert_with(|| {
+                let first = word.chars().flat_map(char::to_lowercase).nfd().next();
+                first
+                    .filter(|c| firsts.contains(c))
+                    .map(|_| term(word))
+                    .and_then(|t| wanted.get(t.as_str()).copied())
+            });
             (start, end, hit)
         })
         .collect();

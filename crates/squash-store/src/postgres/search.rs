@@ -5,9 +5,10 @@
 //! each match's row: for a word in most of 100,000 messages that was the whole table (465 ms
 //! at p99). So the newest candidates are read a window of keys at a time, newest first: the
 //! text index ANDed with the key range (or the conversation's `(conversation_key, key)` range),
-//! so that only the matches of the window are visited. The first window is small; each next
-//! one is sized from the density of matches seen so far. A common word is done in one window,
-//! a rare one in a few, each of them a probe of its short posting list.
+//! so that only the matches of the window are visited. The first window is small: a common
+//! word is done there. When it holds too few, a word with few matches has them all visited at
+//! once through the text index alone; otherwise the next windows are sized from the density of
+//! matches seen so far.
 
 use sqlx::{PgConnection, PgPool};
 use squash_core::search::SearchQuery;
@@ -36,20 +37,18 @@ enum Scope {
     History(i64),
 }
 
-/// The matches of `$1` among keys `$2..=$3` of every conversation, those in current threads,
-/// newest first, at most `$4`, with their rank. `matches` is materialized on purpose: it keeps
-/// the planner on the text index ANDed with the key range, rather than walking the primary key
-/// and testing every row; it holds keys only (a tsvector is kilobytes). The position is a
-/// LATERAL probe per match (`links::position_in_thread`), newest first, and the rank reads the
-/// row again for the matches kept alone, stopping at the limit.
-macro_rules! current_window {
-    ($scope:literal) => {
+/// The matches `$source` gives (rows `key, conversation_key`) that are in current threads,
+/// newest first, at most `$limit`, with their rank. `matches` is materialized on purpose: it
+/// keeps the planner on the text index (ANDed with the key range), rather than walking the
+/// primary key and testing every row; it holds keys only (a tsvector is kilobytes). The
+/// position is a LATERAL probe per match (`links::position_in_thread`), newest first, and the
+/// rank reads the row again for the matches kept alone, stopping at the limit.
+macro_rules! in_current_threads {
+    ($source:literal, $limit:literal) => {
         concat!(
-            "WITH matches AS MATERIALIZED ( \
-                 SELECT m.key, m.conversation_key FROM messages m \
-                 WHERE m.search_terms @@ $1::tsquery AND m.key BETWEEN $2 AND $3 ",
-            $scope,
-            " ) \
+            "WITH matches AS MATERIALIZED (",
+            $source,
+            ") \
              SELECT mk.key, ts_rank(r.search_terms, $1::tsquery)::float8 AS rank \
              FROM (SELECT * FROM matches ORDER BY key DESC) mk \
              JOIN conversations c ON c.key = mk.conversation_key \
@@ -57,22 +56,65 @@ macro_rules! current_window {
             position_in_thread!("mk.key", "c.current_thread_key"),
             " AS position) tm \
              JOIN messages r ON r.key = mk.key \
-             WHERE tm.position IS NOT NULL ORDER BY mk.key DESC LIMIT $4"
+             WHERE tm.position IS NOT NULL ORDER BY mk.key DESC LIMIT ",
+            $limit
         )
     };
 }
 
-/// With a scope, `$5` is the conversation's key; a separate statement, as an `OR $5 IS NULL`
-/// would hide the `(conversation_key, key)` range from the planner.
-const CURRENT_ALL: &str = current_window!("AND $5::bigint IS NULL");
-const CURRENT_ONE: &str = current_window!("AND m.conversation_key = $5");
+/// The statements of one kind of search: a window of keys `$2..=$3` (at most `$4` candidates,
+/// `$5` the conversation's key or NULL), and the given keys `$2` (at most `$3`).
+struct Statements {
+    window: &'static str,
+    keys: &'static str,
+}
 
-/// The matches of `$1` among keys `$2..=$3` of conversation `$5`, newest first, at most `$4`.
-const HISTORY: &str = "SELECT m.key, ts_rank(m.search_terms, $1::tsquery)::float8 AS rank \
-     FROM messages m \
-     WHERE m.search_terms @@ $1::tsquery AND m.conversation_key = $5 \
-       AND m.key BETWEEN $2 AND $3 \
-     ORDER BY m.key DESC LIMIT $4";
+/// In current threads, of every conversation. With a scope, a statement of its own, as an
+/// `OR $5 IS NULL` would hide the `(conversation_key, key)` range from the planner.
+const CURRENT_ALL: Statements = Statements {
+    window: in_current_threads!(
+        "SELECT m.key, m.conversation_key FROM messages m \
+         WHERE m.search_terms @@ $1::tsquery AND m.key BETWEEN $2 AND $3 \
+           AND $5::bigint IS NULL",
+        "$4"
+    ),
+    keys: in_current_threads!(
+        "SELECT m.key, m.conversation_key FROM messages m WHERE m.key = ANY($2::bigint[])",
+        "$3"
+    ),
+};
+
+/// In current threads, of conversation `$5`.
+const CURRENT_ONE: Statements = Statements {
+    window: in_current_threads!(
+        "SELECT m.key, m.conversation_key FROM messages m \
+         WHERE m.search_terms @@ $1::tsquery AND m.key BETWEEN $2 AND $3 \
+           AND m.conversation_key = $5",
+        "$4"
+    ),
+    keys: CURRENT_ALL.keys,
+};
+
+/// Every message of conversation `$5`.
+const HISTORY: Statements = Statements {
+    window: "SELECT m.key, ts_rank(m.search_terms, $1::tsquery)::float8 AS rank \
+             FROM messages m \
+             WHERE m.search_terms @@ $1::tsquery AND m.conversation_key = $5 \
+               AND m.key BETWEEN $2 AND $3 \
+             ORDER BY m.key DESC LIMIT $4",
+    keys: "SELECT m.key, ts_rank(m.search_terms, $1::tsquery)::float8 AS rank \
+           FROM messages m WHERE m.key = ANY($2::bigint[]) ORDER BY m.key DESC LIMIT $3",
+};
+
+/// Every match of `$1` (of conversation `$2`, or of all when NULL) if there are fewer than
+/// `$3`: the text index alone — the scope is a filter (`+ 0`) it cannot be ANDed with, since a
+/// rare word's few matches cost less to visit than a conversation's whole key range.
+const FEW: &str = "SELECT m.key FROM messages m \
+     WHERE m.search_terms @@ $1::tsquery AND ($2::bigint IS NULL OR m.conversation_key + 0 = $2) \
+     LIMIT $3";
+
+/// Up to this many matches are visited at once when the first window finds too few.
+const FEW_MATCHES: i64 = 2 * CANDIDATES_READ;
 
 /// The next window's width, after `found` candidates in `spanned` keys: enough for what is
 /// still wanted at the density seen (with room to spare), at least twice the last one.
@@ -86,7 +128,8 @@ fn next_window(last: i64, found: usize, spanned: i64) -> i64 {
 }
 
 /// The newest candidates `(key, rank)` of `tsquery` that `scope` keeps, at most
-/// `CANDIDATES_READ`, read window by window (see the module docs).
+/// `CANDIDATES_READ`: the newest window of keys; if it holds too few, every match when there
+/// are few (`FEW`); else more windows, each sized from the density seen.
 async fn candidates(
     conn: &mut PgConnection,
     tsquery: &str,
@@ -115,7 +158,7 @@ async fn candidates(
     let mut width = FIRST_WINDOW;
     loop {
         let from = high.saturating_sub(width - 1).max(low);
-        let rows: Vec<(i64, f64)> = sqlx::query_as(sql)
+        let rows: Vec<(i64, f64)> = sqlx::query_as(sql.window)
             .bind(tsquery)
             .bind(from)
             .bind(high)
@@ -127,6 +170,25 @@ async fn candidates(
         found.extend(rows);
         if found.len() as i64 >= CANDIDATES_READ || from == low {
             return Ok(found);
+        }
+        if high == top {
+            // After the first window: a word in few messages is all visited at once.
+            let keys: Vec<i64> = sqlx::query_scalar(FEW)
+                .bind(tsquery)
+                .bind(conversation)
+                .bind(FEW_MATCHES)
+                .fetch_all(&mut *conn)
+                .await
+                .db()?;
+            if (keys.len() as i64) < FEW_MATCHES {
+                return sqlx::query_as(sql.keys)
+                    .bind(tsquery)
+                    .bind(&keys)
+                    .bind(CANDIDATES_READ)
+                    .fetch_all(&mut *conn)
+                    .await
+                    .db();
+            }
         }
         width = next_window(width, found.len(), top - from + 1);
         high = from - 1;

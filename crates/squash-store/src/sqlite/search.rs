@@ -27,8 +27,9 @@ fn key_range(tx: &Transaction<'_>, conversation: Option<i64>) -> Result<(i64, i6
         None => Ok((i64::MIN, i64::MAX)),
         Some(key) => tx
             .prepare_cached(
-                "SELECT COALESCE(MIN(key), 0), COALESCE(MAX(key), -1) FROM messages \
-                 WHERE conversation_key = ?1",
+                // Two subqueries: each is one probe; MIN and MAX in one SELECT read every key.
+                "SELECT COALESCE((SELECT MIN(key) FROM messages WHERE conversation_key = ?1), 0), \
+                        COALESCE((SELECT MAX(key) FROM messages WHERE conversation_key = ?1), -1)",
             )
             .and_then(|mut s| s.query_row([key], |r| Ok((r.get(0)?, r.get(1)?))))
             .map_err(map_err),
