@@ -95,13 +95,17 @@ const CURRENT_ONE: Statements = Statements {
     keys: CURRENT_ALL.keys,
 };
 
-/// Every message of conversation `$5`.
+/// Every message of conversation `$5`: the window's matches (keys only, as above), then the
+/// rank of the newest `$4` alone.
 const HISTORY: Statements = Statements {
-    window: "SELECT m.key, ts_rank(m.search_terms, $1::tsquery)::float8 AS rank \
-             FROM messages m \
-             WHERE m.search_terms @@ $1::tsquery AND m.conversation_key = $5 \
-               AND m.key BETWEEN $2 AND $3 \
-             ORDER BY m.key DESC LIMIT $4",
+    window: "WITH matches AS MATERIALIZED ( \
+                 SELECT m.key FROM messages m \
+                 WHERE m.search_terms @@ $1::tsquery AND m.conversation_key = $5 \
+                   AND m.key BETWEEN $2 AND $3 \
+             ) \
+             SELECT mk.key, ts_rank(r.search_terms, $1::tsquery)::float8 AS rank \
+             FROM (SELECT key FROM matches ORDER BY key DESC LIMIT $4) mk \
+             JOIN messages r ON r.key = mk.key ORDER BY mk.key DESC",
     keys: "SELECT m.key, ts_rank(m.search_terms, $1::tsquery)::float8 AS rank \
            FROM messages m WHERE m.key = ANY($2::bigint[]) ORDER BY m.key DESC LIMIT $3",
 };
@@ -116,15 +120,14 @@ const FEW: &str = "SELECT m.key FROM messages m \
 /// Up to this many matches are visited at once when the first window finds too few.
 const FEW_MATCHES: i64 = 2 * CANDIDATES_READ;
 
-/// The next window's width, after `found` candidates in `spanned` keys: enough for what is
-/// still wanted at the density seen (with room to spare), at least twice the last one.
-fn next_window(last: i64, found: usize, spanned: i64) -> i64 {
-    let wanted = CANDIDATES_READ - found as i64;
+/// How many keys hold `wanted` more candidates at the density seen (`found` in `spanned`
+/// keys), with room to spare; four times the last window when none was seen.
+fn next_window(last: i64, wanted: i64, found: usize, spanned: i64) -> i64 {
     if found == 0 {
         return last.saturating_mul(4);
     }
-    let estimate = (wanted as f64 * spanned as f64 / found as f64 * 1.5) as i64;
-    estimate.max(last.saturating_mul(2))
+    let estimate = (wanted as f64 * spanned as f64 / found as f64 * 1.25) as i64;
+    estimate.max(FIRST_WINDOW / 4)
 }
 
 /// The newest candidates `(key, rank)` of `tsquery` that `scope` keeps, at most
@@ -171,8 +174,11 @@ async fn candidates(
         if found.len() as i64 >= CANDIDATES_READ || from == low {
             return Ok(found);
         }
-        if high == top {
-            // After the first window: a word in few messages is all visited at once.
+        let spanned = top - from + 1;
+        // After the first window: a word in few messages (as far as its density there says)
+        // is all visited at once.
+        let few = found.len() as i64 * (top - low + 1) / spanned < FEW_MATCHES / 2;
+        if high == top && few {
             let keys: Vec<i64> = sqlx::query_scalar(FEW)
                 .bind(tsquery)
                 .bind(conversation)
@@ -190,7 +196,12 @@ async fn candidates(
                     .db();
             }
         }
-        width = next_window(width, found.len(), top - from + 1);
+        width = next_window(
+            width,
+            CANDIDATES_READ - found.len() as i64,
+            found.len(),
+            spanned,
+        );
         high = from - 1;
     }
 }
