@@ -96,12 +96,15 @@ const CURRENT_ONE: Statements = Statements {
 };
 
 /// Every message of conversation `$5`: the window's matches (keys only, as above), then the
-/// rank of the newest `$4` alone.
+/// rank of the newest `$4` alone. The window is a range of the primary key and the
+/// conversation a filter (`+ 0`): the `(conversation_key, key)` index offered the planner a
+/// scan of the whole window testing every row's terms, which for a word in 2 % of a
+/// 100,000-message conversation cost 150 ms.
 const HISTORY: Statements = Statements {
     window: "WITH matches AS MATERIALIZED ( \
                  SELECT m.key FROM messages m \
-                 WHERE m.search_terms @@ $1::tsquery AND m.conversation_key = $5 \
-                   AND m.key BETWEEN $2 AND $3 \
+                 WHERE m.search_terms @@ $1::tsquery AND m.key BETWEEN $2 AND $3 \
+                   AND m.conversation_key + 0 = $5 \
              ) \
              SELECT mk.key, ts_rank(r.search_terms, $1::tsquery)::float8 AS rank \
              FROM (SELECT key FROM matches ORDER BY key DESC LIMIT $4) mk \
