@@ -2,14 +2,16 @@
 # Fetches the real agent CLIs the agent tests drive against loopback model servers (Claude Code,
 # Codex, Gemini CLI, opencode), pinned, into the gitignored .ci/agents: npm packages, their
 # native binaries included. Claude Code's postinstall may be refused; its binary runs anyway.
+# Beside them, the MCP Inspector, whose CLI mode is the independent client of the protocol test
+# of `squash mcp`.
 #
 # Usage: scripts/fetch-agents.sh [DIR]   (DIR defaults to .ci/agents in the repository)
 # Does nothing when DIR already holds these pins. Needs npm.
-# The tests find them through SQUASH_{CLAUDE,CODEX,GEMINI,OPENCODE}_BIN=DIR/node_modules/.bin/…
+# The tests find them through SQUASH_{CLAUDE,CODEX,GEMINI,OPENCODE,MCP_INSPECTOR}_BIN=DIR/node_modules/.bin/…
 set -euo pipefail
 
 PINS=(@anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0 @google/gemini-cli@0.61.0
-  opencode-ai@1.18.33)
+  opencode-ai@1.18.33 @modelcontextprotocol/inspector@2.12.0)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="${1:-$root/.ci/agents}"
@@ -23,7 +25,7 @@ present() {
     installed="$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$dir/node_modules/$name/package.json" 2>/dev/null | head -1)"
     [[ "$installed" == "$version" ]] || return 1
   done
-  for bin in claude codex gemini opencode; do [[ -x "$bins/$bin" ]] || return 1; done
+  for bin in claude codex gemini opencode mcp-inspector; do [[ -x "$bins/$bin" ]] || return 1; done
 }
 
 if present; then

@@ -79,8 +79,8 @@ if [[ "${SQUASH_NO_FETCH:-0}" != 1 ]]; then
   fi
 fi
 agents=.ci/agents/node_modules/.bin
-for agent in claude codex gemini opencode; do
-  var="SQUASH_$(echo "$agent" | tr '[:lower:]' '[:upper:]')_BIN"
+for agent in claude codex gemini opencode mcp-inspector; do
+  var="SQUASH_$(echo "$agent" | tr '[:lower:]-' '[:upper:]_')_BIN"
   if [[ -z "${!var:-}" && -x "$agents/$agent" ]]; then
     export "$var=$PWD/$agents/$agent"
   fi
@@ -96,7 +96,7 @@ if [[ -s "$skip_log" ]]; then
   sort -u "$skip_log" | sed 's/^/    /'
   echo "    (test model: bash scripts/fetch-test-model.sh; browser: apt-get install chromium chromium-driver;"
   echo "     agent CLIs: bash scripts/fetch-agents.sh, or set SQUASH_CLAUDE_BIN, SQUASH_CODEX_BIN,"
-  echo "     SQUASH_GEMINI_BIN and SQUASH_OPENCODE_BIN)"
+  echo "     SQUASH_GEMINI_BIN, SQUASH_OPENCODE_BIN and SQUASH_MCP_INSPECTOR_BIN)"
 else
   echo "==> no test skipped"
 fi

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use squash_core::thread_ops::PartnerAdded;
 use squash_core::{
-    ConversationId, Message, MessageId, SquashOperation, Thread, ThreadId, ThreadOrigin,
+    ConversationId, Message, MessageId, RecallRef, SquashOperation, Thread, ThreadId, ThreadOrigin,
 };
 use squash_store::{
     Commit, ConversationStore, NewLinks, StoreError, ThreadPositions, ThreadRef, ThreadSnapshot,
@@ -30,6 +30,15 @@ pub(crate) struct Planned {
     pub(crate) sources: Vec<MessageId>,
 }
 
+/// Whether an operation's results carry recall references: then each attempt is planned with
+/// the first reference the conversation has free (read after the thread, so that the commit's
+/// revision check covers it: any commit that took references moved the conversation on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Refs {
+    None,
+    Numbered,
+}
+
 /// A plan as stored: the new current thread, and the plan with each operation's threads set.
 pub(crate) struct Committed {
     pub(crate) thread: Thread,
@@ -47,23 +56,32 @@ pub(crate) async fn commit_on_positions(
     computed_on: Option<(ThreadId, u64)>,
     first: Option<ThreadPositions>,
     asked: &[MessageId],
-    plan: impl FnMut(&ThreadPositions) -> Result<Planned>,
+    refs: Refs,
+    plan: impl FnMut(&ThreadPositions, Option<RecallRef>) -> Result<Planned>,
 ) -> Result<Committed> {
     let read = || async {
         store
             .thread_positions(ThreadRef::Current(conversation), asked)
             .await
     };
-    commit_on(
-        store,
-        conversation,
-        computed_on,
-        first,
-        read,
-        |b| &b.thread,
-        plan,
-    )
-    .await
+    commit_on(store, conversation, computed_on, first, read, refs, plan).await
+}
+
+/// What an attempt is planned on: a read of the current thread (its positions, or whole).
+trait Based {
+    fn thread(&self) -> &Thread;
+}
+
+impl Based for ThreadPositions {
+    fn thread(&self) -> &Thread {
+        &self.thread
+    }
+}
+
+impl Based for ThreadSnapshot {
+    fn thread(&self) -> &Thread {
+        &self.thread
+    }
 }
 
 /// Commits what `plan` makes of the current thread (read whole), for any number of new
@@ -73,19 +91,11 @@ pub(crate) async fn commit_planned(
     conversation: ConversationId,
     computed_on: Option<(ThreadId, u64)>,
     first: Option<ThreadSnapshot>,
-    plan: impl FnMut(&ThreadSnapshot) -> Result<Planned>,
+    refs: Refs,
+    plan: impl FnMut(&ThreadSnapshot, Option<RecallRef>) -> Result<Planned>,
 ) -> Result<Committed> {
     let read = || store.current_thread(conversation);
-    commit_on(
-        store,
-        conversation,
-        computed_on,
-        first,
-        read,
-        |s| &s.thread,
-        plan,
-    )
-    .await
+    commit_on(store, conversation, computed_on, first, read, refs, plan).await
 }
 
 /// The commit loop: plans on `first` (or what `read` reads of the current thread), commits
@@ -96,10 +106,11 @@ async fn commit_on<B, R, F>(
     computed_on: Option<(ThreadId, u64)>,
     mut first: Option<B>,
     read: R,
-    header: fn(&B) -> &Thread,
-    mut plan: impl FnMut(&B) -> Result<Planned>,
+    refs: Refs,
+    mut plan: impl FnMut(&B, Option<RecallRef>) -> Result<Planned>,
 ) -> Result<Committed>
 where
+    B: Based,
     R: Fn() -> F,
     F: std::future::Future<Output = squash_store::Result<B>>,
 {
@@ -109,9 +120,13 @@ where
             Some(snap) => snap,
             None => read().await?,
         };
-        let base_thread = header(&snap);
+        let base_thread = snap.thread();
         let moved_on = base.is_some_and(|b| b != (base_thread.id, base_thread.revision));
-        let mut planned = match plan(&snap) {
+        let next_ref = match refs {
+            Refs::None => None,
+            Refs::Numbered => Some(store.next_recall_ref(conversation).await?),
+        };
+        let mut planned = match plan(&snap, next_ref) {
             Ok(p) => p,
             Err(e) if moved_on => {
                 return Err(ServiceError::Conflict(format!(

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use squash_core::recall::{marked, Mark};
 use squash_core::thread_ops::{self, PartnerAdded, PartnerPolicy, Selection};
 use squash_core::Positions;
 use squash_core::{
@@ -16,7 +17,7 @@ use squash_store::{
     Appended, ClosurePositions, ConversationStore, NewLinks, StoreError, ThreadPositions, ThreadRef,
 };
 
-use crate::commit::{commit_on_positions, Committed, Planned};
+use crate::commit::{commit_on_positions, Committed, Planned, Refs};
 use crate::error::ServiceError;
 use crate::token_sums::TokenSums;
 
@@ -235,7 +236,8 @@ impl ConversationService {
             None,
             Some(positions),
             &asked,
-            move |snap| {
+            Refs::None,
+            move |snap, _| {
                 let edit = thread_ops::plan_edit(&snap.positions, target)?;
                 let in_thread = in_thread(&snap.positions, &refs);
                 let old_refs = refs.get(&target).cloned().unwrap_or_default();
@@ -280,7 +282,8 @@ impl ConversationService {
             None,
             Some(snapshot),
             &asked,
-            move |snap| {
+            Refs::None,
+            move |snap, _| {
                 let Selection { ordered, added } = match first.take() {
                     Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
                     _ => {
@@ -456,6 +459,11 @@ impl ConversationService {
             metadata: None,
             created_at: squash_core::time::now(),
         };
+        let refs_wanted = if app.kind.writes_recall_ref() {
+            Refs::Numbered
+        } else {
+            Refs::None
+        };
         let template = self.new_operation(op_id, conversation, (Vec::new(), result.id), app.kind);
         // The result's content was made from one set of sources; it must not be applied to
         // another.
@@ -463,7 +471,7 @@ impl ConversationService {
         let selected = app.messages.clone();
         let policy = app.policy;
         let asked = asked_positions(&selected, &refs);
-        commit_on_positions(self.store.as_ref(), conversation, app.computed_on, snapshot, &asked, move |snap| {
+        commit_on_positions(self.store.as_ref(), conversation, app.computed_on, snapshot, &asked, refs_wanted, move |snap, next_ref| {
             let Selection { ordered, added } = match first_selection.take() {
                 Some((on, sel)) if on == (snap.thread.id, snap.thread.revision) => sel,
                 _ => thread_ops::select_with_partners(&snap.positions, &selected, &refs, policy)?,
@@ -485,12 +493,17 @@ impl ConversationService {
             let links = NewLinks::Edit(thread_ops::plan_squash(&snap.positions, &ordered)?);
             let mut operation = template.clone();
             operation.source_message_ids = ordered.clone();
+            let mut message = result.clone();
+            if let Some(recall) = next_ref {
+                operation.recall_ref = Some(recall);
+                message.content = marked(&message.content, message.role, Mark { recall, first: false });
+            }
             Ok(Planned {
                 links,
                 origin: ThreadOrigin::Squash {
                     operation_id: op_id,
                 },
-                messages: vec![result.clone()],
+                messages: vec![message],
                 operations: vec![operation],
                 added_partners: added,
                 sources: ordered,

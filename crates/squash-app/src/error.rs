@@ -93,6 +93,13 @@ pub enum ServiceError {
     /// A reference matched several things.
     #[error("{0}")]
     Ambiguous(String),
+    /// No operation of the conversation carries the recall reference; `highest` is the last
+    /// one it has, if any.
+    #[error("{}", unknown_ref(*recall, *highest))]
+    UnknownRecallRef {
+        recall: squash_core::RecallRef,
+        highest: Option<squash_core::RecallRef>,
+    },
     #[error("storage: {0}")]
     Store(StoreError),
 }
@@ -100,7 +107,9 @@ pub enum ServiceError {
 impl AppError for ServiceError {
     fn code(&self) -> ErrorCode {
         match self {
-            ServiceError::NotFound(..) => ErrorCode::NotFound,
+            ServiceError::NotFound(..) | ServiceError::UnknownRecallRef { .. } => {
+                ErrorCode::NotFound
+            }
             ServiceError::Invalid(_) | ServiceError::Domain(_) | ServiceError::Ambiguous(_) => {
                 ErrorCode::InvalidInput
             }
@@ -114,6 +123,7 @@ impl AppError for ServiceError {
             ServiceError::Store(e) => e.is_retryable(),
             ServiceError::Conflict(_) => true,
             ServiceError::NotFound(..)
+            | ServiceError::UnknownRecallRef { .. }
             | ServiceError::Invalid(_)
             | ServiceError::Domain(_)
             | ServiceError::Ambiguous(_) => false,
@@ -125,6 +135,16 @@ impl AppError for ServiceError {
             ServiceError::Conflict(_) => vec![Remedy::Reload],
             _ => Vec::new(),
         }
+    }
+}
+
+fn unknown_ref(recall: squash_core::RecallRef, highest: Option<squash_core::RecallRef>) -> String {
+    match highest {
+        Some(h) => format!(
+            "no [{recall}] in this conversation: its references go from 1 to {}",
+            h.get()
+        ),
+        None => format!("no [{recall}] in this conversation: it has no references yet"),
     }
 }
 

@@ -19,9 +19,11 @@ pub mod export;
 pub mod fit;
 mod history;
 pub mod import;
+mod originals;
 mod pages;
 pub mod providers;
 mod reading;
+pub mod recall;
 mod refs;
 pub mod remedy;
 pub mod resume;
@@ -42,7 +44,9 @@ pub use history::{HistoryEntry, ProvenanceNode};
 pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };
+pub use originals::{MessagePage, OperationSources, SubagentRun};
 pub use reading::ThreadView;
+pub use recall::{LinePage, Recalled};
 pub use remedy::Remedy;
 pub use search::DEFAULT_SEARCH_LIMIT;
 pub use squash::{

@@ -107,6 +107,17 @@ pub enum Command {
         after_help = "Examples:\n  squash search lexer panic\n  squash search '\"cargo test\"' --conversation 0192 -n 50"
     )]
     Search(crate::commands::search::SearchArgs),
+    /// Show the original messages behind a `[ref N]` that a fit or an AI squash wrote where it
+    /// shortened the thread: verbatim, a page of lines at a time.
+    #[command(
+        after_help = "Examples:\n  squash recall 0192 12\n  squash recall 0192 '[ref 12]' --offset 200"
+    )]
+    Recall(crate::commands::recall::RecallArgs),
+    /// Serve recall and search over a conversation's whole history as a Model Context Protocol
+    /// server on stdin/stdout (read-only). `squash resume` registers it with the agent it
+    /// starts; run it yourself for another MCP client.
+    #[command(after_help = "Examples:\n  squash mcp --conversation 0192\n  squash mcp --all")]
+    Mcp(crate::commands::mcp::McpArgs),
 }
 
 #[derive(Args, Debug)]

@@ -68,6 +68,13 @@ fn database_location(cli: &Cli) -> anyhow::Result<String> {
         .into_owned())
 }
 
+/// Where Squash keeps files of its own besides the database (an agent's recall settings).
+fn state_dir() -> std::path::PathBuf {
+    directories::ProjectDirs::from("dev", "squash", "squash")
+        .map(|d| d.data_dir().to_path_buf())
+        .unwrap_or_else(|| std::env::temp_dir().join("squash"))
+}
+
 async fn run(cli: Cli) -> anyhow::Result<()> {
     // These need no database.
     match cli.command {
@@ -100,13 +107,15 @@ async fn run_with_database(cli: Cli) -> anyhow::Result<()> {
         Command::Ai(args) => commands::ai::ai(&service, &out, cli.json, args).await,
         Command::Rerun(args) => commands::ai::rerun(&service, &out, cli.json, args).await,
         Command::Fit(args) => commands::fit::run(&service, &out, args).await,
-        Command::Resume(args) => commands::resume::run(&service, &out, args).await,
+        Command::Resume(args) => commands::resume::run(&service, &out, args, &location).await,
         Command::Chat(args) => commands::chat::run(&service, &out, cli.json, args).await,
         Command::Doctor(_) | Command::Model(_) => Ok(()),
         Command::Demo(args) => commands::demo::run(&service, &out, cli.json, args).await,
-        Command::Serve(args) => commands::serve::run(&service, args).await,
+        Command::Serve(args) => commands::serve::run(&service, args, &location).await,
         Command::Import(args) => commands::import::run(&service, &out, cli.json, args).await,
         Command::Export(args) => commands::export::run(&service, &out, args).await,
         Command::Search(args) => commands::search::run(&service, &out, args).await,
+        Command::Recall(args) => commands::recall::run(&service, &out, args).await,
+        Command::Mcp(args) => commands::mcp::run(&service, args).await,
     }
 }

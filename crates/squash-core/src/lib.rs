@@ -22,7 +22,8 @@
 //!   came from; projects, conversations and threads.
 //! - [`terms`]: salient terms (paths, identifiers, numbers, error codes), which the ledger and
 //!   the quality report share. [`positions`]: where messages are in a thread.
-//! - [`ids`], [`time`], [`error`], [`provider`], [`redact`], and the crate's small text helpers
+//! - [`ids`], [`time`], [`error`], [`provider`], [`redact`], [`recall`] (the references a fit
+//!   or squash writes where it took something out), and the crate's small text helpers
 //!   (its regex patterns, shortening, sentences).
 
 pub mod conversation;
@@ -40,6 +41,7 @@ pub mod positions;
 pub mod prompt;
 pub mod provider;
 pub mod quality;
+pub mod recall;
 pub mod redact;
 pub mod render;
 #[cfg(feature = "sample")]
@@ -55,7 +57,7 @@ pub mod tokens;
 
 pub use conversation::{BranchKind, Conversation, Project, Thread, ThreadOrigin};
 pub use error::DomainError;
-pub use ids::{ConversationId, MessageId, ProjectId, SquashOperationId, ThreadId};
+pub use ids::{ConversationId, MessageId, ProjectId, RecallRef, SquashOperationId, ThreadId};
 pub use import::{ImportRecord, ImportSource, ImportThread, SourceFormat, UnknownSourceFormat};
 pub use message::{
     ContentItem, ImageSource, Instruction, InstructionSource, Message, Role, StructuredText,
@@ -64,4 +66,5 @@ pub use message::{
 pub use operation::{AiRecord, LegacyAiRecord, OperationKind, SquashOperation, TokenUsage};
 pub use positions::{KnownPositions, Positions};
 pub use provider::{ProviderKind, UnknownProvider};
+
 pub use thread_ops::{LinkEdit, Selection};

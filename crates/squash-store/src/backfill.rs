@@ -40,7 +40,7 @@ pub(crate) const SEARCH_TEXT: Filled<String> = Filled {
     cast: "",
 };
 
-/// PostgreSQL's indexed terms (migration 0009), from the same text; SQLite's FTS5 table was
+/// PostgreSQL's indexed terms (migration 0010), from the same text; SQLite's FTS5 table was
 /// filled by the migration itself.
 pub(crate) const SEARCH_TERMS: Filled<String> = Filled {
     column: "search_terms",

@@ -30,8 +30,8 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use squash_core::search::SearchQuery;
 use squash_core::{
-    Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
-    SquashOperationId, Thread, ThreadId, ToolRefs,
+    Conversation, ConversationId, Message, MessageId, Project, ProjectId, RecallRef,
+    SquashOperation, SquashOperationId, Thread, ThreadId, ToolRefs,
 };
 
 pub use changes::{Changes, CHANNEL as CHANGES_CHANNEL};
@@ -43,9 +43,9 @@ pub use squash_core::LinkEdit;
 pub use types::{
     Appended, ChunkSender, ClosurePositions, Commit, ConversationSummary, Direction, HistoryHit,
     HistoryPlace, HistoryResults, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    ImportSource, ImportThread, KnownTokens, MessageChunks, MessageRange, NewLinks, OperationRef,
-    PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef,
-    ThreadSnapshot,
+    ImportSource, ImportThread, ImportedPart, KnownTokens, MessageChunks, MessageRange, NewLinks,
+    OperationRef, PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage, ThreadPositions,
+    ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -199,6 +199,14 @@ pub trait ConversationStore: Send + Sync {
     async fn operation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<SquashOperationId>>;
     /// The conversation's operations, oldest first.
     async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>>;
+    /// The operation of `conversation` whose result carries the recall reference `recall`.
+    async fn operation_by_ref(
+        &self,
+        conversation: ConversationId,
+        recall: RecallRef,
+    ) -> Result<SquashOperation>;
+    /// The first recall reference above every one `conversation`'s operations carry.
+    async fn next_recall_ref(&self, conversation: ConversationId) -> Result<RecallRef>;
 
     /// Row counts and size, for diagnostics and the benchmarks.
     async fn stats(&self) -> Result<StoreStats>;
@@ -230,6 +238,11 @@ pub trait ConversationStore: Send + Sync {
     async fn import_record(&self, source_key: &str) -> Result<Option<ImportRecord>>;
     /// The import records that point to a conversation (most recent first).
     async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>>;
+    /// The conversations imported from parts of `conversation`'s sources: each import record
+    /// whose source key is one of the conversation's own followed by `/` (Claude Code's
+    /// sub-agent runs, `claude-code:<session>/sidechain:<id>`), with its conversation's current
+    /// size; in import order, empty for a conversation that was not imported.
+    async fn import_parts_of(&self, conversation: ConversationId) -> Result<Vec<ImportedPart>>;
 
     /// Full-text search over the messages of the conversations' **current threads** (of one
     /// conversation when `conversation` is given): a message that an edit, delete or squash

@@ -6,7 +6,7 @@
 
 use squash_core::operation::{FlatProvenance, FlatStyle, KindTag};
 use squash_core::prompt::PromptStyle;
-use squash_core::{OperationKind, ProviderKind, TokenUsage};
+use squash_core::{OperationKind, ProviderKind, RecallRef, TokenUsage};
 
 use crate::error::StoreError;
 
@@ -102,4 +102,26 @@ fn to_u64(what: &str, value: i64) -> Result<u64, StoreError> {
 /// Counts the domain keeps as u64 are 64-bit signed integers in both databases.
 fn to_i64(what: &str, value: u64) -> Result<i64, StoreError> {
     i64::try_from(value).map_err(|_| StoreError::Invalid(format!("{what} is too large: {value}")))
+}
+
+/// The `recall_ref` column as read by both backends: a number from 1, or none.
+pub(crate) fn recall_ref(column: Option<i64>) -> Result<Option<RecallRef>, StoreError> {
+    column
+        .map(|n| {
+            u32::try_from(n)
+                .ok()
+                .and_then(RecallRef::new)
+                .ok_or_else(|| StoreError::Corrupt(format!("recall reference {n}")))
+        })
+        .transpose()
+}
+
+/// The reference after the highest a conversation's operations carry (`None`: they carry none).
+pub(crate) fn next_recall_ref(highest: Option<i64>) -> Result<RecallRef, StoreError> {
+    match recall_ref(highest)? {
+        None => Ok(RecallRef::FIRST),
+        Some(r) => r.next().ok_or_else(|| {
+            StoreError::Invalid("the conversation has no recall reference left".into())
+        }),
+    }
 }

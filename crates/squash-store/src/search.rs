@@ -2,7 +2,7 @@
 //! ([`searchable_text`](squash_core::search::searchable_text)), computed in Rust when a message
 //! is stored and kept in the `search_text` column; what a word of it is, is the domain's rule
 //! too ([`squash_core::search::tokens`]): both backends index the terms that rule makes and
-//! look up the terms it makes of a query, so they find the same messages (migration 0009).
+//! look up the terms it makes of a query, so they find the same messages (migration 0010).
 //! SQLite's FTS5 table `message_terms` receives them as a document of terms
 //! ([`fts5_document`], through the SQL function `squash_search_terms` its triggers call),
 //! PostgreSQL's `messages.search_terms` as a `tsvector` written out with its positions

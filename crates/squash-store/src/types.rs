@@ -57,6 +57,15 @@ pub struct ConversationSummary {
     pub tokens: u64,
 }
 
+/// A conversation imported from a part of another conversation's source
+/// ([`ConversationStore::import_parts_of`](crate::ConversationStore::import_parts_of)): its
+/// import record and its size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedPart {
+    pub record: ImportRecord,
+    pub summary: ConversationSummary,
+}
+
 /// Which way [`ConversationStore::switch_relative`](crate::ConversationStore::switch_relative)
 /// moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,14 +4,14 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use squash_app::import::{ImportStatus, ImportSummary};
-use squash_app::ConversationService;
+use squash_app::{ConversationService, ManualSquashRequest};
 
 pub use crate::backend::import_options;
 use crate::backend::Backend;
 use squash_core::sample::{self, TextSize};
 use squash_core::{
-    ContentItem, Conversation, ConversationId, ImportSource, Message, Role, SourceFormat, Thread,
-    ThreadId, ThreadOrigin,
+    ContentItem, Conversation, ConversationId, ImportSource, Message, MessageId, Role,
+    SourceFormat, SquashOperation, Thread, ThreadId, ThreadOrigin,
 };
 use squash_store::{Commit, ImportBatch, LinkEdit, NewLinks};
 
@@ -207,6 +207,25 @@ pub async fn new_conversation(
         .create_conversation(project, name)
         .await
         .expect("create a conversation")
+}
+
+/// `ids` of `conversation` squashed by hand into `text`: the operation's record.
+pub async fn squash_into(
+    service: &ConversationService,
+    conversation: ConversationId,
+    ids: &[MessageId],
+    text: &str,
+) -> SquashOperation {
+    let request = ManualSquashRequest {
+        messages: ids.to_vec(),
+        text: Some(text.to_owned()),
+        ..ManualSquashRequest::default()
+    };
+    let out = service
+        .squash_manual(conversation, request)
+        .await
+        .expect("a manual squash");
+    out.operation.expect("a squash has its record")
 }
 
 /// A commit of `edit` to the thread `base` (its links edited by the store, as the service

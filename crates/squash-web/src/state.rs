@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use squash_app::resume::AgentHomes;
+use squash_app::resume::{AgentHomes, RecallServer};
 use squash_app::{ChatOptions, ConversationService, SquashOptions};
 use squash_llm::{CancellationToken, ChatModel};
 
@@ -36,6 +36,9 @@ struct Inner {
     default_project: String,
     /// Where the agents keep their sessions: a resume writes the new session there.
     agent_homes: AgentHomes,
+    /// The recall server a resumed agent is started with (`squash mcp`), when this server
+    /// knows its program and database.
+    recall_server: Option<RecallServer>,
     /// Thread reads (pages, the page fragments, the JSON) in flight at once. Each holds a
     /// page of parsed messages and its rendering; past a few per core, more at once only adds
     /// memory and switching, not throughput, so the rest wait their turn.
@@ -64,6 +67,7 @@ impl AppState {
                 security: Security::default(),
                 default_project,
                 agent_homes: AgentHomes::from_env(),
+                recall_server: None,
                 reads: tokio::sync::Semaphore::new(concurrent_reads()),
                 closing: CancellationToken::new(),
             }),
@@ -83,6 +87,7 @@ impl AppState {
                 security: shared.security.clone(),
                 default_project: shared.default_project.clone(),
                 agent_homes: shared.agent_homes.clone(),
+                recall_server: shared.recall_server.clone(),
                 reads: tokio::sync::Semaphore::new(concurrent_reads()),
                 closing: shared.closing.clone(),
             },
@@ -129,6 +134,15 @@ impl AppState {
 
     pub fn agent_homes(&self) -> &AgentHomes {
         &self.inner.agent_homes
+    }
+
+    /// Registers `server` with the agents that resumes start (the command the web shows).
+    pub fn with_recall_server(self, server: RecallServer) -> AppState {
+        self.edit(|i| i.recall_server = Some(server))
+    }
+
+    pub fn recall_server(&self) -> Option<&RecallServer> {
+        self.inner.recall_server.as_ref()
     }
 
     /// A turn to read and render a thread page; held until the answer is built.

@@ -66,6 +66,8 @@ pub struct Row {
     pub levels: Vec<(String, usize)>,
     /// Of a fit: the oldest requests its plan took into digests.
     pub requests_folded: usize,
+    /// Of a fit: its references, and the key facts that left the thread given back by recall.
+    pub recall: Option<super::recall::RecallScore>,
     pub seconds: f64,
     pub error: Option<String>,
 }
@@ -265,7 +267,55 @@ async fn fit(
     row.tokens_after = after.iter().map(message_cost).sum();
     let text = specifics::visible_text(&after);
     score(row, case, specifics, &text);
+    let lower = text.to_lowercase();
+    let missing: Vec<Vec<String>> = case
+        .entry
+        .facts
+        .iter()
+        .filter(|spellings| !spellings.iter().any(|s| lower.contains(&s.to_lowercase())))
+        .cloned()
+        .collect();
+    row.recall = Some(super::recall::score(&service, conv, &after, &missing).await?);
     Ok(text)
+}
+
+/// The recall table: per fit at the summary's size and at 25%, the references and what they
+/// cost, and the key facts that left the thread and came back through recall.
+pub fn recall_table(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| session | method | tokens after | references | their tokens (of the thread) | key facts that left | given back by recall |\n\
+         |---|---|---:|---:|---:|---:|---:|\n",
+    );
+    let (mut left, mut back, mut tokens, mut marks) = (0, 0, 0u64, 0u64);
+    for r in rows.iter().filter(|r| r.error.is_none()) {
+        let Some(s) = &r.recall else { continue };
+        if !(r.method.contains("summary's size") || r.method.contains("25%")) {
+            continue;
+        }
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} ({}) | {} | {} |\n",
+            r.case,
+            r.method,
+            format_count(r.tokens_after),
+            s.refs,
+            format_count(s.ref_tokens),
+            pct(s.ref_tokens as usize, r.tokens_after as usize),
+            s.facts_left,
+            cell((s.facts_recalled, s.facts_left)),
+        ));
+        left += s.facts_left;
+        back += s.facts_recalled;
+        tokens += r.tokens_after;
+        marks += s.ref_tokens;
+    }
+    out.push_str(&format!(
+        "| **all** | | {} | | {} ({}) | {left} | **{}** |\n",
+        format_count(tokens),
+        format_count(marks),
+        pct(marks as usize, tokens as usize),
+        cell((back, left)),
+    ));
+    out
 }
 
 fn score(row: &mut Row, case: &Case, specifics: &[Specific], text: &str) {

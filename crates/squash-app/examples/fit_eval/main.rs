@@ -30,6 +30,7 @@ mod generate;
 mod names;
 mod outputs;
 mod qa;
+mod recall;
 mod run;
 mod specifics;
 mod table;
@@ -196,6 +197,7 @@ async fn run_compaction(root: &std::path::Path, args: &Args) -> Result<(), Strin
         .collect::<Result<_, _>>()?;
     std::fs::write(&out, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
     println!("{}", compaction::table(&rows));
+    println!("{}", compaction::recall_table(&rows));
     Ok(())
 }
 

@@ -8,14 +8,15 @@ use serde::Serialize;
 use squash_core::fit::{
     fitted_links, settle, trim_message, turns::is_request, FitStep, StepAction,
 };
+use squash_core::recall::{how_tokens, mark_tokens, marked, Mark};
 use squash_core::{
-    ContentItem, ConversationId, Message, MessageId, OperationKind, Role, SquashOperation,
-    SquashOperationId, Thread, ThreadOrigin,
+    ContentItem, ConversationId, Message, MessageId, OperationKind, RecallRef, Role,
+    SquashOperation, SquashOperationId, Thread, ThreadOrigin,
 };
 use squash_store::NewLinks;
 
 use super::{message_cost, FitError, FitService, PlannedFit};
-use crate::commit::{commit_planned, Committed, Planned};
+use crate::commit::{commit_planned, Committed, Planned, Refs};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
 use crate::squash::SquashResult;
@@ -62,11 +63,36 @@ pub struct FitProgress<'a> {
     pub step: &'a FitStep,
 }
 
-/// A step computed but not stored.
+/// A step computed but not stored. Its message gets its recall reference when the commit
+/// numbers the plan's results; a trim is made then, from its source, with the reference in
+/// its marker.
 struct Computed {
     step: FitStep,
     message: Message,
     operation: SquashOperation,
+    trim_of: Option<Message>,
+}
+
+impl Computed {
+    /// The message and its record, carrying `mark`.
+    fn marked(&self, mark: Mark) -> Result<(Message, SquashOperation), ServiceError> {
+        let mut message = self.message.clone();
+        message.content = match &self.trim_of {
+            Some(source) => trim_message(source, is_request(source), Some(mark))
+                .ok_or_else(|| stale_trim(source))?,
+            None => marked(&message.content, message.role, mark),
+        };
+        let mut operation = self.operation.clone();
+        operation.recall_ref = Some(mark.recall);
+        Ok((message, operation))
+    }
+}
+
+fn stale_trim(source: &Message) -> ServiceError {
+    ServiceError::Invalid(format!(
+        "message {} has nothing to trim (the plan is stale)",
+        source.id
+    ))
 }
 
 impl FitService {
@@ -96,21 +122,26 @@ impl FitService {
             return Ok(outcome);
         }
         let computed = self.compute_all(&planned, progress).await?;
-        outcome.tokens_after = plan
-            .tokens_before
-            .saturating_sub(computed.iter().map(|c| c.step.saved()).sum());
         let committed = self.commit(&planned, &computed).await?;
         outcome.reapplied = committed.reapplied;
         outcome.thread = Some(committed.thread);
+        // The sizes as stored: each result with its recall reference.
         outcome.steps = computed
             .into_iter()
-            .map(|c| StepDone {
-                operation_id: c.operation.id,
-                result_message_id: c.message.id,
-                model: c.operation.kind.model().map(str::to_owned),
-                step: c.step,
+            .zip(&committed.planned.messages)
+            .map(|(mut c, stored)| {
+                c.step.tokens_after = message_cost(stored);
+                StepDone {
+                    operation_id: c.operation.id,
+                    result_message_id: c.message.id,
+                    model: c.operation.kind.model().map(str::to_owned),
+                    step: c.step,
+                }
             })
             .collect();
+        outcome.tokens_after = plan
+            .tokens_before
+            .saturating_sub(outcome.steps.iter().map(|d| d.step.saved()).sum());
         Ok(outcome)
     }
 
@@ -177,7 +208,7 @@ impl FitService {
 
     fn over_budget(&self, before: u64, budget: u64, done: &[Computed]) -> bool {
         let steps = settle(done.iter().map(|c| c.step.clone()).collect());
-        before.saturating_sub(steps.iter().map(FitStep::saved).sum()) > budget
+        before.saturating_sub(steps.iter().map(FitStep::saved).sum()) + how_tokens() > budget
     }
 
     async fn compute(
@@ -197,13 +228,10 @@ impl FitService {
                         &fetched
                     }
                 };
-                let content = trim_message(source, is_request(source)).ok_or_else(|| {
-                    ServiceError::Invalid(format!(
-                        "message {} has nothing to trim (the plan is stale)",
-                        source.id
-                    ))
-                })?;
-                Ok(trimmed(service, conversation, step, source, content))
+                if trim_message(source, is_request(source), None).is_none() {
+                    return Err(stale_trim(source).into());
+                }
+                Ok(trimmed(service, conversation, step, source))
             }
             StepAction::Line | StepAction::Extract | StepAction::Digest => {
                 let text = step.text.take().ok_or_else(|| {
@@ -237,12 +265,14 @@ impl FitService {
             .flat_map(|c| c.step.sources.iter().copied())
             .collect();
         let service = self.engine.service();
+        let positions: Vec<usize> = computed.iter().map(|c| c.step.first_position).collect();
         Ok(commit_planned(
             service.store().as_ref(),
             planned.conversation_id,
             Some(planned.computed_on),
             None,
-            |snap| {
+            Refs::Numbered,
+            |snap, next_ref| {
                 let present: HashSet<&MessageId> = snap.links.iter().collect();
                 if let Some(gone) = sources.iter().find(|id| !present.contains(id)) {
                     return Err(ServiceError::Conflict(format!(
@@ -251,11 +281,19 @@ impl FitService {
                 }
                 let results: Vec<(&FitStep, MessageId)> =
                     computed.iter().map(|c| (&c.step, c.message.id)).collect();
+                let marks = Mark::assign(&positions, next_ref.unwrap_or(RecallRef::FIRST));
+                let (messages, operations): (Vec<Message>, Vec<SquashOperation>) = computed
+                    .iter()
+                    .zip(marks)
+                    .map(|(c, mark)| c.marked(mark))
+                    .collect::<Result<Vec<_>, _>>()?
+                    .into_iter()
+                    .unzip();
                 Ok(Planned {
                     links: NewLinks::List(fitted_links(&snap.links, &results)),
                     origin: origin.clone(),
-                    messages: computed.iter().map(|c| c.message.clone()).collect(),
-                    operations: computed.iter().map(|c| c.operation.clone()).collect(),
+                    messages,
+                    operations,
                     added_partners: Vec::new(),
                     sources: sources.clone(),
                 })
@@ -265,23 +303,25 @@ impl FitService {
     }
 }
 
-/// A trim: the message with its outputs trimmed, same role, pairing and tags.
+/// A trim: the message with its outputs trimmed (when the commit marks it), same role,
+/// pairing and tags.
 fn trimmed(
     service: &ConversationService,
     conversation: ConversationId,
     step: FitStep,
     source: &Message,
-    content: Vec<ContentItem>,
 ) -> Computed {
     let message = Message {
         reply_to: source.reply_to,
         role: source.role,
-        content,
+        content: source.content.clone(),
         instructions: source.instructions.clone(),
         metadata: source.metadata.clone(),
         ..Message::new_unchecked(conversation, Role::Assistant, Vec::new())
     };
-    offline(service, conversation, step, message, OperationKind::Mask)
+    let mut computed = offline(service, conversation, step, message, OperationKind::Mask);
+    computed.trim_of = Some(source.clone());
+    computed
 }
 
 /// A step's line or a run's extract, as the agent's message: the facts, no model involved.
@@ -319,6 +359,7 @@ fn offline(
         step,
         message,
         operation,
+        trim_of: None,
     }
 }
 
@@ -336,7 +377,8 @@ fn squashed(service: &ConversationService, mut step: FitStep, result: SquashResu
         created_at: squash_core::time::now(),
     };
     step.sources = result.sources.clone();
-    step.tokens_after = message_cost(&message);
+    // The recall reference the commit adds is priced in.
+    step.tokens_after = message_cost(&message) + mark_tokens();
     step.estimated = false;
     step.facts_kept = result.report.facts.as_ref().map(|f| f.stated());
     let operation = service.new_operation(
@@ -349,5 +391,6 @@ fn squashed(service: &ConversationService, mut step: FitStep, result: SquashResu
         step,
         message,
         operation,
+        trim_of: None,
     }
 }

@@ -23,7 +23,7 @@ mod files;
 mod options;
 mod refuse;
 mod store;
-mod subagents;
+pub(crate) mod subagents;
 mod summary;
 mod upload;
 

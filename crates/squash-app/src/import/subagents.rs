@@ -10,8 +10,12 @@ use super::{ImportedConversation, Parsed};
 
 /// The call a Claude Code sub-agent run was started by, as its reader tied it.
 pub(super) fn started_by(conv: &ImportedConversation) -> Option<String> {
-    let meta = conv.metadata.as_ref()?;
-    let call = meta
+    started_by_call(conv.metadata.as_ref()?)
+}
+
+/// [`started_by`] from a run's import metadata, as stored with its import record.
+pub(crate) fn started_by_call(metadata: &serde_json::Value) -> Option<String> {
+    let call = metadata
         .get("claude_code")?
         .get("sidechain")?
         .get("parent_tool_use_id")?;

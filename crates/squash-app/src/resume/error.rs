@@ -37,6 +37,11 @@ pub enum ResumeError {
         path: PathBuf,
         error: std::io::Error,
     },
+    #[error("cannot write the recall server's settings {}: {error}", .path.display())]
+    RecallSettings {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     #[error(transparent)]
     Import(#[from] ImportError),
     #[error(transparent)]
@@ -68,7 +73,9 @@ impl crate::AppError for ResumeError {
                 ErrorCode::NotConfigured
             }
             ResumeError::Provider(e) => e.code(),
-            ResumeError::Write { .. } => ErrorCode::StorageError,
+            ResumeError::Write { .. } | ResumeError::RecallSettings { .. } => {
+                ErrorCode::StorageError
+            }
             ResumeError::Import(e) => e.code(),
             ResumeError::Fit(e) => e.code(),
             ResumeError::Service(e) => e.code(),

@@ -11,6 +11,7 @@ mod error;
 mod homes;
 mod locate;
 mod read;
+mod recall;
 mod request;
 mod service;
 mod write;
@@ -20,10 +21,11 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use command::{find_program, AgentCommand};
+pub use command::{find_program, quoted, shell_line, AgentCommand};
 pub use error::ResumeError;
 pub use homes::AgentHomes;
 pub use locate::locate;
+pub use recall::{RecallServer, Registration, DATABASE_ENV, SERVER_NAME};
 pub use request::{ModelSource, ResumeFit, ResumeFrom, ResumeRequest};
 pub use service::{FitListener, ResumeService, Resumed};
 pub use write::WrittenSession;

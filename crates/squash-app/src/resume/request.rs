@@ -7,7 +7,7 @@ use squash_core::fit::{FitRequest, FitStrategy, DEFAULT_KEEP_LAST};
 use squash_core::ConversationId;
 use squash_llm::{ChatModel, ProviderKind};
 
-use super::Agent;
+use super::{Agent, RecallServer};
 
 /// A resume (or a handoff, when `agent` is not the session's own agent).
 #[derive(Clone, Debug)]
@@ -22,6 +22,9 @@ pub struct ResumeRequest {
     /// Whether the agent is about to be started here: then it must be installed, and that is
     /// checked before anything is imported or written.
     pub start_agent: bool,
+    /// The recall server the agent is started with (`squash mcp` for the resumed
+    /// conversation), so it can take back what the fit shortened; `None`: without one.
+    pub recall: Option<RecallServer>,
 }
 
 /// Where the session comes from.

@@ -175,7 +175,13 @@ impl ResumeService {
                     }
                 })?,
             };
-        let launch = launch(target, program, &id, request, session.cwd.as_deref());
+        let launch = launch(
+            target,
+            program,
+            (&id, conv),
+            request,
+            session.cwd.as_deref(),
+        )?;
         Ok(Resumed {
             original: Some(session),
             agent: target,
@@ -219,10 +225,10 @@ impl ResumeService {
         let launch = launch(
             target,
             program,
-            &written.session_id,
+            (&written.session_id, conv),
             request,
             cwd.as_deref(),
-        );
+        )?;
         Ok(Resumed {
             original: None,
             agent: target,
@@ -299,23 +305,56 @@ fn program(target: Agent, start_agent: bool) -> Result<Option<String>, ResumeErr
     Ok(found)
 }
 
+/// The command that starts `target` on session `id`, with the recall server for `conv` when
+/// the request asks for one (its settings file written first, for an agent that takes one).
 fn launch(
     target: Agent,
     program: Option<String>,
-    id: &str,
+    (id, conv): (&str, ConversationId),
     request: &ResumeRequest,
     cwd: Option<&str>,
-) -> AgentCommand {
-    let mut args = target.resume_args(id);
+) -> Result<AgentCommand, ResumeError> {
+    let registration = request
+        .recall
+        .as_ref()
+        .map(|server| server.registration(target, conv))
+        .unwrap_or_default();
+    if let Some((path, content)) = &registration.file {
+        write_private(path, content).map_err(|error| ResumeError::RecallSettings {
+            path: path.clone(),
+            error,
+        })?;
+    }
+    // The registration's options come first: Claude Code's `--mcp-config` takes every
+    // argument up to the next option, and Codex's `-c` belongs before its subcommand.
+    let mut args = registration.args;
+    args.extend(target.resume_args(id));
     args.extend(request.agent_args.iter().cloned());
-    AgentCommand {
+    Ok(AgentCommand {
         program: program.unwrap_or_else(|| target.program().to_owned()),
         args,
+        env: registration.env,
         cwd: cwd
             .map(Path::new)
             .filter(|d| d.is_dir())
             .map(Path::to_path_buf),
+    })
+}
+
+/// Writes a file of Squash's own that only its owner may read (it may name the database).
+fn write_private(path: &Path, content: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
     }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    use std::io::Write;
+    options.open(path)?.write_all(content.as_bytes())
 }
 
 /// The written session's import command runs the program the agent is started with.

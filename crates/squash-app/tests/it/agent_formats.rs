@@ -239,6 +239,7 @@ async fn resume_story(b: &Backend) {
         fit,
         agent_args: vec!["--full-auto".into()],
         start_agent: false,
+        recall: None,
     };
     let same = resumer
         .resume(request(None, ResumeFit::default()))
@@ -305,6 +306,7 @@ async fn resume_story(b: &Backend) {
             fit: ResumeFit::default(),
             agent_args: Vec::new(),
             start_agent: false,
+            recall: None,
         })
         .await
         .unwrap();

@@ -12,7 +12,7 @@ use squash_app::{
 };
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::tokens::format_count;
-use squash_core::{render, ContentItem, ConversationId, MessageId, Role};
+use squash_core::{render, ContentItem, ConversationId, MessageId, RecallRef, Role};
 use squash_llm::{
     chat_messages_from_domain, CancellationToken, ChatModel, ChatPart, ChatRole, FakeModel,
     FakeReply, LlmError, ProviderKind,
@@ -131,7 +131,9 @@ async fn ai_squash_end_to_end(b: &Backend) {
     assert_eq!(message.squash_operation_id, Some(op.id));
     // A run of the assistant's messages reads as the assistant's own account.
     assert_eq!(message.role, Role::Assistant);
-    assert_eq!(render::message_text(&message), SUMMARY);
+    // The text carries the reference recall finds the sources by.
+    assert_eq!(op.recall_ref, RecallRef::new(1));
+    assert_eq!(render::message_text(&message), format!("{SUMMARY} [ref 1]"));
     // The style and the prompt are recorded (and round-trip through the store, above).
     assert_eq!(op.kind.style(), Some(SquashStyle::Prose));
     assert_eq!(op.kind.prompt_style(), Some(PromptStyle::Spec));
@@ -487,8 +489,8 @@ async fn a_leading_preamble_is_stripped() {
     let message = squash.outcome.message.unwrap();
     assert_eq!(
         render::message_text(&message),
-        SUMMARY,
-        "the cleaned text is stored"
+        format!("{SUMMARY} [ref 1]"),
+        "the cleaned text is stored, with its recall reference"
     );
 }
 

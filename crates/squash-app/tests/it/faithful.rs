@@ -421,7 +421,7 @@ async fn size_limit(b: &Backend) {
     assert!(thread
         .messages
         .iter()
-        .any(|m| squash_core::render::message_text(m) == result.text));
+        .any(|m| squash_core::render::message_text(m) == format!("{} [ref 1]", result.text)));
     assert!(done.outcome.operation.unwrap().kind.performed_by_agent());
 }
 

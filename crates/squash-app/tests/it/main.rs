@@ -19,6 +19,7 @@ mod import_export;
 mod import_streamed;
 mod ledger_sessions;
 mod local_squash;
+mod originals;
 mod properties;
 mod real_agents;
 mod round_trips;

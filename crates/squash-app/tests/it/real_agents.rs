@@ -616,6 +616,7 @@ async fn check_codex_import(b: &Backend, run: &CodexRun) {
                 call_id,
                 name,
                 arguments,
+                ..
             } => Some((call_id, name, arguments)),
             Item::Message(_) => None,
         })

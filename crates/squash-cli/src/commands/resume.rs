@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use squash_app::fit::{FitProgress, StepAction};
 use squash_app::resume::{
-    Agent, AgentHomes, FitListener, ModelSource, ResumeError, ResumeFit, ResumeFrom, ResumeRequest,
-    ResumeService, Resumed,
+    shell_line, Agent, AgentHomes, FitListener, ModelSource, RecallServer, ResumeError, ResumeFit,
+    ResumeFrom, ResumeRequest, ResumeService, Resumed,
 };
 use squash_app::{ConversationService, SquashOptions};
 use squash_core::tokens::format_count;
@@ -36,6 +36,10 @@ pub struct ResumeArgs {
     /// Do everything but start the agent, and print the command that would.
     #[arg(long)]
     pub dry_run: bool,
+    /// Start the agent without the recall server (`squash mcp`), through which it can take
+    /// back, in one tool call, whatever the fit shortened.
+    #[arg(long)]
+    pub no_recall: bool,
     /// Arguments for the agent, after `--`.
     #[arg(last = true, value_name = "AGENT_ARGS")]
     pub agent_args: Vec<String>,
@@ -73,14 +77,20 @@ pub async fn run(
     service: &ConversationService,
     out: &Output,
     args: ResumeArgs,
+    database: &str,
 ) -> anyhow::Result<()> {
     let cwd = std::env::current_dir()
         .context("cannot read the current directory")?
         .to_string_lossy()
         .into_owned();
     let resumer = resumer(service, &args.fit, out.is_json())?;
+    let recall = if args.no_recall {
+        None
+    } else {
+        Some(recall_server(database)?)
+    };
     let resumed = resumer
-        .resume(request(&args, cwd))
+        .resume(request(&args, cwd, recall))
         .await
         .map_err(resume_error)?;
     let report = ResumedJson {
@@ -119,7 +129,17 @@ fn resumer(
         .with_progress(progress))
 }
 
-fn request(args: &ResumeArgs, cwd: String) -> ResumeRequest {
+/// This `squash`, serving recall from `database` to the agent it starts.
+pub fn recall_server(database: &str) -> anyhow::Result<RecallServer> {
+    let program = std::env::current_exe().context("cannot tell where this squash program is")?;
+    Ok(RecallServer {
+        program: program.display().to_string(),
+        database: database.to_owned(),
+        state_dir: crate::state_dir(),
+    })
+}
+
+fn request(args: &ResumeArgs, cwd: String, recall: Option<RecallServer>) -> ResumeRequest {
     let fit = &args.fit;
     ResumeRequest {
         from: ResumeFrom::Session {
@@ -137,6 +157,7 @@ fn request(args: &ResumeArgs, cwd: String) -> ResumeRequest {
         agent_args: args.agent_args.clone(),
         // A dry run starts nothing: the agent need not be installed.
         start_agent: !args.dry_run,
+        recall,
     }
 }
 
@@ -170,16 +191,8 @@ fn resumed_text(r: &Resumed, dry_run: bool) -> String {
         }
         None => s.push_str("the session is resumed as it is\n"),
     }
-    let import = r
-        .written
-        .as_ref()
-        .and_then(|w| w.import_command.as_ref())
-        .map(|c| c.join(" "));
-    let command = r.launch.argv().join(" ");
-    let command = match import {
-        Some(import) => format!("{import} && {command}"),
-        None => command,
-    };
+    let import = r.written.as_ref().and_then(|w| w.import_command.as_deref());
+    let command = shell_line(&r.launch, import);
     if dry_run {
         s.push_str(&format!(
             "dry run; the agent would start with:\n  {command}"
@@ -206,6 +219,7 @@ fn exec(r: &Resumed) -> anyhow::Result<()> {
     let launch = &r.launch;
     let mut cmd = std::process::Command::new(&launch.program);
     cmd.args(&launch.args);
+    cmd.envs(launch.env.iter().map(|(k, v)| (k, v)));
     if let Some(dir) = &launch.cwd {
         cmd.current_dir(dir);
     }

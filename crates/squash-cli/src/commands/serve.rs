@@ -39,7 +39,11 @@ pub struct ServeArgs {
     pub model: Option<String>,
 }
 
-pub async fn run(service: &ConversationService, args: ServeArgs) -> anyhow::Result<()> {
+pub async fn run(
+    service: &ConversationService,
+    args: ServeArgs,
+    database: &str,
+) -> anyhow::Result<()> {
     init_logging();
     let mut addr = args.addr;
     if let Some(port) = args.port {
@@ -56,7 +60,8 @@ pub async fn run(service: &ConversationService, args: ServeArgs) -> anyhow::Resu
     let mut state = AppState::new(service.clone())
         .with_token(token.clone())
         .with_squash_options(squash_options)
-        .with_chat_options(chat_options);
+        .with_chat_options(chat_options)
+        .with_recall_server(super::resume::recall_server(database)?);
     match select_model(args.provider, args.model.as_deref()).await {
         Ok((model, selection)) => {
             let info = model.info();

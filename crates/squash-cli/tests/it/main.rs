@@ -7,6 +7,7 @@ mod ai_cli;
 mod detect;
 mod export_codex_cli;
 mod import_cli;
+mod mcp_cli;
 mod readme_scenario;
 mod real_handoff;
 mod real_resume;

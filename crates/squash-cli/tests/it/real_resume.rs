@@ -253,17 +253,87 @@ async fn squash_resume_masks_a_codex_rollout_and_the_real_codex_resumes_it() {
     let new_id = report["written"]["session_id"]
         .as_str()
         .expect("a new rollout");
-    assert_eq!(report["command"][1], "resume");
-    assert_eq!(report["command"][2], new_id);
+    // `codex [-c mcp_servers.squash.… ] resume NEW`: the recall server's registration first.
+    let command: Vec<&str> = report["command"]
+        .as_array()
+        .expect("the command")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let at = command.iter().position(|w| *w == "resume").expect("resume");
+    assert_eq!(command[at + 1], new_id);
+    let overrides = &command[1..at];
+    assert!(
+        overrides
+            .iter()
+            .any(|o| o.starts_with("mcp_servers.squash.command=")),
+        "{command:?}"
+    );
 
-    let server = ResponsesServer::start(vec![vec![Item::message(RESUMED)]]).await;
+    // The reference the trimmed report carries in the new rollout.
+    let written = report["written"]["path"]
+        .as_str()
+        .expect("the rollout's path");
+    let rollout = std::fs::read_to_string(written).expect("the new rollout");
+    let line = rollout
+        .lines()
+        .find(|l| l.contains("[trimmed by squash:") && l.contains("report line 1500"))
+        .expect("the trimmed report");
+    let recall = squash_core::recall::refs_in(line)[0].get().to_string();
+    // A line of the report that the original rollout holds (Codex itself keeps only the head
+    // and tail of a long output) and the trim cut.
+    let original_text = std::fs::read_to_string(&original).expect("the original rollout");
+    let cut = (2..1500)
+        .map(|n| format!("report line {n}\\n"))
+        .find(|l| original_text.contains(l.as_str()) && !rollout.contains(l.as_str()))
+        .expect("a cut line")
+        .replace("\\n", "");
+
+    // The model asks the recall server for the trimmed output's middle, then answers.
+    let server = ResponsesServer::start(vec![
+        vec![Item::namespaced_call(
+            "call_recall",
+            "mcp__squash",
+            "recall",
+            json!({"ref": recall, "limit": 2000}),
+        )],
+        vec![Item::message(RESUMED)],
+    ])
+    .await;
+    let mut extra: Vec<&str> = overrides.to_vec();
+    extra.extend(["resume", new_id]);
+    let db = sandbox.squash_db();
+    let db = db.to_string_lossy();
     let resumed = sandbox
-        .codex(&codex, &server.base_url(), &["resume", new_id], "go on")
+        .codex_with_env(
+            &codex,
+            &server.base_url(),
+            &extra,
+            &[("SQUASH_DB", db.as_ref())],
+            "go on",
+        )
         .await;
     assert_ran(&resumed, "codex exec resume NEW");
     assert!(String::from_utf8_lossy(&resumed.stdout).contains(RESUMED));
     let sent = server.response_requests();
-    assert_eq!(sent.len(), 1, "{sent:#?}");
+    assert_eq!(sent.len(), 2, "{sent:#?}");
+    let tools = serde_json::to_string(&sent[0]["tools"]).unwrap();
+    assert!(
+        tools.contains("recall"),
+        "the recall tool is offered: {tools}"
+    );
+    let answer = sent[1]["input"]
+        .as_array()
+        .expect("input")
+        .iter()
+        .find(|i| i["type"] == "function_call_output" && i["call_id"] == "call_recall")
+        .expect("the recall tool's output")
+        .to_string();
+    assert!(
+        answer.contains(&format!("[ref {recall}] stands for a trimmed output")),
+        "{answer}"
+    );
+    assert!(answer.contains(&format!("{cut}\\n")), "{cut} in {answer}");
     let input = sent[0]["input"].as_array().expect("input");
     let history = serde_json::to_string(input).unwrap();
     assert!(
@@ -293,4 +363,78 @@ async fn squash_resume_masks_a_codex_rollout_and_the_real_codex_resumes_it() {
         "every call answered"
     );
     assert_eq!(ids("function_call").len(), 2);
+}
+
+/// What the fit cut stays one tool call away: `squash resume` starts the real Claude Code with
+/// `squash mcp` registered; the loopback model calls its `recall` tool with the reference of
+/// the first trimmed output (a page from its middle), and the CLI sends the original's cut
+/// lines back in its next request.
+#[tokio::test]
+async fn the_real_claude_recalls_what_the_fit_trimmed_through_squash_mcp() {
+    let Some(claude) = Agent::find(AgentKind::Claude) else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let (_session, _) = two_turns(&claude, &sandbox).await;
+    let server = AnthropicServer::start(vec![
+        vec![Block::tool_use(
+            "toolu_recall",
+            "mcp__squash__recall",
+            json!({"ref": "1", "offset": 740, "limit": 20}),
+        )],
+        vec![Block::text(RESUMED)],
+    ])
+    .await;
+    let output = squash(&sandbox, &claude.bin)
+        .env("ANTHROPIC_BASE_URL", server.base_url())
+        .env("ANTHROPIC_API_KEY", "test")
+        .env("IS_SANDBOX", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .args(["resume", "--agent", "claude", "--strategy", "mask"])
+        .args(["--keep-last", "1", "--budget", "3k", "--"])
+        .args(["--dangerously-skip-permissions", "-p", "go on"])
+        .output()
+        .await
+        .expect("run squash resume");
+    assert_ran(&output, "squash resume");
+    assert_eq!(server.unserved(), 0, "the model was asked twice");
+    let sent = server.agent_requests();
+    assert_eq!(sent.len(), 2, "{sent:#?}");
+
+    let first = serde_json::to_string(&sent[0]["messages"]).unwrap();
+    assert!(
+        first.contains("ref 1: shortened by Squash"),
+        "the fitted thread says once how to recall: {first}"
+    );
+    assert!(
+        !first.contains("report line 750"),
+        "the cut lines are not sent"
+    );
+    let tools: Vec<&str> = sent[0]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(tools.contains(&"mcp__squash__recall"), "{tools:?}");
+
+    // The tool's answer, as the CLI sends it back: the original output, the cut lines too.
+    let messages = sent[1]["messages"].as_array().expect("messages");
+    let answer = messages
+        .last()
+        .map(blocks)
+        .unwrap_or_default()
+        .into_iter()
+        .find(|b| b["type"] == "tool_result" && b["tool_use_id"] == "toolu_recall")
+        .expect("the recall tool's result");
+    let text = serde_json::to_string(&answer["content"]).unwrap();
+    assert!(answer["is_error"] != json!(true), "{text}");
+    for line in [
+        "[ref 1] stands for a trimmed output of 1 message; lines 741–760 of 1501",
+        "report line 750",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
 }

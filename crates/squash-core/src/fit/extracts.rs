@@ -93,10 +93,11 @@ pub(crate) fn extract(
     };
     let check = check_facts(&full, &text);
     Extract {
+        // The reference the applied text ends with is priced in, so that the plan holds.
         cost: content_tokens(
             Role::Assistant,
             &[ContentItem::text_for(Role::Assistant, text.as_str())],
-        ),
+        ) + crate::recall::mark_tokens(),
         facts: full.len(),
         lost: ledger
             .subset(&check.missing)

@@ -45,6 +45,9 @@ pub struct FitPlan {
     pub levels: Vec<LevelReport>,
     /// Further steps, in order, for when AI steps come out larger than estimated.
     pub reserve: Vec<FitStep>,
+    /// Tokens of the note, said once with the first step's reference, on how to recall what
+    /// the steps take out (0 when there are no steps); part of `tokens_after`.
+    pub recall_note_tokens: u64,
     /// Tokens after `steps` (an estimate when an AI step is among them).
     pub tokens_after: u64,
     /// The fewest tokens any plan of this strategy reaches without touching what is kept.

@@ -81,16 +81,21 @@ fn plan_keeping(
     let layout = layout(s, keep_recent, request.keep_last, folded);
     let mut planner = Planner::new(s, &layout, request.strategy);
     let tokens_before = planner.total;
+    // A fitted thread says once how to recall what its steps took out.
+    let how = crate::recall::how_tokens();
+    let budget = request.budget.saturating_sub(how);
     planner.degrade(0);
-    let best_reachable = planner.total;
+    let best_reachable = planner.total + how;
     let all: Vec<Unit> = planner.taken();
     planner.reset(tokens_before);
-    planner.degrade(request.budget);
+    planner.degrade(budget);
     let taken = planner.taken().len();
-    if planner.total <= request.budget {
-        planner.give_back(request.budget);
+    if planner.total <= budget {
+        planner.give_back(budget);
     }
     let steps = planner.steps();
+    let recall_note_tokens = if steps.is_empty() { 0 } else { how };
+    let tokens_after = planner.total + recall_note_tokens;
     let reserve = if request.strategy.needs_model() {
         all[taken..]
             .iter()
@@ -123,7 +128,8 @@ fn plan_keeping(
         levels: level_reports(&steps),
         steps,
         reserve,
-        tokens_after: planner.total,
-        best_reachable: best_reachable.min(planner.total),
+        recall_note_tokens,
+        tokens_after,
+        best_reachable: best_reachable.min(tokens_after),
     }
 }

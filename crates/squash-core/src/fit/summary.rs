@@ -11,6 +11,7 @@ use crate::render::item_text;
 use crate::tokens::content_tokens;
 
 use super::trim::trim_message;
+use crate::recall::Mark;
 
 /// What a message is to a fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +71,7 @@ impl Summarizer {
         let observations = self.observer.observe(message);
         let trimmable = matches!(kind, MessageKind::Request | MessageKind::Agent);
         let trimmed = trimmable
-            .then(|| trim_message(message, kind == MessageKind::Request))
+            .then(|| trim_message(message, kind == MessageKind::Request, Some(Mark::PRICED)))
             .flatten();
         let (trimmed_cost, trim_loses) = match &trimmed {
             Some(content) => {

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::ledger::{is_error_line, last_exit_code, may_have_errors};
 use crate::message::{output_text, ContentItem, Message, Role, StructuredText, ToolResultData};
+use crate::recall::Mark;
 use crate::text::{patterns, shorten};
 use crate::tokens::{estimate_tokens, format_count};
 
@@ -43,21 +44,30 @@ patterns! {
 }
 
 /// The trimmed content of `message`, or `None` when nothing in it is worth trimming. `request`
-/// says the message is a person's request: only its pastes may go.
-pub fn trim_message(message: &Message, request: bool) -> Option<Vec<ContentItem>> {
+/// says the message is a person's request: only its pastes may go. Each trimmed part's marker
+/// ends with `mark`'s reference (the first part's with how to use it, when the mark is the
+/// thread's first); without a mark it says the full text stays in the history.
+pub fn trim_message(
+    message: &Message,
+    request: bool,
+    mut mark: Option<Mark>,
+) -> Option<Vec<ContentItem>> {
     let mut changed = false;
     let content = message
         .content
         .iter()
         .map(|item| {
             let trimmed = if request {
-                trim_paste(item)
+                trim_paste(item, mark.as_ref())
             } else {
-                trim_item(item, message.role)
+                trim_item(item, message.role, mark.as_ref())
             };
             match trimmed {
                 Some(t) => {
                     changed = true;
+                    if let Some(m) = mark.as_mut() {
+                        m.first = false;
+                    }
                     t
                 }
                 None => item.clone(),
@@ -67,7 +77,7 @@ pub fn trim_message(message: &Message, request: bool) -> Option<Vec<ContentItem>
     changed.then_some(content)
 }
 
-fn trim_item(item: &ContentItem, role: Role) -> Option<ContentItem> {
+fn trim_item(item: &ContentItem, role: Role, mark: Option<&Mark>) -> Option<ContentItem> {
     match item {
         ContentItem::ToolResult {
             tool_use_id,
@@ -75,7 +85,7 @@ fn trim_item(item: &ContentItem, role: Role) -> Option<ContentItem> {
             result,
             is_error,
         } => {
-            let trimmed = trim_text(&output_text(result), *is_error)?;
+            let trimmed = trim_text(&output_text(result), *is_error, mark)?;
             let mut kept: Vec<ToolResultData> = vec![ToolResultData::Text { text: trimmed }];
             kept.extend(
                 result
@@ -91,7 +101,7 @@ fn trim_item(item: &ContentItem, role: Role) -> Option<ContentItem> {
             })
         }
         ContentItem::ToolCall { id, name, input } => {
-            let input = trim_input(input)?;
+            let input = trim_input(input, mark)?;
             Some(ContentItem::tool_call(id.clone(), name.clone(), input))
         }
         // A reasoning block is signed: it cannot be shortened, only replaced by text.
@@ -102,7 +112,7 @@ fn trim_item(item: &ContentItem, role: Role) -> Option<ContentItem> {
             }
             Some(ContentItem::AssistantMessage {
                 structured: StructuredText {
-                    full_text: trim_reasoning(thinking, tokens),
+                    full_text: trim_reasoning(thinking, tokens, mark),
                     ..StructuredText::default()
                 },
             })
@@ -113,7 +123,7 @@ fn trim_item(item: &ContentItem, role: Role) -> Option<ContentItem> {
 
 /// `text` trimmed to the lines that carry facts, or `None` when it is short, trimmed already,
 /// or trimming would save less than half.
-pub fn trim_text(text: &str, is_error: bool) -> Option<String> {
+pub fn trim_text(text: &str, is_error: bool, mark: Option<&Mark>) -> Option<String> {
     if text.starts_with(TRIM_MARKER) {
         return None;
     }
@@ -150,14 +160,29 @@ pub fn trim_text(text: &str, is_error: bool) -> Option<String> {
         (None, true) => "; failed".to_owned(),
         (None, false) => String::new(),
     };
-    let header = format!(
-        "{TRIM_MARKER} kept {} of {} lines{status}, ~{} tokens cut; the full text stays in the history]",
-        format_count(keep.len() as u64),
-        format_count(lines.len() as u64),
-        format_count(tokens.saturating_sub(estimate_tokens(&out)))
-    );
-    let trimmed = header + &out;
-    (estimate_tokens(&trimmed) * 2 <= tokens).then_some(trimmed)
+    let header = |mark: Option<&Mark>| {
+        format!(
+            "{TRIM_MARKER} kept {} of {} lines{status}, ~{} tokens cut; {}]",
+            format_count(keep.len() as u64),
+            format_count(lines.len() as u64),
+            format_count(tokens.saturating_sub(estimate_tokens(&out))),
+            where_the_rest_is(mark)
+        )
+    };
+    // Whether to trim is decided without the mark, so that a plan (made before references are
+    // given) and its application trim the same texts.
+    if estimate_tokens(&(header(None) + &out)) * 2 > tokens {
+        return None;
+    }
+    Some(header(mark) + &out)
+}
+
+/// How a marker says where the cut text is: its reference, or that the history holds it.
+fn where_the_rest_is(mark: Option<&Mark>) -> String {
+    mark.map_or_else(
+        || "the full text stays in the history".to_owned(),
+        Mark::inline,
+    )
 }
 
 /// Which lines to keep, in order: what went wrong and how it ended first, then the lines
@@ -204,7 +229,7 @@ fn chosen_lines(text: &str, lines: &[&str]) -> Vec<usize> {
 
 /// A tool input with its long strings trimmed (the content a `Write` writes, an edit's
 /// strings, a script); a command keeps its first line.
-fn trim_input(input: &Value) -> Option<Value> {
+fn trim_input(input: &Value, mark: Option<&Mark>) -> Option<Value> {
     let Value::Object(map) = input else {
         return None;
     };
@@ -215,7 +240,7 @@ fn trim_input(input: &Value) -> Option<Value> {
         if s.chars().count() < INPUT_MIN_CHARS {
             continue;
         }
-        if let Some(t) = trim_text(s, false) {
+        if let Some(t) = trim_text(s, false, mark) {
             out.insert(key.clone(), Value::String(t));
             changed = true;
         }
@@ -224,7 +249,7 @@ fn trim_input(input: &Value) -> Option<Value> {
 }
 
 /// The first sentence of a long reasoning and the ones naming terms, marked as trimmed.
-fn trim_reasoning(thinking: &str, tokens: u64) -> String {
+fn trim_reasoning(thinking: &str, tokens: u64, mark: Option<&Mark>) -> String {
     let sentences = crate::text::sentences(thinking);
     let mut kept: Vec<String> = Vec::new();
     for (i, s) in sentences.iter().enumerate() {
@@ -235,15 +260,18 @@ fn trim_reasoning(thinking: &str, tokens: u64) -> String {
             kept.push(shorten(s, LINE_MAX_CHARS));
         }
     }
+    let reference = mark
+        .map(|m| format!("; {}", m.inline()))
+        .unwrap_or_default();
     format!(
-        "{TRIM_MARKER} reasoning, ~{} tokens] {}",
+        "{TRIM_MARKER} reasoning, ~{} tokens{reference}] {}",
         format_count(tokens),
         kept.join(" ")
     )
 }
 
 /// A request's long pastes trimmed; the words around them stay as typed.
-fn trim_paste(item: &ContentItem) -> Option<ContentItem> {
+fn trim_paste(item: &ContentItem, mark: Option<&Mark>) -> Option<ContentItem> {
     let ContentItem::UserMessage { text } = item else {
         return None;
     };
@@ -258,7 +286,7 @@ fn trim_paste(item: &ContentItem) -> Option<ContentItem> {
         let block = paste_at(&lines, i);
         if block.len() >= PASTE_MIN_LINES {
             let pasted = lines[block.clone()].join("\n");
-            match trim_text(&pasted, false) {
+            match trim_text(&pasted, false, mark) {
                 Some(t) => {
                     out.push(t);
                     changed = true;

@@ -17,7 +17,7 @@ fn build_log() -> String {
 #[test]
 fn a_failed_build_keeps_its_errors_status_paths_and_ends() {
     let log = build_log();
-    let text = trim_text(&log, true).expect("trimmed");
+    let text = trim_text(&log, true, None).expect("trimmed");
     assert!(text.starts_with(TRIM_MARKER), "{text}");
     assert!(text.contains("of 205 lines; exit 101"), "{text}");
     for kept in [
@@ -32,8 +32,8 @@ fn a_failed_build_keeps_its_errors_status_paths_and_ends() {
     }
     assert!(text.contains("lines …]"), "says what was cut: {text}");
     assert!(estimate_tokens(&text) * 4 < estimate_tokens(&log));
-    assert_eq!(trim_text(&text, true), None, "never trimmed twice");
-    assert_eq!(trim_text("ok\n3 files changed", false), None, "small");
+    assert_eq!(trim_text(&text, true, None), None, "never trimmed twice");
+    assert_eq!(trim_text("ok\n3 files changed", false, None), None, "small");
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn a_message_keeps_its_ids_and_a_request_its_words() {
         )],
     )
     .expect("valid");
-    let trimmed = trim_message(&result, false).expect("trimmed");
+    let trimmed = trim_message(&result, false, None).expect("trimmed");
     let ContentItem::ToolResult {
         tool_use_id,
         is_error,
@@ -71,7 +71,8 @@ fn a_message_keeps_its_ids_and_a_request_its_words() {
         )],
     )
     .expect("valid");
-    let ContentItem::ToolCall { input, id, .. } = &trim_message(&write, false).unwrap()[0] else {
+    let ContentItem::ToolCall { input, id, .. } = &trim_message(&write, false, None).unwrap()[0]
+    else {
         panic!()
     };
     assert_eq!(id, "toolu_2");
@@ -82,7 +83,7 @@ fn a_message_keeps_its_ids_and_a_request_its_words() {
         + &build_log()
         + "\n```\nThanks — keep the public API as it is.";
     let request = Message::text(conv, Role::User, &typed).expect("valid");
-    let ContentItem::UserMessage { text } = &trim_message(&request, true).unwrap()[0] else {
+    let ContentItem::UserMessage { text } = &trim_message(&request, true, None).unwrap()[0] else {
         panic!()
     };
     assert!(text.starts_with("Please fix this build, it started after the upgrade:"));
@@ -92,5 +93,37 @@ fn a_message_keeps_its_ids_and_a_request_its_words() {
         "{text}"
     );
     let short = Message::text(conv, Role::User, "fix the build").expect("valid");
-    assert_eq!(trim_message(&short, true), None);
+    assert_eq!(trim_message(&short, true, None), None);
+}
+
+#[test]
+fn a_marked_trim_names_its_reference_and_trims_what_an_unmarked_one_does() {
+    let log = build_log();
+    let recall = crate::ids::RecallRef::new(12).expect("a reference");
+    let plain = Mark {
+        recall,
+        first: false,
+    };
+    let marked = trim_text(&log, true, Some(&plain)).expect("trimmed");
+    assert!(marked.contains("tokens cut; ref 12]"), "{marked}");
+    assert!(!marked.contains("stays in the history"), "{marked}");
+    // The first mark of a thread says how to use references, and never decides the trim.
+    let first = Mark {
+        recall,
+        first: true,
+    };
+    let short = (0..40)
+        .map(|i| format!("row {i} of the report"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(
+        trim_text(&short, false, Some(&first)).is_some(),
+        trim_text(&short, false, None).is_some()
+    );
+    let explained = trim_text(&log, true, Some(&first)).expect("trimmed");
+    assert!(
+        explained.contains("ref 12: shortened by Squash"),
+        "{explained}"
+    );
+    assert_eq!(crate::recall::refs_in(&explained), vec![recall]);
 }

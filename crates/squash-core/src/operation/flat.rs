@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::kind::{AiRecord, LegacyAiRecord, OperationKind};
 use super::{SquashOperation, TokenUsage};
+use crate::ids::RecallRef;
 use crate::ids::{ConversationId, MessageId, SquashOperationId, ThreadId};
 use crate::prompt::{PromptStyle, SquashStyle};
 use crate::provider::ProviderKind;
@@ -283,6 +284,8 @@ struct OperationOut<'a> {
     /// The tagged kind writes the style of an AI squash itself.
     #[serde(skip_serializing_if = "Option::is_none")]
     style: Option<FlatStyle>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recall_ref: Option<RecallRef>,
     created_at: DateTime<Utc>,
 }
 
@@ -304,6 +307,8 @@ struct OperationIn {
     base_thread_id: Option<ThreadId>,
     #[serde(default)]
     result_thread_id: Option<ThreadId>,
+    #[serde(default)]
+    recall_ref: Option<RecallRef>,
     #[serde(flatten)]
     provenance: FlatProvenance,
     created_at: DateTime<Utc>,
@@ -326,6 +331,7 @@ impl Serialize for SquashOperation {
                 OperationKind::Mask => Some(FlatStyle::Mask),
                 _ => None,
             },
+            recall_ref: self.recall_ref,
             created_at: self.created_at,
         }
         .serialize(s)
@@ -352,6 +358,7 @@ impl<'de> Deserialize<'de> for SquashOperation {
             performed_by: json.performed_by,
             base_thread_id: json.base_thread_id,
             result_thread_id: json.result_thread_id,
+            recall_ref: json.recall_ref,
             created_at: json.created_at,
         })
     }

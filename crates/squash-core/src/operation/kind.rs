@@ -84,6 +84,19 @@ impl OperationKind {
         matches!(self, OperationKind::Ai(_) | OperationKind::AiLegacy(_))
     }
 
+    /// Whether the result carries a recall reference: what a fit or an AI (or extract) squash
+    /// made stands for messages it took out of the thread; an edit or a squash by hand is the
+    /// person's own text.
+    pub fn writes_recall_ref(&self) -> bool {
+        matches!(
+            self,
+            OperationKind::Mask
+                | OperationKind::Extract { .. }
+                | OperationKind::Ai(_)
+                | OperationKind::AiLegacy(_)
+        )
+    }
+
     /// The model that wrote the result, when one did and it is known.
     pub fn model(&self) -> Option<&str> {
         match self {

@@ -12,6 +12,7 @@ mod kind;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::ids::RecallRef;
 use crate::ids::{ConversationId, MessageId, SquashOperationId, ThreadId};
 
 pub use flat::{FlatProvenance, FlatStyle, KindTag};
@@ -45,6 +46,9 @@ pub struct SquashOperation {
     /// that stores it).
     pub base_thread_id: Option<ThreadId>,
     pub result_thread_id: Option<ThreadId>,
+    /// The reference the result's text carries, by which `recall` finds the sources (set by
+    /// the commit that stores it, for fits and AI squashes; unique in the conversation).
+    pub recall_ref: Option<RecallRef>,
     pub created_at: DateTime<Utc>,
 }
 
@@ -68,6 +72,7 @@ impl SquashOperation {
             performed_by,
             base_thread_id: None,
             result_thread_id: None,
+            recall_ref: None,
             created_at: crate::time::now(),
         }
     }

@@ -404,13 +404,13 @@ pub(super) async fn import_append(pool: &PgPool, append: ImportAppend) -> Result
 }
 
 #[derive(sqlx::FromRow)]
-struct RecordRow {
-    source_key: String,
-    format: String,
-    content_hash: String,
-    metadata: Option<String>,
-    conversation_id: Uuid,
-    imported_at: DateTime<Utc>,
+pub(super) struct RecordRow {
+    pub source_key: String,
+    pub format: String,
+    pub content_hash: String,
+    pub metadata: Option<String>,
+    pub conversation_id: Uuid,
+    pub imported_at: DateTime<Utc>,
 }
 
 impl TryFrom<RecordRow> for ImportRecord {

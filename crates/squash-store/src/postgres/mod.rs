@@ -15,6 +15,7 @@ mod links;
 mod listen;
 mod operations;
 mod page;
+mod parts;
 mod read;
 mod rows;
 mod search;
@@ -33,8 +34,8 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, Executor, PgConnection, PgPool};
 use squash_core::search::SearchQuery;
 use squash_core::{
-    Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
-    SquashOperationId, Thread, ThreadId, ToolRefs,
+    Conversation, ConversationId, Message, MessageId, Project, ProjectId, RecallRef,
+    SquashOperation, SquashOperationId, Thread, ThreadId, ToolRefs,
 };
 use tokio::sync::{broadcast, OnceCell};
 
@@ -42,8 +43,8 @@ use self::error::{connect_error, DbResult};
 use crate::types::{HistoryResults, MessageRange};
 use crate::{
     Appended, ClosurePositions, Commit, ConversationStore, ConversationSummary, Direction,
-    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, PageRequest, Result, SearchResults,
-    StoreError, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, PageRequest, Result,
+    SearchResults, StoreError, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -325,6 +326,18 @@ impl ConversationStore for PostgresStore {
         read::operations(&self.pool, conversation).await
     }
 
+    async fn operation_by_ref(
+        &self,
+        conversation: ConversationId,
+        recall: RecallRef,
+    ) -> Result<SquashOperation> {
+        read::operation_by_ref(&self.pool, conversation, recall).await
+    }
+
+    async fn next_recall_ref(&self, conversation: ConversationId) -> Result<RecallRef> {
+        read::next_recall_ref(&self.pool, conversation).await
+    }
+
     async fn stats(&self) -> Result<StoreStats> {
         read::stats(&self.pool).await
     }
@@ -347,6 +360,10 @@ impl ConversationStore for PostgresStore {
 
     async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>> {
         import::import_records_of(&self.pool, conversation).await
+    }
+
+    async fn import_parts_of(&self, conversation: ConversationId) -> Result<Vec<ImportedPart>> {
+        parts::import_parts_of(&self.pool, conversation).await
     }
 
     async fn search(

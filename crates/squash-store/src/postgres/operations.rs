@@ -37,17 +37,18 @@ pub(super) async fn insert_operations(
              INSERT INTO squash_operations (id, conversation_key, result_message_key, \
                  performed_by, base_thread_key, result_thread_key, created_at, kind, prompt, \
                  model, provider, custom_instructions, input_tokens, output_tokens, \
-                 duration_ms, style, prompt_style) \
+                 duration_ms, style, prompt_style, recall_ref) \
              SELECT o.id, $1, rm.key, o.performed_by, bt.key, rt.key, o.created_at, o.kind, \
                     o.prompt, o.model, o.provider, o.custom, o.input, o.output, o.duration, \
-                    o.style, o.prompt_style \
+                    o.style, o.prompt_style, o.recall_ref \
              FROM UNNEST($2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::uuid[], \
                          $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[], \
                          $12::text[], $13::bigint[], $14::bigint[], $15::bigint[], \
-                         $16::text[], $17::text[]) \
+                         $16::text[], $17::text[], $21::bigint[]) \
                   WITH ORDINALITY AS o(id, result, performed_by, base, result_thread, \
                                        created_at, kind, prompt, model, provider, custom, \
-                                       input, output, duration, style, prompt_style, ord) \
+                                       input, output, duration, style, prompt_style, \
+                                       recall_ref, ord) \
              JOIN messages rm ON rm.id = o.result AND rm.conversation_key = $1 \
              LEFT JOIN threads bt ON bt.id = o.base AND bt.conversation_key = $1 \
              LEFT JOIN threads rt ON rt.id = o.result_thread AND rt.conversation_key = $1 \
@@ -85,6 +86,7 @@ pub(super) async fn insert_operations(
     .bind(&op_ids)
     .bind(&positions)
     .bind(&sources)
+    .bind(&columns.recall_refs)
     .fetch_one(&mut *conn)
     .await
     .map_err(|e| {
@@ -178,6 +180,7 @@ struct Columns<'a> {
     durations: Vec<Option<i64>>,
     styles: Vec<Option<String>>,
     prompt_styles: Vec<Option<String>>,
+    recall_refs: Vec<Option<i64>>,
 }
 
 impl<'a> Columns<'a> {
@@ -202,6 +205,8 @@ impl<'a> Columns<'a> {
             c.durations.push(kind.duration_ms);
             c.styles.push(kind.style);
             c.prompt_styles.push(kind.prompt_style);
+            c.recall_refs
+                .push(op.recall_ref.map(|r| i64::from(r.get())));
         }
         Ok(c)
     }

@@ -3,8 +3,8 @@
 
 use sqlx::PgPool;
 use squash_core::{
-    Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
-    SquashOperationId, Thread, ThreadId,
+    Conversation, ConversationId, Message, MessageId, Project, ProjectId, RecallRef,
+    SquashOperation, SquashOperationId, Thread, ThreadId,
 };
 use uuid::Uuid;
 
@@ -305,6 +305,46 @@ pub(super) async fn operations(
     .await
     .db()?;
     rows.into_iter().map(TryInto::try_into).collect()
+}
+
+pub(super) async fn operation_by_ref(
+    pool: &PgPool,
+    conversation: ConversationId,
+    recall: RecallRef,
+) -> Result<SquashOperation> {
+    let row: Option<OperationRow> = sqlx::query_as(concat!(
+        operation_select!(),
+        " WHERE o.conversation_key = (SELECT key FROM conversations WHERE id = $1) \
+          AND o.recall_ref = $2"
+    ))
+    .bind(conversation.as_uuid())
+    .bind(i64::from(recall.get()))
+    .fetch_optional(pool)
+    .await
+    .db()?;
+    match row {
+        Some(row) => row.try_into(),
+        None => {
+            // Tell an unknown conversation from an unknown reference.
+            conversation_key(pool, conversation).await?;
+            Err(StoreError::not_found(Entity::Operation, recall))
+        }
+    }
+}
+
+pub(super) async fn next_recall_ref(
+    pool: &PgPool,
+    conversation: ConversationId,
+) -> Result<RecallRef> {
+    let key = conversation_key(pool, conversation).await?;
+    let highest: Option<i64> = sqlx::query_scalar(
+        "SELECT max(recall_ref) FROM squash_operations WHERE conversation_key = $1",
+    )
+    .bind(key)
+    .fetch_one(pool)
+    .await
+    .db()?;
+    crate::provenance::next_recall_ref(highest)
 }
 
 #[derive(sqlx::FromRow)]

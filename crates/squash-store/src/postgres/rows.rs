@@ -212,6 +212,7 @@ pub(super) struct OperationRow {
     pub base_thread_id: Option<Uuid>,
     pub result_thread_id: Option<Uuid>,
     pub created_at: DateTime<Utc>,
+    pub recall_ref: Option<i64>,
     #[sqlx(flatten)]
     pub kind: KindColumns,
 }
@@ -229,6 +230,7 @@ impl TryFrom<OperationRow> for SquashOperation {
             performed_by: row.performed_by,
             base_thread_id: row.base_thread_id.map(Into::into),
             result_thread_id: row.result_thread_id.map(Into::into),
+            recall_ref: crate::provenance::recall_ref(row.recall_ref)?,
             created_at: row.created_at,
         })
     }

@@ -1,4 +1,4 @@
-//! Full-text search over the GIN-indexed `messages.search_terms` (migration 0009), in one
+//! Full-text search over the GIN-indexed `messages.search_terms` (migration 0010), in one
 //! read-only snapshot.
 //!
 //! A GIN index hands out its matches in no useful order, and turning them into keys visits

@@ -98,7 +98,8 @@ macro_rules! operation_select {
                 rm.id AS result_message_id, o.performed_by, \
                 bt.id AS base_thread_id, rt.id AS result_thread_id, o.created_at, \
                 o.kind, o.prompt, o.model, o.provider, o.custom_instructions, \
-                o.input_tokens, o.output_tokens, o.duration_ms, o.style, o.prompt_style \
+                o.input_tokens, o.output_tokens, o.duration_ms, o.style, o.prompt_style, \
+                o.recall_ref \
          FROM squash_operations o \
          JOIN conversations c ON c.key = o.conversation_key \
          JOIN messages rm ON rm.key = o.result_message_key \

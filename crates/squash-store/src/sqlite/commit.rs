@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use rusqlite::{params, Transaction};
-use squash_core::{MessageId, SquashOperation, Thread, ThreadId};
+use squash_core::{MessageId, RecallRef, SquashOperation, Thread, ThreadId};
 
 use super::conn::{map_err, taken};
 use super::links;
@@ -129,8 +129,9 @@ pub(super) fn insert_operation(
     tx.prepare_cached(
         "INSERT INTO squash_operations (id, conversation_key, result_message_key, performed_by, \
          base_thread_key, result_thread_key, created_at, kind, prompt, model, provider, \
-         custom_instructions, input_tokens, output_tokens, duration_ms, style, prompt_style) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+         custom_instructions, input_tokens, output_tokens, duration_ms, style, prompt_style, \
+         recall_ref) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
     )
     .and_then(|mut s| {
         s.execute(params![
@@ -151,6 +152,7 @@ pub(super) fn insert_operation(
             kind.duration_ms,
             kind.style,
             kind.prompt_style,
+            op.recall_ref.map(RecallRef::get),
         ])
     })
     .map_err(|e| taken(e, Entity::Operation, op.id))?;

@@ -144,7 +144,7 @@ pub fn open_connection(path: &Path, extra: OpenFlags) -> Result<Connection, Stor
 }
 
 /// `squash_search_terms(text)`: the document of terms the FTS5 table `message_terms` indexes
-/// (`crate::search::fts5_document`), for its triggers (migration 0009). NULL stays NULL.
+/// (`crate::search::fts5_document`), for its triggers (migration 0010). NULL stays NULL.
 fn register_search_terms(conn: &Connection) -> Result<(), StoreError> {
     use rusqlite::functions::FunctionFlags;
     conn.create_scalar_function(

@@ -258,11 +258,19 @@ pub(super) fn import_append(tx: &Transaction<'_>, append: &ImportAppend) -> Resu
 
 const RECORD_SELECT: &str = "SELECT i.source_key, i.format, i.content_hash, i.metadata, c.id, \
      i.imported_at FROM imports i JOIN conversations c ON c.key = i.conversation_key";
+/// The columns [`record_at`] reads, of the import `i` of the conversation `c`.
+pub(super) const RECORD_COLUMNS: &str =
+    "i.source_key, i.format, i.content_hash, i.metadata, c.id, i.imported_at";
 
 fn record(row: &rusqlite::Row<'_>) -> Result<ImportRecord> {
-    let metadata: Option<String> = col(row, 3)?;
-    let source_key: String = col(row, 0)?;
-    let format: String = col(row, 1)?;
+    record_at(row, 0)
+}
+
+/// The record whose columns ([`RECORD_COLUMNS`]) start at column `at`.
+pub(super) fn record_at(row: &rusqlite::Row<'_>, at: usize) -> Result<ImportRecord> {
+    let metadata: Option<String> = col(row, at + 3)?;
+    let source_key: String = col(row, at)?;
+    let format: String = col(row, at + 1)?;
     let format = format
         .parse()
         .map_err(|e| StoreError::Corrupt(format!("import record of {source_key}: {e}")))?;
@@ -270,11 +278,11 @@ fn record(row: &rusqlite::Row<'_>) -> Result<ImportRecord> {
         source: ImportSource {
             source_key,
             format,
-            content_hash: col(row, 2)?,
+            content_hash: col(row, at + 2)?,
             metadata: metadata.map(|s| serde_json::from_str(&s)).transpose()?,
         },
-        conversation_id: rows::uuid(&col::<Vec<u8>>(row, 4)?)?.into(),
-        imported_at: rows::time(col(row, 5)?)?,
+        conversation_id: rows::uuid(&col::<Vec<u8>>(row, at + 4)?)?.into(),
+        imported_at: rows::time(col(row, at + 5)?)?,
     })
 }
 

@@ -15,6 +15,7 @@ mod fetch;
 mod import;
 mod links;
 mod page;
+mod parts;
 mod read;
 mod rows;
 mod search;
@@ -30,16 +31,16 @@ use rusqlite::Transaction;
 use rusqlite_migration::{Migrations, M};
 use squash_core::search::SearchQuery;
 use squash_core::{
-    Conversation, ConversationId, Message, MessageId, Project, ProjectId, SquashOperation,
-    SquashOperationId, Thread, ThreadId, ToolRefs,
+    Conversation, ConversationId, Message, MessageId, Project, ProjectId, RecallRef,
+    SquashOperation, SquashOperationId, Thread, ThreadId, ToolRefs,
 };
 use tokio::runtime::{Handle, RuntimeFlavor};
 
 use crate::error::{Entity, StoreError};
 use crate::types::{
     Appended, Commit, ConversationSummary, Direction, HistoryResults, ImportAppend, ImportBatch,
-    ImportOutcome, ImportRecord, MessageChunks, MessageRange, PageRequest, SearchResults,
-    StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    ImportOutcome, ImportRecord, ImportedPart, MessageChunks, MessageRange, PageRequest,
+    SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
@@ -57,7 +58,8 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/0006_search.sql")),
         M::up(include_str!("migrations/0007_segments.sql")),
         M::up(include_str!("migrations/0008_operation_kinds.sql")),
-        M::up(include_str!("migrations/0009_search_terms.sql")),
+        M::up(include_str!("migrations/0009_recall_refs.sql")),
+        M::up(include_str!("migrations/0010_search_terms.sql")),
     ])
 }
 
@@ -334,6 +336,20 @@ impl ConversationStore for SqliteStore {
             .await
     }
 
+    async fn operation_by_ref(
+        &self,
+        conversation: ConversationId,
+        recall: RecallRef,
+    ) -> Result<SquashOperation> {
+        self.read(move |tx| read::operation_by_ref(tx, conversation, recall))
+            .await
+    }
+
+    async fn next_recall_ref(&self, conversation: ConversationId) -> Result<RecallRef> {
+        self.read(move |tx| read::next_recall_ref(tx, conversation))
+            .await
+    }
+
     async fn stats(&self) -> Result<StoreStats> {
         self.read(read::stats).await
     }
@@ -364,6 +380,11 @@ impl ConversationStore for SqliteStore {
 
     async fn import_records_of(&self, conversation: ConversationId) -> Result<Vec<ImportRecord>> {
         self.read(move |tx| import::import_records_of(tx, conversation))
+            .await
+    }
+
+    async fn import_parts_of(&self, conversation: ConversationId) -> Result<Vec<ImportedPart>> {
+        self.read(move |tx| parts::import_parts_of(tx, conversation))
             .await
     }
 

@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::{
-    Conversation, ConversationId, Message, MessageId, SquashOperation, SquashOperationId, Thread,
-    ThreadId,
+    Conversation, ConversationId, Message, MessageId, RecallRef, SquashOperation,
+    SquashOperationId, Thread, ThreadId,
 };
 
 use super::conn::map_err;
@@ -188,7 +188,7 @@ pub(super) fn operation_sources(tx: &Transaction<'_>, op_key: i64) -> Result<Vec
 pub(super) fn load_operations(
     tx: &Transaction<'_>,
     filter: &str,
-    param: &dyn rusqlite::ToSql,
+    params: &[&dyn rusqlite::ToSql],
 ) -> Result<Vec<SquashOperation>> {
     let sql = format!(
         "SELECT {} FROM {} WHERE {filter} ORDER BY o.key",
@@ -196,7 +196,7 @@ pub(super) fn load_operations(
         rows::OPERATION_FROM
     );
     let mut stmt = tx.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = stmt.query([param]).map_err(map_err)?;
+    let mut rows = stmt.query(params).map_err(map_err)?;
     let mut found = Vec::new();
     while let Some(row) = rows.next().map_err(map_err)? {
         found.push(rows::operation(row)?);
@@ -363,7 +363,7 @@ pub(super) fn ids_with_prefix<T: From<uuid::Uuid>>(
 }
 
 pub(super) fn operation(tx: &Transaction<'_>, id: SquashOperationId) -> Result<SquashOperation> {
-    load_operations(tx, "o.id = ?1", &id.as_bytes().as_slice())?
+    load_operations(tx, "o.id = ?1", &[&id.as_bytes().as_slice()])?
         .pop()
         .ok_or_else(|| StoreError::not_found(Entity::Operation, id))
 }
@@ -373,7 +373,34 @@ pub(super) fn operations(
     conversation: ConversationId,
 ) -> Result<Vec<SquashOperation>> {
     let key = conversation_key(tx, conversation)?;
-    load_operations(tx, "o.conversation_key = ?1", &key)
+    load_operations(tx, "o.conversation_key = ?1", &[&key])
+}
+
+pub(super) fn operation_by_ref(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+    recall: RecallRef,
+) -> Result<SquashOperation> {
+    let key = conversation_key(tx, conversation)?;
+    load_operations(
+        tx,
+        "o.conversation_key = ?1 AND o.recall_ref = ?2",
+        &[&key, &recall.get()],
+    )?
+    .pop()
+    .ok_or_else(|| StoreError::not_found(Entity::Operation, recall))
+}
+
+pub(super) fn next_recall_ref(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+) -> Result<RecallRef> {
+    let key = conversation_key(tx, conversation)?;
+    let last: Option<i64> = tx
+        .prepare_cached("SELECT max(recall_ref) FROM squash_operations WHERE conversation_key = ?1")
+        .and_then(|mut s| s.query_row([key], |r| r.get(0)))
+        .map_err(map_err)?;
+    crate::provenance::next_recall_ref(last)
 }
 
 pub(super) fn stats(tx: &Transaction<'_>) -> Result<StoreStats> {

@@ -6,7 +6,7 @@ use squash_core::{Conversation, Message, Project, Role, SquashOperation, Thread,
 use uuid::Uuid;
 
 use crate::error::StoreError;
-use crate::provenance::KindColumns;
+use crate::provenance::{recall_ref, KindColumns};
 
 pub fn micros(t: DateTime<Utc>) -> i64 {
     t.timestamp_micros()
@@ -103,7 +103,7 @@ pub fn message(row: &Row<'_>) -> Result<Message, StoreError> {
 
 pub const OPERATION_COLUMNS: &str = "o.key, o.id, c.id, m.id, o.performed_by, bt.id, rt.id, \
      o.created_at, o.kind, o.prompt, o.model, o.provider, o.custom_instructions, \
-     o.input_tokens, o.output_tokens, o.duration_ms, o.style, o.prompt_style";
+     o.input_tokens, o.output_tokens, o.duration_ms, o.style, o.prompt_style, o.recall_ref";
 pub const OPERATION_FROM: &str = "squash_operations o \
      JOIN conversations c ON c.key = o.conversation_key \
      JOIN messages m ON m.key = o.result_message_key \
@@ -135,6 +135,7 @@ pub fn operation(row: &Row<'_>) -> Result<(i64, SquashOperation), StoreError> {
             performed_by: col(row, 4)?,
             base_thread_id: opt_uuid(col(row, 5)?)?.map(Into::into),
             result_thread_id: opt_uuid(col(row, 6)?)?.map(Into::into),
+            recall_ref: recall_ref(col(row, 18)?)?,
             created_at: time(col(row, 7)?)?,
         },
     ))

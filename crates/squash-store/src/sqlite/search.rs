@@ -1,4 +1,4 @@
-//! Full-text search over the FTS5 index `message_terms` (migrations 0006 and 0009): the
+//! Full-text search over the FTS5 index `message_terms` (migrations 0006 and 0010): the
 //! candidates from one statement that walks the index newest first, then what the page shows
 //! read for the page alone, one indexed probe per hit.
 

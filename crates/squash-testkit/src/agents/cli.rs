@@ -18,6 +18,9 @@ pub enum AgentKind {
     Codex,
     Gemini,
     Opencode,
+    /// Not an agent: the MCP Inspector's CLI, fetched with them, the independent client of the
+    /// protocol test of `squash mcp`.
+    McpInspector,
 }
 
 impl AgentKind {
@@ -27,6 +30,7 @@ impl AgentKind {
             AgentKind::Codex => "SQUASH_CODEX_BIN",
             AgentKind::Gemini => "SQUASH_GEMINI_BIN",
             AgentKind::Opencode => "SQUASH_OPENCODE_BIN",
+            AgentKind::McpInspector => "SQUASH_MCP_INSPECTOR_BIN",
         }
     }
 
@@ -36,6 +40,7 @@ impl AgentKind {
             AgentKind::Codex => "codex",
             AgentKind::Gemini => "gemini",
             AgentKind::Opencode => "opencode",
+            AgentKind::McpInspector => "mcp-inspector",
         }
     }
 }
@@ -62,8 +67,7 @@ impl Agent {
                         format!("{} points at {}, which is no file", kind.env(), p.display())
                     }
                     None => format!(
-                        "no `{}` on PATH and {} is not set (npm install @anthropic-ai/claude-code \
-                         @openai/codex @google/gemini-cli opencode-ai, see .ci/run)",
+                        "no `{}` on PATH and {} is not set (bash scripts/fetch-agents.sh, see .ci/run)",
                         kind.program(),
                         kind.env()
                     ),
@@ -114,7 +118,7 @@ impl Sandbox {
             .env("CODEX_HOME", self.codex_home())
             .env("SQUASH_LOCAL_SERVERS", "none")
             .arg("--db")
-            .arg(self.home.join("squash.db"))
+            .arg(self.squash_db())
             .stdin(std::process::Stdio::null());
         cmd
     }
@@ -158,6 +162,11 @@ impl Sandbox {
     /// `CLAUDE_CONFIG_DIR`: Claude Code's settings and `projects/<encoded cwd>/<session>.jsonl`.
     pub fn claude_config(&self) -> PathBuf {
         self.home.join(".claude")
+    }
+
+    /// The database `squash` uses in this sandbox.
+    pub fn squash_db(&self) -> PathBuf {
+        self.home.join("squash.db")
     }
 
     /// `CODEX_HOME`: Codex's config and `sessions/YYYY/MM/DD/rollout-*.jsonl`.
@@ -218,6 +227,19 @@ impl Sandbox {
         extra: &[&str],
         prompt: &str,
     ) -> Output {
+        self.codex_with_env(agent, base_url, extra, &[], prompt)
+            .await
+    }
+
+    /// [`Self::codex`] with variables set for it (and the servers it starts).
+    pub async fn codex_with_env(
+        &self,
+        agent: &Agent,
+        base_url: &str,
+        extra: &[&str],
+        env: &[(&str, &str)],
+        prompt: &str,
+    ) -> Output {
         let provider = format!(
             "model_providers.loopback={{name=\"loopback\", base_url=\"{base_url}\", \
              env_key=\"OPENAI_API_KEY\", wire_api=\"responses\"}}"
@@ -225,6 +247,7 @@ impl Sandbox {
         let mut cmd = self.command(agent);
         cmd.env("CODEX_HOME", self.codex_home())
             .env("OPENAI_API_KEY", "test")
+            .envs(env.iter().copied())
             .arg("exec")
             .args(extra)
             .args(["-m", "loopback-model", "--skip-git-repo-check"])

@@ -21,10 +21,12 @@ use super::recorder::{respond, serve_script, sse, Recorded, Script, Scripted};
 #[derive(Clone, Debug)]
 pub enum Item {
     Message(String),
-    /// `arguments` is sent JSON-encoded, as the API does.
+    /// `arguments` is sent JSON-encoded, as the API does; `namespace` names the group a tool
+    /// is offered in (Codex offers each MCP server's tools as the namespace `mcp__<server>`).
     FunctionCall {
         call_id: String,
         name: String,
+        namespace: Option<String>,
         arguments: Value,
     },
 }
@@ -38,6 +40,17 @@ impl Item {
         Item::FunctionCall {
             call_id: call_id.to_owned(),
             name: name.to_owned(),
+            namespace: None,
+            arguments,
+        }
+    }
+
+    /// A call of tool `name` of the namespace `namespace`.
+    pub fn namespaced_call(call_id: &str, namespace: &str, name: &str, arguments: Value) -> Item {
+        Item::FunctionCall {
+            call_id: call_id.to_owned(),
+            name: name.to_owned(),
+            namespace: Some(namespace.to_owned()),
             arguments,
         }
     }
@@ -89,11 +102,19 @@ fn item_json(n: usize, index: usize, item: &Item) -> Value {
         Item::FunctionCall {
             call_id,
             name,
+            namespace,
             arguments,
-        } => json!({
-            "type": "function_call", "id": format!("fc_loopback_{n}_{index}"), "status": "completed",
-            "call_id": call_id, "name": name, "arguments": arguments.to_string(),
-        }),
+        } => {
+            let mut item = json!({
+                "type": "function_call", "id": format!("fc_loopback_{n}_{index}"),
+                "status": "completed", "call_id": call_id, "name": name,
+                "arguments": arguments.to_string(),
+            });
+            if let Some(ns) = namespace {
+                item["namespace"] = json!(ns);
+            }
+            item
+        }
     }
 }
 

@@ -9,6 +9,7 @@ mod messages;
 mod model;
 mod openapi;
 mod operations;
+mod originals;
 pub mod paging;
 mod previews;
 mod provenance;
@@ -87,7 +88,9 @@ routes! {
     post "/api/conversations/{id}/previews/{preview}/retry" => previews::retry;
     delete "/api/conversations/{id}/previews/{preview}" => previews::discard;
     get "/api/conversations/{id}/operations" => operations::list;
+    get "/api/conversations/{id}/subagents" => originals::subagents;
     get "/api/operations/{id}" => operations::get;
+    get "/api/operations/{id}/sources" => originals::sources;
     post "/api/operations/{id}/rerun" => operations::rerun;
     post "/api/conversations/{id}/chat" => chat::turn;
     get "/api/conversations/{id}/export" => transfer::export;

@@ -55,3 +55,23 @@ impl PageQuery {
         Ok(PageWindow { anchor, limit })
     }
 }
+
+/// The paging parameters of a list that is no thread (an operation's sources, a sub-agent's
+/// run opened under its call): `offset` (0-based, default 0) and `limit`.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OffsetQuery {
+    pub offset: Option<u64>,
+    pub limit: Option<u32>,
+}
+
+impl OffsetQuery {
+    /// `(offset, limit)`, `default_limit` when the query names none; the service refuses a
+    /// limit over its page size and an offset past the end.
+    pub fn get(&self, default_limit: u32) -> (u64, u32) {
+        (
+            self.offset.unwrap_or(0),
+            self.limit.unwrap_or(default_limit),
+        )
+    }
+}

@@ -60,6 +60,7 @@ pub async fn resume(
         agent_args: Vec::new(),
         // The person starts the agent, in a terminal of their own.
         start_agent: false,
+        recall: state.recall_server().cloned(),
     };
     let resumed = resumer.resume(request).await?;
     Ok(Json(resumed_json(&resumed)))
@@ -83,46 +84,11 @@ pub fn resumed_json(resumed: &Resumed) -> Value {
     value
 }
 
-/// `cd <folder> && [<import> && ]<agent …>`, each word quoted for a POSIX shell when it needs
-/// to be.
+/// The command a person runs to start the agent on the written session.
 pub fn shell_line(resumed: &Resumed) -> String {
-    let words = |argv: &[String]| argv.iter().map(|w| quoted(w)).collect::<Vec<_>>().join(" ");
-    let mut parts = Vec::new();
-    if let Some(dir) = &resumed.launch.cwd {
-        parts.push(format!("cd {}", quoted(&dir.to_string_lossy())));
-    }
-    if let Some(import) = resumed
+    let import = resumed
         .written
         .as_ref()
-        .and_then(|w| w.import_command.as_deref())
-    {
-        parts.push(words(import));
-    }
-    parts.push(words(&resumed.launch.argv()));
-    parts.join(" && ")
-}
-
-fn quoted(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c));
-    if plain {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::quoted;
-
-    #[test]
-    fn words_are_quoted_only_when_a_shell_would_split_them() {
-        assert_eq!(quoted("--resume"), "--resume");
-        assert_eq!(quoted("/tmp/a b"), "'/tmp/a b'");
-        assert_eq!(quoted("it's"), "'it'\\''s'");
-        assert_eq!(quoted(""), "''");
-    }
+        .and_then(|w| w.import_command.as_deref());
+    squash_app::resume::shell_line(&resumed.launch, import)
 }

@@ -1,7 +1,8 @@
 //! The scripts and stylesheets, embedded in the binary: nothing to build, nothing to install.
 //! `app.*` run the page; `reader.*` add reading (tool cards, dark theme, sheets) and the
 //! keyboard; `live.js` follows changes made elsewhere (server-sent events); `resume.js`, served
-//! as the end of `app.js`, writes a conversation as an agent's session.
+//! as the end of `app.js`, writes a conversation as an agent's session, and `originals.js`,
+//! served after it, opens the originals under messages and sub-agent runs under their calls.
 
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
@@ -10,12 +11,17 @@ use axum::response::IntoResponse;
 /// page all the same).
 const SCRIPT: &str = concat!(
     include_str!("../../static/app.js"),
-    include_str!("../../static/resume.js")
+    include_str!("../../static/resume.js"),
+    include_str!("../../static/originals.js")
 );
 const LIVE: &str = include_str!("../../static/live.js");
 const STYLE: &str = include_str!("../../static/app.css");
 const READER_SCRIPT: &str = include_str!("../../static/reader.js");
-const READER_STYLE: &str = include_str!("../../static/reader.css");
+/// The reading styles, with those of the originals opened under messages (`originals.js`).
+const READER_STYLE: &str = concat!(
+    include_str!("../../static/reader.css"),
+    include_str!("../../static/originals.css")
+);
 const SIDEBAR_SCRIPT: &str = include_str!("../../static/sidebar.js");
 const SIDEBAR_STYLE: &str = include_str!("../../static/sidebar.css");
 

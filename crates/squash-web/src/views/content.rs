@@ -10,12 +10,13 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use maud::{html, Markup, PreEscaped};
-use squash_core::ledger::last_exit_code;
+use squash_app::SubagentRun;
 use squash_core::{
     ContentItem, ImageSource, Message, MessageId, Role, SystemLevel, ToolResultData,
 };
 
 use super::markdown;
+pub use super::tool_facts::{format_duration, input_summary, ToolStatus};
 
 /// Output lines shown before the rest is folded away.
 const PREVIEW_LINES: usize = 4;
@@ -33,6 +34,10 @@ const INLINE_OUTPUT_BYTES: usize = 4 * 1024;
 pub struct Tools<'a> {
     calls: HashMap<&'a str, Site>,
     results: HashMap<&'a str, ResultSite<'a>>,
+    /// The sub-agent runs the calls started: each shown, folded, in its call's card.
+    runs: HashMap<&'a str, &'a SubagentRun>,
+    /// Messages listed under another, numbered `#N` in their list rather than `@N` in the thread.
+    nested: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -99,6 +104,18 @@ impl<'a> Tools<'a> {
         tools
     }
 
+    /// These tools with the sub-agent runs `runs`, found by the calls that started them.
+    pub fn with_runs(mut self, runs: &'a [SubagentRun]) -> Tools<'a> {
+        self.runs = runs.iter().map(|r| (r.call_id.as_str(), r)).collect();
+        self
+    }
+
+    /// These tools for messages listed under another (see `nested`).
+    pub fn nested(mut self) -> Tools<'a> {
+        self.nested = true;
+        self
+    }
+
     /// The result shown in the card of call `id` made at `position`: one that comes after it.
     fn result_of(&self, id: &str, position: usize) -> Option<ResultSite<'a>> {
         self.results
@@ -130,100 +147,6 @@ impl<'a> Tools<'a> {
     }
 }
 
-/// What a tool run came to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ToolStatus {
-    Ok,
-    /// Failed: the result says it is an error, or its output reports a non-zero exit code.
-    Error {
-        exit: Option<i64>,
-    },
-}
-
-impl ToolStatus {
-    pub fn of(result: &[ToolResultData], is_error: bool) -> ToolStatus {
-        let exit = result.iter().rev().find_map(|d| match d {
-            ToolResultData::Text { text } => last_exit_code(text),
-            _ => None,
-        });
-        match exit {
-            Some(code) if code != 0 => ToolStatus::Error { exit: Some(code) },
-            _ if is_error => ToolStatus::Error { exit },
-            _ => ToolStatus::Ok,
-        }
-    }
-
-    pub fn label(self) -> String {
-        match self {
-            ToolStatus::Ok => "ok".to_owned(),
-            ToolStatus::Error { exit: Some(code) } => format!("error (exit {code})"),
-            ToolStatus::Error { exit: None } => "error".to_owned(),
-        }
-    }
-
-    fn class(self) -> &'static str {
-        match self {
-            ToolStatus::Ok => "tool-status status-ok",
-            ToolStatus::Error { .. } => "tool-status status-error",
-        }
-    }
-}
-
-/// "850 ms", "4.2 s", "3 min 5 s": how long a tool ran, from its call to its result.
-pub fn format_duration(d: TimeDelta) -> Option<String> {
-    let ms = d.num_milliseconds();
-    if ms <= 0 {
-        return None;
-    }
-    Some(match ms {
-        ms if ms < 1_000 => format!("{ms} ms"),
-        ms if ms < 10_000 => format!("{:.1} s", ms as f64 / 1000.0),
-        ms if ms < 60_000 => format!("{} s", ms / 1000),
-        ms if ms < 3_600_000 => format!("{} min {} s", ms / 60_000, (ms / 1000) % 60),
-        ms => format!("{} h {} min", ms / 3_600_000, (ms / 60_000) % 60),
-    })
-}
-
-/// The one line that says what a call did: its command, file, pattern or query when the input
-/// has one, else the input itself, shortened.
-pub fn input_summary(input: &serde_json::Value) -> String {
-    const KEYS: [&str; 10] = [
-        "command",
-        "cmd",
-        "file_path",
-        "path",
-        "pattern",
-        "url",
-        "query",
-        "description",
-        "prompt",
-        "notebook_path",
-    ];
-    let named = KEYS.iter().find_map(|k| match input.get(*k) {
-        Some(serde_json::Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        // Codex passes its command as an argument list.
-        Some(serde_json::Value::Array(parts)) if parts.iter().all(|p| p.is_string()) => Some(
-            parts
-                .iter()
-                .filter_map(|p| p.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        _ => None,
-    });
-    if let Some(text) = named {
-        return shorten(&text, 100);
-    }
-    if let Some(todos) = input.get("todos").and_then(|t| t.as_array()) {
-        return format!(
-            "{} todo item{}",
-            todos.len(),
-            if todos.len() == 1 { "" } else { "s" }
-        );
-    }
-    shorten(&compact(input), 100)
-}
-
 /// Image types shown inline from base64 data; they cannot run script (SVG could).
 const INLINE_IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 
@@ -251,18 +174,15 @@ fn item_in_page(
     match item {
         ContentItem::ToolCall { id, name, input } => {
             let result = tools.result_of(id, position);
-            tool_card(
-                id,
-                name,
-                input,
-                result.map(|r| {
-                    let ran = match (message.squash_operation_id, r.site.at) {
-                        (None, Some(done)) => Some(done - message.created_at),
-                        _ => None,
-                    };
-                    (r, ran)
-                }),
-            )
+            let result = result.map(|r| {
+                let ran = match (message.squash_operation_id, r.site.at) {
+                    (None, Some(done)) => Some(done - message.created_at),
+                    _ => None,
+                };
+                (r, ran)
+            });
+            let run = tools.runs.get(id.as_str()).copied();
+            tool_card(Call { id, name, input }, result, run)
         }
         ContentItem::ToolResult {
             tool_use_id,
@@ -276,7 +196,7 @@ fn item_in_page(
                     a.tool-ref href={ "#call-" (tool_use_id) } {
                         "↳ " code { (tool_name) } " "
                         span class=(status.class()) { (status.label()) }
-                        " · output shown with its call at @" (call_position)
+                        " · output shown with its call at " (if tools.nested { "#" } else { "@" }) (call_position)
                     }
                 }
             }
@@ -286,13 +206,20 @@ fn item_in_page(
     }
 }
 
+/// A tool call as its message holds it.
+struct Call<'a> {
+    id: &'a str,
+    name: &'a str,
+    input: &'a serde_json::Value,
+}
+
 /// One card per tool call: name, what it was asked, and when its result is in view, the
-/// status, the time it took and the output (its first lines, the rest folded).
+/// status, the time it took and the output (its first lines, the rest folded); under it, the
+/// sub-agent run it started, folded.
 fn tool_card(
-    id: &str,
-    name: &str,
-    input: &serde_json::Value,
+    Call { id, name, input }: Call,
     result: Option<(ResultSite, Option<TimeDelta>)>,
+    run: Option<&SubagentRun>,
 ) -> Markup {
     let status = result.map(|(r, _)| ToolStatus::of(r.result, r.is_error));
     let class = match status {
@@ -319,6 +246,9 @@ fn tool_card(
             }
             @if let Some((r, _)) = result {
                 (output_view(r.result, r.source))
+            }
+            @if let Some(run) = run {
+                (super::originals::run_fold(run))
             }
         }
     }
@@ -564,7 +494,7 @@ fn pretty(value: &serde_json::Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
-fn compact(value: &serde_json::Value) -> String {
+pub(super) fn compact(value: &serde_json::Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 

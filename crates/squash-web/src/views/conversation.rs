@@ -5,7 +5,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
-use squash_app::{ContextMeter, ConversationService, ThreadRef, ThreadView};
+use squash_app::{ContextMeter, ConversationService, SubagentRun, ThreadRef, ThreadView};
 use squash_core::tokens::{format_compact, format_count};
 use squash_core::{ConversationId, SquashOperation};
 
@@ -53,6 +53,7 @@ pub async fn page(
     let entries = service.history(id).await?;
     // Once per page, for the badges: what made each message (edit, squash, mask).
     let operations = operations_of(service, &view).await?;
+    let runs = runs_of(service, &view).await?;
     let current = view.thread.id;
     let can_undo = view.thread.original_thread_id.is_some();
     let can_redo = entries
@@ -120,7 +121,7 @@ pub async fn page(
                     }
                     section #preview.card.preview hidden {}
                     (fit::done_card())
-                    (thread_view(&view, &operations))
+                    (thread_view(&view, &operations, &runs))
                     (composer(missing))
                 }
                 aside #history-panel.history-panel hidden {
@@ -207,7 +208,8 @@ pub async fn messages_fragment(
     let service = state.service();
     let view = service.thread_page(ThreadRef::Current(id), window).await?;
     let operations = operations_of(service, &view).await?;
-    Ok(thread_view(&view, &operations))
+    let runs = runs_of(service, &view).await?;
+    Ok(thread_view(&view, &operations, &runs))
 }
 
 /// The operations that made the page's messages, for their badges: one read each, at most one
@@ -228,10 +230,20 @@ async fn operations_of(
     Ok(operations)
 }
 
+/// The sub-agent runs the page's calls started, for the fold under each.
+async fn runs_of(
+    service: &ConversationService,
+    view: &ThreadView,
+) -> Result<Vec<SubagentRun>, ApiError> {
+    Ok(service
+        .subagent_runs_of(view.conversation.id, &view.messages)
+        .await?)
+}
+
 /// The list with a "load more" control at each end that has more. The controls are buttons, so
 /// they work by keyboard and without scrolling; the script also presses them when they come
 /// into view.
-fn thread_view(view: &ThreadView, operations: &[SquashOperation]) -> Markup {
+fn thread_view(view: &ThreadView, operations: &[SquashOperation], runs: &[SubagentRun]) -> Markup {
     let span = view.span;
     let before = span.first.saturating_sub(1);
     let after = span.total.saturating_sub(span.last());
@@ -239,6 +251,7 @@ fn thread_view(view: &ThreadView, operations: &[SquashOperation]) -> Markup {
         &view.messages,
         span.first as usize,
         operations,
+        runs,
         squash_core::time::now(),
     );
     html! {

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use maud::{html, Markup};
+use squash_app::SubagentRun;
 use squash_core::prompt::SquashStyle;
 use squash_core::tokens::format_count;
 use squash_core::{ContentItem, Message, OperationKind, Role, SquashOperation, SquashOperationId};
@@ -18,35 +19,44 @@ use super::when;
 
 /// What the page needs beside a message to render it.
 pub struct Context<'a> {
-    now: DateTime<Utc>,
-    badges: HashMap<SquashOperationId, Badge>,
-    tools: Tools<'a>,
+    pub now: DateTime<Utc>,
+    /// What made each shown message that an operation made, and how many messages it replaced.
+    made: HashMap<SquashOperationId, (Badge, usize)>,
+    pub tools: Tools<'a>,
 }
 
 impl<'a> Context<'a> {
     /// `messages` are the ones the page shows, the first at position `first_position`
     /// (1-based); `operations` those of the conversation (only the ones that made a shown
-    /// message are kept).
+    /// message are kept); `runs` the sub-agent runs its calls started.
     pub fn new(
         messages: &'a [Message],
         first_position: usize,
         operations: &[SquashOperation],
+        runs: &'a [SubagentRun],
         now: DateTime<Utc>,
     ) -> Context<'a> {
-        let made: std::collections::HashSet<SquashOperationId> = messages
+        let shown: std::collections::HashSet<SquashOperationId> = messages
             .iter()
             .filter_map(|m| m.squash_operation_id)
             .collect();
-        let badges = operations
+        let made = operations
             .iter()
-            .filter(|op| made.contains(&op.id))
-            .map(|op| (op.id, Badge::of(op)))
+            .filter(|op| shown.contains(&op.id))
+            .map(|op| (op.id, (Badge::of(op), op.source_message_ids.len())))
             .collect();
         Context {
             now,
-            badges,
-            tools: Tools::of(messages, first_position),
+            made,
+            tools: Tools::of(messages, first_position).with_runs(runs),
         }
+    }
+
+    /// This context for messages shown under another (originals, a sub-agent's run), numbered
+    /// in their own list.
+    pub fn nested(mut self) -> Context<'a> {
+        self.tools = self.tools.nested();
+        self
     }
 }
 
@@ -96,7 +106,7 @@ impl Badge {
         }
     }
 
-    fn class(self) -> &'static str {
+    pub fn class(self) -> &'static str {
         match self {
             Badge::Edited => "badge-edited",
             Badge::Masked => "badge-masked",
@@ -140,10 +150,7 @@ pub fn item(n: usize, m: &Message, tokens: u64, ctx: &Context) -> Markup {
                 } @else {
                     span.role { (m.role.as_str()) }
                 }
-                @if let Some(op) = m.squash_operation_id {
-                    @let badge = ctx.badges.get(&op).copied().unwrap_or(Badge::Unknown);
-                    button type="button" class={ "badge prov-badge " (badge.class()) } data-message=(m.id) title=(badge.title()) { (badge.label()) }
-                }
+                (made_by(m, ctx))
                 span.msg-tokens.muted.small title="Estimated tokens a model reads for this message" { (format_count(tokens)) " tokens" }
                 (time_view(&m.created_at, ctx.now))
                 span.actions {
@@ -152,6 +159,7 @@ pub fn item(n: usize, m: &Message, tokens: u64, ctx: &Context) -> Markup {
                 }
             }
             div.msg-body { (message_body_with(m, n, &ctx.tools)) }
+            (originals_slot(m))
             form.edit-form data-mode=(editable) hidden {
                 @if editable == "json" {
                     p.muted.small { "This message holds more than text; edit its content as JSON." }
@@ -167,9 +175,47 @@ pub fn item(n: usize, m: &Message, tokens: u64, ctx: &Context) -> Markup {
     }
 }
 
+/// What made `m`, when an operation did: its badge (which opens the provenance) and the
+/// control that opens, under the message, the messages it stands for.
+pub fn made_by(m: &Message, ctx: &Context) -> Markup {
+    let Some(op) = m.squash_operation_id else {
+        return html! {};
+    };
+    let (badge, sources) = ctx.made.get(&op).copied().unwrap_or((Badge::Unknown, 0));
+    html! {
+        button type="button" class={ "badge prov-badge " (badge.class()) } data-message=(m.id) title=(badge.title()) { (badge.label()) }
+        (show_original(op, sources))
+    }
+}
+
+/// Where the originals of `m` open (see [`made_by`]), when an operation made it.
+pub fn originals_slot(m: &Message) -> Markup {
+    html! {
+        @if m.squash_operation_id.is_some() {
+            div.originals hidden {}
+        }
+    }
+}
+
+/// "Show the original": the sources of operation `op` (`sources` of them), loaded under the
+/// message by the page script (static/originals.js), a page at a time.
+fn show_original(op: SquashOperationId, sources: usize) -> Markup {
+    let count = match sources {
+        0 | 1 => String::new(),
+        n => format!(" ({} messages)", format_count(n as u64)),
+    };
+    let show = format!("Show the original{count}");
+    let hide = format!("Hide the original{count}");
+    html! {
+        button.show-original type="button" aria-expanded="false" data-src={ "/ui/operations/" (op) "/sources" }
+            data-show=(show) data-hide=(hide)
+            title="Open, under this message, the messages it stands for, as they were" { (show) }
+    }
+}
+
 /// "3 min ago", with the exact time as its title and machine-readable in `datetime` (the
 /// page script keeps the words current while the page stays open).
-fn time_view(at: &DateTime<Utc>, now: DateTime<Utc>) -> Markup {
+pub fn time_view(at: &DateTime<Utc>, now: DateTime<Utc>) -> Markup {
     html! {
         time.rel.muted.small datetime=(at.to_rfc3339()) title=(when(at)) { (relative_time(at, now)) }
     }

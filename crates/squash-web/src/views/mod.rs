@@ -13,11 +13,13 @@ mod home;
 mod layout;
 mod markdown;
 mod message;
+mod originals;
 mod preview;
 mod provenance;
 mod resume;
 mod shortcuts;
 mod sidebar;
+mod tool_facts;
 
 use axum::routing::get;
 use axum::Router;
@@ -35,6 +37,11 @@ pub fn router() -> Router<AppState> {
             get(preview::fragment),
         )
         .route("/ui/conversations/{id}/fit", get(fit::fragment))
+        .route(
+            "/ui/operations/{id}/sources",
+            get(originals::sources_fragment),
+        )
+        .route("/ui/conversations/{id}/run", get(originals::run_fragment))
         .route(
             "/ui/conversations/{id}/messages",
             get(conversation::messages_fragment),

@@ -165,6 +165,19 @@ impl Browser {
         .await
     }
 
+    /// The shared session file `name` uploaded as a person imports it; the import's answer.
+    pub async fn upload_session(&self, name: &str) -> Value {
+        let path = squash_testkit::fixtures::session_data(name);
+        let text = std::fs::read_to_string(&path).expect("the sample session");
+        self.js(&format!(
+            "return fetch('/api/import?name={name}', {{ method: 'POST', headers: \
+             {{ 'Content-Type': 'application/octet-stream', 'X-Squash-Csrf': '1' }}, \
+             body: {} }}).then(r => r.json());",
+            json!(text)
+        ))
+        .await
+    }
+
     pub async fn resize(&self, (width, height): (u32, u32)) {
         self.client
             .set_window_size(width, height)
@@ -178,10 +191,15 @@ impl Browser {
             "document.querySelector({}).scrollIntoView({{ block: 'nearest' }}); return true;",
             json!(css)
         );
-        self.js(&show).await;
+        self.screenshots_after(name, &show).await;
+    }
+
+    /// [`Self::screenshots`], each taken after the script `show` ran.
+    pub async fn screenshots_after(&self, name: &str, show: &str) {
+        self.js(show).await;
         self.screenshot(&format!("{name}.png")).await;
         self.resize(PHONE).await;
-        self.js(&show).await;
+        self.js(show).await;
         self.screenshot(&format!("{name}-phone.png")).await;
         self.resize(DESKTOP).await;
     }

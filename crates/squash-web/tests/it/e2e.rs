@@ -939,7 +939,7 @@ async fn a_person_reads_an_agent_session_with_the_keyboard() {
 
 impl Browser {
     /// Keys sent to the focused element, as a person types them.
-    async fn press(&self, keys: &str) {
+    pub async fn press(&self, keys: &str) {
         self.client
             .active_element()
             .await
@@ -1001,17 +1001,7 @@ impl Browser {
 
 /// A shared Claude Code session (12 tool calls, one error), imported over the API.
 async fn import_session(b: &Browser) -> String {
-    let name = "claude-code-linear-1af7fc5e.jsonl";
-    let path = squash_testkit::fixtures::session_data(name);
-    let text = std::fs::read_to_string(&path).expect("the sample session");
-    let out = b
-        .js(&format!(
-            "return fetch('/api/import?name={name}', {{ method: 'POST', headers: \
-             {{ 'Content-Type': 'application/octet-stream', 'X-Squash-Csrf': '1' }}, \
-             body: {} }}).then(r => r.json());",
-            json!(text)
-        ))
-        .await;
+    let out = b.upload_session("claude-code-linear-1af7fc5e.jsonl").await;
     out["summary"]["conversations"][0]["conversation_id"]
         .as_str()
         .unwrap_or_else(|| panic!("imported: {out}"))

@@ -6,8 +6,10 @@
 mod api;
 mod browser;
 mod e2e;
+mod e2e_originals;
 mod e2e_sidebar;
 mod http;
+mod originals;
 mod shared_answers;
 
 /// A response's whole body.
