@@ -383,6 +383,21 @@ fn row(label: &str, s: &Stats, hits: &str) {
     );
 }
 
+/// The queries of both searches: rare, medium and common words, two-word ANDs, phrases, no hit
+/// (last).
+const WORDS: &[(&str, &str)] = &[
+    ("rare word", "ident15031"),
+    ("rare word", "ident9377"),
+    ("medium word", "ident312"),
+    ("common word", "error"),
+    ("very common word", "the"),
+    ("two words", "cargo ident250"),
+    ("two common words", "test failed"),
+    ("phrase", "\"cargo test\""),
+    ("phrase, common words", "\"should be\""),
+    ("no hit", "zeppelinharbour"),
+];
+
 /// A query of the bench: its kind, its text, and the conversation it keeps to.
 type Query = (&'static str, &'static str, Option<ConversationId>);
 
@@ -478,21 +493,17 @@ async fn run(name: &str, store: Arc<dyn ConversationStore>) {
         started.elapsed().as_secs_f64(),
         stats_now
     );
+    // The kinds of queries both searches run, then two of them kept to one conversation.
+    let mut queries: Vec<Query> = WORDS.iter().map(|(k, q)| (*k, *q, None)).collect();
     let scoped = Some(conversations[CONVERSATIONS / 2]);
-    let queries: Vec<Query> = vec![
-        ("rare word", "ident15031", None),
-        ("rare word", "ident9377", None),
-        ("medium word", "ident312", None),
-        ("common word", "error", None),
-        ("very common word", "the", None),
-        ("two words", "cargo ident250", None),
-        ("two common words", "test failed", None),
-        ("phrase", "\"cargo test\"", None),
-        ("phrase, common words", "\"should be\"", None),
+    queries.insert(
+        WORDS.len() - 1,
         ("one conversation, common word", "error", scoped),
+    );
+    queries.insert(
+        WORDS.len(),
         ("one conversation, rare word", "ident4711", scoped),
-        ("no hit", "zeppelinharbour", None),
-    ];
+    );
     let label = format!("query ({name}, limit 20)");
     measure(&label, &service, Search::CurrentThreads, &queries, &sample).await;
 
@@ -506,19 +517,7 @@ async fn run(name: &str, store: Arc<dyn ConversationStore>) {
          ({HISTORY_SQUASHES} squashes), stored beside the others in {:.1} s\n",
         started.elapsed().as_secs_f64()
     );
-    let c = Some(big);
-    let queries: Vec<Query> = vec![
-        ("rare word", "ident15031", c),
-        ("rare word", "ident9377", c),
-        ("medium word", "ident312", c),
-        ("common word", "error", c),
-        ("very common word", "the", c),
-        ("two words", "cargo ident250", c),
-        ("two common words", "test failed", c),
-        ("phrase", "\"cargo test\"", c),
-        ("phrase, common words", "\"should be\"", c),
-        ("no hit", "zeppelinharbour", c),
-    ];
+    let queries: Vec<Query> = WORDS.iter().map(|(k, q)| (*k, *q, Some(big))).collect();
     let label = format!("history ({name}, limit 20)");
     measure(&label, &service, Search::History, &queries, &big_sample).await;
 }

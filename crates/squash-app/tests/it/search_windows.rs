@@ -18,7 +18,7 @@ fn text(n: usize) -> String {
     if n < OLD {
         words.push("old".into());
     }
-    if n % 4 == 0 {
+    if n.is_multiple_of(4) {
         words.push("medium".into());
     }
     if [10, 20, 30].contains(&n) {
@@ -41,7 +41,10 @@ async fn windows_story(b: &Backend) {
     let cases: Vec<(&str, Vec<usize>)> = vec![
         ("common", (0..SIZE).collect()),
         ("old", (0..OLD).collect()),
-        ("medium", (0..SIZE).filter(|n| n % 4 == 0).collect()),
+        (
+            "medium",
+            (0..SIZE).filter(|n| n.is_multiple_of(4)).collect(),
+        ),
         ("rare", vec![10, 20, 30]),
         ("\"n00042 common\"", vec![42]),
     ];

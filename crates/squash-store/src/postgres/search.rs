@@ -232,6 +232,20 @@ async fn snapshot(pool: &PgPool) -> Result<sqlx::Transaction<'static, sqlx::Post
     .db()
 }
 
+/// The rows of the page's messages (`$1`, in order), read in the snapshot that found them,
+/// which then ends.
+async fn page_rows<R>(
+    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    query: sqlx::query::QueryAs<'_, sqlx::Postgres, R, sqlx::postgres::PgArguments>,
+) -> Result<Vec<R>>
+where
+    R: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
+{
+    let rows = query.fetch_all(&mut *tx).await.db()?;
+    tx.commit().await.db()?;
+    Ok(rows)
+}
+
 #[derive(sqlx::FromRow)]
 struct HitRow {
     message_id: Uuid,
@@ -263,7 +277,7 @@ pub(super) async fn search(
     .await?;
     let (page, counted) = page_of(found, 0, limit);
     let keys: Vec<i64> = page.iter().map(|(key, _)| *key).collect();
-    let rows: Vec<HitRow> = sqlx::query_as(concat!(
+    let rows = sqlx::query_as::<_, HitRow>(concat!(
         "SELECT m.id AS message_id, c.id AS conversation_id, \
                 c.display_name AS conversation_name, ",
         position_in_thread!("m.key", "c.current_thread_key"),
@@ -272,11 +286,8 @@ pub(super) async fn search(
          JOIN messages m ON m.key = p.key JOIN conversations c ON c.key = m.conversation_key \
          ORDER BY p.ord"
     ))
-    .bind(&keys)
-    .fetch_all(&mut *tx)
-    .await
-    .db()?;
-    tx.commit().await.db()?;
+    .bind(&keys);
+    let rows = page_rows(tx, rows).await?;
     let hits = rows
         .into_iter()
         .zip(page)
@@ -325,7 +336,7 @@ pub(super) async fn search_history(
     let keys: Vec<i64> = page.iter().map(|(key, _)| *key).collect();
     // The operation that took a message out: the newest whose sources hold it
     // (`squash_operation_sources_by_message`); the one that made it: its own column.
-    let rows: Vec<HistoryRow> = sqlx::query_as(concat!(
+    let rows = sqlx::query_as::<_, HistoryRow>(concat!(
         "SELECT m.id AS message_id, m.role, m.search_text, ",
         position_in_thread!("m.key", "c.current_thread_key"),
         " AS position, taken.id AS taken_id, taken.kind AS taken_kind, \
@@ -338,11 +349,8 @@ pub(super) async fn search_history(
          LEFT JOIN squash_operations made ON made.id = m.squash_operation_id \
          ORDER BY p.ord"
     ))
-    .bind(&keys)
-    .fetch_all(&mut *tx)
-    .await
-    .db()?;
-    tx.commit().await.db()?;
+    .bind(&keys);
+    let rows = page_rows(tx, rows).await?;
     let hits = rows
         .into_iter()
         .zip(page)
