@@ -12,6 +12,11 @@
 //! each run in turn until every query has `ROUNDS` samples; p50/p95/p99/max per kind and over
 //! all. The floor, in the same run and the same process: `ConversationService::message` (one
 //! primary-key lookup through the same store and service).
+//!
+//! Then the history search (`ConversationService::search_history`, what the MCP `search` tool
+//! calls): one more conversation of 100,000 messages from the same generator is stored in the
+//! same database, 200 squashes take messages out of its thread, and the same kinds of queries
+//! run over its whole history (`SQUASH_BENCH_HISTORY=0` skips it).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -32,6 +37,9 @@ const CONVERSATIONS: usize = 50;
 const PER_CONVERSATION: usize = 2_000;
 const ROUNDS: usize = 40;
 const SQUASHES_PER_CONVERSATION: usize = 5;
+/// The conversation whose whole history the history search runs over.
+const HISTORY_SIZE: usize = 100_000;
+const HISTORY_SQUASHES: usize = 200;
 
 const PROSE: &[&str] = &[
     "the",
@@ -271,11 +279,9 @@ fn message(conv: ConversationId, n: usize, rng: &mut StdRng) -> Message {
     Message::new(conv, role, content).expect("generated content is not blank")
 }
 
-fn batch(index: usize, rng: &mut StdRng) -> ImportBatch {
+fn batch(index: usize, rng: &mut StdRng, size: usize) -> ImportBatch {
     let conversation = ConversationId::new();
-    let messages: Vec<Message> = (0..PER_CONVERSATION)
-        .map(|n| message(conversation, n, rng))
-        .collect();
+    let messages: Vec<Message> = (0..size).map(|n| message(conversation, n, rng)).collect();
     let key = format!("search-bench-{index}-{conversation}");
     let project = format!("/bench/project-{}", index % 5);
     let source = ImportSource {
@@ -293,13 +299,40 @@ fn batch(index: usize, rng: &mut StdRng) -> ImportBatch {
     )
 }
 
+/// Squashes `count` pairs of plain assistant messages (n % 6 == 3, no tool partners) spread
+/// over the first 60 % of `links` at most: the current thread leaves their sources out.
+async fn squash_pairs(
+    service: &ConversationService,
+    id: ConversationId,
+    links: &[MessageId],
+    count: usize,
+) {
+    let step = (links.len() / 6 / count).min(60);
+    for s in 0..count {
+        let at = 3 + 6 * s * step;
+        service
+            .squash_manual(
+                id,
+                ManualSquashRequest {
+                    messages: vec![links[at], links[at + 6]],
+                    text: None,
+                    content: None,
+                    role: Some(Role::Assistant),
+                    policy: PartnerPolicy::Include,
+                },
+            )
+            .await
+            .expect("squash");
+    }
+}
+
 /// Loads the data set; returns the conversations and a sample of message ids for the floor.
 async fn load(service: &ConversationService) -> (Vec<ConversationId>, Vec<MessageId>) {
     let mut rng = StdRng::seed_from_u64(14);
     let mut conversations = Vec::new();
     let mut sample = Vec::new();
     for i in 0..CONVERSATIONS {
-        let b = batch(i, &mut rng);
+        let b = batch(i, &mut rng, PER_CONVERSATION);
         let id = b.conversation_id;
         sample.extend(b.messages.iter().step_by(97).map(|m| m.id));
         let links = b.threads[0].links.clone();
@@ -308,23 +341,7 @@ async fn load(service: &ConversationService) -> (Vec<ConversationId>, Vec<Messag
             .import_conversation(b)
             .await
             .expect("import");
-        for s in 0..SQUASHES_PER_CONVERSATION {
-            // Plain assistant messages (n % 6 == 3), far apart: no tool partners.
-            let at = 3 + 6 * (s * 60);
-            service
-                .squash_manual(
-                    id,
-                    ManualSquashRequest {
-                        messages: vec![links[at], links[at + 6]],
-                        text: None,
-                        content: None,
-                        role: Some(Role::Assistant),
-                        policy: PartnerPolicy::Include,
-                    },
-                )
-                .await
-                .expect("squash");
-        }
+        squash_pairs(service, id, &links, SQUASHES_PER_CONVERSATION).await;
         conversations.push(id);
     }
     (conversations, sample)
@@ -366,6 +383,105 @@ fn row(label: &str, s: &Stats, hits: &str) {
     );
 }
 
+/// The queries of both searches: rare, medium and common words, two-word ANDs, phrases, no hit
+/// (last).
+const WORDS: &[(&str, &str)] = &[
+    ("rare word", "ident15031"),
+    ("rare word", "ident9377"),
+    ("medium word", "ident312"),
+    ("common word", "error"),
+    ("very common word", "the"),
+    ("two words", "cargo ident250"),
+    ("two common words", "test failed"),
+    ("phrase", "\"cargo test\""),
+    ("phrase, common words", "\"should be\""),
+    ("no hit", "zeppelinharbour"),
+];
+
+/// A query of the bench: its kind, its text, and the conversation it keeps to.
+type Query = (&'static str, &'static str, Option<ConversationId>);
+
+/// Which search a table measures.
+#[derive(Clone, Copy)]
+enum Search {
+    CurrentThreads,
+    /// `search_history` of the query's conversation.
+    History,
+}
+
+/// Runs `queries` in turn until each has `ROUNDS` samples (after one untimed pass: page cache,
+/// prepared statements), with the floor's lookup interleaved, and prints the table.
+async fn measure(
+    label: &str,
+    service: &ConversationService,
+    search: Search,
+    queries: &[Query],
+    sample: &[MessageId],
+) {
+    let once = |q: &'static str, c: Option<ConversationId>| async move {
+        match (search, c) {
+            (Search::History, Some(c)) => {
+                let r = service
+                    .search_history(c, q, Some(20), None)
+                    .await
+                    .expect("history search");
+                (r.total, r.more)
+            }
+            (Search::History, None) => panic!("a history search needs its conversation"),
+            (Search::CurrentThreads, c) => {
+                let r = service.search(q, c, Some(20)).await.expect("search");
+                (r.total, r.more)
+            }
+        }
+    };
+    for (_, q, c) in queries {
+        once(q, *c).await;
+    }
+    let mut per_query: Vec<Vec<Duration>> = vec![Vec::new(); queries.len()];
+    let mut totals = vec![(0u64, false); queries.len()];
+    let mut floor = Vec::new();
+    for round in 0..ROUNDS {
+        for (i, (_, q, c)) in queries.iter().enumerate() {
+            let t = Instant::now();
+            totals[i] = once(q, *c).await;
+            per_query[i].push(t.elapsed());
+            let id = sample[(round * queries.len() + i) % sample.len()];
+            let t = Instant::now();
+            service.message(id).await.expect("floor lookup");
+            floor.push(t.elapsed());
+        }
+    }
+    println!("| {label:<34} | runs   | p50 ms  | p95 ms  | p99 ms  | max ms  | hits (total) |");
+    println!("|------------------------------------|--------|---------|---------|---------|---------|--------------|");
+    for (i, (kind, q, _)) in queries.iter().enumerate() {
+        let (total, more) = totals[i];
+        row(
+            &format!("{kind}: {q}"),
+            &stats(per_query[i].clone()),
+            &format!("{total}{}", if more { "+" } else { "" }),
+        );
+    }
+    row("ALL SEARCHES", &stats(per_query.concat()), "");
+    row("floor: message by id", &stats(floor), "");
+}
+
+/// Stores one conversation of `HISTORY_SIZE` messages and takes `HISTORY_SQUASHES` pairs of
+/// them out of its thread with squashes; returns it and a sample of its message ids.
+async fn load_history(service: &ConversationService) -> (ConversationId, Vec<MessageId>) {
+    let mut rng = StdRng::seed_from_u64(30);
+    let b = batch(CONVERSATIONS, &mut rng, HISTORY_SIZE);
+    let id = b.conversation_id;
+    let sample: Vec<MessageId> = b.messages.iter().step_by(997).map(|m| m.id).collect();
+    let links = b.threads[0].links.clone();
+    service
+        .store()
+        .import_conversation(b)
+        .await
+        .expect("import");
+    squash_pairs(service, id, &links, HISTORY_SQUASHES).await;
+    (id, sample)
+}
+
 async fn run(name: &str, store: Arc<dyn ConversationStore>) {
     let service = ConversationService::new(store);
     let started = Instant::now();
@@ -377,53 +493,33 @@ async fn run(name: &str, store: Arc<dyn ConversationStore>) {
         started.elapsed().as_secs_f64(),
         stats_now
     );
+    // The kinds of queries both searches run, then two of them kept to one conversation.
+    let mut queries: Vec<Query> = WORDS.iter().map(|(k, q)| (*k, *q, None)).collect();
     let scoped = Some(conversations[CONVERSATIONS / 2]);
-    let queries: Vec<(&str, &str, Option<ConversationId>)> = vec![
-        ("rare word", "ident15031", None),
-        ("rare word", "ident9377", None),
-        ("medium word", "ident312", None),
-        ("common word", "error", None),
-        ("very common word", "the", None),
-        ("two words", "cargo ident250", None),
-        ("two common words", "test failed", None),
-        ("phrase", "\"cargo test\"", None),
-        ("phrase, common words", "\"should be\"", None),
+    queries.insert(
+        WORDS.len() - 1,
         ("one conversation, common word", "error", scoped),
+    );
+    queries.insert(
+        WORDS.len(),
         ("one conversation, rare word", "ident4711", scoped),
-        ("no hit", "zeppelinharbour", None),
-    ];
-    // Warm-up: one pass, untimed (page cache, prepared statements).
-    for (_, q, c) in &queries {
-        service.search(q, *c, Some(20)).await.expect("search");
+    );
+    let label = format!("query ({name}, limit 20)");
+    measure(&label, &service, Search::CurrentThreads, &queries, &sample).await;
+
+    if std::env::var("SQUASH_BENCH_HISTORY").is_ok_and(|v| v == "0") {
+        return;
     }
-    let mut per_query: Vec<Vec<Duration>> = vec![Vec::new(); queries.len()];
-    let mut totals = vec![0u64; queries.len()];
-    let mut more = vec![false; queries.len()];
-    let mut floor = Vec::new();
-    for round in 0..ROUNDS {
-        for (i, (_, q, c)) in queries.iter().enumerate() {
-            let t = Instant::now();
-            let r = service.search(q, *c, Some(20)).await.expect("search");
-            per_query[i].push(t.elapsed());
-            totals[i] = r.total;
-            more[i] = r.more;
-            let id = sample[(round * queries.len() + i) % sample.len()];
-            let t = Instant::now();
-            service.message(id).await.expect("floor lookup");
-            floor.push(t.elapsed());
-        }
-    }
-    println!("| query ({name}, limit 20)              | runs   | p50 ms  | p95 ms  | p99 ms  | max ms  | hits (total) |");
-    println!("|------------------------------------|--------|---------|---------|---------|---------|--------------|");
-    for (i, (kind, q, _)) in queries.iter().enumerate() {
-        row(
-            &format!("{kind}: {q}"),
-            &stats(per_query[i].clone()),
-            &format!("{}{}", totals[i], if more[i] { "+" } else { "" }),
-        );
-    }
-    row("ALL SEARCHES", &stats(per_query.concat()), "");
-    row("floor: message by id", &stats(floor), "");
+    let started = Instant::now();
+    let (big, big_sample) = load_history(&service).await;
+    println!(
+        "\n## {name}: history of one conversation of {HISTORY_SIZE} messages \
+         ({HISTORY_SQUASHES} squashes), stored beside the others in {:.1} s\n",
+        started.elapsed().as_secs_f64()
+    );
+    let queries: Vec<Query> = WORDS.iter().map(|(k, q)| (*k, *q, Some(big))).collect();
+    let label = format!("history ({name}, limit 20)");
+    measure(&label, &service, Search::History, &queries, &big_sample).await;
 }
 
 fn main() {

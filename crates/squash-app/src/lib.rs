@@ -57,5 +57,6 @@ pub use squash::{
 pub use squash_core::page::{PageAnchor, PageSpan, PageWindow, MAX_PAGE};
 pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
 pub use squash_store::{
-    ConversationSummary, SearchHit, SearchResults, ThreadRef, MAX_SEARCH_LIMIT,
+    ConversationSummary, HistoryHit, HistoryPlace, HistoryResults, OperationRef, SearchHit,
+    SearchResults, ThreadRef, MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT,
 };

@@ -20,6 +20,8 @@ pub(crate) struct Filled<V> {
     pub pending: &'static str,
     /// The value for the row with `key` (named in the error of a corrupt row).
     pub value: fn(key: i64, role: &str, content: &str) -> Result<V, StoreError>,
+    /// What turns the bound value into the column's type, in PostgreSQL (`::tsvector`).
+    pub cast: &'static str,
 }
 
 /// The estimated tokens (migration 0005).
@@ -27,6 +29,7 @@ pub(crate) const TOKENS: Filled<i64> = Filled {
     column: "tokens",
     pending: "messages_without_tokens",
     value: crate::tokens::row_tokens,
+    cast: "",
 };
 
 /// The indexed text (migration 0006).
@@ -34,9 +37,22 @@ pub(crate) const SEARCH_TEXT: Filled<String> = Filled {
     column: "search_text",
     pending: "messages_without_search",
     value: |key, _role, content| crate::search::row_search_text(key, content),
+    cast: "",
 };
 
-/// What a fill did, said once when the store opens.
+/// PostgreSQL's indexed terms (migration 0010), from the same text; SQLite's FTS5 table was
+/// filled by the migration itself.
+pub(crate) const SEARCH_TERMS: Filled<String> = Filled {
+    column: "search_terms",
+    pending: "messages_without_terms",
+    value: |key, _role, content| {
+        crate::search::row_search_text(key, content).map(|t| crate::search::tsvector_literal(&t))
+    },
+    cast: "::tsvector",
+};
+
+/// What a fill did, said once when the store opens: the messages whose tokens were estimated,
+/// and those indexed for search.
 pub(crate) fn report(tokens: u64, search: u64) {
     if tokens > 0 {
         tracing::info!(messages = tokens, "estimated the tokens of stored messages");

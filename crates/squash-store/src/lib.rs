@@ -41,10 +41,11 @@ pub use search::{MAX_CANDIDATES as MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
 pub use types::{
-    Appended, ChunkSender, ClosurePositions, Commit, ConversationSummary, Direction, ImportAppend,
-    ImportBatch, ImportOutcome, ImportRecord, ImportSource, ImportThread, ImportedPart,
-    KnownTokens, MessageChunks, MessageRange, NewLinks, PageRequest, SearchHit, SearchResults,
-    StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    Appended, ChunkSender, ClosurePositions, Commit, ConversationSummary, Direction, HistoryHit,
+    HistoryPlace, HistoryResults, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
+    ImportSource, ImportThread, ImportedPart, KnownTokens, MessageChunks, MessageRange, NewLinks,
+    OperationRef, PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage, ThreadPositions,
+    ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -253,6 +254,23 @@ pub trait ConversationStore: Send + Sync {
         conversation: Option<ConversationId>,
         limit: u32,
     ) -> Result<SearchResults>;
+
+    /// Full-text search over **every** message ever stored in `conversation`: the current
+    /// thread's, and those an edit, delete, squash or fit took out of it (or that lie on a
+    /// branch undo left). Each hit says where the message is now ([`HistoryPlace`]: its
+    /// position in the current thread, or the newest operation whose sources hold it) and,
+    /// for a squash, edit or fit result, the operation that made it. The newest
+    /// `MAX_SEARCH_CANDIDATES` matches are ranked; the hits are `limit` (1 to
+    /// [`MAX_SEARCH_LIMIT`]) of them from `offset` on, best first, with the total.
+    /// [`StoreError::NotFound`] for an unknown conversation, [`StoreError::Invalid`] for a
+    /// limit or offset out of range.
+    async fn search_history(
+        &self,
+        query: &SearchQuery,
+        conversation: ConversationId,
+        limit: u32,
+        offset: u32,
+    ) -> Result<HistoryResults>;
 }
 
 /// Opens the store a URL names: `postgres://…`/`postgresql://…` for PostgreSQL, `sqlite://PATH`

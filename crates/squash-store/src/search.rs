@@ -1,14 +1,29 @@
 //! Full-text search, what both backends share. The text indexed is the domain's
-//! ([`searchable_text`]), computed in Rust when a message is stored and kept in the
-//! `search_text` column; each backend indexes that column (SQLite FTS5 through triggers,
-//! PostgreSQL a generated `tsvector` with a GIN index), so no insert path can forget it.
+//! ([`searchable_text`](squash_core::search::searchable_text)), computed in Rust when a message
+//! is stored and kept in the `search_text` column; what a word of it is, is the domain's rule
+//! too ([`squash_core::search::tokens`]): both backends index the terms that rule makes and
+//! look up the terms it makes of a query, so they find the same messages (migration 0010).
+//! SQLite's FTS5 table `message_terms` receives them as a document of terms
+//! ([`fts5_document`], through the SQL function `squash_search_terms` its triggers call),
+//! PostgreSQL's `messages.search_terms` as a `tsvector` written out with its positions
+//! ([`tsvector_literal`]); neither engine's own parser, stemmer or stop words take part.
 //!
 //! Rows stored before the column existed hold NULL and are filled when the store opens, as the
 //! tokens are (`crate::backfill`).
+//!
+//! Both searches keep the newest [`MAX_CANDIDATES`] matches (of current threads, or of one
+//! conversation's history), rank them, and read what the page shows for the page alone; the
+//! snippet is made here, from the text, by the domain's rule ([`snippet`]).
 
-use squash_core::search::searchable_content;
-use squash_core::ContentItem;
+use squash_core::operation::KindTag;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::LazyLock;
 
+use squash_core::search::tokens::{indexed_terms, term};
+use squash_core::search::{searchable_content, snippet, SearchQuery, SnippetPart};
+use squash_core::{ContentItem, Role};
+
+use crate::types::OperationRef;
 use crate::StoreError;
 
 /// The value of a new message's `search_text` column.
@@ -36,11 +51,200 @@ pub(crate) fn check_limit(limit: u32) -> Result<i64, StoreError> {
     Ok(i64::from(limit))
 }
 
-/// How many words of context a snippet holds.
-pub(crate) const SNIPPET_WORDS: i64 = 24;
+/// `offset` checked: a search pages through its [`MAX_CANDIDATES`] best hits at most.
+pub(crate) fn check_offset(offset: u32) -> Result<usize, StoreError> {
+    if offset >= MAX_CANDIDATES {
+        return Err(StoreError::Invalid(format!(
+            "a search pages through its best {MAX_CANDIDATES} hits: offset {offset} is past them"
+        )));
+    }
+    Ok(offset as usize)
+}
 
 /// The most matches a search ranks and counts: the newest ones, in current threads. A word in
 /// most of 100,000 messages would otherwise cost a rank and a thread lookup for each of them
 /// (seconds, not milliseconds); what a person looks for is on the first page of the best of
 /// the newest thousand, and past that a count says little more than "many".
 pub const MAX_CANDIDATES: u32 = 1_000;
+
+/// The candidates one search keeps: the cap and the one past it, which says "more".
+pub(crate) const CANDIDATES_READ: i64 = MAX_CANDIDATES as i64 + 1;
+
+/// A position of FTS5's document that matches no query term (see `tokens`): a private-use
+/// character, which the `ascii` tokenizer takes as a token and no query term ever holds.
+const FTS5_FILLER: &str = "\u{E002}";
+
+/// What SQLite's `message_terms` indexes of `text`: its terms, space-separated, for FTS5's
+/// `ascii` tokenizer (terms are letters and digits, lower-case already).
+pub(crate) fn fts5_document(text: &str) -> String {
+    let terms = indexed_terms(text);
+    let mut out = String::with_capacity(text.len());
+    for term in &terms {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(term.as_deref().unwrap_or(FTS5_FILLER));
+    }
+    out
+}
+
+/// `query` in FTS5 syntax: each term a string of its index terms (a phrase when there are
+/// several), the terms ANDed. Index terms hold no `"`, so nothing in them is syntax.
+pub(crate) fn fts5_query(query: &SearchQuery) -> String {
+    query
+        .index_terms()
+        .iter()
+        .map(|t| format!("\"{}\"", t.join(" ")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A lexeme quoted for a `tsvector` or `tsquery` literal.
+fn pg_lexeme(term: &str) -> String {
+    format!("'{}'", term.replace('\\', "\\\\").replace('\'', "''"))
+}
+
+/// Words so common that a phrase of them (`"should be"`, `"it is not"`) matches a few of the
+/// many messages holding them all: PostgreSQL, whose index has no positions, would read each of
+/// those messages' terms to check the order (26,840 rows for 459 phrases in the bench). Each
+/// adjacent pair of them is indexed there as one more lexeme, `"should be"` (a space: never in
+/// a term), which a phrase query then asks for as well: the index finds the phrase's messages,
+/// and the order is checked on those alone. SQLite's index has positions and needs none.
+const PAIRED_WORDS: &[&str] = &[
+    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
+    "before", "both", "but", "by", "can", "could", "did", "do", "does", "for", "from", "had",
+    "has", "have", "he", "her", "here", "his", "how", "i", "if", "in", "into", "is", "it", "its",
+    "just", "may", "me", "more", "must", "my", "no", "not", "now", "of", "on", "one", "only", "or",
+    "our", "out", "she", "should", "so", "some", "than", "that", "the", "their", "them", "then",
+    "there", "these", "they", "this", "to", "up", "us", "was", "we", "were", "what", "when",
+    "where", "which", "who", "why", "will", "with", "would", "you", "your",
+];
+
+/// [`PAIRED_WORDS`] as terms.
+static PAIRED_TERMS: LazyLock<HashSet<String>> =
+    LazyLock::new(|| PAIRED_WORDS.iter().map(|w| term(w)).collect());
+
+/// The pair lexeme of two adjacent terms, when both are [`PAIRED_WORDS`].
+fn pair(first: &str, second: &str) -> Option<String> {
+    (PAIRED_TERMS.contains(first) && PAIRED_TERMS.contains(second))
+        .then(|| format!("{first} {second}"))
+}
+
+/// What PostgreSQL's `messages.search_terms` holds of `text`: a `tsvector` literal, each term
+/// with its positions (from 1, as `tsvector` counts), and the pairs of [`PAIRED_WORDS`]
+/// without positions.
+pub(crate) fn tsvector_literal(text: &str) -> String {
+    let terms = indexed_terms(text);
+    let mut positions: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    let mut pairs: BTreeSet<String> = BTreeSet::new();
+    for (at, term) in terms.iter().enumerate() {
+        let Some(term) = term else { continue };
+        positions.entry(term).or_default().push(at + 1);
+        if let Some(Some(next)) = terms.get(at + 1) {
+            pairs.extend(pair(term, next));
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    for (term, at) in positions {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&pg_lexeme(term));
+        out.push(':');
+        let list: Vec<String> = at.iter().map(usize::to_string).collect();
+        out.push_str(&list.join(","));
+    }
+    for pair in pairs {
+        out.push(' ');
+        out.push_str(&pg_lexeme(&pair));
+    }
+    out
+}
+
+/// `query` as a `tsquery` literal: each term's index terms joined by `<->` (consecutive), and
+/// its pairs of [`PAIRED_WORDS`] as lexemes of their own; the terms joined by `&`.
+pub(crate) fn tsquery_literal(query: &SearchQuery) -> String {
+    query
+        .index_terms()
+        .iter()
+        .map(|t| {
+            let phrase: Vec<String> = t.iter().map(|w| pg_lexeme(w)).collect();
+            let pairs = t.windows(2).filter_map(|w| pair(&w[0], &w[1]));
+            let mut parts = vec![format!("({})", phrase.join(" <-> "))];
+            parts.extend(pairs.map(|p| pg_lexeme(&p)));
+            format!("({})", parts.join(" & "))
+        })
+        .collect::<Vec<_>>()
+        .join(" & ")
+}
+
+/// The snippet of a hit whose searchable text is `text` (NULL only before the fill).
+pub(crate) fn hit_snippet(text: Option<&str>, query: &SearchQuery) -> Vec<SnippetPart> {
+    text.map(|t| snippet(t, query)).unwrap_or_default()
+}
+
+/// An operation named by the id and kind columns of a row that a LEFT JOIN may leave NULL.
+pub(crate) fn operation_ref(
+    id: Option<uuid::Uuid>,
+    kind: Option<String>,
+) -> Result<Option<OperationRef>, StoreError> {
+    let (Some(id), Some(kind)) = (id, kind) else {
+        return Ok(None);
+    };
+    Ok(Some(OperationRef {
+        id: id.into(),
+        kind: KindTag::parse(&kind)
+            .ok_or_else(|| StoreError::Corrupt(format!("operation kind {kind:?}")))?,
+    }))
+}
+
+/// A hit's role column.
+pub(crate) fn hit_role(role: &str) -> Result<Role, StoreError> {
+    Role::parse(role).ok_or_else(|| StoreError::Corrupt(format!("message role {role:?}")))
+}
+
+/// The page `offset..offset + limit` of candidates `(key, rank)` ranked best first (rank,
+/// then the newer), and how many candidates there were: what both backends page from.
+pub(crate) fn page_of(
+    mut candidates: Vec<(i64, f64)>,
+    offset: usize,
+    limit: i64,
+) -> (Vec<(i64, f64)>, u64) {
+    candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+    let counted = candidates.len() as u64;
+    // The candidate past the cap only says "more"; it is never shown.
+    candidates.truncate(MAX_CANDIDATES as usize);
+    let page = candidates
+        .into_iter()
+        .skip(offset)
+        .take(usize::try_from(limit).unwrap_or(0))
+        .collect();
+    (page, counted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_terms_for_each_engine() {
+        let q = SearchQuery::parse(r#"Failing "src/lexer.rs" NEAR(x"#).expect("query");
+        assert_eq!(fts5_query(&q), r#""fail" "src lexer rs" "near x""#);
+        assert_eq!(
+            tsquery_literal(&q),
+            "(('fail')) & (('src' <-> 'lexer' <-> 'rs')) & (('near' <-> 'x'))"
+        );
+        assert_eq!(tsvector_literal("a cat, a hat"), "'a':1,3 'cat':2 'hat':4");
+        // Common words in a row are a lexeme too, in the index and in a phrase.
+        assert_eq!(
+            tsvector_literal("it should be the end"),
+            "'be':3 'end':5 'it':1 'should':2 'the':4 'be the' 'it should' 'should be'"
+        );
+        let q = SearchQuery::parse(r#""should be the end""#).expect("query");
+        assert_eq!(
+            tsquery_literal(&q),
+            "(('should' <-> 'be' <-> 'the' <-> 'end') & 'should be' & 'be the')"
+        );
+        assert_eq!(fts5_document("The cat"), "the cat");
+    }
+}

@@ -420,11 +420,76 @@ pub struct SearchResults {
 impl SearchResults {
     /// The page and a count of up to `MAX_SEARCH_CANDIDATES + 1` matches.
     pub(crate) fn counted(hits: Vec<SearchHit>, counted: u64) -> SearchResults {
-        let cap = u64::from(crate::search::MAX_CANDIDATES);
-        SearchResults {
+        let (total, more) = capped(counted);
+        SearchResults { hits, total, more }
+    }
+}
+
+impl HistoryResults {
+    /// The page from `offset` and a count of up to `MAX_SEARCH_CANDIDATES + 1` matches.
+    pub(crate) fn counted(hits: Vec<HistoryHit>, offset: usize, counted: u64) -> HistoryResults {
+        let (total, more) = capped(counted);
+        HistoryResults {
             hits,
-            total: counted.min(cap),
-            more: counted > cap,
+            offset: offset as u64,
+            total,
+            more,
         }
     }
+}
+
+/// A count of up to `MAX_SEARCH_CANDIDATES + 1` matches as `(total, more)`.
+pub(crate) fn capped(counted: u64) -> (u64, bool) {
+    let cap = u64::from(crate::search::MAX_CANDIDATES);
+    (counted.min(cap), counted > cap)
+}
+
+/// A provenance record named in a hit: enough to `recall` it (by id) and to say what it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct OperationRef {
+    pub id: squash_core::SquashOperationId,
+    /// `edit`, `manual`, `extract`, `mask`, `ai` or `ai_legacy`.
+    pub kind: squash_core::operation::KindTag,
+}
+
+/// Where a message of a conversation's history is now
+/// ([`ConversationStore::search_history`](crate::ConversationStore::search_history)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum HistoryPlace {
+    /// In the conversation's current thread, at `position` (from 1, as thread pages count).
+    InCurrentThread { position: u64 },
+    /// Not in the current thread. `taken_out_by` is the newest operation whose sources hold
+    /// it (a squash, an edit, a fit's mask or extract): its result stands for it. None when a
+    /// delete took it out, or it lies on a branch that undo left.
+    OutOfThread { taken_out_by: Option<OperationRef> },
+}
+
+/// One message of a conversation's whole history that matches a search.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct HistoryHit {
+    pub message_id: MessageId,
+    pub role: squash_core::Role,
+    /// An excerpt of the message's searchable text around the match, the matched words as
+    /// parts of their own (`hit: true`): plain text, never markup.
+    pub snippet: Vec<squash_core::search::SnippetPart>,
+    /// Relevance, higher is better; comparable between hits of one search on one backend only.
+    pub rank: f64,
+    pub place: HistoryPlace,
+    /// The operation that made this message, when a squash, edit or fit did (the message's
+    /// `squash_operation_id`): its sources are the originals behind it.
+    pub result_of: Option<OperationRef>,
+}
+
+/// A page of a history search, best first, and how many hits there are in all.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct HistoryResults {
+    pub hits: Vec<HistoryHit>,
+    /// The hits skipped before this page.
+    pub offset: u64,
+    /// How many messages match, counted up to `MAX_SEARCH_CANDIDATES` (1,000).
+    pub total: u64,
+    /// More messages match than `total` counts; the hits are then the best of the newest
+    /// 1,000 matches.
+    pub more: bool,
 }

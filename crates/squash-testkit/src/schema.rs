@@ -20,11 +20,14 @@ macro_rules! undo_segments {
     };
 }
 
-/// SQL that takes migrations 0009 (recall references), 0008 (kinds), 0007 (segments) and 0006
-/// (search) back out of a SQLite database,
-/// for tests that make a database look as it did before a migration; then `PRAGMA
-/// user_version` says which.
+/// SQL that takes migrations 0010 (search terms), 0009 (recall references), 0008 (kinds), 0007
+/// (segments) and 0006 (search) back out of a SQLite database, for tests that make a database
+/// look as it did before a migration; then `PRAGMA user_version` says which.
 pub const SQLITE_UNDO_SEARCH: &str = concat!(
+    // Before search terms (migration 0010).
+    "DROP TRIGGER messages_terms_insert; DROP TRIGGER messages_terms_fill; \
+     DROP TRIGGER messages_terms_delete; DROP TABLE message_terms; \
+     DROP INDEX squash_operation_sources_by_message; ",
     // Before recall references (migration 0009).
     "DROP INDEX squash_operations_by_recall_ref; \
      ALTER TABLE squash_operations DROP COLUMN recall_ref; ",
@@ -33,15 +36,18 @@ pub const SQLITE_UNDO_SEARCH: &str = concat!(
      UPDATE squash_operations SET performed_by_agent = kind IN ('ai', 'ai_legacy'); \
      ALTER TABLE squash_operations DROP COLUMN kind; ",
     undo_segments!(),
-    "DROP TRIGGER messages_search_insert; \
-     DROP TRIGGER messages_search_fill; DROP TRIGGER messages_search_delete; \
-     DROP TABLE message_search; DROP INDEX messages_without_search; \
+    // 0010 dropped 0006's FTS5 table and triggers already.
+    "DROP INDEX messages_without_search; \
      DROP INDEX thread_messages_by_message; ALTER TABLE messages DROP COLUMN search_text;"
 );
 
 /// The same for PostgreSQL (with its migration records).
 pub const PG_UNDO_SEARCH: &str = concat!(
-    "DELETE FROM _sqlx_migrations WHERE version = 9; \
+    "DELETE FROM _sqlx_migrations WHERE version = 10; \
+     DROP INDEX squash_operation_sources_by_message; \
+     CREATE INDEX messages_by_conversation ON messages(conversation_key); \
+     DROP INDEX messages_by_conversation_key; ALTER TABLE messages DROP COLUMN search_terms; \
+     DELETE FROM _sqlx_migrations WHERE version = 9; \
      DROP INDEX squash_operations_by_recall_ref; \
      ALTER TABLE squash_operations DROP COLUMN recall_ref; ",
     "DELETE FROM _sqlx_migrations WHERE version = 8; \
@@ -50,7 +56,6 @@ pub const PG_UNDO_SEARCH: &str = concat!(
      ALTER TABLE squash_operations DROP COLUMN kind; ",
     undo_segments!(),
     "DELETE FROM _sqlx_migrations WHERE version = 7; \
-     ALTER TABLE messages DROP COLUMN search_vector; \
      ALTER TABLE messages DROP COLUMN search_text; DROP INDEX thread_messages_by_message; \
      DELETE FROM _sqlx_migrations WHERE version = 6;"
 );

@@ -24,5 +24,8 @@ mod properties;
 mod real_agents;
 mod round_trips;
 mod search;
+mod search_history;
+mod search_rule;
+mod search_windows;
 mod story;
 mod tokens;

@@ -1,21 +1,22 @@
 //! The fill of `crate::backfill` in PostgreSQL's terms: a batch of NULL rows, their values
-//! written back in one `UNNEST` update (the generated `search_vector` follows the text).
+//! written back in one `UNNEST` update.
 //! Another instance filling at the same time is harmless: both compute the same values, and a
 //! row already filled is skipped.
 
 use sqlx::{PgConnection, Postgres};
 
 use super::error::DbResult;
-use crate::backfill::{report, Filled, BATCH, SEARCH_TEXT, TOKENS};
+use crate::backfill::{report, Filled, BATCH, SEARCH_TERMS, SEARCH_TEXT, TOKENS};
 use crate::Result;
 
 /// Fills every column of `crate::backfill` in one transaction.
 pub(super) async fn fill(pool: &sqlx::PgPool) -> Result<()> {
     let mut tx = pool.begin().await.db()?;
     let tokens = fill_column(&mut tx, &TOKENS).await?;
-    let search = fill_column(&mut tx, &SEARCH_TEXT).await?;
+    let text = fill_column(&mut tx, &SEARCH_TEXT).await?;
+    let terms = fill_column(&mut tx, &SEARCH_TERMS).await?;
     tx.commit().await.db()?;
-    report(tokens, search);
+    report(tokens, text.max(terms));
     Ok(())
 }
 
@@ -44,9 +45,10 @@ where
          WHERE {column} IS NULL AND key > $1 ORDER BY key LIMIT $2"
     );
     let update = format!(
-        "UPDATE messages SET {column} = u.value \
+        "UPDATE messages SET {column} = u.value{} \
          FROM UNNEST($1::bigint[], $2::{}) AS u(key, value) \
          WHERE messages.key = u.key AND messages.{column} IS NULL",
+        fill.cast,
         V::ARRAY
     );
     let (mut after, mut count) = (i64::MIN, 0u64);

@@ -70,6 +70,7 @@ async fn insert_messages_into(
         let created: Vec<DateTime<Utc>> = rows.iter().map(|r| r.created_at).collect();
         let tokens: Vec<i64> = rows.iter().map(|r| r.tokens).collect();
         let search: Vec<&str> = rows.iter().map(|r| r.search_text.as_str()).collect();
+        let terms: Vec<&str> = rows.iter().map(|r| r.search_terms.as_str()).collect();
         // A taken id aborts the transaction, after which nothing can say which one it was:
         // ask first (one index probe per id), so the answer names it as SQLite's does.
         let stored: Option<Uuid> =
@@ -84,15 +85,15 @@ async fn insert_messages_into(
         let inserted: Vec<(Uuid, i64)> = sqlx::query_as(
             "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
                                    content, instructions, metadata, created_at, tokens, \
-                                   search_text) \
+                                   search_text, search_terms) \
              SELECT u.id, $1, u.op, u.reply, u.role, u.content, u.instructions, u.metadata, \
-                    u.created_at, u.tokens, u.search_text \
+                    u.created_at, u.tokens, u.search_text, u.search_terms::tsvector \
              FROM UNNEST($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], \
                          $7::text[], $8::text[], $9::timestamptz[], $10::bigint[], \
-                         $11::text[]) \
+                         $11::text[], $12::text[]) \
                   WITH ORDINALITY \
                   AS u(id, op, reply, role, content, instructions, metadata, created_at, tokens, \
-                       search_text, ord) \
+                       search_text, search_terms, ord) \
              ORDER BY u.ord \
              RETURNING id, key",
         )
@@ -107,6 +108,7 @@ async fn insert_messages_into(
         .bind(&created)
         .bind(&tokens)
         .bind(&search)
+        .bind(&terms)
         .fetch_all(&mut *conn)
         .await
         // A concurrent writer took an id since the probe above.

@@ -137,8 +137,8 @@ static THREAD_INSERT: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// The message (`insert_message_ctes`, `$1`–`$13`) and the thread that holds it: id `$14`, the
-/// rest from `$15`.
+/// The message (`insert_message_ctes`, `$1`–`$14`) and the thread that holds it: id `$15`, the
+/// rest from `$16`.
 static THREAD_WITH_MESSAGE_INSERT: LazyLock<String> = LazyLock::new(|| {
     format!(
         concat!(
@@ -146,7 +146,7 @@ static THREAD_WITH_MESSAGE_INSERT: LazyLock<String> = LazyLock::new(|| {
             insert_message_ctes!(),
             ", {} SELECT t.key, t.created_at, m.key FROM t, m"
         ),
-        thread_ctes(14, 15, "(SELECT key FROM m)")
+        thread_ctes(15, 16, "(SELECT key FROM m)")
     )
 });
 

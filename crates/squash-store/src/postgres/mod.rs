@@ -40,7 +40,7 @@ use squash_core::{
 use tokio::sync::{broadcast, OnceCell};
 
 use self::error::{connect_error, DbResult};
-use crate::types::MessageRange;
+use crate::types::{HistoryResults, MessageRange};
 use crate::{
     Appended, ClosurePositions, Commit, ConversationStore, ConversationSummary, Direction,
     ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, PageRequest, Result,
@@ -373,6 +373,16 @@ impl ConversationStore for PostgresStore {
         limit: u32,
     ) -> Result<SearchResults> {
         search::search(&self.pool, query, conversation, limit).await
+    }
+
+    async fn search_history(
+        &self,
+        query: &SearchQuery,
+        conversation: ConversationId,
+        limit: u32,
+        offset: u32,
+    ) -> Result<HistoryResults> {
+        search::search_history(&self.pool, query, conversation, limit, offset).await
     }
 }
 

@@ -168,6 +168,8 @@ pub(super) struct NewMessageRow {
     pub tool_is_result: Vec<bool>,
     pub tokens: i64,
     pub search_text: String,
+    /// `search_text`'s terms as a `tsvector` literal (`crate::search::tsvector_literal`).
+    pub search_terms: String,
 }
 
 impl NewMessageRow {
@@ -177,6 +179,7 @@ impl NewMessageRow {
             .chain(std::iter::repeat_n(true, refs.results.len()))
             .collect();
         let tool_ids = refs.calls.into_iter().chain(refs.results).collect();
+        let search_text = crate::search::stored_search_text(message);
         Ok(NewMessageRow {
             id: *message.id.as_uuid(),
             squash_operation_id: message.squash_operation_id.map(|id| *id.as_uuid()),
@@ -193,7 +196,8 @@ impl NewMessageRow {
             tool_ids,
             tool_is_result,
             tokens: crate::tokens::stored_tokens(message),
-            search_text: crate::search::stored_search_text(message),
+            search_terms: crate::search::tsvector_literal(&search_text),
+            search_text,
         })
     }
 }

@@ -108,15 +108,15 @@ macro_rules! operation_select {
     };
 }
 
-/// Inserts the message ($1–$9, its tokens $12, its search text $13) and its tool ids ($10,
-/// $11) in one statement; `m` holds the new key. Parameter $2 is the conversation key.
+/// Inserts the message ($1–$9, its tokens $12, its search text $13 and terms $14) and its
+/// tool ids ($10, $11) in one statement; `m` holds the new key. Parameter $2 is the conversation key.
 macro_rules! insert_message_ctes {
     () => {
         "m AS ( \
              INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
                                    content, instructions, metadata, created_at, tokens, \
-                                   search_text) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $12, $13) RETURNING key \
+                                   search_text, search_terms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $12, $13, $14::tsvector) RETURNING key \
          ), tools AS ( \
              INSERT INTO message_tools (conversation_key, tool_use_id, message_key, is_result) \
              SELECT $2, u.tool_use_id, m.key, u.is_result \

@@ -134,7 +134,7 @@ async fn lock_reading(
 
 pub(super) type Scalar<'q> = QueryScalar<'q, Postgres, i64, PgArguments>;
 
-/// Binds a new message's row to a statement built on `insert_message_ctes` ($1–$13), whatever
+/// Binds a new message's row to a statement built on `insert_message_ctes` ($1–$14), whatever
 /// kind of query it is (a macro: sqlx's query types share `bind` by name, not by a trait).
 macro_rules! bind_message_row {
     ($query:expr, $conversation_key:expr, $row:expr) => {{
@@ -153,6 +153,7 @@ macro_rules! bind_message_row {
             .bind(&row.tool_is_result)
             .bind(row.tokens)
             .bind(&row.search_text)
+            .bind(&row.search_terms)
     }};
 }
 
@@ -192,14 +193,14 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
             insert_message_ctes!(),
             ", link AS ( \
                  INSERT INTO thread_messages (thread_key, position, message_key) \
-                 SELECT $14, t.tail_offset + $15 - t.tail_start, m.key \
-                 FROM m, threads t WHERE t.key = $14 \
+                 SELECT $15, t.tail_offset + $16 - t.tail_start, m.key \
+                 FROM m, threads t WHERE t.key = $15 \
              ), touch AS ( \
-                 UPDATE conversations SET updated_at = $16 WHERE key = $2 \
+                 UPDATE conversations SET updated_at = $17 WHERE key = $2 \
              ) \
              UPDATE threads SET revision = revision + 1, message_count = message_count + 1, \
-                                updated_at = $16 \
-             WHERE key = $14 RETURNING revision"
+                                updated_at = $17 \
+             WHERE key = $15 RETURNING revision"
         )),
         locked.conversation_key,
         &row,

@@ -1,5 +1,5 @@
 //! The fill of `crate::backfill` in SQLite's terms: a batch of NULL rows through their partial
-//! index, each row's value written back (the `messages_search_fill` trigger indexes the text).
+//! index, each row's value written back (the `messages_terms_fill` trigger indexes its terms).
 
 use rusqlite::{params, Transaction};
 

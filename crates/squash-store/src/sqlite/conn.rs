@@ -132,6 +132,7 @@ pub fn open_connection(path: &Path, extra: OpenFlags) -> Result<Connection, Stor
         ))
     })?;
     conn.execute_batch(PRAGMAS).map_err(map_err)?;
+    register_search_terms(&conn)?;
     if extra.contains(OpenFlags::SQLITE_OPEN_READ_ONLY) {
         // Up to 8 readers are kept open; at the writer's 16 MB each, their page caches alone
         // would hold 128 MB of a large database. The OS keeps the file's pages cached for all
@@ -140,6 +141,24 @@ pub fn open_connection(path: &Path, extra: OpenFlags) -> Result<Connection, Stor
     }
     conn.set_prepared_statement_cache_capacity(64);
     Ok(conn)
+}
+
+/// `squash_search_terms(text)`: the document of terms the FTS5 table `message_terms` indexes
+/// (`crate::search::fts5_document`), for its triggers (migration 0010). NULL stays NULL.
+fn register_search_terms(conn: &Connection) -> Result<(), StoreError> {
+    use rusqlite::functions::FunctionFlags;
+    conn.create_scalar_function(
+        "squash_search_terms",
+        1,
+        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            let text = ctx.get_raw(0).as_str_or_null().map_err(|e| {
+                rusqlite::Error::UserFunctionError(format!("squash_search_terms: {e}").into())
+            })?;
+            Ok(text.map(crate::search::fts5_document))
+        },
+    )
+    .map_err(map_err)
 }
 
 /// Like [`map_err`], but a unique-key violation becomes [`StoreError::AlreadyExists`]: the caller

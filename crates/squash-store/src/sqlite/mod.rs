@@ -38,9 +38,9 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 
 use crate::error::{Entity, StoreError};
 use crate::types::{
-    Appended, Commit, ConversationSummary, Direction, ImportAppend, ImportBatch, ImportOutcome,
-    ImportRecord, ImportedPart, MessageChunks, MessageRange, PageRequest, SearchResults,
-    StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    Appended, Commit, ConversationSummary, Direction, HistoryResults, ImportAppend, ImportBatch,
+    ImportOutcome, ImportRecord, ImportedPart, MessageChunks, MessageRange, PageRequest,
+    SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 use crate::{ConversationStore, Result};
 
@@ -59,6 +59,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/0007_segments.sql")),
         M::up(include_str!("migrations/0008_operation_kinds.sql")),
         M::up(include_str!("migrations/0009_recall_refs.sql")),
+        M::up(include_str!("migrations/0010_search_terms.sql")),
     ])
 }
 
@@ -395,6 +396,18 @@ impl ConversationStore for SqliteStore {
     ) -> Result<SearchResults> {
         let query = query.clone();
         self.read(move |tx| search::search(tx, &query, conversation, limit))
+            .await
+    }
+
+    async fn search_history(
+        &self,
+        query: &SearchQuery,
+        conversation: ConversationId,
+        limit: u32,
+        offset: u32,
+    ) -> Result<HistoryResults> {
+        let query = query.clone();
+        self.read(move |tx| search::search_history(tx, &query, conversation, limit, offset))
             .await
     }
 }

@@ -1,30 +1,28 @@
 //! Full-text search, the parts both store backends share: the text of a message that is
-//! indexed ([`searchable_text`], computed once, in Rust, and stored with the message), the
-//! query a person types ([`SearchQuery`], parsed once and rendered for each engine so that user
-//! input can never be a syntax error there), and the snippet a backend returns with its
-//! matches marked ([`snippet_parts`]).
+//! indexed ([`searchable_text`], computed once, in Rust, and stored with the message), what a
+//! word of it is to search ([`tokens`]: the one rule both backends index and query by), the
+//! query a person types ([`SearchQuery`], parsed once into terms, so that user input can never
+//! be a syntax error of an engine), and the excerpt a hit shows ([`snippet()`]).
 
-use serde::{Deserialize, Serialize};
+mod snippet;
+pub mod tokens;
+
 use thiserror::Error;
 
 use crate::message::{ContentItem, Message, ToolResultData};
 
-/// Opens a match inside a snippet a backend returns. A private-use character: stored text never
-/// holds it ([`searchable_text`] removes it), so the marks cannot be forged by content and are
-/// never confused with HTML.
+pub use snippet::{snippet, SnippetPart, SNIPPET_WORDS};
+
+/// Private-use characters that searchable text never holds ([`searchable_text`] removes
+/// them): the backends once marked matches with them, and text stored since keeps that shape.
 pub const MARK_START: char = '\u{E000}';
-/// Closes a match (see [`MARK_START`]).
+/// See [`MARK_START`].
 pub const MARK_END: char = '\u{E001}';
 
 /// The most text of one message that is indexed, in bytes. PostgreSQL refuses a `tsvector`
 /// over 1 MB (the insert would fail); 200 KB of text stays far below it whatever its words,
 /// and a tool output longer than that is a log whose head is what a person searches for.
 pub const MAX_INDEXED_BYTES: usize = 200_000;
-
-/// Characters PostgreSQL's text-search parser would join words with into one token (a path, a
-/// host, an email, a version), turned into spaces in its index (migration 0006) and in
-/// [`SearchQuery::to_websearch`], so that words match there as they do in SQLite FTS5.
-pub const PG_WORD_BREAKS: &[char] = &['/', '.', ':', '@', '\\'];
 
 /// The longest query accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 500;
@@ -132,11 +130,13 @@ impl SearchTerm {
 }
 
 /// A parsed query: plain words and `"quoted phrases"`, all of which a hit must contain. Nothing
-/// else is syntax: `OR`, `-`, `*`, `:` and parentheses are text, so whatever a person types is
-/// a valid query for both engines.
+/// else is syntax: `OR`, `-`, `*`, `:` and parentheses are text (`lex*` is the word `lex`, not
+/// a prefix), so whatever a person types is a valid query for both engines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchQuery {
     terms: Vec<SearchTerm>,
+    /// Each term's index terms ([`tokens`]), in order.
+    index_terms: Vec<Vec<String>>,
 }
 
 impl SearchQuery {
@@ -184,81 +184,23 @@ impl SearchQuery {
         if terms.len() > MAX_QUERY_TERMS {
             return Err(SearchQueryError::TooManyTerms);
         }
-        Ok(SearchQuery { terms })
+        let index_terms = terms
+            .iter()
+            .map(|t| tokens::tokens(t.text()).map(|t| t.term).collect())
+            .collect();
+        Ok(SearchQuery { terms, index_terms })
     }
 
     pub fn terms(&self) -> &[SearchTerm] {
         &self.terms
     }
 
-    /// The query in SQLite FTS5 syntax: each term a string (`"…"`, inner quotes doubled), which
-    /// FTS5 reads as a phrase of its tokens and never as an operator; terms side by side are
-    /// ANDed.
-    pub fn to_fts5(&self) -> String {
-        self.quoted()
+    /// What each term looks for in the index: its index terms ([`tokens`]), one for a word,
+    /// several — consecutive, in this order — for a phrase or a word the rule splits
+    /// (`src/lexer.rs`). Never empty: a term holds a letter or digit.
+    pub fn index_terms(&self) -> &[Vec<String>] {
+        &self.index_terms
     }
-
-    /// The query for PostgreSQL's `websearch_to_tsquery`, which never raises a syntax error:
-    /// each term quoted, so that `or` and a leading `-` stay words as they do in FTS5.
-    pub fn to_websearch(&self) -> String {
-        self.terms
-            .iter()
-            .map(|t| format!("\"{}\"", t.text().replace(PG_WORD_BREAKS, " ")))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    fn quoted(&self) -> String {
-        self.terms
-            .iter()
-            .map(|t| format!("\"{}\"", t.text().replace('"', "\"\"")))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
-/// A piece of a snippet: text, and whether it is a match.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SnippetPart {
-    pub text: String,
-    pub hit: bool,
-}
-
-/// Splits a snippet whose matches a backend marked with [`MARK_START`] and [`MARK_END`] into
-/// parts, joining neighbours of the same kind. Unbalanced marks are tolerated (a backend may
-/// cut a snippet inside a match).
-pub fn snippet_parts(marked: &str) -> Vec<SnippetPart> {
-    let mut parts: Vec<SnippetPart> = Vec::new();
-    let mut hit = false;
-    let mut current = String::new();
-    let flush = |parts: &mut Vec<SnippetPart>, text: &mut String, hit: bool| {
-        if text.is_empty() {
-            return;
-        }
-        match parts.last_mut() {
-            Some(last) if last.hit == hit => last.text.push_str(text),
-            _ => parts.push(SnippetPart {
-                text: text.clone(),
-                hit,
-            }),
-        }
-        text.clear();
-    };
-    for c in marked.chars() {
-        match c {
-            MARK_START => {
-                flush(&mut parts, &mut current, hit);
-                hit = true;
-            }
-            MARK_END => {
-                flush(&mut parts, &mut current, hit);
-                hit = false;
-            }
-            c => current.push(c),
-        }
-    }
-    flush(&mut parts, &mut current, hit);
-    parts
 }
 
 #[cfg(test)]
@@ -309,12 +251,6 @@ mod tests {
     }
 
     #[test]
-    fn renders_every_term_quoted() {
-        let q = SearchQuery::parse(r#"NEAR(a "b c") x:y* -z"#).expect("query");
-        assert_eq!(q.to_fts5(), r#""NEAR(a" "b c" "x:y*" "-z""#);
-    }
-
-    #[test]
     fn indexes_text_tool_names_inputs_and_results() {
         let conv = ConversationId::new();
         let mut m = Message::text(conv, Role::Assistant, "x").expect("message");
@@ -357,27 +293,15 @@ mod tests {
     }
 
     #[test]
-    fn splits_marked_snippets() {
-        let marked = format!("a {MARK_START}b{MARK_END} c {MARK_START}d");
+    fn terms_are_looked_up_by_the_index_rule() {
+        let q = SearchQuery::parse(r#"Failing "src/lexer.rs" lex* "should be""#).expect("query");
         assert_eq!(
-            snippet_parts(&marked),
-            vec![
-                SnippetPart {
-                    text: "a ".into(),
-                    hit: false
-                },
-                SnippetPart {
-                    text: "b".into(),
-                    hit: true
-                },
-                SnippetPart {
-                    text: " c ".into(),
-                    hit: false
-                },
-                SnippetPart {
-                    text: "d".into(),
-                    hit: true
-                },
+            q.index_terms(),
+            [
+                vec!["fail"],
+                vec!["src", "lexer", "rs"],
+                vec!["lex"],
+                vec!["should", "be"]
             ]
         );
     }

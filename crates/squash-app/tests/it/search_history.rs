@@ -1,0 +1,289 @@
+//! The search over a conversation's whole history, one story on every backend: a squash, an
+//! edit and a delete take messages out of the current thread; the history search still finds
+//! them and says which operation took each out (the newest one whose sources hold it) or that
+//! none did, and which operation made a result; the current-thread search does not find them.
+//! Paging, ranking, scope, and clear errors for a bad query, limit, offset or conversation.
+
+use std::collections::BTreeSet;
+
+use squash_app::{
+    EditRequest, HistoryHit, HistoryPlace, HistoryResults, ManualSquashRequest, OperationRef,
+    PartnerPolicy, ServiceError,
+};
+use squash_core::operation::KindTag;
+use squash_core::{ContentItem, ConversationId, MessageId, Role, SquashOperation};
+use squash_testkit::fixtures::new_conversation;
+use squash_testkit::{on_every_backend, Backend};
+
+async fn history(b: &Backend, conv: ConversationId, q: &str) -> HistoryResults {
+    b.service
+        .search_history(conv, q, None, None)
+        .await
+        .unwrap_or_else(|e| panic!("{}: history {q:?}: {e}", b.name))
+}
+
+fn hit(r: &HistoryResults, id: MessageId) -> &HistoryHit {
+    r.hits
+        .iter()
+        .find(|h| h.message_id == id)
+        .unwrap_or_else(|| panic!("{id} is not among {:?}", r.hits))
+}
+
+fn ids(r: &HistoryResults) -> BTreeSet<MessageId> {
+    r.hits.iter().map(|h| h.message_id).collect()
+}
+
+fn by(op: &Option<SquashOperation>, kind: KindTag) -> Option<OperationRef> {
+    let op = op.as_ref().expect("the outcome has its operation");
+    Some(OperationRef { id: op.id, kind })
+}
+
+fn squash(messages: Vec<MessageId>, text: &str) -> ManualSquashRequest {
+    ManualSquashRequest {
+        messages,
+        text: Some(text.into()),
+        content: None,
+        role: Some(Role::Assistant),
+        policy: PartnerPolicy::Include,
+    }
+}
+
+async fn history_story(b: &Backend) {
+    let s = &b.service;
+    let conv = new_conversation(s, "/tmp/history", "History").await.id;
+    let other = new_conversation(s, "/tmp/history-other", "Other").await.id;
+    let say = |c: ConversationId, text: &str| {
+        let text = text.to_owned();
+        async move {
+            s.append(c, Role::User, vec![ContentItem::UserMessage { text }])
+                .await
+                .unwrap()
+                .0
+                .id
+        }
+    };
+    let ask = say(
+        conv,
+        "Why does the zeppelin parser fail on the harbour config?",
+    )
+    .await;
+    let read = say(
+        conv,
+        "Reading the zeppelin config: harbour timeout is 30 seconds",
+    )
+    .await;
+    let seen = say(conv, "The harbour section has no retry count").await;
+    let aside = say(conv, "Unrelated: the lighthouse keeps blinking").await;
+    let answer = say(conv, "The zeppelin parser needs a retry count").await;
+    say(other, "another zeppelin over another harbour").await;
+
+    // A squash takes two messages out: the history finds them and names the squash; the
+    // current thread's search finds only the result, which names it as what made it.
+    let squashed = s
+        .squash_manual(
+            conv,
+            squash(vec![read, seen], "Config read: a timeout of 30 s."),
+        )
+        .await
+        .unwrap();
+    let result = squashed.message.as_ref().unwrap().id;
+    let manual = by(&squashed.operation, KindTag::Manual);
+    let r = history(b, conv, "harbour").await;
+    assert_eq!(ids(&r), BTreeSet::from([ask, read, seen]), "{}", b.name);
+    assert_eq!(r.total, 3);
+    assert_eq!(
+        hit(&r, ask).place,
+        HistoryPlace::InCurrentThread { position: 1 }
+    );
+    for gone in [read, seen] {
+        assert_eq!(
+            hit(&r, gone).place,
+            HistoryPlace::OutOfThread {
+                taken_out_by: manual
+            },
+            "{}",
+            b.name
+        );
+        assert_eq!(hit(&r, gone).result_of, None);
+    }
+    let current = s.search("harbour", Some(conv), None).await.unwrap();
+    assert_eq!(
+        current
+            .hits
+            .iter()
+            .map(|h| h.message_id)
+            .collect::<Vec<_>>(),
+        vec![ask],
+        "{}: the current thread's search does not find what the squash took out",
+        b.name
+    );
+    let r = history(b, conv, "timeout").await;
+    assert_eq!(ids(&r), BTreeSet::from([read, result]), "{}", b.name);
+    assert_eq!(
+        hit(&r, result).place,
+        HistoryPlace::InCurrentThread { position: 2 }
+    );
+    assert_eq!(hit(&r, result).result_of, manual, "{}", b.name);
+    let marked: Vec<&str> = hit(&r, read)
+        .snippet
+        .iter()
+        .filter(|p| p.hit)
+        .map(|p| p.text.as_str())
+        .collect();
+    assert_eq!(marked, ["timeout"], "{}", b.name);
+
+    // The newest operation whose sources hold a message is the one named: squashing the
+    // result again takes it out too, while its own sources stay with the first squash.
+    let again = s
+        .squash_manual(
+            conv,
+            squash(vec![ask, result], "Asked about the parser; a timeout."),
+        )
+        .await
+        .unwrap();
+    let second = by(&again.operation, KindTag::Manual);
+    let r = history(b, conv, "timeout").await;
+    assert_eq!(
+        hit(&r, result).place,
+        HistoryPlace::OutOfThread {
+            taken_out_by: second
+        },
+        "{}",
+        b.name
+    );
+    assert_eq!(hit(&r, result).result_of, manual);
+    assert_eq!(
+        hit(&r, read).place,
+        HistoryPlace::OutOfThread {
+            taken_out_by: manual
+        }
+    );
+
+    // An edit takes the edited message out; a delete takes one out with no operation.
+    let edited = s
+        .edit(
+            conv,
+            EditRequest {
+                message: answer,
+                content: vec![ContentItem::UserMessage {
+                    text: "The zeppelin parser needs a retry count of 3".into(),
+                }],
+            },
+        )
+        .await
+        .unwrap();
+    let edit = by(&edited.operation, KindTag::Edit);
+    let new_answer = edited.message.as_ref().unwrap().id;
+    s.delete(conv, &[aside], PartnerPolicy::Include)
+        .await
+        .unwrap();
+    let r = history(b, conv, "zeppelin").await;
+    assert_eq!(
+        ids(&r),
+        BTreeSet::from([ask, read, answer, new_answer]),
+        "{}",
+        b.name
+    );
+    assert_eq!(
+        hit(&r, answer).place,
+        HistoryPlace::OutOfThread { taken_out_by: edit }
+    );
+    assert_eq!(hit(&r, new_answer).result_of, edit);
+    assert_eq!(
+        hit(&r, new_answer).place,
+        HistoryPlace::InCurrentThread { position: 2 }
+    );
+    let r = history(b, conv, "lighthouse").await;
+    assert_eq!(
+        hit(&r, aside).place,
+        HistoryPlace::OutOfThread { taken_out_by: None },
+        "{}",
+        b.name
+    );
+    assert!(s
+        .search("lighthouse", Some(conv), None)
+        .await
+        .unwrap()
+        .hits
+        .is_empty());
+    // Undo brings it back into the thread, and the history says so.
+    s.undo(conv).await.unwrap();
+    let r = history(b, conv, "lighthouse").await;
+    assert_eq!(
+        hit(&r, aside).place,
+        HistoryPlace::InCurrentThread { position: 2 }
+    );
+
+    // Pages, best first, with the total on each.
+    for n in 0..7 {
+        let words = "needle ".repeat(n + 1);
+        say(conv, &format!("{words} in a haystack number {n}")).await;
+    }
+    let all = s
+        .search_history(conv, "needle", Some(200), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        (all.hits.len(), all.total, all.more),
+        (7, 7, false),
+        "{}",
+        b.name
+    );
+    assert!(
+        all.hits.windows(2).all(|w| w[0].rank >= w[1].rank),
+        "{}",
+        b.name
+    );
+    let mut paged = Vec::new();
+    for offset in [0, 3, 6] {
+        let page = s
+            .search_history(conv, "needle", Some(3), Some(offset))
+            .await
+            .unwrap();
+        assert_eq!((page.offset, page.total), (u64::from(offset), 7));
+        paged.extend(page.hits.into_iter().map(|h| h.message_id));
+    }
+    let best: Vec<MessageId> = all.hits.iter().map(|h| h.message_id).collect();
+    assert_eq!(
+        paged, best,
+        "{}: pages are the ranking cut in order",
+        b.name
+    );
+    let past = s
+        .search_history(conv, "needle", None, Some(50))
+        .await
+        .unwrap();
+    assert!(past.hits.is_empty() && past.total == 7);
+
+    // Only the conversation's own messages.
+    let r = history(b, other, "zeppelin").await;
+    assert_eq!(r.total, 1, "{}", b.name);
+
+    // Clear errors, nothing else.
+    for (q, limit, offset) in [
+        ("", None, None),
+        ("*** ()", None, None),
+        ("needle", Some(0), None),
+        ("needle", Some(201), None),
+        ("needle", None, Some(1_000)),
+    ] {
+        assert!(
+            matches!(
+                s.search_history(conv, q, limit, offset).await,
+                Err(ServiceError::Invalid(_))
+            ),
+            "{}: {q:?} {limit:?} {offset:?} is refused",
+            b.name
+        );
+    }
+    assert!(matches!(
+        s.search_history(ConversationId::new(), "needle", None, None)
+            .await,
+        Err(ServiceError::NotFound(..))
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_search_finds_what_left_the_thread_on_every_backend() {
+    on_every_backend!(history_story);
+}

@@ -1,0 +1,185 @@
+//! The one rule of what a word is to search, run in Rust for both backends: each store indexes
+//! the terms this module makes and looks up the terms it makes of a query, so SQLite and
+//! PostgreSQL find the same messages for the same query whatever the server's locale, parser
+//! or dictionaries (PostgreSQL's `english` configuration dropped stop words, kept `café` apart
+//! from `cafe`, dropped `<div>`, and joined `well-known` into a token of its own; FTS5's
+//! `porter unicode61` did none of that).
+//!
+//! - A **token** is a run of letters and digits (Unicode's; combining accents belong to the
+//!   letter before them). Everything else separates: `src/lexer.rs:42` is `src`, `lexer`,
+//!   `rs`, `42`, and `foo_bar` is `foo`, `bar`.
+//! - Its **term** is the token lower-cased with its accents removed (`Café` is `cafe`), then,
+//!   when it is made of ASCII letters, stemmed by the Snowball English stemmer (`failing`,
+//!   `fails` and `failed` are `fail`). No stop words: `the` is a term like any other.
+//! - A message's **indexed terms** are its first [`MAX_INDEXED_TOKENS`] tokens, each at its
+//!   position; a term's occurrences past its first [`MAX_TERM_POSITIONS`] keep their position
+//!   but no term (a phrase cannot match there). Both numbers are PostgreSQL's `tsvector` limits
+//!   (positions up to 16,383, at most 256 per lexeme), applied on both backends so that phrases
+//!   match alike.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
+
+/// The most tokens of one message that are indexed: PostgreSQL's highest `tsvector` position.
+pub const MAX_INDEXED_TOKENS: usize = 16_383;
+/// The most positions of one term in one message: PostgreSQL keeps 256 per lexeme.
+pub const MAX_TERM_POSITIONS: usize = 256;
+/// The longest term, in bytes; a longer token (a hash, a blob) is cut to it, in the index as
+/// in a query, so it still matches on its start.
+pub const MAX_TERM_BYTES: usize = 120;
+
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// A token of a text: its byte range and its term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub start: usize,
+    pub end: usize,
+    pub term: String,
+}
+
+fn is_token_char(c: char) -> bool {
+    c.is_alphanumeric() || is_combining_mark(c)
+}
+
+/// The byte ranges of the tokens of `text`, in order.
+pub fn token_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut chars = text.char_indices().peekable();
+    std::iter::from_fn(move || {
+        // A token starts with a letter or digit, never with a stray accent.
+        let (start, _) = chars.find(|(_, c)| c.is_alphanumeric())?;
+        let mut end = text.len();
+        while let Some(&(i, c)) = chars.peek() {
+            if !is_token_char(c) {
+                end = i;
+                break;
+            }
+            chars.next();
+        }
+        Some((start, end))
+    })
+}
+
+/// The tokens of `text` with their terms, in order.
+pub fn tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
+    token_spans(text).map(|(start, end)| Token {
+        start,
+        end,
+        term: term(&text[start..end]),
+    })
+}
+
+/// The token `word` lower-cased, without its accents (the combining marks of U+0300–U+036F
+/// that canonical decomposition splits off), stemmed when it is ASCII letters, cut to
+/// [`MAX_TERM_BYTES`].
+pub fn term(word: &str) -> String {
+    let folded: String = word
+        .chars()
+        .flat_map(char::to_lowercase)
+        .nfd()
+        .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
+        .nfc()
+        .collect();
+    let mut term = if folded.bytes().all(|b| b.is_ascii_lowercase()) {
+        STEMMER.stem(&folded).into_owned()
+    } else {
+        folded
+    };
+    if term.len() > MAX_TERM_BYTES {
+        let mut end = MAX_TERM_BYTES;
+        while !term.is_char_boundary(end) {
+            end -= 1;
+        }
+        term.truncate(end);
+    }
+    term
+}
+
+/// What a backend indexes of `text`: a term (or `None`, a position that matches nothing) per
+/// position from 0, at most [`MAX_INDEXED_TOKENS`] of them.
+pub fn indexed_terms(text: &str) -> Vec<Option<String>> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    tokens(text)
+        .take(MAX_INDEXED_TOKENS)
+        .map(|t| {
+            let n = seen.entry(t.term.clone()).or_insert(0);
+            *n += 1;
+            (*n <= MAX_TERM_POSITIONS).then_some(t.term)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(text: &str) -> Vec<String> {
+        tokens(text).map(|t| t.term).collect()
+    }
+
+    #[test]
+    fn splits_on_everything_but_letters_and_digits() {
+        assert_eq!(
+            terms("src/lexer.rs:42 foo_bar well-known <div>&amp; -42 E0308 ident15031"),
+            [
+                "src",
+                "lexer",
+                "rs",
+                "42",
+                "foo",
+                "bar",
+                "well",
+                "known",
+                "div",
+                "amp",
+                "42",
+                "e0308",
+                "ident15031"
+            ]
+        );
+    }
+
+    #[test]
+    fn folds_case_and_accents_and_stems_english() {
+        assert_eq!(
+            terms("Café CAFÉ cafe\u{301} failing FAILED fails the"),
+            ["cafe", "cafe", "cafe", "fail", "fail", "fail", "the"]
+        );
+        // Other scripts are folded, not stemmed; an accent splits off by decomposition only.
+        assert_eq!(
+            terms("ПРИВЕТ Привет мир Ёлка 東京タワー"),
+            ["привет", "привет", "мир", "елка", "東京タワー"]
+        );
+    }
+
+    #[test]
+    fn spans_point_into_the_text() {
+        let text = "«Ünïcode» and spaces";
+        let words: Vec<&str> = token_spans(text).map(|(s, e)| &text[s..e]).collect();
+        assert_eq!(words, ["Ünïcode", "and", "spaces"]);
+    }
+
+    #[test]
+    fn long_tokens_are_cut_on_a_char_boundary() {
+        let t = term(&"é".repeat(200));
+        assert!(t.len() <= MAX_TERM_BYTES && t.len() > MAX_TERM_BYTES - 2);
+    }
+
+    #[test]
+    fn caps_positions_per_term_and_tokens_per_text() {
+        let text = "the ".repeat(MAX_TERM_POSITIONS + 2) + "end";
+        let indexed = indexed_terms(&text);
+        assert_eq!(indexed.len(), MAX_TERM_POSITIONS + 3);
+        assert_eq!(indexed[MAX_TERM_POSITIONS - 1].as_deref(), Some("the"));
+        assert_eq!(indexed[MAX_TERM_POSITIONS], None);
+        assert_eq!(indexed.last().cloned().flatten().as_deref(), Some("end"));
+        let long: String = (0..MAX_INDEXED_TOKENS + 10)
+            .map(|i| format!("w{i} "))
+            .collect();
+        assert_eq!(indexed_terms(&long).len(), MAX_INDEXED_TOKENS);
+    }
+}
