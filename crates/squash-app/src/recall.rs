@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 use squash_core::operation::KindTag;
-use squash_core::{ConversationId, Message, RecallRef, SquashOperationId};
+use squash_core::{ConversationId, RecallRef, SquashOperationId};
 use squash_store::{Entity, StoreError};
 
 use crate::conversations::ConversationService;

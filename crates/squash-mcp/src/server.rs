@@ -59,6 +59,25 @@ pub struct RecallArgs {
     pub conversation: Option<String>,
 }
 
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct SearchArgs {
+    /// Words, all of which a hit holds (stemmed, any case), and "quoted phrases".
+    pub query: String,
+    /// How many hits at most (default 10, at most 50).
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Hits to skip (a previous answer says where the next page starts).
+    #[serde(default)]
+    pub offset: Option<u32>,
+    /// The conversation, when the server answers about several.
+    #[serde(default)]
+    pub conversation: Option<String>,
+}
+
+/// Hits per search when the call names no limit, and the most it may ask.
+const SEARCH_LIMIT: u32 = 10;
+const MAX_SEARCH_LIMIT: u32 = 50;
+
 #[tool_router]
 impl SquashMcp {
     pub fn new(service: ConversationService, scope: Scope) -> SquashMcp {
@@ -114,6 +133,46 @@ impl SquashMcp {
                 None,
             )),
         }
+    }
+
+    #[tool(
+        description = "Search the whole history of this session for words or \"a phrase\", also \
+                       what was shortened or squashed away. Each hit says where it is: in the \
+                       thread, or behind a [ref N] that `recall` returns whole.",
+        input_schema = schema::<SearchArgs>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn search(
+        &self,
+        Parameters(args): Parameters<JsonObject>,
+    ) -> Result<CallToolResult, McpError> {
+        let args: SearchArgs = arguments("search", args)?;
+        let limit = args.limit.unwrap_or(SEARCH_LIMIT);
+        if limit == 0 || limit > MAX_SEARCH_LIMIT {
+            return Err(McpError::invalid_params(
+                format!("a search returns 1 to {MAX_SEARCH_LIMIT} hits, not {limit}"),
+                None,
+            ));
+        }
+        let conversations = self
+            .scope
+            .pick(args.conversation.as_deref())
+            .map_err(|e| McpError::invalid_params(e.to_string(), None))?;
+        let several = conversations.len() > 1;
+        let mut out = Vec::new();
+        for conversation in conversations {
+            let found = self
+                .service
+                .search_history(conversation, &args.query, Some(limit), args.offset)
+                .await
+                .map_err(service_error)?;
+            out.push(words::found(
+                &args.query,
+                &found,
+                several.then_some(conversation),
+            ));
+        }
+        Ok(text(out.join("\n\n")))
     }
 }
 

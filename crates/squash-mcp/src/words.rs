@@ -1,8 +1,9 @@
 //! What the tools answer, in words an agent reads: the page with a line that says what it is
 //! and how to get the rest.
 
-use squash_app::Recalled;
+use squash_app::{HistoryPlace, HistoryResults, OperationRef, Recalled};
 use squash_core::operation::KindTag;
+use squash_core::ConversationId;
 
 /// The server's instructions, sent once at the handshake.
 pub const INSTRUCTIONS: &str = "Squash keeps the whole history of this session. Where a part \
@@ -11,14 +12,20 @@ pub const INSTRUCTIONS: &str = "Squash keeps the whole history of this session. 
     returns the original messages verbatim, a page of lines at a time. `search` finds words \
     anywhere in the history, also in what was shortened, and says which reference holds it.";
 
-/// A recalled page: a header line, the originals' lines, and where the rest is.
-pub fn recalled(r: &Recalled) -> String {
-    let what = match r.kind {
+/// What an operation's result is, in a few words.
+fn what(kind: KindTag) -> &'static str {
+    match kind {
         KindTag::Mask => "a trimmed output",
         KindTag::Extract => "an extract",
-        KindTag::Ai => "a squash",
-        _ => "a squash",
-    };
+        KindTag::Ai | KindTag::AiLegacy => "a squash",
+        KindTag::Manual => "a squash by hand",
+        KindTag::Edit => "an edit",
+    }
+}
+
+/// A recalled page: a header line, the originals' lines, and where the rest is.
+pub fn recalled(r: &Recalled) -> String {
+    let what = what(r.kind);
     let last = r.offset + r.text.lines().count().max(1);
     let messages = if r.messages == 1 {
         "1 message".to_owned()
@@ -41,4 +48,80 @@ pub fn recalled(r: &Recalled) -> String {
         ));
     }
     out
+}
+
+/// A page of search hits: each with its role, the words around the match (`«…»`), and where
+/// it is now; then where the next page starts.
+pub fn found(query: &str, r: &HistoryResults, conversation: Option<ConversationId>) -> String {
+    let mut out = match conversation {
+        Some(c) => format!("In conversation {c}: "),
+        None => String::new(),
+    };
+    if r.hits.is_empty() {
+        out.push_str(&format!("nothing in the history holds {query:?}"));
+        return out;
+    }
+    let first = r.offset + 1;
+    let last = r.offset + r.hits.len() as u64;
+    let total = if r.more {
+        format!("more than {}", r.total)
+    } else {
+        r.total.to_string()
+    };
+    out.push_str(&format!(
+        "hits {first}–{last} of {total} for {query:?}, best first:"
+    ));
+    for (i, hit) in r.hits.iter().enumerate() {
+        let words: String = hit
+            .snippet
+            .iter()
+            .map(|p| {
+                if p.hit {
+                    format!("«{}»", p.text)
+                } else {
+                    p.text.clone()
+                }
+            })
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        out.push_str(&format!(
+            "\n{}. [{}] {words}\n   {}",
+            first + i as u64,
+            hit.role,
+            place(&hit.place, hit.result_of.as_ref())
+        ));
+    }
+    if last < r.total {
+        out.push_str(&format!("\n[more hits: search again with offset {last}]"));
+    }
+    out
+}
+
+/// Where a hit is now, and how to see it whole.
+fn place(place: &HistoryPlace, result_of: Option<&OperationRef>) -> String {
+    let mut s = match place {
+        HistoryPlace::InCurrentThread { position } => format!("in the thread, message {position}"),
+        HistoryPlace::OutOfThread {
+            taken_out_by: Some(op),
+        } => match op.recall_ref {
+            Some(r) => format!(
+                "shortened into {} [{r}]: recall ref {} to read it whole",
+                what(op.kind),
+                r.get()
+            ),
+            None => format!("taken out of the thread by {}", what(op.kind)),
+        },
+        HistoryPlace::OutOfThread { taken_out_by: None } => {
+            "deleted from the thread (still in the history)".to_owned()
+        }
+    };
+    if let Some(r) = result_of.and_then(|op| op.recall_ref) {
+        s.push_str(&format!(
+            "; it is itself [{r}], whose originals recall ref {} returns",
+            r.get()
+        ));
+    }
+    s
 }

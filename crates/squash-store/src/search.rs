@@ -187,6 +187,7 @@ pub(crate) fn hit_snippet(text: Option<&str>, query: &SearchQuery) -> Vec<Snippe
 pub(crate) fn operation_ref(
     id: Option<uuid::Uuid>,
     kind: Option<String>,
+    recall_ref: Option<i64>,
 ) -> Result<Option<OperationRef>, StoreError> {
     let (Some(id), Some(kind)) = (id, kind) else {
         return Ok(None);
@@ -195,6 +196,7 @@ pub(crate) fn operation_ref(
         id: id.into(),
         kind: KindTag::parse(&kind)
             .ok_or_else(|| StoreError::Corrupt(format!("operation kind {kind:?}")))?,
+        recall_ref: crate::provenance::recall_ref(recall_ref)?,
     }))
 }
 

@@ -450,6 +450,9 @@ pub struct OperationRef {
     pub id: squash_core::SquashOperationId,
     /// `edit`, `manual`, `extract`, `mask`, `ai` or `ai_legacy`.
     pub kind: squash_core::operation::KindTag,
+    /// The reference its result carries (`[ref N]`), by which `recall` finds its sources.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recall_ref: Option<squash_core::RecallRef>,
 }
 
 /// Where a message of a conversation's history is now

@@ -44,6 +44,8 @@ pub struct Case {
     pub cwd: String,
     /// The agent's compaction summary, as it was handed to the model afterwards.
     pub summary: String,
+    /// The hand-written questions about the facts a fit at the summary's size leaves out.
+    pub questions: Vec<super::recall::Question>,
 }
 
 /// One way of making the history small, scored.
@@ -73,10 +75,25 @@ pub struct Row {
 }
 
 pub fn load(root: &Path, facts: &Path) -> Result<Vec<Case>, String> {
-    let text = std::fs::read_to_string(facts).map_err(|e| format!("{}: {e}", facts.display()))?;
+    let read =
+        |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
     let entries: Vec<Entry> =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", facts.display()))?;
-    entries.into_iter().map(|entry| cut(root, entry)).collect()
+        serde_json::from_str(&read(facts)?).map_err(|e| format!("{}: {e}", facts.display()))?;
+    let questions_file = root.join("testdata/eval/recall_questions.json");
+    let questions: Vec<super::recall::Question> = serde_json::from_str(&read(&questions_file)?)
+        .map_err(|e| format!("{}: {e}", questions_file.display()))?;
+    entries
+        .into_iter()
+        .map(|entry| {
+            let mut case = cut(root, entry)?;
+            case.questions = questions
+                .iter()
+                .filter(|q| q.session == case.entry.name)
+                .cloned()
+                .collect();
+            Ok(case)
+        })
+        .collect()
 }
 
 fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
@@ -103,6 +120,7 @@ fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
         chain: cut.chain,
         cwd: cut.cwd,
         summary: cut.summary,
+        questions: Vec::new(),
     })
 }
 
@@ -275,7 +293,15 @@ async fn fit(
         .filter(|spellings| !spellings.iter().any(|s| lower.contains(&s.to_lowercase())))
         .cloned()
         .collect();
-    row.recall = Some(super::recall::score(&service, conv, &after, &missing).await?);
+    let mut recall = super::recall::score(&service, conv, &after, &missing).await?;
+    let asked: Vec<&super::recall::Question> = case
+        .questions
+        .iter()
+        .filter(|q| row.facts_missing.contains(&q.fact))
+        .collect();
+    let (answered, unanswered) = super::recall::answered(&service, conv, &asked).await?;
+    (recall.questions, recall.answered, recall.unanswered) = (asked.len(), answered, unanswered);
+    row.recall = Some(recall);
     Ok(text)
 }
 
@@ -283,17 +309,18 @@ async fn fit(
 /// cost, and the key facts that left the thread and came back through recall.
 pub fn recall_table(rows: &[Row]) -> String {
     let mut out = String::from(
-        "| session | method | tokens after | references | their tokens (of the thread) | key facts that left | given back by recall |\n\
-         |---|---|---:|---:|---:|---:|---:|\n",
+        "| session | method | tokens after | references | their tokens (of the thread) | key facts that left | given back by recall | questions about them: answer in search's top 5 |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|\n",
     );
     let (mut left, mut back, mut tokens, mut marks) = (0, 0, 0u64, 0u64);
+    let (mut asked, mut answered) = (0, 0);
     for r in rows.iter().filter(|r| r.error.is_none()) {
         let Some(s) = &r.recall else { continue };
         if !(r.method.contains("summary's size") || r.method.contains("25%")) {
             continue;
         }
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} ({}) | {} | {} |\n",
+            "| {} | {} | {} | {} | {} ({}) | {} | {} | {} |\n",
             r.case,
             r.method,
             format_count(r.tokens_after),
@@ -302,18 +329,22 @@ pub fn recall_table(rows: &[Row]) -> String {
             pct(s.ref_tokens as usize, r.tokens_after as usize),
             s.facts_left,
             cell((s.facts_recalled, s.facts_left)),
+            cell((s.answered, s.questions)),
         ));
+        asked += s.questions;
+        answered += s.answered;
         left += s.facts_left;
         back += s.facts_recalled;
         tokens += r.tokens_after;
         marks += s.ref_tokens;
     }
     out.push_str(&format!(
-        "| **all** | | {} | | {} ({}) | {left} | **{}** |\n",
+        "| **all** | | {} | | {} ({}) | {left} | **{}** | **{}** |\n",
         format_count(tokens),
         format_count(marks),
         pct(marks as usize, tokens as usize),
         cell((back, left)),
+        cell((answered, asked)),
     ));
     out
 }

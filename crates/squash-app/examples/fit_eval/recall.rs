@@ -1,8 +1,12 @@
 //! What a fit left out, one tool call away (QUALITY.md, issue 30): each result of the fitted
 //! thread carries a recall reference; the originals behind all of them are read back through
 //! the same use case `squash mcp`'s `recall` answers with, and every hand-written key fact that
-//! left the thread is looked for there. The references' own cost is counted too.
+//! left the thread is looked for there. The references' own cost is counted too. Then the
+//! hand-written questions about those facts (testdata/eval/recall_questions.json, their search
+//! words written before any search was run) are searched as `squash mcp`'s `search` does, and
+//! a question counts as answered when a message of its top 5 hits holds the fact.
 
+use serde::Deserialize;
 use squash_app::recall::{LinePage, MAX_RECALL_LINES};
 use squash_app::ConversationService;
 use squash_core::recall::Mark;
@@ -20,6 +24,49 @@ pub struct RecallScore {
     pub facts_left: usize,
     pub facts_recalled: usize,
     pub not_recalled: Vec<String>,
+    /// Hand-written questions about those facts, and how many a top-5 search answers.
+    pub questions: usize,
+    pub answered: usize,
+    pub unanswered: Vec<String>,
+}
+
+/// One hand-written question (testdata/eval/recall_questions.json).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Question {
+    pub session: String,
+    /// The fact's spellings, as the lost-facts list has them (`a | b`).
+    pub fact: String,
+    pub query: String,
+}
+
+/// Hits a question's search looks at.
+const TOP: u32 = 5;
+
+/// Of `questions`, those about facts of `missing` (the facts that left the thread) whose search
+/// in `conv`'s history holds the fact in a message of its top hits, and those that do not.
+pub async fn answered(
+    service: &ConversationService,
+    conv: ConversationId,
+    questions: &[&Question],
+) -> Result<(usize, Vec<String>), String> {
+    let mut miss = Vec::new();
+    for q in questions {
+        let found = service
+            .search_history(conv, &q.query, Some(TOP), None)
+            .await
+            .map_err(|e| format!("search {:?}: {e}", q.query))?;
+        let ids: Vec<_> = found.hits.iter().map(|h| h.message_id).collect();
+        let messages = service.messages(&ids).await.map_err(|e| e.to_string())?;
+        let spellings: Vec<String> = q.fact.split(" | ").map(str::to_lowercase).collect();
+        let hit = messages.iter().any(|m| {
+            let text = squash_core::render::message_text(m).to_lowercase();
+            spellings.iter().any(|s| text.contains(s.as_str()))
+        });
+        if !hit {
+            miss.push(format!("{} ({:?})", q.fact, q.query));
+        }
+    }
+    Ok((questions.len() - miss.len(), miss))
 }
 
 /// The references of `thread` (a fitted thread, in order), and the key facts of `missing`
@@ -85,5 +132,6 @@ pub async fn score(
         facts_left: missing.len(),
         facts_recalled: missing.len() - not_recalled.len(),
         not_recalled,
+        ..RecallScore::default()
     })
 }

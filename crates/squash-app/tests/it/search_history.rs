@@ -35,7 +35,11 @@ fn ids(r: &HistoryResults) -> BTreeSet<MessageId> {
 
 fn by(op: &Option<SquashOperation>, kind: KindTag) -> Option<OperationRef> {
     let op = op.as_ref().expect("the outcome has its operation");
-    Some(OperationRef { id: op.id, kind })
+    Some(OperationRef {
+        id: op.id,
+        kind,
+        recall_ref: op.recall_ref,
+    })
 }
 
 fn squash(messages: Vec<MessageId>, text: &str) -> ManualSquashRequest {

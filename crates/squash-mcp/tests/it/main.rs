@@ -173,6 +173,42 @@ async fn recall_story(b: &Backend) {
     );
     assert_eq!(page.lines().count(), 12, "{page}");
 
+    // Search finds what the fit cut out of the thread, and says which reference holds it.
+    let tools: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
+    assert!(tools.contains(&"search".to_owned()), "{tools:?}");
+    let found = text_of(
+        &call(
+            &client,
+            "search",
+            json!({"query": "\"report 3 line 250\"", "limit": 3}),
+        )
+        .await
+        .expect("search answers"),
+    );
+    assert!(found.starts_with("hits 1–1 of 1 for"), "{found}");
+    assert!(found.contains("«250»"), "{found}");
+    assert!(
+        found.contains("recall ref"),
+        "the hit names the reference that holds it: {found}"
+    );
+    let nothing = text_of(
+        &call(&client, "search", json!({"query": "zebra"}))
+            .await
+            .expect("search answers"),
+    );
+    assert!(
+        nothing.contains("nothing in the history holds"),
+        "{nothing}"
+    );
+    let empty = call(&client, "search", json!({"query": "  "}))
+        .await
+        .expect_err("no words");
+    assert_eq!(empty.code, ErrorCode::INVALID_PARAMS);
+    let many = call(&client, "search", json!({"query": "report", "limit": 500}))
+        .await
+        .expect_err("too many");
+    assert_eq!(many.code, ErrorCode::INVALID_PARAMS);
+
     // Clear errors, nothing else changes.
     let unknown = call(&client, "recall", json!({"ref": 999}))
         .await

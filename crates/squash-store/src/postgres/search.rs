@@ -315,8 +315,10 @@ struct HistoryRow {
     position: Option<i64>,
     taken_id: Option<Uuid>,
     taken_kind: Option<String>,
+    taken_ref: Option<i64>,
     made_id: Option<Uuid>,
     made_kind: Option<String>,
+    made_ref: Option<i64>,
 }
 
 /// The hits of `query` among every message of `conversation`, best first, from `offset`.
@@ -340,7 +342,8 @@ pub(super) async fn search_history(
         "SELECT m.id AS message_id, m.role, m.search_text, ",
         position_in_thread!("m.key", "c.current_thread_key"),
         " AS position, taken.id AS taken_id, taken.kind AS taken_kind, \
-                made.id AS made_id, made.kind AS made_kind \
+                taken.recall_ref AS taken_ref, made.id AS made_id, made.kind AS made_kind, \
+                made.recall_ref AS made_ref \
          FROM UNNEST($1::bigint[]) WITH ORDINALITY AS p(key, ord) \
          JOIN messages m ON m.key = p.key JOIN conversations c ON c.key = m.conversation_key \
          LEFT JOIN squash_operations taken ON taken.key = ( \
@@ -360,7 +363,7 @@ pub(super) async fn search_history(
                     position: to_u64("link position", p)? + 1,
                 },
                 None => HistoryPlace::OutOfThread {
-                    taken_out_by: operation_ref(row.taken_id, row.taken_kind)?,
+                    taken_out_by: operation_ref(row.taken_id, row.taken_kind, row.taken_ref)?,
                 },
             };
             Ok(HistoryHit {
@@ -369,7 +372,7 @@ pub(super) async fn search_history(
                 snippet: hit_snippet(row.search_text.as_deref(), query),
                 rank,
                 place,
-                result_of: operation_ref(row.made_id, row.made_kind)?,
+                result_of: operation_ref(row.made_id, row.made_kind, row.made_ref)?,
             })
         })
         .collect::<Result<_>>()?;

@@ -135,8 +135,10 @@ pub(super) fn search(
 }
 
 /// An operation named by id (bytes) and kind columns that a LEFT JOIN may leave NULL.
-fn operation(id: Option<Vec<u8>>, kind: Option<String>) -> Result<Option<OperationRef>> {
-    operation_ref(opt_uuid(id)?, kind)
+fn operation(
+    (id, kind, recall_ref): (Option<Vec<u8>>, Option<String>, Option<i64>),
+) -> Result<Option<OperationRef>> {
+    operation_ref(opt_uuid(id)?, kind, recall_ref)
 }
 
 /// The hits of `query` among every message of `conversation`, best first, from `offset`.
@@ -158,7 +160,8 @@ pub(super) fn search_history(
         .prepare_cached(concat!(
             "SELECT m.id, m.role, m.search_text, ",
             position_in_thread!("m.key", "c.current_thread_key"),
-            ", taken.id, taken.kind, made.id, made.kind FROM messages m \
+            ", taken.id, taken.kind, taken.recall_ref, made.id, made.kind, made.recall_ref \
+             FROM messages m \
              JOIN conversations c ON c.key = m.conversation_key \
              LEFT JOIN squash_operations taken ON taken.key = ( \
                  SELECT s.operation_key FROM squash_operation_sources s \
@@ -176,8 +179,8 @@ pub(super) fn search_history(
                     r.get::<_, String>(1)?,
                     r.get::<_, Option<String>>(2)?,
                     r.get::<_, Option<i64>>(3)?,
-                    (r.get(4)?, r.get(5)?),
-                    (r.get(6)?, r.get(7)?),
+                    (r.get(4)?, r.get(5)?, r.get(6)?),
+                    (r.get(7)?, r.get(8)?, r.get(9)?),
                 ))
             })
             .optional()
@@ -189,7 +192,7 @@ pub(super) fn search_history(
                 position: from_one(p)?,
             },
             None => HistoryPlace::OutOfThread {
-                taken_out_by: operation(taken.0, taken.1)?,
+                taken_out_by: operation(taken)?,
             },
         };
         hits.push(HistoryHit {
@@ -198,7 +201,7 @@ pub(super) fn search_history(
             snippet: hit_snippet(text.as_deref(), query),
             rank,
             place,
-            result_of: operation(made.0, made.1)?,
+            result_of: operation(made)?,
         });
     }
     Ok(HistoryResults::counted(hits, offset, counted))
