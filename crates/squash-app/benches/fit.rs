@@ -23,17 +23,10 @@
 //! Medians of `RUNS` runs after one warm-up (`RUNS_LARGE` at 100,000 messages); wall clock and
 //! the process's CPU time. Each apply is undone (not timed) before the next run.
 
+#[path = "common/agent_session.rs"]
+mod agent_session;
 #[path = "common/cpu.rs"]
 mod cpu;
-#[allow(dead_code)]
-#[path = "../examples/fit_eval/generate.rs"]
-mod generate;
-#[allow(dead_code)]
-#[path = "../examples/fit_eval/names.rs"]
-mod names;
-#[allow(dead_code)]
-#[path = "../examples/fit_eval/outputs.rs"]
-mod outputs;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -42,10 +35,10 @@ use squash_app::fit::{message_cost, FitService, FitStrategy};
 use squash_app::import::{ImportOptions, NoProgress};
 use squash_app::{ConversationService, SquashEngine};
 use squash_core::fit::{plan_summaries, summarize, FitRequest};
-use squash_core::{ContentItem, ConversationId, Message, SourceFormat};
+use squash_core::{ConversationId, Message};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
-use squash_store::{ConversationStore, ImportBatch, ImportSource};
+use squash_store::ConversationStore;
 use tokio::runtime::Runtime;
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
@@ -53,9 +46,6 @@ const SEED: u64 = 7;
 const RUNS: usize = 7;
 const RUNS_LARGE: usize = 3;
 const SHARE: f64 = 0.25;
-/// The generator plants unique phrases, enough for ~10,000 messages: larger sessions are
-/// pieces of this size, each from its own seed, their tool ids made unique.
-const PIECE: usize = 10_000;
 /// The largest published session with a compaction (testdata/SOURCES.md).
 const REAL_SESSION: &str =
     "claude-code-compacted-fa812bfe/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl";
@@ -112,29 +102,9 @@ fn per_message(d: Duration, n: usize) -> String {
 }
 
 /// A session of at least `n` messages: whole turns of the seed's session, in pieces of
-/// [`PIECE`] messages from seeds `SEED`, `SEED + 1` … for larger ones.
+/// [`agent_session::PIECE`] messages from seeds `SEED`, `SEED + 1` … for larger ones.
 fn session(conv: ConversationId, n: usize) -> Vec<Message> {
-    let mut out = Vec::new();
-    let mut piece = 0;
-    while out.len() < n {
-        let size = (n - out.len()).min(PIECE);
-        for (role, mut content) in generate::session(SEED + piece, size).messages {
-            if piece > 0 {
-                for item in &mut content {
-                    match item {
-                        ContentItem::ToolCall { id, .. } => *id = format!("p{piece}_{id}"),
-                        ContentItem::ToolResult { tool_use_id, .. } => {
-                            *tool_use_id = format!("p{piece}_{tool_use_id}")
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            out.push(Message::new(conv, role, content).expect("valid message"));
-        }
-        piece += 1;
-    }
-    out
+    agent_session::session(SEED, conv, n)
 }
 
 /// The session stored in one import transaction, as `squash import` stores one.
@@ -143,23 +113,7 @@ async fn stored(
     n: usize,
 ) -> (ConversationService, ConversationId) {
     let conv = ConversationId::new();
-    let messages = session(conv, n);
-    let source = ImportSource {
-        source_key: format!("bench-fit:{conv}"),
-        format: SourceFormat::Squash,
-        content_hash: "1".into(),
-        metadata: None,
-    };
-    store
-        .import_conversation(ImportBatch::single_thread(
-            source,
-            "/bench/fit",
-            format!("fit bench {n}"),
-            conv,
-            messages,
-        ))
-        .await
-        .expect("import");
+    agent_session::store(&store, "fit", conv, session(conv, n)).await;
     (ConversationService::new(store), conv)
 }
 
@@ -387,7 +341,7 @@ fn apply_table(
     println!("| session | messages | tokens before → after | steps | plan + apply | apply alone | floor: read the thread |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
     apply_rows(rt, &Fixture::real(rt, open()));
-    for &n in sizes.iter().filter(|&&n| n >= PIECE) {
+    for &n in sizes.iter().filter(|&&n| n >= agent_session::PIECE) {
         apply_rows(rt, &Fixture::generated(rt, open(), n));
     }
 }

@@ -15,17 +15,10 @@
 //! the slowest, against the floor measured in the same run: one message read by its id through
 //! the same service (`ConversationService::message`).
 
+#[path = "common/agent_session.rs"]
+mod agent_session;
 #[path = "common/cpu.rs"]
 mod cpu;
-#[allow(dead_code)]
-#[path = "../examples/fit_eval/generate.rs"]
-mod generate;
-#[allow(dead_code)]
-#[path = "../examples/fit_eval/names.rs"]
-mod names;
-#[allow(dead_code)]
-#[path = "../examples/fit_eval/outputs.rs"]
-mod outputs;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,40 +27,19 @@ use squash_app::fit::{message_cost, FitService, FitStrategy};
 use squash_app::recall::LinePage;
 use squash_app::{ConversationService, SquashEngine};
 use squash_core::fit::FitRequest;
-use squash_core::{ContentItem, ConversationId, Message, RecallRef, SourceFormat};
+use squash_core::{ConversationId, Message, RecallRef};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
-use squash_store::{ConversationStore, ImportBatch, ImportSource};
+use squash_store::ConversationStore;
 use tokio::runtime::Runtime;
 
 const SEED: u64 = 11;
-/// The generator plants unique phrases for ~10,000 messages: a larger session is made of
-/// pieces, each from its own seed, their tool ids made unique.
-const PIECE: usize = 10_000;
 const SAMPLES: usize = 2_000;
 /// 0: the smallest the fit reaches (best effort), where digests stand for thousands of messages.
 const SHARES: [f64; 3] = [0.0, 0.10, 0.25];
 
 fn session(conv: ConversationId, n: usize) -> Vec<Message> {
-    let mut out = Vec::new();
-    let mut piece = 0;
-    while out.len() < n {
-        let size = (n - out.len()).min(PIECE);
-        for (role, mut content) in generate::session(SEED + piece, size).messages {
-            for item in &mut content {
-                match item {
-                    ContentItem::ToolCall { id, .. } => *id = format!("p{piece}_{id}"),
-                    ContentItem::ToolResult { tool_use_id, .. } => {
-                        *tool_use_id = format!("p{piece}_{tool_use_id}")
-                    }
-                    _ => {}
-                }
-            }
-            out.push(Message::new(conv, role, content).expect("valid message"));
-        }
-        piece += 1;
-    }
-    out
+    agent_session::session(SEED, conv, n)
 }
 
 /// The session stored as one import, then fitted at `share` of its tokens: the service, the
@@ -80,22 +52,7 @@ async fn fitted(
     let conv = ConversationId::new();
     let messages = session(conv, n);
     let total: u64 = messages.iter().map(message_cost).sum();
-    let source = ImportSource {
-        source_key: format!("bench-recall:{conv}"),
-        format: SourceFormat::Squash,
-        content_hash: "1".into(),
-        metadata: None,
-    };
-    store
-        .import_conversation(ImportBatch::single_thread(
-            source,
-            "/bench/recall",
-            format!("recall bench {n}"),
-            conv,
-            messages,
-        ))
-        .await
-        .expect("import");
+    agent_session::store(&store, "recall", conv, messages).await;
     let service = ConversationService::new(store);
     let fitter = FitService::new(SquashEngine::offline(service.clone()));
     let budget = (total as f64 * share) as u64;

@@ -72,20 +72,7 @@ pub fn found(query: &str, r: &HistoryResults, conversation: Option<ConversationI
         "hits {first}–{last} of {total} for {query:?}, best first:"
     ));
     for (i, hit) in r.hits.iter().enumerate() {
-        let words: String = hit
-            .snippet
-            .iter()
-            .map(|p| {
-                if p.hit {
-                    format!("«{}»", p.text)
-                } else {
-                    p.text.clone()
-                }
-            })
-            .collect::<String>()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let words = squash_core::search::marked_line(&hit.snippet);
         out.push_str(&format!(
             "\n{}. [{}] {words}\n   {}",
             first + i as u64,

@@ -34,20 +34,7 @@ pub async fn run(
     out.emit(&results, || {
         let mut s = String::new();
         for hit in &results.hits {
-            let snippet: String = hit
-                .snippet
-                .iter()
-                .map(|p| {
-                    if p.hit {
-                        format!("«{}»", p.text)
-                    } else {
-                        p.text.clone()
-                    }
-                })
-                .collect::<String>()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
+            let snippet = squash_core::search::marked_line(&hit.snippet);
             s.push_str(&format!(
                 "{} @{} [{}] {}\n    {}\n",
                 hit.conversation_name, hit.position, hit.role, hit.message_id, snippet

@@ -88,6 +88,21 @@ fn inspect(inspector: &Path, db: &Path, conv: &str, method: &[&str]) -> std::pro
         .expect("run the MCP Inspector")
 }
 
+/// `tools/call TOOL` with `args` (`name=value` each) through the Inspector.
+fn call_tool(
+    inspector: &Path,
+    db: &Path,
+    conv: &str,
+    tool: &str,
+    args: &[&str],
+) -> std::process::Output {
+    let mut method = vec!["tools/call", "--tool-name", tool];
+    for a in args {
+        method.extend(["--tool-arg", a]);
+    }
+    inspect(inspector, db, conv, &method)
+}
+
 #[test]
 fn an_independent_mcp_client_lists_the_tools_and_recalls_through_squash_mcp() {
     let Some(inspector) = Agent::find(AgentKind::McpInspector) else {
@@ -117,20 +132,7 @@ fn an_independent_mcp_client_lists_the_tools_and_recalls_through_squash_mcp() {
     );
     assert_eq!(recall["annotations"]["readOnlyHint"], true);
 
-    let called = inspect(
-        &inspector.bin,
-        &db,
-        &conv,
-        &[
-            "tools/call",
-            "--tool-name",
-            "recall",
-            "--tool-arg",
-            "ref=1",
-            "--tool-arg",
-            "limit=4",
-        ],
-    );
+    let called = call_tool(&inspector.bin, &db, &conv, "recall", &["ref=1", "limit=4"]);
     assert!(called.status.success(), "{}", stderr(&called));
     let answer: Value = serde_json::from_str(&stdout(&called)).expect("JSON");
     assert_eq!(answer["isError"], false, "{answer}");
@@ -138,18 +140,19 @@ fn an_independent_mcp_client_lists_the_tools_and_recalls_through_squash_mcp() {
     assert!(text.starts_with("[ref 1] stands for"), "{text}");
     assert!(text.contains("lines 1–4 of"), "{text}");
 
-    let unknown = inspect(
+    let searched = call_tool(
         &inspector.bin,
         &db,
         &conv,
-        &[
-            "tools/call",
-            "--tool-name",
-            "recall",
-            "--tool-arg",
-            "ref=9999",
-        ],
+        "search",
+        &["query=review", "limit=2"],
     );
+    assert!(searched.status.success(), "{}", stderr(&searched));
+    let answer: Value = serde_json::from_str(&stdout(&searched)).expect("JSON");
+    let text = answer["content"][0]["text"].as_str().expect("text");
+    assert!(text.starts_with("hits 1–2 of"), "{text}");
+
+    let unknown = call_tool(&inspector.bin, &db, &conv, "recall", &["ref=9999"]);
     assert!(!unknown.status.success());
     let said = format!("{}{}", stdout(&unknown), stderr(&unknown));
     assert!(

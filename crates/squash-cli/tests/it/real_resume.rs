@@ -289,16 +289,8 @@ async fn squash_resume_masks_a_codex_rollout_and_the_real_codex_resumes_it() {
     .await;
     let mut extra: Vec<&str> = overrides.to_vec();
     extra.extend(["resume", new_id]);
-    let db = sandbox.squash_db();
-    let db = db.to_string_lossy();
     let resumed = sandbox
-        .codex_with_env(
-            &codex,
-            &server.base_url(),
-            &extra,
-            &[("SQUASH_DB", db.as_ref())],
-            "go on",
-        )
+        .codex(&codex, &server.base_url(), &extra, "go on")
         .await;
     assert_ran(&resumed, "codex exec resume NEW");
     assert!(String::from_utf8_lossy(&resumed.stdout).contains(RESUMED));

@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use crate::message::{ContentItem, Message, ToolResultData};
 
-pub use snippet::{snippet, SnippetPart, SNIPPET_WORDS};
+pub use snippet::{marked_line, snippet, SnippetPart, SNIPPET_WORDS};
 
 /// Private-use characters that searchable text never holds ([`searchable_text`] removes
 /// them): the backends once marked matches with them, and text stored since keeps that shape.

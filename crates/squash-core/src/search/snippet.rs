@@ -25,6 +25,24 @@ pub struct SnippetPart {
     pub hit: bool,
 }
 
+/// A snippet on one line, for a terminal or a model: the matched words in `«…»`, white space
+/// folded.
+pub fn marked_line(parts: &[SnippetPart]) -> String {
+    parts
+        .iter()
+        .map(|p| {
+            if p.hit {
+                format!("«{}»", p.text)
+            } else {
+                p.text.clone()
+            }
+        })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The snippet of `text` for `query`: plain text parts, never markup.
 pub fn snippet(text: &str, query: &SearchQuery) -> Vec<SnippetPart> {
     let wanted: HashSet<&str> = query

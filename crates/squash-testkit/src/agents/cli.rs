@@ -182,6 +182,8 @@ impl Sandbox {
             .env_clear()
             .env("HOME", &self.home)
             .env("LANG", "C.UTF-8")
+            // The recall server an agent starts (`squash mcp`) reads the sandbox's database.
+            .env("SQUASH_DB", self.squash_db())
             .stdin(std::process::Stdio::null())
             .kill_on_drop(true);
         if let Some(path) = std::env::var_os("PATH") {
@@ -227,19 +229,6 @@ impl Sandbox {
         extra: &[&str],
         prompt: &str,
     ) -> Output {
-        self.codex_with_env(agent, base_url, extra, &[], prompt)
-            .await
-    }
-
-    /// [`Self::codex`] with variables set for it (and the servers it starts).
-    pub async fn codex_with_env(
-        &self,
-        agent: &Agent,
-        base_url: &str,
-        extra: &[&str],
-        env: &[(&str, &str)],
-        prompt: &str,
-    ) -> Output {
         let provider = format!(
             "model_providers.loopback={{name=\"loopback\", base_url=\"{base_url}\", \
              env_key=\"OPENAI_API_KEY\", wire_api=\"responses\"}}"
@@ -247,7 +236,6 @@ impl Sandbox {
         let mut cmd = self.command(agent);
         cmd.env("CODEX_HOME", self.codex_home())
             .env("OPENAI_API_KEY", "test")
-            .envs(env.iter().copied())
             .arg("exec")
             .args(extra)
             .args(["-m", "loopback-model", "--skip-git-repo-check"])
