@@ -48,7 +48,7 @@ pub use originals::{MessagePage, OperationSources, SubagentRun};
 pub use reading::ThreadView;
 pub use recall::{LinePage, Recalled};
 pub use remedy::Remedy;
-pub use search::DEFAULT_SEARCH_LIMIT;
+pub use search::{ExchangeHalf, ExchangeSide, HistoryFound, HistoryMatch, DEFAULT_SEARCH_LIMIT};
 pub use squash::{
     prompt_style_for, result_role, AiSquash, Progress, PromptPurpose, SentPrompt, SquashEngine,
     SquashError, SquashOptions, SquashResult, SquashStage, StageListener, BRIEF_MAX_OUTPUT_TOKENS,

@@ -68,35 +68,39 @@ impl ConversationService {
                 "a page of recalled lines holds 1 to {MAX_RECALL_LINES} lines, not {limit}"
             )));
         }
-        let operation = match self.store().operation_by_ref(conversation, recall).await {
+        let target = match self.store().recall_target(conversation, recall).await {
             Err(StoreError::NotFound(Entity::Operation, _)) => {
                 return Err(self.unknown_ref(conversation, recall).await)
             }
             read => read?,
         };
         let mut page_text = Pager::new(page.offset, limit);
-        let n = operation.source_message_ids.len();
-        let mut read_all = true;
-        for (c, chunk) in operation.source_message_ids.chunks(READ_CHUNK).enumerate() {
-            // A full page reads no further chunk; the lines of the one it holds are counted.
-            if page_text.full {
-                read_all = false;
+        let n = target.sources;
+        let mut at = 0u64;
+        // A full page reads no further sources; the lines of those it read are counted.
+        while at < n && !page_text.full {
+            let ids = self
+                .store()
+                .operation_source_ids(target.id, at, READ_CHUNK)
+                .await?;
+            if ids.is_empty() {
                 break;
             }
-            for (i, m) in self.store().messages(chunk).await?.iter().enumerate() {
-                if c + i > 0 {
+            let first = at;
+            for (i, m) in self.store().messages(&ids).await?.iter().enumerate() {
+                let number = first + i as u64 + 1;
+                if number > 1 {
                     page_text.line("");
                 }
-                page_text.line(&format!(
-                    "[{} · message {} of {n}]",
-                    m.role,
-                    c * READ_CHUNK + i + 1
-                ));
+                page_text.line(&format!("[{} · message {number} of {n}]", m.role));
                 for line in squash_core::render::message_text(m).lines() {
                     page_text.line(line);
                 }
             }
+            // Counted by the ids read, so that the loop moves on whatever the store returned.
+            at += ids.len() as u64;
         }
+        let read_all = at >= n;
         let (text, next_offset, total_lines) = page_text.finish(read_all);
         if text.is_empty() && page.offset > 0 {
             let lines = total_lines.unwrap_or(page.offset);
@@ -109,9 +113,9 @@ impl ConversationService {
         Ok(Recalled {
             conversation_id: conversation,
             recall_ref: recall,
-            operation_id: operation.id,
-            kind: operation.kind.tag(),
-            messages: n,
+            operation_id: target.id,
+            kind: target.kind,
+            messages: n as usize,
             text,
             offset: page.offset,
             total_lines,
@@ -133,7 +137,7 @@ impl ConversationService {
 
 /// Sources read from the store at a time: a page of a digest of thousands of messages reads
 /// only as far as it shows.
-const READ_CHUNK: usize = 32;
+const READ_CHUNK: u32 = 32;
 
 /// Lines of the originals, in order, kept from `offset` on until the page holds `limit` lines
 /// or [`MAX_RECALL_CHARS`] (never fewer than one line).

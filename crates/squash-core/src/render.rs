@@ -83,6 +83,41 @@ pub fn concatenate<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Strin
         .join("\n\n")
 }
 
+/// The opening of the items of `message` that belong to the tool exchanges `tool_ids` (the
+/// calls it made or the outputs it got): at most `lines` non-empty lines of at most `max`
+/// characters each, a line shortened with `…`, `…` last when more follows.
+pub fn exchange_opening(
+    message: &Message,
+    tool_ids: &[String],
+    lines: usize,
+    max: usize,
+) -> String {
+    let text = message
+        .content
+        .iter()
+        .filter(|item| match item {
+            ContentItem::ToolCall { id, .. } => tool_ids.contains(id),
+            ContentItem::ToolResult { tool_use_id, .. } => tool_ids.contains(tool_use_id),
+            _ => false,
+        })
+        .map(item_text)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut all = text.lines().filter(|l| !l.trim().is_empty());
+    let mut out: Vec<String> = Vec::new();
+    for line in all.by_ref().take(lines) {
+        let mut shown: String = line.chars().take(max).collect();
+        if line.chars().count() > max {
+            shown.push('…');
+        }
+        out.push(shown);
+    }
+    if all.next().is_some() {
+        out.push("…".to_owned());
+    }
+    out.join("\n")
+}
+
 /// A first line, shortened to `max` characters, for lists.
 pub fn preview(message: &Message, max: usize) -> String {
     let text = message_text(message);
@@ -139,5 +174,36 @@ mod tests {
         ] {
             assert!(text.contains(needle), "missing {needle:?} in {text}");
         }
+    }
+
+    #[test]
+    fn an_exchange_opening_shows_only_its_own_items_in_a_few_short_lines() {
+        let conv = ConversationId::new();
+        let mut m = Message::text(conv, Role::User, "here are the outputs").unwrap();
+        let long = format!("[main bb53fb4] {}", "x".repeat(300));
+        m.content.extend([
+            ContentItem::tool_result(
+                "a",
+                "Bash",
+                format!("{long}\n\n 2 files changed\nmore\nrest"),
+                false,
+            ),
+            ContentItem::tool_result("b", "Bash", "other output", false),
+        ]);
+        let shown = exchange_opening(&m, &["a".to_owned()], 3, 40);
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines.len(), 4, "{shown}");
+        assert!(
+            lines[0].starts_with("[tool result Bash] [main bb53fb4]"),
+            "{shown}"
+        );
+        assert!(
+            lines[0].ends_with('…') && lines[0].chars().count() == 41,
+            "{shown}"
+        );
+        assert_eq!(lines[1], " 2 files changed");
+        assert_eq!(lines[3], "…", "more follows: {shown}");
+        assert!(!shown.contains("other output") && !shown.contains("here are"));
+        assert_eq!(exchange_opening(&m, &["zzz".to_owned()], 3, 40), "");
     }
 }

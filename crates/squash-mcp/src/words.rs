@@ -1,7 +1,7 @@
 //! What the tools answer, in words an agent reads: the page with a line that says what it is
 //! and how to get the rest.
 
-use squash_app::{HistoryPlace, HistoryResults, OperationRef, Recalled};
+use squash_app::{ExchangeSide, HistoryFound, HistoryMatch, HistoryPlace, OperationRef, Recalled};
 use squash_core::operation::KindTag;
 use squash_core::ConversationId;
 
@@ -52,13 +52,17 @@ pub fn recalled(r: &Recalled) -> String {
 
 /// A page of search hits: each with its role, the words around the match (`«…»`), and where
 /// it is now; then where the next page starts.
-pub fn found(query: &str, r: &HistoryResults, conversation: Option<ConversationId>) -> String {
+pub fn found(query: &str, r: &HistoryFound, conversation: Option<ConversationId>) -> String {
     let mut out = match conversation {
         Some(c) => format!("In conversation {c}: "),
         None => String::new(),
     };
     if r.hits.is_empty() {
         out.push_str(&format!("nothing in the history holds {query:?}"));
+        if !r.all_but_one.is_empty() {
+            out.push_str("; these hold all of it but one word:");
+            push_hits(&mut out, &r.all_but_one, 1);
+        }
         return out;
     }
     let first = r.offset + 1;
@@ -71,19 +75,49 @@ pub fn found(query: &str, r: &HistoryResults, conversation: Option<ConversationI
     out.push_str(&format!(
         "hits {first}–{last} of {total} for {query:?}, best first:"
     ));
-    for (i, hit) in r.hits.iter().enumerate() {
-        let words = squash_core::search::marked_line(&hit.snippet);
-        out.push_str(&format!(
-            "\n{}. [{}] {words}\n   {}",
-            first + i as u64,
-            hit.role,
-            place(&hit.place, hit.result_of.as_ref())
-        ));
+    push_hits(&mut out, &r.hits, first);
+    if !r.all_but_one.is_empty() {
+        out.push_str("\nthen messages that hold all of it but one word:");
+        push_hits(&mut out, &r.all_but_one, last + 1);
     }
     if last < r.total {
         out.push_str(&format!("\n[more hits: search again with offset {last}]"));
     }
     out
+}
+
+/// Hits numbered from `first`: role, the words around the match, where it is now, the other
+/// half of its tool exchange.
+fn push_hits(out: &mut String, hits: &[HistoryMatch], first: u64) {
+    for (i, hit) in hits.iter().enumerate() {
+        let words = squash_core::search::marked_line(&hit.snippet);
+        let lacks = match &hit.lacks {
+            Some(term) => format!(" (without {term:?})"),
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "\n{}. [{}]{lacks} {words}\n   {}",
+            first + i as u64,
+            hit.role,
+            place(&hit.place, hit.result_of.as_ref())
+        ));
+        for half in &hit.exchange {
+            let what = match half.holds {
+                ExchangeSide::Calls => "the call",
+                ExchangeSide::Outputs => "its output",
+            };
+            out.push_str(&format!("\n   {what}:"));
+            for line in half.opening.lines() {
+                out.push_str(&format!("\n     {line}"));
+            }
+        }
+        if hit.exchange_more > 0 {
+            out.push_str(&format!(
+                "\n   (and {} more messages of its tool calls)",
+                hit.exchange_more
+            ));
+        }
+    }
 }
 
 /// Where a hit is now, and how to see it whole.

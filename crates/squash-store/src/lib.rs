@@ -44,8 +44,8 @@ pub use types::{
     Appended, ChunkSender, ClosurePositions, Commit, ConversationSummary, Direction, HistoryHit,
     HistoryPlace, HistoryResults, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
     ImportSource, ImportThread, ImportedPart, KnownTokens, MessageChunks, MessageRange, NewLinks,
-    OperationRef, PageRequest, SearchHit, SearchResults, StoreStats, ThreadPage, ThreadPositions,
-    ThreadRef, ThreadSnapshot,
+    OperationRef, PageRequest, RecallTarget, SearchHit, SearchResults, StoreStats, ThreadPage,
+    ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -205,6 +205,20 @@ pub trait ConversationStore: Send + Sync {
         conversation: ConversationId,
         recall: RecallRef,
     ) -> Result<SquashOperation>;
+    /// The same operation as a recall target: its id, kind and how many sources it has.
+    async fn recall_target(
+        &self,
+        conversation: ConversationId,
+        recall: RecallRef,
+    ) -> Result<RecallTarget>;
+    /// Sources `offset..offset + limit` of operation `id`, in conversation order (fewer at the
+    /// end).
+    async fn operation_source_ids(
+        &self,
+        id: SquashOperationId,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<MessageId>>;
     /// The first recall reference above every one `conversation`'s operations carry.
     async fn next_recall_ref(&self, conversation: ConversationId) -> Result<RecallRef>;
 

@@ -125,3 +125,17 @@ pub(crate) fn next_recall_ref(highest: Option<i64>) -> Result<RecallRef, StoreEr
         }),
     }
 }
+
+/// A recall target from its row: the operation's id, kind column and last source position.
+pub(crate) fn recall_target(
+    id: uuid::Uuid,
+    kind: &str,
+    last_position: Option<i64>,
+) -> Result<crate::RecallTarget, StoreError> {
+    Ok(crate::RecallTarget {
+        id: id.into(),
+        kind: KindTag::parse(kind)
+            .ok_or_else(|| StoreError::Corrupt(format!("operation kind {kind:?}")))?,
+        sources: last_position.map_or(0, |p| p.max(0) as u64 + 1),
+    })
+}

@@ -496,3 +496,14 @@ pub struct HistoryResults {
     /// 1,000 matches.
     pub more: bool,
 }
+
+/// What `recall` needs of the operation behind a reference, without reading its sources (a
+/// digest may stand for a hundred thousand messages): read them a page at a time
+/// ([`ConversationStore::operation_source_ids`](crate::ConversationStore::operation_source_ids)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RecallTarget {
+    pub id: squash_core::SquashOperationId,
+    pub kind: squash_core::operation::KindTag,
+    /// How many sources it has.
+    pub sources: u64,
+}

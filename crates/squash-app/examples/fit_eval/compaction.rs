@@ -79,9 +79,22 @@ pub fn load(root: &Path, facts: &Path) -> Result<Vec<Case>, String> {
         |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
     let entries: Vec<Entry> =
         serde_json::from_str(&read(facts)?).map_err(|e| format!("{}: {e}", facts.display()))?;
-    let questions_file = root.join("testdata/eval/recall_questions.json");
-    let questions: Vec<super::recall::Question> = serde_json::from_str(&read(&questions_file)?)
-        .map_err(|e| format!("{}: {e}", questions_file.display()))?;
+    let mut questions: Vec<super::recall::Question> = Vec::new();
+    // The first set was the tuning set of the search's second part and tool exchanges; the
+    // held-out set was written afterwards, by someone who saw neither the search nor its
+    // results (testdata/SOURCES.md, "Recall questions").
+    for (file, held_out) in [
+        ("testdata/eval/recall_questions.json", false),
+        ("testdata/eval/recall_questions_heldout.json", true),
+    ] {
+        let path = root.join(file);
+        let read_set: Vec<super::recall::Question> =
+            serde_json::from_str(&read(&path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+        questions.extend(read_set.into_iter().filter(|q| !q.absent).map(|mut q| {
+            q.held_out = held_out;
+            q
+        }));
+    }
     entries
         .into_iter()
         .map(|entry| {
@@ -294,12 +307,36 @@ async fn fit(
         .cloned()
         .collect();
     let mut recall = super::recall::score(&service, conv, &after, &missing).await?;
-    let asked: Vec<&super::recall::Question> = case
-        .questions
-        .iter()
-        .filter(|q| row.facts_missing.contains(&q.fact))
-        .collect();
-    let (answered, unanswered) = super::recall::answered(&service, conv, &asked).await?;
+    let asked = |held_out: bool| -> Vec<&super::recall::Question> {
+        case.questions
+            .iter()
+            .filter(|q| q.held_out == held_out && row.facts_missing.contains(&q.fact))
+            .collect()
+    };
+    let held = asked(true);
+    let held_answers = super::recall::answered(&service, conv, &held).await?;
+    recall.held_questions = held.len();
+    recall.held_answered = held_answers.answered;
+    recall.held_answered_plain = held_answers.plain;
+    let asked = asked(false);
+    let answers = super::recall::answered(&service, conv, &asked).await?;
+    recall.answered_plain = answers.plain;
+    let (answered, mut unanswered) = (answers.answered, answers.missed);
+    unanswered.extend(
+        held_answers
+            .missed
+            .into_iter()
+            .map(|m| format!("held out: {m}")),
+    );
+    if !unanswered.is_empty() || !recall.not_recalled.is_empty() {
+        eprintln!(
+            "{} {}: not recalled {:?}; search's top {} misses {unanswered:?}",
+            case.entry.name,
+            row.method,
+            recall.not_recalled,
+            super::recall::TOP
+        );
+    }
     (recall.questions, recall.answered, recall.unanswered) = (asked.len(), answered, unanswered);
     row.recall = Some(recall);
     Ok(text)
@@ -309,18 +346,18 @@ async fn fit(
 /// cost, and the key facts that left the thread and came back through recall.
 pub fn recall_table(rows: &[Row]) -> String {
     let mut out = String::from(
-        "| session | method | tokens after | references | their tokens (of the thread) | key facts that left | given back by recall | questions about them: answer in search's top 5 |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|\n",
+        "| session | method | tokens after | references | their tokens (of the thread) | key facts that left | given back by recall | questions about them: answer in search's top 5 | held-out questions: answer in top 5 |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
-    let (mut left, mut back, mut tokens, mut marks) = (0, 0, 0u64, 0u64);
-    let (mut asked, mut answered) = (0, 0);
+    let methods = ["25%", "summary's size", "smallest reachable"];
+    let mut sums = [RecallSum::default(); 3];
     for r in rows.iter().filter(|r| r.error.is_none()) {
         let Some(s) = &r.recall else { continue };
-        if !(r.method.contains("summary's size") || r.method.contains("25%")) {
+        let Some(m) = methods.iter().position(|m| r.method.contains(m)) else {
             continue;
-        }
+        };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} ({}) | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} ({}) | {} | {} | {} | {} |\n",
             r.case,
             r.method,
             format_count(r.tokens_after),
@@ -330,23 +367,64 @@ pub fn recall_table(rows: &[Row]) -> String {
             s.facts_left,
             cell((s.facts_recalled, s.facts_left)),
             cell((s.answered, s.questions)),
+            cell((s.held_answered, s.held_questions)),
         ));
-        asked += s.questions;
-        answered += s.answered;
-        left += s.facts_left;
-        back += s.facts_recalled;
-        tokens += r.tokens_after;
-        marks += s.ref_tokens;
+        sums[m].add(r.tokens_after, s);
     }
-    out.push_str(&format!(
-        "| **all** | | {} | | {} ({}) | {left} | **{}** | **{}** |\n",
-        format_count(tokens),
-        format_count(marks),
-        pct(marks as usize, tokens as usize),
-        cell((back, left)),
-        cell((answered, asked)),
-    ));
+    for (m, sum) in methods.iter().zip(sums) {
+        out.push_str(&format!(
+            "| **all** | {m} | {} | | {} ({}) | {} | **{}** | **{}** | **{}** |\n",
+            format_count(sum.tokens),
+            format_count(sum.marks),
+            pct(sum.marks as usize, sum.tokens as usize),
+            sum.left,
+            cell((sum.back, sum.left)),
+            cell((sum.answered, sum.asked)),
+            cell((sum.held_answered, sum.held_asked)),
+        ));
+    }
+    out.push_str(
+        "\nAnswered by the messages that hold every word alone (no tool exchange, no \
+         all-but-one part), for comparison:\n",
+    );
+    for (m, sum) in methods.iter().zip(sums) {
+        out.push_str(&format!(
+            "- {m}: questions {}, held-out {}\n",
+            cell((sum.plain, sum.asked)),
+            cell((sum.held_plain, sum.held_asked)),
+        ));
+    }
     out
+}
+
+/// One method's recall figures over the sessions.
+#[derive(Clone, Copy, Default)]
+struct RecallSum {
+    tokens: u64,
+    marks: u64,
+    left: usize,
+    back: usize,
+    asked: usize,
+    answered: usize,
+    held_asked: usize,
+    held_answered: usize,
+    plain: usize,
+    held_plain: usize,
+}
+
+impl RecallSum {
+    fn add(&mut self, tokens: u64, s: &super::recall::RecallScore) {
+        self.tokens += tokens;
+        self.marks += s.ref_tokens;
+        self.left += s.facts_left;
+        self.back += s.facts_recalled;
+        self.asked += s.questions;
+        self.answered += s.answered;
+        self.held_asked += s.held_questions;
+        self.held_answered += s.held_answered;
+        self.plain += s.answered_plain;
+        self.held_plain += s.held_answered_plain;
+    }
 }
 
 fn score(row: &mut Row, case: &Case, specifics: &[Specific], text: &str) {

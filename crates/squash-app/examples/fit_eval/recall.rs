@@ -4,7 +4,8 @@
 //! left the thread is looked for there. The references' own cost is counted too. Then the
 //! hand-written questions about those facts (testdata/eval/recall_questions.json, their search
 //! words written before any search was run) are searched as `squash mcp`'s `search` does, and
-//! a question counts as answered when a message of its top 5 hits holds the fact.
+//! a question counts as answered when a message of its top 5 hits (or the other half of its
+//! tool exchange, shown with it) holds the fact.
 
 use serde::Deserialize;
 use squash_app::recall::{LinePage, MAX_RECALL_LINES};
@@ -28,6 +29,12 @@ pub struct RecallScore {
     pub questions: usize,
     pub answered: usize,
     pub unanswered: Vec<String>,
+    /// Of those, answered by the messages that hold every word alone.
+    pub answered_plain: usize,
+    /// The same for the held-out questions.
+    pub held_questions: usize,
+    pub held_answered: usize,
+    pub held_answered_plain: usize,
 }
 
 /// One hand-written question (testdata/eval/recall_questions.json).
@@ -37,10 +44,25 @@ pub struct Question {
     /// The fact's spellings, as the lost-facts list has them (`a | b`).
     pub fact: String,
     pub query: String,
+    /// The fact is not in the history before the compaction (the writer found none).
+    #[serde(default)]
+    pub absent: bool,
+    /// Of the held-out set (set when read).
+    #[serde(skip)]
+    pub held_out: bool,
 }
 
 /// Hits a question's search looks at.
-const TOP: u32 = 5;
+pub const TOP: u32 = 5;
+
+/// How the questions fared: answered in the top hits as `search` shows them, answered by the
+/// messages that hold every word alone (the search before it showed tool exchanges and the
+/// all-but-one part, for comparison), and the questions missed.
+pub struct Answers {
+    pub answered: usize,
+    pub plain: usize,
+    pub missed: Vec<String>,
+}
 
 /// Of `questions`, those about facts of `missing` (the facts that left the thread) whose search
 /// in `conv`'s history holds the fact in a message of its top hits, and those that do not.
@@ -48,25 +70,48 @@ pub async fn answered(
     service: &ConversationService,
     conv: ConversationId,
     questions: &[&Question],
-) -> Result<(usize, Vec<String>), String> {
-    let mut miss = Vec::new();
+) -> Result<Answers, String> {
+    let mut missed = Vec::new();
+    let mut plain = 0;
     for q in questions {
         let found = service
             .search_history(conv, &q.query, Some(TOP), None)
             .await
             .map_err(|e| format!("search {:?}: {e}", q.query))?;
-        let ids: Vec<_> = found.hits.iter().map(|h| h.message_id).collect();
-        let messages = service.messages(&ids).await.map_err(|e| e.to_string())?;
+        // A hit shows the other half of its tool exchange (a command's output beside the
+        // command): the answer may be there. The page is filled with what holds all of the
+        // query but one word when fewer hold it all; those count, they are in the top 5 the
+        // agent is shown.
+        let shown: Vec<_> = found
+            .hits
+            .iter()
+            .chain(&found.all_but_one)
+            .take(TOP as usize)
+            .flat_map(|h| {
+                std::iter::once(h.message_id).chain(h.exchange.iter().map(|x| x.message_id))
+            })
+            .collect();
+        let every_word: Vec<_> = found.hits.iter().map(|h| h.message_id).collect();
         let spellings: Vec<String> = q.fact.split(" | ").map(str::to_lowercase).collect();
-        let hit = messages.iter().any(|m| {
-            let text = squash_core::render::message_text(m).to_lowercase();
-            spellings.iter().any(|s| text.contains(s.as_str()))
-        });
-        if !hit {
-            miss.push(format!("{} ({:?})", q.fact, q.query));
+        let holds = |messages: &[squash_core::Message]| {
+            messages.iter().any(|m| {
+                let text = squash_core::render::message_text(m).to_lowercase();
+                spellings.iter().any(|s| text.contains(s.as_str()))
+            })
+        };
+        let read = |ids: Vec<_>| async move { service.messages(&ids).await };
+        if holds(&read(every_word).await.map_err(|e| e.to_string())?) {
+            plain += 1;
+        }
+        if !holds(&read(shown).await.map_err(|e| e.to_string())?) {
+            missed.push(format!("{} ({:?})", q.fact, q.query));
         }
     }
-    Ok((questions.len() - miss.len(), miss))
+    Ok(Answers {
+        answered: questions.len() - missed.len(),
+        plain,
+        missed,
+    })
 }
 
 /// The references of `thread` (a fitted thread, in order), and the key facts of `missing`

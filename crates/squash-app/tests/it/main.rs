@@ -22,6 +22,7 @@ mod local_squash;
 mod originals;
 mod properties;
 mod real_agents;
+mod recall;
 mod round_trips;
 mod search;
 mod search_history;

@@ -7,29 +7,29 @@
 use std::collections::BTreeSet;
 
 use squash_app::{
-    EditRequest, HistoryHit, HistoryPlace, HistoryResults, ManualSquashRequest, OperationRef,
-    PartnerPolicy, ServiceError,
+    EditRequest, ExchangeSide, HistoryFound, HistoryMatch, HistoryPlace, ManualSquashRequest,
+    OperationRef, PartnerPolicy, ServiceError,
 };
 use squash_core::operation::KindTag;
 use squash_core::{ContentItem, ConversationId, MessageId, Role, SquashOperation};
 use squash_testkit::fixtures::new_conversation;
 use squash_testkit::{on_every_backend, Backend};
 
-async fn history(b: &Backend, conv: ConversationId, q: &str) -> HistoryResults {
+async fn history(b: &Backend, conv: ConversationId, q: &str) -> HistoryFound {
     b.service
         .search_history(conv, q, None, None)
         .await
         .unwrap_or_else(|e| panic!("{}: history {q:?}: {e}", b.name))
 }
 
-fn hit(r: &HistoryResults, id: MessageId) -> &HistoryHit {
+fn hit(r: &HistoryFound, id: MessageId) -> &HistoryMatch {
     r.hits
         .iter()
         .find(|h| h.message_id == id)
         .unwrap_or_else(|| panic!("{id} is not among {:?}", r.hits))
 }
 
-fn ids(r: &HistoryResults) -> BTreeSet<MessageId> {
+fn ids(r: &HistoryFound) -> BTreeSet<MessageId> {
     r.hits.iter().map(|h| h.message_id).collect()
 }
 
@@ -290,4 +290,150 @@ async fn history_story(b: &Backend) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn history_search_finds_what_left_the_thread_on_every_backend() {
     on_every_backend!(history_story);
+}
+
+/// A hit on a command shows what it printed, and a hit on an output shows its command: the
+/// words one asks with are in one half, the answer in the other.
+async fn exchange_story(b: &Backend) {
+    let s = &b.service;
+    let conv = new_conversation(s, "/tmp/history", "exchange").await.id;
+    s.append(
+        conv,
+        Role::User,
+        vec![ContentItem::text_for(Role::User, "Commit the review page.")],
+    )
+    .await
+    .unwrap();
+    let (call, _) = s
+        .append(
+            conv,
+            Role::Assistant,
+            vec![
+                ContentItem::tool_call(
+                    "toolu_commit",
+                    "Bash",
+                    serde_json::json!({"command": "git commit -m 'gqc.5: review page'"}),
+                ),
+                ContentItem::tool_call(
+                    "toolu_status",
+                    "Bash",
+                    serde_json::json!({"command": "git status --short"}),
+                ),
+            ],
+        )
+        .await
+        .unwrap();
+    let (output, _) = s
+        .append(
+            conv,
+            Role::User,
+            vec![ContentItem::tool_result(
+                "toolu_commit",
+                "Bash",
+                "[main bb53fb4] gqc.5: review page\n 2 files changed, 53 deletions(-)",
+                false,
+            )],
+        )
+        .await
+        .unwrap();
+    let (status, _) = s
+        .append(
+            conv,
+            Role::User,
+            vec![ContentItem::tool_result(
+                "toolu_status",
+                "Bash",
+                " M notes.md",
+                false,
+            )],
+        )
+        .await
+        .unwrap();
+
+    let r = history(b, conv, "commit gqc.5").await;
+    let h = hit(&r, call.id);
+    assert_eq!(r.total, 1, "{}: only the call holds both words", b.name);
+    let halves: Vec<MessageId> = h.exchange.iter().map(|x| x.message_id).collect();
+    assert_eq!(halves, vec![output.id, status.id], "{}", b.name);
+    assert!(h.exchange.iter().all(|x| x.holds == ExchangeSide::Outputs));
+    assert!(
+        h.exchange[0].opening.contains("[main bb53fb4]"),
+        "{:?}",
+        h.exchange
+    );
+    assert!(
+        h.exchange[0].opening.contains("53 deletions"),
+        "{:?}",
+        h.exchange
+    );
+    assert_eq!(h.exchange_more, 0);
+
+    let r = history(b, conv, "bb53fb4").await;
+    let h = hit(&r, output.id);
+    assert_eq!(h.exchange.len(), 1, "{}: {:?}", b.name, h.exchange);
+    assert_eq!(h.exchange[0].holds, ExchangeSide::Calls);
+    assert_eq!(h.exchange[0].message_id, call.id);
+    // Only the call it answers, not its sibling.
+    assert!(
+        h.exchange[0].opening.contains("git commit"),
+        "{:?}",
+        h.exchange
+    );
+    assert!(
+        !h.exchange[0].opening.contains("git status"),
+        "{:?}",
+        h.exchange
+    );
+
+    // Where few messages hold every word, the page is filled with those that hold all but
+    // one, each saying which it lacks; a later page has none.
+    let r = history(b, conv, "commit gqc.5").await;
+    let lacks: Vec<(MessageId, Option<&str>)> = r
+        .all_but_one
+        .iter()
+        .map(|h| (h.message_id, h.lacks.as_deref()))
+        .collect();
+    assert!(
+        lacks.contains(&(output.id, Some("commit"))),
+        "{}: {lacks:?}",
+        b.name
+    );
+    assert!(
+        r.all_but_one.iter().all(|h| h.message_id != call.id),
+        "a full hit is not repeated"
+    );
+    let typed_commit = r
+        .all_but_one
+        .iter()
+        .find(|h| h.role == Role::User && h.lacks.as_deref() == Some("gqc.5"));
+    assert!(typed_commit.is_some(), "{}: {lacks:?}", b.name);
+    let none = history(b, conv, "commit gqc.5 zeppelin").await;
+    assert!(none.hits.is_empty(), "{}", b.name);
+    assert!(
+        none.all_but_one
+            .iter()
+            .any(|h| h.message_id == call.id && h.lacks.as_deref() == Some("zeppelin")),
+        "{}: {:?}",
+        b.name,
+        none.all_but_one
+    );
+    let later = b
+        .service
+        .search_history(conv, "commit gqc.5", None, Some(1))
+        .await
+        .unwrap();
+    assert!(later.all_but_one.is_empty(), "{}", b.name);
+
+    // A message outside any exchange has none.
+    let r = history(b, conv, "review page commit").await;
+    let typed = r
+        .hits
+        .iter()
+        .find(|h| h.role == Role::User && h.exchange.is_empty());
+    assert!(typed.is_some(), "{}: {:?}", b.name, r.hits);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_history_hit_shows_the_other_half_of_its_tool_exchange_on_every_backend() {
+    on_every_backend!(exchange_story);
 }

@@ -201,6 +201,25 @@ impl SearchQuery {
     pub fn index_terms(&self) -> &[Vec<String>] {
         &self.index_terms
     }
+
+    /// The query without its term `i`, for a search that also shows what holds all terms but
+    /// one; `None` when that would leave no term.
+    pub fn without(&self, i: usize) -> Option<SearchQuery> {
+        if self.terms.len() < 2 || i >= self.terms.len() {
+            return None;
+        }
+        let mut q = self.clone();
+        q.terms.remove(i);
+        q.index_terms.remove(i);
+        Some(q)
+    }
+}
+
+impl SearchTerm {
+    /// The term as the person typed it (a phrase without its quotes).
+    pub fn as_typed(&self) -> &str {
+        self.text()
+    }
 }
 
 #[cfg(test)]
@@ -231,6 +250,25 @@ mod tests {
                 SearchTerm::Phrase("unclosed phrase".into())
             ]
         );
+    }
+
+    #[test]
+    fn drops_one_term_at_a_time() {
+        let q = SearchQuery::parse(r#"commit "review page" gqc"#).unwrap();
+        let rest = q.without(1).unwrap();
+        assert_eq!(
+            rest.terms(),
+            &[
+                SearchTerm::Word("commit".into()),
+                SearchTerm::Word("gqc".into())
+            ]
+        );
+        assert_eq!(
+            rest.index_terms(),
+            &[vec!["commit".to_owned()], vec!["gqc".to_owned()]]
+        );
+        assert_eq!(q.without(3), None);
+        assert_eq!(SearchQuery::parse("alone").unwrap().without(0), None);
     }
 
     #[test]

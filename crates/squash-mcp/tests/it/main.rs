@@ -191,6 +191,10 @@ async fn recall_story(b: &Backend) {
         found.contains("recall ref"),
         "the hit names the reference that holds it: {found}"
     );
+    assert!(
+        found.contains("the call:") && found.contains(r#"{"command":"gen 3"}"#),
+        "the output's hit shows the command that printed it: {found}"
+    );
     let nothing = text_of(
         &call(&client, "search", json!({"query": "zebra"}))
             .await

@@ -40,7 +40,7 @@ use squash_core::{
 use tokio::sync::{broadcast, OnceCell};
 
 use self::error::{connect_error, DbResult};
-use crate::types::{HistoryResults, MessageRange};
+use crate::types::{HistoryResults, MessageRange, RecallTarget};
 use crate::{
     Appended, ClosurePositions, Commit, ConversationStore, ConversationSummary, Direction,
     ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, PageRequest, Result,
@@ -332,6 +332,23 @@ impl ConversationStore for PostgresStore {
         recall: RecallRef,
     ) -> Result<SquashOperation> {
         read::operation_by_ref(&self.pool, conversation, recall).await
+    }
+
+    async fn recall_target(
+        &self,
+        conversation: ConversationId,
+        recall: RecallRef,
+    ) -> Result<RecallTarget> {
+        read::recall_target(&self.pool, conversation, recall).await
+    }
+
+    async fn operation_source_ids(
+        &self,
+        id: SquashOperationId,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<MessageId>> {
+        read::operation_source_ids(&self.pool, id, offset, limit).await
     }
 
     async fn next_recall_ref(&self, conversation: ConversationId) -> Result<RecallRef> {

@@ -18,7 +18,10 @@ use super::sql::{
     snapshot_select, thread_select,
 };
 use crate::segments::all_thread_links;
-use crate::{normalize_prefix, Entity, Result, StoreError, StoreStats, ThreadRef, ThreadSnapshot};
+use crate::{
+    normalize_prefix, Entity, RecallTarget, Result, StoreError, StoreStats, ThreadRef,
+    ThreadSnapshot,
+};
 
 /// Enough to list candidates for an ambiguous prefix; same cap as the SQLite backend.
 const PREFIX_LIMIT: i64 = 20;
@@ -330,6 +333,57 @@ pub(super) async fn operation_by_ref(
             Err(StoreError::not_found(Entity::Operation, recall))
         }
     }
+}
+
+pub(super) async fn recall_target(
+    pool: &PgPool,
+    conversation: ConversationId,
+    recall: RecallRef,
+) -> Result<RecallTarget> {
+    let row: Option<(Uuid, String, Option<i32>)> = sqlx::query_as(
+        "SELECT o.id, o.kind, (SELECT max(s.position) FROM squash_operation_sources s \
+                               WHERE s.operation_key = o.key) \
+         FROM squash_operations o \
+         WHERE o.conversation_key = (SELECT key FROM conversations WHERE id = $1) \
+           AND o.recall_ref = $2",
+    )
+    .bind(conversation.as_uuid())
+    .bind(i64::from(recall.get()))
+    .fetch_optional(pool)
+    .await
+    .db()?;
+    match row {
+        Some((id, kind, last)) => crate::provenance::recall_target(id, &kind, last.map(i64::from)),
+        None => {
+            conversation_key(pool, conversation).await?;
+            Err(StoreError::not_found(Entity::Operation, recall))
+        }
+    }
+}
+
+pub(super) async fn operation_source_ids(
+    pool: &PgPool,
+    id: SquashOperationId,
+    offset: u64,
+    limit: u32,
+) -> Result<Vec<MessageId>> {
+    let op_key: Option<i64> = sqlx::query_scalar("SELECT key FROM squash_operations WHERE id = $1")
+        .bind(id.as_uuid())
+        .fetch_optional(pool)
+        .await
+        .db()?;
+    let op_key = op_key.ok_or_else(|| StoreError::not_found(Entity::Operation, id))?;
+    let ids: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT m.id FROM squash_operation_sources s JOIN messages m ON m.key = s.message_key \
+         WHERE s.operation_key = $1 AND s.position >= $2 ORDER BY s.position LIMIT $3",
+    )
+    .bind(op_key)
+    .bind(i32::try_from(offset).unwrap_or(i32::MAX))
+    .bind(i64::from(limit))
+    .fetch_all(pool)
+    .await
+    .db()?;
+    Ok(ids.into_iter().map(Into::into).collect())
 }
 
 pub(super) async fn next_recall_ref(

@@ -42,7 +42,7 @@ use crate::types::{
     ImportOutcome, ImportRecord, ImportedPart, MessageChunks, MessageRange, PageRequest,
     SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
-use crate::{ConversationStore, Result};
+use crate::{ConversationStore, RecallTarget, Result};
 
 pub use conn::PRAGMAS;
 use conn::{map_err, open_connection, Pool};
@@ -342,6 +342,25 @@ impl ConversationStore for SqliteStore {
         recall: RecallRef,
     ) -> Result<SquashOperation> {
         self.read(move |tx| read::operation_by_ref(tx, conversation, recall))
+            .await
+    }
+
+    async fn recall_target(
+        &self,
+        conversation: ConversationId,
+        recall: RecallRef,
+    ) -> Result<RecallTarget> {
+        self.read(move |tx| read::recall_target(tx, conversation, recall))
+            .await
+    }
+
+    async fn operation_source_ids(
+        &self,
+        id: SquashOperationId,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<MessageId>> {
+        self.read(move |tx| read::operation_source_ids(tx, id, offset, limit))
             .await
     }
 

@@ -13,7 +13,7 @@ use super::fetch;
 use super::rows::{self, col};
 use crate::error::{Entity, StoreError};
 use crate::segments::all_thread_links;
-use crate::types::{StoreStats, ThreadRef, ThreadSnapshot};
+use crate::types::{RecallTarget, StoreStats, ThreadRef, ThreadSnapshot};
 use crate::{normalize_prefix, Result};
 
 pub(super) fn conversation_key(tx: &Transaction<'_>, id: ConversationId) -> Result<i64> {
@@ -389,6 +389,58 @@ pub(super) fn operation_by_ref(
     )?
     .pop()
     .ok_or_else(|| StoreError::not_found(Entity::Operation, recall))
+}
+
+pub(super) fn recall_target(
+    tx: &Transaction<'_>,
+    conversation: ConversationId,
+    recall: RecallRef,
+) -> Result<RecallTarget> {
+    let key = conversation_key(tx, conversation)?;
+    let row: Option<(Vec<u8>, String, Option<i64>)> = tx
+        .prepare_cached(
+            "SELECT o.id, o.kind, (SELECT max(s.position) FROM squash_operation_sources s \
+                                   WHERE s.operation_key = o.key) \
+             FROM squash_operations o WHERE o.conversation_key = ?1 AND o.recall_ref = ?2",
+        )
+        .and_then(|mut s| {
+            s.query_row(params![key, recall.get()], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()
+        })
+        .map_err(map_err)?;
+    let (id, kind, last) = row.ok_or_else(|| StoreError::not_found(Entity::Operation, recall))?;
+    crate::provenance::recall_target(rows::uuid(&id)?, &kind, last)
+}
+
+pub(super) fn operation_source_ids(
+    tx: &Transaction<'_>,
+    id: SquashOperationId,
+    offset: u64,
+    limit: u32,
+) -> Result<Vec<MessageId>> {
+    let op_key: i64 = tx
+        .prepare_cached("SELECT key FROM squash_operations WHERE id = ?1")
+        .and_then(|mut s| {
+            s.query_row([id.as_bytes().as_slice()], |r| r.get(0))
+                .optional()
+        })
+        .map_err(map_err)?
+        .ok_or_else(|| StoreError::not_found(Entity::Operation, id))?;
+    let mut stmt = tx
+        .prepare_cached(
+            "SELECT m.id FROM squash_operation_sources s JOIN messages m ON m.key = s.message_key \
+             WHERE s.operation_key = ?1 AND s.position >= ?2 ORDER BY s.position LIMIT ?3",
+        )
+        .map_err(map_err)?;
+    let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+    let ids = stmt
+        .query_map(params![op_key, offset, limit], |r| r.get::<_, Vec<u8>>(0))
+        .map_err(map_err)?
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(map_err)?;
+    ids.iter().map(|b| Ok(rows::uuid(b)?.into())).collect()
 }
 
 pub(super) fn next_recall_ref(
