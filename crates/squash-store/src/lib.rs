@@ -199,13 +199,8 @@ pub trait ConversationStore: Send + Sync {
     async fn operation_ids_with_prefix(&self, prefix: &str) -> Result<Vec<SquashOperationId>>;
     /// The conversation's operations, oldest first.
     async fn operations(&self, conversation: ConversationId) -> Result<Vec<SquashOperation>>;
-    /// The operation of `conversation` whose result carries the recall reference `recall`.
-    async fn operation_by_ref(
-        &self,
-        conversation: ConversationId,
-        recall: RecallRef,
-    ) -> Result<SquashOperation>;
-    /// The same operation as a recall target: its id, kind and how many sources it has.
+    /// The operation of `conversation` whose result carries the recall reference `recall`, as
+    /// a recall target: its id, kind and how many sources it has.
     async fn recall_target(
         &self,
         conversation: ConversationId,

@@ -23,7 +23,7 @@ use squash_core::search::tokens::{indexed_terms, term};
 use squash_core::search::{searchable_content, snippet, SearchQuery, SnippetPart};
 use squash_core::{ContentItem, Role};
 
-use crate::types::OperationRef;
+use crate::types::{HistoryHit, HistoryResults, OperationRef, SearchHit, SearchResults};
 use crate::StoreError;
 
 /// The value of a new message's `search_text` column.
@@ -69,6 +69,33 @@ pub const MAX_CANDIDATES: u32 = 1_000;
 
 /// The candidates one search keeps: the cap and the one past it, which says "more".
 pub(crate) const CANDIDATES_READ: i64 = MAX_CANDIDATES as i64 + 1;
+
+impl SearchResults {
+    /// The page and a count of up to [`MAX_CANDIDATES`] + 1 matches.
+    pub(crate) fn counted(hits: Vec<SearchHit>, counted: u64) -> SearchResults {
+        let (total, more) = capped(counted);
+        SearchResults { hits, total, more }
+    }
+}
+
+impl HistoryResults {
+    /// The page from `offset` and a count of up to [`MAX_CANDIDATES`] + 1 matches.
+    pub(crate) fn counted(hits: Vec<HistoryHit>, offset: usize, counted: u64) -> HistoryResults {
+        let (total, more) = capped(counted);
+        HistoryResults {
+            hits,
+            offset: offset as u64,
+            total,
+            more,
+        }
+    }
+}
+
+/// A count of up to [`MAX_CANDIDATES`] + 1 matches as `(total, more)`.
+fn capped(counted: u64) -> (u64, bool) {
+    let cap = u64::from(MAX_CANDIDATES);
+    (counted.min(cap), counted > cap)
+}
 
 /// A position of FTS5's document that matches no query term (see `tokens`): a private-use
 /// character, which the `ascii` tokenizer takes as a token and no query term ever holds.

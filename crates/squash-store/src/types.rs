@@ -410,38 +410,11 @@ pub struct SearchHit {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SearchResults {
     pub hits: Vec<SearchHit>,
-    /// How many messages match, counted up to `MAX_SEARCH_CANDIDATES` (1,000).
+    /// How many messages match, counted up to the search's cap of 1,000 candidates.
     pub total: u64,
     /// More messages match than `total` counts; the hits are then the best of the newest
     /// 1,000 matches.
     pub more: bool,
-}
-
-impl SearchResults {
-    /// The page and a count of up to `MAX_SEARCH_CANDIDATES + 1` matches.
-    pub(crate) fn counted(hits: Vec<SearchHit>, counted: u64) -> SearchResults {
-        let (total, more) = capped(counted);
-        SearchResults { hits, total, more }
-    }
-}
-
-impl HistoryResults {
-    /// The page from `offset` and a count of up to `MAX_SEARCH_CANDIDATES + 1` matches.
-    pub(crate) fn counted(hits: Vec<HistoryHit>, offset: usize, counted: u64) -> HistoryResults {
-        let (total, more) = capped(counted);
-        HistoryResults {
-            hits,
-            offset: offset as u64,
-            total,
-            more,
-        }
-    }
-}
-
-/// A count of up to `MAX_SEARCH_CANDIDATES + 1` matches as `(total, more)`.
-pub(crate) fn capped(counted: u64) -> (u64, bool) {
-    let cap = u64::from(crate::search::MAX_CANDIDATES);
-    (counted.min(cap), counted > cap)
 }
 
 /// A provenance record named in a hit: enough to `recall` it (by id) and to say what it was.
@@ -490,7 +463,7 @@ pub struct HistoryResults {
     pub hits: Vec<HistoryHit>,
     /// The hits skipped before this page.
     pub offset: u64,
-    /// How many messages match, counted up to `MAX_SEARCH_CANDIDATES` (1,000).
+    /// How many messages match, counted up to the search's cap of 1,000 candidates.
     pub total: u64,
     /// More messages match than `total` counts; the hits are then the best of the newest
     /// 1,000 matches.

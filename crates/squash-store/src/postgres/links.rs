@@ -16,35 +16,6 @@ use super::write::bind_message_row;
 use crate::segments::{Derived, NewThread, Run, Source};
 use crate::{Entity, Result, StoreError};
 
-/// The 0-based position of the message whose key is `$m` in the thread whose key is `$t`, NULL
-/// when it is not there: the message's own-storage rows (`thread_messages_by_message`), each
-/// mapped through the thread's tail or the last segment of its source that starts at or before
-/// it (`thread_segments_by_source`). Two probes per stored copy, whatever the thread's length.
-macro_rules! position_in_thread {
-    ($m:literal, $t:literal) => {
-        concat!(
-            "(SELECT min(CASE \
-                WHEN tm.thread_key = r.key AND tm.position >= r.tail_offset \
-                     AND tm.position < r.tail_offset + r.message_count - r.tail_start \
-                THEN r.tail_start + tm.position - r.tail_offset \
-                ELSE (SELECT CASE WHEN tm.position < s.source_offset + s.length \
-                                  THEN s.start + tm.position - s.source_offset END \
-                      FROM thread_segments s \
-                      WHERE s.thread_key = r.key AND s.source_thread_key = tm.thread_key \
-                        AND s.source_offset <= tm.position \
-                      ORDER BY s.source_offset DESC LIMIT 1) \
-                END) \
-              FROM thread_messages tm JOIN threads r ON r.key = ",
-            $t,
-            " WHERE tm.message_key = ",
-            $m,
-            ")"
-        )
-    };
-}
-
-pub(super) use position_in_thread;
-
 /// Runs as the columns UNNEST takes; a run of the new thread has a NULL source.
 #[derive(Default)]
 struct RunColumns {

@@ -326,14 +326,6 @@ impl ConversationStore for PostgresStore {
         read::operations(&self.pool, conversation).await
     }
 
-    async fn operation_by_ref(
-        &self,
-        conversation: ConversationId,
-        recall: RecallRef,
-    ) -> Result<SquashOperation> {
-        read::operation_by_ref(&self.pool, conversation, recall).await
-    }
-
     async fn recall_target(
         &self,
         conversation: ConversationId,

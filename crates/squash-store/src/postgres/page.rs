@@ -7,9 +7,9 @@ use squash_core::{KnownPositions, Message, MessageId, Thread, ThreadId};
 
 use super::error::DbResult;
 use super::fetch;
-use super::links::position_in_thread;
 use super::read::selecting;
 use super::rows::{to_i64, to_u64, MessageRow, ThreadRow};
+use super::sql::position_in_thread;
 use super::sql::{message_columns, thread_columns, thread_from};
 use super::tokens;
 use crate::segments::thread_links;

@@ -310,31 +310,6 @@ pub(super) async fn operations(
     rows.into_iter().map(TryInto::try_into).collect()
 }
 
-pub(super) async fn operation_by_ref(
-    pool: &PgPool,
-    conversation: ConversationId,
-    recall: RecallRef,
-) -> Result<SquashOperation> {
-    let row: Option<OperationRow> = sqlx::query_as(concat!(
-        operation_select!(),
-        " WHERE o.conversation_key = (SELECT key FROM conversations WHERE id = $1) \
-          AND o.recall_ref = $2"
-    ))
-    .bind(conversation.as_uuid())
-    .bind(i64::from(recall.get()))
-    .fetch_optional(pool)
-    .await
-    .db()?;
-    match row {
-        Some(row) => row.try_into(),
-        None => {
-            // Tell an unknown conversation from an unknown reference.
-            conversation_key(pool, conversation).await?;
-            Err(StoreError::not_found(Entity::Operation, recall))
-        }
-    }
-}
-
 pub(super) async fn recall_target(
     pool: &PgPool,
     conversation: ConversationId,
@@ -355,6 +330,7 @@ pub(super) async fn recall_target(
     match row {
         Some((id, kind, last)) => crate::provenance::recall_target(id, &kind, last.map(i64::from)),
         None => {
+            // Tell an unknown conversation from an unknown reference.
             conversation_key(pool, conversation).await?;
             Err(StoreError::not_found(Entity::Operation, recall))
         }

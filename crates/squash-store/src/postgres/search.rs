@@ -16,8 +16,8 @@ use squash_core::ConversationId;
 use uuid::Uuid;
 
 use super::error::DbResult;
-use super::links::position_in_thread;
 use super::rows::to_u64;
+use super::sql::position_in_thread;
 use crate::search::{
     check_limit, check_offset, hit_role, hit_snippet, operation_ref, page_of, tsquery_literal,
     CANDIDATES_READ,
@@ -41,7 +41,7 @@ enum Scope {
 /// newest first, at most `$limit`, with their rank. `matches` is materialized on purpose: it
 /// keeps the planner on the text index (ANDed with the key range), rather than walking the
 /// primary key and testing every row; it holds keys only (a tsvector is kilobytes). The
-/// position is a LATERAL probe per match (`links::position_in_thread`), newest first, and the
+/// position is a LATERAL probe per match (`sql::position_in_thread`), newest first, and the
 /// rank reads the row again for the matches kept alone, stopping at the limit.
 macro_rules! in_current_threads {
     ($source:literal, $limit:literal) => {

@@ -151,8 +151,36 @@ macro_rules! summary_columns {
     };
 }
 
+/// The 0-based position of the message whose key is `$m` in the thread whose key is `$t`, NULL
+/// when it is not there: the message's own-storage rows (`thread_messages_by_message`), each
+/// mapped through the thread's tail or the last segment of its source that starts at or before
+/// it (`thread_segments_by_source`). Two probes per stored copy, whatever the thread's length.
+macro_rules! position_in_thread {
+    ($m:literal, $t:literal) => {
+        concat!(
+            "(SELECT min(CASE \
+                WHEN tm.thread_key = r.key AND tm.position >= r.tail_offset \
+                     AND tm.position < r.tail_offset + r.message_count - r.tail_start \
+                THEN r.tail_start + tm.position - r.tail_offset \
+                ELSE (SELECT CASE WHEN tm.position < s.source_offset + s.length \
+                                  THEN s.start + tm.position - s.source_offset END \
+                      FROM thread_segments s \
+                      WHERE s.thread_key = r.key AND s.source_thread_key = tm.thread_key \
+                        AND s.source_offset <= tm.position \
+                      ORDER BY s.source_offset DESC LIMIT 1) \
+                END) \
+              FROM thread_messages tm JOIN threads r ON r.key = ",
+            $t,
+            " WHERE tm.message_key = ",
+            $m,
+            ")"
+        )
+    };
+}
+
 pub(super) use {
     conversation_columns, conversation_from, conversation_select, insert_message_ctes,
-    is_current_thread, message_columns, operation_select, project_select, snapshot_select,
-    summary_columns, thread_columns, thread_from, thread_select, thread_tokens_sum,
+    is_current_thread, message_columns, operation_select, position_in_thread, project_select,
+    snapshot_select, summary_columns, thread_columns, thread_from, thread_select,
+    thread_tokens_sum,
 };

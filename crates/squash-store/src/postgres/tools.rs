@@ -8,8 +8,8 @@ use uuid::Uuid;
 
 use super::error::DbResult;
 use super::fetch;
-use super::links::position_in_thread;
 use super::rows::{to_u64, ThreadRow};
+use super::sql::position_in_thread;
 use super::sql::{is_current_thread, thread_columns, thread_from};
 use crate::types::{ClosurePositions, ThreadPositions};
 use crate::{Entity, Result, StoreError};

@@ -9,10 +9,10 @@ use squash_core::{Conversation, ConversationId, Message, ThreadId};
 use uuid::Uuid;
 
 use super::error::{taken, DbResult};
-use super::links::position_in_thread;
 use super::read;
 use super::rows::{to_u64, ConversationRow, NewMessageRow};
 use super::sql::insert_message_ctes;
+use super::sql::position_in_thread;
 use crate::{Appended, Direction, Entity, Result, StoreError};
 
 /// A conversation row locked for this transaction, and its current thread as of the lock.

@@ -336,15 +336,6 @@ impl ConversationStore for SqliteStore {
             .await
     }
 
-    async fn operation_by_ref(
-        &self,
-        conversation: ConversationId,
-        recall: RecallRef,
-    ) -> Result<SquashOperation> {
-        self.read(move |tx| read::operation_by_ref(tx, conversation, recall))
-            .await
-    }
-
     async fn recall_target(
         &self,
         conversation: ConversationId,

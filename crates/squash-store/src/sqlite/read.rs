@@ -376,21 +376,6 @@ pub(super) fn operations(
     load_operations(tx, "o.conversation_key = ?1", &[&key])
 }
 
-pub(super) fn operation_by_ref(
-    tx: &Transaction<'_>,
-    conversation: ConversationId,
-    recall: RecallRef,
-) -> Result<SquashOperation> {
-    let key = conversation_key(tx, conversation)?;
-    load_operations(
-        tx,
-        "o.conversation_key = ?1 AND o.recall_ref = ?2",
-        &[&key, &recall.get()],
-    )?
-    .pop()
-    .ok_or_else(|| StoreError::not_found(Entity::Operation, recall))
-}
-
 pub(super) fn recall_target(
     tx: &Transaction<'_>,
     conversation: ConversationId,

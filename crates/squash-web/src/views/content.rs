@@ -16,6 +16,7 @@ use squash_core::{
 };
 
 use super::markdown;
+use super::text::{compact, shorten};
 pub use super::tool_facts::{format_duration, input_summary, ToolStatus};
 
 /// Output lines shown before the rest is folded away.
@@ -248,7 +249,7 @@ fn tool_card(
                 (output_view(r.result, r.source))
             }
             @if let Some(run) = run {
-                (super::originals::run_fold(run))
+                (super::run_fold::run_fold(run))
             }
         }
     }
@@ -492,20 +493,6 @@ fn first_text(result: &[ToolResultData]) -> String {
 
 fn pretty(value: &serde_json::Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
-}
-
-pub(super) fn compact(value: &serde_json::Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// The first line, at most `max` characters.
-pub fn shorten(text: &str, max: usize) -> String {
-    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let mut out: String = line.chars().take(max).collect();
-    if line.chars().count() > max || text.trim().lines().count() > 1 {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]

@@ -17,8 +17,10 @@ mod originals;
 mod preview;
 mod provenance;
 mod resume;
+mod run_fold;
 mod shortcuts;
 mod sidebar;
+mod text;
 mod tool_facts;
 
 use axum::routing::get;

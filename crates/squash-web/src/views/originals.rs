@@ -6,7 +6,7 @@
 
 use axum::extract::State;
 use maud::{html, Markup};
-use squash_app::{MessagePage, SubagentRun};
+use squash_app::MessagePage;
 use squash_core::tokens::format_count;
 use squash_core::{ConversationId, Message, SquashOperationId};
 
@@ -133,32 +133,4 @@ fn item(n: usize, total: u64, m: &Message, tokens: u64, ctx: &Context) -> Markup
             (message::originals_slot(m))
         }
     }
-}
-
-/// The run a call started, folded to one line with its size; opening it (one click, or Enter)
-/// loads its first page.
-pub fn run_fold(run: &SubagentRun) -> Markup {
-    let c = &run.run.conversation;
-    let messages = run.run.message_count;
-    html! {
-        details.subagent-run data-src={ "/ui/conversations/" (c.id) "/run" } {
-            summary {
-                span.kind { "Sub-agent run" } " "
-                span.run-name { (run_name(&c.display_name)) } " "
-                span.run-size.muted.small {
-                    (format_count(messages)) @if messages == 1 { " message" } @else { " messages" }
-                    " · " (format_count(run.run.tokens)) " tokens"
-                }
-            }
-            div.run-body aria-live="polite" {}
-            p.run-open.small { a href={ "/c/" (c.id) } { "Open the run as a conversation of its own" } }
-        }
-    }
-}
-
-/// A run's name without its session's, which the page already shows.
-fn run_name(display_name: &str) -> &str {
-    display_name
-        .split_once(" · sub-agent: ")
-        .map_or(display_name, |(_, task)| task)
 }

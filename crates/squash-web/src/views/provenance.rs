@@ -7,9 +7,10 @@ use squash_app::ProvenanceNode;
 use squash_core::prompt::SquashStyle;
 use squash_core::{MessageId, SquashOperation};
 
-use super::content::{message_body, shorten};
+use super::content::message_body;
 use super::errors::PageError;
 use super::message::Badge;
+use super::text::shorten;
 use super::{short_id, when};
 use crate::api::parse_id;
 use crate::state::AppState;

@@ -5,7 +5,7 @@ use chrono::TimeDelta;
 use squash_core::ledger::last_exit_code;
 use squash_core::ToolResultData;
 
-use super::content::{compact, shorten};
+use super::text::{compact, shorten};
 
 /// What a tool run came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
