@@ -209,6 +209,61 @@ pub async fn new_conversation(
         .expect("create a conversation")
 }
 
+/// `content` appended to `conversation`'s current thread as `role`.
+pub async fn append(
+    service: &ConversationService,
+    conversation: ConversationId,
+    role: Role,
+    content: Vec<ContentItem>,
+) -> Message {
+    service
+        .append(conversation, role, content)
+        .await
+        .expect("append a message")
+        .0
+}
+
+/// `text` appended as `role`.
+pub async fn append_text(
+    service: &ConversationService,
+    conversation: ConversationId,
+    role: Role,
+    text: &str,
+) -> Message {
+    append(
+        service,
+        conversation,
+        role,
+        vec![ContentItem::text_for(role, text)],
+    )
+    .await
+}
+
+/// The assistant's call `id` of `tool` with `input`, appended.
+pub async fn append_call(
+    service: &ConversationService,
+    conversation: ConversationId,
+    id: &str,
+    tool: &str,
+    input: serde_json::Value,
+) -> Message {
+    let call = ContentItem::tool_call(id, tool, input);
+    append(service, conversation, Role::Assistant, vec![call]).await
+}
+
+/// The output of call `id` of `tool`, appended as the user's message (as Claude Code has it).
+pub async fn append_output(
+    service: &ConversationService,
+    conversation: ConversationId,
+    id: &str,
+    tool: &str,
+    output: &str,
+    is_error: bool,
+) -> Message {
+    let result = ContentItem::tool_result(id, tool, output, is_error);
+    append(service, conversation, Role::User, vec![result]).await
+}
+
 /// `ids` of `conversation` squashed by hand into `text`: the operation's record.
 pub async fn squash_into(
     service: &ConversationService,

@@ -1,7 +1,7 @@
 //! The AI squash engine and the chat turn, through the service, against a scripted model on
 //! every store backend.
 
-use squash_testkit::fixtures::new_conversation;
+use squash_testkit::fixtures::{append_call, append_output, append_text, new_conversation};
 use squash_testkit::on_every_backend;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -499,39 +499,17 @@ async fn tool_partners_join_the_selection() {
     let b = squash_testkit::sqlite().await;
     let s = &b.service;
     let conv = new_conversation(s, "/tmp/ai-tools", "tools").await.id;
-    let (q, _) = s
-        .append(
-            conv,
-            Role::User,
-            vec![ContentItem::text_for(Role::User, long_text(0))],
-        )
-        .await
-        .unwrap();
-    let (call, _) = s
-        .append(
-            conv,
-            Role::Assistant,
-            vec![ContentItem::tool_call(
-                "toolu_1",
-                "Bash",
-                serde_json::json!({"command": "cargo build"}),
-            )],
-        )
-        .await
-        .unwrap();
-    let (result, _) = s
-        .append(
-            conv,
-            Role::User,
-            vec![ContentItem::tool_result(
-                "toolu_1",
-                "Bash",
-                format!("error[E0308]: mismatched types\n{}", long_text(1)),
-                true,
-            )],
-        )
-        .await
-        .unwrap();
+    let q = append_text(s, conv, Role::User, &long_text(0)).await;
+    let call = append_call(
+        s,
+        conv,
+        "toolu_1",
+        "Bash",
+        serde_json::json!({"command": "cargo build"}),
+    )
+    .await;
+    let failed = format!("error[E0308]: mismatched types\n{}", long_text(1));
+    let result = append_output(s, conv, "toolu_1", "Bash", &failed, true).await;
     let fake = Arc::new(FakeModel::new());
     // The first answer leaves out the command; the repair request names it.
     fake.push_text(SUMMARY);

@@ -6,8 +6,8 @@
 use squash_app::{LinePage, ServiceError, SquashEngine, SquashOptions};
 use squash_core::prompt::SquashStyle;
 use squash_core::render::message_text;
-use squash_core::{ContentItem, MessageId, RecallRef, Role};
-use squash_testkit::fixtures::new_conversation;
+use squash_core::{MessageId, RecallRef, Role};
+use squash_testkit::fixtures::{append_text, new_conversation};
 use squash_testkit::{on_every_backend, Backend};
 
 /// More sources than one chunk of the store's read (32), so that pages cross chunks.
@@ -24,11 +24,7 @@ async fn pages_through_every_line(b: &Backend) {
             Role::Assistant
         };
         let text = format!("message {i} first line\nmessage {i} second line");
-        let (m, _) = service
-            .append(conv, role, vec![ContentItem::text_for(role, &text)])
-            .await
-            .expect("append");
-        ids.push(m.id);
+        ids.push(append_text(service, conv, role, &text).await.id);
     }
     let engine = SquashEngine::offline(service.clone()).with_options(SquashOptions {
         style: SquashStyle::Extract,

@@ -12,7 +12,7 @@ use squash_app::{
 };
 use squash_core::operation::KindTag;
 use squash_core::{ContentItem, ConversationId, MessageId, Role, SquashOperation};
-use squash_testkit::fixtures::new_conversation;
+use squash_testkit::fixtures::{append, append_output, append_text, new_conversation};
 use squash_testkit::{on_every_backend, Backend};
 
 async fn history(b: &Backend, conv: ConversationId, q: &str) -> HistoryFound {
@@ -297,58 +297,28 @@ async fn history_search_finds_what_left_the_thread_on_every_backend() {
 async fn exchange_story(b: &Backend) {
     let s = &b.service;
     let conv = new_conversation(s, "/tmp/history", "exchange").await.id;
-    s.append(
+    append_text(s, conv, Role::User, "Commit the review page.").await;
+    let call = append(
+        s,
         conv,
-        Role::User,
-        vec![ContentItem::text_for(Role::User, "Commit the review page.")],
-    )
-    .await
-    .unwrap();
-    let (call, _) = s
-        .append(
-            conv,
-            Role::Assistant,
-            vec![
-                ContentItem::tool_call(
-                    "toolu_commit",
-                    "Bash",
-                    serde_json::json!({"command": "git commit -m 'gqc.5: review page'"}),
-                ),
-                ContentItem::tool_call(
-                    "toolu_status",
-                    "Bash",
-                    serde_json::json!({"command": "git status --short"}),
-                ),
-            ],
-        )
-        .await
-        .unwrap();
-    let (output, _) = s
-        .append(
-            conv,
-            Role::User,
-            vec![ContentItem::tool_result(
+        Role::Assistant,
+        vec![
+            ContentItem::tool_call(
                 "toolu_commit",
                 "Bash",
-                "[main bb53fb4] gqc.5: review page\n 2 files changed, 53 deletions(-)",
-                false,
-            )],
-        )
-        .await
-        .unwrap();
-    let (status, _) = s
-        .append(
-            conv,
-            Role::User,
-            vec![ContentItem::tool_result(
+                serde_json::json!({"command": "git commit -m 'gqc.5: review page'"}),
+            ),
+            ContentItem::tool_call(
                 "toolu_status",
                 "Bash",
-                " M notes.md",
-                false,
-            )],
-        )
-        .await
-        .unwrap();
+                serde_json::json!({"command": "git status --short"}),
+            ),
+        ],
+    )
+    .await;
+    let commit = "[main bb53fb4] gqc.5: review page\n 2 files changed, 53 deletions(-)";
+    let output = append_output(s, conv, "toolu_commit", "Bash", commit, false).await;
+    let status = append_output(s, conv, "toolu_status", "Bash", " M notes.md", false).await;
 
     let r = history(b, conv, "commit gqc.5").await;
     let h = hit(&r, call.id);

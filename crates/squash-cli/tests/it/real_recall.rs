@@ -29,9 +29,14 @@ async fn the_real_gemini_recalls_through_squash_mcp_after_a_handoff() {
         vec![gemini::text("Recalled.")],
     ])
     .await;
-    // Gemini CLI skips a settings file below a directory others may write (any under /tmp):
-    // Squash's files go where the person's data directory would be, here under target/.
-    let data = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a data directory");
+    // Gemini CLI skips a settings file below a directory others may write (/tmp and anything
+    // under it, which a checkout in /tmp and its target/ are): Squash's files go where the
+    // person's data directory would be, here in a temporary folder of the real home.
+    let home = std::env::var_os("HOME").expect("a home directory");
+    let data = tempfile::Builder::new()
+        .prefix(".squash-test-data-")
+        .tempdir_in(home)
+        .expect("a data directory");
     let output = squash(&sandbox, &gemini_cli.bin)
         .env("XDG_DATA_HOME", data.path())
         .env("GOOGLE_GEMINI_BASE_URL", server.base_url())

@@ -12,9 +12,9 @@ use squash_app::{ConversationService, SquashEngine};
 use squash_core::fit::FitRequest;
 use squash_core::recall::refs_in;
 use squash_core::render::message_text;
-use squash_core::{ContentItem, ConversationId, RecallRef, Role};
+use squash_core::{ConversationId, RecallRef, Role};
 use squash_mcp::{Scope, SquashMcp};
-use squash_testkit::fixtures::new_conversation;
+use squash_testkit::fixtures::{append_call, append_output, append_text, new_conversation};
 use squash_testkit::{on_every_backend, Backend};
 
 type Client = RunningService<RoleClient, ()>;
@@ -22,31 +22,21 @@ type Client = RunningService<RoleClient, ()>;
 /// A request, then `steps` steps with a 400-line output each, fitted to a quarter of its size.
 async fn fitted(service: &ConversationService, steps: usize) -> ConversationId {
     let conv = new_conversation(service, "/tmp/mcp", "recall").await.id;
-    let text = |s: &str| vec![ContentItem::text_for(Role::User, s)];
-    service
-        .append(
-            conv,
-            Role::User,
-            text("Run the report generator and check it."),
-        )
-        .await
-        .expect("request");
+    append_text(
+        service,
+        conv,
+        Role::User,
+        "Run the report generator and check it.",
+    )
+    .await;
     for t in 0..steps {
         let id = format!("toolu_{t}");
-        let call =
-            ContentItem::tool_call(id.clone(), "Bash", json!({"command": format!("gen {t}")}));
-        service
-            .append(conv, Role::Assistant, vec![call])
-            .await
-            .expect("call");
+        let command = json!({"command": format!("gen {t}")});
+        append_call(service, conv, &id, "Bash", command).await;
         let output: String = (1..=400)
             .map(|n| format!("report {t} line {n}\n"))
             .collect();
-        let result = ContentItem::tool_result(id, "Bash", output, false);
-        service
-            .append(conv, Role::User, vec![result])
-            .await
-            .expect("result");
+        append_output(service, conv, &id, "Bash", &output, false).await;
     }
     let fitter = FitService::new(SquashEngine::offline(service.clone()));
     let before = service.current_thread(conv).await.expect("thread").tokens;
