@@ -71,14 +71,25 @@ impl ConversationService {
             let n: usize = n.parse().map_err(|_| {
                 ServiceError::Invalid(format!("{reference}: expected @N with N a positive number"))
             })?;
-            let snap = self.store().current_thread(conversation).await?;
-            return match n.checked_sub(1).and_then(|i| snap.links.get(i)) {
-                Some(id) => Ok(*id),
-                None => Err(ServiceError::Invalid(format!(
-                    "{reference}: the current thread has {} messages",
-                    snap.links.len()
-                ))),
+            // One position read, not the thread: `@N` is typed against threads of any length.
+            let thread = self.store().current_thread_header(conversation).await?;
+            let at = n.checked_sub(1).map(|i| i as u64);
+            let found = match at {
+                Some(at) if at < thread.message_count => self
+                    .store()
+                    .thread_range(thread.id, at, 1)
+                    .await?
+                    .messages
+                    .first()
+                    .map(|m| m.id),
+                _ => None,
             };
+            return found.ok_or_else(|| {
+                ServiceError::Invalid(format!(
+                    "{reference}: the current thread has {} messages",
+                    thread.message_count
+                ))
+            });
         }
         if let Ok(id) = reference.parse::<MessageId>() {
             return Ok(id);

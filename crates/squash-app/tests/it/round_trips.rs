@@ -81,6 +81,11 @@ async fn a_squash_makes_seven_round_trips_and_an_edit_eight() {
     };
     let statements = Statements::default();
     let _counting = tracing::subscriber::set_default(statements.clone());
+    // While one dispatcher alone is registered, tracing-core computes a callsite's interest from
+    // the default of whichever thread reaches it first: another test's thread, with none, would
+    // leave sqlx's callsites "never" for the whole process. A second registered dispatcher (never
+    // any thread's default) makes it ask every registered one, this test's included.
+    let _registered = tracing::Dispatch::new(statements.clone());
     tracing::callsite::rebuild_interest_cache();
     let conv = new_conversation(&b.service, "/tmp/round-trips", "round trips").await;
     let mut ids = Vec::new();
@@ -119,5 +124,6 @@ async fn a_squash_makes_seven_round_trips_and_an_edit_eight() {
     assert_eq!(sent.len(), 7, "an edit's statements: {sent:#?}");
 
     drop(_counting);
+    drop(_registered);
     b.cleanup().await;
 }

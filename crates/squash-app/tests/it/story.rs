@@ -221,7 +221,13 @@ async fn story(b: &Backend) {
             .unwrap(),
         ids[5]
     );
+    let last = format!("@{}", after_pair.len());
+    assert_eq!(
+        s.resolve_message(Some(conv.id), &last).await.unwrap(),
+        after_pair[after_pair.len() - 1]
+    );
     assert!(s.resolve_message(Some(conv.id), "@999").await.is_err());
+    assert!(s.resolve_message(Some(conv.id), "@0").await.is_err());
     assert_eq!(
         s.resolve_conversation(&conv.id.to_string()[..18])
             .await

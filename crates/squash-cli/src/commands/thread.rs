@@ -28,15 +28,15 @@ async fn switched(
     out: &Output,
     conv: squash_core::Conversation,
 ) -> anyhow::Result<()> {
-    let snap = service.current_links(conv.id).await?;
+    let (conv, thread) = service.current_thread_header(conv.id).await?;
     out.emit(
-        &serde_json::json!({"conversation": conv, "thread": snap.thread}),
+        &serde_json::json!({"conversation": conv, "thread": thread}),
         || {
             format!(
                 "now on thread {} ({} messages, {})",
-                snap.thread.id,
-                snap.links.len(),
-                snap.thread.origin.label()
+                thread.id,
+                thread.message_count,
+                thread.origin.label()
             )
         },
     )

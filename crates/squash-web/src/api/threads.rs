@@ -102,11 +102,15 @@ pub async fn switch(
     switched(&state, conversation).await
 }
 
+/// The thread a switch made current, by its header: the answer costs the same at any length
+/// (the thread's messages are read a page at a time, `GET …/thread`).
 async fn switched(state: &AppState, conversation: Conversation) -> Result<Json<Value>, ApiError> {
-    let snap = state.service().current_links(conversation.id).await?;
+    let (conversation, thread) = state
+        .service()
+        .current_thread_header(conversation.id)
+        .await?;
     Ok(Json(json!({
         "conversation": conversation,
-        "thread": snap.thread,
-        "message_ids": snap.links,
+        "thread": thread,
     })))
 }

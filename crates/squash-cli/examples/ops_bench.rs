@@ -1,0 +1,322 @@
+//! What a person's squash, edit, delete and undo cost end to end (BENCHMARKS.md, "Operations end
+//! to end"), through the real `squash` binary and a real `squash serve`, on a thread of 100
+//! messages beside one of 100,000: the process's start, opening the database, resolving `@N`,
+//! the operation and the answer, all counted. Issue 31 asks for the long thread within 2× of
+//! the short one.
+//!
+//! For each size it stores a generated coding-agent session in a fresh SQLite file, then runs
+//! `--runs` cycles of: squash two user messages (non-contiguous), undo, edit one, undo, delete
+//! one, undo — first as CLI commands (`squash manual CONV @a @b`, `squash message edit …`), then
+//! as API requests to `squash serve` on the same file. Every undo puts the thread back, so each
+//! cycle works on the same positions.
+//!
+//!   cargo build --release -p squash-cli --no-default-features
+//!   cargo run --release -p squash-cli --example ops_bench -- --bin target/release/squash
+//!   (scripts/bench-ops.sh does both)
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use squash_core::{ContentItem, ConversationId, MessageId, Role};
+use squash_store::sqlite::SqliteStore;
+use squash_store::ConversationStore;
+use squash_testkit::cli::{unconfigured, Served};
+
+struct Args {
+    bin: PathBuf,
+    sizes: Vec<usize>,
+    runs: usize,
+}
+
+fn args() -> Args {
+    let mut args = Args {
+        bin: PathBuf::from("target/release/squash"),
+        sizes: vec![100, 100_000],
+        runs: 10,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut value = || it.next().unwrap_or_else(|| panic!("{a} needs a value"));
+        match a.as_str() {
+            "--bin" => args.bin = value().into(),
+            "--sizes" => {
+                args.sizes = value()
+                    .split(',')
+                    .map(|s| s.parse().expect("--sizes N,M"))
+                    .collect()
+            }
+            "--runs" => args.runs = value().parse().expect("--runs N"),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    args
+}
+
+/// The thread the cycles work on: its conversation and four user messages near its middle, by
+/// 1-based position and id.
+struct Subject {
+    conversation: ConversationId,
+    picked: Vec<(u64, MessageId)>,
+}
+
+async fn store_session(db: &Path, n: usize) -> Subject {
+    let store = SqliteStore::open(db).expect("open sqlite");
+    let (conversation, _) = squash_testkit::long_session::stored(&store, n).await;
+    let thread = store
+        .current_thread_header(conversation)
+        .await
+        .expect("thread");
+    let start = thread.message_count / 2;
+    let range = store
+        .thread_range(thread.id, start, 400)
+        .await
+        .expect("range");
+    let picked: Vec<(u64, MessageId)> = range
+        .messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            m.role == Role::User
+                && m.content
+                    .iter()
+                    .all(|c| matches!(c, ContentItem::UserMessage { .. }))
+        })
+        .map(|(i, m)| (start + i as u64 + 1, m.id))
+        .take(4)
+        .collect();
+    assert_eq!(picked.len(), 4, "four user messages near the middle");
+    Subject {
+        conversation,
+        picked,
+    }
+}
+
+/// Wall time of each sample, by what was done.
+#[derive(Default)]
+struct Samples(BTreeMap<&'static str, Vec<Duration>>);
+
+impl Samples {
+    fn add(&mut self, what: &'static str, took: Duration) {
+        self.0.entry(what).or_default().push(took);
+    }
+
+    fn median(&self, what: &str) -> Duration {
+        let mut all = self.0.get(what).cloned().unwrap_or_default();
+        all.sort();
+        all.get(all.len() / 2).copied().unwrap_or_default()
+    }
+
+    fn p90(&self, what: &str) -> Duration {
+        let mut all = self.0.get(what).cloned().unwrap_or_default();
+        all.sort();
+        all.get(all.len() * 9 / 10).copied().unwrap_or_default()
+    }
+}
+
+fn cli(bin: &Path, db: &Path, args: &[String], samples: &mut Samples, what: &'static str) {
+    let home = db.with_extension("home");
+    let mut cmd = Command::new(bin);
+    cmd.arg("--db").arg(db).args(args);
+    unconfigured(&mut cmd, &home);
+    let started = Instant::now();
+    let out = cmd.output().expect("run squash");
+    samples.add(what, started.elapsed());
+    assert!(
+        out.status.success(),
+        "squash {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn cli_cycles(bin: &Path, db: &Path, subject: &Subject, runs: usize) -> Samples {
+    let conv = subject.conversation.to_string();
+    let at = |i: usize| format!("@{}", subject.picked[i].0);
+    let s = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut samples = Samples::default();
+    for run in 0..runs {
+        let manual = [
+            s(&["manual", &conv]),
+            vec![at(0), at(2)],
+            s(&["--text", "squashed"]),
+        ];
+        cli(bin, db, &manual.concat(), &mut samples, "squash 2 messages");
+        cli(bin, db, &s(&["undo", &conv]), &mut samples, "undo");
+        let text = format!("edited {run}");
+        let edit = [
+            s(&["message", "edit", &conv]),
+            vec![at(1)],
+            s(&["--text", &text]),
+        ];
+        cli(bin, db, &edit.concat(), &mut samples, "edit 1 message");
+        cli(bin, db, &s(&["undo", &conv]), &mut samples, "undo");
+        let delete = [s(&["message", "delete", &conv]), vec![at(3)]];
+        cli(bin, db, &delete.concat(), &mut samples, "delete 1 message");
+        cli(bin, db, &s(&["undo", &conv]), &mut samples, "undo");
+    }
+    samples
+}
+
+/// A `squash serve` on the database, with nothing configured (no model is looked for).
+struct Server {
+    _served: Served,
+    addr: String,
+}
+
+impl Server {
+    fn start(bin: &Path, db: &Path, home: &Path) -> Server {
+        let mut cmd = Command::new(bin);
+        cmd.arg("--db")
+            .arg(db)
+            .args(["serve", "--port", "0"])
+            .stderr(Stdio::null());
+        let served = Served::start(unconfigured(&mut cmd, home));
+        let addr = served
+            .url
+            .trim_start_matches("http://")
+            .trim_end_matches('/');
+        let addr = addr.split('/').next().unwrap_or(addr).to_owned();
+        Server {
+            _served: served,
+            addr,
+        }
+    }
+
+    /// One request on a connection of its own, as a script's `curl` sends it; the answer read
+    /// whole.
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.addr).expect("connect");
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        stream
+            .write_all(format!("{head}{body}").as_bytes())
+            .expect("send");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("read");
+        let status = answer
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        (status, answer)
+    }
+}
+
+fn api(server: &Server, call: (&str, &str, &str), samples: &mut Samples, what: &'static str) {
+    let (method, path, body) = call;
+    let started = Instant::now();
+    let (status, answer) = server.request(method, path, body);
+    samples.add(what, started.elapsed());
+    assert_eq!(status, 200, "{method} {path}: {answer}");
+}
+
+fn api_cycles(server: &Server, subject: &Subject, runs: usize) -> Samples {
+    let conv = subject.conversation;
+    let id = |i: usize| subject.picked[i].1;
+    let base = format!("/api/conversations/{conv}");
+    let undo = format!("{base}/undo");
+    let mut samples = Samples::default();
+    for run in 0..runs {
+        let manual = format!(
+            r#"{{"messages":["{}","{}"],"text":"squashed"}}"#,
+            id(0),
+            id(2)
+        );
+        let squash = format!("{base}/squash/manual");
+        api(
+            server,
+            ("POST", &squash, &manual),
+            &mut samples,
+            "squash 2 messages",
+        );
+        api(server, ("POST", &undo, "{}"), &mut samples, "undo");
+        let message = format!("{base}/messages/{}", id(1));
+        let edit = format!(r#"{{"text":"edited {run}"}}"#);
+        api(
+            server,
+            ("PUT", &message, &edit),
+            &mut samples,
+            "edit 1 message",
+        );
+        api(server, ("POST", &undo, "{}"), &mut samples, "undo");
+        let message = format!("{base}/messages/{}", id(3));
+        api(
+            server,
+            ("DELETE", &message, ""),
+            &mut samples,
+            "delete 1 message",
+        );
+        api(server, ("POST", &undo, "{}"), &mut samples, "undo");
+    }
+    samples
+}
+
+const OPERATIONS: [&str; 4] = [
+    "squash 2 messages",
+    "edit 1 message",
+    "delete 1 message",
+    "undo",
+];
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn table(interface: &str, sizes: &[usize], by_size: &[Samples]) {
+    let (short, long) = (sizes[0], sizes[sizes.len() - 1]);
+    println!(
+        "\n| {interface} | {short} messages: median (p90) | {long} messages: median (p90) | long / short | goal ≤ 2× met? |"
+    );
+    println!("|---|---:|---:|---:|---|");
+    let (first, last) = (&by_size[0], &by_size[by_size.len() - 1]);
+    for what in OPERATIONS {
+        let ratio = last.median(what).as_secs_f64() / first.median(what).as_secs_f64();
+        println!(
+            "| {what} | {} ({}) | {} ({}) | {ratio:.2}× | {} |",
+            ms(first.median(what)),
+            ms(first.p90(what)),
+            ms(last.median(what)),
+            ms(last.p90(what)),
+            if ratio <= 2.0 { "yes" } else { "**no**" }
+        );
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let args = args();
+    assert!(
+        args.bin.exists(),
+        "{} not found: build it first (scripts/bench-ops.sh)",
+        args.bin.display()
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut cli_samples = Vec::new();
+    let mut api_samples = Vec::new();
+    for &n in &args.sizes {
+        let db = dir.path().join(format!("ops-{n}.db"));
+        let subject = store_session(&db, n).await;
+        eprintln!(
+            "{n} messages: positions {:?}",
+            subject.picked.iter().map(|p| p.0).collect::<Vec<_>>()
+        );
+        cli_samples.push(cli_cycles(&args.bin, &db, &subject, args.runs));
+        let server = Server::start(&args.bin, &db, &db.with_extension("home"));
+        api_samples.push(api_cycles(&server, &subject, args.runs));
+    }
+    println!(
+        "{} cycles a size; each CLI sample is a whole `squash` process, each API sample one \
+         request on a new connection",
+        args.runs
+    );
+    table("CLI", &args.sizes, &cli_samples);
+    table("API", &args.sizes, &api_samples);
+}
