@@ -4,7 +4,8 @@
 # release `squash` (without the embedded model), then runs crates/squash-cli/examples/ops_bench.rs
 # against it.
 #
-#   scripts/bench-ops.sh [--sizes 100,100000] [--runs 10]
+#   scripts/bench-ops.sh [--sizes 100,100000] [--runs 10] [--dir DIR (keeps the databases)]
+#       [--pg postgres://postgres@127.0.0.1:5432/test (a database per size on that server)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p squash-cli --no-default-features

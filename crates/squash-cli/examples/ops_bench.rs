@@ -12,7 +12,7 @@
 //!
 //!   cargo build --release -p squash-cli --no-default-features
 //!   cargo run --release -p squash-cli --example ops_bench -- --bin target/release/squash
-//!   (scripts/bench-ops.sh does both)
+//!   (scripts/bench-ops.sh does both; `--pg postgres://…/test` runs it on PostgreSQL)
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -22,14 +22,17 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use squash_core::{ContentItem, ConversationId, MessageId, Role};
-use squash_store::sqlite::SqliteStore;
-use squash_store::ConversationStore;
 use squash_testkit::cli::{unconfigured, Served};
 
 struct Args {
     bin: PathBuf,
     sizes: Vec<usize>,
     runs: usize,
+    /// Where the databases go (kept); a temporary folder when not given.
+    dir: Option<PathBuf>,
+    /// A PostgreSQL server (`--pg URL`): each size in a database of its own there, dropped
+    /// after, instead of a SQLite file.
+    pg: Option<String>,
 }
 
 fn args() -> Args {
@@ -37,6 +40,8 @@ fn args() -> Args {
         bin: PathBuf::from("target/release/squash"),
         sizes: vec![100, 100_000],
         runs: 10,
+        dir: None,
+        pg: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -50,6 +55,8 @@ fn args() -> Args {
                     .collect()
             }
             "--runs" => args.runs = value().parse().expect("--runs N"),
+            "--dir" => args.dir = Some(value().into()),
+            "--pg" => args.pg = Some(value()),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -63,9 +70,10 @@ struct Subject {
     picked: Vec<(u64, MessageId)>,
 }
 
-async fn store_session(db: &Path, n: usize) -> Subject {
-    let store = SqliteStore::open(db).expect("open sqlite");
-    let (conversation, _) = squash_testkit::long_session::stored(&store, n).await;
+async fn store_session(db: &str, n: usize) -> Subject {
+    let store = squash_store::open(db).await.expect("open the database");
+    let store = store.as_ref();
+    let (conversation, _) = squash_testkit::long_session::stored(store, n).await;
     let thread = store
         .current_thread_header(conversation)
         .await
@@ -95,6 +103,28 @@ async fn store_session(db: &Path, n: usize) -> Subject {
     }
 }
 
+/// The URL of a new, empty database `name` on the PostgreSQL server at `server`.
+fn fresh_database(server: &str, name: &str) -> String {
+    psql(server, &format!("DROP DATABASE IF EXISTS {name}"));
+    psql(server, &format!("CREATE DATABASE {name}"));
+    let (base, _) = server
+        .rsplit_once('/')
+        .expect("a postgres:// URL with a database");
+    format!("{base}/{name}")
+}
+
+fn psql(server: &str, statement: &str) {
+    let out = Command::new("psql")
+        .args([server, "-q", "-c", statement])
+        .output()
+        .expect("run psql");
+    assert!(
+        out.status.success(),
+        "psql {statement}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Wall time of each sample, by what was done.
 #[derive(Default)]
 struct Samples(BTreeMap<&'static str, Vec<Duration>>);
@@ -117,11 +147,16 @@ impl Samples {
     }
 }
 
-fn cli(bin: &Path, db: &Path, args: &[String], samples: &mut Samples, what: &'static str) {
-    let home = db.with_extension("home");
+/// Where a size's database is, and the home its commands run in.
+struct Place {
+    db: String,
+    home: PathBuf,
+}
+
+fn cli(bin: &Path, at: &Place, args: &[String], samples: &mut Samples, what: &'static str) {
     let mut cmd = Command::new(bin);
-    cmd.arg("--db").arg(db).args(args);
-    unconfigured(&mut cmd, &home);
+    cmd.arg("--db").arg(&at.db).args(args);
+    unconfigured(&mut cmd, &at.home);
     let started = Instant::now();
     let out = cmd.output().expect("run squash");
     samples.add(what, started.elapsed());
@@ -133,7 +168,7 @@ fn cli(bin: &Path, db: &Path, args: &[String], samples: &mut Samples, what: &'st
     );
 }
 
-fn cli_cycles(bin: &Path, db: &Path, subject: &Subject, runs: usize) -> Samples {
+fn cli_cycles(bin: &Path, db: &Place, subject: &Subject, runs: usize) -> Samples {
     let conv = subject.conversation.to_string();
     let at = |i: usize| format!("@{}", subject.picked[i].0);
     let s = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -168,13 +203,13 @@ struct Server {
 }
 
 impl Server {
-    fn start(bin: &Path, db: &Path, home: &Path) -> Server {
+    fn start(bin: &Path, at: &Place) -> Server {
         let mut cmd = Command::new(bin);
         cmd.arg("--db")
-            .arg(db)
+            .arg(&at.db)
             .args(["serve", "--port", "0"])
             .stderr(Stdio::null());
-        let served = Served::start(unconfigured(&mut cmd, home));
+        let served = Served::start(unconfigured(&mut cmd, &at.home));
         let addr = served
             .url
             .trim_start_matches("http://")
@@ -191,7 +226,7 @@ impl Server {
     fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(&self.addr).expect("connect");
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nX-Squash-Csrf: 1\r\n\
              Content-Length: {}\r\nConnection: close\r\n\r\n",
             self.addr,
             body.len()
@@ -298,23 +333,45 @@ async fn main() {
         "{} not found: build it first (scripts/bench-ops.sh)",
         args.bin.display()
     );
-    let dir = tempfile::tempdir().expect("temp dir");
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = args.dir.clone().unwrap_or_else(|| temp.path().to_owned());
+    std::fs::create_dir_all(&dir).expect("the databases' folder");
     let mut cli_samples = Vec::new();
     let mut api_samples = Vec::new();
     for &n in &args.sizes {
-        let db = dir.path().join(format!("ops-{n}.db"));
-        let subject = store_session(&db, n).await;
+        let name = format!("squash_ops_bench_{n}");
+        let db = match &args.pg {
+            Some(server) => fresh_database(server, &name),
+            None => dir
+                .join(format!("{name}.db"))
+                .to_string_lossy()
+                .into_owned(),
+        };
+        let at = Place {
+            db,
+            home: dir.join(format!("{name}.home")),
+        };
+        let subject = store_session(&at.db, n).await;
         eprintln!(
             "{n} messages: positions {:?}",
             subject.picked.iter().map(|p| p.0).collect::<Vec<_>>()
         );
-        cli_samples.push(cli_cycles(&args.bin, &db, &subject, args.runs));
-        let server = Server::start(&args.bin, &db, &db.with_extension("home"));
+        cli_samples.push(cli_cycles(&args.bin, &at, &subject, args.runs));
+        let server = Server::start(&args.bin, &at);
         api_samples.push(api_cycles(&server, &subject, args.runs));
+        drop(server);
+        if let Some(server) = &args.pg {
+            psql(server, &format!("DROP DATABASE {name} WITH (FORCE)"));
+        }
     }
     println!(
-        "{} cycles a size; each CLI sample is a whole `squash` process, each API sample one \
+        "{}: {} cycles a size; each CLI sample is a whole `squash` process, each API sample one \
          request on a new connection",
+        if args.pg.is_some() {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        },
         args.runs
     );
     table("CLI", &args.sizes, &cli_samples);

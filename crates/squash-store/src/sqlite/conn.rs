@@ -24,8 +24,12 @@ const READER_CACHE: &str = "PRAGMA cache_size = -2000;";
 
 pub struct Pool {
     path: PathBuf,
-    writer: Arc<Mutex<Connection>>,
+    // The readers are declared (so dropped) before the writer: the last connection to close
+    // checkpoints the write-ahead log into the database and deletes it, which a read-only one
+    // cannot do. Left behind, the log is read whole by the next process that opens the file
+    // (SQLite's recovery: 0.6 s a `squash` command after importing 100,000 messages).
     readers: Arc<Mutex<Vec<Connection>>>,
+    writer: Arc<Mutex<Connection>>,
     /// Where [`write`](Pool::write) publishes the conversations it changed.
     changes: broadcast::Sender<ConversationId>,
 }
@@ -34,8 +38,8 @@ impl Clone for Pool {
     fn clone(&self) -> Self {
         Pool {
             path: self.path.clone(),
-            writer: Arc::clone(&self.writer),
             readers: Arc::clone(&self.readers),
+            writer: Arc::clone(&self.writer),
             changes: self.changes.clone(),
         }
     }
@@ -45,8 +49,8 @@ impl Pool {
     pub fn open(path: &Path, writer: Connection) -> Pool {
         Pool {
             path: path.to_path_buf(),
-            writer: Arc::new(Mutex::new(writer)),
             readers: Arc::new(Mutex::new(Vec::new())),
+            writer: Arc::new(Mutex::new(writer)),
             changes: crate::changes::sender(),
         }
     }

@@ -8,3 +8,4 @@ mod link_edit;
 mod migration;
 mod pages;
 mod postgres_smoke;
+mod sqlite_close;
