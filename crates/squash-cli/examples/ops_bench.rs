@@ -24,43 +24,26 @@ use std::time::{Duration, Instant};
 use squash_core::{ContentItem, ConversationId, MessageId, Role};
 use squash_testkit::cli::{unconfigured, Served};
 
+/// Squash, edit, delete and undo end to end, through the CLI and the API, on a short thread
+/// beside a long one.
+#[derive(clap::Parser)]
 struct Args {
+    /// The `squash` binary to run.
+    #[arg(long, default_value = "target/release/squash")]
     bin: PathBuf,
+    /// The thread lengths, the shortest first.
+    #[arg(long, value_delimiter = ',', default_value = "100,100000")]
     sizes: Vec<usize>,
+    /// Cycles a size.
+    #[arg(long, default_value_t = 10)]
     runs: usize,
     /// Where the databases go (kept); a temporary folder when not given.
+    #[arg(long)]
     dir: Option<PathBuf>,
-    /// A PostgreSQL server (`--pg URL`): each size in a database of its own there, dropped
-    /// after, instead of a SQLite file.
+    /// A PostgreSQL server (`postgres://…/test`): each size in a database of its own there,
+    /// dropped after, instead of a SQLite file.
+    #[arg(long)]
     pg: Option<String>,
-}
-
-fn args() -> Args {
-    let mut args = Args {
-        bin: PathBuf::from("target/release/squash"),
-        sizes: vec![100, 100_000],
-        runs: 10,
-        dir: None,
-        pg: None,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(a) = it.next() {
-        let mut value = || it.next().unwrap_or_else(|| panic!("{a} needs a value"));
-        match a.as_str() {
-            "--bin" => args.bin = value().into(),
-            "--sizes" => {
-                args.sizes = value()
-                    .split(',')
-                    .map(|s| s.parse().expect("--sizes N,M"))
-                    .collect()
-            }
-            "--runs" => args.runs = value().parse().expect("--runs N"),
-            "--dir" => args.dir = Some(value().into()),
-            "--pg" => args.pg = Some(value()),
-            other => panic!("unknown argument {other}"),
-        }
-    }
-    args
 }
 
 /// The thread the cycles work on: its conversation and four user messages near its middle, by
@@ -257,39 +240,45 @@ fn api_cycles(server: &Server, subject: &Subject, runs: usize) -> Samples {
     let conv = subject.conversation;
     let id = |i: usize| subject.picked[i].1;
     let base = format!("/api/conversations/{conv}");
-    let undo = format!("{base}/undo");
+    let undo = ("POST", format!("{base}/undo"), "{}".to_owned());
     let mut samples = Samples::default();
     for run in 0..runs {
-        let manual = format!(
-            r#"{{"messages":["{}","{}"],"text":"squashed"}}"#,
-            id(0),
-            id(2)
-        );
-        let squash = format!("{base}/squash/manual");
-        api(
-            server,
-            ("POST", &squash, &manual),
-            &mut samples,
-            "squash 2 messages",
-        );
-        api(server, ("POST", &undo, "{}"), &mut samples, "undo");
-        let message = format!("{base}/messages/{}", id(1));
-        let edit = format!(r#"{{"text":"edited {run}"}}"#);
-        api(
-            server,
-            ("PUT", &message, &edit),
-            &mut samples,
-            "edit 1 message",
-        );
-        api(server, ("POST", &undo, "{}"), &mut samples, "undo");
-        let message = format!("{base}/messages/{}", id(3));
-        api(
-            server,
-            ("DELETE", &message, ""),
-            &mut samples,
-            "delete 1 message",
-        );
-        api(server, ("POST", &undo, "{}"), &mut samples, "undo");
+        let steps = [
+            (
+                "squash 2 messages",
+                (
+                    "POST",
+                    format!("{base}/squash/manual"),
+                    format!(
+                        r#"{{"messages":["{}","{}"],"text":"squashed"}}"#,
+                        id(0),
+                        id(2)
+                    ),
+                ),
+            ),
+            ("undo", undo.clone()),
+            (
+                "edit 1 message",
+                (
+                    "PUT",
+                    format!("{base}/messages/{}", id(1)),
+                    format!(r#"{{"text":"edited {run}"}}"#),
+                ),
+            ),
+            ("undo", undo.clone()),
+            (
+                "delete 1 message",
+                (
+                    "DELETE",
+                    format!("{base}/messages/{}", id(3)),
+                    String::new(),
+                ),
+            ),
+            ("undo", undo.clone()),
+        ];
+        for (what, (method, path, body)) in &steps {
+            api(server, (method, path, body), &mut samples, what);
+        }
     }
     samples
 }
@@ -327,7 +316,7 @@ fn table(interface: &str, sizes: &[usize], by_size: &[Samples]) {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let args = args();
+    let args = <Args as clap::Parser>::parse();
     assert!(
         args.bin.exists(),
         "{} not found: build it first (scripts/bench-ops.sh)",
