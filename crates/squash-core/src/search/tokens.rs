@@ -105,8 +105,9 @@ pub fn term(word: &str) -> String {
     term
 }
 
-/// The most stems one thread remembers before it starts again.
-const STEMS_REMEMBERED: usize = 1 << 16;
+/// The most stems one thread remembers before it starts again (about 1.5 MB at most: a
+/// server indexes on each of its worker threads).
+const STEMS_REMEMBERED: usize = 1 << 14;
 /// The longest word whose stem is remembered (longer ones are rare: hashes, identifiers).
 const STEM_REMEMBERED_BYTES: usize = 32;
 
