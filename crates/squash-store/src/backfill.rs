@@ -46,7 +46,8 @@ pub(crate) const SEARCH_TERMS: Filled<String> = Filled {
     column: "search_terms",
     pending: "messages_without_terms",
     value: |key, _role, content| {
-        crate::search::row_search_text(key, content).map(|t| crate::search::tsvector_literal(&t))
+        crate::search::row_search_text(key, content)
+            .map(|t| crate::search::tsvector_literal(&crate::new_row::IndexedTerms::of(&t)))
     },
     cast: "::tsvector",
 };

@@ -16,6 +16,7 @@ mod backfill;
 mod changes;
 mod check;
 mod error;
+mod new_row;
 pub mod postgres;
 mod provenance;
 mod reader;

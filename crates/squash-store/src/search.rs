@@ -4,7 +4,8 @@
 //! too ([`squash_core::search::tokens`]): both backends index the terms that rule makes and
 //! look up the terms it makes of a query, so they find the same messages (migration 0010).
 //! SQLite's FTS5 table `message_terms` receives them as a document of terms
-//! ([`fts5_document`], through the SQL function `squash_search_terms` its triggers call),
+//! ([`IndexedTerms`](crate::new_row::IndexedTerms), written with each new row; the SQL
+//! function `squash_search_terms` makes it for the fill of old rows),
 //! PostgreSQL's `messages.search_terms` as a `tsvector` written out with its positions
 //! ([`tsvector_literal`]); neither engine's own parser, stemmer or stop words take part.
 //!
@@ -16,13 +17,15 @@
 //! snippet is made here, from the text, by the domain's rule ([`snippet`]).
 
 use squash_core::operation::KindTag;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashSet};
+use std::fmt::Write;
 use std::sync::LazyLock;
 
-use squash_core::search::tokens::{indexed_terms, term};
+use squash_core::search::tokens::term;
 use squash_core::search::{searchable_content, snippet, SearchQuery, SnippetPart};
 use squash_core::{ContentItem, Role};
 
+use crate::new_row::IndexedTerms;
 use crate::types::{HistoryHit, HistoryResults, OperationRef, SearchHit, SearchResults};
 use crate::StoreError;
 
@@ -97,24 +100,6 @@ fn capped(counted: u64) -> (u64, bool) {
     (counted.min(cap), counted > cap)
 }
 
-/// A position of FTS5's document that matches no query term (see `tokens`): a private-use
-/// character, which the `ascii` tokenizer takes as a token and no query term ever holds.
-const FTS5_FILLER: &str = "\u{E002}";
-
-/// What SQLite's `message_terms` indexes of `text`: its terms, space-separated, for FTS5's
-/// `ascii` tokenizer (terms are letters and digits, lower-case already).
-pub(crate) fn fts5_document(text: &str) -> String {
-    let terms = indexed_terms(text);
-    let mut out = String::with_capacity(text.len());
-    for term in &terms {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(term.as_deref().unwrap_or(FTS5_FILLER));
-    }
-    out
-}
-
 /// `query` in FTS5 syntax: each term a string of its index terms (a phrase when there are
 /// several), the terms ANDed. Index terms hold no `"`, so nothing in them is syntax.
 pub(crate) fn fts5_query(query: &SearchQuery) -> String {
@@ -128,7 +113,22 @@ pub(crate) fn fts5_query(query: &SearchQuery) -> String {
 
 /// A lexeme quoted for a `tsvector` or `tsquery` literal.
 fn pg_lexeme(term: &str) -> String {
-    format!("'{}'", term.replace('\\', "\\\\").replace('\'', "''"))
+    let mut out = String::with_capacity(term.len() + 2);
+    push_lexeme(&mut out, term);
+    out
+}
+
+/// [`pg_lexeme`] onto `out`.
+fn push_lexeme(out: &mut String, term: &str) {
+    out.push('\'');
+    for c in term.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("''"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
 }
 
 /// Words so common that a phrase of them (`"should be"`, `"it is not"`) matches a few of the
@@ -157,33 +157,42 @@ fn pair(first: &str, second: &str) -> Option<String> {
         .then(|| format!("{first} {second}"))
 }
 
-/// What PostgreSQL's `messages.search_terms` holds of `text`: a `tsvector` literal, each term
-/// with its positions (from 1, as `tsvector` counts), and the pairs of [`PAIRED_WORDS`]
-/// without positions.
-pub(crate) fn tsvector_literal(text: &str) -> String {
-    let terms = indexed_terms(text);
-    let mut positions: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+/// What PostgreSQL's `messages.search_terms` holds of a text's `terms`: a `tsvector` literal,
+/// each term with its positions (from 1, as `tsvector` counts), and the pairs of
+/// [`PAIRED_WORDS`] without positions.
+pub(crate) fn tsvector_literal(terms: &IndexedTerms) -> String {
+    let terms: Vec<Option<&str>> = terms.iter().collect();
     let mut pairs: BTreeSet<String> = BTreeSet::new();
-    for (at, term) in terms.iter().enumerate() {
-        let Some(term) = term else { continue };
-        positions.entry(term).or_default().push(at + 1);
-        if let Some(Some(next)) = terms.get(at + 1) {
+    // Positions (from 1) sorted by term, each term's in order: the lexemes as `tsvector`
+    // writes them.
+    let mut positions: Vec<(&str, usize)> = Vec::with_capacity(terms.len());
+    for (i, term) in terms.iter().enumerate() {
+        let Some(term) = *term else { continue };
+        positions.push((term, i + 1));
+        if let Some(Some(next)) = terms.get(i + 1) {
             pairs.extend(pair(term, next));
         }
     }
-    let mut out = String::with_capacity(text.len());
-    for (term, at) in positions {
-        if !out.is_empty() {
-            out.push(' ');
+    positions.sort_by(|a, b| a.0.cmp(b.0));
+    let mut out = String::with_capacity(terms.len() * 10);
+    let mut last: Option<&str> = None;
+    for (term, position) in positions {
+        if last == Some(term) {
+            out.push(',');
+        } else {
+            if last.is_some() {
+                out.push(' ');
+            }
+            push_lexeme(&mut out, term);
+            out.push(':');
+            last = Some(term);
         }
-        out.push_str(&pg_lexeme(term));
-        out.push(':');
-        let list: Vec<String> = at.iter().map(usize::to_string).collect();
-        out.push_str(&list.join(","));
+        // Writing to a `String` cannot fail.
+        let _ = write!(out, "{position}");
     }
     for pair in pairs {
         out.push(' ');
-        out.push_str(&pg_lexeme(&pair));
+        push_lexeme(&mut out, &pair);
     }
     out
 }
@@ -263,10 +272,13 @@ mod tests {
             tsquery_literal(&q),
             "(('fail')) & (('src' <-> 'lexer' <-> 'rs')) & (('near' <-> 'x'))"
         );
-        assert_eq!(tsvector_literal("a cat, a hat"), "'a':1,3 'cat':2 'hat':4");
+        assert_eq!(
+            tsvector_literal(&IndexedTerms::of("a cat, a hat")),
+            "'a':1,3 'cat':2 'hat':4"
+        );
         // Common words in a row are a lexeme too, in the index and in a phrase.
         assert_eq!(
-            tsvector_literal("it should be the end"),
+            tsvector_literal(&IndexedTerms::of("it should be the end")),
             "'be':3 'end':5 'it':1 'should':2 'the':4 'be the' 'it should' 'should be'"
         );
         let q = SearchQuery::parse(r#""should be the end""#).expect("query");
@@ -274,6 +286,52 @@ mod tests {
             tsquery_literal(&q),
             "(('should' <-> 'be' <-> 'the' <-> 'end') & 'should be' & 'be the')"
         );
-        assert_eq!(fts5_document("The cat"), "the cat");
+        assert_eq!(IndexedTerms::of("The cat").document(), "the cat");
+    }
+
+    /// [`tsvector_literal`] as written before it made its terms in one pass: a map of each
+    /// term's positions, each lexeme quoted on its own.
+    fn tsvector_literal_unoptimized(text: &str) -> String {
+        use squash_core::search::tokens::indexed_terms;
+        use std::collections::BTreeMap;
+        let terms = indexed_terms(text);
+        let mut positions: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let mut pairs: BTreeSet<String> = BTreeSet::new();
+        for (at, term) in terms.iter().enumerate() {
+            let Some(term) = term else { continue };
+            positions.entry(term).or_default().push(at + 1);
+            if let Some(Some(next)) = terms.get(at + 1) {
+                pairs.extend(pair(term, next));
+            }
+        }
+        let mut lexemes: Vec<String> = positions
+            .into_iter()
+            .map(|(term, at)| {
+                let at: Vec<String> = at.iter().map(usize::to_string).collect();
+                format!("{}:{}", pg_lexeme(term), at.join(","))
+            })
+            .collect();
+        lexemes.extend(pairs.iter().map(|p| pg_lexeme(p)));
+        lexemes.join(" ")
+    }
+
+    #[test]
+    fn the_tsvector_is_the_one_written_before() {
+        let repeated = "it is the end of the line. ".repeat(60);
+        for text in [
+            "a cat, a hat",
+            "it should be the end",
+            "O'Brien said \\'quoted\\' it's a back\\slash",
+            "Café cafe\u{301} CAFÉ zebra apple Zebra 42 7 42",
+            "",
+            "   ",
+            repeated.as_str(),
+        ] {
+            assert_eq!(
+                tsvector_literal(&IndexedTerms::of(text)),
+                tsvector_literal_unoptimized(text),
+                "{text}"
+            );
+        }
     }
 }

@@ -1,5 +1,7 @@
 use std::collections::HashMap;
 
+use crate::new_row::NewRow;
+
 use squash_core::page::{PageAnchor, PageSpan, PageWindow};
 use squash_core::{
     Conversation, ConversationId, LinkEdit, Message, MessageId, SquashOperation, Thread, ThreadId,
@@ -217,22 +219,37 @@ pub enum ImportOutcome {
 /// in turn, in the one transaction of the import. `expected` is how many messages come: a
 /// sender that stops early (or sends an error) fails the import and nothing is written.
 pub struct MessageChunks {
-    rx: Option<std::sync::mpsc::Receiver<std::result::Result<Vec<Message>, String>>>,
+    rx: Option<std::sync::mpsc::Receiver<std::result::Result<PreparedChunk, String>>>,
     expected: usize,
     received: usize,
 }
 
 /// The sending side of [`MessageChunks`].
 pub struct ChunkSender {
-    tx: std::sync::mpsc::SyncSender<std::result::Result<Vec<Message>, String>>,
+    tx: std::sync::mpsc::SyncSender<std::result::Result<PreparedChunk, String>>,
 }
 
 impl ChunkSender {
     /// Sends the next chunk, or the error that stops the import; waits while `capacity`
     /// chunks are queued. `false` when the store no longer listens (it stopped the import).
+    /// The chunk's rows are made here ([`NewRow`]), on the sender's thread.
     pub fn send(&self, chunk: std::result::Result<Vec<Message>, String>) -> bool {
-        self.tx.send(chunk).is_ok()
+        let prepared = chunk.and_then(|messages| {
+            let rows = messages
+                .iter()
+                .map(NewRow::of)
+                .collect::<crate::Result<Vec<_>>>()
+                .map_err(|e| e.to_string())?;
+            Ok(PreparedChunk { messages, rows })
+        });
+        self.tx.send(prepared).is_ok()
     }
+}
+
+/// A chunk of an import's messages with their rows' computed columns, one row a message.
+pub(crate) struct PreparedChunk {
+    pub messages: Vec<Message>,
+    pub rows: Vec<NewRow>,
 }
 
 impl MessageChunks {
@@ -263,13 +280,13 @@ impl MessageChunks {
 
     /// The next chunk, `None` after the last; waits for the sender (call it where blocking
     /// is allowed).
-    pub(crate) fn next_blocking(&mut self) -> crate::Result<Option<Vec<Message>>> {
+    pub(crate) fn next_blocking(&mut self) -> crate::Result<Option<PreparedChunk>> {
         let Some(rx) = &self.rx else {
             return Ok(None);
         };
         match rx.recv() {
             Ok(Ok(chunk)) => {
-                self.received += chunk.len();
+                self.received += chunk.messages.len();
                 Ok(Some(chunk))
             }
             Ok(Err(e)) => Err(crate::StoreError::Invalid(format!(
@@ -284,7 +301,7 @@ impl MessageChunks {
     }
 
     /// [`next_blocking`](Self::next_blocking) from async code.
-    pub(crate) async fn next(&mut self) -> crate::Result<Option<Vec<Message>>> {
+    pub(crate) async fn next(&mut self) -> crate::Result<Option<PreparedChunk>> {
         use tokio::runtime::{Handle, RuntimeFlavor};
         if self.rx.is_none() {
             return Ok(None);

@@ -20,12 +20,12 @@ macro_rules! undo_segments {
     };
 }
 
-/// SQL that takes migrations 0010 (search terms), 0009 (recall references), 0008 (kinds), 0007
+/// SQL that takes migrations 0011 (terms written by the store), 0010 (search terms), 0009 (recall references), 0008 (kinds), 0007
 /// (segments) and 0006 (search) back out of a SQLite database, for tests that make a database
 /// look as it did before a migration; then `PRAGMA user_version` says which.
 pub const SQLITE_UNDO_SEARCH: &str = concat!(
-    // Before search terms (migration 0010).
-    "DROP TRIGGER messages_terms_insert; DROP TRIGGER messages_terms_fill; \
+    // Before search terms (migration 0010; 0011 dropped its insert trigger).
+    "DROP TRIGGER messages_terms_fill; \
      DROP TRIGGER messages_terms_delete; DROP TABLE message_terms; \
      DROP INDEX squash_operation_sources_by_message; ",
     // Before recall references (migration 0009).

@@ -229,3 +229,71 @@ async fn forget_search(b: &Backend) {
 async fn search_finds_current_messages_on_every_backend() {
     on_every_backend!(search_story);
 }
+
+/// A streamed import (messages arriving in chunks, their rows made on the sending thread) is
+/// indexed like any other; a source that fails mid-way leaves nothing behind, in the index
+/// either.
+async fn streamed_import_story(b: &Backend) {
+    let streamed = |words: [&'static str; 3], fail: bool| async move {
+        let conversation = ConversationId::new();
+        let mut messages: Vec<Message> = words
+            .iter()
+            .map(|w| Message::text(conversation, Role::User, &format!("about the {w}")).unwrap())
+            .collect();
+        let later = messages.split_off(1);
+        let mut batch = single_thread_batch(
+            conversation,
+            messages.clone(),
+            &format!("streamed-{}-{conversation}", b.name),
+            "/tmp/search-streamed",
+        );
+        batch.threads[0].links = std::iter::once(messages[0].id)
+            .chain(later.iter().map(|m| m.id))
+            .collect();
+        let (sender, chunks) = squash_store::MessageChunks::channel(later.len(), 1);
+        let producer = std::thread::spawn(move || {
+            for (i, m) in later.into_iter().enumerate() {
+                let chunk = if fail && i == 1 {
+                    Err("the source went away".to_string())
+                } else {
+                    Ok(vec![m])
+                };
+                if !sender.send(chunk) {
+                    break;
+                }
+            }
+        });
+        let outcome = b.store.import_conversation_chunked(batch, chunks).await;
+        producer.join().unwrap();
+        outcome
+    };
+    streamed(["walrus", "narwhal", "axolotl"], false)
+        .await
+        .unwrap_or_else(|e| panic!("{}: streamed import: {e}", b.name));
+    for word in ["walrus", "narwhal", "axolotls"] {
+        assert_eq!(
+            find(b, word, None).await.hits.len(),
+            1,
+            "{}: {word}",
+            b.name
+        );
+    }
+    let failed = streamed(["pangolin", "quokka", "okapi"], true).await;
+    assert!(
+        failed.is_err(),
+        "{}: a failed source fails the import",
+        b.name
+    );
+    for word in ["pangolin", "quokka", "okapi"] {
+        assert!(
+            find(b, word, None).await.hits.is_empty(),
+            "{}: {word} was left",
+            b.name
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamed_import_is_searchable_on_every_backend() {
+    on_every_backend!(streamed_import_story);
+}

@@ -67,11 +67,17 @@ pub fn searchable_content(content: &[ContentItem]) -> String {
             break;
         }
     }
-    let mut text: String = out
-        .trim_end()
-        .chars()
-        .filter(|c| *c != MARK_START && *c != MARK_END && *c != '\0')
-        .collect();
+    let unwanted = [MARK_START, MARK_END, '\0'];
+    let mut text: String = if out.contains(unwanted) {
+        out.trim_end()
+            .chars()
+            .filter(|c| !unwanted.contains(c))
+            .collect()
+    } else {
+        // Most texts hold none: no second copy.
+        out.truncate(out.trim_end().len());
+        out
+    };
     if text.len() > MAX_INDEXED_BYTES {
         let mut end = MAX_INDEXED_BYTES;
         while !text.is_char_boundary(end) {

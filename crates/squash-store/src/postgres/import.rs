@@ -56,9 +56,21 @@ async fn insert_messages_into(
     messages: &[Message],
     keys: &mut HashMap<MessageId, i64>,
 ) -> Result<()> {
-    for chunk in messages.chunks(CHUNK) {
-        let rows: Vec<NewMessageRow> =
-            chunk.iter().map(NewMessageRow::of).collect::<Result<_>>()?;
+    let rows: Vec<NewMessageRow> = messages
+        .iter()
+        .map(NewMessageRow::of)
+        .collect::<Result<_>>()?;
+    insert_rows(conn, conversation_key, &rows, keys).await
+}
+
+/// Inserts the messages of `rows` and their tool ids, adding each message's key to `keys`.
+async fn insert_rows(
+    conn: &mut PgConnection,
+    conversation_key: i64,
+    rows: &[NewMessageRow],
+    keys: &mut HashMap<MessageId, i64>,
+) -> Result<()> {
+    for rows in rows.chunks(CHUNK) {
         let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
         let ops: Vec<Option<Uuid>> = rows.iter().map(|r| r.squash_operation_id).collect();
         let replies: Vec<Option<Uuid>> = rows.iter().map(|r| r.reply_to).collect();
@@ -119,7 +131,7 @@ async fn insert_messages_into(
         let mut tool_ids = Vec::new();
         let mut tool_keys = Vec::new();
         let mut tool_results = Vec::new();
-        for row in &rows {
+        for row in rows {
             let key = keys.get(&MessageId::from(row.id)).copied().ok_or_else(|| {
                 StoreError::Corrupt("an inserted message did not return its key".into())
             })?;
@@ -252,8 +264,14 @@ pub(super) async fn import_conversation(
 
     let mut message_keys = insert_messages(&mut tx, conversation_key, &batch.messages).await?;
     while let Some(chunk) = more.next().await? {
-        check.messages(&chunk)?;
-        insert_messages_into(&mut tx, conversation_key, &chunk, &mut message_keys).await?;
+        check.messages(&chunk.messages)?;
+        let rows: Vec<NewMessageRow> = chunk
+            .messages
+            .iter()
+            .zip(chunk.rows)
+            .map(|(m, row)| NewMessageRow::with(m, row))
+            .collect();
+        insert_rows(&mut tx, conversation_key, &rows, &mut message_keys).await?;
     }
     check.finish(&batch)?;
 

@@ -8,6 +8,7 @@ use squash_core::{
 };
 use uuid::Uuid;
 
+use crate::new_row::NewRow;
 use crate::provenance::KindColumns;
 use crate::{StoreError, ThreadSnapshot};
 
@@ -174,31 +175,31 @@ pub(super) struct NewMessageRow {
 
 impl NewMessageRow {
     pub fn of(message: &Message) -> Result<Self, StoreError> {
+        Ok(NewMessageRow::with(message, NewRow::of(message)?))
+    }
+
+    /// The row of `message` whose computed columns are made already.
+    pub fn with(message: &Message, row: NewRow) -> Self {
         let refs = message.tool_refs();
         let tool_is_result = std::iter::repeat_n(false, refs.calls.len())
             .chain(std::iter::repeat_n(true, refs.results.len()))
             .collect();
         let tool_ids = refs.calls.into_iter().chain(refs.results).collect();
-        let search_text = crate::search::stored_search_text(message);
-        Ok(NewMessageRow {
+        NewMessageRow {
             id: *message.id.as_uuid(),
             squash_operation_id: message.squash_operation_id.map(|id| *id.as_uuid()),
             reply_to: message.reply_to.map(|id| *id.as_uuid()),
             role: message.role.as_str(),
-            content: to_json(&message.content)?,
-            instructions: if message.instructions.is_empty() {
-                None
-            } else {
-                Some(to_json(&message.instructions)?)
-            },
-            metadata: message.metadata.as_ref().map(to_json).transpose()?,
+            content: row.content,
+            instructions: row.instructions,
+            metadata: row.metadata,
             created_at: message.created_at,
             tool_ids,
             tool_is_result,
-            tokens: crate::tokens::stored_tokens(message),
-            search_terms: crate::search::tsvector_literal(&search_text),
-            search_text,
-        })
+            tokens: row.tokens,
+            search_terms: crate::search::tsvector_literal(&row.terms),
+            search_text: row.search_text,
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use squash_core::ConversationId;
 use tokio::sync::broadcast;
 
 use crate::error::{Entity, StoreError};
+use crate::new_row::IndexedTerms;
 
 /// Applied to every connection. WAL + NORMAL: a crash loses at most the last transactions, never
 /// consistency; the benchmarks' floor uses the same pragmas.
@@ -148,7 +149,8 @@ pub fn open_connection(path: &Path, extra: OpenFlags) -> Result<Connection, Stor
 }
 
 /// `squash_search_terms(text)`: the document of terms the FTS5 table `message_terms` indexes
-/// (`crate::search::fts5_document`), for its triggers (migration 0010). NULL stays NULL.
+/// ([`IndexedTerms`]), for migration 0010 and the fill's trigger. NULL stays
+/// NULL.
 fn register_search_terms(conn: &Connection) -> Result<(), StoreError> {
     use rusqlite::functions::FunctionFlags;
     conn.create_scalar_function(
@@ -159,7 +161,7 @@ fn register_search_terms(conn: &Connection) -> Result<(), StoreError> {
             let text = ctx.get_raw(0).as_str_or_null().map_err(|e| {
                 rusqlite::Error::UserFunctionError(format!("squash_search_terms: {e}").into())
             })?;
-            Ok(text.map(crate::search::fts5_document))
+            Ok(text.map(|t| IndexedTerms::of(t).into_document()))
         },
     )
     .map_err(map_err)

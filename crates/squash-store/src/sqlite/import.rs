@@ -11,7 +11,7 @@ use super::conn::{map_err, taken};
 use super::fetch;
 use super::read::{conversation_key, current_state};
 use super::rows::{self, col, micros};
-use super::write::{insert_links, insert_message, now, touch_conversation};
+use super::write::{insert_links, insert_message, insert_row, now, touch_conversation};
 use crate::check::{self, ImportCheck};
 use crate::error::{Entity, StoreError};
 use crate::types::{
@@ -124,9 +124,9 @@ pub(super) fn import_conversation(
         message_keys.insert(m.id, key);
     }
     while let Some(chunk) = more.next_blocking()? {
-        check.messages(&chunk)?;
-        for m in &chunk {
-            let key = insert_message(tx, conv_key, m)?;
+        check.messages(&chunk.messages)?;
+        for (m, row) in chunk.messages.iter().zip(&chunk.rows) {
+            let key = insert_row(tx, conv_key, m, row)?;
             message_keys.insert(m.id, key);
         }
     }

@@ -60,6 +60,8 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/0008_operation_kinds.sql")),
         M::up(include_str!("migrations/0009_recall_refs.sql")),
         M::up(include_str!("migrations/0010_search_terms.sql")),
+        // 0011 is SQLite's alone.
+        M::up(include_str!("migrations/0011_terms_written.sql")),
     ])
 }
 

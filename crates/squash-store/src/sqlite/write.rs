@@ -10,6 +10,7 @@ use super::links::position_in_thread;
 use super::read::{current_of, load_conversation, thread_key, Current};
 use super::rows::{self, micros};
 use crate::error::{Entity, StoreError};
+use crate::new_row::NewRow;
 use crate::types::{Appended, Direction};
 use crate::Result;
 
@@ -22,13 +23,17 @@ pub(super) fn insert_message(
     conversation_key: i64,
     m: &Message,
 ) -> Result<i64> {
-    let content = serde_json::to_string(&m.content)?;
-    let instructions = if m.instructions.is_empty() {
-        None
-    } else {
-        Some(serde_json::to_string(&m.instructions)?)
-    };
-    let metadata = m.metadata.as_ref().map(serde_json::to_string).transpose()?;
+    insert_row(tx, conversation_key, m, &NewRow::of(m)?)
+}
+
+/// [`insert_message`] with its computed columns made already; the store's one insert of a
+/// message, its terms (migration 0011) and its tool ids.
+pub(super) fn insert_row(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    m: &Message,
+    row: &NewRow,
+) -> Result<i64> {
     tx.prepare_cached(
         "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, content, \
          instructions, metadata, created_at, tokens, search_text) \
@@ -41,16 +46,19 @@ pub(super) fn insert_message(
             m.squash_operation_id.as_ref().map(|i| i.as_bytes()),
             m.reply_to.as_ref().map(|i| i.as_bytes()),
             m.role.as_str(),
-            content,
-            instructions,
-            metadata,
+            row.content,
+            row.instructions,
+            row.metadata,
             micros(m.created_at),
-            crate::tokens::stored_tokens(m),
-            crate::search::stored_search_text(m),
+            row.tokens,
+            row.search_text,
         ])
     })
     .map_err(|e| taken(e, Entity::Message, m.id))?;
     let key = tx.last_insert_rowid();
+    tx.prepare_cached("INSERT INTO message_terms (rowid, terms) VALUES (?1, ?2)")
+        .and_then(|mut s| s.execute(params![key, row.terms.document()]))
+        .map_err(map_err)?;
     let refs = m.tool_refs();
     if !refs.is_empty() {
         let mut stmt = tx
