@@ -11,9 +11,10 @@ use super::conn::{map_err, taken};
 use super::fetch;
 use super::read::{conversation_key, current_state};
 use super::rows::{self, col, micros};
-use super::write::{insert_links, insert_message, insert_row, now, touch_conversation};
+use super::write::{insert_links, insert_message, insert_rows, now, touch_conversation};
 use crate::check::{self, ImportCheck};
 use crate::error::{Entity, StoreError};
+use crate::new_row::NewRow;
 use crate::types::{
     Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks,
 };
@@ -118,17 +119,18 @@ pub(super) fn import_conversation(
     .map_err(|e| taken(e, Entity::Conversation, batch.conversation_id))?;
     let conv_key = tx.last_insert_rowid();
 
-    let mut message_keys: HashMap<MessageId, i64> = HashMap::with_capacity(batch.messages.len());
-    for m in &batch.messages {
-        let key = insert_message(tx, conv_key, m)?;
-        message_keys.insert(m.id, key);
-    }
+    let rows = batch
+        .messages
+        .iter()
+        .map(NewRow::of)
+        .collect::<Result<Vec<_>>>()?;
+    let keys = insert_rows(tx, conv_key, &batch.messages, &rows)?;
+    let mut message_keys: HashMap<MessageId, i64> =
+        batch.messages.iter().map(|m| m.id).zip(keys).collect();
     while let Some(chunk) = more.next_blocking()? {
         check.messages(&chunk.messages)?;
-        for (m, row) in chunk.messages.iter().zip(&chunk.rows) {
-            let key = insert_row(tx, conv_key, m, row)?;
-            message_keys.insert(m.id, key);
-        }
+        let keys = insert_rows(tx, conv_key, &chunk.messages, &chunk.rows)?;
+        message_keys.extend(chunk.messages.iter().map(|m| m.id).zip(keys));
     }
     check.finish(batch)?;
     let thread_keys = insert_threads(tx, conv_key, batch, &message_keys)?;

@@ -2,7 +2,7 @@
 //! switches between threads.
 
 use chrono::Utc;
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::{params, OptionalExtension, ToSql, Transaction};
 use squash_core::{Conversation, ConversationId, Message, ThreadId};
 
 use super::conn::{map_err, taken, touched};
@@ -23,12 +23,60 @@ pub(super) fn insert_message(
     conversation_key: i64,
     m: &Message,
 ) -> Result<i64> {
-    insert_row(tx, conversation_key, m, &NewRow::of(m)?)
+    let keys = insert_rows(
+        tx,
+        conversation_key,
+        std::slice::from_ref(m),
+        &[NewRow::of(m)?],
+    )?;
+    keys.first()
+        .copied()
+        .ok_or_else(|| StoreError::Corrupt(format!("message {} was not inserted", m.id)))
 }
 
-/// [`insert_message`] with its computed columns made already; the store's one insert of a
-/// message, its terms (migration 0011) and its tool ids.
-pub(super) fn insert_row(
+/// Terms a statement writes to FTS5: 2 parameters each, far under SQLite's 32,766.
+const TERMS_CHUNK: usize = 1_000;
+
+/// Inserts `messages`, whose rows' computed columns `rows` holds (one each, in order), and
+/// returns their keys in order: the store's one insert of messages, their tool ids and their
+/// terms (migration 0011). The terms go in one statement a chunk: FTS5 writes its pending
+/// terms out at the end of every statement that changes its table, and a statement a row
+/// made an import write a small index segment a message, and merge them.
+pub(super) fn insert_rows(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    messages: &[Message],
+    rows: &[NewRow],
+) -> Result<Vec<i64>> {
+    let mut keys = Vec::with_capacity(messages.len());
+    for (m, row) in messages.iter().zip(rows) {
+        let key = insert_one(tx, conversation_key, m, row)?;
+        insert_tools(tx, conversation_key, key, m)?;
+        keys.push(key);
+    }
+    let terms: Vec<(i64, &str)> = keys
+        .iter()
+        .zip(rows)
+        .map(|(key, row)| (*key, row.terms.document()))
+        .collect();
+    for chunk in terms.chunks(TERMS_CHUNK) {
+        let values = vec!["(?, ?)"; chunk.len()].join(", ");
+        let mut params: Vec<&dyn ToSql> = Vec::with_capacity(chunk.len() * 2);
+        for (key, terms) in chunk {
+            params.push(key);
+            params.push(terms);
+        }
+        tx.prepare_cached(&format!(
+            "INSERT INTO message_terms (rowid, terms) VALUES {values}"
+        ))
+        .and_then(|mut s| s.execute(params.as_slice()))
+        .map_err(map_err)?;
+    }
+    Ok(keys)
+}
+
+/// The row of one message.
+fn insert_one(
     tx: &Transaction<'_>,
     conversation_key: i64,
     m: &Message,
@@ -55,10 +103,11 @@ pub(super) fn insert_row(
         ])
     })
     .map_err(|e| taken(e, Entity::Message, m.id))?;
-    let key = tx.last_insert_rowid();
-    tx.prepare_cached("INSERT INTO message_terms (rowid, terms) VALUES (?1, ?2)")
-        .and_then(|mut s| s.execute(params![key, row.terms.document()]))
-        .map_err(map_err)?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// The tool-use ids message `key` opens and closes.
+fn insert_tools(tx: &Transaction<'_>, conversation_key: i64, key: i64, m: &Message) -> Result<()> {
     let refs = m.tool_refs();
     if !refs.is_empty() {
         let mut stmt = tx
@@ -77,7 +126,7 @@ pub(super) fn insert_row(
                 .map_err(map_err)?;
         }
     }
-    Ok(key)
+    Ok(())
 }
 
 pub(super) fn insert_links(
