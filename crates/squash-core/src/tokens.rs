@@ -63,7 +63,15 @@ pub fn estimate_tokens(text: &str) -> u64 {
         i += width;
         let mut len: u64 = 1;
         // CJK and symbols are priced per character, so they never form runs.
-        if class.forms_runs() {
+        if matches!(class, CharClass::Letter | CharClass::Digit | CharClass::Punct) {
+            // Classes of ASCII alone: their runs are counted in bytes.
+            let run = bytes[i..]
+                .iter()
+                .position(|&b| !b.is_ascii() || ASCII_CLASSES[usize::from(b)] != class)
+                .unwrap_or(bytes.len() - i);
+            len += run as u64;
+            i += run;
+        } else if class.forms_runs() {
             while i < bytes.len() {
                 let (next, width) = class_at(text, i);
                 if next != class {
