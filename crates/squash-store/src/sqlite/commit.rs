@@ -10,7 +10,7 @@ use super::conn::{map_err, taken};
 use super::links;
 use super::read::{current_of, link_keys, load_thread, message_key, thread_key};
 use super::rows::micros;
-use super::write::{insert_links, insert_message, now, touch_conversation};
+use super::write::{insert_links, insert_messages, now, touch_conversation};
 use crate::check;
 use crate::error::{Entity, StoreError};
 use crate::provenance::KindColumns;
@@ -29,10 +29,12 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
     let conv_key = base.conversation_key;
     let message_count = check::new_link_count(c, base.message_count)?;
     // Ids the links and the operations' sources resolve through without an index lookup each.
-    let mut keys = HashMap::new();
-    for m in &c.messages {
-        keys.insert(m.id, insert_message(tx, conv_key, m)?);
-    }
+    let mut keys: HashMap<MessageId, i64> = c
+        .messages
+        .iter()
+        .map(|m| m.id)
+        .zip(insert_messages(tx, conv_key, &c.messages)?)
+        .collect();
     // A derived thread's layout is cut before its row is written, which carries its tail.
     let new_thread = match &c.links {
         NewLinks::Edit(edit) => {

@@ -1,8 +1,11 @@
 //! Writes to a conversation's current thread in place: messages, links, the append, and the
 //! switches between threads.
 
+use std::collections::HashMap;
+
 use chrono::Utc;
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::types::Value;
+use rusqlite::{params, params_from_iter, OptionalExtension, Transaction};
 use squash_core::{Conversation, ConversationId, Message, ThreadId};
 
 use super::conn::{map_err, taken, touched};
@@ -51,6 +54,116 @@ pub(super) fn insert_message(
     })
     .map_err(|e| taken(e, Entity::Message, m.id))?;
     let key = tx.last_insert_rowid();
+    insert_tools(tx, conversation_key, key, m)?;
+    Ok(key)
+}
+
+/// Rows of one multi-row insert of messages: 11 parameters each, far under SQLite's limit of
+/// 32,766 a statement.
+const MESSAGE_CHUNK: usize = 256;
+
+/// Inserts `messages` and returns their keys, in order, one statement a chunk: FTS5 writes its
+/// pending terms to disk at each statement that changes its table (the statement's
+/// savepoint), so a statement a row made a fit of 2,600 trims write 2,600 small index
+/// segments and merge them, a third of its commit.
+pub(super) fn insert_messages(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    messages: &[Message],
+) -> Result<Vec<i64>> {
+    let mut keys = Vec::with_capacity(messages.len());
+    for chunk in messages.chunks(MESSAGE_CHUNK) {
+        match insert_chunk(tx, conversation_key, chunk) {
+            Ok(chunk_keys) => keys.extend(chunk_keys),
+            // The failed statement changed nothing; a row at a time names the id taken.
+            Err(StoreError::AlreadyExists(..)) => {
+                for m in chunk {
+                    keys.push(insert_message(tx, conversation_key, m)?);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(keys)
+}
+
+/// One multi-row insert of `chunk` (and its tool ids); the keys in `chunk`'s order.
+fn insert_chunk(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    chunk: &[Message],
+) -> Result<Vec<i64>> {
+    let Some(first) = chunk.first() else {
+        return Ok(Vec::new());
+    };
+    let mut values: Vec<Value> = Vec::with_capacity(chunk.len() * 11);
+    for m in chunk {
+        values.extend(message_values(conversation_key, m)?);
+    }
+    let rows = vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; chunk.len()].join(", ");
+    let sql = format!(
+        "INSERT INTO messages (id, conversation_key, squash_operation_id, reply_to, role, \
+         content, instructions, metadata, created_at, tokens, search_text) \
+         VALUES {rows} RETURNING id, key"
+    );
+    // The rows RETURNING gives come in no promised order: matched back by id.
+    let mut by_id: HashMap<Vec<u8>, i64> = HashMap::with_capacity(chunk.len());
+    tx.prepare_cached(&sql)
+        .and_then(|mut s| {
+            let mut rows = s.query(params_from_iter(values.iter()))?;
+            while let Some(row) = rows.next()? {
+                by_id.insert(row.get(0)?, row.get(1)?);
+            }
+            Ok(())
+        })
+        .map_err(|e| taken(e, Entity::Message, first.id))?;
+    let mut keys = Vec::with_capacity(chunk.len());
+    for m in chunk {
+        let key = by_id
+            .get(m.id.as_bytes().as_slice())
+            .copied()
+            .ok_or_else(|| {
+                StoreError::Corrupt(format!("message {} was inserted without its key", m.id))
+            })?;
+        insert_tools(tx, conversation_key, key, m)?;
+        keys.push(key);
+    }
+    Ok(keys)
+}
+
+/// The 11 values of a message's row, in the column order of [`insert_chunk`].
+fn message_values(conversation_key: i64, m: &Message) -> Result<[Value; 11]> {
+    let blob = |id: &[u8; 16]| Value::Blob(id.to_vec());
+    let instructions = if m.instructions.is_empty() {
+        Value::Null
+    } else {
+        Value::Text(serde_json::to_string(&m.instructions)?)
+    };
+    let metadata = match &m.metadata {
+        Some(value) => Value::Text(serde_json::to_string(value)?),
+        None => Value::Null,
+    };
+    Ok([
+        blob(m.id.as_bytes()),
+        Value::Integer(conversation_key),
+        m.squash_operation_id
+            .as_ref()
+            .map_or(Value::Null, |id| blob(id.as_bytes())),
+        m.reply_to
+            .as_ref()
+            .map_or(Value::Null, |id| blob(id.as_bytes())),
+        Value::Text(m.role.as_str().to_owned()),
+        Value::Text(serde_json::to_string(&m.content)?),
+        instructions,
+        metadata,
+        Value::Integer(micros(m.created_at)),
+        Value::Integer(crate::tokens::stored_tokens(m)),
+        Value::Text(crate::search::stored_search_text(m)),
+    ])
+}
+
+/// The tool-use ids message `key` opens and closes.
+fn insert_tools(tx: &Transaction<'_>, conversation_key: i64, key: i64, m: &Message) -> Result<()> {
     let refs = m.tool_refs();
     if !refs.is_empty() {
         let mut stmt = tx
@@ -69,7 +182,7 @@ pub(super) fn insert_message(
                 .map_err(map_err)?;
         }
     }
-    Ok(key)
+    Ok(())
 }
 
 pub(super) fn insert_links(
