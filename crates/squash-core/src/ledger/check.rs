@@ -67,8 +67,10 @@ fn is_path(s: &str) -> bool {
 /// Lower case, backticks and quotes dropped, whitespace collapsed: how a summary may quote a
 /// term differs from how the messages did.
 fn normalise(text: &str) -> String {
-    if text.is_ascii() {
-        return normalise_ascii(text);
+    // One character at a time lower-cases as the whole string does but for the capital sigma,
+    // whose lower case depends on the letters around it.
+    if !text.contains('\u{3a3}') {
+        return normalise_by_char(text);
     }
     text.to_lowercase()
         .replace(['`', '"', '\u{201c}', '\u{201d}'], "")
@@ -77,22 +79,25 @@ fn normalise(text: &str) -> String {
         .join(" ")
 }
 
-/// [`normalise`] of an ASCII text in one pass: a fit checks every trimmed output, and the
-/// general rule's four passes (Unicode lower case, each with its own string) were most of it.
-fn normalise_ascii(text: &str) -> String {
+/// [`normalise`] of a text without a capital sigma, in one pass: a fit checks every trimmed
+/// output, and the general rule's four passes (each with its own string) were most of it.
+fn normalise_by_char(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut space = false;
-    for b in text.bytes() {
-        match b {
-            b'`' | b'"' => {}
-            // What `split_whitespace` splits at in ASCII (the vertical tab too).
-            b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' => space = !out.is_empty(),
-            _ => {
+    for c in text.chars() {
+        match c {
+            '`' | '"' | '\u{201c}' | '\u{201d}' => {}
+            c if c.is_whitespace() => space = !out.is_empty(),
+            c => {
                 if space {
                     out.push(' ');
                     space = false;
                 }
-                out.push(char::from(b.to_ascii_lowercase()));
+                if c.is_ascii() {
+                    out.push(c.to_ascii_lowercase());
+                } else {
+                    out.extend(c.to_lowercase());
+                }
             }
         }
     }
@@ -170,7 +175,7 @@ mod tests {
     }
 
     #[test]
-    fn ascii_is_normalised_as_before() {
+    fn text_is_normalised_as_before() {
         for text in [
             "",
             "   ",
@@ -178,6 +183,8 @@ mod tests {
             "a ` b",
             "a`b\"c",
             "\u{0}\u{1f}\u{7f} CONTROL",
+            "  12\u{2192}fn Main() \u{201c}Quoted\u{201d}\u{a0}\u{2003}İSTANBUL ΣΟΦΟΣ Straße",
+            "ΣΑΣ σας",
         ] {
             assert_eq!(normalise(text), normalise_as_written(text), "{text:?}");
         }
@@ -185,7 +192,11 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn any_ascii_is_normalised_as_before(text in "[\\x00-\\x7f]{0,200}") {
+        fn any_text_is_normalised_as_before(
+            ascii in "[\\x00-\\x7f]{0,200}",
+            text in "\\PC{0,200}",
+        ) {
+            proptest::prop_assert_eq!(normalise(&ascii), normalise_as_written(&ascii));
             proptest::prop_assert_eq!(normalise(&text), normalise_as_written(&text));
         }
     }
