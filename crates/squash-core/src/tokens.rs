@@ -63,7 +63,10 @@ pub fn estimate_tokens(text: &str) -> u64 {
         i += width;
         let mut len: u64 = 1;
         // CJK and symbols are priced per character, so they never form runs.
-        if matches!(class, CharClass::Letter | CharClass::Digit | CharClass::Punct) {
+        if matches!(
+            class,
+            CharClass::Letter | CharClass::Digit | CharClass::Punct
+        ) {
             // Classes of ASCII alone: their runs are counted in bytes.
             let run = bytes[i..]
                 .iter()
