@@ -50,21 +50,39 @@ pub const MESSAGE_OVERHEAD: u64 = 4;
 /// Random base64 is the known weak spot (~0.5×); the prompt never carries it, tool results
 /// show binary data as a placeholder.
 pub fn estimate_tokens(text: &str) -> u64 {
+    // Walked by byte, not by `char`: nearly every byte of what a session holds is ASCII, whose
+    // class is a table look-up, and a fit estimates every output of a session (tens of MB).
+    // Other characters are decoded and classed as `CharClass::of` says, so the count is the
+    // same as a walk by `char` (tested against one).
+    let bytes = text.as_bytes();
     let mut tokens: u64 = 0;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        let class = CharClass::of(c);
+    let mut i = 0;
+    while i < bytes.len() {
+        let (class, width) = class_at(text, i);
+        let mut has_newline = bytes[i] == b'\n';
+        i += width;
         let mut len: u64 = 1;
-        let mut has_newline = c == '\n';
         // CJK and symbols are priced per character, so they never form runs.
-        if class.forms_runs() {
-            while let Some(&next) = chars.peek() {
-                if CharClass::of(next) != class {
+        if matches!(
+            class,
+            CharClass::Letter | CharClass::Digit | CharClass::Punct
+        ) {
+            // Classes of ASCII alone: their runs are counted in bytes.
+            let run = bytes[i..]
+                .iter()
+                .position(|&b| !b.is_ascii() || ASCII_CLASSES[usize::from(b)] != class)
+                .unwrap_or(bytes.len() - i);
+            len += run as u64;
+            i += run;
+        } else if class.forms_runs() {
+            while i < bytes.len() {
+                let (next, width) = class_at(text, i);
+                if next != class {
                     break;
                 }
-                has_newline |= next == '\n';
+                has_newline |= bytes[i] == b'\n';
                 len += 1;
-                chars.next();
+                i += width;
             }
         }
         tokens += match class {
@@ -79,6 +97,32 @@ pub fn estimate_tokens(text: &str) -> u64 {
     }
     tokens.max(text.len() as u64 / 4)
 }
+
+/// The class of the character starting at byte `i` of `text` (a character boundary), and its
+/// length in bytes.
+#[inline]
+fn class_at(text: &str, i: usize) -> (CharClass, usize) {
+    let byte = text.as_bytes()[i];
+    if byte.is_ascii() {
+        return (ASCII_CLASSES[usize::from(byte)], 1);
+    }
+    match text.get(i..).and_then(|rest| rest.chars().next()) {
+        Some(c) => (CharClass::of(c), c.len_utf8()),
+        // Not reached: `i` is always where a character starts.
+        None => (CharClass::Symbol, 1),
+    }
+}
+
+/// `CharClass::of` of each ASCII character.
+const ASCII_CLASSES: [CharClass; 128] = {
+    let mut table = [CharClass::Punct; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = CharClass::of_ascii(b as u8);
+        b += 1;
+    }
+    table
+};
 
 /// The estimated tokens a model reads for `message` when its thread is sent: the text of each
 /// item as `squash_llm`'s conversion sends it, plus [`MESSAGE_OVERHEAD`].
@@ -183,6 +227,20 @@ enum CharClass {
 }
 
 impl CharClass {
+    /// [`CharClass::of`] of an ASCII character, usable in a constant.
+    const fn of_ascii(b: u8) -> CharClass {
+        if b.is_ascii_alphabetic() {
+            CharClass::Letter
+        } else if b.is_ascii_digit() {
+            CharClass::Digit
+        } else if matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r') {
+            // What `char::is_whitespace` takes in ASCII (the vertical tab too).
+            CharClass::Space
+        } else {
+            CharClass::Punct
+        }
+    }
+
     fn of(c: char) -> CharClass {
         if c.is_ascii_alphabetic() {
             CharClass::Letter
@@ -194,6 +252,9 @@ impl CharClass {
             CharClass::Punct
         } else if is_cjk(c) {
             CharClass::Cjk
+        } else if is_plain_symbol(c) {
+            // Spares the Unicode tables for the arrow of every line of a file read (`12→`).
+            CharClass::Symbol
         } else if c.is_alphabetic() {
             CharClass::OtherLetter
         } else if u32::from(c) >= 0x1F000 || ('\u{2600}'..='\u{27BF}').contains(&c) {
@@ -209,6 +270,12 @@ impl CharClass {
             CharClass::Cjk | CharClass::Symbol | CharClass::Pictograph
         )
     }
+}
+
+/// Blocks with neither letters nor spaces, common in tool output: general punctuation
+/// (dashes, quotes, `…`), arrows, box drawing.
+fn is_plain_symbol(c: char) -> bool {
+    matches!(u32::from(c), 0x2010..=0x2027 | 0x2190..=0x21FF | 0x2500..=0x257F)
 }
 
 fn is_cjk(c: char) -> bool {

@@ -258,3 +258,93 @@ fn counts_are_grouped_by_thousands() {
     assert_eq!(format_count(1_234_567), "1,234,567");
     assert_eq!(format_count(u64::MAX), "18,446,744,073,709,551,615");
 }
+
+/// Each character's class as the estimate classed it before its byte walk and the shortcut
+/// for symbol blocks: what `CharClass::of` must still say.
+fn class_as_written(c: char) -> CharClass {
+    if c.is_ascii_alphabetic() {
+        CharClass::Letter
+    } else if c.is_ascii_digit() {
+        CharClass::Digit
+    } else if c.is_whitespace() {
+        CharClass::Space
+    } else if c.is_ascii() {
+        CharClass::Punct
+    } else if is_cjk(c) {
+        CharClass::Cjk
+    } else if c.is_alphabetic() {
+        CharClass::OtherLetter
+    } else if u32::from(c) >= 0x1F000 || ('\u{2600}'..='\u{27BF}').contains(&c) {
+        CharClass::Pictograph
+    } else {
+        CharClass::Symbol
+    }
+}
+
+/// The estimate as written before its byte walk: one `char` at a time.
+fn estimate_by_char(text: &str) -> u64 {
+    let mut tokens: u64 = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let class = class_as_written(c);
+        let mut len: u64 = 1;
+        let mut has_newline = c == '\n';
+        if class.forms_runs() {
+            while let Some(&next) = chars.peek() {
+                if class_as_written(next) != class {
+                    break;
+                }
+                has_newline |= next == '\n';
+                len += 1;
+                chars.next();
+            }
+        }
+        tokens += match class {
+            CharClass::Letter => 1 + (len - 1) / 6,
+            CharClass::Digit => len.div_ceil(3),
+            CharClass::Punct => len.div_ceil(3),
+            CharClass::Space => u64::from(has_newline || len > 1),
+            CharClass::OtherLetter => len.div_ceil(2),
+            CharClass::Cjk | CharClass::Symbol => 1,
+            CharClass::Pictograph => 2,
+        };
+    }
+    tokens.max(text.len() as u64 / 4)
+}
+
+#[test]
+fn every_character_is_classed_as_before() {
+    for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+        assert!(class_as_written(c) == CharClass::of(c), "{c:?}");
+        if c.is_ascii() {
+            assert!(ASCII_CLASSES[c as usize] == CharClass::of(c), "{c:?}");
+        }
+    }
+}
+
+#[test]
+fn the_byte_walk_counts_as_the_char_walk() {
+    let texts = [
+        "",
+        "  12→fn main() {\n    let x = 1;\n  13→}\n",
+        "mixed spaces:\u{a0} \t\n\u{2003}\u{b}\u{c}\r\nend",
+        "accents café naïve Ærøskøbing, Cyrillic привет мир, Greek αβγ",
+        "CJK 这是测试 かな 한국어 ｆｕｌｌ",
+        "emoji 🚀🚀 ☀ ✓ and symbols © ® ™ — “quoted” … ├── src/ └── x",
+        "digits 1234567 3.14159 0x1F600 2026-12-04T15:10:07Z",
+        "punct ();{}[]<>!?@#$%^&*_+=|\\/~`'\",.:-",
+        "\u{0}\u{1}\u{7f}control\u{85}next\u{2028}line\u{2029}para",
+    ];
+    for text in texts {
+        assert_eq!(estimate_tokens(text), estimate_by_char(text), "{text:?}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_text_counts_as_the_char_walk(text in "\\PC{0,200}", ascii in "[ -~\\n\\t]{0,200}") {
+        proptest::prop_assert_eq!(estimate_tokens(&text), estimate_by_char(&text));
+        let mixed = format!("{ascii}{text}{ascii}");
+        proptest::prop_assert_eq!(estimate_tokens(&mixed), estimate_by_char(&mixed));
+    }
+}

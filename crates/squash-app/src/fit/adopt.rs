@@ -42,10 +42,13 @@ impl FitService {
                 }
             }
         }
+        let computed_on = (view.thread.id, view.thread.revision);
+        let trim_sources = super::trim_sources(&plan, view.messages);
         Ok(PlannedFit {
             conversation_id: conversation,
-            computed_on: (view.thread.id, view.thread.revision),
+            computed_on,
             plan,
+            trim_sources,
         })
     }
 }

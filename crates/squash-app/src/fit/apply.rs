@@ -3,6 +3,7 @@
 //! whole plan is one commit.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use serde::Serialize;
 use squash_core::fit::{
@@ -100,7 +101,7 @@ impl FitService {
     /// computes every step, and stores them as one new current thread.
     pub async fn apply(
         &self,
-        planned: PlannedFit,
+        mut planned: PlannedFit,
         best_effort: bool,
         progress: &(dyn Fn(FitProgress<'_>) + Sync),
     ) -> Result<FitOutcome, FitError> {
@@ -121,7 +122,10 @@ impl FitService {
         if plan.steps.is_empty() {
             return Ok(outcome);
         }
-        let computed = self.compute_all(&planned, progress).await?;
+        // The plan's own copy of its trims' sources, unless a clone of the plan shares it.
+        let kept = std::mem::take(&mut planned.trim_sources);
+        let kept = Arc::try_unwrap(kept).unwrap_or_else(|shared| (*shared).clone());
+        let computed = self.compute_all(&planned, kept, progress).await?;
         let committed = self.commit(&planned, &computed).await?;
         outcome.reapplied = committed.reapplied;
         outcome.thread = Some(committed.thread);
@@ -150,11 +154,12 @@ impl FitService {
     async fn compute_all(
         &self,
         planned: &PlannedFit,
+        kept: HashMap<MessageId, Message>,
         progress: &(dyn Fn(FitProgress<'_>) + Sync),
     ) -> Result<Vec<Computed>, FitError> {
         let plan = &planned.plan;
-        let sources = self
-            .trim_sources(plan.steps.iter().chain(&plan.reserve))
+        let mut sources = self
+            .trim_sources(kept, plan.steps.iter().chain(&plan.reserve))
             .await?;
         let mut pending: Vec<FitStep> = plan.steps.iter().rev().cloned().collect();
         let mut reserve = plan.reserve.iter().cloned();
@@ -177,7 +182,7 @@ impl FitService {
                 step: &step,
             });
             done.push(
-                self.compute(planned.conversation_id, step, &sources)
+                self.compute(planned.conversation_id, step, &mut sources)
                     .await?,
             );
         }
@@ -189,21 +194,25 @@ impl FitService {
         Ok(done)
     }
 
-    /// The messages the trims among `steps` replace, read in one go: a fit of a long session
-    /// trims thousands of outputs, and one read each costs more than the trimming itself.
+    /// The messages the trims among `steps` replace: `kept` (what the plan kept of its read),
+    /// and the others read in one go: a fit of a long session trims thousands of outputs, and
+    /// one read each costs more than the trimming itself.
     async fn trim_sources(
         &self,
+        mut kept: HashMap<MessageId, Message>,
         steps: impl Iterator<Item = &FitStep>,
     ) -> Result<HashMap<MessageId, Message>, FitError> {
         let ids: Vec<MessageId> = steps
             .filter(|s| s.action == StepAction::Trim)
             .map(|s| s.sources[0])
+            .filter(|id| !kept.contains_key(id))
             .collect();
         if ids.is_empty() {
-            return Ok(HashMap::new());
+            return Ok(kept);
         }
         let messages = self.engine.service().messages(&ids).await?;
-        Ok(messages.into_iter().map(|m| (m.id, m)).collect())
+        kept.extend(messages.into_iter().map(|m| (m.id, m)));
+        Ok(kept)
     }
 
     fn over_budget(&self, before: u64, budget: u64, done: &[Computed]) -> bool {
@@ -215,22 +224,18 @@ impl FitService {
         &self,
         conversation: ConversationId,
         mut step: FitStep,
-        sources: &HashMap<MessageId, Message>,
+        sources: &mut HashMap<MessageId, Message>,
     ) -> Result<Computed, FitError> {
         let service = self.engine.service();
         match step.action {
             StepAction::Trim => {
-                let fetched;
-                let source = match sources.get(&step.sources[0]) {
+                // Trimmed once, when the commit gives the marks (a trim costs a pass of
+                // regexes over the whole output); a source with nothing to trim fails the
+                // commit then, before anything is written.
+                let source = match sources.remove(&step.sources[0]) {
                     Some(source) => source,
-                    None => {
-                        fetched = service.message(step.sources[0]).await?;
-                        &fetched
-                    }
+                    None => service.message(step.sources[0]).await?,
                 };
-                if trim_message(source, is_request(source), None).is_none() {
-                    return Err(stale_trim(source).into());
-                }
                 Ok(trimmed(service, conversation, step, source))
             }
             StepAction::Line | StepAction::Extract | StepAction::Digest => {
@@ -303,24 +308,23 @@ impl FitService {
     }
 }
 
-/// A trim: the message with its outputs trimmed (when the commit marks it), same role,
-/// pairing and tags.
+/// A trim: the message with its outputs trimmed (when the commit marks it: its content is
+/// made then, from `source`), same role, pairing and tags.
 fn trimmed(
     service: &ConversationService,
     conversation: ConversationId,
     step: FitStep,
-    source: &Message,
+    source: Message,
 ) -> Computed {
     let message = Message {
         reply_to: source.reply_to,
         role: source.role,
-        content: source.content.clone(),
         instructions: source.instructions.clone(),
         metadata: source.metadata.clone(),
         ..Message::new_unchecked(conversation, Role::Assistant, Vec::new())
     };
     let mut computed = offline(service, conversation, step, message, OperationKind::Mask);
-    computed.trim_of = Some(source.clone());
+    computed.trim_of = Some(source);
     computed
 }
 

@@ -7,8 +7,11 @@ mod adopt;
 mod apply;
 mod error;
 
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
 use squash_core::fit::{plan_summaries, FitPlan, FitRequest, Summarizer};
-use squash_core::{ConversationId, Message, ThreadId};
+use squash_core::{ConversationId, Message, MessageId, ThreadId};
 
 pub use apply::{FitOutcome, FitProgress, StepDone};
 pub use error::FitError;
@@ -28,6 +31,9 @@ pub struct PlannedFit {
     /// The thread and revision the plan was made on.
     pub computed_on: (ThreadId, u64),
     pub plan: FitPlan,
+    /// The messages the plan trims, as read when it was made (by id; shared by the plan's
+    /// clones). Those missing are read when the plan is applied.
+    pub(crate) trim_sources: Arc<HashMap<MessageId, Message>>,
 }
 
 /// Plans and applies fits. AI steps go through `engine` (its model and options); masks and
@@ -49,19 +55,49 @@ impl FitService {
         request: FitRequest,
     ) -> Result<PlannedFit, FitError> {
         let view = self.engine.service().current_thread(conversation).await?;
-        // The planner reads summaries, one message at a time: the messages themselves are
-        // read again only for the steps that trim them.
+        // The planner reads summaries, one message at a time, each priced as the store keeps
+        // it (the thread's own rule).
         let mut summarizer = Summarizer::new();
-        for message in &view.messages {
-            summarizer.push(message);
+        if view.message_tokens.len() == view.messages.len() {
+            for (message, &cost) in view.messages.iter().zip(&view.message_tokens) {
+                summarizer.push_costing(message, cost);
+            }
+        } else {
+            for message in &view.messages {
+                summarizer.push(message);
+            }
         }
         let computed_on = (view.thread.id, view.thread.revision);
-        drop(view);
         let plan = plan_summaries(&summarizer.finish(), request);
+        let trim_sources = trim_sources(&plan, view.messages);
         Ok(PlannedFit {
             conversation_id: conversation,
             computed_on,
             plan,
+            trim_sources,
         })
     }
 }
+
+/// The messages among `messages` that the plan's trims (its steps and its reserve) replace:
+/// kept from the read the plan was made on, so that applying it reads none of them again (a
+/// fit of a long session trims tens of thousands of outputs).
+fn trim_sources(plan: &FitPlan, messages: Vec<Message>) -> Arc<HashMap<MessageId, Message>> {
+    let trimmed: HashSet<MessageId> = plan
+        .steps
+        .iter()
+        .chain(&plan.reserve)
+        .filter(|s| s.action == StepAction::Trim)
+        .filter_map(|s| s.sources.first().copied())
+        .collect();
+    Arc::new(
+        messages
+            .into_iter()
+            .filter(|m| trimmed.contains(&m.id))
+            .map(|m| (m.id, m))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests;

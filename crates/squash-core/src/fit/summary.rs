@@ -66,8 +66,14 @@ impl Summarizer {
 
     /// The next message of the thread.
     pub fn push(&mut self, message: &Message) {
+        self.push_costing(message, content_tokens(message.role, &message.content));
+    }
+
+    /// The next message of the thread, whose tokens ([`crate::tokens::message_tokens`]) are
+    /// known already: a store keeps them with each message, and estimating every message of
+    /// a long session again is a fifth of its planning.
+    pub fn push_costing(&mut self, message: &Message, cost: u64) {
         let kind = kind_of(message);
-        let cost = content_tokens(message.role, &message.content);
         let observations = self.observer.observe(message);
         let trimmable = matches!(kind, MessageKind::Request | MessageKind::Agent);
         let trimmed = trimmable

@@ -160,12 +160,14 @@ pub fn trim_text(text: &str, is_error: bool, mark: Option<&Mark>) -> Option<Stri
         (None, true) => "; failed".to_owned(),
         (None, false) => String::new(),
     };
+    // Estimated once for both headers.
+    let cut = tokens.saturating_sub(estimate_tokens(&out));
     let header = |mark: Option<&Mark>| {
         format!(
             "{TRIM_MARKER} kept {} of {} lines{status}, ~{} tokens cut; {}]",
             format_count(keep.len() as u64),
             format_count(lines.len() as u64),
-            format_count(tokens.saturating_sub(estimate_tokens(&out))),
+            format_count(cut),
             where_the_rest_is(mark)
         )
     };
