@@ -14,7 +14,7 @@ const NEW: usize = 2_100;
 
 /// Message `i` of the commit: calls and results in pairs, every tenth with a word of its own.
 fn new_message(conv: ConversationId, i: usize) -> Message {
-    let content = if i % 2 == 0 {
+    let content = if i.is_multiple_of(2) {
         vec![ContentItem::tool_call(
             format!("call_{i}"),
             "Bash",
@@ -33,7 +33,7 @@ fn new_message(conv: ConversationId, i: usize) -> Message {
             false,
         )]
     };
-    let role = if i % 2 == 0 {
+    let role = if i.is_multiple_of(2) {
         Role::Assistant
     } else {
         Role::User
