@@ -141,7 +141,8 @@ impl ConversationService {
     }
 
     /// Stores a conversation whose messages are made while they are stored: a thread reads
-    /// them from the source in chunks and the store writes each in the one transaction.
+    /// them from the source in chunks (and, sending each, makes its rows' computed columns)
+    /// and the store writes each in the one transaction.
     async fn import_streamed(
         &self,
         batch: ImportBatch,

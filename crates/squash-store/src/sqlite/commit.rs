@@ -10,10 +10,9 @@ use super::conn::{map_err, taken};
 use super::links;
 use super::read::{current_of, link_keys, load_thread, message_key, thread_key};
 use super::rows::micros;
-use super::write::{insert_links, insert_rows, now, touch_conversation};
+use super::write::{insert_links, insert_messages, now, touch_conversation};
 use crate::check;
 use crate::error::{Entity, StoreError};
-use crate::new_row::NewRow;
 use crate::provenance::KindColumns;
 use crate::segments::{self, NewThread};
 use crate::types::{Commit, NewLinks};
@@ -30,12 +29,7 @@ pub(super) fn commit_in(tx: &Transaction<'_>, c: &Commit) -> Result<Thread> {
     let conv_key = base.conversation_key;
     let message_count = check::new_link_count(c, base.message_count)?;
     // Ids the links and the operations' sources resolve through without an index lookup each.
-    let rows = c
-        .messages
-        .iter()
-        .map(NewRow::of)
-        .collect::<Result<Vec<_>>>()?;
-    let new_keys = insert_rows(tx, conv_key, &c.messages, &rows)?;
+    let new_keys = insert_messages(tx, conv_key, &c.messages)?;
     let mut keys: HashMap<_, _> = c.messages.iter().map(|m| m.id).zip(new_keys).collect();
     // A derived thread's layout is cut before its row is written, which carries its tail.
     let new_thread = match &c.links {

@@ -11,10 +11,11 @@ use super::conn::{map_err, taken};
 use super::fetch;
 use super::read::{conversation_key, current_state};
 use super::rows::{self, col, micros};
-use super::write::{insert_links, insert_message, insert_rows, now, touch_conversation};
+use super::write::{
+    insert_links, insert_message, insert_messages, insert_rows, now, touch_conversation,
+};
 use crate::check::{self, ImportCheck};
 use crate::error::{Entity, StoreError};
-use crate::new_row::NewRow;
 use crate::types::{
     Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks,
 };
@@ -119,12 +120,7 @@ pub(super) fn import_conversation(
     .map_err(|e| taken(e, Entity::Conversation, batch.conversation_id))?;
     let conv_key = tx.last_insert_rowid();
 
-    let rows = batch
-        .messages
-        .iter()
-        .map(NewRow::of)
-        .collect::<Result<Vec<_>>>()?;
-    let keys = insert_rows(tx, conv_key, &batch.messages, &rows)?;
+    let keys = insert_messages(tx, conv_key, &batch.messages)?;
     let mut message_keys: HashMap<MessageId, i64> =
         batch.messages.iter().map(|m| m.id).zip(keys).collect();
     while let Some(chunk) = more.next_blocking()? {

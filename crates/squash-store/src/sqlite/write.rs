@@ -23,15 +23,23 @@ pub(super) fn insert_message(
     conversation_key: i64,
     m: &Message,
 ) -> Result<i64> {
-    let keys = insert_rows(
-        tx,
-        conversation_key,
-        std::slice::from_ref(m),
-        &[NewRow::of(m)?],
-    )?;
+    let keys = insert_messages(tx, conversation_key, std::slice::from_ref(m))?;
     keys.first()
         .copied()
         .ok_or_else(|| StoreError::Corrupt(format!("message {} was not inserted", m.id)))
+}
+
+/// [`insert_rows`] of `messages`, their rows made here.
+pub(super) fn insert_messages(
+    tx: &Transaction<'_>,
+    conversation_key: i64,
+    messages: &[Message],
+) -> Result<Vec<i64>> {
+    let rows = messages
+        .iter()
+        .map(NewRow::of)
+        .collect::<Result<Vec<_>>>()?;
+    insert_rows(tx, conversation_key, messages, &rows)
 }
 
 /// Terms a statement writes to FTS5: 2 parameters each, far under SQLite's 32,766.
