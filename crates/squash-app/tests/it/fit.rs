@@ -262,19 +262,27 @@ async fn out_of_reach_writes_nothing(b: &Backend) {
 
 async fn hybrid_squashes_the_oldest_runs_with_the_model(b: &Backend) {
     let (conv, original) = session(b, 64).await;
-    let lines_floor = offline(b)
-        .plan(conv, request(0, FitStrategy::Extract))
-        .await
-        .unwrap()
-        .plan
-        .best_reachable;
+    // The smallest budget (in steps of 100) the extract reaches without digests: the runs'
+    // extracts are what the model's squashes take the place of.
+    let mut runs_floor = 0;
+    loop {
+        let p = offline(b)
+            .plan(conv, request(runs_floor, FitStrategy::Extract))
+            .await
+            .unwrap()
+            .plan;
+        if p.fits() && p.steps.iter().all(|s| s.action != StepAction::Digest) {
+            break;
+        }
+        runs_floor = runs_floor.max(p.best_reachable) + 100;
+    }
     let fake = Arc::new(FakeModel::new());
     for _ in 0..40 {
         fake.push_text("Ran the report tests one by one; the failing ones were fixed.");
     }
     let fitter = FitService::new(SquashEngine::new(b.service.clone(), fake.clone()));
     let planned = fitter
-        .plan(conv, request(lines_floor + 50, FitStrategy::Hybrid))
+        .plan(conv, request(runs_floor, FitStrategy::Hybrid))
         .await
         .unwrap();
     let outcome = fitter.apply(planned, true, &quiet).await.unwrap();

@@ -9,6 +9,7 @@ use crate::message::{ContentItem, Role};
 use crate::text::patterns;
 use crate::tokens::content_tokens;
 
+use super::brief::brief;
 use super::summary::MessageSummary;
 
 /// A line or an extract, with its price and what it no longer states.
@@ -33,9 +34,10 @@ pub(crate) enum Form {
     /// The terse ledger of a span (the work between two kept messages, or its oldest part),
     /// each fact once: a file read or edited again, a command run again is said once.
     Digest,
-    /// A digest without the looks around that ended well: the last level, for budgets below
-    /// what the digests reach.
-    Lean,
+    /// A digest without the looks around that ended well, for budgets below what the digests
+    /// reach; below it (depth 1 ..= [`super::brief::BRIEF_DEPTHS`]), the same cut down to the
+    /// facts that tell most ([`brief`]).
+    Lean(u8),
 }
 
 /// The line of a step, or the extract of a run, from the summaries of `positions`.
@@ -59,8 +61,12 @@ pub(crate) fn extract(
             shortened = digest(&full, Looks::Listed);
             &shortened
         }
-        Form::Lean => {
+        Form::Lean(0) => {
             shortened = lean(&full);
+            &shortened
+        }
+        Form::Lean(depth) => {
+            shortened = brief(&lean(&full), depth);
             &shortened
         }
         _ => &full,
@@ -71,7 +77,7 @@ pub(crate) fn extract(
             (_, []) => "(reasoning, no facts)".to_owned(),
             (Form::Line, _) => leads.join(" "),
             // A terse extract of nothing but narration says only that much.
-            (Form::Terse | Form::Digest | Form::Lean, _) => {
+            (Form::Terse | Form::Digest | Form::Lean(_), _) => {
                 format!("({} messages without facts)", leads.len())
             }
             (Form::Run, _) => leads
@@ -88,7 +94,7 @@ pub(crate) fn extract(
                 .map(|f| f.text.as_str())
                 .collect::<Vec<_>>()
                 .join("; "),
-            Form::Run | Form::Terse | Form::Digest | Form::Lean => run_text(ledger),
+            Form::Run | Form::Terse | Form::Digest | Form::Lean(_) => run_text(ledger),
         }
     };
     let check = check_facts(&full, &text);
@@ -214,7 +220,7 @@ fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
 /// Commits a digest lists of its looks around at most.
 const COMMITS_LISTED: usize = 8;
 
-/// What a lean digest keeps of `ledger` (see [`Form::Lean`]): a digest whose looks around are
+/// What a lean digest keeps of `ledger` (see [`Form::Lean`], depth 0): a digest whose looks around are
 /// only the commits they named, without the notes the other facts state.
 fn lean(ledger: &Ledger) -> Ledger {
     let mut lean = digest(ledger, Looks::CommitsOnly);
@@ -389,7 +395,7 @@ mod tests {
         );
         assert!(digest.contains("`cargo test` → ok: 12 passed"), "{digest}");
         assert!(!digest.contains("ls src"), "{digest}");
-        let lean = extract(&s, all, Form::Lean).text;
+        let lean = extract(&s, all, Form::Lean(0)).text;
         assert!(lean.contains("Commits named: 47c3efb0"), "{lean}");
         assert!(!lean.contains("Looked around"), "{lean}");
     }

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::brief::BRIEF_DEPTHS;
 use super::runs::digest_sizes;
 
 /// What a fit may do to the steps it does not keep.
@@ -113,8 +114,9 @@ pub(crate) enum Unit {
     Terse(usize),
     /// Replace the first `n` groups of a span (by index) by their digest.
     Digest(usize, usize),
-    /// Replace a whole span by its lean digest.
-    Lean(usize),
+    /// Replace a whole span by its lean digest at a depth (0: lean; 1 ..= `BRIEF_DEPTHS`:
+    /// brief).
+    Lean(usize, u8),
 }
 
 impl Unit {
@@ -126,7 +128,7 @@ impl Unit {
             Unit::Merge(..) => 4,
             Unit::Terse(_) => 5,
             Unit::Digest(..) => 6,
-            Unit::Lean(_) => 7,
+            Unit::Lean(..) => 7,
         }
     }
 }
@@ -140,6 +142,8 @@ pub(crate) struct Degradable {
     pub runs: usize,
     pub group_runs: Vec<usize>,
     pub span_groups: Vec<usize>,
+    /// The deepest a span's lean digest may go (0: lean, never brief).
+    pub deepest: u8,
 }
 
 /// Every unit the planner may take, in the order it takes them: level by level as `strategy`
@@ -166,7 +170,10 @@ pub(crate) fn degrade_order(strategy: FitStrategy, d: &Degradable) -> Vec<Unit> 
                             .map(|n| Unit::Digest(sp, n)),
                     );
                 }
-                units.extend((0..d.span_groups.len()).map(Unit::Lean));
+                // Depth by depth, so that no span is briefer than an older one.
+                for depth in 0..=d.deepest.min(BRIEF_DEPTHS) {
+                    units.extend((0..d.span_groups.len()).map(|sp| Unit::Lean(sp, depth)));
+                }
             }
         }
     }

@@ -15,6 +15,7 @@
 //! work on (`runs.rs`); the planner (`planner.rs`); reaching a budget, and what gives way when
 //! it is out of reach (`reach.rs`).
 
+mod brief;
 mod extracts;
 mod level_report;
 mod levels;

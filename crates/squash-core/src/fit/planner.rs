@@ -29,6 +29,8 @@ pub(crate) struct Planner<'a> {
     s: &'a [MessageSummary],
     layout: &'a Layout,
     strategy: FitStrategy,
+    /// The deepest a lean digest may go ([`super::brief`]).
+    deepest: u8,
     pub total: u64,
     /// Per message: its step, if it is in one.
     step_of: Vec<Option<usize>>,
@@ -45,14 +47,20 @@ pub(crate) struct Planner<'a> {
     tersed: Vec<bool>,
     spans: Vec<Span>,
     span_of: Vec<usize>,
-    /// Per span: how many of its groups its digest covers (0: none), and whether it is lean.
+    /// Per span: how many of its groups its digest covers (0: none), and how lean its digest
+    /// of the whole is (0: not; depth + 1).
     digested: Vec<usize>,
-    leaned: Vec<bool>,
+    leaned: Vec<u8>,
     applied: Vec<Applied>,
 }
 
 impl<'a> Planner<'a> {
-    pub fn new(s: &'a [MessageSummary], layout: &'a Layout, strategy: FitStrategy) -> Planner<'a> {
+    pub fn new(
+        s: &'a [MessageSummary],
+        layout: &'a Layout,
+        strategy: FitStrategy,
+        deepest: u8,
+    ) -> Planner<'a> {
         let mut step_of = vec![None; s.len()];
         for (k, step) in layout.steps.iter().enumerate() {
             for i in step.positions() {
@@ -82,6 +90,7 @@ impl<'a> Planner<'a> {
             s,
             layout,
             strategy,
+            deepest,
             total: s.iter().map(|m| m.cost).sum(),
             step_of,
             trimmed: vec![false; s.len()],
@@ -95,7 +104,7 @@ impl<'a> Planner<'a> {
             groups,
             group_of,
             digested: vec![0; spans.len()],
-            leaned: vec![false; spans.len()],
+            leaned: vec![0; spans.len()],
             spans,
             span_of,
             applied: Vec::new(),
@@ -110,7 +119,7 @@ impl<'a> Planner<'a> {
         self.merged.fill(0);
         self.tersed.fill(false);
         self.digested.fill(0);
-        self.leaned.fill(false);
+        self.leaned.fill(0);
         self.applied.clear();
     }
 
@@ -131,6 +140,7 @@ impl<'a> Planner<'a> {
                 runs: self.runs.len(),
                 group_runs: self.groups.iter().map(|g| g.runs.len()).collect(),
                 span_groups: self.spans.iter().map(|sp| sp.groups.len()).collect(),
+                deepest: self.deepest,
             },
         )
     }
@@ -155,9 +165,9 @@ impl<'a> Planner<'a> {
                     (self.group_cost(g, all), self.terse(g).cost)
                 }
                 Unit::Digest(sp, n) => (self.span_cost(sp, n), self.digest(sp, n).cost),
-                Unit::Lean(sp) => {
+                Unit::Lean(sp, depth) => {
                     let all = self.spans[sp].groups.len();
-                    (self.span_cost(sp, all), self.lean(sp).cost)
+                    (self.span_cost(sp, all), self.lean(sp, depth).cost)
                 }
             };
             let saved = now.saturating_sub(after);
@@ -167,6 +177,7 @@ impl<'a> Planner<'a> {
             let before = match unit {
                 Unit::Merge(g, _) => self.merged[g],
                 Unit::Digest(sp, _) => self.digested[sp],
+                Unit::Lean(sp, _) => usize::from(self.leaned[sp]),
                 _ => 0,
             };
             self.set(unit, true, before);
@@ -211,7 +222,7 @@ impl<'a> Planner<'a> {
 
     fn digest_covers(&self, g: usize) -> bool {
         let sp = self.span_of[g];
-        self.leaned[sp] || g < self.spans[sp].groups.start + self.digested[sp]
+        self.leaned[sp] > 0 || g < self.spans[sp].groups.start + self.digested[sp]
     }
 
     fn merged_covers(&self, r: usize) -> bool {
@@ -231,8 +242,8 @@ impl<'a> Planner<'a> {
             Unit::Run(r) => self.merged_covers(r),
             Unit::Merge(g, n) => self.digest_covers(g) || self.tersed[g] || self.merged[g] > n,
             Unit::Terse(g) => self.digest_covers(g),
-            Unit::Digest(sp, n) => self.leaned[sp] || self.digested[sp] > n,
-            Unit::Lean(_) => false,
+            Unit::Digest(sp, n) => self.leaned[sp] > 0 || self.digested[sp] > n,
+            Unit::Lean(sp, depth) => self.leaned[sp] > depth + 1,
         }
     }
 
@@ -244,7 +255,13 @@ impl<'a> Planner<'a> {
             Unit::Merge(g, n) => self.merged[g] = if on { n } else { before },
             Unit::Terse(g) => self.tersed[g] = on,
             Unit::Digest(sp, n) => self.digested[sp] = if on { n } else { before },
-            Unit::Lean(sp) => self.leaned[sp] = on,
+            Unit::Lean(sp, depth) => {
+                self.leaned[sp] = if on {
+                    depth + 1
+                } else {
+                    u8::try_from(before).unwrap_or(0)
+                }
+            }
         }
     }
 
@@ -291,8 +308,8 @@ impl<'a> Planner<'a> {
 
     /// What the first `n` groups of span `sp` cost now.
     fn span_cost(&mut self, sp: usize, n: usize) -> u64 {
-        if self.leaned[sp] {
-            return self.lean(sp).cost;
+        if let Some(depth) = self.leaned[sp].checked_sub(1) {
+            return self.lean(sp, depth).cost;
         }
         let start = self.spans[sp].groups.start;
         let digested = self.digested[sp].min(n);
@@ -367,13 +384,17 @@ impl<'a> Planner<'a> {
         &self.spans[sp].digests[at].1
     }
 
-    fn lean(&mut self, sp: usize) -> &Extract {
-        if self.spans[sp].lean.is_none() {
-            let all = self.spans[sp].groups.len();
-            let rendered = extract(self.s, self.positions_of_groups(sp, all), Form::Lean);
-            self.spans[sp].lean = Some(rendered);
+    fn lean(&mut self, sp: usize, depth: u8) -> &Extract {
+        let at = usize::from(depth);
+        if self.spans[sp].lean.len() <= at {
+            self.spans[sp].lean.resize_with(at + 1, || None);
         }
-        self.spans[sp].lean.as_ref().expect("rendered above")
+        if self.spans[sp].lean[at].is_none() {
+            let all = self.spans[sp].groups.len();
+            let rendered = extract(self.s, self.positions_of_groups(sp, all), Form::Lean(depth));
+            self.spans[sp].lean[at] = Some(rendered);
+        }
+        self.spans[sp].lean[at].as_ref().expect("rendered above")
     }
 
     fn positions_of_groups(&self, sp: usize, n: usize) -> std::ops::RangeInclusive<usize> {
@@ -387,8 +408,8 @@ impl<'a> Planner<'a> {
     pub fn steps(&mut self) -> Vec<FitStep> {
         let mut out = Vec::new();
         for sp in 0..self.spans.len() {
-            if self.leaned[sp] {
-                out.extend(self.unit_step(Unit::Lean(sp)));
+            if let Some(depth) = self.leaned[sp].checked_sub(1) {
+                out.extend(self.unit_step(Unit::Lean(sp, depth)));
             } else if self.digested[sp] > 0 {
                 out.extend(self.unit_step(Unit::Digest(sp, self.digested[sp])));
             }
@@ -439,7 +460,7 @@ impl<'a> Planner<'a> {
             }
             Unit::Terse(g) => (squash, self.positions_of_runs(self.groups[g].runs.clone())),
             Unit::Digest(sp, n) => (StepAction::Digest, self.positions_of_groups(sp, n)),
-            Unit::Lean(sp) => {
+            Unit::Lean(sp, _) => {
                 let all = self.spans[sp].groups.len();
                 (StepAction::Digest, self.positions_of_groups(sp, all))
             }
@@ -458,7 +479,7 @@ impl<'a> Planner<'a> {
             Unit::Merge(g, n) => clone_of(self.merge(g, n)),
             Unit::Terse(g) => clone_of(self.terse(g)),
             Unit::Digest(sp, n) => clone_of(self.digest(sp, n)),
-            Unit::Lean(sp) => clone_of(self.lean(sp)),
+            Unit::Lean(sp, depth) => clone_of(self.lean(sp, depth)),
         };
         let estimated = action == StepAction::Ai;
         Some(FitStep {

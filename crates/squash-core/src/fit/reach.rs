@@ -2,6 +2,7 @@
 //! summaries), and when the budget is out of reach with what is kept, what gives way — the
 //! least that reaches it.
 
+use super::brief::BRIEF_DEPTHS;
 use super::level_report::level_reports;
 use super::levels::Unit;
 use super::plan::{FitPlan, Protection};
@@ -27,10 +28,12 @@ const RECENT_HALVINGS: u32 = 3;
 /// is out of reach with what is kept, what is kept gives way, the least that reaches it: the
 /// newest steps kept by default — half, a quarter, an eighth, none (a share the person asked
 /// for stays as asked) — then the oldest requests, which join the digest of the work that
-/// answered them (the newest request always stays as typed).
+/// answered them (the newest request always stays as typed). Only when even that does not
+/// reach it do the digests go brief ([`super::brief`]): first with every request kept, then
+/// folding the fewest oldest ones again.
 pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
     let default = request.keep_recent_tokens();
-    let mut plan = plan_keeping(s, request, default, 0);
+    let mut plan = plan_keeping(s, request, default, 0, 0);
     if plan.fits() {
         return plan;
     }
@@ -41,25 +44,42 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
                 continue;
             }
             keep = shrunk;
-            plan = plan_keeping(s, request, keep, 0);
+            plan = plan_keeping(s, request, keep, 0, 0);
             if plan.fits() {
                 return plan;
             }
         }
     }
+    let folded = fold_fewest(s, request, keep, 0, plan);
+    if folded.fits() {
+        return folded;
+    }
+    let brief = plan_keeping(s, request, keep, 0, BRIEF_DEPTHS);
+    fold_fewest(s, request, keep, BRIEF_DEPTHS, brief)
+}
+
+/// The plan that folds the fewest oldest requests into digests and reaches the budget, or the
+/// one that folds all but the newest when none does; `plan` folds none.
+fn fold_fewest(
+    s: &[MessageSummary],
+    request: FitRequest,
+    keep: u64,
+    deepest: u8,
+    plan: FitPlan,
+) -> FitPlan {
     let requests = plan.turns;
-    if requests < 2 {
+    if plan.fits() || requests < 2 {
         return plan;
     }
-    // Fold the fewest oldest requests that reach the budget: more folded never costs more.
-    let most = plan_keeping(s, request, keep, requests - 1);
+    // More folded never costs more: the fewest that reach the budget are found by halving.
+    let most = plan_keeping(s, request, keep, requests - 1, deepest);
     if !most.fits() {
         return most;
     }
     let (mut lo, mut hi, mut found) = (1, requests - 1, most);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        let p = plan_keeping(s, request, keep, mid);
+        let p = plan_keeping(s, request, keep, mid, deepest);
         if p.fits() {
             hi = mid;
             found = p;
@@ -71,15 +91,16 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
 }
 
 /// The plan that keeps the newest steps up to `keep_recent` tokens and the requests but the
-/// oldest `folded`.
+/// oldest `folded`, its digests going at most `deepest` below lean.
 fn plan_keeping(
     s: &[MessageSummary],
     request: FitRequest,
     keep_recent: u64,
     folded: usize,
+    deepest: u8,
 ) -> FitPlan {
     let layout = layout(s, keep_recent, request.keep_last, folded);
-    let mut planner = Planner::new(s, &layout, request.strategy);
+    let mut planner = Planner::new(s, &layout, request.strategy, deepest);
     let tokens_before = planner.total;
     // A fitted thread says once how to recall what its steps took out.
     let how = crate::recall::how_tokens();

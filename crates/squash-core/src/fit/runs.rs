@@ -33,8 +33,8 @@ pub(crate) struct Span {
     pub groups: Range<usize>,
     /// Digests of the span's first groups, by how many groups they cover.
     pub digests: Vec<(usize, Extract)>,
-    /// The lean digest of the whole span.
-    pub lean: Option<Extract>,
+    /// The lean digests of the whole span, by depth.
+    pub lean: Vec<Option<Extract>>,
 }
 
 /// How many of a span's first groups its digests cover, smallest first: doubling, so that
@@ -74,7 +74,7 @@ pub(crate) fn partition(layout: &Layout) -> (Vec<Run>, Vec<Group>, Vec<Span>) {
                     _ => spans.push(Span {
                         groups: g..g + 1,
                         digests: Vec::new(),
-                        lean: None,
+                        lean: Vec::new(),
                     }),
                 }
             }

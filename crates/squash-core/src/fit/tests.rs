@@ -433,7 +433,15 @@ fn each_request_keeps_its_own_digest() {
 
 #[test]
 fn the_newest_steps_give_way_before_a_budget_is_refused() {
-    let thread = session(40, 5);
+    // A long request stays as typed: the floor is high enough that the default share of the
+    // newest steps (a fifth of the budget) holds several steps and does not fit beside it.
+    let mut thread = session(40, 5);
+    thread[1].content = vec![ContentItem::UserMessage {
+        text: format!(
+            "Make every test in crates/report pass. {}",
+            "Keep the report format stable for the dashboards that read it. ".repeat(40)
+        ),
+    }];
     let floor = plan_fit(
         &thread.iter().collect::<Vec<_>>(),
         FitRequest {
@@ -508,4 +516,69 @@ fn the_oldest_requests_join_a_digest_only_when_nothing_else_reaches_the_budget()
     // A folded request is in the digest of its work, with the file it read.
     assert!(text.contains("module_0"), "{text}");
     assert!(text.contains("/w/src/module_0.rs"), "{text}");
+}
+
+#[test]
+fn below_every_digest_the_digest_goes_brief_keeping_every_file_and_the_fix() {
+    // One request, then forty steps, each reading its own file and running its own tests;
+    // one run fails and the next edit fixes it.
+    let mut thread = session(0, 0);
+    let conv = thread[0].conversation_id;
+    for t in 0..40 {
+        thread.extend(call_and_result(
+            conv,
+            &format!("toolu_r{t}"),
+            "Read",
+            serde_json::json!({"file_path": format!("/w/src/part_{t}.rs")}),
+            "fn f() {}\n".repeat(40),
+        ));
+        let output = if t == 20 {
+            "error[E0599]: no method named `frob` found\nProcess exited with code 101".to_owned()
+        } else {
+            format!("test result: ok. {} passed; 0 failed", 10 + t)
+        };
+        thread.extend(call_and_result(
+            conv,
+            &format!("toolu_t{t}"),
+            "Bash",
+            serde_json::json!({"command": format!("cargo test part_{t}")}),
+            output,
+        ));
+    }
+    let floor = plan(&thread, 0, FitStrategy::Extract);
+    // The smallest keeps every file and no run.
+    let smallest: String = of_action(&floor, StepAction::Digest)
+        .iter()
+        .filter_map(|s| s.text.clone())
+        .collect();
+    assert!((0..40).all(|t| smallest.contains(&format!("/w/src/part_{t}.rs"))));
+    assert!(!smallest.contains("cargo test"), "{smallest}");
+    // Halfway between it and the smallest budget whose digest says every run: within the
+    // budget, every file, the failure and its fix, and some of the runs.
+    let runs_at = |budget: u64| {
+        let p = plan(&thread, budget, FitStrategy::Extract);
+        let text: String = applied(&thread, &p)
+            .0
+            .iter()
+            .map(crate::render::message_text)
+            .collect();
+        text.matches("cargo test").count()
+    };
+    let every_run = (floor.best_reachable..)
+        .step_by(50)
+        .find(|&b| runs_at(b) >= 41)
+        .expect("a budget that says every run");
+    let budget = (floor.best_reachable + every_run) / 2;
+    let p = plan(&thread, budget, FitStrategy::Extract);
+    assert!(p.fits(), "{} > {budget}", p.tokens_after);
+    let (after, real) = applied(&thread, &p);
+    assert_priced(real, &p);
+    let text: String = after.iter().map(crate::render::message_text).collect();
+    assert!(
+        (0..40).all(|t| text.contains(&format!("/w/src/part_{t}.rs"))),
+        "{text}"
+    );
+    assert!(text.contains("E0599"), "{text}");
+    let runs = text.matches("cargo test").count();
+    assert!(0 < runs && runs < 41, "{runs}: {text}");
 }

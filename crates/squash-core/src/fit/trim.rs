@@ -33,6 +33,9 @@ const LINE_MAX_CHARS: usize = 200;
 const BASE_LINES: usize = 10;
 const LINES_PER_EXTRA: usize = 25;
 const MAX_LINES: usize = 40;
+/// A paste inside a request keeps fewer: the person's words around it stay whole, and the
+/// agent has acted on it already.
+const PASTE_MAX_LINES: usize = 12;
 /// Reasoning keeps at most this many sentences.
 const REASONING_SENTENCES: usize = 4;
 
@@ -124,6 +127,11 @@ fn trim_item(item: &ContentItem, role: Role, mark: Option<&Mark>) -> Option<Cont
 /// `text` trimmed to the lines that carry facts, or `None` when it is short, trimmed already,
 /// or trimming would save less than half.
 pub fn trim_text(text: &str, is_error: bool, mark: Option<&Mark>) -> Option<String> {
+    trim_lines(text, is_error, mark, MAX_LINES)
+}
+
+/// [`trim_text`] keeping at most `max_lines` lines.
+fn trim_lines(text: &str, is_error: bool, mark: Option<&Mark>, max_lines: usize) -> Option<String> {
     if text.starts_with(TRIM_MARKER) {
         return None;
     }
@@ -136,7 +144,7 @@ pub fn trim_text(text: &str, is_error: bool, mark: Option<&Mark>) -> Option<Stri
         return None;
     }
     let lines: Vec<&str> = text.lines().collect();
-    let keep = chosen_lines(text, &lines);
+    let keep = chosen_lines(text, &lines, max_lines);
     let mut out = String::new();
     let mut previous: Option<usize> = None;
     for &i in &keep {
@@ -189,8 +197,8 @@ fn where_the_rest_is(mark: Option<&Mark>) -> String {
 
 /// Which lines to keep, in order: what went wrong and how it ended first, then the lines
 /// naming paths, the first and last lines, then lines with numbers, up to the cap.
-fn chosen_lines(text: &str, lines: &[&str]) -> Vec<usize> {
-    let cap = (BASE_LINES + lines.len() / LINES_PER_EXTRA).min(MAX_LINES);
+fn chosen_lines(text: &str, lines: &[&str], max_lines: usize) -> Vec<usize> {
+    let cap = (BASE_LINES + lines.len() / LINES_PER_EXTRA).min(max_lines);
     let mut chosen = vec![false; lines.len()];
     let mut count = 0;
     let mut take = |i: usize, chosen: &mut Vec<bool>| {
@@ -288,7 +296,7 @@ fn trim_paste(item: &ContentItem, mark: Option<&Mark>) -> Option<ContentItem> {
         let block = paste_at(&lines, i);
         if block.len() >= PASTE_MIN_LINES {
             let pasted = lines[block.clone()].join("\n");
-            match trim_text(&pasted, false, mark) {
+            match trim_lines(&pasted, false, mark, PASTE_MAX_LINES) {
                 Some(t) => {
                     out.push(t);
                     changed = true;
