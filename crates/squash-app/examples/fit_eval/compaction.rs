@@ -3,7 +3,8 @@
 //! the compaction is imported into a fresh store, fitted with the defaults and no model at 25%
 //! of its tokens and at the size of the agent's summary, read back, and scored — as is the
 //! agent's summary itself — by the specifics the history held ([`super::specifics`]) and by
-//! key facts written by hand (testdata/eval/compaction_facts.json).
+//! key facts written by hand (testdata/eval/compaction_facts.json, the tuning set, and
+//! compaction_facts_heldout.json beside it, sessions no tuning has seen).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -31,6 +32,9 @@ pub struct Entry {
     #[serde(default)]
     pub agent: Option<String>,
     pub facts: Vec<Vec<String>>,
+    /// Of the held-out set (set when read from compaction_facts_heldout.json).
+    #[serde(default)]
+    pub held_out: bool,
 }
 
 /// A session cut at its compaction.
@@ -52,6 +56,9 @@ pub struct Case {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Row {
     pub case: String,
+    /// Of a held-out session (testdata/SOURCES.md, "Held-out sessions (issue 29)").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub held_out: bool,
     pub method: String,
     pub history_messages: usize,
     pub history_tool_calls: usize,
@@ -77,8 +84,18 @@ pub struct Row {
 pub fn load(root: &Path, facts: &Path) -> Result<Vec<Case>, String> {
     let read =
         |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
-    let entries: Vec<Entry> =
+    let mut entries: Vec<Entry> =
         serde_json::from_str(&read(facts)?).map_err(|e| format!("{}: {e}", facts.display()))?;
+    // The held-out sessions, beside the tuning set: none of them was read while tuning.
+    let heldout = facts.with_file_name("compaction_facts_heldout.json");
+    if heldout != facts && heldout.exists() {
+        let read_set: Vec<Entry> = serde_json::from_str(&read(&heldout)?)
+            .map_err(|e| format!("{}: {e}", heldout.display()))?;
+        entries.extend(read_set.into_iter().map(|mut e| {
+            e.held_out = true;
+            e
+        }));
+    }
     let mut questions: Vec<super::recall::Question> = Vec::new();
     // The first set was the tuning set of the search's second part and tool exchanges; the
     // held-out set was written afterwards, by someone who saw neither the search nor its
@@ -157,6 +174,7 @@ pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
     if !absent.is_empty() {
         return vec![Row {
             case: case.entry.name.clone(),
+            held_out: case.entry.held_out,
             method: "key facts".into(),
             error: Some(format!(
                 "facts the history does not hold (fix the case): {absent:?}"
@@ -176,6 +194,7 @@ pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
     let mut rows = Vec::new();
     let mut agent = Row {
         case: case.entry.name.clone(),
+        held_out: case.entry.held_out,
         method: "agent's /compact summary".into(),
         tokens_after: summary_tokens,
         messages_after: 1,
@@ -191,6 +210,7 @@ pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
     ] {
         let mut row = Row {
             case: case.entry.name.clone(),
+            held_out: case.entry.held_out,
             method: label.into(),
             history_tool_calls: calls,
             ..Row::default()
@@ -350,7 +370,8 @@ pub fn recall_table(rows: &[Row]) -> String {
          |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let methods = ["25%", "summary's size", "smallest reachable"];
-    let mut sums = [RecallSum::default(); 3];
+    // The tuning set's sums, then the held-out set's.
+    let mut sums = [[RecallSum::default(); 3]; 2];
     for r in rows.iter().filter(|r| r.error.is_none()) {
         let Some(s) = &r.recall else { continue };
         let Some(m) = methods.iter().position(|m| r.method.contains(m)) else {
@@ -369,30 +390,45 @@ pub fn recall_table(rows: &[Row]) -> String {
             cell((s.answered, s.questions)),
             cell((s.held_answered, s.held_questions)),
         ));
-        sums[m].add(r.tokens_after, s);
+        sums[usize::from(r.held_out)][m].add(r.tokens_after, s);
     }
-    for (m, sum) in methods.iter().zip(sums) {
-        out.push_str(&format!(
-            "| **all** | {m} | {} | | {} ({}) | {} | **{}** | **{}** | **{}** |\n",
-            format_count(sum.tokens),
-            format_count(sum.marks),
-            pct(sum.marks as usize, sum.tokens as usize),
-            sum.left,
-            cell((sum.back, sum.left)),
-            cell((sum.answered, sum.asked)),
-            cell((sum.held_answered, sum.held_asked)),
-        ));
+    let held_out = rows.iter().any(|r| r.held_out);
+    for (set, label) in [(0, "**all**"), (1, "**all, held out**")] {
+        if set == 1 && !held_out {
+            continue;
+        }
+        for (m, sum) in methods.iter().zip(sums[set]) {
+            out.push_str(&format!(
+                "| {label} | {m} | {} | | {} ({}) | {} | **{}** | **{}** | **{}** |\n",
+                format_count(sum.tokens),
+                format_count(sum.marks),
+                pct(sum.marks as usize, sum.tokens as usize),
+                sum.left,
+                cell((sum.back, sum.left)),
+                cell((sum.answered, sum.asked)),
+                cell((sum.held_answered, sum.held_asked)),
+            ));
+        }
     }
     out.push_str(
         "\nAnswered by the messages that hold every word alone (no tool exchange, no \
          all-but-one part), for comparison:\n",
     );
-    for (m, sum) in methods.iter().zip(sums) {
+    for (m, sum) in methods.iter().zip(sums[0]) {
         out.push_str(&format!(
             "- {m}: questions {}, held-out {}\n",
             cell((sum.plain, sum.asked)),
             cell((sum.held_plain, sum.held_asked)),
         ));
+    }
+    if held_out {
+        for (m, sum) in methods.iter().zip(sums[1]) {
+            out.push_str(&format!(
+                "- {m}, held-out sessions: questions {}, held-out {}\n",
+                cell((sum.plain, sum.asked)),
+                cell((sum.held_plain, sum.held_asked)),
+            ));
+        }
     }
     out
 }
@@ -453,10 +489,12 @@ fn cell(t: (usize, usize)) -> String {
     format!("{}/{} ({})", t.0, t.1, pct(t.0, t.1))
 }
 
-/// A method's sums over the cases: kept and total per kind of specific, and of key facts.
-type MethodSums = (String, [(usize, usize); 7], (usize, usize));
+/// A method's sums over the cases of one set (held out or not): kept and total per kind of
+/// specific, and of key facts.
+type MethodSums = (bool, String, [(usize, usize); 7], (usize, usize));
 
-/// The QUALITY.md table: one row per case and method, then the sums per method.
+/// The QUALITY.md table: one row per case and method, then the sums per method over the tuning
+/// set, then over the held-out set.
 pub fn table(rows: &[Row]) -> String {
     let mut out = String::from(
         "| session | method | history: messages, tool calls, tokens | budget | tokens after (of the history; of the budget) | files touched | commands | paths | numbers | error lines | all specifics | relative paths accepted | key facts | seconds |\n\
@@ -493,10 +531,13 @@ pub fn table(rows: &[Row]) -> String {
             cell((r.facts_kept, r.facts_total)),
             r.seconds,
         ));
-        let entry = match sums.iter_mut().find(|(m, _, _)| *m == r.method) {
+        let entry = match sums
+            .iter_mut()
+            .find(|(h, m, _, _)| *h == r.held_out && *m == r.method)
+        {
             Some(e) => e,
             None => {
-                sums.push((r.method.clone(), [(0, 0); 7], (0, 0)));
+                sums.push((r.held_out, r.method.clone(), [(0, 0); 7], (0, 0)));
                 sums.last_mut().expect("pushed")
             }
         };
@@ -505,15 +546,22 @@ pub fn table(rows: &[Row]) -> String {
             (r.specifics.lenient, r.specifics.all().1),
         ];
         for (i, k) in kinds.iter().chain(extra.iter()).enumerate() {
-            entry.1[i].0 += k.0;
-            entry.1[i].1 += k.1;
+            entry.2[i].0 += k.0;
+            entry.2[i].1 += k.1;
         }
-        entry.2 .0 += r.facts_kept;
-        entry.2 .1 += r.facts_total;
+        entry.3 .0 += r.facts_kept;
+        entry.3 .1 += r.facts_total;
     }
-    for (method, k, f) in sums {
+    // The tuning set's sums first, then the held-out set's.
+    sums.sort_by_key(|(held_out, _, _, _)| *held_out);
+    for (held_out, method, k, f) in sums {
+        let label = if held_out {
+            "**all, held out**"
+        } else {
+            "**all**"
+        };
         out.push_str(&format!(
-            "| **all** | {method} | | | | {} | {} | {} | {} | {} | **{}** | {} | {} | |\n",
+            "| {label} | {method} | | | | {} | {} | {} | {} | {} | **{}** | {} | {} | |\n",
             cell(k[0]),
             cell(k[1]),
             cell(k[2]),
