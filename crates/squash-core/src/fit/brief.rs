@@ -1,6 +1,6 @@
 //! The last level of a fit without a model: a lean digest cut down, depth by depth, to the
-//! facts that tell most. Every file touched stays at every depth (the agent goes on with
-//! them); of the other facts each depth keeps an eighth fewer, the most telling, the last
+//! facts that tell most. Every file touched and every request stays at every depth (the agent
+//! goes on with those files, and a folded request is said nowhere else); of the other facts each depth keeps an eighth fewer, the most telling, the last
 //! depth none: fine steps, so that the budget is reached with as few facts gone as it allows. What a brief digest leaves out stays one recall away, like everything a fit
 //! takes out — so that any budget down to what stays as it is can be reached.
 
@@ -15,7 +15,7 @@ pub(crate) const BRIEF_DEPTHS: u8 = 8;
 /// What a brief digest at `depth` (1 ..= [`BRIEF_DEPTHS`]) keeps of `lean`.
 pub(crate) fn brief(lean: &Ledger, depth: u8) -> Ledger {
     let mut others: Vec<usize> = (0..lean.facts.len())
-        .filter(|&i| lean.facts[i].kind != FactKind::File)
+        .filter(|&i| !always_kept(lean.facts[i].kind))
         .collect();
     let left = usize::from(BRIEF_DEPTHS.saturating_sub(depth));
     let kept = (others.len() * left).div_ceil(usize::from(BRIEF_DEPTHS));
@@ -27,20 +27,23 @@ pub(crate) fn brief(lean: &Ledger, depth: u8) -> Ledger {
         .facts
         .iter()
         .enumerate()
-        .filter(|(i, f)| f.kind == FactKind::File || keep.contains(i))
+        .filter(|(i, f)| always_kept(f.kind) || keep.contains(i))
         .map(|(_, f)| f.clone())
         .collect();
     Ledger { facts }
 }
 
-/// How telling a fact is, lowest first: what was asked, what broke and what fixed it, what
+fn always_kept(kind: FactKind) -> bool {
+    matches!(kind, FactKind::File | FactKind::Request)
+}
+
+/// How telling a fact is, lowest first: what broke and what fixed it, what
 /// was decided, the commits made, what was left open, the runs that failed and those that
 /// printed counts (a test tally), the answers, then the values and the other runs.
 fn rank(ledger: &Ledger, i: usize) -> u8 {
     let fact = &ledger.facts[i];
     let said = fact.text.split_once(" → ").map(|(_, how)| how);
     match fact.kind {
-        FactKind::Request => 0,
         FactKind::Fix => 1,
         FactKind::Error => 2,
         FactKind::Decision => 3,
@@ -52,7 +55,7 @@ fn rank(ledger: &Ledger, i: usize) -> u8 {
         }
         FactKind::Answer => 8,
         FactKind::Value => 9,
-        FactKind::Command | FactKind::File => 10,
+        FactKind::Command | FactKind::File | FactKind::Request => 10,
     }
 }
 
@@ -76,7 +79,7 @@ mod tests {
     }
 
     #[test]
-    fn each_depth_keeps_every_file_and_the_most_telling_half_of_the_rest() {
+    fn each_depth_keeps_every_file_and_request_and_the_most_telling_of_the_rest() {
         let lean = Ledger {
             facts: vec![
                 fact(FactKind::Request, "asked"),
@@ -89,9 +92,21 @@ mod tests {
                 fact(FactKind::Answer, "it works"),
             ],
         };
-        // Six other facts: at depth 4 of 8, three; at 6, two (rounded up); at 8, none.
+        // The request and the files stay; of the five other facts, at depth 4 of 8 three
+        // (rounded up), at 6 two, at 7 one, at 8 none.
         assert_eq!(
             texts(&brief(&lean, 4)),
+            [
+                "asked",
+                "Edited src/a.rs",
+                "`git commit` → ok: [main 1a2b3c4]",
+                "fixed E0425",
+                "Read src/b.rs",
+                "it works"
+            ]
+        );
+        assert_eq!(
+            texts(&brief(&lean, 6)),
             [
                 "asked",
                 "Edited src/a.rs",
@@ -101,16 +116,12 @@ mod tests {
             ]
         );
         assert_eq!(
-            texts(&brief(&lean, 6)),
+            texts(&brief(&lean, 7)),
             ["asked", "Edited src/a.rs", "fixed E0425", "Read src/b.rs"]
         );
         assert_eq!(
-            texts(&brief(&lean, 7)),
-            ["asked", "Edited src/a.rs", "Read src/b.rs"]
-        );
-        assert_eq!(
             texts(&brief(&lean, BRIEF_DEPTHS)),
-            ["Edited src/a.rs", "Read src/b.rs"]
+            ["asked", "Edited src/a.rs", "Read src/b.rs"]
         );
     }
 

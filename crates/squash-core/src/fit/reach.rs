@@ -29,8 +29,9 @@ const RECENT_HALVINGS: u32 = 3;
 /// newest steps kept by default — half, a quarter, an eighth, none (a share the person asked
 /// for stays as asked) — then the oldest requests, which join the digest of the work that
 /// answered them (the newest request always stays as typed). Only when even that does not
-/// reach it do the digests go brief ([`super::brief`]): first with every request kept, then
-/// folding the fewest oldest ones again.
+/// reach it do the digests go brief ([`super::brief`]), with every request but the newest
+/// folded: a folded request stays a line of its digest at every depth, where a request kept as
+/// typed would take the room of the facts a brief digest drops.
 pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
     let default = request.keep_recent_tokens();
     let mut plan = plan_keeping(s, request, default, 0, 0);
@@ -54,8 +55,8 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
     if folded.fits() {
         return folded;
     }
-    let brief = plan_keeping(s, request, keep, 0, BRIEF_DEPTHS);
-    fold_fewest(s, request, keep, BRIEF_DEPTHS, brief)
+    let most = folded.turns.saturating_sub(1);
+    plan_keeping(s, request, keep, most, BRIEF_DEPTHS)
 }
 
 /// The plan that folds the fewest oldest requests into digests and reaches the budget, or the
