@@ -1,6 +1,7 @@
 //! The last level of a fit without a model: a lean digest cut down, depth by depth, to the
-//! facts that tell most. Every file touched and every request stays at every depth (the agent
-//! goes on with those files, and a folded request is said nowhere else); of the other facts each depth keeps an eighth fewer, the most telling, the last
+//! facts that tell most. Every file touched stays at every depth (the agent goes on with them),
+//! every request at every depth but the last (a folded request is said nowhere else, so it goes
+//! only when nothing else is left to give the budget); of the other facts each depth keeps an eighth fewer, the most telling, the last
 //! depth none: fine steps, so that the budget is reached with as few facts gone as it allows. What a brief digest leaves out stays one recall away, like everything a fit
 //! takes out — so that any budget down to what stays as it is can be reached.
 
@@ -15,7 +16,7 @@ pub(crate) const BRIEF_DEPTHS: u8 = 8;
 /// What a brief digest at `depth` (1 ..= [`BRIEF_DEPTHS`]) keeps of `lean`.
 pub(crate) fn brief(lean: &Ledger, depth: u8) -> Ledger {
     let mut others: Vec<usize> = (0..lean.facts.len())
-        .filter(|&i| !always_kept(lean.facts[i].kind))
+        .filter(|&i| !always_kept(lean.facts[i].kind, depth))
         .collect();
     let left = usize::from(BRIEF_DEPTHS.saturating_sub(depth));
     let kept = (others.len() * left).div_ceil(usize::from(BRIEF_DEPTHS));
@@ -27,14 +28,14 @@ pub(crate) fn brief(lean: &Ledger, depth: u8) -> Ledger {
         .facts
         .iter()
         .enumerate()
-        .filter(|(i, f)| always_kept(f.kind) || keep.contains(i))
+        .filter(|(i, f)| always_kept(f.kind, depth) || keep.contains(i))
         .map(|(_, f)| f.clone())
         .collect();
     Ledger { facts }
 }
 
-fn always_kept(kind: FactKind) -> bool {
-    matches!(kind, FactKind::File | FactKind::Request)
+fn always_kept(kind: FactKind, depth: u8) -> bool {
+    kind == FactKind::File || kind == FactKind::Request && depth < BRIEF_DEPTHS
 }
 
 /// How telling a fact is, lowest first: what broke and what fixed it, what
@@ -79,7 +80,8 @@ mod tests {
     }
 
     #[test]
-    fn each_depth_keeps_every_file_and_request_and_the_most_telling_of_the_rest() {
+    fn each_depth_keeps_every_file_and_request_and_the_most_telling_of_the_rest_the_last_only_files(
+    ) {
         let lean = Ledger {
             facts: vec![
                 fact(FactKind::Request, "asked"),
@@ -92,8 +94,8 @@ mod tests {
                 fact(FactKind::Answer, "it works"),
             ],
         };
-        // The request and the files stay; of the five other facts, at depth 4 of 8 three
-        // (rounded up), at 6 two, at 7 one, at 8 none.
+        // The files stay, and the request but at the last depth; of the five other facts, at
+        // depth 4 of 8 three (rounded up), at 6 two, at 7 one, at 8 none.
         assert_eq!(
             texts(&brief(&lean, 4)),
             [
@@ -121,7 +123,7 @@ mod tests {
         );
         assert_eq!(
             texts(&brief(&lean, BRIEF_DEPTHS)),
-            ["asked", "Edited src/a.rs", "Read src/b.rs"]
+            ["Edited src/a.rs", "Read src/b.rs"]
         );
     }
 
