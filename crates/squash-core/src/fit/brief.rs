@@ -1,25 +1,36 @@
 //! The last level of a fit without a model: a lean digest cut down, depth by depth, to the
-//! facts that tell most. Every file touched stays at every depth (the agent goes on with them),
-//! every request at every depth but the last (a folded request is said nowhere else, so it goes
-//! only when nothing else is left to give the budget); of the other facts each depth keeps an eighth fewer, the most telling, the last
-//! depth none: fine steps, so that the budget is reached with as few facts gone as it allows. What a brief digest leaves out stays one recall away, like everything a fit
-//! takes out — so that any budget down to what stays as it is can be reached.
+//! facts that tell most. Every file touched stays at every depth (the agent goes on with
+//! them); of the other facts each depth keeps fewer, the most telling — an eighth fewer at a
+//! time down to an eighth, then half as many at each depth down to none — so that the budget
+//! is reached with as few facts gone as it allows, in a span of ten facts as in one of ten
+//! thousand. What a brief digest leaves out stays one recall away, like everything a fit takes
+//! out, so that any budget down to what stays as it is can be reached.
 
 use std::cmp::Reverse;
 use std::collections::HashSet;
 
 use crate::ledger::{FactKind, Ledger};
 
-/// Depths below the lean digest: seven eighths of its other facts, three quarters, …, none.
-pub(crate) const BRIEF_DEPTHS: u8 = 8;
+/// Depths below the lean digest: seven eighths of its other facts, three quarters, …, an
+/// eighth, then a sixteenth, a thirty-second, …, then none.
+pub(crate) const BRIEF_DEPTHS: u8 = 16;
+const EIGHTHS: u8 = 8;
+
+/// How many of `n` facts a brief digest at `depth` keeps.
+fn kept(n: usize, depth: u8) -> usize {
+    match depth {
+        d if d >= BRIEF_DEPTHS => 0,
+        d if d < EIGHTHS => (n * usize::from(EIGHTHS - d)).div_ceil(usize::from(EIGHTHS)),
+        d => n.div_ceil(1 << (d - EIGHTHS + 4)),
+    }
+}
 
 /// What a brief digest at `depth` (1 ..= [`BRIEF_DEPTHS`]) keeps of `lean`.
 pub(crate) fn brief(lean: &Ledger, depth: u8) -> Ledger {
     let mut others: Vec<usize> = (0..lean.facts.len())
-        .filter(|&i| !always_kept(lean.facts[i].kind, depth))
+        .filter(|&i| lean.facts[i].kind != FactKind::File)
         .collect();
-    let left = usize::from(BRIEF_DEPTHS.saturating_sub(depth));
-    let kept = (others.len() * left).div_ceil(usize::from(BRIEF_DEPTHS));
+    let kept = kept(others.len(), depth);
     // Most telling first; between facts of one rank, the newer (the ledger keeps the
     // conversation's order within a kind).
     others.sort_by_key(|&i| (rank(lean, i), Reverse(i)));
@@ -28,23 +39,21 @@ pub(crate) fn brief(lean: &Ledger, depth: u8) -> Ledger {
         .facts
         .iter()
         .enumerate()
-        .filter(|(i, f)| always_kept(f.kind, depth) || keep.contains(i))
+        .filter(|(i, f)| f.kind == FactKind::File || keep.contains(i))
         .map(|(_, f)| f.clone())
         .collect();
     Ledger { facts }
 }
 
-fn always_kept(kind: FactKind, depth: u8) -> bool {
-    kind == FactKind::File || kind == FactKind::Request && depth < BRIEF_DEPTHS
-}
-
-/// How telling a fact is, lowest first: what broke and what fixed it, what
-/// was decided, the commits made, what was left open, the runs that failed and those that
-/// printed counts (a test tally), the answers, then the values and the other runs.
+/// How telling a fact is, lowest first: what was asked (a folded request is said nowhere
+/// else), what broke and what fixed it, what was decided, the commits made, what was left
+/// open, the runs that failed and those that printed counts (a test tally), the answers, then
+/// the values and the other runs.
 fn rank(ledger: &Ledger, i: usize) -> u8 {
     let fact = &ledger.facts[i];
     let said = fact.text.split_once(" → ").map(|(_, how)| how);
     match fact.kind {
+        FactKind::Request => 0,
         FactKind::Fix => 1,
         FactKind::Error => 2,
         FactKind::Decision => 3,
@@ -56,13 +65,13 @@ fn rank(ledger: &Ledger, i: usize) -> u8 {
         }
         FactKind::Answer => 8,
         FactKind::Value => 9,
-        FactKind::Command | FactKind::File | FactKind::Request => 10,
+        FactKind::Command | FactKind::File => 10,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{brief, BRIEF_DEPTHS};
+    use super::{brief, kept, BRIEF_DEPTHS};
     use crate::ids::MessageId;
     use crate::ledger::{Fact, FactKind, Ledger};
 
@@ -94,21 +103,10 @@ mod tests {
                 fact(FactKind::Answer, "it works"),
             ],
         };
-        // The files stay, and the request but at the last depth; of the five other facts, at
-        // depth 4 of 8 three (rounded up), at 6 two, at 7 one, at 8 none.
+        // The files stay; of the six other facts, at depth 4 three, at 6 two (rounded up), at
+        // 7 one, and at 8 (a sixteenth) still one; at the last none.
         assert_eq!(
             texts(&brief(&lean, 4)),
-            [
-                "asked",
-                "Edited src/a.rs",
-                "`git commit` → ok: [main 1a2b3c4]",
-                "fixed E0425",
-                "Read src/b.rs",
-                "it works"
-            ]
-        );
-        assert_eq!(
-            texts(&brief(&lean, 6)),
             [
                 "asked",
                 "Edited src/a.rs",
@@ -118,12 +116,26 @@ mod tests {
             ]
         );
         assert_eq!(
-            texts(&brief(&lean, 7)),
+            texts(&brief(&lean, 6)),
             ["asked", "Edited src/a.rs", "fixed E0425", "Read src/b.rs"]
+        );
+        assert_eq!(texts(&brief(&lean, 7)), texts(&brief(&lean, 8)));
+        assert_eq!(
+            texts(&brief(&lean, 7)),
+            ["asked", "Edited src/a.rs", "Read src/b.rs"]
         );
         assert_eq!(
             texts(&brief(&lean, BRIEF_DEPTHS)),
             ["Edited src/a.rs", "Read src/b.rs"]
+        );
+    }
+
+    #[test]
+    fn depths_go_by_eighths_then_by_halves_down_to_none() {
+        let counts: Vec<usize> = (1..=BRIEF_DEPTHS).map(|d| kept(10_000, d)).collect();
+        assert_eq!(
+            counts,
+            [8750, 7500, 6250, 5000, 3750, 2500, 1250, 625, 313, 157, 79, 40, 20, 10, 5, 0]
         );
     }
 

@@ -30,8 +30,8 @@ const RECENT_HALVINGS: u32 = 3;
 /// for stays as asked) — then the oldest requests, which join the digest of the work that
 /// answered them (the newest request always stays as typed). Only when even that does not
 /// reach it do the digests go brief ([`super::brief`]), with every request but the newest
-/// folded: a folded request stays a line of its digest at every depth but the last, where a
-/// request kept as typed would take the room of the facts a brief digest drops.
+/// folded: a folded request is a line of its digest, the last kind of fact a brief digest lets
+/// go, where a request kept as typed would take the room of the facts it drops.
 pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
     let default = request.keep_recent_tokens();
     let mut plan = plan_keeping(s, request, default, 0, 0);
