@@ -192,7 +192,11 @@ const COVERED_ELSEWHERE: [&str; 5] = [
 ];
 /// Real Codex rollouts with a compaction, read by the fit's evaluation against the agent's own
 /// compaction (`examples/fit_eval`); tests/it/import_accounting.rs imports them.
-const COVERED_BY_FIT_EVAL: [&str; 2] = ["codex-compacted-019ed893", "codex-compacted-019f1111"];
+const COVERED_BY_FIT_EVAL: [&str; 3] = [
+    "codex-compacted-019d473b",
+    "codex-compacted-019ed893",
+    "codex-compacted-019f1111",
+];
 /// Files of the data folder whose readers' tests and tests/it/agent_formats.rs check them (Gemini
 /// CLI, opencode, claude.ai), and the dump opencode's store is rebuilt from.
 const COVERED_BY_AGENT_FORMATS: [&str; 4] = [
