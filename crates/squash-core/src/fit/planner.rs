@@ -52,6 +52,8 @@ pub(crate) struct Planner<'a> {
     digested: Vec<usize>,
     leaned: Vec<u8>,
     applied: Vec<Applied>,
+    /// The first unit [`Planner::degrade`] has not looked at.
+    cursor: usize,
 }
 
 impl<'a> Planner<'a> {
@@ -108,6 +110,7 @@ impl<'a> Planner<'a> {
             spans,
             span_of,
             applied: Vec::new(),
+            cursor: 0,
         }
     }
 
@@ -121,6 +124,7 @@ impl<'a> Planner<'a> {
         self.digested.fill(0);
         self.leaned.fill(0);
         self.applied.clear();
+        self.cursor = 0;
     }
 
     /// The units taken, in order (given back or not).
@@ -149,12 +153,15 @@ impl<'a> Planner<'a> {
         matches!(self.layout.keep[i], Keep::No | Keep::Request) && self.s[i].trims()
     }
 
-    /// Takes units in order until the thread holds `budget`.
+    /// Takes units in order until the thread holds `budget`; called again with a smaller
+    /// budget, goes on from the first unit it has not looked at.
     pub fn degrade(&mut self, budget: u64) {
-        for unit in self.units() {
+        let units = self.units();
+        while let Some(&unit) = units.get(self.cursor) {
             if self.total <= budget {
                 break;
             }
+            self.cursor += 1;
             let (now, after) = match unit {
                 Unit::Trim(i) => (self.s[i].cost, self.s[i].trimmed_cost),
                 Unit::Line(k) => (self.step_cost(k), self.line(k).cost),

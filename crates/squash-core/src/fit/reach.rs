@@ -106,13 +106,19 @@ fn plan_keeping(
     // A fitted thread says once how to recall what its steps took out.
     let how = crate::recall::how_tokens();
     let budget = request.budget.saturating_sub(how);
-    planner.degrade(0);
-    let best_reachable = planner.total + how;
-    let all: Vec<Unit> = planner.taken();
-    planner.reset(tokens_before);
     planner.degrade(budget);
     let taken = planner.taken().len();
-    if planner.total <= budget {
+    let fits = planner.total <= budget;
+    // A plan that misses its budget has taken every unit: it is the smallest reachable. One
+    // that fits goes on to find it, then takes its own units again (rendered once, kept).
+    if fits {
+        planner.degrade(0);
+    }
+    let best_reachable = planner.total + how;
+    let all: Vec<Unit> = planner.taken();
+    if fits {
+        planner.reset(tokens_before);
+        planner.degrade(budget);
         planner.give_back(budget);
     }
     let steps = planner.steps();
