@@ -51,7 +51,7 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
             }
         }
     }
-    let folded = fold_fewest(s, request, keep, 0, plan);
+    let folded = fold_fewest(s, request, keep, plan);
     if folded.fits() {
         return folded;
     }
@@ -59,28 +59,22 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
     plan_keeping(s, request, keep, most, BRIEF_DEPTHS)
 }
 
-/// The plan that folds the fewest oldest requests into digests and reaches the budget, or the
-/// one that folds all but the newest when none does; `plan` folds none.
-fn fold_fewest(
-    s: &[MessageSummary],
-    request: FitRequest,
-    keep: u64,
-    deepest: u8,
-    plan: FitPlan,
-) -> FitPlan {
+/// The plan that folds the fewest oldest requests into digests (none brief) and reaches the
+/// budget, or the one that folds all but the newest when none does; `plan` folds none.
+fn fold_fewest(s: &[MessageSummary], request: FitRequest, keep: u64, plan: FitPlan) -> FitPlan {
     let requests = plan.turns;
     if plan.fits() || requests < 2 {
         return plan;
     }
     // More folded never costs more: the fewest that reach the budget are found by halving.
-    let most = plan_keeping(s, request, keep, requests - 1, deepest);
+    let most = plan_keeping(s, request, keep, requests - 1, 0);
     if !most.fits() {
         return most;
     }
     let (mut lo, mut hi, mut found) = (1, requests - 1, most);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        let p = plan_keeping(s, request, keep, mid, deepest);
+        let p = plan_keeping(s, request, keep, mid, 0);
         if p.fits() {
             hi = mid;
             found = p;
