@@ -164,6 +164,9 @@ cases.append({"name": "claude-init-empty-repo", "origin": "session", "session": 
 # Conversations without tools (issue 28); the held-out ones were not looked at while tuning.
 from chats import chats
 cases.extend(chats)
+# A second held-out set (issue 28): five real oasst chats and three hand-written ones.
+from chats_heldout2 import chats_heldout2
+cases.extend(chats_heldout2)
 
 json.dump(cases, open("testdata/eval/cases.json", "w"), indent=1)
 print(f"{len(cases)} cases")
