@@ -8,6 +8,7 @@
 mod gist;
 mod lines;
 mod meta;
+pub mod shorten;
 
 use crate::ledger::Ledger;
 use crate::message::Message;
