@@ -11,7 +11,7 @@ use squash_llm::{
     CancellationToken, ChatMessage, ChatModel, ChatRequest, ChatResponse, StopReason,
 };
 
-use super::options::{SquashOptions, BRIEF_MAX_OUTPUT_TOKENS, SHORTEN_MAX_OUTPUT_TOKENS};
+use super::options::{SquashOptions, BRIEF_MAX_OUTPUT_TOKENS};
 use super::SquashError;
 
 /// A callback that receives the answer's text as it streams in.
@@ -30,8 +30,6 @@ pub enum SquashStage {
     Repairing,
     /// The answers were unusable; the extractive squash stands in.
     FallingBack,
-    /// Asking the model to shorten the note's prose lines.
-    Shortening,
 }
 
 /// A callback told about each stage.
@@ -64,10 +62,6 @@ impl Asker<'_> {
     pub fn max_output(&self, style: PromptStyle) -> u32 {
         match style {
             PromptStyle::Brief => self.options.max_output_tokens.min(BRIEF_MAX_OUTPUT_TOKENS),
-            PromptStyle::Shorten => self
-                .options
-                .max_output_tokens
-                .min(SHORTEN_MAX_OUTPUT_TOKENS),
             _ => self.options.max_output_tokens,
         }
     }

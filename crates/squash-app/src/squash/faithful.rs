@@ -4,11 +4,10 @@
 //! usable answer comes. The user never waits for nothing, never gets a fact the messages did
 //! not have, and never gets a note longer than what it replaces.
 
-use squash_core::ledger::{check_facts, drop_sentences_with, invented_terms, Ledger};
-use squash_core::note::{clean_gist, compose_within, shorten, GIST_MAX_SENTENCES};
+use squash_core::ledger::{check_facts, drop_sentences_with, invented_terms};
+use squash_core::note::{clean_gist, compose_within, GIST_MAX_SENTENCES};
 use squash_core::prompt::{
-    build_repair_prompt, build_shorten_prompt, build_squash_prompt, PromptStyle, SquashPrompt,
-    SquashStyle,
+    build_repair_prompt, build_squash_prompt, PromptStyle, SquashPrompt, SquashStyle,
 };
 use squash_core::quality::{
     check_output, FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm,
@@ -46,17 +45,6 @@ pub(super) async fn squash(
     let estimated_prompt_tokens = prompts
         .first()
         .map_or(0, |p: &SentPrompt| p.prompt.estimated_tokens());
-    // The note and the extract it may fall back to are composed from the shorter lines alike:
-    // each shorter line says what its original did, in fewer words.
-    let shorter = shorter_ledger(asker, input, &mut prompts).await?;
-    let shortened;
-    let input = match &shorter {
-        Some(ledger) => {
-            shortened = Input { ledger, ..*input };
-            &shortened
-        }
-        None => input,
-    };
     let mut repairs = 0;
     let draft = match check_output(input.prompt_text, &raw) {
         Ok(text) => Ok(text),
@@ -115,37 +103,6 @@ pub(super) async fn squash(
         }
     };
     within_limit(input, answer)
-}
-
-/// `input`'s ledger with the prose lines the small model shortened by deleting words
-/// ([`shorten::judge`]), when a note of its facts would be over the share a person's note
-/// comes to; `None` when not asked, or when no line came back shorter and faithful.
-async fn shorter_ledger(
-    asker: &mut Asker<'_>,
-    input: &Input<'_>,
-    prompts: &mut Vec<SentPrompt>,
-) -> Result<Option<Ledger>, SquashError> {
-    if input.prompt_style != PromptStyle::Brief
-        || !shorten::worth_asking(input.ledger, input.selection_tokens())
-    {
-        return Ok(None);
-    }
-    let prompt = build_shorten_prompt(input.ledger);
-    if !asker.fits(&prompt) {
-        return Ok(None);
-    }
-    asker.stage(SquashStage::Shortening);
-    prompts.push(SentPrompt {
-        purpose: PromptPurpose::Shorten,
-        prompt: prompt.clone(),
-    });
-    let answer = asker.ask(&prompt).await?;
-    let offered = shorten::offered(input.ledger);
-    let outcomes = shorten::judge(input.ledger, &offered, &answer.text, input.full_text);
-    let kept = outcomes
-        .iter()
-        .any(|o| matches!(o, shorten::Shortened::Kept(_)));
-    Ok(kept.then(|| shorten::apply(input.ledger, &offered, &outcomes)))
 }
 
 /// The gist of a brief prompt's answer ([`clean_gist`]); any other answer as it is. Err when

@@ -8,7 +8,6 @@ use squash_core::tokens::estimate_tokens;
 use squash_core::Message;
 
 /// What a squash works from.
-#[derive(Clone, Copy)]
 pub(super) struct Input<'a> {
     pub messages: &'a [&'a Message],
     pub ledger: &'a Ledger,

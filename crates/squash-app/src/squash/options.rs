@@ -14,9 +14,6 @@ pub const SQUASH_TEMPERATURE: f32 = 0.3;
 pub const SQUASH_MAX_OUTPUT_TOKENS: u32 = 4096;
 /// The most tokens the small-model prompt's answer may have: it asks for a few sentences.
 pub const BRIEF_MAX_OUTPUT_TOKENS: u32 = 160;
-/// The most tokens the answer to the shorten prompt may have: the lines it shortens, fewer; a
-/// line past the end stays as it was.
-pub const SHORTEN_MAX_OUTPUT_TOKENS: u32 = 400;
 /// The environment variable holding the context window assumed for models the table does not
 /// know.
 pub const CONTEXT_WINDOW_ENV: &str = "SQUASH_CONTEXT_WINDOW";

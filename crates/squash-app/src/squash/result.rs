@@ -24,8 +24,6 @@ pub enum PromptPurpose {
     Combine,
     /// A follow-up asking to correct the previous answer.
     Repair,
-    /// The note's prose lines, to be shortened by deleting words.
-    Shorten,
 }
 
 /// One prompt as sent.
@@ -148,7 +146,6 @@ fn purpose_label(purpose: PromptPurpose) -> String {
         PromptPurpose::Chunk { index, of } => format!("part {index} of {of}"),
         PromptPurpose::Combine => "combine the parts".into(),
         PromptPurpose::Repair => "repair".into(),
-        PromptPurpose::Shorten => "shorten the lines".into(),
     }
 }
 

@@ -6,7 +6,7 @@
 use squash_testkit::on_every_backend;
 use std::sync::{Arc, Mutex};
 
-use squash_app::{AppError, PromptPurpose, SquashEngine, SquashOptions, SquashStage};
+use squash_app::{AppError, SquashEngine, SquashOptions, SquashStage};
 use squash_core::ledger::{build_ledger, check_facts};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::quality::{FallbackCause, InventedOutcome};
@@ -485,107 +485,4 @@ async fn small_selection(b: &Backend) {
 #[tokio::test]
 async fn a_selection_no_note_shortens_is_left_as_it_is() {
     on_every_backend!(small_selection);
-}
-
-/// A chat whose assistant says a lot in many words.
-const UPLOADS_CHAT: [(Role, &str); 2] = [
-    (
-        Role::User,
-        "So, we need to store user uploads (images up to 20 MB, around 50,000 a day). Should they go in Postgres as bytea, on the app servers' disks, or in S3?",
-    ),
-    (
-        Role::Assistant,
-        "Honestly, S3 or really any object store. Postgres bytea works for small files, but 50,000 uploads a day at up to 20 MB bloats the database and slows the backups and the vacuum. Local disks break as soon as you run more than one app server. With S3 you store just the object key and the metadata in Postgres, and you serve the files through presigned URLs.",
-    ),
-];
-
-/// Drops the words a terse note does without, keeping the rest in order.
-fn without_filler(line: &str) -> String {
-    const FILLER: &[&str] = &[
-        "so", "we", "need", "honestly", "really", "just", "the", "a", "you", "as", "soon",
-    ];
-    line.split_whitespace()
-        .filter(|w| {
-            let bare = w
-                .trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase();
-            !FILLER.contains(&bare.as_str())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-#[tokio::test]
-async fn a_small_model_shortens_the_prose_lines_by_deleting_words_and_each_is_checked() {
-    let b = squash_testkit::sqlite().await;
-    let (conv, _) = demo(&b).await;
-    let mut chat = Vec::new();
-    for (role, text) in UPLOADS_CHAT {
-        let (m, _) = b
-            .service
-            .append(
-                conv,
-                role,
-                vec![squash_core::ContentItem::text_for(role, text)],
-            )
-            .await
-            .unwrap();
-        chat.push(m);
-    }
-    let refs: Vec<&Message> = chat.iter().collect();
-    let ledger = build_ledger(&refs);
-    let offered = squash_core::note::shorten::offered(&ledger);
-    let lines = squash_core::note::shorten::offered_lines(&ledger, &offered);
-    assert!(
-        lines.len() >= 3,
-        "the request and the answer's clauses: {lines:?}"
-    );
-    // Every line but the last loses its filler; the last gains a word its original lacks.
-    let last = lines.len() - 1;
-    let answer: Vec<String> = lines
-        .iter()
-        .enumerate()
-        .map(|(n, line)| match n {
-            n if n == last => format!("{}. {} never", n + 1, without_filler(line)),
-            n => format!("{}. {}", n + 1, without_filler(line)),
-        })
-        .collect();
-    let fake = Arc::new(FakeModel::new());
-    fake.push_text("Uploads go to an object store.");
-    fake.push_text(answer.join("\n"));
-    let engine = SquashEngine::new(b.service.clone(), fake.clone()).with_options(SquashOptions {
-        prompt_style: Some(PromptStyle::Brief),
-        ..SquashOptions::default()
-    });
-    let ids: Vec<MessageId> = chat.iter().map(|m| m.id).collect();
-    let done = engine.squash_messages(conv, &ids, None).await.unwrap();
-
-    let requests = fake.requests();
-    assert_eq!(requests.len(), 2, "the gist, then the lines to shorten");
-    let asked = text_of(&requests[1].messages[0].content[0]);
-    assert_eq!(requests[1].max_output_tokens, 400);
-    for (n, line) in lines.iter().enumerate() {
-        assert!(asked.contains(&format!("{}. {line}", n + 1)), "{asked}");
-    }
-    assert!(
-        done.prompts
-            .iter()
-            .any(|p| p.purpose == PromptPurpose::Shorten),
-        "the shorten prompt is recorded with the squash"
-    );
-    // The shortened lines are the note's; the one with a new word keeps its original text.
-    let text = &done.text;
-    assert!(text.contains(&without_filler(&lines[last - 1])), "{text}");
-    assert!(text.contains(lines[last].as_str()), "{text}");
-    assert!(!text.contains("never"), "{text}");
-    assert!(!text.to_lowercase().contains("honestly"), "{text}");
-    // Every fact the chat itself states (a request's "50,000" is anchored as "50000").
-    let whole: Vec<&str> = UPLOADS_CHAT.iter().map(|(_, t)| *t).collect();
-    assert_eq!(
-        check_facts(&ledger, text).missing,
-        check_facts(&ledger, &whole.join("\n")).missing,
-        "every fact still stated: {text}"
-    );
-    let size = done.report.size.unwrap();
-    assert!(size.applied_tokens < size.selection_tokens, "{size:?}");
 }

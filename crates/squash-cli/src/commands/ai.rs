@@ -241,7 +241,6 @@ fn stages() -> StageListener {
             SquashStage::FallingBack => {
                 "no usable answer: using the extractive squash instead".to_owned()
             }
-            SquashStage::Shortening => "asking the model to shorten the note's lines…".to_owned(),
         };
         eprintln!("\n{line}");
     })

@@ -8,7 +8,6 @@
 mod gist;
 mod lines;
 mod meta;
-pub mod shorten;
 
 use crate::ledger::Ledger;
 use crate::message::Message;

@@ -10,7 +10,6 @@ mod content_text;
 mod digest;
 mod escape;
 mod long_output;
-mod shorten;
 mod template;
 mod tool_args;
 
@@ -24,7 +23,6 @@ use crate::tokens::estimate_tokens;
 use content_text::{display_role, labelled, message_body, ToolNames};
 use digest::brief_transcript;
 pub use digest::BRIEF_TRANSCRIPT_MAX_TOKENS;
-pub use shorten::build_shorten_prompt;
 
 /// The most tokens of the facts list a brief prompt shows, and the longest line of one fact in
 /// it: the 0.5B model's reading is most of its time (see [`BRIEF_TRANSCRIPT_MAX_TOKENS`]).
@@ -96,9 +94,6 @@ pub enum PromptStyle {
     /// For the small local models: the fact ledger and a condensed transcript, asking only for
     /// the few sentences that connect the facts; the facts themselves are added by Squash.
     Brief,
-    /// The note's prose lines, numbered, for a small model to shorten by deleting words
-    /// (`note::shorten` takes a line only where that is all it did).
-    Shorten,
 }
 
 crate::named_enum!(PromptStyle {
@@ -107,7 +102,6 @@ crate::named_enum!(PromptStyle {
     Notes => "notes",
     Structured => "structured",
     Brief => "brief",
-    Shorten => "shorten",
 });
 
 /// A built prompt: an optional system message and the user message to send.
@@ -231,7 +225,6 @@ pub fn build_squash_prompt(
             }
         }
         PromptStyle::Brief => build_brief_prompt(messages, &build_ledger(messages), instructions),
-        PromptStyle::Shorten => build_shorten_prompt(&build_ledger(messages)),
         PromptStyle::Notes => {
             let transcript = transcript(messages, &names, message_body, "\n");
             let instructions_block = inline_instructions(instructions);
