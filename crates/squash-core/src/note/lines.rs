@@ -51,15 +51,7 @@ pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
             .chain(std::iter::once(gist))
             .collect();
         let rest = others.join("\n");
-        let fact = &ledger.facts[i];
-        // In the tight form a request the other lines state by its anchors goes: its answer
-        // restates what was asked ("Four bytes: a u32 is 32 bits" of "How many bytes is a u32?"),
-        // as a gist's does.
-        let told = match fact.kind {
-            FactKind::Request => true,
-            _ => tells(fact, &rest),
-        };
-        keep[i] = !(check_facts(ledger, &rest).kept.contains(&i) && told);
+        keep[i] = !(check_facts(ledger, &rest).kept.contains(&i) && tells(&ledger.facts[i], &rest));
     }
     let kept: Vec<&Fact> = ledger
         .facts

@@ -149,28 +149,3 @@ fn meta_phrases_the_conversation_uses_are_not_meta() {
         vec!["no preamble"]
     );
 }
-
-
-#[test]
-fn the_tight_form_leaves_out_a_request_its_answer_restates() {
-    let messages = vec![
-        say(Role::User, "How many bytes is a u32 in Rust?"),
-        say(
-            Role::Assistant,
-            "Four bytes: a u32 is 32 bits, so std::mem::size_of::<u32>() returns 4.",
-        ),
-        say(Role::User, "What about the expires_at index?"),
-        say(Role::Assistant, "Build it CONCURRENTLY after the copy."),
-    ];
-    let refs: Vec<&Message> = messages.iter().collect();
-    let ledger = build_ledger(&refs);
-    let whole = compose_note(&ledger, None, &refs, NoteForm::Whole);
-    let tight = compose_note(&ledger, None, &refs, NoteForm::Tight);
-    assert!(whole.contains("User: How many bytes"), "{whole}");
-    // "bytes" is all the first request is anchored by, and its answer says it; the second
-    // asked about an index its answer does not name, so it stays.
-    assert!(!tight.contains("How many bytes"), "{tight}");
-    assert!(tight.contains("User: What about the expires_at index?"), "{tight}");
-    assert!(check_facts(&ledger, &tight).missing.is_empty(), "{tight}");
-    assert!(estimate_tokens(&tight) < estimate_tokens(&whole));
-}
