@@ -20,7 +20,7 @@ use std::time::Duration;
 use squash_core::ledger::{build_ledger, check_facts, Ledger};
 use squash_core::note::compose_within;
 use squash_core::prompt::{messages_text, SquashStyle};
-use squash_core::quality::{quality_report, size_limit, FactReport, SizeLimit};
+use squash_core::quality::{quality_report, FactReport, SizeLimit};
 use squash_core::render::message_text;
 use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
 use squash_core::tokens::estimate_tokens;
@@ -32,7 +32,7 @@ use squash_llm::{CancellationToken, ChatModel, ProviderKind, StopReason};
 
 use super::asker::{Asker, Progress, StageListener};
 use super::faithful::{self, Faithful};
-use super::input::Input;
+use super::input::{note_limit, Input};
 use super::options::SquashOptions;
 use super::result::{AiSquash, SquashResult};
 use super::SquashError;
@@ -327,7 +327,7 @@ impl ResultBase<'_> {
     /// The extract, unless it is no shorter than the selection.
     fn extracted(&self, ledger: &Ledger, refs: &[&Message]) -> Result<SquashResult, SquashError> {
         let selection_tokens = estimate_tokens(self.full_text);
-        let text = compose_within(ledger, None, refs, size_limit(selection_tokens));
+        let text = compose_within(ledger, None, refs, note_limit(selection_tokens));
         faithful::shorter_than_selection(selection_tokens, &text)?;
         let stated = check_facts(ledger, &text).kept;
         let mut result = self.result(text, SquashStyle::Extract);

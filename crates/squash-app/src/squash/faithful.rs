@@ -17,7 +17,7 @@ use squash_core::tokens::estimate_tokens;
 
 use super::asker::{Asker, SquashStage};
 use super::batch::squash_in_parts;
-use super::input::Input;
+use super::input::{applied_tokens, Input};
 use super::result::{PromptPurpose, SentPrompt};
 use super::SquashError;
 
@@ -157,9 +157,10 @@ fn within_limit(input: &Input<'_>, answer: Faithful) -> Result<Faithful, SquashE
     Ok(applied)
 }
 
-/// Refuses a text that is no shorter than the selection it would replace.
+/// Refuses a text that, applied with its recall mark, is no shorter than the selection it
+/// would replace.
 pub(super) fn shorter_than_selection(selection_tokens: u64, text: &str) -> Result<(), SquashError> {
-    let shortest_tokens = estimate_tokens(text);
+    let shortest_tokens = applied_tokens(text);
     if shortest_tokens >= selection_tokens {
         return Err(SquashError::NothingShorter {
             selection_tokens,

@@ -4,6 +4,7 @@
 use squash_core::ledger::Ledger;
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::quality::size_limit;
+use squash_core::recall::mark_tokens;
 use squash_core::tokens::estimate_tokens;
 use squash_core::Message;
 
@@ -26,8 +27,19 @@ impl Input<'_> {
         estimate_tokens(self.full_text)
     }
 
-    /// The most tokens the applied text may have ([`size_limit`]).
+    /// The most tokens the note may have ([`note_limit`]).
     pub fn size_limit(&self) -> Option<u64> {
-        size_limit(self.selection_tokens())
+        note_limit(self.selection_tokens())
     }
+}
+
+/// The most tokens the note of a `selection_tokens` selection may have: its [`size_limit`],
+/// less the recall mark (` [ref 12]`) the applied message ends with.
+pub(super) fn note_limit(selection_tokens: u64) -> Option<u64> {
+    size_limit(selection_tokens).map(|limit| limit.saturating_sub(mark_tokens()))
+}
+
+/// The tokens of the message a `note` is applied as: the note and its recall mark.
+pub(super) fn applied_tokens(note: &str) -> u64 {
+    estimate_tokens(note) + mark_tokens()
 }

@@ -486,3 +486,56 @@ async fn small_selection(b: &Backend) {
 async fn a_selection_no_note_shortens_is_left_as_it_is() {
     on_every_backend!(small_selection);
 }
+
+#[tokio::test]
+async fn a_note_counts_the_recall_mark_it_is_applied_with() {
+    let b = squash_testkit::sqlite().await;
+    let (conv, _) = demo(&b).await;
+    let mut ids = Vec::new();
+    for (role, text) in [
+        (Role::User, "What's the capital of Australia?"),
+        (Role::Assistant, "Sydney."),
+        (Role::User, "Are you sure? I thought it was something else."),
+        (
+            Role::Assistant,
+            "You're right, I was wrong: the capital is Canberra. Sydney is the largest city.",
+        ),
+    ] {
+        let (m, _) = b
+            .service
+            .append(
+                conv,
+                role,
+                vec![squash_core::ContentItem::text_for(role, text)],
+            )
+            .await
+            .unwrap();
+        ids.push(m.id);
+    }
+    let before = b.service.current_thread(conv).await.unwrap();
+    let engine = SquashEngine::offline(b.service.clone()).with_options(SquashOptions {
+        style: SquashStyle::Extract,
+        ..SquashOptions::default()
+    });
+    let err = engine.squash_and_apply(conv, &ids, None).await.unwrap_err();
+    // The note alone is shorter than the four messages; with the " [ref N]" the applied
+    // message ends with, it is not, so nothing is applied.
+    let squash_app::SquashError::NothingShorter {
+        selection_tokens,
+        shortest_tokens,
+    } = err
+    else {
+        panic!("{err}");
+    };
+    let mark = squash_core::recall::mark_tokens();
+    assert!(
+        shortest_tokens >= selection_tokens,
+        "{shortest_tokens} {selection_tokens}"
+    );
+    assert!(
+        shortest_tokens - mark < selection_tokens,
+        "{shortest_tokens} {selection_tokens}"
+    );
+    let after = b.service.current_thread(conv).await.unwrap();
+    assert_eq!(after.thread.id, before.thread.id, "nothing applied");
+}
