@@ -31,6 +31,7 @@ mod search;
 mod squash;
 mod switch;
 mod token_sums;
+pub mod workers;
 
 pub use chat::{ChatError, ChatOptions, ChatTurn};
 pub use context::{counted_by, ContextMeter, TokenCounter};

@@ -37,6 +37,7 @@ mod names;
 pub mod note;
 pub mod operation;
 pub mod page;
+pub mod parallel;
 pub mod positions;
 pub mod prompt;
 pub mod provider;

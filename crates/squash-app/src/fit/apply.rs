@@ -9,6 +9,7 @@ use serde::Serialize;
 use squash_core::fit::{
     fitted_links, settle, trim_message, turns::is_request, FitStep, StepAction,
 };
+use squash_core::parallel::map_indexed;
 use squash_core::recall::{how_tokens, mark_tokens, marked, Mark};
 use squash_core::{
     ContentItem, ConversationId, Message, MessageId, OperationKind, RecallRef, Role,
@@ -21,6 +22,7 @@ use crate::commit::{commit_planned, Committed, Planned, Refs};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
 use crate::squash::SquashResult;
+use crate::workers::workers;
 
 /// One step as carried out.
 #[derive(Clone, Debug, Serialize)]
@@ -287,13 +289,14 @@ impl FitService {
                 let results: Vec<(&FitStep, MessageId)> =
                     computed.iter().map(|c| (&c.step, c.message.id)).collect();
                 let marks = Mark::assign(&positions, next_ref.unwrap_or(RecallRef::FIRST));
-                let (messages, operations): (Vec<Message>, Vec<SquashOperation>) = computed
-                    .iter()
-                    .zip(marks)
-                    .map(|(c, mark)| c.marked(mark))
-                    .collect::<Result<Vec<_>, _>>()?
-                    .into_iter()
-                    .unzip();
+                // Each trim a pass over its output, tens of thousands in a long session: side
+                // by side on every core.
+                let (messages, operations): (Vec<Message>, Vec<SquashOperation>) =
+                    map_indexed(computed.len(), workers(), |i| computed[i].marked(marks[i]))
+                        .into_iter()
+                        .collect::<Result<Vec<_>, _>>()?
+                        .into_iter()
+                        .unzip();
                 Ok(Planned {
                     links: NewLinks::List(fitted_links(&snap.links, &results)),
                     origin: origin.clone(),

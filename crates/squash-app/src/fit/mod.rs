@@ -10,7 +10,7 @@ mod error;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use squash_core::fit::{plan_summaries, FitPlan, FitRequest, Summarizer};
+use squash_core::fit::{plan_summaries, summarize_thread, FitPlan, FitRequest};
 use squash_core::{ConversationId, Message, MessageId, ThreadId};
 
 pub use apply::{FitOutcome, FitProgress, StepDone};
@@ -18,6 +18,7 @@ pub use error::FitError;
 pub use squash_core::fit::{FitStep, FitStrategy, StepAction, DEFAULT_KEEP_LAST};
 
 use crate::squash::SquashEngine;
+use crate::workers::workers;
 
 /// How a message is priced: the rule the thread's token count uses.
 pub fn message_cost(message: &Message) -> u64 {
@@ -55,20 +56,13 @@ impl FitService {
         request: FitRequest,
     ) -> Result<PlannedFit, FitError> {
         let view = self.engine.service().current_thread(conversation).await?;
-        // The planner reads summaries, one message at a time, each priced as the store keeps
-        // it (the thread's own rule).
-        let mut summarizer = Summarizer::new();
-        if view.message_tokens.len() == view.messages.len() {
-            for (message, &cost) in view.messages.iter().zip(&view.message_tokens) {
-                summarizer.push_costing(message, cost);
-            }
-        } else {
-            for message in &view.messages {
-                summarizer.push(message);
-            }
-        }
+        // The planner reads summaries, each message priced as the store keeps it (the
+        // thread's own rule), summarized on every core the machine has.
+        let costs = (view.message_tokens.len() == view.messages.len())
+            .then_some(view.message_tokens.as_slice());
+        let summaries = summarize_thread(&view.messages, costs, workers());
         let computed_on = (view.thread.id, view.thread.revision);
-        let plan = plan_summaries(&summarizer.finish(), request);
+        let plan = plan_summaries(&summaries, request);
         let trim_sources = trim_sources(&plan, view.messages);
         Ok(PlannedFit {
             conversation_id: conversation,

@@ -7,6 +7,7 @@
 use crate::ids::MessageId;
 use crate::ledger::{check_facts, ledger_of, typed_text, FactKind, Observation, Observer};
 use crate::message::{ContentItem, Instruction, Message, Role};
+use crate::parallel::map_indexed;
 use crate::render::item_text;
 use crate::tokens::content_tokens;
 
@@ -73,36 +74,10 @@ impl Summarizer {
     /// known already: a store keeps them with each message, and estimating every message of
     /// a long session again is a fifth of its planning.
     pub fn push_costing(&mut self, message: &Message, cost: u64) {
-        let kind = kind_of(message);
         let observations = self.observer.observe(message);
-        let trimmable = matches!(kind, MessageKind::Request | MessageKind::Agent);
-        let trimmed = trimmable
-            .then(|| trim_message(message, kind == MessageKind::Request, Some(Mark::PRICED)))
-            .flatten();
-        let (trimmed_cost, trim_loses) = match &trimmed {
-            Some(content) => {
-                let after = content_tokens(message.role, content);
-                let loses = if after < cost {
-                    lost_by_trim(content, &observations)
-                } else {
-                    Vec::new()
-                };
-                (after.min(cost), loses)
-            }
-            None => (cost, Vec::new()),
-        };
-        let refs = message.tool_refs();
-        self.summaries.push(MessageSummary {
-            id: message.id,
-            kind,
-            cost,
-            trimmed_cost,
-            calls: refs.calls,
-            results: refs.results,
-            observations,
-            lead: lead_of(message),
-            trim_loses,
-        });
+        let own = own_part(message, cost, &observations);
+        self.summaries
+            .push(own.into_summary(message, cost, observations));
     }
 
     /// The summaries, with what the calls that never got a result tell added to the message
@@ -114,6 +89,96 @@ impl Summarizer {
             }
         }
         self.summaries
+    }
+}
+
+/// The summaries of a whole thread whose messages' tokens are `costs` (as a store keeps them;
+/// estimated where missing), the work of each message — its trimmed form, what that loses —
+/// spread over `workers` threads; what the messages tell the ledger is observed in thread
+/// order, as [`Summarizer`] does. The same summaries as pushing each message in turn.
+pub fn summarize_thread(
+    messages: &[Message],
+    costs: Option<&[u64]>,
+    workers: usize,
+) -> Vec<MessageSummary> {
+    let mut observer = Observer::new();
+    let observed: Vec<Vec<Observation>> = messages.iter().map(|m| observer.observe(m)).collect();
+    let cost = |i: usize| match costs.and_then(|c| c.get(i)) {
+        Some(&cost) => cost,
+        None => content_tokens(messages[i].role, &messages[i].content),
+    };
+    let own = map_indexed(messages.len(), workers, |i| {
+        own_part(&messages[i], cost(i), &observed[i])
+    });
+    let mut summaries: Vec<MessageSummary> = messages
+        .iter()
+        .zip(observed)
+        .zip(own)
+        .enumerate()
+        .map(|(i, ((m, observations), own))| own.into_summary(m, cost(i), observations))
+        .collect();
+    for o in observer.finish() {
+        if let Some(s) = summaries.get_mut(o.index) {
+            s.observations.push(o);
+        }
+    }
+    summaries
+}
+
+/// What a message's summary holds beyond its cost and observations: from the message alone
+/// and what it tells, so that messages can be summarized side by side.
+struct OwnPart {
+    kind: MessageKind,
+    trimmed_cost: u64,
+    trim_loses: Vec<String>,
+    lead: Option<String>,
+}
+
+impl OwnPart {
+    fn into_summary(
+        self,
+        message: &Message,
+        cost: u64,
+        observations: Vec<Observation>,
+    ) -> MessageSummary {
+        let refs = message.tool_refs();
+        MessageSummary {
+            id: message.id,
+            kind: self.kind,
+            cost,
+            trimmed_cost: self.trimmed_cost,
+            calls: refs.calls,
+            results: refs.results,
+            observations,
+            lead: self.lead,
+            trim_loses: self.trim_loses,
+        }
+    }
+}
+
+fn own_part(message: &Message, cost: u64, observations: &[Observation]) -> OwnPart {
+    let kind = kind_of(message);
+    let trimmable = matches!(kind, MessageKind::Request | MessageKind::Agent);
+    let trimmed = trimmable
+        .then(|| trim_message(message, kind == MessageKind::Request, Some(Mark::PRICED)))
+        .flatten();
+    let (trimmed_cost, trim_loses) = match &trimmed {
+        Some(content) => {
+            let after = content_tokens(message.role, content);
+            let loses = if after < cost {
+                lost_by_trim(content, observations)
+            } else {
+                Vec::new()
+            };
+            (after.min(cost), loses)
+        }
+        None => (cost, Vec::new()),
+    };
+    OwnPart {
+        kind,
+        trimmed_cost,
+        trim_loses,
+        lead: lead_of(message),
     }
 }
 

@@ -582,3 +582,31 @@ fn below_every_digest_the_digest_goes_brief_keeping_every_file_and_the_fix() {
     let runs = text.matches("cargo test").count();
     assert!(0 < runs && runs < 41, "{runs}: {text}");
 }
+
+#[test]
+fn summarized_side_by_side_the_thread_gets_the_summaries_of_one_message_at_a_time() {
+    // Long enough that the messages are shared among the threads, with calls whose results
+    // come in later messages and a call that never gets one.
+    let mut thread = session(120, 60);
+    let conv = thread[0].conversation_id;
+    thread.push(msg(
+        conv,
+        Role::Assistant,
+        vec![ContentItem::tool_call(
+            "never-answered",
+            "Bash",
+            serde_json::json!({"command": "cargo test -p config"}),
+        )],
+    ));
+    let refs: Vec<&Message> = thread.iter().collect();
+    let one_at_a_time = format!("{:?}", summarize(&refs));
+    let costs: Vec<u64> = thread.iter().map(message_tokens).collect();
+    for workers in [1, 2, 4] {
+        let side_by_side = format!("{:?}", summarize_thread(&thread, Some(&costs), workers));
+        assert_eq!(side_by_side, one_at_a_time, "{workers} workers");
+    }
+    assert_eq!(
+        format!("{:?}", summarize_thread(&thread, None, 2)),
+        one_at_a_time
+    );
+}
