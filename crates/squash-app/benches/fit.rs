@@ -33,8 +33,9 @@ use std::time::{Duration, Instant};
 
 use squash_app::fit::{message_cost, FitService, FitStrategy};
 use squash_app::import::{ImportOptions, NoProgress};
+use squash_app::workers::workers;
 use squash_app::{ConversationService, SquashEngine};
-use squash_core::fit::{plan_summaries, summarize, FitRequest};
+use squash_core::fit::{plan_summaries, summarize_thread, FitRequest};
 use squash_core::{ConversationId, Message};
 use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
@@ -239,10 +240,11 @@ fn planning_table(
             },
             || {},
         );
-        let refs: Vec<&Message> = f.messages.iter().collect();
-        let summaries = summarize(&refs);
+        // As the service summarizes: side by side on the threads `SQUASH_WORKERS` allows.
+        let summarized_now = || summarize_thread(&f.messages, None, workers());
+        let summaries = summarized_now();
         let planned = plan_summaries(&summaries, request(f.budget));
-        let summarized = median_of(runs, || sample(|| summarize(&refs)).0, || {});
+        let summarized = median_of(runs, || sample(summarized_now).0, || {});
         let planner = median_of(
             runs,
             || sample(|| plan_summaries(&summaries, request(f.budget))).0,

@@ -5,7 +5,9 @@
 //! feed it; a message's content is needed again only when a step that trims it is applied.
 
 use crate::ids::MessageId;
-use crate::ledger::{check_facts, ledger_of, typed_text, FactKind, Observation, Observer};
+use crate::ledger::{
+    check_facts, ledger_of, observe_thread, typed_text, FactKind, Observation, Observer,
+};
 use crate::message::{ContentItem, Instruction, Message, Role};
 use crate::parallel::map_indexed;
 use crate::render::item_text;
@@ -101,8 +103,7 @@ pub fn summarize_thread(
     costs: Option<&[u64]>,
     workers: usize,
 ) -> Vec<MessageSummary> {
-    let mut observer = Observer::new();
-    let observed: Vec<Vec<Observation>> = messages.iter().map(|m| observer.observe(m)).collect();
+    let (observed, unanswered) = observe_thread(messages, workers);
     let cost = |i: usize| match costs.and_then(|c| c.get(i)) {
         Some(&cost) => cost,
         None => content_tokens(messages[i].role, &messages[i].content),
@@ -117,7 +118,7 @@ pub fn summarize_thread(
         .enumerate()
         .map(|(i, ((m, observations), own))| own.into_summary(m, cost(i), observations))
         .collect();
-    for o in observer.finish() {
+    for o in unanswered {
         if let Some(s) = summaries.get_mut(o.index) {
             s.observations.push(o);
         }

@@ -38,7 +38,7 @@ pub(crate) use commands::{exploration, key_of as command_key, sole_ok_run};
 pub(crate) use errors::FIXED_BY;
 pub use extract::sections_text;
 pub use fact::{Fact, FactKind, Ledger};
-pub use observe::{Observation, Observer};
+pub use observe::{observe_thread, Observation, Observer};
 pub use output::last_exit_code;
 pub(crate) use output::{is_error_line, may_have_errors};
 pub use prose::{is_harness_note, typed_text};

@@ -19,6 +19,7 @@ use super::subagents;
 use super::tool_use::{ToolOutcome, ToolUse};
 use crate::ids::MessageId;
 use crate::message::{output_text, ContentItem, Message};
+use crate::parallel::map_indexed;
 
 /// One thing a message says, with where it came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,20 +71,17 @@ impl Observer {
     /// What `message` (the next one of the sequence) tells; a call is told with its result.
     pub fn observe(&mut self, message: &Message) -> Vec<Observation> {
         let index = self.next_index;
+        let answered = self.pair(message);
+        told(message, index, &answered)
+    }
+
+    /// Takes `message`'s calls into the pending ones and its results out: the calls its
+    /// results answer, each with its result's place in the message's content.
+    fn pair(&mut self, message: &Message) -> Vec<(PendingCall, usize)> {
+        let index = self.next_index;
         self.next_index += 1;
-        let mut out = Vec::new();
-        let push = |out: &mut Vec<Observation>, what| out.push(Observation { index, what });
-        if let Some((request, terms)) = prose::request(message) {
-            push(&mut out, Observed::RequestBoundary(terms));
-            push(&mut out, Observed::Fact(request));
-        }
-        if let Some(prose) = prose::prose_of(message) {
-            push(&mut out, Observed::Prose(prose));
-        }
-        for fact in errors::system_errors(message) {
-            push(&mut out, Observed::Fact(fact));
-        }
-        for item in &message.content {
+        let mut answered = Vec::new();
+        for (at, item) in message.content.iter().enumerate() {
             match item {
                 ContentItem::ToolCall { id, name, input } => {
                     self.order.push(id.clone());
@@ -97,27 +95,17 @@ impl Observer {
                         },
                     );
                 }
-                ContentItem::ToolResult {
-                    tool_use_id,
-                    result,
-                    is_error,
-                    ..
-                } => {
-                    // A result whose call is not among the observed messages says nothing the
-                    // ledger could attribute.
+                // A result whose call is not among the observed messages says nothing the
+                // ledger could attribute.
+                ContentItem::ToolResult { tool_use_id, .. } => {
                     if let Some(call) = self.pending.remove(tool_use_id.as_str()) {
-                        let outcome = ToolOutcome {
-                            source: message.id,
-                            text: output_text(result),
-                            is_error: *is_error,
-                        };
-                        out.extend(observe_use(&call, Some(outcome)));
+                        answered.push((call, at));
                     }
                 }
                 _ => {}
             }
         }
-        out
+        answered
     }
 
     /// The calls that never got a result.
@@ -131,6 +119,55 @@ impl Observer {
         }
         out
     }
+}
+
+/// What `message` (at `index` of the sequence) tells: its request, its prose and the system's
+/// errors, then each tool use its results end (`answered`: the calls, with their result's
+/// place in the message's content), in the content's order.
+fn told(message: &Message, index: usize, answered: &[(PendingCall, usize)]) -> Vec<Observation> {
+    let mut out = Vec::new();
+    let push = |out: &mut Vec<Observation>, what| out.push(Observation { index, what });
+    if let Some((request, terms)) = prose::request(message) {
+        push(&mut out, Observed::RequestBoundary(terms));
+        push(&mut out, Observed::Fact(request));
+    }
+    if let Some(prose) = prose::prose_of(message) {
+        push(&mut out, Observed::Prose(prose));
+    }
+    for fact in errors::system_errors(message) {
+        push(&mut out, Observed::Fact(fact));
+    }
+    for (call, at) in answered {
+        if let Some(ContentItem::ToolResult {
+            result, is_error, ..
+        }) = message.content.get(*at)
+        {
+            let outcome = ToolOutcome {
+                source: message.id,
+                text: output_text(result),
+                is_error: *is_error,
+            };
+            out.extend(observe_use(call, Some(outcome)));
+        }
+    }
+    out
+}
+
+/// What each of a thread's `messages` tells, as [`Observer::observe`] tells it one at a time,
+/// and what the calls that never got a result tell (as [`Observer::finish`]): the calls are
+/// paired with their results in thread order, then the messages are observed side by side on
+/// `workers` threads.
+pub fn observe_thread(
+    messages: &[Message],
+    workers: usize,
+) -> (Vec<Vec<Observation>>, Vec<Observation>) {
+    let mut observer = Observer::new();
+    let answered: Vec<Vec<(PendingCall, usize)>> =
+        messages.iter().map(|m| observer.pair(m)).collect();
+    let observed = map_indexed(messages.len(), workers, |i| {
+        told(&messages[i], i, &answered[i])
+    });
+    (observed, observer.finish())
 }
 
 /// Every observation of `messages` (in thread order), the calls without results last.
