@@ -245,7 +245,9 @@ async fn run_story(
         ),
         (
             "assistant",
-            "Let me check src/main.rs. The mismatched type comes from load_config.",
+            "Let me check src/main.rs. The mismatched type comes from load_config, which \
+             hands back a Config where its caller expects a Result; I will read the function \
+             and the places that call it before changing anything.",
         ),
         ("user", XSS),
         (
