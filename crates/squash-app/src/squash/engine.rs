@@ -32,7 +32,7 @@ use squash_llm::{CancellationToken, ChatModel, ProviderKind, StopReason};
 
 use super::asker::{Asker, Progress, StageListener};
 use super::faithful::{self, Faithful};
-use super::input::{note_limit, Input};
+use super::input::{applied_tokens, note_limit, Input};
 use super::options::SquashOptions;
 use super::result::{AiSquash, SquashResult};
 use super::SquashError;
@@ -298,7 +298,7 @@ struct ResultBase<'a> {
 impl ResultBase<'_> {
     fn result(&self, text: String, style: SquashStyle) -> SquashResult {
         let mut report = quality_report(self.full_text, &text);
-        report.size = SizeLimit::of(estimate_tokens(self.full_text), estimate_tokens(&text));
+        report.size = SizeLimit::of(estimate_tokens(self.full_text), applied_tokens(&text));
         SquashResult {
             conversation_id: self.prepared.conversation,
             report,

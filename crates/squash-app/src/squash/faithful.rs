@@ -13,7 +13,6 @@ use squash_core::quality::{
     check_output, FactReport, Fallback, FallbackCause, InventedOutcome, InventedTerm,
     SIZE_LIMIT_FROM_TOKENS, SIZE_LIMIT_PERCENT,
 };
-use squash_core::tokens::estimate_tokens;
 
 use super::asker::{Asker, SquashStage};
 use super::batch::squash_in_parts;
@@ -118,17 +117,18 @@ fn gist_of(input: &Input<'_>, answer: String) -> Result<String, String> {
 /// The answer, or the facts alone when it is over the size limit and they are shorter
 /// ([`Input::size_limit`]: 40% of a selection of 200 tokens or more, shorter than the selection below
 /// that). Both are faithful, so the shorter is applied; the report says what it came to against
-/// the limit. When not even the facts alone are shorter than the selection, nothing is applied.
+/// the limit. Both are measured as applied, with their recall mark. When not even the facts
+/// alone are shorter than the selection, nothing is applied.
 fn within_limit(input: &Input<'_>, answer: Faithful) -> Result<Faithful, SquashError> {
     let selection_tokens = input.selection_tokens();
     let Some(limit_tokens) = input.size_limit() else {
         return Ok(answer);
     };
-    let answer_tokens = estimate_tokens(&answer.text);
+    let answer_tokens = applied_tokens(&answer.text);
     let mut applied = answer;
     if answer_tokens > limit_tokens {
-        let extract = compose_within(input.ledger, None, input.messages, Some(limit_tokens));
-        let extract_tokens = estimate_tokens(&extract);
+        let extract = compose_within(input.ledger, None, input.messages, input.note_limit());
+        let extract_tokens = applied_tokens(&extract);
         if extract_tokens < answer_tokens {
             let stated = check_facts(input.ledger, &extract).kept;
             let invented = std::mem::take(&mut applied.facts.invented);
@@ -285,7 +285,7 @@ fn compose(
         input.ledger,
         Some(&draft),
         input.messages,
-        input.size_limit(),
+        input.note_limit(),
     );
     let stated = check_facts(input.ledger, &text).kept;
     let restored: Vec<usize> = stated.into_iter().filter(|i| !kept.contains(i)).collect();
@@ -309,7 +309,7 @@ fn fallback(
     reason: String,
     invented: Vec<InventedTerm>,
 ) -> Faithful {
-    let text = compose_within(input.ledger, None, input.messages, input.size_limit());
+    let text = compose_within(input.ledger, None, input.messages, input.note_limit());
     let stated = check_facts(input.ledger, &text).kept;
     Faithful {
         facts: FactReport::new(input.ledger, &stated, &[], invented),

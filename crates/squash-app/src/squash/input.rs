@@ -27,8 +27,13 @@ impl Input<'_> {
         estimate_tokens(self.full_text)
     }
 
-    /// The most tokens the note may have ([`note_limit`]).
+    /// The most tokens the applied message may have, its recall mark included ([`size_limit`]).
     pub fn size_limit(&self) -> Option<u64> {
+        size_limit(self.selection_tokens())
+    }
+
+    /// The most tokens the note itself may have ([`note_limit`]).
+    pub fn note_limit(&self) -> Option<u64> {
         note_limit(self.selection_tokens())
     }
 }

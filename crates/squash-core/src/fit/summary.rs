@@ -78,18 +78,13 @@ impl Summarizer {
     pub fn push_costing(&mut self, message: &Message, cost: u64) {
         let observations = self.observer.observe(message);
         let own = own_part(message, cost, &observations);
-        self.summaries
-            .push(own.into_summary(message, cost, observations));
+        self.summaries.push(own.into_summary(message, observations));
     }
 
     /// The summaries, with what the calls that never got a result tell added to the message
     /// that made them.
     pub fn finish(mut self) -> Vec<MessageSummary> {
-        for o in self.observer.finish() {
-            if let Some(s) = self.summaries.get_mut(o.index) {
-                s.observations.push(o);
-            }
-        }
+        attach_unanswered(&mut self.summaries, self.observer.finish());
         self.summaries
     }
 }
@@ -104,49 +99,51 @@ pub fn summarize_thread(
     workers: usize,
 ) -> Vec<MessageSummary> {
     let (observed, unanswered) = observe_thread(messages, workers);
-    let cost = |i: usize| match costs.and_then(|c| c.get(i)) {
-        Some(&cost) => cost,
-        None => content_tokens(messages[i].role, &messages[i].content),
-    };
     let own = map_indexed(messages.len(), workers, |i| {
-        own_part(&messages[i], cost(i), &observed[i])
+        let message = &messages[i];
+        let cost = match costs.and_then(|c| c.get(i)) {
+            Some(&cost) => cost,
+            None => content_tokens(message.role, &message.content),
+        };
+        own_part(message, cost, &observed[i])
     });
     let mut summaries: Vec<MessageSummary> = messages
         .iter()
         .zip(observed)
         .zip(own)
-        .enumerate()
-        .map(|(i, ((m, observations), own))| own.into_summary(m, cost(i), observations))
+        .map(|((m, observations), own)| own.into_summary(m, observations))
         .collect();
+    attach_unanswered(&mut summaries, unanswered);
+    summaries
+}
+
+/// What the calls that never got a result tell, added to the summaries of the messages that
+/// made them.
+fn attach_unanswered(summaries: &mut [MessageSummary], unanswered: Vec<Observation>) {
     for o in unanswered {
         if let Some(s) = summaries.get_mut(o.index) {
             s.observations.push(o);
         }
     }
-    summaries
 }
 
-/// What a message's summary holds beyond its cost and observations: from the message alone
+/// What a message's summary holds beyond its observations: from the message alone
 /// and what it tells, so that messages can be summarized side by side.
 struct OwnPart {
     kind: MessageKind,
+    cost: u64,
     trimmed_cost: u64,
     trim_loses: Vec<String>,
     lead: Option<String>,
 }
 
 impl OwnPart {
-    fn into_summary(
-        self,
-        message: &Message,
-        cost: u64,
-        observations: Vec<Observation>,
-    ) -> MessageSummary {
+    fn into_summary(self, message: &Message, observations: Vec<Observation>) -> MessageSummary {
         let refs = message.tool_refs();
         MessageSummary {
             id: message.id,
             kind: self.kind,
-            cost,
+            cost: self.cost,
             trimmed_cost: self.trimmed_cost,
             calls: refs.calls,
             results: refs.results,
@@ -177,6 +174,7 @@ fn own_part(message: &Message, cost: u64, observations: &[Observation]) -> OwnPa
     };
     OwnPart {
         kind,
+        cost,
         trimmed_cost,
         trim_loses,
         lead: lead_of(message),
