@@ -243,11 +243,11 @@ fn planning_table(
         // As the service summarizes: side by side on the threads `SQUASH_WORKERS` allows.
         let summarized_now = || summarize_thread(&f.messages, None, workers());
         let summaries = summarized_now();
-        let planned = plan_summaries(&summaries, request(f.budget));
+        let planned = plan_summaries(&summaries, request(f.budget), workers());
         let summarized = median_of(runs, || sample(summarized_now).0, || {});
         let planner = median_of(
             runs,
-            || sample(|| plan_summaries(&summaries, request(f.budget))).0,
+            || sample(|| plan_summaries(&summaries, request(f.budget), workers())).0,
             || {},
         );
         let alone = summarized.wall + planner.wall;

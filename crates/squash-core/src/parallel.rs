@@ -14,7 +14,26 @@ where
     T: Send,
     F: Fn(usize) -> T + Sync,
 {
-    let workers = workers.clamp(1, n.div_ceil(CHUNK).max(1));
+    map_in_chunks(n, workers, CHUNK, f)
+}
+
+/// [`map_indexed`] for items of very unequal size, a few of them as large as all the rest
+/// together: each thread takes one item at a time, so no thread holds a run of large ones
+/// while the others wait.
+pub fn map_each<T, F>(n: usize, workers: usize, f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(usize) -> T + Sync,
+{
+    map_in_chunks(n, workers, 1, f)
+}
+
+fn map_in_chunks<T, F>(n: usize, workers: usize, chunk: usize, f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(usize) -> T + Sync,
+{
+    let workers = workers.clamp(1, n.div_ceil(chunk).max(1));
     if workers == 1 {
         return (0..n).map(f).collect();
     }
@@ -22,11 +41,11 @@ where
     let work = || {
         let mut done: Vec<(usize, Vec<T>)> = Vec::new();
         loop {
-            let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+            let start = next.fetch_add(chunk, Ordering::Relaxed);
             if start >= n {
                 return done;
             }
-            done.push((start, (start..(start + CHUNK).min(n)).map(&f).collect()));
+            done.push((start, (start..(start + chunk).min(n)).map(&f).collect()));
         }
     };
     let mut chunks: Vec<(usize, Vec<T>)> = std::thread::scope(|scope| {
@@ -58,6 +77,7 @@ mod tests {
                     (0..n).map(|i| i * i).collect::<Vec<_>>(),
                     "{workers} {n}"
                 );
+                assert_eq!(map_each(n, workers, |i| i * i), squares, "{workers} {n}");
             }
         }
     }

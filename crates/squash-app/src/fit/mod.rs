@@ -62,7 +62,7 @@ impl FitService {
             .then_some(view.message_tokens.as_slice());
         let summaries = summarize_thread(&view.messages, costs, workers());
         let computed_on = (view.thread.id, view.thread.revision);
-        let plan = plan_summaries(&summaries, request);
+        let plan = plan_summaries(&summaries, request, workers());
         let trim_sources = trim_sources(&plan, view.messages);
         Ok(PlannedFit {
             conversation_id: conversation,

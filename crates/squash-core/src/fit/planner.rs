@@ -16,6 +16,7 @@ use super::summary::MessageSummary;
 use super::turns::{Keep, Layout};
 use crate::ids::MessageId;
 use crate::ledger::{ledger_of, Observation};
+use crate::parallel::map_each;
 
 struct Applied {
     unit: Unit,
@@ -334,12 +335,104 @@ impl<'a> Planner<'a> {
             + head
     }
 
-    fn line(&mut self, k: usize) -> &Extract {
-        if self.lines[k].is_none() {
-            let positions = self.layout.steps[k].positions();
-            self.lines[k] = Some(extract(self.s, positions, Form::Line));
+    /// The extract `unit` puts in place of its messages (a trim has none: it is priced from the
+    /// summary), from the summaries alone.
+    fn render(&self, unit: Unit) -> Option<Extract> {
+        let (positions, form) = match unit {
+            Unit::Trim(_) => return None,
+            Unit::Line(k) => (self.layout.steps[k].positions(), Form::Line),
+            Unit::Run(r) => (self.positions_of_runs(r..r + 1), Form::Run),
+            Unit::Merge(g, n) => {
+                let start = self.groups[g].runs.start;
+                (self.positions_of_runs(start..start + n), Form::Run)
+            }
+            Unit::Terse(g) => (
+                self.positions_of_runs(self.groups[g].runs.clone()),
+                Form::Terse,
+            ),
+            Unit::Digest(sp, n) => (self.positions_of_groups(sp, n), Form::Digest),
+            Unit::Lean(sp, depth) => {
+                let all = self.spans[sp].groups.len();
+                (self.positions_of_groups(sp, all), Form::Lean(depth))
+            }
+        };
+        Some(extract(self.s, positions, form))
+    }
+
+    /// Renders every unit's extract ahead of the degrading, side by side on `workers` threads:
+    /// a plan reads them all (degrading to nothing is how it finds the smallest reachable), and
+    /// each is made from the summaries alone.
+    pub fn render_all(&mut self, workers: usize) {
+        if workers < 2 {
+            return;
         }
-        self.lines[k].as_ref().expect("rendered above")
+        let units: Vec<Unit> = self
+            .units()
+            .into_iter()
+            .filter(|u| !matches!(u, Unit::Trim(_)))
+            .collect();
+        let rendered = map_each(units.len(), workers, |j| self.render(units[j]));
+        for (unit, extract) in units.into_iter().zip(rendered) {
+            if let Some(extract) = extract {
+                self.keep_rendered(unit, extract);
+            }
+        }
+    }
+
+    fn keep_rendered(&mut self, unit: Unit, extract: Extract) {
+        match unit {
+            Unit::Trim(_) => {}
+            Unit::Line(k) => self.lines[k] = Some(extract),
+            Unit::Run(r) => self.runs[r].rendered = Some(extract),
+            Unit::Merge(g, n) => self.groups[g].merges[n - 2] = Some(extract),
+            Unit::Terse(g) => self.groups[g].terse = Some(extract),
+            Unit::Digest(sp, n) => {
+                if !self.spans[sp].digests.iter().any(|(m, _)| *m == n) {
+                    self.spans[sp].digests.push((n, extract));
+                }
+            }
+            Unit::Lean(sp, depth) => {
+                let at = usize::from(depth);
+                if self.spans[sp].lean.len() <= at {
+                    self.spans[sp].lean.resize_with(at + 1, || None);
+                }
+                self.spans[sp].lean[at] = Some(extract);
+            }
+        }
+    }
+
+    /// What `unit` was rendered as: already, or now.
+    fn rendered(&mut self, unit: Unit) -> &Extract {
+        if self.slot(unit).is_none() {
+            if let Some(extract) = self.render(unit) {
+                self.keep_rendered(unit, extract);
+            }
+        }
+        self.slot(unit)
+            .expect("every unit but a trim is rendered above")
+    }
+
+    fn slot(&self, unit: Unit) -> Option<&Extract> {
+        match unit {
+            Unit::Trim(_) => None,
+            Unit::Line(k) => self.lines[k].as_ref(),
+            Unit::Run(r) => self.runs[r].rendered.as_ref(),
+            Unit::Merge(g, n) => self.groups[g].merges[n - 2].as_ref(),
+            Unit::Terse(g) => self.groups[g].terse.as_ref(),
+            Unit::Digest(sp, n) => self.spans[sp]
+                .digests
+                .iter()
+                .find(|(m, _)| *m == n)
+                .map(|(_, e)| e),
+            Unit::Lean(sp, depth) => self.spans[sp]
+                .lean
+                .get(usize::from(depth))
+                .and_then(Option::as_ref),
+        }
+    }
+
+    fn line(&mut self, k: usize) -> &Extract {
+        self.rendered(Unit::Line(k))
     }
 
     fn positions_of_runs(&self, runs: std::ops::Range<usize>) -> std::ops::RangeInclusive<usize> {
@@ -350,58 +443,24 @@ impl<'a> Planner<'a> {
     }
 
     fn run(&mut self, r: usize) -> &Extract {
-        if self.runs[r].rendered.is_none() {
-            let positions = self.positions_of_runs(r..r + 1);
-            self.runs[r].rendered = Some(extract(self.s, positions, Form::Run));
-        }
-        self.runs[r].rendered.as_ref().expect("rendered above")
+        self.rendered(Unit::Run(r))
     }
 
     fn merge(&mut self, g: usize, n: usize) -> &Extract {
-        if self.groups[g].merges[n - 2].is_none() {
-            let start = self.groups[g].runs.start;
-            let positions = self.positions_of_runs(start..start + n);
-            self.groups[g].merges[n - 2] = Some(extract(self.s, positions, Form::Run));
-        }
-        self.groups[g].merges[n - 2]
-            .as_ref()
-            .expect("rendered above")
+        self.rendered(Unit::Merge(g, n))
     }
 
     fn terse(&mut self, g: usize) -> &Extract {
-        if self.groups[g].terse.is_none() {
-            let runs = self.groups[g].runs.clone();
-            let positions = self.positions_of_runs(runs);
-            self.groups[g].terse = Some(extract(self.s, positions, Form::Terse));
-        }
-        self.groups[g].terse.as_ref().expect("rendered above")
+        self.rendered(Unit::Terse(g))
     }
 
     /// The digest of the first `n` groups of span `sp`.
     fn digest(&mut self, sp: usize, n: usize) -> &Extract {
-        let digests = &self.spans[sp].digests;
-        let at = match digests.iter().position(|(m, _)| *m == n) {
-            Some(at) => at,
-            None => {
-                let rendered = extract(self.s, self.positions_of_groups(sp, n), Form::Digest);
-                self.spans[sp].digests.push((n, rendered));
-                self.spans[sp].digests.len() - 1
-            }
-        };
-        &self.spans[sp].digests[at].1
+        self.rendered(Unit::Digest(sp, n))
     }
 
     fn lean(&mut self, sp: usize, depth: u8) -> &Extract {
-        let at = usize::from(depth);
-        if self.spans[sp].lean.len() <= at {
-            self.spans[sp].lean.resize_with(at + 1, || None);
-        }
-        if self.spans[sp].lean[at].is_none() {
-            let all = self.spans[sp].groups.len();
-            let rendered = extract(self.s, self.positions_of_groups(sp, all), Form::Lean(depth));
-            self.spans[sp].lean[at] = Some(rendered);
-        }
-        self.spans[sp].lean[at].as_ref().expect("rendered above")
+        self.rendered(Unit::Lean(sp, depth))
     }
 
     fn positions_of_groups(&self, sp: usize, n: usize) -> std::ops::RangeInclusive<usize> {

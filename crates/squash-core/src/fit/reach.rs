@@ -17,7 +17,7 @@ const RESERVE_MAX: usize = 256;
 
 /// Plans the fit of `messages` (a thread, in order).
 pub fn plan_fit(messages: &[&Message], request: FitRequest) -> FitPlan {
-    plan_summaries(&summarize(messages), request)
+    plan_summaries(&summarize(messages), request, 1)
 }
 
 /// How many times the newest steps' share is halved, before none is kept, when a plan cannot
@@ -31,10 +31,12 @@ const RECENT_HALVINGS: u32 = 3;
 /// answered them (the newest request always stays as typed). Only when even that does not
 /// reach it do the digests go brief ([`super::brief`]), with every request but the newest
 /// folded: a folded request is a line of its digest, the last kind of fact a brief digest lets
-/// go, where a request kept as typed would take the room of the facts it drops.
-pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
+/// go, where a request kept as typed would take the room of the facts it drops. Each plan's
+/// extracts are rendered on up to `workers` threads; the plan is the same on any number.
+pub fn plan_summaries(s: &[MessageSummary], request: FitRequest, workers: usize) -> FitPlan {
+    let keeping = |keep, folded, deepest| plan_keeping(s, request, keep, folded, deepest, workers);
     let default = request.keep_recent_tokens();
-    let mut plan = plan_keeping(s, request, default, 0, 0);
+    let mut plan = keeping(default, 0, 0);
     if plan.fits() {
         return plan;
     }
@@ -45,36 +47,36 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest) -> FitPlan {
                 continue;
             }
             keep = shrunk;
-            plan = plan_keeping(s, request, keep, 0, 0);
+            plan = keeping(keep, 0, 0);
             if plan.fits() {
                 return plan;
             }
         }
     }
-    let folded = fold_fewest(s, request, keep, plan);
+    let folded = fold_fewest(&keeping, keep, plan);
     if folded.fits() {
         return folded;
     }
     let most = folded.turns.saturating_sub(1);
-    plan_keeping(s, request, keep, most, BRIEF_DEPTHS)
+    keeping(keep, most, BRIEF_DEPTHS)
 }
 
 /// The plan that folds the fewest oldest requests into digests (none brief) and reaches the
 /// budget, or the one that folds all but the newest when none does; `plan` folds none.
-fn fold_fewest(s: &[MessageSummary], request: FitRequest, keep: u64, plan: FitPlan) -> FitPlan {
+fn fold_fewest(keeping: &dyn Fn(u64, usize, u8) -> FitPlan, keep: u64, plan: FitPlan) -> FitPlan {
     let requests = plan.turns;
     if plan.fits() || requests < 2 {
         return plan;
     }
     // More folded never costs more: the fewest that reach the budget are found by halving.
-    let most = plan_keeping(s, request, keep, requests - 1, 0);
+    let most = keeping(keep, requests - 1, 0);
     if !most.fits() {
         return most;
     }
     let (mut lo, mut hi, mut found) = (1, requests - 1, most);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        let p = plan_keeping(s, request, keep, mid, 0);
+        let p = keeping(keep, mid, 0);
         if p.fits() {
             hi = mid;
             found = p;
@@ -93,9 +95,11 @@ fn plan_keeping(
     keep_recent: u64,
     folded: usize,
     deepest: u8,
+    workers: usize,
 ) -> FitPlan {
     let layout = layout(s, keep_recent, request.keep_last, folded);
     let mut planner = Planner::new(s, &layout, request.strategy, deepest);
+    planner.render_all(workers);
     let tokens_before = planner.total;
     // A fitted thread says once how to recall what its steps took out.
     let how = crate::recall::how_tokens();

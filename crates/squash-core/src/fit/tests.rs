@@ -610,3 +610,27 @@ fn summarized_side_by_side_the_thread_gets_the_summaries_of_one_message_at_a_tim
         one_at_a_time
     );
 }
+
+#[test]
+fn a_plan_rendered_side_by_side_is_the_plan_of_one_thread() {
+    // Budgets that stop at each level: trims only, runs' extracts, digests, brief digests.
+    let thread = session(300, 60);
+    let refs: Vec<&Message> = thread.iter().collect();
+    let summaries = summarize(&refs);
+    let total: u64 = summaries.iter().map(|s| s.cost).sum();
+    for share in [2, 4, 10, 50, 1000] {
+        let request = FitRequest::new(total / share, FitStrategy::Extract);
+        let alone = plan_summaries(&summaries, request, 1);
+        assert!(
+            !alone.steps.is_empty(),
+            "1/{share}: the plan does something"
+        );
+        for workers in [2, 4] {
+            assert_eq!(
+                plan_summaries(&summaries, request, workers),
+                alone,
+                "1/{share}, {workers} workers"
+            );
+        }
+    }
+}

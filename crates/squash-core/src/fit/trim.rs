@@ -199,42 +199,55 @@ fn where_the_rest_is(mark: Option<&Mark>) -> String {
 /// naming paths, the first and last lines, then lines with numbers, up to the cap.
 fn chosen_lines(text: &str, lines: &[&str], max_lines: usize) -> Vec<usize> {
     let cap = (BASE_LINES + lines.len() / LINES_PER_EXTRA).min(max_lines);
-    let mut chosen = vec![false; lines.len()];
-    let mut count = 0;
-    let mut take = |i: usize, chosen: &mut Vec<bool>| {
-        if count < cap && !chosen[i] && !lines[i].trim().is_empty() {
-            chosen[i] = true;
-            count += 1;
-        }
+    let mut picked = Picked {
+        lines,
+        chosen: vec![false; lines.len()],
+        count: 0,
+        cap,
     };
     if may_have_errors(text) {
-        for (i, line) in lines.iter().enumerate() {
-            if is_error_line(line) {
-                take(i, &mut chosen);
-            }
-        }
+        picked.take_where(is_error_line);
     }
-    for (i, line) in lines.iter().enumerate() {
-        if SUMMARY.is_match(line) {
-            take(i, &mut chosen);
-        }
-    }
+    picked.take_where(|l| SUMMARY.is_match(l));
     let head_tail =
         (0..HEAD_LINES.min(lines.len())).chain(lines.len().saturating_sub(TAIL_LINES)..lines.len());
     for i in head_tail {
-        take(i, &mut chosen);
+        picked.take(i);
     }
-    for (i, line) in lines.iter().enumerate() {
-        if PATH.is_match(line) {
-            take(i, &mut chosen);
+    picked.take_where(|l| PATH.is_match(l));
+    picked.take_where(|l| NUMBER.is_match(l));
+    (0..lines.len()).filter(|&i| picked.chosen[i]).collect()
+}
+
+/// The lines chosen so far, up to a cap; blank lines are never chosen.
+struct Picked<'a> {
+    lines: &'a [&'a str],
+    chosen: Vec<bool>,
+    count: usize,
+    cap: usize,
+}
+
+impl Picked<'_> {
+    fn take(&mut self, i: usize) {
+        if self.count < self.cap && !self.chosen[i] && !self.lines[i].trim().is_empty() {
+            self.chosen[i] = true;
+            self.count += 1;
         }
     }
-    for (i, line) in lines.iter().enumerate() {
-        if NUMBER.is_match(line) {
-            take(i, &mut chosen);
+
+    /// Takes the lines `wanted` says, in order, until the cap; a line already chosen, and every
+    /// line once the cap is reached, is not looked at (an output's lines are read by several
+    /// patterns, and a long output reaches the cap early).
+    fn take_where(&mut self, wanted: impl Fn(&str) -> bool) {
+        for i in 0..self.lines.len() {
+            if self.count >= self.cap {
+                return;
+            }
+            if !self.chosen[i] && wanted(self.lines[i]) {
+                self.take(i);
+            }
         }
     }
-    (0..lines.len()).filter(|&i| chosen[i]).collect()
 }
 
 /// A tool input with its long strings trimmed (the content a `Write` writes, an edit's
