@@ -159,6 +159,22 @@ pub(crate) fn import_append(append: &ImportAppend) -> Result<()> {
     messages(&append.messages, append.conversation_id)
 }
 
+/// That the import record an append found, `existing` (its content hash and conversation), is
+/// still the one the append was made against: a record replaced or moved meanwhile means the
+/// source must be imported again.
+pub(crate) fn append_record(
+    append: &ImportAppend,
+    existing: Option<(String, ConversationId)>,
+) -> Result<()> {
+    match existing {
+        Some((hash, id)) if id == append.conversation_id && hash == append.expected_hash => Ok(()),
+        _ => Err(StoreError::Invalid(format!(
+            "the import record of {} changed meanwhile; import again",
+            append.source.source_key
+        ))),
+    }
+}
+
 /// A link (or an operation source) naming a message of another conversation, or none.
 pub(crate) fn not_in_conversation(message: MessageId, conversation: ConversationId) -> StoreError {
     StoreError::Invalid(format!(

@@ -95,12 +95,14 @@ fn unknown(what: &str, name: &str) -> StoreError {
     StoreError::Corrupt(format!("unknown {what} {name:?}"))
 }
 
-fn to_u64(what: &str, value: i64) -> Result<u64, StoreError> {
+/// A count read back as the domain keeps it: a negative one is corrupt data.
+pub(crate) fn to_u64(what: &str, value: i64) -> Result<u64, StoreError> {
     u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{what} is negative: {value}")))
 }
 
-/// Counts the domain keeps as u64 are 64-bit signed integers in both databases.
-fn to_i64(what: &str, value: u64) -> Result<i64, StoreError> {
+/// Counts the domain keeps as u64 are 64-bit signed integers in both databases; values past
+/// i64::MAX cannot be stored.
+pub(crate) fn to_i64(what: &str, value: u64) -> Result<i64, StoreError> {
     i64::try_from(value).map_err(|_| StoreError::Invalid(format!("{what} is too large: {value}")))
 }
 

@@ -10,7 +10,7 @@ use super::wire::{
 };
 use crate::error::LlmError;
 use crate::http::chat::{ChatApi, HttpModel, Step};
-use crate::model::{ChatRequest, ChatResponse, ModelInfo, OnDelta, StopReason};
+use crate::model::{ChatRequest, ChatResponse, OnDelta, StopReason};
 
 const API_VERSION: &str = "2023-06-01";
 
@@ -30,22 +30,15 @@ impl HttpModel<Messages> {
             ));
         }
         let endpoint = format!("{}/v1/messages", config.base_url.trim_end_matches('/'));
+        let (model, window) = (config.model.clone(), config.context_window_tokens);
         let (timeout, retry) = (config.timeout, config.retry);
-        HttpModel::with(Messages { config, endpoint }, timeout, retry)
+        HttpModel::with(Messages { config, endpoint }, model, window, timeout, retry)
     }
 }
 
 impl ChatApi for Messages {
     const PROVIDER: ProviderKind = ProviderKind::Anthropic;
     const CUT_SHORT: &'static str = "the answer stream ended before the message was complete";
-
-    fn info(&self) -> ModelInfo {
-        ModelInfo::new(
-            Self::PROVIDER,
-            self.config.model.clone(),
-            self.config.context_window_tokens,
-        )
-    }
 
     fn secret(&self) -> Option<&str> {
         Some(&self.config.api_key)

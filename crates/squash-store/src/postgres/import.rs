@@ -6,12 +6,14 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
-use squash_core::{ConversationId, Message, MessageId, ProjectId, ThreadId};
+use squash_core::{ConversationId, Message, MessageId, ThreadId};
 use uuid::Uuid;
 
+use super::conversations::{insert_project, set_current_thread};
 use super::error::{classify, taken, DbResult};
+use super::fetch;
 use super::operations::insert_operations;
-use super::rows::{to_i64, to_json, to_u64, NewMessageRow};
+use super::rows::{to_i64, to_json, NewMessageRow};
 use super::write::lock;
 use crate::types::{
     Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks,
@@ -225,17 +227,7 @@ pub(super) async fn import_conversation(
         }
     }
 
-    // Two statements, as in ensure_project: only a new statement sees a concurrent winner's row.
-    sqlx::query(
-        "INSERT INTO projects (id, path, created_at) VALUES ($1, $2, $3) \
-         ON CONFLICT (path) DO NOTHING",
-    )
-    .bind(ProjectId::new().as_uuid())
-    .bind(&batch.project_path)
-    .bind(Utc::now())
-    .execute(&mut *tx)
-    .await
-    .db()?;
+    insert_project(&mut *tx, &batch.project_path).await?;
     let project_key: i64 = sqlx::query_scalar("SELECT key FROM projects WHERE path = $1")
         .bind(&batch.project_path)
         .fetch_one(&mut *tx)
@@ -304,12 +296,7 @@ pub(super) async fn import_conversation(
         .get(&batch.current_thread_id)
         .copied()
         .ok_or_else(|| StoreError::Invalid("the current thread is not imported".into()))?;
-    sqlx::query("UPDATE conversations SET current_thread_key = $1 WHERE key = $2")
-        .bind(current)
-        .bind(conversation_key)
-        .execute(&mut *tx)
-        .await
-        .db()?;
+    set_current_thread(&mut *tx, conversation_key, current).await?;
 
     let metadata = batch.source.metadata.as_ref().map(to_json).transpose()?;
     let written = write_record(
@@ -354,15 +341,7 @@ pub(super) async fn import_append(pool: &PgPool, append: ImportAppend) -> Result
     check::import_append(&append)?;
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, append.conversation_id).await?;
-    match existing(&mut tx, &append.source.source_key).await? {
-        Some((hash, id)) if id == append.conversation_id && hash == append.expected_hash => {}
-        _ => {
-            return Err(StoreError::Invalid(format!(
-                "the import record of {} changed meanwhile; import again",
-                append.source.source_key
-            )))
-        }
-    }
+    check::append_record(&append, existing(&mut tx, &append.source.source_key).await?)?;
     let keys = insert_messages(&mut tx, locked.conversation_key, &append.messages).await?;
     let ordered: Vec<i64> = append
         .messages
@@ -414,11 +393,7 @@ pub(super) async fn import_append(pool: &PgPool, append: ImportAppend) -> Result
     .await
     .db()?;
     tx.commit().await.db()?;
-    Ok(Appended {
-        thread_id: locked.thread_id,
-        position: to_u64("thread message count", locked.message_count)?,
-        revision: to_u64("thread revision", revision)?,
-    })
+    locked.appended(revision)
 }
 
 #[derive(sqlx::FromRow)]
@@ -477,12 +452,6 @@ pub(super) async fn import_records_of(
     pool: &PgPool,
     conversation: ConversationId,
 ) -> Result<Vec<ImportRecord>> {
-    let rows: Vec<RecordRow> = sqlx::query_as(&format!(
-        "{RECORD_SELECT} WHERE c.id = $1 ORDER BY i.imported_at DESC, i.key DESC"
-    ))
-    .bind(conversation.as_uuid())
-    .fetch_all(pool)
-    .await
-    .db()?;
-    rows.into_iter().map(TryInto::try_into).collect()
+    let sql = format!("{RECORD_SELECT} WHERE c.id = $1 ORDER BY i.imported_at DESC, i.key DESC");
+    fetch::all::<RecordRow, _>(sqlx::query_as(&sql).bind(conversation.as_uuid()), pool).await
 }

@@ -284,14 +284,12 @@ pub(super) async fn ids_with_prefix<T: From<Uuid>>(
 }
 
 pub(super) async fn operation(pool: &PgPool, id: SquashOperationId) -> Result<SquashOperation> {
-    let row: Option<OperationRow> =
-        sqlx::query_as(concat!(operation_select!(), " WHERE o.id = $1"))
-            .bind(id.as_uuid())
-            .fetch_optional(pool)
-            .await
-            .db()?;
-    row.ok_or_else(|| StoreError::not_found(Entity::Operation, id))?
-        .try_into()
+    fetch::one::<OperationRow, _>(
+        sqlx::query_as(concat!(operation_select!(), " WHERE o.id = $1")).bind(id.as_uuid()),
+        pool,
+        || StoreError::not_found(Entity::Operation, id),
+    )
+    .await
 }
 
 pub(super) async fn operations(
@@ -299,15 +297,15 @@ pub(super) async fn operations(
     conversation: ConversationId,
 ) -> Result<Vec<SquashOperation>> {
     let key = conversation_key(pool, conversation).await?;
-    let rows: Vec<OperationRow> = sqlx::query_as(concat!(
-        operation_select!(),
-        " WHERE o.conversation_key = $1 ORDER BY o.key"
-    ))
-    .bind(key)
-    .fetch_all(pool)
+    fetch::all::<OperationRow, _>(
+        sqlx::query_as(concat!(
+            operation_select!(),
+            " WHERE o.conversation_key = $1 ORDER BY o.key"
+        ))
+        .bind(key),
+        pool,
+    )
     .await
-    .db()?;
-    rows.into_iter().map(TryInto::try_into).collect()
 }
 
 pub(super) async fn recall_target(

@@ -10,6 +10,7 @@ use uuid::Uuid;
 
 use crate::new_row::NewRow;
 use crate::provenance::KindColumns;
+pub(super) use crate::provenance::{to_i64, to_u64};
 use crate::{StoreError, ThreadSnapshot};
 
 #[derive(sqlx::FromRow)]
@@ -247,13 +248,4 @@ fn parse_json<T: serde::de::DeserializeOwned>(
     text: &str,
 ) -> Result<T, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what} of {id}: {e}")))
-}
-
-pub(super) fn to_u64(what: &str, value: i64) -> Result<u64, StoreError> {
-    u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{what} is negative: {value}")))
-}
-
-/// Counts the domain keeps as u64 are BIGINT here; values past i64::MAX cannot be stored.
-pub(super) fn to_i64(what: &str, value: u64) -> Result<i64, StoreError> {
-    i64::try_from(value).map_err(|_| StoreError::Invalid(format!("{what} is too large: {value}")))
 }

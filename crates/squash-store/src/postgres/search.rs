@@ -232,18 +232,28 @@ async fn snapshot(pool: &PgPool) -> Result<sqlx::Transaction<'static, sqlx::Post
     .db()
 }
 
-/// The rows of the page's messages (`$1`, in order), read in the snapshot that found them,
-/// which then ends.
-async fn page_rows<R>(
+/// The hits of a page of candidates `(key, rank)`: their rows, read by `sql` (the keys `$1`,
+/// in order) in the snapshot that found them, which then ends, each made a hit with its rank.
+async fn page_hits<R, H>(
     mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
-    query: sqlx::query::QueryAs<'_, sqlx::Postgres, R, sqlx::postgres::PgArguments>,
-) -> Result<Vec<R>>
+    sql: &'static str,
+    page: Vec<(i64, f64)>,
+    hit: impl Fn(R, f64) -> Result<H>,
+) -> Result<Vec<H>>
 where
     R: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
 {
-    let rows = query.fetch_all(&mut *tx).await.db()?;
+    let keys: Vec<i64> = page.iter().map(|(key, _)| *key).collect();
+    let rows: Vec<R> = sqlx::query_as(sql)
+        .bind(&keys)
+        .fetch_all(&mut *tx)
+        .await
+        .db()?;
     tx.commit().await.db()?;
-    Ok(rows)
+    rows.into_iter()
+        .zip(page)
+        .map(|(row, (_, rank))| hit(row, rank))
+        .collect()
 }
 
 #[derive(sqlx::FromRow)]
@@ -276,8 +286,7 @@ pub(super) async fn search(
     )
     .await?;
     let (page, counted) = page_of(found, 0, limit);
-    let keys: Vec<i64> = page.iter().map(|(key, _)| *key).collect();
-    let rows = sqlx::query_as::<_, HitRow>(concat!(
+    let sql = concat!(
         "SELECT m.id AS message_id, c.id AS conversation_id, \
                 c.display_name AS conversation_name, ",
         position_in_thread!("m.key", "c.current_thread_key"),
@@ -285,25 +294,20 @@ pub(super) async fn search(
          FROM UNNEST($1::bigint[]) WITH ORDINALITY AS p(key, ord) \
          JOIN messages m ON m.key = p.key JOIN conversations c ON c.key = m.conversation_key \
          ORDER BY p.ord"
-    ))
-    .bind(&keys);
-    let rows = page_rows(tx, rows).await?;
-    let hits = rows
-        .into_iter()
-        .zip(page)
-        .map(|(row, (_, rank))| {
-            Ok(SearchHit {
-                conversation_id: row.conversation_id.into(),
-                conversation_name: row.conversation_name,
-                message_id: row.message_id.into(),
-                // 1-based, as thread pages and the UI count (`@1` is the first message).
-                position: to_u64("link position", row.position)? + 1,
-                role: hit_role(&row.role)?,
-                snippet: hit_snippet(row.search_text.as_deref(), query),
-                rank,
-            })
+    );
+    let hits = page_hits(tx, sql, page, |row: HitRow, rank| {
+        Ok(SearchHit {
+            conversation_id: row.conversation_id.into(),
+            conversation_name: row.conversation_name,
+            message_id: row.message_id.into(),
+            // 1-based, as thread pages and the UI count (`@1` is the first message).
+            position: to_u64("link position", row.position)? + 1,
+            role: hit_role(&row.role)?,
+            snippet: hit_snippet(row.search_text.as_deref(), query),
+            rank,
         })
-        .collect::<Result<_>>()?;
+    })
+    .await?;
     Ok(SearchResults::counted(hits, counted))
 }
 
@@ -335,10 +339,9 @@ pub(super) async fn search_history(
     let scope = conversation_key(&mut tx, conversation).await?;
     let found = candidates(&mut tx, &tsquery_literal(query), Scope::History(scope)).await?;
     let (page, counted) = page_of(found, offset, limit);
-    let keys: Vec<i64> = page.iter().map(|(key, _)| *key).collect();
     // The operation that took a message out: the newest whose sources hold it
     // (`squash_operation_sources_by_message`); the one that made it: its own column.
-    let rows = sqlx::query_as::<_, HistoryRow>(concat!(
+    let sql = concat!(
         "SELECT m.id AS message_id, m.role, m.search_text, ",
         position_in_thread!("m.key", "c.current_thread_key"),
         " AS position, taken.id AS taken_id, taken.kind AS taken_kind, \
@@ -351,30 +354,25 @@ pub(super) async fn search_history(
              WHERE s.message_key = m.key ORDER BY s.operation_key DESC LIMIT 1) \
          LEFT JOIN squash_operations made ON made.id = m.squash_operation_id \
          ORDER BY p.ord"
-    ))
-    .bind(&keys);
-    let rows = page_rows(tx, rows).await?;
-    let hits = rows
-        .into_iter()
-        .zip(page)
-        .map(|(row, (_, rank))| {
-            let place = match row.position {
-                Some(p) => HistoryPlace::InCurrentThread {
-                    position: to_u64("link position", p)? + 1,
-                },
-                None => HistoryPlace::OutOfThread {
-                    taken_out_by: operation_ref(row.taken_id, row.taken_kind, row.taken_ref)?,
-                },
-            };
-            Ok(HistoryHit {
-                message_id: row.message_id.into(),
-                role: hit_role(&row.role)?,
-                snippet: hit_snippet(row.search_text.as_deref(), query),
-                rank,
-                place,
-                result_of: operation_ref(row.made_id, row.made_kind, row.made_ref)?,
-            })
+    );
+    let hits = page_hits(tx, sql, page, |row: HistoryRow, rank| {
+        let place = match row.position {
+            Some(p) => HistoryPlace::InCurrentThread {
+                position: to_u64("link position", p)? + 1,
+            },
+            None => HistoryPlace::OutOfThread {
+                taken_out_by: operation_ref(row.taken_id, row.taken_kind, row.taken_ref)?,
+            },
+        };
+        Ok(HistoryHit {
+            message_id: row.message_id.into(),
+            role: hit_role(&row.role)?,
+            snippet: hit_snippet(row.search_text.as_deref(), query),
+            rank,
+            place,
+            result_of: operation_ref(row.made_id, row.made_kind, row.made_ref)?,
         })
-        .collect::<Result<_>>()?;
+    })
+    .await?;
     Ok(HistoryResults::counted(hits, offset, counted))
 }

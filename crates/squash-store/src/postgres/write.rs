@@ -31,6 +31,16 @@ impl Locked {
             revision: to_u64("thread revision", self.revision)?,
         })
     }
+
+    /// What an append to the locked thread reports: its message at the old end, and the
+    /// thread's `revision` after it.
+    pub fn appended(&self, revision: i64) -> Result<Appended> {
+        Ok(Appended {
+            thread_id: self.thread_id,
+            position: to_u64("thread message count", self.message_count)?,
+            revision: to_u64("thread revision", revision)?,
+        })
+    }
 }
 
 pub(super) async fn lock(conn: &mut PgConnection, id: ConversationId) -> Result<Locked> {
@@ -212,11 +222,7 @@ pub(super) async fn append(pool: &PgPool, message: &Message) -> Result<Appended>
     .await
     .map_err(|e| taken(e, "messages_id_key", Entity::Message, message.id))?;
     tx.commit().await.db()?;
-    Ok(Appended {
-        thread_id: locked.thread_id,
-        position: to_u64("thread message count", locked.message_count)?,
-        revision: to_u64("thread revision", revision)?,
-    })
+    locked.appended(revision)
 }
 
 pub(super) async fn switch_thread(

@@ -15,12 +15,7 @@ use crate::Result;
 
 /// The project for `path`, created on first use.
 pub(super) fn ensure_project(tx: &Transaction<'_>, path: &str) -> Result<Project> {
-    tx.prepare_cached(
-        "INSERT INTO projects (id, path, created_at) VALUES (?1, ?2, ?3) \
-         ON CONFLICT (path) DO NOTHING",
-    )
-    .and_then(|mut s| s.execute(params![ProjectId::new().as_bytes(), path, now()]))
-    .map_err(map_err)?;
+    insert_project(tx, path)?;
     let sql = format!(
         "SELECT {} FROM projects WHERE path = ?1",
         rows::PROJECT_COLUMNS
@@ -28,6 +23,17 @@ pub(super) fn ensure_project(tx: &Transaction<'_>, path: &str) -> Result<Project
     fetch::one(tx, &sql, [path], rows::project, || {
         StoreError::not_found(Entity::Project, path)
     })
+}
+
+/// Inserts a project at `path` unless there is one.
+pub(super) fn insert_project(tx: &Transaction<'_>, path: &str) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO projects (id, path, created_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (path) DO NOTHING",
+    )
+    .and_then(|mut s| s.execute(params![ProjectId::new().as_bytes(), path, now()]))
+    .map_err(map_err)?;
+    Ok(())
 }
 
 pub(super) fn projects(tx: &Transaction<'_>) -> Result<Vec<Project>> {

@@ -8,6 +8,7 @@ use squash_core::{ConversationId, MessageId, ThreadId};
 
 use super::commit::insert_operation;
 use super::conn::{map_err, taken};
+use super::conversations::insert_project;
 use super::fetch;
 use super::read::{conversation_key, current_state};
 use super::rows::{self, col, micros};
@@ -87,18 +88,7 @@ pub(super) fn import_conversation(
         }
     }
 
-    tx.prepare_cached(
-        "INSERT INTO projects (id, path, created_at) VALUES (?1, ?2, ?3) \
-         ON CONFLICT (path) DO NOTHING",
-    )
-    .and_then(|mut s| {
-        s.execute(params![
-            squash_core::ProjectId::new().as_bytes(),
-            batch.project_path,
-            now()
-        ])
-    })
-    .map_err(map_err)?;
+    insert_project(tx, &batch.project_path)?;
     let project_key: i64 = tx
         .prepare_cached("SELECT key FROM projects WHERE path = ?1")
         .and_then(|mut s| s.query_row([&batch.project_path], |r| r.get(0)))
@@ -208,15 +198,7 @@ fn finish_import(
 /// The caller ran `check::import_append`.
 pub(super) fn import_append(tx: &Transaction<'_>, append: &ImportAppend) -> Result<Appended> {
     let conv_key = conversation_key(tx, append.conversation_id)?;
-    match existing(tx, &append.source.source_key)? {
-        Some((hash, id)) if id == append.conversation_id && hash == append.expected_hash => {}
-        _ => {
-            return Err(StoreError::Invalid(format!(
-                "the import record of {} changed meanwhile; import again",
-                append.source.source_key
-            )))
-        }
-    }
+    check::append_record(append, existing(tx, &append.source.source_key)?)?;
     let (thread_key, thread_id, mut revision) = current_state(tx, conv_key)?;
     let mut keys = Vec::with_capacity(append.messages.len());
     for m in &append.messages {
