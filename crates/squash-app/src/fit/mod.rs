@@ -60,9 +60,10 @@ impl FitService {
         // thread's own rule), summarized on every core the machine has.
         let costs = (view.message_tokens.len() == view.messages.len())
             .then_some(view.message_tokens.as_slice());
-        let summaries = summarize_thread(&view.messages, costs, workers());
+        let workers = workers();
+        let summaries = summarize_thread(&view.messages, costs, workers);
         let computed_on = (view.thread.id, view.thread.revision);
-        let plan = plan_summaries(&summaries, request, workers());
+        let plan = plan_summaries(&summaries, request, workers);
         let trim_sources = trim_sources(&plan, view.messages);
         Ok(PlannedFit {
             conversation_id: conversation,

@@ -338,25 +338,31 @@ impl<'a> Planner<'a> {
     /// The extract `unit` puts in place of its messages (a trim has none: it is priced from the
     /// summary), from the summaries alone.
     fn render(&self, unit: Unit) -> Option<Extract> {
-        let (positions, form) = match unit {
+        let form = match unit {
             Unit::Trim(_) => return None,
-            Unit::Line(k) => (self.layout.steps[k].positions(), Form::Line),
-            Unit::Run(r) => (self.positions_of_runs(r..r + 1), Form::Run),
+            Unit::Line(_) => Form::Line,
+            Unit::Run(_) | Unit::Merge(..) => Form::Run,
+            Unit::Terse(_) => Form::Terse,
+            Unit::Digest(..) => Form::Digest,
+            Unit::Lean(_, depth) => Form::Lean(depth),
+        };
+        Some(extract(self.s, self.positions(unit), form))
+    }
+
+    /// The positions of the messages `unit` stands for.
+    fn positions(&self, unit: Unit) -> std::ops::RangeInclusive<usize> {
+        match unit {
+            Unit::Trim(i) => i..=i,
+            Unit::Line(k) => self.layout.steps[k].positions(),
+            Unit::Run(r) => self.positions_of_runs(r..r + 1),
             Unit::Merge(g, n) => {
                 let start = self.groups[g].runs.start;
-                (self.positions_of_runs(start..start + n), Form::Run)
+                self.positions_of_runs(start..start + n)
             }
-            Unit::Terse(g) => (
-                self.positions_of_runs(self.groups[g].runs.clone()),
-                Form::Terse,
-            ),
-            Unit::Digest(sp, n) => (self.positions_of_groups(sp, n), Form::Digest),
-            Unit::Lean(sp, depth) => {
-                let all = self.spans[sp].groups.len();
-                (self.positions_of_groups(sp, all), Form::Lean(depth))
-            }
-        };
-        Some(extract(self.s, positions, form))
+            Unit::Terse(g) => self.positions_of_runs(self.groups[g].runs.clone()),
+            Unit::Digest(sp, n) => self.positions_of_groups(sp, n),
+            Unit::Lean(sp, _) => self.positions_of_groups(sp, self.spans[sp].groups.len()),
+        }
     }
 
     /// Renders every unit's extract ahead of the degrading, side by side on `workers` threads:
@@ -516,21 +522,13 @@ impl<'a> Planner<'a> {
         } else {
             StepAction::Extract
         };
-        let (action, positions) = match unit {
-            Unit::Trim(i) => (StepAction::Trim, i..=i),
-            Unit::Line(k) => (StepAction::Line, self.layout.steps[k].positions()),
-            Unit::Run(r) => (squash, self.positions_of_runs(r..r + 1)),
-            Unit::Merge(g, n) => {
-                let start = self.groups[g].runs.start;
-                (squash, self.positions_of_runs(start..start + n))
-            }
-            Unit::Terse(g) => (squash, self.positions_of_runs(self.groups[g].runs.clone())),
-            Unit::Digest(sp, n) => (StepAction::Digest, self.positions_of_groups(sp, n)),
-            Unit::Lean(sp, _) => {
-                let all = self.spans[sp].groups.len();
-                (StepAction::Digest, self.positions_of_groups(sp, all))
-            }
+        let action = match unit {
+            Unit::Trim(_) => StepAction::Trim,
+            Unit::Line(_) => StepAction::Line,
+            Unit::Run(_) | Unit::Merge(..) | Unit::Terse(_) => squash,
+            Unit::Digest(..) | Unit::Lean(..) => StepAction::Digest,
         };
+        let positions = self.positions(unit);
         let s = self.s;
         let tokens_before: u64 = positions.clone().map(|i| s[i].cost).sum();
         let sources: Vec<MessageId> = positions.clone().map(|i| s[i].id).collect();
@@ -540,12 +538,7 @@ impl<'a> Planner<'a> {
                 let facts = ledger_of(&obs).len();
                 (s[i].trimmed_cost, facts, s[i].trim_loses.clone(), None)
             }
-            Unit::Line(k) => clone_of(self.line(k)),
-            Unit::Run(r) => clone_of(self.run(r)),
-            Unit::Merge(g, n) => clone_of(self.merge(g, n)),
-            Unit::Terse(g) => clone_of(self.terse(g)),
-            Unit::Digest(sp, n) => clone_of(self.digest(sp, n)),
-            Unit::Lean(sp, depth) => clone_of(self.lean(sp, depth)),
+            rendered => clone_of(self.rendered(rendered)),
         };
         let estimated = action == StepAction::Ai;
         Some(FitStep {
