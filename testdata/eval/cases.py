@@ -167,6 +167,9 @@ cases.extend(chats)
 # A second held-out set (issue 28): five real oasst chats and three hand-written ones.
 from chats_heldout2 import chats_heldout2
 cases.extend(chats_heldout2)
+# A third held-out set (issue 28): four real oasst chats and four hand-written ones.
+from chats_heldout3 import chats_heldout3
+cases.extend(chats_heldout3)
 
 json.dump(cases, open("testdata/eval/cases.json", "w"), indent=1)
 print(f"{len(cases)} cases")
