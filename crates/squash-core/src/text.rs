@@ -122,6 +122,25 @@ pub(crate) fn sentences(text: &str) -> Vec<String> {
     out
 }
 
+/// A message's prose and the lines of its fenced code blocks (```), apart: a chat's answer
+/// that shows code has sentences around the code, and the code's lines are not sentences.
+pub(crate) fn split_fenced(text: &str) -> (String, Vec<&str>) {
+    let mut prose = String::new();
+    let mut code = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if fenced {
+            code.push(line);
+        } else {
+            prose.push_str(line);
+            prose.push('\n');
+        }
+    }
+    (prose, code)
+}
+
 /// The clauses of a sentence, as slices that joined again are the sentence: split after `, `,
 /// `; ` and `: `, and before a dash or a joining word (`but`, `and`, `so`, `because`), never
 /// inside parentheses, brackets or inline code. A piece of fewer than three words ("So,",
@@ -185,6 +204,14 @@ mod tests {
         assert_eq!(one_clause("short, and whole", 80), "short, and whole");
         // No clause end in reach: cut at a word.
         assert_eq!(one_clause("aaaa bbbb cccc dddd", 12), "aaaa bbbb…");
+    }
+
+    #[test]
+    fn fenced_code_is_apart_from_the_prose_around_it() {
+        let (prose, code) =
+            split_fenced("Here it is:\n```python\ndef f(x):\n    return x\n```\nIt returns x.");
+        assert_eq!(prose, "Here it is:\nIt returns x.\n");
+        assert_eq!(code, vec!["def f(x):", "    return x"]);
     }
 
     #[test]

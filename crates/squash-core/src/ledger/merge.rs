@@ -6,11 +6,12 @@ use std::collections::HashSet;
 
 use super::commands::{command_facts, CommandObs};
 use super::errors::{error_facts, ToolUseObs};
+use super::excerpt::Excerpt;
 use super::fact::{Fact, FactKind, Ledger};
 use super::files::{file_facts, FileTouch};
 use super::observe::{Observation, Observed};
 use super::searches::{search_facts, SearchObs};
-use super::statements::{statement_facts, Excerpt};
+use super::statements::statement_facts;
 
 /// The ledger `observations` (of messages in thread order) make.
 pub(crate) fn merge(observations: &[&Observation], excerpt: Excerpt) -> Ledger {

@@ -18,6 +18,7 @@ mod anchors;
 mod check;
 mod commands;
 mod errors;
+mod excerpt;
 mod extract;
 mod fact;
 mod files;
@@ -43,7 +44,7 @@ pub use output::last_exit_code;
 pub(crate) use output::{is_error_line, may_have_errors};
 pub use prose::{is_harness_note, typed_text};
 
-use statements::Excerpt;
+use excerpt::Excerpt;
 
 /// Builds the ledger of `messages`, which must be in thread order.
 pub fn build_ledger(messages: &[&Message]) -> Ledger {

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::commands::{self, CommandObs};
 use super::errors::{self, ToolUseObs};
+use super::excerpt::Excerpt;
 use super::fact::Fact;
 use super::files::{self, FileTouch};
 use super::prose::{self, ProseObs};
@@ -55,24 +56,40 @@ struct PendingCall {
 }
 
 /// Observes messages in thread order.
-#[derive(Default)]
 pub struct Observer {
+    excerpt: Excerpt,
     pending: HashMap<String, PendingCall>,
     /// Call ids in call order, to report calls without a result in the order they were made.
     order: Vec<String>,
     next_index: usize,
 }
 
+impl Default for Observer {
+    fn default() -> Observer {
+        Observer::of(Excerpt::Steps)
+    }
+}
+
 impl Observer {
+    /// An observer of a fit's steps.
     pub fn new() -> Observer {
         Observer::default()
+    }
+
+    pub(crate) fn of(excerpt: Excerpt) -> Observer {
+        Observer {
+            excerpt,
+            pending: HashMap::new(),
+            order: Vec::new(),
+            next_index: 0,
+        }
     }
 
     /// What `message` (the next one of the sequence) tells; a call is told with its result.
     pub fn observe(&mut self, message: &Message) -> Vec<Observation> {
         let index = self.next_index;
         let answered = self.pair(message);
-        told(message, index, &answered)
+        told(message, index, &answered, self.excerpt)
     }
 
     /// Takes `message`'s calls into the pending ones and its results out: the calls its
@@ -124,14 +141,19 @@ impl Observer {
 /// What `message` (at `index` of the sequence) tells: its request, its prose and the system's
 /// errors, then each tool use its results end (`answered`: the calls, with their result's
 /// place in the message's content), in the content's order.
-fn told(message: &Message, index: usize, answered: &[(PendingCall, usize)]) -> Vec<Observation> {
+fn told(
+    message: &Message,
+    index: usize,
+    answered: &[(PendingCall, usize)],
+    excerpt: Excerpt,
+) -> Vec<Observation> {
     let mut out = Vec::new();
     let push = |out: &mut Vec<Observation>, what| out.push(Observation { index, what });
-    if let Some((request, terms)) = prose::request(message) {
+    if let Some((request, terms)) = prose::request(message, excerpt) {
         push(&mut out, Observed::RequestBoundary(terms));
         push(&mut out, Observed::Fact(request));
     }
-    if let Some(prose) = prose::prose_of(message) {
+    if let Some(prose) = prose::prose_of(message, excerpt) {
         push(&mut out, Observed::Prose(prose));
     }
     for fact in errors::system_errors(message) {
@@ -165,14 +187,14 @@ pub fn observe_thread(
     let answered: Vec<Vec<(PendingCall, usize)>> =
         messages.iter().map(|m| observer.pair(m)).collect();
     let observed = map_indexed(messages.len(), workers, |i| {
-        told(&messages[i], i, &answered[i])
+        told(&messages[i], i, &answered[i], Excerpt::Steps)
     });
     (observed, observer.finish())
 }
 
 /// Every observation of `messages` (in thread order), the calls without results last.
 pub(crate) fn observe_all(messages: &[&Message]) -> Vec<Observation> {
-    let mut observer = Observer::new();
+    let mut observer = Observer::of(Excerpt::Selection);
     let mut out: Vec<Observation> = messages.iter().flat_map(|m| observer.observe(m)).collect();
     out.extend(observer.finish());
     out

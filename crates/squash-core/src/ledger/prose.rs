@@ -2,11 +2,14 @@
 //! the messages' own words. Tool outputs are not prose (their line numbers and listings are
 //! not conclusions); reasoning is not either.
 
+use std::borrow::Cow;
+
 use super::anchors::{anchors_of, content_words, has_prose_words, ProseTerms};
+use super::excerpt::Excerpt;
 use super::fact::{Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
-use crate::text::{lines_of, one_clause, one_line, patterns, sentences};
+use crate::text::{lines_of, one_clause, one_line, patterns, sentences, split_fenced};
 
 const REQUEST_MAX_CHARS: usize = 240;
 const STATEMENT_MAX_CHARS: usize = 120;
@@ -14,6 +17,11 @@ const STATEMENT_MAX_CHARS: usize = 120;
 const SENTENCES_KEPT: usize = 16;
 /// Sentences of an answer that become facts.
 pub(super) const ANSWER_SENTENCES: usize = 4;
+/// Lines of a message's code blocks kept as facts: what the code defines.
+const DEFINITIONS_KEPT: usize = 8;
+/// A request past its first clause keeps its later sentences that name something new, up to
+/// this many characters in all: "… comply with pydocstyle and mypy?" is the request's constraint.
+const REQUEST_MORE_CHARS: usize = 2 * REQUEST_MAX_CHARS;
 
 patterns! {
     DECISION = r"(?i)(?-u:\b)(?:decided|decision|instead of|rather than|going with|chose|we(?:'ll| will) use|i(?:'ll| will) use|switch(?:ed|ing)? to|opted|settled on|prefer)(?-u:\b)";
@@ -23,6 +31,13 @@ patterns! {
     NARRATION = r"(?i)^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect|alright|sure|so)[,!.:]?\s+)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| need to| should| want to| can now| now need to)|we(?:'ll| will| need to| should)|i'm (?:now|about to|going)|time to|here(?:'s| is) (?:what|how|the plan|my plan)|i have (?:a |the )?(?:clear|good|full|thorough|better|complete) (?:picture|understanding|context|view)|(?:now|next|then)\s+(?:add|update|write|run|create|implement|check|fix|apply|read|look|wire|move|remove|replace|make|test|verify|commit|push)|still (?:compiling|running|waiting|working|building|loading)|almost (?:done|there)|waiting for)(?-u:\b)";
     /// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
     /// is …", "the average distance is 1/3").
+    /// The agent takes back what it said before: a later answer replaces it ("That plan changes
+    /// my answer", "I withdraw the recommendation", "was the wrong fix", "scratch that",
+    /// "vergiss reset", "me equivoqué").
+    RETRACTION = r"(?i)(?:changes? my (?:answer|recommendation|advice|suggestion)|(?:was|is) the wrong (?:fix|answer|approach|call|advice|command|choice|idea)|(?-u:\b)i was (?:wrong|mistaken|incorrect)|(?-u:\b)i withdraw|(?-u:\b)i (?:take|took) (?:that|it|this) back|(?:scratch|disregard) (?:that|my (?:previous|earlier|last|first))|ignore (?:what i said|my (?:previous|earlier|last|first))|forget what i said|i stand corrected|my (?:previous|earlier|last|first) (?:answer|suggestion|recommendation|advice|reply) (?:was|is) (?:wrong|incorrect|mistaken)|(?-u:\b)vergiss (?:das|alles|es|meine|reset|den|die)|war falsch|lag (?:ich )?falsch|nehme (?:das|ich) zurück|me equivoqu|olvida lo que|j'avais tort|je me suis trompé|oubliez? ce que)";
+    /// A line of code that defines something a conversation's answer names (a function, a
+    /// type, a table or index).
+    DEFINITION = r"^\s*(?:(?:pub(?:\([a-z]+\))?|export|public|private|static|async|def)\s+)*(?:def|fn|class|struct|enum|trait|interface|function|func|type|impl)\s+[A-Za-z_]|(?i)^\s*create\s+(?:unique\s+)?(?:index|table|view|function|trigger|type)(?-u:\b)";
     VERDICT = r"(?i)(?-u:\b)(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)(?-u:\b)|[=≈]";
 }
 
@@ -31,6 +46,9 @@ patterns! {
 pub(crate) struct ProseObs {
     pub source: MessageId,
     pub sentences: Vec<Sentence>,
+    /// The message takes back what the agent said before it (`RETRACTION`): the prose before
+    /// it states no fact of its own (`statements::statement_facts`).
+    pub retracts: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -83,7 +101,7 @@ pub fn is_harness_note(text: &str) -> bool {
 
 /// The request a message makes, as a fact (what the user asked for, with its constraints), and
 /// the [`ProseTerms`] of its whole text.
-pub(crate) fn request(message: &Message) -> Option<(Fact, Vec<String>)> {
+pub(crate) fn request(message: &Message, excerpt: Excerpt) -> Option<(Fact, Vec<String>)> {
     let text = typed_text(message)?;
     let text = text.trim();
     if is_markup_only(text) {
@@ -96,11 +114,77 @@ pub(crate) fn request(message: &Message) -> Option<(Fact, Vec<String>)> {
     let terms = ProseTerms::of(text, true);
     let fact = Fact {
         kind: FactKind::Request,
-        text: format!("User: {}", one_clause(text, REQUEST_MAX_CHARS)),
+        text: format!(
+            "User: {}",
+            match excerpt {
+                Excerpt::Selection => request_text(text),
+                Excerpt::Steps => one_clause(text, REQUEST_MAX_CHARS),
+            }
+        ),
         anchors,
         source: message.id,
     };
     Some((fact, terms.all().cloned().collect()))
+}
+
+/// A request as a fact line: whole when short; else its opening, cut where a clause ends, and
+/// each later sentence of its prose (not of a paste) that names a term the kept text does not,
+/// up to `REQUEST_MORE_CHARS` in all.
+fn request_text(text: &str) -> String {
+    let mut out = one_clause(text, REQUEST_MAX_CHARS);
+    if !out.ends_with('…') {
+        return out;
+    }
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Where the opening stops in the request: a later sentence starts at or after it.
+    let opening_end = out.trim_end_matches('…').len();
+    let (prose, _) = split_fenced(text);
+    let mut cursor = 0;
+    for sentence in sentences(&prose) {
+        let sentence = sentence.split_whitespace().collect::<Vec<_>>().join(" ");
+        let Some(at) = flat[cursor..].find(sentence.as_str()).map(|at| cursor + at) else {
+            continue;
+        };
+        cursor = at + sentence.len();
+        if cursor <= opening_end || !is_prose_sentence(&sentence) {
+            continue;
+        }
+        // A short sentence the opening was cut inside replaces the cut tail; a long one was
+        // the opening's own.
+        let line = one_clause(&sentence, STATEMENT_MAX_CHARS);
+        let before = match at < opening_end {
+            true if line.ends_with('…') => continue,
+            true => flat[..at].trim_end(),
+            false => out.as_str(),
+        };
+        let lower = before.to_lowercase();
+        if !ProseTerms::of(&sentence, true)
+            .all()
+            .any(|t| !lower.contains(t.as_str()))
+        {
+            continue;
+        }
+        let line = [before, &line].join(" ").trim_start().to_owned();
+        if line.chars().count() >= REQUEST_MORE_CHARS {
+            break;
+        }
+        out = line;
+    }
+    out
+}
+
+/// Whether a sentence is written prose, not a line of a paste (a plan, a log, a table): five
+/// words or more, most of them plain words.
+fn is_prose_sentence(sentence: &str) -> bool {
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let plain = words
+        .iter()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| c.is_ascii_punctuation());
+            !w.is_empty() && w.chars().all(char::is_alphabetic)
+        })
+        .count();
+    plain >= 5 && plain * 10 >= words.len() * 7
 }
 
 /// A sentence as a fact line: cut where a clause ends when that keeps every anchor, else at a
@@ -124,14 +208,24 @@ fn statement_text(sentence: &str, anchors: &[String]) -> String {
 
 /// The classified sentences of an assistant message's prose (not its reasoning: tool outputs
 /// and thinking are not conclusions).
-pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
+pub(crate) fn prose_of(message: &Message, excerpt: Excerpt) -> Option<ProseObs> {
     if message.role != Role::Assistant {
         return None;
     }
-    let prose = assistant_text(message);
+    let text = assistant_text(message);
+    let (prose, code) = match excerpt {
+        Excerpt::Selection => {
+            let (prose, code) = split_fenced(&text);
+            (Cow::Owned(prose), code)
+        }
+        Excerpt::Steps => (Cow::Borrowed(text.as_str()), Vec::new()),
+    };
     let mut kept: Vec<Sentence> = Vec::new();
     let (mut facts, mut words_only) = (0, 0);
+    let mut retracts = false;
     for sentence in sentences(&prose) {
+        retracts |=
+            RETRACTION.is_match(&sentence) && !sentence.to_lowercase().contains("vergiss nicht");
         let decision = DECISION.is_match(&sentence);
         if !decision && NARRATION.is_match(&sentence) {
             continue;
@@ -166,10 +260,33 @@ pub(crate) fn prose_of(message: &Message) -> Option<ProseObs> {
             });
         }
     }
-    (!kept.is_empty()).then_some(ProseObs {
+    kept.extend(definitions(&code));
+    (!kept.is_empty() || retracts).then_some(ProseObs {
         source: message.id,
         sentences: kept,
+        retracts,
     })
+}
+
+/// The lines of a message's code that define something (`def send_message_to_room(…)`,
+/// `CREATE INDEX …`), as facts: the code's other lines are what the recall mark is for.
+fn definitions(code: &[&str]) -> Vec<Sentence> {
+    code.iter()
+        .filter(|line| DEFINITION.is_match(line))
+        .filter_map(|line| {
+            let text = one_line(line.trim(), STATEMENT_MAX_CHARS);
+            let anchors = anchors_of(&text, 4);
+            (!anchors.is_empty()).then(|| Sentence {
+                whole: text.clone(),
+                text,
+                words_only: false,
+                kind: FactKind::Value,
+                verdict: false,
+                anchors,
+            })
+        })
+        .take(DEFINITIONS_KEPT)
+        .collect()
 }
 
 /// Words in capitals (`CONCURRENTLY`, `NOT NULL`'s parts): keywords a sentence stresses.

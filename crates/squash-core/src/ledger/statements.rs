@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use super::anchors::{anchors_of, content_words, ProseTerms};
+use super::excerpt::Excerpt;
 use super::fact::{Fact, FactKind};
 use super::observe::{Observation, Observed};
 use super::prose::{ProseObs, Sentence, ANSWER_SENTENCES};
@@ -17,17 +18,6 @@ const COVER_ANCHORS: usize = 6;
 patterns! {
     /// Numbers an answer states, small ones and fractions included ("1/3", "0.33", "5").
     ANSWER_NUMBER = r"-?\d+(?:[./,]\d+)*";
-}
-
-/// What the observations of a ledger are, for which prose is an answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Excerpt {
-    /// Messages a person selected: an answer is the last prose after a request they hold, so
-    /// that a squash is not asked to restate what its selection merely continues.
-    Selection,
-    /// Steps of a fit, each rendered on its own: the last prose before each request they hold
-    /// and at their end answers a request, theirs or one before them.
-    Steps,
 }
 
 /// The facts of the agent's prose: decisions, open items, values, and the agent's conclusions
@@ -46,11 +36,15 @@ pub(crate) fn statement_facts(observations: &[&Observation], excerpt: Excerpt) -
         .flatten()
         .cloned()
         .collect();
+    let withdrawn = withdrawn(observations);
     let mut facts = Vec::new();
     for (i, o) in observations.iter().enumerate() {
         let Observed::Prose(prose) = &o.what else {
             continue;
         };
+        if withdrawn.contains(&i) {
+            continue;
+        }
         let is_answer = answers.contains(&i);
         if is_answer && excerpt == Excerpt::Selection {
             let cover = answer_cover(prose, &mut covered);
@@ -78,6 +72,24 @@ pub(crate) fn statement_facts(observations: &[&Observation], excerpt: Excerpt) -
         }
     }
     facts
+}
+
+/// The prose messages a later one takes back (`ProseObs::retracts`): the spec's rule for
+/// corrections is to keep the final state, so the answer that was withdrawn ("an index on
+/// created_at", "go freemium", "git push --force-with-lease") is not stated as one. Its terms
+/// that still hold are said again by the answer that replaced it.
+fn withdrawn(observations: &[&Observation]) -> HashSet<usize> {
+    let mut withdrawn = HashSet::new();
+    let mut last_prose: Option<usize> = None;
+    for (i, o) in observations.iter().enumerate() {
+        if let Observed::Prose(prose) = &o.what {
+            if prose.retracts {
+                withdrawn.extend(last_prose);
+            }
+            last_prose = Some(i);
+        }
+    }
+    withdrawn
 }
 
 /// The prose message that answers each request: the last one before the next boundary.

@@ -318,3 +318,83 @@ fn an_answer_cut_out_of_its_conversation_is_still_an_answer() {
         );
     }
 }
+
+fn ledger_text(messages: &[Message]) -> String {
+    let selection: Vec<&Message> = messages.iter().collect();
+    let ledger = build_ledger(&selection);
+    ledger
+        .facts
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn an_answer_the_agent_takes_back_is_not_stated_as_one() {
+    let messages = vec![
+        say(
+            Role::User,
+            "The orders query takes 4.8 seconds. What should I do?",
+        ),
+        say(
+            Role::Assistant,
+            "Add an index on the sort column: CREATE INDEX orders_created_at_idx ON orders \
+             (created_at). Then Postgres can stop after 20 rows.",
+        ),
+        say(Role::User, "No change, it still does a Parallel Seq Scan."),
+        say(
+            Role::Assistant,
+            "That plan changes my answer: the created_at index was the wrong fix. Create \
+             orders_customer_created_idx on (customer_id, created_at DESC) instead.",
+        ),
+    ];
+    let text = ledger_text(&messages);
+    assert!(!text.contains("Add an index on the sort column"), "{text}");
+    assert!(!text.contains("stop after 20 rows"), "{text}");
+    assert!(text.contains("orders_customer_created_idx"), "{text}");
+    assert!(text.contains("wrong fix"), "{text}");
+
+    // Without the retraction, the first answer stays.
+    let mut kept = messages.clone();
+    kept[3] = say(
+        Role::Assistant,
+        "Then also create orders_customer_created_idx on (customer_id, created_at DESC).",
+    );
+    assert!(ledger_text(&kept).contains("stop after 20 rows"));
+}
+
+#[test]
+fn an_answer_with_code_keeps_what_it_says_after_the_code_and_what_the_code_defines() {
+    let mut body = String::from("Here is the refactored version:\n\n```python\n");
+    for n in 0..30 {
+        body.push_str(&format!("value_{n} = compute_{n}(value_{n})\n"));
+    }
+    body.push_str("def send_message_to_room(message: str) -> None:\n    pass\n```\n\n");
+    body.push_str("I removed the commented out sync_forever call and follow PEP-8 now.");
+    let messages = vec![
+        say(Role::User, "Refactor my matrix bot script."),
+        say(Role::Assistant, &body),
+    ];
+    let text = ledger_text(&messages);
+    assert!(text.contains("sync_forever"), "{text}");
+    assert!(text.contains("def send_message_to_room"), "{text}");
+    assert!(!text.contains("value_3 = compute_3"), "{text}");
+}
+
+#[test]
+fn a_long_request_keeps_the_constraint_it_ends_with() {
+    let request = "Some of the comments seem almost like English versions of the line below \
+                   them, especially when printing or logging is involved, and that makes the \
+                   file twice as long as it needs to be for anyone who reads it later on. Can \
+                   you make it a bit less redundant and shorter overall? Also, can you add \
+                   documentation and typing to comply with pydocstyle and mypy?";
+    let messages = vec![say(Role::User, request)];
+    let text = ledger_text(&messages);
+    assert!(text.starts_with("User: Some of the comments"), "{text}");
+    assert!(text.contains("pydocstyle and mypy"), "{text}");
+    assert!(
+        text.chars().count() < request.chars().count() + 10,
+        "{text}"
+    );
+}
