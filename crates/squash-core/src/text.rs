@@ -91,13 +91,25 @@ fn in_code(prefix: &str) -> bool {
 /// inside inline code, not after an ellipsis), and at line breaks (list items are sentences of
 /// their own). Markdown emphasis (`**`, `__`) is dropped.
 pub(crate) fn sentences(text: &str) -> Vec<String> {
+    sentences_and_points(text)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect()
+}
+
+/// [`sentences`], each with whether it opens an item of a list (`- `, `* `, `• `, `1. `, `2) `):
+/// one of the points an answer makes.
+pub(crate) fn sentences_and_points(text: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.replace("**", "").replace("__", "");
-        let line = line.trim().trim_start_matches(['-', '*', '•', '#']).trim();
+        let trimmed = line.trim();
+        let item = LIST_ITEM.is_match(trimmed);
+        let line = trimmed.trim_start_matches(['-', '*', '•', '#']).trim();
         if line.is_empty() || line.starts_with("```") {
             continue;
         }
+        let opened = out.len();
         let mut start = 0;
         let mut in_code = false;
         let bytes = line.as_bytes();
@@ -118,8 +130,17 @@ pub(crate) fn sentences(text: &str) -> Vec<String> {
             }
         }
         push_sentence(&mut out, &line[start..]);
+        if item {
+            if let Some((_, point)) = out.get_mut(opened) {
+                *point = true;
+            }
+        }
     }
     out
+}
+
+patterns! {
+    LIST_ITEM = r"^(?:[-*•]|\d{1,2}[.)])\s";
 }
 
 /// A message's prose and the lines of its fenced code blocks (```), apart: a chat's answer
@@ -182,10 +203,10 @@ pub(crate) fn clauses(sentence: &str) -> Vec<&str> {
     out
 }
 
-fn push_sentence(out: &mut Vec<String>, s: &str) {
+fn push_sentence(out: &mut Vec<(String, bool)>, s: &str) {
     let s = s.trim();
     if s.chars().filter(|c| c.is_alphanumeric()).count() >= 3 {
-        out.push(s.to_owned());
+        out.push((s.to_owned(), false));
     }
 }
 
@@ -204,6 +225,23 @@ mod tests {
         assert_eq!(one_clause("short, and whole", 80), "short, and whole");
         // No clause end in reach: cut at a word.
         assert_eq!(one_clause("aaaa bbbb cccc dddd", 12), "aaaa bbbb…");
+    }
+
+    #[test]
+    fn a_list_item_opens_with_a_point() {
+        let s =
+            sentences_and_points("Steps:\n1. Rinse it. Twice.\n- Wait\n2) Rest well\nDone here.");
+        assert_eq!(
+            s,
+            vec![
+                ("Steps:".to_owned(), false),
+                ("Rinse it.".to_owned(), true),
+                ("Twice.".to_owned(), false),
+                ("Wait".to_owned(), true),
+                ("2) Rest well".to_owned(), true),
+                ("Done here.".to_owned(), false),
+            ]
+        );
     }
 
     #[test]

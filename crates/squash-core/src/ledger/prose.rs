@@ -9,7 +9,9 @@ use super::excerpt::Excerpt;
 use super::fact::{Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
-use crate::text::{lines_of, one_clause, one_line, patterns, sentences, split_fenced};
+use crate::text::{
+    lines_of, one_clause, one_line, patterns, sentences, sentences_and_points, split_fenced,
+};
 
 const REQUEST_MAX_CHARS: usize = 240;
 const STATEMENT_MAX_CHARS: usize = 120;
@@ -63,6 +65,9 @@ pub(crate) struct Sentence {
     /// `Decision` or `OpenItem` when it says so; `Value` otherwise.
     pub kind: FactKind,
     pub verdict: bool,
+    /// It opens an item of a list: one of the points an answer makes, kept even when its
+    /// words are short ("Rinse your mouth with salt water").
+    pub point: bool,
     pub anchors: Vec<String>,
 }
 
@@ -223,7 +228,7 @@ pub(crate) fn prose_of(message: &Message, excerpt: Excerpt) -> Option<ProseObs> 
     let mut kept: Vec<Sentence> = Vec::new();
     let (mut facts, mut words_only) = (0, 0);
     let mut retracts = false;
-    for sentence in sentences(&prose) {
+    for (sentence, point) in sentences_and_points(&prose) {
         retracts |=
             RETRACTION.is_match(&sentence) && !sentence.to_lowercase().contains("vergiss nicht");
         let decision = DECISION.is_match(&sentence);
@@ -256,6 +261,7 @@ pub(crate) fn prose_of(message: &Message, excerpt: Excerpt) -> Option<ProseObs> 
                 words_only: words,
                 kind,
                 verdict,
+                point,
                 anchors,
             });
         }
@@ -282,6 +288,7 @@ fn definitions(code: &[&str]) -> Vec<Sentence> {
                 words_only: false,
                 kind: FactKind::Value,
                 verdict: false,
+                point: false,
                 anchors,
             })
         })

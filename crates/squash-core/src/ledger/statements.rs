@@ -172,7 +172,7 @@ fn answer_cover(prose: &ProseObs, covered: &mut HashSet<String>) -> Vec<Fact> {
             }
         }
         if anchors.is_empty() {
-            if !s.words_only && (s.verdict || s.kind != FactKind::Value) {
+            if s.point || (!s.words_only && (s.verdict || s.kind != FactKind::Value)) {
                 facts.push(sentence_fact(s, true, prose.source));
             }
             continue;

@@ -398,3 +398,22 @@ fn a_long_request_keeps_the_constraint_it_ends_with() {
         "{text}"
     );
 }
+
+#[test]
+fn every_point_of_a_listed_answer_stays_even_in_short_words() {
+    let messages = vec![
+        say(
+            Role::User,
+            "My tongue has a sore at the tip. How do I help it heal?",
+        ),
+        say(
+            Role::Assistant,
+            "You can take several steps:\n\n1. Rinse your mouth with salt water a few times a \
+             day.\n2. Avoid spicy and acidic foods.\n3. If it does not heal after a week, see \
+             a dentist.",
+        ),
+    ];
+    let text = ledger_text(&messages);
+    assert!(text.contains("salt water"), "{text}");
+    assert!(text.contains("Avoid spicy and acidic foods"), "{text}");
+}
