@@ -203,6 +203,32 @@ pub(crate) fn clauses(sentence: &str) -> Vec<&str> {
     out
 }
 
+/// The clauses of a sentence that `keep` marks, in order, "…" where others were left out.
+pub(crate) fn kept_clauses(parts: &[&str], keep: &[bool]) -> String {
+    let mut out = String::new();
+    let mut gap = false;
+    for (part, &kept) in parts.iter().zip(keep) {
+        if !kept {
+            gap = true;
+            continue;
+        }
+        if gap {
+            let before = out.trim_end().trim_end_matches([',', ';', ':']).len();
+            out.truncate(before);
+            out.push_str(if out.is_empty() { "… " } else { " … " });
+            gap = false;
+        }
+        out.push_str(part);
+    }
+    let mut out = out.trim_end().to_owned();
+    if gap {
+        let before = out.trim_end_matches([',', ';', ':']).len();
+        out.truncate(before);
+        out.push('…');
+    }
+    out
+}
+
 fn push_sentence(out: &mut Vec<(String, bool)>, s: &str) {
     let s = s.trim();
     if s.chars().filter(|c| c.is_alphanumeric()).count() >= 3 {

@@ -10,7 +10,8 @@ use super::fact::{Fact, FactKind};
 use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
 use crate::text::{
-    lines_of, one_clause, one_line, patterns, sentences, sentences_and_points, split_fenced,
+    clauses, kept_clauses, lines_of, one_clause, one_line, patterns, sentences,
+    sentences_and_points, split_fenced,
 };
 
 const REQUEST_MAX_CHARS: usize = 240;
@@ -24,6 +25,8 @@ const DEFINITIONS_KEPT: usize = 8;
 /// A request past its first clause keeps its later sentences that name something new, up to
 /// this many characters in all: "… comply with pydocstyle and mypy?" is the request's constraint.
 const REQUEST_MORE_CHARS: usize = 2 * REQUEST_MAX_CHARS;
+/// A request this long may lose the clauses that name nothing; a shorter one is read whole.
+const FILLER_FREE_FROM: usize = 160;
 
 patterns! {
     DECISION = r"(?i)(?-u:\b)(?:decided|decision|instead of|rather than|going with|chose|we(?:'ll| will) use|i(?:'ll| will) use|switch(?:ed|ing)? to|opted|settled on|prefer)(?-u:\b)";
@@ -136,6 +139,8 @@ pub(crate) fn request(message: &Message, excerpt: Excerpt) -> Option<(Fact, Vec<
 /// each later sentence of its prose (not of a paste) that names a term the kept text does not,
 /// up to `REQUEST_MORE_CHARS` in all.
 fn request_text(text: &str) -> String {
+    let condensed = without_filler(text);
+    let text = condensed.as_str();
     let mut out = one_clause(text, REQUEST_MAX_CHARS);
     if !out.ends_with('…') {
         return out;
@@ -176,6 +181,46 @@ fn request_text(text: &str) -> String {
         out = line;
     }
     out
+}
+
+/// A long request without the clauses of its prose that name nothing ("Okay so, to put it
+/// simply, and I really want to be clear here …"): each sentence keeps the clauses holding a
+/// strong term or a long word, and those of under four words; a paste's lines stay as they are. A short request, or one
+/// whose every clause names nothing, stays whole.
+fn without_filler(text: &str) -> String {
+    if text.len() <= FILLER_FREE_FROM || text.contains("```") {
+        return text.to_owned();
+    }
+    let mut kept: Vec<String> = Vec::new();
+    let mut dropped = false;
+    for line in text.lines() {
+        let line = line.trim();
+        let prose = sentences(line);
+        if prose.is_empty() || !prose.iter().all(|s| is_prose_sentence(s) || s.len() < 40) {
+            kept.extend((!line.is_empty()).then(|| line.to_owned()));
+            continue;
+        }
+        for sentence in prose {
+            let parts = clauses(&sentence);
+            let keep: Vec<bool> = parts
+                .iter()
+                .enumerate()
+                // A clause of a few words completes the one before it ("… and mypy?").
+                .map(|(n, part)| {
+                    part.split_whitespace().count() < 4
+                        || ProseTerms::of(part, n == 0).all().next().is_some()
+                })
+                .collect();
+            dropped |= keep.contains(&false);
+            if keep.contains(&true) {
+                kept.push(kept_clauses(&parts, &keep));
+            }
+        }
+    }
+    if kept.is_empty() || !dropped {
+        return text.to_owned();
+    }
+    kept.join(" ")
 }
 
 /// Whether a sentence is written prose, not a line of a paste (a plan, a log, a table): five

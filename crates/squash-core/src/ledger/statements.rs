@@ -10,7 +10,7 @@ use super::fact::{Fact, FactKind};
 use super::observe::{Observation, Observed};
 use super::prose::{ProseObs, Sentence, ANSWER_SENTENCES};
 use crate::ids::MessageId;
-use crate::text::{clauses, patterns};
+use crate::text::{clauses, kept_clauses, patterns};
 
 /// Anchors of an answer's clauses checked in a squash's text: the first terms each adds.
 const COVER_ANCHORS: usize = 6;
@@ -200,30 +200,4 @@ fn answer_cover(prose: &ProseObs, covered: &mut HashSet<String>) -> Vec<Fact> {
         });
     }
     facts
-}
-
-/// The clauses of a sentence that `keep` marks, in order, "…" where others were left out.
-fn kept_clauses(parts: &[&str], keep: &[bool]) -> String {
-    let mut out = String::new();
-    let mut gap = false;
-    for (part, &kept) in parts.iter().zip(keep) {
-        if !kept {
-            gap = true;
-            continue;
-        }
-        if gap {
-            let before = out.trim_end().trim_end_matches([',', ';', ':']).len();
-            out.truncate(before);
-            out.push_str(if out.is_empty() { "… " } else { " … " });
-            gap = false;
-        }
-        out.push_str(part);
-    }
-    let mut out = out.trim_end().to_owned();
-    if gap {
-        let before = out.trim_end_matches([',', ';', ':']).len();
-        out.truncate(before);
-        out.push('…');
-    }
-    out
 }

@@ -417,3 +417,20 @@ fn every_point_of_a_listed_answer_stays_even_in_short_words() {
     assert!(text.contains("salt water"), "{text}");
     assert!(text.contains("Avoid spicy and acidic foods"), "{text}");
 }
+
+#[test]
+fn a_long_request_says_what_it_asks_without_its_filler() {
+    let request = "Okay so, to put it simply, and I really want to be clear here because last \
+                   time it went wrong: our team has a standup every day at 9:30 and I keep \
+                   missing it because my calendar shows it in UTC, not in Berlin time. How do I \
+                   fix that in Google Calendar?";
+    let text = ledger_text(&[say(Role::User, request)]);
+    assert!(!text.contains("to put it simply"), "{text}");
+    assert!(!text.contains("I really want to be clear"), "{text}");
+    for kept in ["standup", "9:30", "UTC", "Berlin", "Google Calendar"] {
+        assert!(text.contains(kept), "{kept}: {text}");
+    }
+    // A short request is read whole.
+    let short = "Okay so, to put it simply: what is 9:30 UTC in Berlin?";
+    assert!(ledger_text(&[say(Role::User, short)]).contains("to put it simply"));
+}
