@@ -49,7 +49,7 @@ pub(crate) fn normalise_quotes(s: &str) -> String {
 
 /// At most `max` characters of `s` on one line, with "…" when cut.
 pub(crate) fn one_line(s: &str, max: usize) -> String {
-    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = single_spaced(s);
     if flat.chars().count() <= max {
         return flat;
     }
@@ -66,7 +66,7 @@ pub(crate) fn one_line(s: &str, max: usize) -> String {
 /// colon or dash) when one is in the second half, else at a word; with "…" when cut. A
 /// sentence cut at a clause still reads whole.
 pub(crate) fn one_clause(s: &str, max: usize) -> String {
-    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = single_spaced(s);
     if flat.chars().count() <= max {
         return flat;
     }
@@ -201,6 +201,11 @@ pub(crate) fn clauses(sentence: &str) -> Vec<&str> {
         start = cut;
     }
     out
+}
+
+/// `s` with every run of white space (line breaks too) as one space, and none at its ends.
+pub(crate) fn single_spaced(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The clauses of a sentence that `keep` marks, in order, "…" where others were left out.

@@ -408,7 +408,7 @@ fn command_of(input: &Value) -> Option<String> {
 /// run is shown as far as it goes), and whether it was cut.
 fn display_of(command: &str) -> (String, bool) {
     let first = command.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let flat = first.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = crate::text::single_spaced(first);
     match flat.char_indices().nth(DISPLAY_MAX_CHARS) {
         Some((at, _)) => (flat[..at].to_owned(), true),
         None => (flat, false),

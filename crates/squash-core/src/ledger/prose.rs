@@ -11,7 +11,7 @@ use crate::ids::MessageId;
 use crate::message::{ContentItem, Message, Role};
 use crate::text::{
     clauses, kept_clauses, lines_of, one_clause, one_line, patterns, sentences,
-    sentences_and_points, split_fenced,
+    sentences_and_points, single_spaced, split_fenced,
 };
 
 const REQUEST_MAX_CHARS: usize = 240;
@@ -27,6 +27,8 @@ const DEFINITIONS_KEPT: usize = 8;
 const REQUEST_MORE_CHARS: usize = 2 * REQUEST_MAX_CHARS;
 /// A request this long may lose the clauses that name nothing; a shorter one is read whole.
 const FILLER_FREE_FROM: usize = 160;
+/// A sentence this short ("Thanks!", "See below:") does not make its line a paste's.
+const SHORT_SENTENCE_CHARS: usize = 40;
 
 patterns! {
     DECISION = r"(?i)(?-u:\b)(?:decided|decision|instead of|rather than|going with|chose|we(?:'ll| will) use|i(?:'ll| will) use|switch(?:ed|ing)? to|opted|settled on|prefer)(?-u:\b)";
@@ -34,8 +36,6 @@ patterns! {
     /// Narration of what the agent is about to do ("Let me look at …", "I'll help you …", "Now
     /// add the hook …") states no fact.
     NARRATION = r"(?i)^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect|alright|sure|so)[,!.:]?\s+)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| need to| should| want to| can now| now need to)|we(?:'ll| will| need to| should)|i'm (?:now|about to|going)|time to|here(?:'s| is) (?:what|how|the plan|my plan)|i have (?:a |the )?(?:clear|good|full|thorough|better|complete) (?:picture|understanding|context|view)|(?:now|next|then)\s+(?:add|update|write|run|create|implement|check|fix|apply|read|look|wire|move|remove|replace|make|test|verify|commit|push)|still (?:compiling|running|waiting|working|building|loading)|almost (?:done|there)|waiting for)(?-u:\b)";
-    /// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
-    /// is …", "the average distance is 1/3").
     /// The agent takes back what it said before: a later answer replaces it ("That plan changes
     /// my answer", "I withdraw the recommendation", "was the wrong fix", "scratch that",
     /// "vergiss reset", "me equivoqué").
@@ -43,6 +43,8 @@ patterns! {
     /// A line of code that defines something a conversation's answer names (a function, a
     /// type, a table or index).
     DEFINITION = r"^\s*(?:(?:pub(?:\([a-z]+\))?|export|public|private|static|async|def)\s+)*(?:def|fn|class|struct|enum|trait|interface|function|func|type|impl)\s+[A-Za-z_]|(?i)^\s*create\s+(?:unique\s+)?(?:index|table|view|function|trigger|type)(?-u:\b)";
+    /// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
+    /// is …", "the average distance is 1/3").
     VERDICT = r"(?i)(?-u:\b)(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)(?-u:\b)|[=≈]";
 }
 
@@ -145,13 +147,13 @@ fn request_text(text: &str) -> String {
     if !out.ends_with('…') {
         return out;
     }
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = single_spaced(text);
     // Where the opening stops in the request: a later sentence starts at or after it.
     let opening_end = out.trim_end_matches('…').len();
     let (prose, _) = split_fenced(text);
     let mut cursor = 0;
     for sentence in sentences(&prose) {
-        let sentence = sentence.split_whitespace().collect::<Vec<_>>().join(" ");
+        let sentence = single_spaced(&sentence);
         let Some(at) = flat[cursor..].find(sentence.as_str()).map(|at| cursor + at) else {
             continue;
         };
@@ -185,8 +187,8 @@ fn request_text(text: &str) -> String {
 
 /// A long request without the clauses of its prose that name nothing ("Okay so, to put it
 /// simply, and I really want to be clear here …"): each sentence keeps the clauses holding a
-/// strong term or a long word, and those of under four words; a paste's lines stay as they are. A short request, or one
-/// whose every clause names nothing, stays whole.
+/// strong term or a long word, and those of under four words; a paste's lines stay as they
+/// are. A short request, or one whose every clause names nothing, stays whole.
 fn without_filler(text: &str) -> String {
     if text.len() <= FILLER_FREE_FROM || text.contains("```") {
         return text.to_owned();
@@ -196,7 +198,10 @@ fn without_filler(text: &str) -> String {
     for line in text.lines() {
         let line = line.trim();
         let prose = sentences(line);
-        if prose.is_empty() || !prose.iter().all(|s| is_prose_sentence(s) || s.len() < 40) {
+        let prose_line = prose
+            .iter()
+            .all(|s| is_prose_sentence(s) || s.len() < SHORT_SENTENCE_CHARS);
+        if prose.is_empty() || !prose_line {
             kept.extend((!line.is_empty()).then(|| line.to_owned()));
             continue;
         }
@@ -274,8 +279,10 @@ pub(crate) fn prose_of(message: &Message, excerpt: Excerpt) -> Option<ProseObs> 
     let (mut facts, mut words_only) = (0, 0);
     let mut retracts = false;
     for (sentence, point) in sentences_and_points(&prose) {
-        retracts |=
-            RETRACTION.is_match(&sentence) && !sentence.to_lowercase().contains("vergiss nicht");
+        // A fit's steps keep their history as it was told (`Excerpt::Steps`).
+        retracts |= excerpt == Excerpt::Selection
+            && RETRACTION.is_match(&sentence)
+            && !sentence.to_lowercase().contains("vergiss nicht");
         let decision = DECISION.is_match(&sentence);
         if !decision && NARRATION.is_match(&sentence) {
             continue;

@@ -171,7 +171,7 @@ impl SearchQuery {
                 (&rest[..end], false, &rest[end..])
             };
             rest = after;
-            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = crate::text::single_spaced(text);
             // A term without a letter or digit is no token to either engine: an empty FTS5
             // phrase, an empty tsquery. Dropping it keeps `C++ "***"` meaning `C`.
             if !text.chars().any(char::is_alphanumeric) {
