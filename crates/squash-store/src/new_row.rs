@@ -4,6 +4,7 @@
 //! messages ([`crate::MessageChunks`]), so that the store's writer, which every chunk waits
 //! for, only writes.
 
+use squash_core::search::searchable_text;
 use squash_core::search::tokens::for_each_indexed_term;
 use squash_core::Message;
 
@@ -22,7 +23,7 @@ pub(crate) struct NewRow {
 
 impl NewRow {
     pub fn of(message: &Message) -> Result<NewRow, StoreError> {
-        let search_text = crate::search::stored_search_text(message);
+        let search_text = searchable_text(message);
         Ok(NewRow {
             content: serde_json::to_string(&message.content)?,
             instructions: if message.instructions.is_empty() {

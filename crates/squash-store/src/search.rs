@@ -29,11 +29,6 @@ use crate::new_row::IndexedTerms;
 use crate::types::{HistoryHit, HistoryResults, OperationRef, SearchHit, SearchResults};
 use crate::StoreError;
 
-/// The value of a new message's `search_text` column.
-pub(crate) fn stored_search_text(message: &squash_core::Message) -> String {
-    squash_core::search::searchable_text(message)
-}
-
 /// The `search_text` of a stored row from its `content` column, for the fill.
 pub(crate) fn row_search_text(key: i64, content: &str) -> Result<String, StoreError> {
     let content: Vec<ContentItem> = serde_json::from_str(content)
