@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use squash_core::ledger::{build_ledger, check_facts, Ledger};
+use squash_core::ledger::{build_ledger, check_facts, run_ends, Ledger};
 use squash_core::note::compose_within;
 use squash_core::prompt::{messages_text, SquashStyle};
 use squash_core::quality::{quality_report, FactReport, SizeLimit};
@@ -256,9 +256,11 @@ impl SquashEngine {
             .ok_or(SquashError::NoModel(options.style))?;
         let prompt_text = messages_text(&refs);
         let provider = model.info().provider;
+        let runs = run_ends(&refs);
         let input = Input {
             messages: &refs,
             ledger: &ledger,
+            runs: &runs,
             full_text: &full_text,
             prompt_text: &prompt_text,
             instructions: instructions.as_deref(),

@@ -110,7 +110,7 @@ fn gist_of(input: &Input<'_>, answer: String) -> Result<String, String> {
     if input.prompt_style != PromptStyle::Brief {
         return Ok(answer);
     }
-    clean_gist(&answer, input.full_text, GIST_MAX_SENTENCES)
+    clean_gist(&answer, input.full_text, input.runs, GIST_MAX_SENTENCES)
         .ok_or_else(|| "the answer spoke only about the task, not the conversation".to_owned())
 }
 

@@ -1,7 +1,7 @@
 //! What a squash works from: shared by the whole-selection squash (`faithful`) and the squash
 //! in parts (`batch`) it falls back to for selections over the window.
 
-use squash_core::ledger::Ledger;
+use squash_core::ledger::{Ledger, RunEnd};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::quality::size_limit;
 use squash_core::recall::mark_tokens;
@@ -12,6 +12,8 @@ use squash_core::Message;
 pub(super) struct Input<'a> {
     pub messages: &'a [&'a Message],
     pub ledger: &'a Ledger,
+    /// How each command run of the selection ended: what the gist's sentences are held against.
+    pub runs: &'a [RunEnd],
     /// The messages' whole text: a term not in it is invented.
     pub full_text: &'a str,
     /// The messages' text as prompts show it: what the output guard compares with.

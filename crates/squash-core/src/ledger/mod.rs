@@ -26,6 +26,7 @@ mod merge;
 mod observe;
 mod output;
 mod prose;
+mod runs;
 mod searches;
 mod settings;
 mod statements;
@@ -43,6 +44,7 @@ pub use observe::{observe_thread, Observation, Observer};
 pub use output::last_exit_code;
 pub(crate) use output::{is_error_line, may_have_errors};
 pub use prose::{is_harness_note, typed_text};
+pub use runs::{run_ends, Ended, RunEnd};
 
 use excerpt::Excerpt;
 

@@ -15,6 +15,25 @@ fn texts(ledger: &Ledger, kind: FactKind) -> Vec<&str> {
 }
 
 #[test]
+fn the_demo_runs_end_as_their_results_say() {
+    let messages = demo();
+    let selection: Vec<&Message> = messages[1..11].iter().collect();
+    let ends: Vec<(String, Ended)> = run_ends(&selection)
+        .into_iter()
+        .map(|r| (r.command, r.ended))
+        .collect();
+    // The test run failed twice; the move and the run after it passed.
+    assert_eq!(ends.len(), 3, "{ends:?}");
+    assert_eq!(ends[0], ("cargo test -p config".to_owned(), Ended::Failed));
+    assert_eq!(ends[1], ends[0]);
+    assert!(
+        ends[2].0.starts_with("python3 scripts/move_fn.py"),
+        "{ends:?}"
+    );
+    assert_eq!(ends[2].1, Ended::Passed);
+}
+
+#[test]
 fn demo_run_has_its_files_commands_and_fixes() {
     let messages = demo();
     // The demo squashes messages 2 to 11: the tool run without the request and the answer.

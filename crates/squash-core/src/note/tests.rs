@@ -1,5 +1,5 @@
 use super::*;
-use crate::ledger::{build_ledger, check_facts, sections_text, FactKind};
+use crate::ledger::{build_ledger, check_facts, sections_text, Ended, FactKind, RunEnd};
 use crate::message::{Message, Role};
 use crate::test_messages::{demo, say};
 
@@ -124,7 +124,7 @@ fn a_gist_loses_headings_lists_questions_copies_and_a_cut_sentence() {
                   To put it simply, and I want to be really clear here, the build is red.\n\
                   The build fails in config.rs because a field is missing.\n\
                   Details:\n- Ran cargo test\nThe assistant then ran `python3 scripts/move_fn.py";
-    let gist = clean_gist(answer, source, GIST_MAX_SENTENCES).expect("a gist is left");
+    let gist = clean_gist(answer, source, &[], GIST_MAX_SENTENCES).expect("a gist is left");
     assert_eq!(
         gist,
         "To find why the build fails. The build fails in config.rs because a field is missing."
@@ -135,10 +135,15 @@ fn a_gist_loses_headings_lists_questions_copies_and_a_cut_sentence() {
 fn a_gist_of_only_talk_about_the_task_is_none() {
     let source = "User: hi\nAssistant: hello";
     assert_eq!(
-        clean_gist("No preamble, no comments.\nHere is the summary:", source, 3),
+        clean_gist(
+            "No preamble, no comments.\nHere is the summary:",
+            source,
+            &[],
+            3
+        ),
         None
     );
-    assert_eq!(clean_gist("Requests:\n- User: hi", source, 3), None);
+    assert_eq!(clean_gist("Requests:\n- User: hi", source, &[], 3), None);
 }
 
 #[test]
@@ -147,5 +152,46 @@ fn meta_phrases_the_conversation_uses_are_not_meta() {
     assert_eq!(
         meta_phrases("The summary of the release is due. No preamble.", source),
         vec!["no preamble"]
+    );
+}
+
+#[test]
+fn a_gist_sentence_that_tells_a_run_otherwise_than_its_result_is_dropped() {
+    let runs = [
+        RunEnd {
+            command: "cargo test -p config".into(),
+            ended: Ended::Failed,
+        },
+        RunEnd {
+            command: "python3 scripts/move_fn.py && cargo test -p config".into(),
+            ended: Ended::Passed,
+        },
+    ];
+    // "a failing test" describes the problem, not a run; the second sentence tells the
+    // passing run as a failure.
+    let answer = "The user asked for help with a failing test. The assistant ran `cargo test \
+                  -p config 2>&1 | tail -20`, which failed due to an error related to missing \
+                  fields. It then ran another command that updated the struct, but it was not \
+                  successful.";
+    assert_eq!(
+        clean_gist(answer, "", &runs, GIST_MAX_SENTENCES).as_deref(),
+        Some(
+            "The user asked for help with a failing test. The assistant ran `cargo test -p \
+             config 2>&1 | tail -20`, which failed due to an error related to missing fields."
+        )
+    );
+    // Told as the results say, both stay: the named run failed, the last one passed.
+    let told = "The first `cargo test -p config` failed. After the move, the tests passed.";
+    assert_eq!(
+        clean_gist(told, "", &runs, GIST_MAX_SENTENCES).as_deref(),
+        Some(told)
+    );
+    // A run named by a span cut short is held against that run.
+    let cut = "Then `python3 scripts/move_fn.py` failed.";
+    assert_eq!(clean_gist(cut, "", &runs, GIST_MAX_SENTENCES), None);
+    // Without runs, nothing is held against them.
+    assert_eq!(
+        clean_gist(cut, "", &[], GIST_MAX_SENTENCES).as_deref(),
+        Some(cut)
     );
 }
