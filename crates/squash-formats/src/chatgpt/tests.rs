@@ -4,15 +4,11 @@ use squash_core::{ContentItem, ImageSource, Message, MessageId, Role, SystemLeve
 
 use super::*;
 use crate::detect::detect_bytes;
-use crate::test_support::assert_on_threads;
+use crate::test_support::{assert_on_threads, read_export, session_bytes};
 use crate::Parsed;
 
 fn fixture() -> (Vec<u8>, Parsed) {
-    let path = format!(
-        "{}/../../testdata/sessions/chatgpt-conversations.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let bytes = std::fs::read(&path).unwrap();
+    let bytes = session_bytes("chatgpt-conversations.json");
     let mut read_bytes = 0;
     let parsed = EXPORT
         .read(&bytes[..], "conversations.json", Utc::now(), &mut |n| {
@@ -236,11 +232,7 @@ fn nodes_on_a_cycle_or_cut_off_still_get_a_thread() {
                    "children": ["c1"]}
         }
     }]);
-    let bytes = serde_json::to_vec(&doc).unwrap();
-    let parsed = EXPORT
-        .read(&bytes[..], "odd.json", Utc::now(), &mut |_| {})
-        .unwrap();
-    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    let parsed = read_export(&EXPORT, &doc, "odd.json");
     let c = &parsed.conversations[0];
     assert_eq!(c.messages.len(), 6);
     assert_on_threads(c);
