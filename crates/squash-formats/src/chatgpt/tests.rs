@@ -21,6 +21,12 @@ fn fixture() -> (Vec<u8>, Parsed) {
     (bytes, parsed)
 }
 
+/// What reading `bytes` as the export `name` fails with.
+fn refusal(bytes: &[u8], name: &str) -> String {
+    let read = EXPORT.read(bytes, name, Utc::now(), &mut |_| {});
+    read.expect_err("the export is refused").to_string()
+}
+
 fn texts(c: &crate::ImportedConversation, links: &[MessageId]) -> Vec<String> {
     links
         .iter()
@@ -188,20 +194,10 @@ fn broken_conversations_are_reported_not_dropped() {
 
 #[test]
 fn a_document_that_is_not_an_export_is_an_error() {
-    let err = EXPORT
-        .read(&b"{\"mapping\": [1,"[..], "x.json", Utc::now(), &mut |_| {})
-        .unwrap_err();
-    assert!(
-        err.to_string().starts_with("x.json: not a ChatGPT export"),
-        "{err}"
-    );
-    let err = EXPORT
-        .read(&b"42"[..], "y.json", Utc::now(), &mut |_| {})
-        .unwrap_err();
-    assert!(
-        err.to_string().contains("a list of ChatGPT conversations"),
-        "{err}"
-    );
+    let err = refusal(b"{\"mapping\": [1,", "x.json");
+    assert!(err.starts_with("x.json: not a ChatGPT export"), "{err}");
+    let err = refusal(b"42", "y.json");
+    assert!(err.contains("a list of ChatGPT conversations"), "{err}");
     assert!(!looks_like(&Value::Array(vec![])));
 }
 

@@ -10,6 +10,13 @@ use crate::session::Session;
 use crate::test_support::{content_kinds, session_bytes, session_text};
 use crate::SourceFormat;
 
+/// `got` holds the content of `want`, message by message.
+#[track_caller]
+fn assert_same_content(got: &[Message], want: &[Message]) {
+    let content = |ms: &[Message]| ms.iter().map(|m| m.content.clone()).collect::<Vec<_>>();
+    assert_eq!(content(got), content(want));
+}
+
 /// The store opencode wrote, rebuilt from its dump into a real SQLite file.
 fn store(dir: &std::path::Path) -> std::path::PathBuf {
     let sql = session_text("opencode-1.18-store.sql");
@@ -54,11 +61,7 @@ fn the_store_and_the_export_read_alike() {
     let from_doc = parse_document("export.json", doc, "h", Utc::now()).unwrap();
     assert!(from_doc.records.balanced(), "{:?}", from_doc.records);
     assert_eq!(from_doc.records.lines, 16);
-    let content = |ms: &[Message]| ms.iter().map(|m| m.content.clone()).collect::<Vec<_>>();
-    assert_eq!(
-        content(&from_doc.conversations[0].messages),
-        content(&conv.messages)
-    );
+    assert_same_content(&from_doc.conversations[0].messages, &conv.messages);
 }
 
 /// Written as an import document, the thread reads back as the same messages, under ids that
@@ -99,11 +102,7 @@ fn a_written_document_reads_back() {
     let again = parse_document("again.json", doc, "h2", Utc::now()).unwrap();
     assert!(again.records.balanced(), "{:?}", again.records);
     assert_eq!(content_kinds(&again.conversations[0].messages), PROBE_SHAPE);
-    let content = |ms: &[Message]| ms.iter().map(|m| m.content.clone()).collect::<Vec<_>>();
-    assert_eq!(
-        content(&again.conversations[0].messages),
-        content(&conv.messages)
-    );
+    assert_same_content(&again.conversations[0].messages, &conv.messages);
 }
 
 #[test]
