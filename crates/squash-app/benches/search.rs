@@ -326,6 +326,23 @@ async fn squash_pairs(
     }
 }
 
+/// Stores the conversation `b` and squashes `squashes` pairs of its messages; returns its id.
+async fn store_squashed(
+    service: &ConversationService,
+    b: ImportBatch,
+    squashes: usize,
+) -> ConversationId {
+    let id = b.conversation_id;
+    let links = b.threads[0].links.clone();
+    service
+        .store()
+        .import_conversation(b)
+        .await
+        .expect("import");
+    squash_pairs(service, id, &links, squashes).await;
+    id
+}
+
 /// Loads the data set; returns the conversations and a sample of message ids for the floor.
 async fn load(service: &ConversationService) -> (Vec<ConversationId>, Vec<MessageId>) {
     let mut rng = StdRng::seed_from_u64(14);
@@ -333,16 +350,8 @@ async fn load(service: &ConversationService) -> (Vec<ConversationId>, Vec<Messag
     let mut sample = Vec::new();
     for i in 0..CONVERSATIONS {
         let b = batch(i, &mut rng, PER_CONVERSATION);
-        let id = b.conversation_id;
         sample.extend(b.messages.iter().step_by(97).map(|m| m.id));
-        let links = b.threads[0].links.clone();
-        service
-            .store()
-            .import_conversation(b)
-            .await
-            .expect("import");
-        squash_pairs(service, id, &links, SQUASHES_PER_CONVERSATION).await;
-        conversations.push(id);
+        conversations.push(store_squashed(service, b, SQUASHES_PER_CONVERSATION).await);
     }
     (conversations, sample)
 }
@@ -470,15 +479,8 @@ async fn measure(
 async fn load_history(service: &ConversationService) -> (ConversationId, Vec<MessageId>) {
     let mut rng = StdRng::seed_from_u64(30);
     let b = batch(CONVERSATIONS, &mut rng, HISTORY_SIZE);
-    let id = b.conversation_id;
     let sample: Vec<MessageId> = b.messages.iter().step_by(997).map(|m| m.id).collect();
-    let links = b.threads[0].links.clone();
-    service
-        .store()
-        .import_conversation(b)
-        .await
-        .expect("import");
-    squash_pairs(service, id, &links, HISTORY_SQUASHES).await;
+    let id = store_squashed(service, b, HISTORY_SQUASHES).await;
     (id, sample)
 }
 

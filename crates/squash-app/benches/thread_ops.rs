@@ -1303,19 +1303,24 @@ fn human(d: Duration) -> String {
     }
 }
 
-/// Product and floor run alternately (which goes first alternates too), so that both see the
-/// same machine load; the medians of each and their ratio. On a shared, loaded machine this is
-/// the fairer comparison than criterion's one-after-the-other runs.
-fn paired_table(rt: &Runtime, t: &Templates, filter: Option<&str>) {
+/// Turns on the CPU time measuring and prints a paired table's `title` and head.
+fn paired_head(title: &str) {
     MEASURE_CPU.store(true, Ordering::Relaxed);
     println!();
-    println!("paired (interleaved) medians; wall clock, and CPU time of all threads:");
+    println!("{title}");
     println!();
     println!(
         "| operation | Squash (median) | floor (median) | ratio | goal ≤ 1.5× met? \
          | Squash CPU | floor CPU | CPU ratio |"
     );
     println!("|---|---:|---:|---:|---|---:|---:|---:|");
+}
+
+/// Product and floor run alternately (which goes first alternates too), so that both see the
+/// same machine load; the medians of each and their ratio. On a shared, loaded machine this is
+/// the fairer comparison than criterion's one-after-the-other runs.
+fn paired_table(rt: &Runtime, t: &Templates, filter: Option<&str>) {
+    paired_head("paired (interleaved) medians; wall clock, and CPU time of all threads:");
     for op in OPS {
         if filter.is_some_and(|f| !op.group().contains(f)) {
             continue;

@@ -6,14 +6,10 @@ use squash_core::{render, ContentItem, Role};
 
 use super::*;
 use crate::detect::{detect_bytes, inspect, Found};
-use crate::test_support::assert_on_threads;
+use crate::test_support::{assert_on_threads, read_export, session_bytes};
 
 fn fixture() -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/sessions/claude-ai-conversations.json"
-    );
-    std::fs::read(path).expect("fixture")
+    session_bytes("claude-ai-conversations.json")
 }
 
 #[test]
@@ -113,11 +109,7 @@ fn a_repeated_uuid_is_a_message_of_its_own_on_a_thread() {
         { "uuid": "m3", "text": "Use the csv crate.", "sender": "assistant" },
         { "uuid": "m3", "text": "And with headers." }
     ]}]);
-    let bytes = serde_json::to_vec(&data).unwrap();
-    let parsed = EXPORT
-        .read(&bytes[..], "dup.json", Utc::now(), &mut |_| {})
-        .unwrap();
-    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    let parsed = read_export(&EXPORT, &data, "dup.json");
     let conv = &parsed.conversations[0];
     assert_eq!(conv.messages.len(), 3);
     assert_on_threads(conv);
@@ -137,11 +129,7 @@ fn messages_whose_parents_loop_are_a_branch_of_their_own() {
         { "uuid": "m4", "text": "Headers are read by default.", "parent_message_uuid": "m3",
           "sender": "assistant" }
     ]}]);
-    let bytes = serde_json::to_vec(&data).unwrap();
-    let parsed = EXPORT
-        .read(&bytes[..], "loop.json", Utc::now(), &mut |_| {})
-        .unwrap();
-    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    let parsed = read_export(&EXPORT, &data, "loop.json");
     let conv = &parsed.conversations[0];
     assert_eq!(conv.messages.len(), 3);
     assert_on_threads(conv);

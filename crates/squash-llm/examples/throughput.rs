@@ -99,10 +99,7 @@ fn request_of(model: &LocalModel, target: usize, gen_tokens: u32) -> Result<Chat
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    if let Err(e) = run().await {
-        eprintln!("error: {e}");
-        std::process::exit(1);
-    }
+    squash_testkit::process::exit_on_error("error", run().await);
 }
 
 async fn run() -> Result<(), String> {

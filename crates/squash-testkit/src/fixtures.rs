@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use squash_app::import::{ImportStatus, ImportSummary};
+use squash_app::resume::AgentHomes;
 use squash_app::{ConversationService, ManualSquashRequest};
 
 pub use crate::backend::import_options;
@@ -118,6 +119,18 @@ pub async fn store_demo(b: &Backend, project: &str) -> (ConversationId, Vec<Mess
         messages.push(message);
     }
     (conv, messages)
+}
+
+/// The agents' homes in folders of their own under `dir` (`.claude`, `.codex`, `.gemini`,
+/// `opencode`, `opencode-config`): where a test writes sessions that no real agent reads.
+pub fn agent_homes_under(dir: &Path) -> AgentHomes {
+    AgentHomes {
+        claude_config: dir.join(".claude"),
+        codex_home: dir.join(".codex"),
+        gemini_home: dir.join(".gemini"),
+        opencode_data: dir.join("opencode"),
+        opencode_config: dir.join("opencode-config"),
+    }
 }
 
 /// A session file of the repository's test data (`testdata/sessions/NAME`).

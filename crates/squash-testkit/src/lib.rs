@@ -14,6 +14,7 @@ pub mod invariants;
 pub mod long_session;
 pub mod model;
 pub mod model_server;
+pub mod process;
 pub mod schema;
 pub mod sessions;
 pub mod skip;

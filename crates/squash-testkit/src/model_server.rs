@@ -14,6 +14,7 @@ use axum::response::Response;
 use axum::Router;
 use futures::StreamExt;
 use serde_json::Value;
+use squash_llm::{CancellationToken, ChatModel, ChatRequest, ChatResponse, LlmError};
 
 /// One scripted answer.
 #[derive(Clone, Debug)]
@@ -198,6 +199,20 @@ pub async fn complete_err<M: squash_llm::ChatModel + ?Sized>(
         .complete(request, &squash_llm::CancellationToken::new())
         .await
         .expect_err("the call fails")
+}
+
+/// The answer of a call that must succeed (never cancelled).
+pub async fn complete_ok(model: &impl ChatModel, request: &ChatRequest) -> ChatResponse {
+    let cancel = CancellationToken::new();
+    model.complete(request, &cancel).await.expect("answer")
+}
+
+/// The error a streamed call that must fail fails with (never cancelled, deltas dropped).
+pub async fn stream_err(model: &impl ChatModel, request: &ChatRequest) -> LlmError {
+    let outcome = model
+        .stream(request, &CancellationToken::new(), &|_| {})
+        .await;
+    outcome.expect_err("the streamed call fails")
 }
 
 /// A fast retry policy for tests: `attempts` tries, millisecond backoff.

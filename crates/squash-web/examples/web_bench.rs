@@ -16,7 +16,6 @@
 mod browser;
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,6 +25,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use squash_core::ConversationId;
 use squash_store::sqlite::SqliteStore;
+use squash_testkit::process::{free_port, start_listening};
 
 struct Args {
     bin: PathBuf,
@@ -75,30 +75,16 @@ struct Server {
 
 impl Server {
     async fn start(bin: &Path, db: &Path) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("free port");
-        let child = tokio::process::Command::new(bin)
+        let port = free_port();
+        let mut command = tokio::process::Command::new(bin);
+        command
             .args(["--db"])
             .arg(db)
             .args(["serve", "--port", &port.to_string()])
             // No model: the bench measures reading, and a detected model would be loaded.
             .env_remove("ANTHROPIC_API_KEY")
-            .env_remove("OPENAI_API_KEY")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("start squash serve");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_err()
-        {
-            assert!(Instant::now() < deadline, "squash serve did not start");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+            .env_remove("OPENAI_API_KEY");
+        let child = start_listening(command, "squash serve", port, Duration::from_secs(30)).await;
         Server {
             child,
             base: format!("http://127.0.0.1:{port}"),

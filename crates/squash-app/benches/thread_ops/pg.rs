@@ -510,15 +510,9 @@ pub fn paired_table(rt: &Runtime, filter: Option<&str>) {
     let pool = rt.block_on(floor_pool(&url, &floor_schema));
     debug_assert_eq!(product.ids.len(), floor_side.ids.len());
 
-    MEASURE_CPU.store(true, Ordering::Relaxed);
-    println!();
-    println!("PostgreSQL paired (interleaved) medians; wall clock, and CPU time of this process:");
-    println!();
-    println!(
-        "| operation | Squash (median) | floor (median) | ratio | goal ≤ 1.5× met? \
-         | Squash CPU | floor CPU | CPU ratio |"
+    super::paired_head(
+        "PostgreSQL paired (interleaved) medians; wall clock, and CPU time of this process:",
     );
-    println!("|---|---:|---:|---:|---|---:|---:|---:|");
     for op in [
         PgOp::Append,
         PgOp::Squash3Text,

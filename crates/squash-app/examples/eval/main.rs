@@ -70,10 +70,7 @@ fn parse_args() -> Result<Args, String> {
 
 #[tokio::main]
 async fn main() {
-    if let Err(e) = run().await {
-        eprintln!("eval: {e}");
-        std::process::exit(1);
-    }
+    squash_testkit::process::exit_on_error("eval", run().await);
 }
 
 /// One (model, style, case) outcome.

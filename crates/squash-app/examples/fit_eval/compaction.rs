@@ -160,15 +160,7 @@ fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
 pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
     // A key fact the history does not hold is a mistake in the case, not a score.
     let history = case.history.join("\n").to_lowercase();
-    let absent: Vec<String> = case
-        .entry
-        .facts
-        .iter()
-        .filter(|spellings| {
-            !spellings
-                .iter()
-                .any(|s| history.contains(&s.to_lowercase()))
-        })
+    let absent: Vec<String> = specifics::not_held(&case.entry.facts, &history)
         .map(|s| s.join(" | "))
         .collect();
     if !absent.is_empty() {
@@ -243,6 +235,18 @@ fn write_dump(dump: Option<&Path>, row: &Row, text: &str) {
 }
 
 /// The agent's summary, priced as the message it becomes.
+/// The messages of `conv`'s current thread.
+async fn thread_messages(
+    service: &ConversationService,
+    conv: ConversationId,
+) -> Result<Vec<Message>, String> {
+    let thread = service
+        .current_thread(conv)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(thread.messages)
+}
+
 fn summary_cost(summary: &str) -> u64 {
     Message::text(ConversationId::new(), Role::User, summary)
         .map(|m| message_tokens(&m))
@@ -277,11 +281,7 @@ async fn fit(
         .max_by_key(|c| c.counts.messages)
         .map(|c| c.conversation_id)
         .ok_or("no conversation imported")?;
-    let before = service
-        .current_thread(conv)
-        .await
-        .map_err(|e| e.to_string())?
-        .messages;
+    let before = thread_messages(&service, conv).await?;
     row.history_messages = before.len();
     row.tokens_before = before.iter().map(message_cost).sum();
     let budget = match share {
@@ -309,21 +309,13 @@ async fn fit(
         })
         .filter(|(_, n)| *n > 0)
         .collect();
-    let after = service
-        .current_thread(conv)
-        .await
-        .map_err(|e| e.to_string())?
-        .messages;
+    let after = thread_messages(&service, conv).await?;
     row.messages_after = after.len();
     row.tokens_after = after.iter().map(message_cost).sum();
     let text = specifics::visible_text(&after);
     score(row, case, specifics, &text);
     let lower = text.to_lowercase();
-    let missing: Vec<Vec<String>> = case
-        .entry
-        .facts
-        .iter()
-        .filter(|spellings| !spellings.iter().any(|s| lower.contains(&s.to_lowercase())))
+    let missing: Vec<Vec<String>> = specifics::not_held(&case.entry.facts, &lower)
         .cloned()
         .collect();
     let mut recall = super::recall::score(&service, conv, &after, &missing).await?;

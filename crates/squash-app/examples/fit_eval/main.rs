@@ -115,10 +115,7 @@ fn list<T>(s: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String>
 
 #[tokio::main]
 async fn main() {
-    if let Err(e) = run_all().await {
-        eprintln!("fit_eval: {e}");
-        std::process::exit(1);
-    }
+    squash_testkit::process::exit_on_error("fit_eval", run_all().await);
 }
 
 async fn run_all() -> Result<(), String> {
@@ -154,14 +151,19 @@ async fn run_all() -> Result<(), String> {
             }
         }
     }
+    write_json_lines(&args.out, &rows)?;
+    println!("{}", table::cases(&rows));
+    println!("{}", table::aggregate(&rows));
+    Ok(())
+}
+
+/// Writes `rows` to `out`, one JSON line each.
+fn write_json_lines<T: serde::Serialize>(out: &std::path::Path, rows: &[T]) -> Result<(), String> {
     let lines: Vec<String> = rows
         .iter()
         .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
         .collect::<Result<_, _>>()?;
-    std::fs::write(&args.out, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
-    println!("{}", table::cases(&rows));
-    println!("{}", table::aggregate(&rows));
-    Ok(())
+    std::fs::write(out, lines.join("\n") + "\n").map_err(|e| e.to_string())
 }
 
 /// The comparison with the agent's own compaction: every case, its rows, the table.
@@ -191,11 +193,7 @@ async fn run_compaction(root: &std::path::Path, args: &Args) -> Result<(), Strin
             rows.push(row);
         }
     }
-    let lines: Vec<String> = rows
-        .iter()
-        .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
-    std::fs::write(&out, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
+    write_json_lines(&out, &rows)?;
     println!("{}", compaction::table(&rows));
     println!("{}", compaction::recall_table(&rows));
     Ok(())

@@ -162,13 +162,7 @@ pub async fn score(
             }
         }
     }
-    let not_recalled: Vec<String> = missing
-        .iter()
-        .filter(|spellings| {
-            !spellings
-                .iter()
-                .any(|s| originals.contains(&s.to_lowercase()))
-        })
+    let not_recalled: Vec<String> = super::specifics::not_held(missing, &originals)
         .map(|s| s.join(" | "))
         .collect();
     Ok(RecallScore {

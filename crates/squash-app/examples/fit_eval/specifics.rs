@@ -231,6 +231,17 @@ fn path_specific(kind: Kind, path: &str, cwd: &str) -> Specific {
     }
 }
 
+/// The facts (each a list of its spellings) of which `lower`, a lower-case text, holds no
+/// spelling.
+pub fn not_held<'a>(
+    facts: &'a [Vec<String>],
+    lower: &'a str,
+) -> impl Iterator<Item = &'a Vec<String>> {
+    facts
+        .iter()
+        .filter(|spellings| !spellings.iter().any(|s| lower.contains(&s.to_lowercase())))
+}
+
 /// Whitespace runs as one space.
 pub fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")

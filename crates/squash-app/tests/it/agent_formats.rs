@@ -212,17 +212,11 @@ async fn agent_formats_on_postgres() {
 /// meet (nothing written), and the stored conversation written for Gemini CLI. Every written
 /// file reads back with its agent's reader.
 async fn resume_story(b: &Backend) {
-    use squash_app::resume::{Agent, AgentHomes, ResumeError, ResumeFit, ResumeFrom};
+    use squash_app::resume::{Agent, ResumeError, ResumeFit, ResumeFrom};
     use squash_app::resume::{ResumeRequest, ResumeService};
 
     let dir = tempfile::tempdir().unwrap();
-    let homes = AgentHomes {
-        claude_config: dir.path().join(".claude"),
-        codex_home: dir.path().join(".codex"),
-        gemini_home: dir.path().join(".gemini"),
-        opencode_data: dir.path().join("opencode"),
-        opencode_config: dir.path().join("opencode-config"),
-    };
+    let homes = squash_testkit::fixtures::agent_homes_under(dir.path());
     let id = "019b64e5-57fa-7463-b644-fba7e456f905";
     let rollout = homes.codex_home.join(format!(
         "sessions/2025/12/28/rollout-2025-12-28T12-18-30-{id}.jsonl"

@@ -5,12 +5,11 @@
 
 use squash_testkit::on_every_backend;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde_json::json;
 use squash_app::import::ImportStatus;
-use squash_app::{ImportOptions, NoProgress};
+use squash_app::ImportOptions;
 use squash_core::{Message, SourceFormat};
 use squash_formats::read::{read_file, read_file_streaming};
 use squash_formats::{FormatError, Parsed};
@@ -65,11 +64,7 @@ fn essence(m: &Message) -> serde_json::Value {
 
 async fn streamed_equals_in_memory(b: &Backend) {
     let (_dir, path) = session();
-    let summary = b
-        .service
-        .import_path(&path, &options(), Arc::new(NoProgress))
-        .await
-        .unwrap();
+    let summary = b.import(&path, "/tmp/import-tests").await;
     let report = &summary.conversations[0];
     assert_eq!(report.status, ImportStatus::Imported);
     let memory = read(&path, read_file);
@@ -93,11 +88,7 @@ async fn streamed_equals_in_memory(b: &Backend) {
         .await
         .is_empty());
     // The same file again: recognised without a second pass.
-    let again = b
-        .service
-        .import_path(&path, &options(), Arc::new(NoProgress))
-        .await
-        .unwrap();
+    let again = b.import(&path, "/tmp/import-tests").await;
     assert_eq!(again.conversations[0].status, ImportStatus::AlreadyImported);
     assert_eq!(again.conversations[0].counts, report.counts);
 }
@@ -135,11 +126,7 @@ async fn changed_mid_import(b: &Backend) {
     let key = "claude-code:5e55a0b1-0000-4000-8000-00000000beef";
     assert!(b.store.import_record(key).await.unwrap().is_none());
     // The file as it is now imports.
-    let summary = b
-        .service
-        .import_path(&path, &options(), Arc::new(NoProgress))
-        .await
-        .unwrap();
+    let summary = b.import(&path, "/tmp/import-tests").await;
     assert_eq!(summary.conversations[0].status, ImportStatus::Imported);
     assert_eq!(b.store.stats().await.unwrap().messages, (TURNS * 3) as u64);
 }

@@ -2,11 +2,9 @@
 //! thousands too), a page of a run's thread, and the sub-agent runs of an imported Claude Code
 //! session tied to the calls that started them, on every backend.
 
-use std::sync::Arc;
-
-use squash_app::{AppError, ErrorCode, NoProgress, MAX_PAGE};
+use squash_app::{AppError, ErrorCode, MAX_PAGE};
 use squash_core::{ContentItem, ConversationId, MessageId, Role, SquashOperationId};
-use squash_testkit::fixtures::{import_options, new_conversation, session_data, squash_into};
+use squash_testkit::fixtures::{new_conversation, session_data, squash_into};
 use squash_testkit::long_session::stored;
 use squash_testkit::{on_every_backend, Backend};
 
@@ -141,15 +139,8 @@ async fn an_operation_with_thousands_of_sources_pages_through_them_all() {
 }
 
 async fn subagents(b: &Backend) {
-    let summary = b
-        .service
-        .import_path(
-            &session_data("claude-code-subagents-5c0375b4.jsonl"),
-            &import_options("/tmp/originals"),
-            Arc::new(NoProgress),
-        )
-        .await
-        .expect("import");
+    let subagents = session_data("claude-code-subagents-5c0375b4.jsonl");
+    let summary = b.import(&subagents, "/tmp/originals").await;
     let main = summary.conversations.iter().find(|c| !c.sidechain).unwrap();
     let sides: Vec<_> = summary
         .conversations

@@ -7,8 +7,8 @@
 use std::collections::BTreeSet;
 
 use squash_app::{
-    EditRequest, ExchangeSide, HistoryFound, HistoryMatch, HistoryPlace, ManualSquashRequest,
-    OperationRef, PartnerPolicy, ServiceError,
+    ConversationService, EditRequest, ExchangeSide, HistoryFound, HistoryMatch, HistoryPlace,
+    ManualSquashRequest, OperationOutcome, OperationRef, PartnerPolicy, ServiceError,
 };
 use squash_core::operation::KindTag;
 use squash_core::{ContentItem, ConversationId, MessageId, Role, SquashOperation};
@@ -33,6 +33,11 @@ fn ids(r: &HistoryFound) -> BTreeSet<MessageId> {
     r.hits.iter().map(|h| h.message_id).collect()
 }
 
+/// Where a message stands that `op` took out of the thread (`None`: a delete did).
+fn out_by(op: Option<OperationRef>) -> HistoryPlace {
+    HistoryPlace::OutOfThread { taken_out_by: op }
+}
+
 fn by(op: &Option<SquashOperation>, kind: KindTag) -> Option<OperationRef> {
     let op = op.as_ref().expect("the outcome has its operation");
     Some(OperationRef {
@@ -42,14 +47,21 @@ fn by(op: &Option<SquashOperation>, kind: KindTag) -> Option<OperationRef> {
     })
 }
 
-fn squash(messages: Vec<MessageId>, text: &str) -> ManualSquashRequest {
-    ManualSquashRequest {
+/// Squashes `messages` of `conv` by hand into an assistant message saying `text`.
+async fn squash(
+    s: &ConversationService,
+    conv: ConversationId,
+    messages: Vec<MessageId>,
+    text: &str,
+) -> OperationOutcome {
+    let request = ManualSquashRequest {
         messages,
         text: Some(text.into()),
         content: None,
         role: Some(Role::Assistant),
         policy: PartnerPolicy::Include,
-    }
+    };
+    s.squash_manual(conv, request).await.unwrap()
 }
 
 async fn history_story(b: &Backend) {
@@ -83,13 +95,7 @@ async fn history_story(b: &Backend) {
 
     // A squash takes two messages out: the history finds them and names the squash; the
     // current thread's search finds only the result, which names it as what made it.
-    let squashed = s
-        .squash_manual(
-            conv,
-            squash(vec![read, seen], "Config read: a timeout of 30 s."),
-        )
-        .await
-        .unwrap();
+    let squashed = squash(s, conv, vec![read, seen], "Config read: a timeout of 30 s.").await;
     let result = squashed.message.as_ref().unwrap().id;
     let manual = by(&squashed.operation, KindTag::Manual);
     let r = history(b, conv, "harbour").await;
@@ -100,14 +106,7 @@ async fn history_story(b: &Backend) {
         HistoryPlace::InCurrentThread { position: 1 }
     );
     for gone in [read, seen] {
-        assert_eq!(
-            hit(&r, gone).place,
-            HistoryPlace::OutOfThread {
-                taken_out_by: manual
-            },
-            "{}",
-            b.name
-        );
+        assert_eq!(hit(&r, gone).place, out_by(manual), "{}", b.name);
         assert_eq!(hit(&r, gone).result_of, None);
     }
     let current = s.search("harbour", Some(conv), None).await.unwrap();
@@ -138,30 +137,18 @@ async fn history_story(b: &Backend) {
 
     // The newest operation whose sources hold a message is the one named: squashing the
     // result again takes it out too, while its own sources stay with the first squash.
-    let again = s
-        .squash_manual(
-            conv,
-            squash(vec![ask, result], "Asked about the parser; a timeout."),
-        )
-        .await
-        .unwrap();
+    let again = squash(
+        s,
+        conv,
+        vec![ask, result],
+        "Asked about the parser; a timeout.",
+    )
+    .await;
     let second = by(&again.operation, KindTag::Manual);
     let r = history(b, conv, "timeout").await;
-    assert_eq!(
-        hit(&r, result).place,
-        HistoryPlace::OutOfThread {
-            taken_out_by: second
-        },
-        "{}",
-        b.name
-    );
+    assert_eq!(hit(&r, result).place, out_by(second), "{}", b.name);
     assert_eq!(hit(&r, result).result_of, manual);
-    assert_eq!(
-        hit(&r, read).place,
-        HistoryPlace::OutOfThread {
-            taken_out_by: manual
-        }
-    );
+    assert_eq!(hit(&r, read).place, out_by(manual));
 
     // An edit takes the edited message out; a delete takes one out with no operation.
     let edited = s
@@ -188,22 +175,14 @@ async fn history_story(b: &Backend) {
         "{}",
         b.name
     );
-    assert_eq!(
-        hit(&r, answer).place,
-        HistoryPlace::OutOfThread { taken_out_by: edit }
-    );
+    assert_eq!(hit(&r, answer).place, out_by(edit));
     assert_eq!(hit(&r, new_answer).result_of, edit);
     assert_eq!(
         hit(&r, new_answer).place,
         HistoryPlace::InCurrentThread { position: 2 }
     );
     let r = history(b, conv, "lighthouse").await;
-    assert_eq!(
-        hit(&r, aside).place,
-        HistoryPlace::OutOfThread { taken_out_by: None },
-        "{}",
-        b.name
-    );
+    assert_eq!(hit(&r, aside).place, out_by(None), "{}", b.name);
     assert!(s
         .search("lighthouse", Some(conv), None)
         .await

@@ -5,14 +5,13 @@
 //! `tokens` column gets every old row filled when it is opened.
 
 use squash_testkit::fixtures::{
-    import_options, new_conversation, single_thread_batch, write_claude_session, GeneratedSession,
+    new_conversation, single_thread_batch, write_claude_session, GeneratedSession,
 };
 use squash_testkit::on_every_backend;
 use squash_testkit::schema::{PG_UNDO_SEARCH, SQLITE_UNDO_SEARCH};
 use std::path::Path;
-use std::sync::Arc;
 
-use squash_app::{EditRequest, ImportOptions, ManualSquashRequest, NoProgress, PartnerPolicy};
+use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy};
 use squash_core::tokens::message_tokens;
 use squash_core::{ContentItem, ConversationId, Message, Role, ThreadId};
 use squash_store::ImportBatch;
@@ -143,10 +142,6 @@ fn claude_session(path: &Path, turns: usize) {
     write_claude_session(path, turns, &how);
 }
 
-fn options() -> ImportOptions {
-    import_options("/tmp/tokens-import")
-}
-
 /// A whole conversation stored in one piece, `n` mixed messages on one thread.
 fn batch(n: usize, key: &str) -> ImportBatch {
     let conversation = ConversationId::new();
@@ -169,22 +164,14 @@ async fn imports_are_sized(b: &Backend) {
     let path = dir.path().join("session.jsonl");
     // Enough turns for several chunks of the streamed import.
     claude_session(&path, 700);
-    let summary = b
-        .service
-        .import_path(&path, &options(), Arc::new(NoProgress))
-        .await
-        .unwrap();
+    let summary = b.import(&path, "/tmp/tokens-import").await;
     let conv = summary.conversations[0].conversation_id;
     let imported = size_now(b, conv).await;
     assert!(imported > 700 * 3 * squash_core::tokens::MESSAGE_OVERHEAD);
 
     // The session grew: its new messages are appended to the conversation.
     claude_session(&path, 710);
-    let again = b
-        .service
-        .import_path(&path, &options(), Arc::new(NoProgress))
-        .await
-        .unwrap();
+    let again = b.import(&path, "/tmp/tokens-import").await;
     assert_eq!(again.conversations[0].conversation_id, conv);
     let grown = size_now(b, conv).await;
     assert!(grown > imported, "{grown} vs {imported}");

@@ -334,10 +334,7 @@ fn assert_chat_pairing(messages: &[Value], expected: usize) {
 /// such tool) text that says what it was, and `codex exec resume` sends it all.
 #[tokio::test]
 async fn a_claude_session_is_handed_to_the_real_codex() {
-    let (Some(claude), Some(codex)) = (
-        Agent::find(AgentKind::Claude),
-        Agent::find(AgentKind::Codex),
-    ) else {
+    let Some((claude, codex)) = Agent::find_both(AgentKind::Claude, AgentKind::Codex) else {
         return;
     };
     let sandbox = Sandbox::new();
@@ -428,10 +425,7 @@ async fn a_claude_session_is_handed_to_the_real_codex() {
 /// sends a history the Messages API accepts.
 #[tokio::test]
 async fn a_codex_rollout_is_handed_to_the_real_claude() {
-    let (Some(claude), Some(codex)) = (
-        Agent::find(AgentKind::Claude),
-        Agent::find(AgentKind::Codex),
-    ) else {
+    let Some((claude, codex)) = Agent::find_both(AgentKind::Claude, AgentKind::Codex) else {
         return;
     };
     let sandbox = Sandbox::new();

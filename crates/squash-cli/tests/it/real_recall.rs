@@ -14,10 +14,7 @@ use squash_testkit::agents::{Agent, AgentKind, Sandbox};
 
 #[tokio::test]
 async fn the_real_gemini_recalls_through_squash_mcp_after_a_handoff() {
-    let (Some(claude), Some(gemini_cli)) = (
-        Agent::find(AgentKind::Claude),
-        Agent::find(AgentKind::Gemini),
-    ) else {
+    let Some((claude, gemini_cli)) = Agent::find_both(AgentKind::Claude, AgentKind::Gemini) else {
         return;
     };
     let sandbox = Sandbox::new();

@@ -4,15 +4,11 @@ use squash_core::{ContentItem, ImageSource, Message, MessageId, Role, SystemLeve
 
 use super::*;
 use crate::detect::detect_bytes;
-use crate::test_support::assert_on_threads;
+use crate::test_support::{assert_on_threads, read_export, session_bytes};
 use crate::Parsed;
 
 fn fixture() -> (Vec<u8>, Parsed) {
-    let path = format!(
-        "{}/../../testdata/sessions/chatgpt-conversations.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let bytes = std::fs::read(&path).unwrap();
+    let bytes = session_bytes("chatgpt-conversations.json");
     let mut read_bytes = 0;
     let parsed = EXPORT
         .read(&bytes[..], "conversations.json", Utc::now(), &mut |n| {
@@ -23,6 +19,12 @@ fn fixture() -> (Vec<u8>, Parsed) {
     assert!(parsed.records.balanced(), "{:?}", parsed.records);
     assert!(parsed.skipped.is_empty(), "{:?}", parsed.skipped);
     (bytes, parsed)
+}
+
+/// What reading `bytes` as the export `name` fails with.
+fn refusal(bytes: &[u8], name: &str) -> String {
+    let read = EXPORT.read(bytes, name, Utc::now(), &mut |_| {});
+    read.expect_err("the export is refused").to_string()
 }
 
 fn texts(c: &crate::ImportedConversation, links: &[MessageId]) -> Vec<String> {
@@ -192,20 +194,10 @@ fn broken_conversations_are_reported_not_dropped() {
 
 #[test]
 fn a_document_that_is_not_an_export_is_an_error() {
-    let err = EXPORT
-        .read(&b"{\"mapping\": [1,"[..], "x.json", Utc::now(), &mut |_| {})
-        .unwrap_err();
-    assert!(
-        err.to_string().starts_with("x.json: not a ChatGPT export"),
-        "{err}"
-    );
-    let err = EXPORT
-        .read(&b"42"[..], "y.json", Utc::now(), &mut |_| {})
-        .unwrap_err();
-    assert!(
-        err.to_string().contains("a list of ChatGPT conversations"),
-        "{err}"
-    );
+    let err = refusal(b"{\"mapping\": [1,", "x.json");
+    assert!(err.starts_with("x.json: not a ChatGPT export"), "{err}");
+    let err = refusal(b"42", "y.json");
+    assert!(err.contains("a list of ChatGPT conversations"), "{err}");
     assert!(!looks_like(&Value::Array(vec![])));
 }
 
@@ -236,11 +228,7 @@ fn nodes_on_a_cycle_or_cut_off_still_get_a_thread() {
                    "children": ["c1"]}
         }
     }]);
-    let bytes = serde_json::to_vec(&doc).unwrap();
-    let parsed = EXPORT
-        .read(&bytes[..], "odd.json", Utc::now(), &mut |_| {})
-        .unwrap();
-    assert!(parsed.records.balanced(), "{:?}", parsed.records);
+    let parsed = read_export(&EXPORT, &doc, "odd.json");
     let c = &parsed.conversations[0];
     assert_eq!(c.messages.len(), 6);
     assert_on_threads(c);

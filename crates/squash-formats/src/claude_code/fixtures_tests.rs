@@ -6,14 +6,11 @@ use std::collections::HashMap;
 use squash_core::{BranchKind, ContentItem, Message, MessageId, SystemLevel, ThreadOrigin};
 
 use super::{ClaudeCodeParser, META_KEY};
+use crate::test_support::session_text;
 use crate::{ImportedConversation, Parsed};
 
 fn read(name: &str) -> Parsed {
-    let path = format!(
-        "{}/../../testdata/sessions/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap();
+    let text = session_text(name);
     let parsed = ClaudeCodeParser::parse_str(name, &text, "h");
     assert!(parsed.records.balanced(), "{name}: {:?}", parsed.records);
     assert_eq!(parsed.records.lines, text.lines().count(), "{name}");

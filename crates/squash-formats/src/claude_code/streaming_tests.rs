@@ -2,13 +2,14 @@
 //! in-memory read gives, on every fixture shape; and a file that changes in between fails.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use squash_core::{Message, MessageId, SourceFormat, ThreadId};
 
 use crate::read::{read_file, read_file_streaming};
+use crate::test_support::{session_path, session_text};
 use crate::{FormatError, ImportedConversation, Parsed};
 
 const SHAPES: [&str; 9] = [
@@ -23,12 +24,6 @@ const SHAPES: [&str; 9] = [
     // Not a Claude Code session: every line is reported, the same way in both modes.
     "codex-legacy.jsonl",
 ];
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name)
-}
 
 fn read(path: &Path, streaming: bool, now: DateTime<Utc>) -> Result<Parsed, FormatError> {
     let reader = if streaming {
@@ -105,7 +100,7 @@ fn normalized(conv: &ImportedConversation) -> Value {
 fn a_streamed_read_gives_what_an_in_memory_read_gives() {
     let now = Utc::now();
     for name in SHAPES {
-        let path = fixture(name);
+        let path = session_path(name);
         let memory = read(&path, false, now).unwrap();
         let streamed = read(&path, true, now).unwrap();
         assert_eq!(memory.records, streamed.records, "{name}");
@@ -131,7 +126,7 @@ fn a_streamed_read_gives_what_an_in_memory_read_gives() {
 fn a_file_that_changes_between_the_passes_fails() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.jsonl");
-    let original = std::fs::read_to_string(fixture("claude-code-rewind.jsonl")).unwrap();
+    let original = session_text("claude-code-rewind.jsonl");
     let now = Utc::now();
     // Same length, other bytes (a letter of the first message line changed), then a file
     // that lost its message lines.
@@ -163,7 +158,7 @@ fn a_file_that_changes_between_the_passes_fails() {
 fn blank_lines_do_not_shift_the_second_pass() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("blank.jsonl");
-    let original = std::fs::read_to_string(fixture("claude-code-rewind.jsonl")).unwrap();
+    let original = session_text("claude-code-rewind.jsonl");
     let spaced: String = original.lines().map(|l| format!("{l}\n  \n\n")).collect();
     std::fs::write(&path, spaced).unwrap();
     let now = Utc::now();

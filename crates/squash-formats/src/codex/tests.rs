@@ -1,6 +1,7 @@
 use squash_core::{ContentItem, MessageId, Role};
 
 use super::*;
+use crate::test_support::{session_bytes, session_text};
 
 #[test]
 fn a_turn_becomes_assistant_and_tool_messages() {
@@ -41,11 +42,7 @@ fn a_turn_becomes_assistant_and_tool_messages() {
 }
 
 fn fixture(name: &str) -> Parsed {
-    let path = format!(
-        "{}/../../testdata/sessions/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = session_text(name);
     let parsed = CodexParser::parse_str(name, &text, "h");
     assert!(parsed.records.balanced(), "{name}: {:?}", parsed.records);
     assert!(parsed.skipped.is_empty(), "{name}: {:?}", parsed.skipped);
@@ -191,11 +188,7 @@ fn legacy_rollouts_keep_the_prompt() {
     );
     assert_eq!(c.messages[1].content.len(), 2);
     assert_eq!((parsed.records.messages, parsed.records.metadata), (7, 4));
-    let text = std::fs::read(format!(
-        "{}/../../testdata/sessions/codex-legacy.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let text = session_bytes("codex-legacy.jsonl");
     assert_eq!(
         crate::detect::detect_bytes(&text),
         Some(squash_core::SourceFormat::Codex)

@@ -9,6 +9,7 @@ use squash_core::{ContentItem, ConversationId, Message, MessageId, Role};
 
 use super::*;
 use crate::session::{Session, Written};
+use crate::test_support::session_text;
 
 const FIXTURES: [&str; 5] = [
     "codex-compacted.jsonl",
@@ -26,12 +27,7 @@ fn read(name: &str, text: &str) -> crate::ImportedConversation {
 }
 
 fn fixture(name: &str) -> crate::ImportedConversation {
-    let path = format!(
-        "{}/../../testdata/sessions/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    read(name, &text)
+    read(name, &session_text(name))
 }
 
 /// The messages of the conversation's current thread, in order.
@@ -124,11 +120,7 @@ fn every_fixture_written_back_reads_as_the_same_messages() {
 #[test]
 fn unchanged_items_come_back_as_they_were() {
     let conv = fixture("codex-event-msg-prompts.jsonl");
-    let original = std::fs::read_to_string(format!(
-        "{}/../../testdata/sessions/codex-event-msg-prompts.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let original = session_text("codex-event-msg-prompts.jsonl");
     let (text, _) = export(&current(&conv), &extras(&conv));
     let kind = |ls: &[Value], k: &str| -> Vec<Value> {
         ls.iter()

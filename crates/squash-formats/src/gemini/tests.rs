@@ -7,15 +7,11 @@ use squash_core::{ContentItem, Message, Role, ThreadOrigin};
 use super::*;
 use crate::detect::{detect_bytes, inspect, Found};
 use crate::session::Session;
-use crate::test_support::content_kinds;
+use crate::test_support::{content_kinds, session_text};
 use crate::SourceFormat;
 
 fn fixture() -> String {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/sessions/gemini-cli-0.61-probe.jsonl"
-    );
-    std::fs::read_to_string(path).expect("fixture")
+    session_text("gemini-cli-0.61-probe.jsonl")
 }
 
 /// What the real CLI (0.61) wrote for a shell call and a failed read: every line accounted

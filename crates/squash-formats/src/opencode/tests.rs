@@ -7,18 +7,19 @@ use squash_core::{Message, Role};
 use super::*;
 use crate::detect::{detect_bytes, inspect_path, Found};
 use crate::session::Session;
-use crate::test_support::content_kinds;
+use crate::test_support::{content_kinds, session_bytes, session_text};
 use crate::SourceFormat;
 
-fn data(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/sessions")
-        .join(name)
+/// `got` holds the content of `want`, message by message.
+#[track_caller]
+fn assert_same_content(got: &[Message], want: &[Message]) {
+    let content = |ms: &[Message]| ms.iter().map(|m| m.content.clone()).collect::<Vec<_>>();
+    assert_eq!(content(got), content(want));
 }
 
 /// The store opencode wrote, rebuilt from its dump into a real SQLite file.
 fn store(dir: &std::path::Path) -> std::path::PathBuf {
-    let sql = std::fs::read_to_string(data("opencode-1.18-store.sql")).unwrap();
+    let sql = session_text("opencode-1.18-store.sql");
     let path = dir.join("opencode.db");
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(&sql).unwrap();
@@ -54,24 +55,20 @@ fn the_store_and_the_export_read_alike() {
     assert_eq!(conv.display_name, "Probe session");
     assert_eq!(content_kinds(&conv.messages), PROBE_SHAPE);
 
-    let text = std::fs::read(data("opencode-1.18-export.json")).unwrap();
+    let text = session_bytes("opencode-1.18-export.json");
     assert_eq!(detect_bytes(&text), Some(SourceFormat::Opencode));
     let doc: Value = serde_json::from_slice(&text).unwrap();
     let from_doc = parse_document("export.json", doc, "h", Utc::now()).unwrap();
     assert!(from_doc.records.balanced(), "{:?}", from_doc.records);
     assert_eq!(from_doc.records.lines, 16);
-    let content = |ms: &[Message]| ms.iter().map(|m| m.content.clone()).collect::<Vec<_>>();
-    assert_eq!(
-        content(&from_doc.conversations[0].messages),
-        content(&conv.messages)
-    );
+    assert_same_content(&from_doc.conversations[0].messages, &conv.messages);
 }
 
 /// Written as an import document, the thread reads back as the same messages, under ids that
 /// sort in its order.
 #[test]
 fn a_written_document_reads_back() {
-    let text = std::fs::read(data("opencode-1.18-export.json")).unwrap();
+    let text = session_bytes("opencode-1.18-export.json");
     let doc: Value = serde_json::from_slice(&text).unwrap();
     let parsed = parse_document("export.json", doc, "h", Utc::now()).unwrap();
     let conv = &parsed.conversations[0];
@@ -105,11 +102,7 @@ fn a_written_document_reads_back() {
     let again = parse_document("again.json", doc, "h2", Utc::now()).unwrap();
     assert!(again.records.balanced(), "{:?}", again.records);
     assert_eq!(content_kinds(&again.conversations[0].messages), PROBE_SHAPE);
-    let content = |ms: &[Message]| ms.iter().map(|m| m.content.clone()).collect::<Vec<_>>();
-    assert_eq!(
-        content(&again.conversations[0].messages),
-        content(&conv.messages)
-    );
+    assert_same_content(&again.conversations[0].messages, &conv.messages);
 }
 
 #[test]

@@ -200,10 +200,7 @@ struct Totals {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    if let Err(e) = run().await {
-        eprintln!("error: {e}");
-        std::process::exit(1);
-    }
+    squash_testkit::process::exit_on_error("error", run().await);
 }
 
 async fn run() -> Result<(), String> {

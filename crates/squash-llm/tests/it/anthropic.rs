@@ -3,14 +3,14 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::wire::{squash_request, wire_tests, Wire};
+use crate::wire::{assert_answer, squash_request, wire_tests, Wire};
 use serde_json::json;
 use squash_llm::{
     AnthropicConfig, AnthropicModel, CancellationToken, ChatModel, LlmError, ProviderKind,
     RetryPolicy, StopReason,
 };
 use squash_testkit::model_server::{
-    cancel_after, complete_err, fast_retry, Deltas, MockServer, Reply,
+    cancel_after, complete_err, complete_ok, fast_retry, stream_err, Deltas, MockServer, Reply,
 };
 
 const KEY: &str = "sk-ant-test-secret-key-123";
@@ -76,15 +76,13 @@ wire_tests!(Anthropic);
 #[tokio::test]
 async fn complete_sends_the_documented_request() {
     let server = MockServer::start(vec![Reply::json(200, success_body("squashed"))]).await;
-    let response = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .expect("answer");
-
-    assert_eq!(response.text, "squashed");
-    assert_eq!(response.model, "claude-sonnet-4-5-20250929");
-    assert_eq!(response.usage.map(|u| u.input_tokens), Some(120));
-    assert_eq!(response.usage.map(|u| u.output_tokens), Some(7));
+    let response = complete_ok(&model(&server.url), &squash_request()).await;
+    assert_answer(
+        &response,
+        "squashed",
+        "claude-sonnet-4-5-20250929",
+        (120, 7),
+    );
     assert_eq!(response.stop_reason, Some(StopReason::EndTurn));
 
     let request = server.only_request();
@@ -169,10 +167,7 @@ async fn overloaded_then_success() {
         Reply::json(200, success_body("fine now")),
     ])
     .await;
-    let response = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .expect("answer");
+    let response = complete_ok(&model(&server.url), &squash_request()).await;
     assert_eq!(response.text, "fine now");
     assert_eq!(server.requests().len(), 2);
 }
@@ -308,10 +303,7 @@ async fn a_stream_error_event_is_classified() {
         json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
     ));
     let server = MockServer::start(vec![Reply::sse(&events, Duration::ZERO)]).await;
-    let error = model(&server.url)
-        .stream(&squash_request(), &CancellationToken::new(), &|_| {})
-        .await
-        .unwrap_err();
+    let error = stream_err(&model(&server.url), &squash_request()).await;
     assert_eq!(
         error,
         LlmError::Provider {
@@ -326,10 +318,7 @@ async fn a_stream_cut_short_is_a_network_error() {
     let mut events = stream_events(&["partial"]);
     events.truncate(4);
     let server = MockServer::start(vec![Reply::sse(&events, Duration::ZERO)]).await;
-    let error = model(&server.url)
-        .stream(&squash_request(), &CancellationToken::new(), &|_| {})
-        .await
-        .unwrap_err();
+    let error = stream_err(&model(&server.url), &squash_request()).await;
     assert_eq!(error.class(), "network", "{error:?}");
 }
 

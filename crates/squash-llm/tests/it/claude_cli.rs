@@ -6,11 +6,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::wire::{assert_answer, assert_timeout};
 use squash_llm::{
     CancellationToken, ChatMessage, ChatModel, ChatRequest, ClaudeCliConfig, ClaudeCliModel,
     LlmError, ProviderKind,
 };
-use squash_testkit::model_server::complete_err;
+use squash_testkit::model_server::{complete_err, complete_ok};
 use tempfile::TempDir;
 
 /// Writing an executable while another test thread forks can make exec fail with "text file
@@ -66,6 +67,13 @@ impl Fixture {
     }
 }
 
+/// What a call fails with when `claude` runs `body` (the script run alone, see [`SCRIPTS`]).
+async fn script_error(body: &str) -> LlmError {
+    let _one_at_a_time = SCRIPTS.lock().await;
+    let fixture = Fixture::new(body);
+    complete_err(&fixture.model(|_| {}), &squash_request()).await
+}
+
 fn print(json: &str) -> String {
     format!("cat <<'JSON'\n{json}\nJSON")
 }
@@ -87,15 +95,13 @@ async fn runs_the_cli_without_tools_and_parses_its_result() {
     let _one_at_a_time = SCRIPTS.lock().await;
     let fixture = Fixture::new(&print(SUCCESS));
     let model = fixture.model(|_| {});
-    let response = model
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .expect("answer");
-
-    assert_eq!(response.text, "The short version.");
-    assert_eq!(response.model, "claude-sonnet-4-5-20250929");
-    assert_eq!(response.usage.map(|u| u.input_tokens), Some(312));
-    assert_eq!(response.usage.map(|u| u.output_tokens), Some(4));
+    let response = complete_ok(&model, &squash_request()).await;
+    assert_answer(
+        &response,
+        "The short version.",
+        "claude-sonnet-4-5-20250929",
+        (312, 4),
+    );
 
     assert_eq!(
         fixture.args(),
@@ -158,14 +164,12 @@ async fn a_conversation_becomes_one_prompt_and_the_model_can_be_overridden() {
 
 #[tokio::test]
 async fn an_error_result_is_classified() {
-    let _one_at_a_time = SCRIPTS.lock().await;
-    let fixture = Fixture::new(&format!(
+    let error = script_error(&format!(
         "{}\nexit 1",
         print(
             r#"{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key · Please run /login","usage":{"input_tokens":0,"output_tokens":0}}"#
         )
-    ));
-    let error = complete_err(&fixture.model(|_| {}), &squash_request()).await;
+    )).await;
     assert!(
         matches!(
             error,
@@ -181,11 +185,10 @@ async fn an_error_result_is_classified() {
 
 #[tokio::test]
 async fn an_error_subtype_is_a_provider_error() {
-    let _one_at_a_time = SCRIPTS.lock().await;
-    let fixture = Fixture::new(&print(
+    let error = script_error(&print(
         r#"{"type":"result","subtype":"error_during_execution","is_error":true,"usage":{}}"#,
-    ));
-    let error = complete_err(&fixture.model(|_| {}), &squash_request()).await;
+    ))
+    .await;
     assert_eq!(error.class(), "provider", "{error:?}");
     assert!(
         error.to_string().contains("error_during_execution"),
@@ -195,9 +198,7 @@ async fn an_error_subtype_is_a_provider_error() {
 
 #[tokio::test]
 async fn a_failing_exit_without_json_reports_stderr() {
-    let _one_at_a_time = SCRIPTS.lock().await;
-    let fixture = Fixture::new("echo 'unknown option --tools' >&2\nexit 2");
-    let error = complete_err(&fixture.model(|_| {}), &squash_request()).await;
+    let error = script_error("echo 'unknown option --tools' >&2\nexit 2").await;
     assert_eq!(error.class(), "provider", "{error:?}");
     let text = error.to_string();
     assert!(
@@ -208,9 +209,7 @@ async fn a_failing_exit_without_json_reports_stderr() {
 
 #[tokio::test]
 async fn garbage_output_is_malformed() {
-    let _one_at_a_time = SCRIPTS.lock().await;
-    let fixture = Fixture::new("echo 'Hello! How can I help?'");
-    let error = complete_err(&fixture.model(|_| {}), &squash_request()).await;
+    let error = script_error("echo 'Hello! How can I help?'").await;
     assert!(matches!(error, LlmError::MalformedResponse(_)), "{error:?}");
 }
 
@@ -253,12 +252,7 @@ async fn a_slow_cli_times_out_and_is_killed() {
     let model = fixture.model(|c| c.timeout = Duration::from_millis(500));
     let started = Instant::now();
     let error = complete_err(&model, &squash_request()).await;
-    assert_eq!(
-        error,
-        LlmError::Timeout {
-            after: Duration::from_millis(500)
-        }
-    );
+    assert_timeout(&error, Duration::from_millis(500));
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(wait_dead(&fixture.path("pid")).await, "the CLI still runs");
 }

@@ -2,13 +2,15 @@
 
 use std::time::{Duration, Instant};
 
-use crate::wire::{squash_request, wire_tests, Wire};
+use crate::wire::{assert_answer, squash_request, wire_tests, Wire};
 use serde_json::json;
 use squash_llm::{
     CancellationToken, ChatModel, LlmError, OpenAiConfig, OpenAiModel, ProviderKind, RetryPolicy,
     StopReason, TokenLimitField,
 };
-use squash_testkit::model_server::{complete_err, fast_retry, Deltas, MockServer, Reply};
+use squash_testkit::model_server::{
+    complete_err, complete_ok, fast_retry, stream_err, Deltas, MockServer, Reply,
+};
 
 const KEY: &str = "sk-proj-test-secret-key-456";
 
@@ -80,10 +82,7 @@ async fn a_cut_off_answer_without_usage_says_so_and_counts_nothing() {
     body["choices"][0]["finish_reason"] = json!("length");
     body.as_object_mut().expect("object").remove("usage");
     let server = MockServer::start(vec![Reply::json(200, body)]).await;
-    let response = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .expect("answer");
+    let response = complete_ok(&model(&server.url), &squash_request()).await;
     assert_eq!(response.usage, None, "unknown, not zero");
     assert_eq!(response.stop_reason, Some(StopReason::MaxTokens));
     assert!(response
@@ -95,15 +94,8 @@ async fn a_cut_off_answer_without_usage_says_so_and_counts_nothing() {
 #[tokio::test]
 async fn complete_sends_the_documented_request() {
     let server = MockServer::start(vec![Reply::json(200, success_body("squashed"))]).await;
-    let response = model(&server.url)
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .expect("answer");
-
-    assert_eq!(response.text, "squashed");
-    assert_eq!(response.model, "gpt-4o-mini-2024-07-18");
-    assert_eq!(response.usage.map(|u| u.input_tokens), Some(80));
-    assert_eq!(response.usage.map(|u| u.output_tokens), Some(6));
+    let response = complete_ok(&model(&server.url), &squash_request()).await;
+    assert_answer(&response, "squashed", "gpt-4o-mini-2024-07-18", (80, 6));
     assert_eq!(response.stop_reason, Some(StopReason::EndTurn));
 
     let request = server.only_request();
@@ -145,10 +137,7 @@ async fn local_servers_need_no_key_and_may_take_max_completion_tokens() {
         c.api_key = None;
         c.token_limit_field = TokenLimitField::MaxCompletionTokens;
     });
-    model
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .expect("answer");
+    complete_ok(&model, &squash_request()).await;
     let request = server.only_request();
     assert!(!request.headers.contains_key("authorization"));
     assert_eq!(request.body["max_completion_tokens"], 4096);
@@ -203,10 +192,7 @@ async fn retry_after_ms_is_preferred() {
     .await;
     let model = model_with(&server.url, |c| c.retry.max_delay = Duration::from_secs(30));
     let started = Instant::now();
-    model
-        .complete(&squash_request(), &CancellationToken::new())
-        .await
-        .expect("answer");
+    complete_ok(&model, &squash_request()).await;
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(server.requests().len(), 2);
 }
@@ -345,10 +331,7 @@ async fn an_error_inside_a_stream_is_classified() {
         ),
     ];
     let server = MockServer::start(vec![Reply::sse(&events, Duration::ZERO)]).await;
-    let error = model(&server.url)
-        .stream(&squash_request(), &CancellationToken::new(), &|_| {})
-        .await
-        .unwrap_err();
+    let error = stream_err(&model(&server.url), &squash_request()).await;
     assert_eq!(error.class(), "context_too_long", "{error:?}");
 }
 
@@ -356,10 +339,7 @@ async fn an_error_inside_a_stream_is_classified() {
 async fn a_stream_cut_short_is_a_network_error() {
     let events = vec![chunk(Some("part"), None)];
     let server = MockServer::start(vec![Reply::sse(&events, Duration::ZERO)]).await;
-    let error = model(&server.url)
-        .stream(&squash_request(), &CancellationToken::new(), &|_| {})
-        .await
-        .unwrap_err();
+    let error = stream_err(&model(&server.url), &squash_request()).await;
     assert_eq!(error.class(), "network", "{error:?}");
 }
 
@@ -368,9 +348,6 @@ async fn a_stalled_stream_times_out() {
     let events = vec![chunk(Some("part"), None), chunk(None, Some("stop"))];
     let server = MockServer::start(vec![Reply::sse(&events, Duration::from_secs(5))]).await;
     let model = model_with(&server.url, |c| c.timeout = Duration::from_millis(300));
-    let error = model
-        .stream(&squash_request(), &CancellationToken::new(), &|_| {})
-        .await
-        .unwrap_err();
+    let error = stream_err(&model, &squash_request()).await;
     assert_eq!(error.class(), "timeout", "{error:?}");
 }

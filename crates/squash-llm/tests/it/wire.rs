@@ -4,7 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use squash_llm::{CancellationToken, ChatMessage, ChatModel, ChatRequest, LlmError, RetryPolicy};
+use squash_llm::{
+    CancellationToken, ChatMessage, ChatModel, ChatRequest, ChatResponse, LlmError, RetryPolicy,
+};
 use squash_testkit::model_server::{
     cancel_after, closed_port_url, complete_err, MockServer, Reply,
 };
@@ -36,6 +38,21 @@ pub fn squash_request() -> ChatRequest {
         max_output_tokens: 4096,
         model: None,
     }
+}
+
+/// The answer says `text`, from `model`, with the `(input, output)` tokens the provider counted.
+#[track_caller]
+pub fn assert_answer(response: &ChatResponse, text: &str, model: &str, tokens: (u64, u64)) {
+    assert_eq!(response.text, text);
+    assert_eq!(response.model, model);
+    assert_eq!(response.usage.map(|u| u.input_tokens), Some(tokens.0));
+    assert_eq!(response.usage.map(|u| u.output_tokens), Some(tokens.1));
+}
+
+/// The call timed out after `after`.
+#[track_caller]
+pub fn assert_timeout(error: &LlmError, after: Duration) {
+    assert_eq!(*error, LlmError::Timeout { after });
 }
 
 fn retry(attempts: u32) -> RetryPolicy {
@@ -74,12 +91,7 @@ pub async fn a_slow_server_times_out<W: Wire>() {
     let model = W::model(&server.url, retry(3), Some(Duration::from_millis(200)));
     let started = Instant::now();
     let error = complete_err(&model, &squash_request()).await;
-    assert_eq!(
-        error,
-        LlmError::Timeout {
-            after: Duration::from_millis(200)
-        }
-    );
+    assert_timeout(&error, Duration::from_millis(200));
     assert_eq!(error.class(), "timeout");
     assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(server.requests().len(), 1, "timeouts are not retried");
@@ -111,25 +123,21 @@ pub async fn an_unreachable_server_is_a_network_error<W: Wire>() {
 /// Runs the shared tests as `#[tokio::test]`s of the calling module for the wire `$wire`.
 macro_rules! wire_tests {
     ($wire:ty) => {
-        #[tokio::test]
-        async fn rate_limit_is_retried_after_the_announced_delay() {
-            crate::wire::rate_limit_is_retried_after_the_announced_delay::<$wire>().await;
-        }
-
-        #[tokio::test]
-        async fn a_slow_server_times_out() {
-            crate::wire::a_slow_server_times_out::<$wire>().await;
-        }
-
-        #[tokio::test]
-        async fn cancellation_stops_a_call_in_flight() {
-            crate::wire::cancellation_stops_a_call_in_flight::<$wire>().await;
-        }
-
-        #[tokio::test]
-        async fn an_unreachable_server_is_a_network_error() {
-            crate::wire::an_unreachable_server_is_a_network_error::<$wire>().await;
-        }
+        crate::wire::wire_tests!(
+            $wire:
+            rate_limit_is_retried_after_the_announced_delay,
+            a_slow_server_times_out,
+            cancellation_stops_a_call_in_flight,
+            an_unreachable_server_is_a_network_error
+        );
+    };
+    ($wire:ty: $($test:ident),+) => {
+        $(
+            #[tokio::test]
+            async fn $test() {
+                crate::wire::$test::<$wire>().await;
+            }
+        )+
     };
 }
 pub(crate) use wire_tests;

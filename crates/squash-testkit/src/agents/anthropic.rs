@@ -75,20 +75,14 @@ impl AnthropicServer {
 
     /// The bodies of the agent's Messages requests (the ones that offer tools), in order.
     pub fn agent_requests(&self) -> Vec<Value> {
-        self.requests()
-            .into_iter()
-            .filter(|r| r.method == "POST" && r.route() == "/v1/messages" && offers_tools(&r.body))
-            .map(|r| r.body)
-            .collect()
+        let mut bodies = self.message_requests();
+        bodies.retain(offers_tools);
+        bodies
     }
 
     /// The bodies of every Messages request, in order.
     pub fn message_requests(&self) -> Vec<Value> {
-        self.requests()
-            .into_iter()
-            .filter(|r| r.method == "POST" && r.route() == "/v1/messages")
-            .map(|r| r.body)
-            .collect()
+        self.posted_to("/v1/messages")
     }
 }
 

@@ -51,6 +51,13 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// Two CLIs, as [`Agent::find`] finds each (both looked for, so every missing one is
+    /// noted); `None` when either is missing.
+    pub fn find_both(first: AgentKind, second: AgentKind) -> Option<(Agent, Agent)> {
+        let (first, second) = (Agent::find(first), Agent::find(second));
+        Some((first?, second?))
+    }
+
     /// The CLI from its env variable or `PATH`; `None` (after noting the skip) when it is not
     /// installed, a failure when the run requires the agents.
     pub fn find(kind: AgentKind) -> Option<Agent> {

@@ -72,11 +72,7 @@ impl ResponsesServer {
 
     /// The bodies of the Responses requests, in order.
     pub fn response_requests(&self) -> Vec<Value> {
-        self.requests()
-            .into_iter()
-            .filter(|r| r.method == "POST" && r.route() == "/v1/responses")
-            .map(|r| r.body)
-            .collect()
+        self.posted_to("/v1/responses")
     }
 }
 

@@ -79,6 +79,15 @@ impl<T> Scripted<T> {
         self.script.log.all()
     }
 
+    /// The bodies of the POST requests to `route`, in order.
+    pub fn posted_to(&self, route: &str) -> Vec<Value> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.route() == route)
+            .map(|r| r.body)
+            .collect()
+    }
+
     /// Scripted turns not served yet.
     pub fn unserved(&self) -> usize {
         self.script.unserved()

@@ -231,12 +231,7 @@ async fn conversations_crud_and_listing() {
     assert_eq!(only["conversations"].as_array().unwrap().len(), 1);
     assert_eq!(only["conversations"][0]["id"], id.as_str());
     let projects = app.get("/api/projects").await.json();
-    let paths: Vec<&str> = projects["projects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["path"].as_str().unwrap())
-        .collect();
+    let paths: Vec<&str> = crate::strings_of(&projects["projects"], "path");
     assert!(
         paths.contains(&"/p/one") && paths.contains(&"/work/demo"),
         "{paths:?}"
@@ -2480,14 +2475,7 @@ impl Homes {
     }
 
     fn agent_homes(&self) -> squash_app::resume::AgentHomes {
-        let d = self.dir.path();
-        squash_app::resume::AgentHomes {
-            claude_config: d.join(".claude"),
-            codex_home: d.join(".codex"),
-            gemini_home: d.join(".gemini"),
-            opencode_data: d.join("opencode"),
-            opencode_config: d.join("opencode-config"),
-        }
+        squash_testkit::fixtures::agent_homes_under(self.dir.path())
     }
 }
 
@@ -2618,25 +2606,11 @@ async fn resume_refuses_what_it_cannot_do_and_writes_nothing() {
     .await
     .error(StatusCode::NOT_FOUND, "not_found");
     assert_eq!(app.thread_ids(&conv).await, ids);
-    let left: Vec<_> = walk(homes.dir.path())
+    let left: Vec<_> = crate::files_under(homes.dir.path())
         .into_iter()
         .filter(|p| !p.ends_with("project"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
-}
-
-/// Every file under `dir`.
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }
 
 /// A fit as applied costs what its plan said, but for the recall references: the plan prices

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
+use squash_testkit::process::{free_port, start_listening};
 use squash_testkit::Need;
 
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -26,13 +27,6 @@ pub struct Browser {
     pub shots: PathBuf,
 }
 
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
 pub async fn start_browser() -> Browser {
     start_browser_with(&[]).await
 }
@@ -40,21 +34,9 @@ pub async fn start_browser() -> Browser {
 /// A browser started with more command-line switches (`--force-dark-mode`).
 pub async fn start_browser_with(extra: &[&str]) -> Browser {
     let port = free_port();
-    let driver = tokio::process::Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start chromedriver");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let mut command = tokio::process::Command::new(CHROMEDRIVER);
+    command.arg(format!("--port={port}"));
+    let driver = start_listening(command, "chromedriver", port, Duration::from_secs(20)).await;
     let profile = tempfile::tempdir().expect("profile dir");
     let mut args = vec![
         "--headless".to_owned(),

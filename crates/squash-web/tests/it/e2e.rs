@@ -1750,14 +1750,8 @@ async fn a_person_resumes_a_conversation_in_an_agent_with_the_web_ui() {
     let dir = tempfile::tempdir().expect("temp dir");
     let project = dir.path().join("project");
     std::fs::create_dir_all(&project).expect("project folder");
-    let codex_home = dir.path().join(".codex");
-    let homes = squash_app::resume::AgentHomes {
-        claude_config: dir.path().join(".claude"),
-        codex_home: codex_home.clone(),
-        gemini_home: dir.path().join(".gemini"),
-        opencode_data: dir.path().join("opencode"),
-        opencode_config: dir.path().join("opencode-config"),
-    };
+    let homes = squash_testkit::fixtures::agent_homes_under(dir.path());
+    let codex_home = homes.codex_home.clone();
     let store = SqliteStore::open(dir.path().join("squash.db")).expect("sqlite");
     let state = AppState::new(ConversationService::new(Arc::new(store)))
         .with_default_project(project.to_string_lossy())
@@ -1800,7 +1794,7 @@ async fn a_person_resumes_a_conversation_in_an_agent_with_the_web_ui() {
         assert!(summary.starts_with("New codex session "), "{summary}");
         let id = command.rsplit(' ').next().expect("the session id");
         let sessions = codex_home.join("sessions");
-        let written = walk_files(&sessions);
+        let written = crate::files_under(&sessions);
         assert!(
             written
                 .iter()
@@ -1811,17 +1805,4 @@ async fn a_person_resumes_a_conversation_in_an_agent_with_the_web_ui() {
         b.screenshot("resume-written.png").await;
     })
     .await;
-}
-
-fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(walk_files(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }

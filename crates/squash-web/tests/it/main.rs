@@ -44,6 +44,35 @@ where
     )
 }
 
+/// The `key` string of every item of the JSON array `list`.
+fn strings_of<'a>(list: &'a serde_json::Value, key: &str) -> Vec<&'a str> {
+    let items = list
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"));
+    items
+        .iter()
+        .map(|item| {
+            item[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("no string {key} in {item}"))
+        })
+        .collect()
+}
+
+/// Every file under `dir`, in its subfolders too.
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
 /// One server-sent event's name (`message` unless it says) and data (empty for a comment).
 fn parse_event(raw: &str) -> (String, String) {
     let mut name = "message".to_owned();

@@ -62,6 +62,12 @@ impl App {
             .to_owned()
     }
 
+    /// The message of the 400 `invalid_input` error a GET of `uri` is refused with.
+    async fn invalid_input(&self, uri: &str) -> String {
+        self.refused(uri, StatusCode::BAD_REQUEST, "invalid_input")
+            .await
+    }
+
     /// A manual squash of `ids` into `text`: its result and its operation.
     async fn squash(
         &self,
@@ -96,12 +102,7 @@ async fn an_operation_of_3000_sources_reads_whole_a_page_at_a_time() {
     assert_eq!(first["total"], 3_000);
     assert_eq!(first["offset"], 0);
     assert_eq!(first["operation"]["id"], op.to_string());
-    let got: Vec<&str> = first["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["id"].as_str().unwrap())
-        .collect();
+    let got: Vec<&str> = crate::strings_of(&first["messages"], "id");
     let want: Vec<String> = ids[..50].iter().map(ToString::to_string).collect();
     assert_eq!(got, want);
     assert_eq!(first["message_tokens"].as_array().unwrap().len(), 50);
@@ -110,12 +111,7 @@ async fn an_operation_of_3000_sources_reads_whole_a_page_at_a_time() {
             "/api/operations/{op}/sources?offset=2990&limit=20"
         ))
         .await;
-    let got: Vec<&str> = end["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["id"].as_str().unwrap())
-        .collect();
+    let got: Vec<&str> = crate::strings_of(&end["messages"], "id");
     let want: Vec<String> = ids[2990..].iter().map(ToString::to_string).collect();
     assert_eq!(got, want);
 
@@ -168,45 +164,23 @@ async fn unknown_ids_and_bad_paging_are_refused_clearly() {
         let message = app.refused(&uri, StatusCode::NOT_FOUND, "not_found").await;
         assert!(message.contains("conversation"), "{message}");
     }
-    let message = app
-        .refused(
-            "/api/operations/nope/sources",
-            StatusCode::BAD_REQUEST,
-            "invalid_input",
-        )
-        .await;
+    let message = app.invalid_input("/api/operations/nope/sources").await;
     assert!(
         message.contains("`nope` is not a operation id"),
         "{message}"
     );
     let message = app
-        .refused(
-            &format!("/api/operations/{op}/sources?offset=5"),
-            StatusCode::BAD_REQUEST,
-            "invalid_input",
-        )
+        .invalid_input(&format!("/api/operations/{op}/sources?offset=5"))
         .await;
     assert!(message.contains("there are 4 sources"), "{message}");
     let message = app
-        .refused(
-            &format!("/ui/operations/{op}/sources?limit=2001"),
-            StatusCode::BAD_REQUEST,
-            "invalid_input",
-        )
+        .invalid_input(&format!("/ui/operations/{op}/sources?limit=2001"))
         .await;
     assert!(message.contains("at most 2000"), "{message}");
-    app.refused(
-        &format!("/api/operations/{op}/sources?page=2"),
-        StatusCode::BAD_REQUEST,
-        "invalid_input",
-    )
-    .await;
-    app.refused(
-        &format!("/ui/conversations/{conv}/run?offset=99"),
-        StatusCode::BAD_REQUEST,
-        "invalid_input",
-    )
-    .await;
+    app.invalid_input(&format!("/api/operations/{op}/sources?page=2"))
+        .await;
+    app.invalid_input(&format!("/ui/conversations/{conv}/run?offset=99"))
+        .await;
 }
 
 #[tokio::test]

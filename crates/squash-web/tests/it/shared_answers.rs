@@ -30,6 +30,14 @@ struct ModelServer {
     answers: Mutex<VecDeque<Answer>>,
 }
 
+impl ModelServer {
+    /// The next answer the server streams: `text`, with its tokens counted or not.
+    fn will_answer(&self, text: &'static str, counted: bool) {
+        let mut answers = self.answers.lock().expect("lock");
+        answers.push_back(Answer { text, counted });
+    }
+}
+
 async fn completions(State(server): State<Arc<ModelServer>>) -> Response {
     let Some(answer) = server.answers.lock().expect("lock").pop_front() else {
         return (StatusCode::INTERNAL_SERVER_ERROR, "no answer scripted").into_response();
@@ -159,17 +167,13 @@ async fn answers_name_openai_and_share_the_cli_shape() {
     }
 
     // A preview: the computed result, as `squash --json ai --preview` prints its `result`.
-    server.answers.lock().expect("lock").push_back(Answer {
-        text: "E0308 in src/main.rs fixed: load_config returns Result.",
-        counted: true,
-    });
-    let preview = app
-        .ok(
-            Method::POST,
-            &format!("/api/conversations/{conv}/squash/ai"),
-            Some(json!({"messages": [ids[0], ids[1]]})),
-        )
-        .await;
+    let squash_ai = format!("/api/conversations/{conv}/squash/ai");
+    server.will_answer(
+        "E0308 in src/main.rs fixed: load_config returns Result.",
+        true,
+    );
+    let selection = json!({"messages": [ids[0], ids[1]]});
+    let preview = app.ok(Method::POST, &squash_ai, Some(selection)).await;
     assert_eq!(preview["provider"], "openai", "{preview}");
     assert_eq!(
         keys(&preview, &["preview_id", "selection"]),
@@ -179,17 +183,9 @@ async fn answers_name_openai_and_share_the_cli_shape() {
     assert_eq!(preview["stop_reason"], "end_turn");
 
     // Applied at once: the result and the outcome, each in the shared shape.
-    server.answers.lock().expect("lock").push_back(Answer {
-        text: "E0308 fixed in src/main.rs.",
-        counted: false,
-    });
-    let applied = app
-        .ok(
-            Method::POST,
-            &format!("/api/conversations/{conv}/squash/ai"),
-            Some(json!({"messages": [ids[0], ids[1]], "apply": true})),
-        )
-        .await;
+    server.will_answer("E0308 fixed in src/main.rs.", false);
+    let selection = json!({"messages": [ids[0], ids[1]], "apply": true});
+    let applied = app.ok(Method::POST, &squash_ai, Some(selection)).await;
     assert_eq!(keys(&applied["result"], &[]), SQUASH_RESULT_KEYS);
     assert_eq!(applied["result"]["provider"], "openai");
     assert_eq!(keys(&applied["outcome"], &[]), OUTCOME_KEYS);
