@@ -6,8 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde::Serialize;
-use squash_core::fit::{plan_fit, FitPlan};
-use squash_core::{ConversationId, Message};
+use squash_core::fit::{plan_summaries, summarize_thread, FitPlan};
+use squash_core::ConversationId;
 use squash_llm::{CancellationToken, ChatModel};
 
 use super::command::{find_program, AgentCommand};
@@ -17,6 +17,7 @@ use super::write::{write_session, WrittenSession};
 use super::{locate, Agent, AgentHomes, ResumeError, SessionFile};
 use crate::fit::{FitError, FitOutcome, FitProgress, FitService, PlannedFit};
 use crate::import::{ImportOptions, Skipped};
+use crate::workers::workers;
 use crate::{providers, ConversationService, SquashEngine, SquashOptions};
 
 /// Told as each step of the fit is computed (an AI step takes seconds).
@@ -121,8 +122,10 @@ impl ResumeService {
         let window = window(model.as_deref(), target);
         let budget = request.fit.budget.unwrap_or(u64::from(window) / 2);
         let plan = {
-            let thread: Vec<&Message> = read.thread.iter().collect();
-            plan_fit(&thread, request.fit.request(budget))
+            // Planned as a fit of the store plans it: on every core the machine has.
+            let workers = workers();
+            let summaries = summarize_thread(&read.thread, None, workers);
+            plan_summaries(&summaries, request.fit.request(budget), workers)
         };
         if !plan.fits() && !request.fit.best_effort {
             return Err(FitError::out_of_reach(&plan).into());

@@ -34,62 +34,86 @@ const RECENT_HALVINGS: u32 = 3;
 /// go, where a request kept as typed would take the room of the facts it drops. Each plan's
 /// extracts are rendered on up to `workers` threads; the plan is the same on any number.
 pub fn plan_summaries(s: &[MessageSummary], request: FitRequest, workers: usize) -> FitPlan {
-    let keeping = |keep, folded, deepest| plan_keeping(s, request, keep, folded, deepest, workers);
+    // Of the plans tried on the way, only one that fits is ever returned, so a layout whose
+    // kept messages alone are over the budget is not rendered at all: on a session of
+    // thousands of requests, every plan that keeps them all is such a layout.
+    let fitting = |keep, folded| {
+        (kept_floor(s, request, keep, folded) <= request.budget)
+            .then(|| plan_keeping(s, request, keep, folded, 0, workers))
+            .filter(FitPlan::fits)
+    };
     let default = request.keep_recent_tokens();
-    let mut plan = keeping(default, 0, 0);
-    if plan.fits() {
-        return plan;
-    }
-    let mut keep = default;
+    let mut shares = vec![default];
     if request.keep_recent.is_none() {
-        for shrunk in (1..=RECENT_HALVINGS).map(|h| default >> h).chain([0]) {
-            if shrunk == keep {
-                continue;
-            }
-            keep = shrunk;
-            plan = keeping(keep, 0, 0);
-            if plan.fits() {
-                return plan;
-            }
+        shares.extend((1..=RECENT_HALVINGS).map(|h| default >> h).chain([0]));
+    }
+    shares.dedup();
+    for &keep in &shares {
+        if let Some(plan) = fitting(keep, 0) {
+            return plan;
         }
     }
-    let folded = fold_fewest(&keeping, keep, plan);
-    if folded.fits() {
-        return folded;
+    let keep = shares.last().copied().unwrap_or(default);
+    let requests = layout(s, keep, request.keep_last, 0).requests;
+    if let Some(plan) = fold_fewest(&|folded| fitting(keep, folded), requests) {
+        return plan;
     }
-    let most = folded.turns.saturating_sub(1);
-    keeping(keep, most, BRIEF_DEPTHS)
+    plan_keeping(
+        s,
+        request,
+        keep,
+        requests.saturating_sub(1),
+        BRIEF_DEPTHS,
+        workers,
+    )
 }
 
-/// The plan that folds the fewest oldest requests into digests (none brief) and reaches the
-/// budget, or the one that folds all but the newest when none does; `plan` folds none.
-fn fold_fewest(keeping: &dyn Fn(u64, usize, u8) -> FitPlan, keep: u64, plan: FitPlan) -> FitPlan {
-    let requests = plan.turns;
-    if plan.fits() || requests < 2 {
-        return plan;
+/// The plan that folds the fewest oldest requests into digests (none brief) and fits, of a
+/// thread of `requests`; `None` when even all but the newest folded does not fit.
+fn fold_fewest(fitting: &dyn Fn(usize) -> Option<FitPlan>, requests: usize) -> Option<FitPlan> {
+    if requests < 2 {
+        return None;
     }
     // More folded never costs more: the fewest that reach the budget are found by halving.
-    let most = keeping(keep, requests - 1, 0);
-    if !most.fits() {
-        return most;
-    }
-    let (mut lo, mut hi, mut found) = (1, requests - 1, most);
+    let mut found = fitting(requests - 1)?;
+    let (mut lo, mut hi) = (1, requests - 1);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        let p = keeping(keep, mid, 0);
-        if p.fits() {
-            hi = mid;
-            found = p;
-        } else {
-            lo = mid + 1;
+        match fitting(mid) {
+            Some(plan) => {
+                hi = mid;
+                found = plan;
+            }
+            None => lo = mid + 1,
         }
     }
-    found
+    Some(found)
+}
+
+/// The tokens no plan of this layout goes below (a plan that fits has at most its budget,
+/// recall line included): what it keeps as it is, each typed request with its long pastes
+/// trimmed. Every unit a plan takes is made of removable steps, whose messages are all
+/// unkept, or trims a message to its trimmed form.
+pub(super) fn kept_floor(
+    s: &[MessageSummary],
+    request: FitRequest,
+    keep_recent: u64,
+    folded: usize,
+) -> u64 {
+    let layout = layout(s, keep_recent, request.keep_last, folded);
+    s.iter()
+        .zip(&layout.keep)
+        .map(|(m, keep)| match keep {
+            Keep::No => 0,
+            Keep::Request => m.trimmed_cost,
+            _ => m.cost,
+        })
+        .sum()
 }
 
 /// The plan that keeps the newest steps up to `keep_recent` tokens and the requests but the
 /// oldest `folded`, its digests going at most `deepest` below lean.
-fn plan_keeping(
+pub(super) fn plan_keeping(
     s: &[MessageSummary],
     request: FitRequest,
     keep_recent: u64,

@@ -634,3 +634,56 @@ fn a_plan_rendered_side_by_side_is_the_plan_of_one_thread() {
         }
     }
 }
+
+#[test]
+fn no_plan_goes_below_what_its_layout_keeps() {
+    // The reach skips a layout whose kept messages are over the budget without rendering it:
+    // that is sound only if no plan of it, at its smallest, goes below them.
+    let mut thread = session(0, 0);
+    let conv = thread[0].conversation_id;
+    for r in 0..6 {
+        thread.push(msg(
+            conv,
+            Role::User,
+            vec![ContentItem::UserMessage {
+                text: format!(
+                    "Look at module_{r}. {}",
+                    "Here is the log I saw:\n".to_owned() + &"line of a pasted log\n".repeat(60)
+                ),
+            }],
+        ));
+        for t in 0..3 {
+            thread.extend(call_and_result(
+                conv,
+                &format!("toolu_{r}_{t}"),
+                "Read",
+                serde_json::json!({"file_path": format!("/w/src/module_{r}.rs")}),
+                "pub fn f() {}\n".repeat(50),
+            ));
+        }
+    }
+    let refs: Vec<&Message> = thread.iter().collect();
+    let s = summarize(&refs);
+    let mut over = 0;
+    for budget in [0, total(&thread) / 8, total(&thread) / 3] {
+        let request = FitRequest::new(budget, FitStrategy::Extract);
+        for keep in [request.keep_recent_tokens(), 0] {
+            for folded in 0..7 {
+                let floor = reach::kept_floor(&s, request, keep, folded);
+                let smallest =
+                    reach::plan_keeping(&s, request, keep, folded, brief::BRIEF_DEPTHS, 1);
+                assert!(
+                    floor <= smallest.best_reachable,
+                    "keep {keep}, folded {folded}: {floor} > {}",
+                    smallest.best_reachable
+                );
+                if floor > budget {
+                    over += 1;
+                    assert!(!reach::plan_keeping(&s, request, keep, folded, 0, 1).fits());
+                }
+            }
+        }
+    }
+    // Both kinds of layout were met: some over their budget by what they keep, some not.
+    assert!((1..3 * 2 * 7).contains(&over), "{over}");
+}

@@ -12,9 +12,9 @@ pub const GIST_MAX_SENTENCES: usize = 2;
 const COPIED_MIN_CHARS: usize = 60;
 
 patterns! {
-    /// What a sentence says a run came to: a failure or a success, in the past tense ("a
-    /// failing test", "the build fails" describe the problem, not a run). "not successful" is
-    /// read whole, before "successful" could be.
+    /// What a sentence says a run came to: a failure, told in the past tense only ("a failing
+    /// test", "the build fails" describe the problem, not a run), or a success. "not
+    /// successful" is read whole, before "successful" could be.
     OUTCOME = r"(?xi)
         (?P<failed>\bnot\ (?:successful|succeed\w*|work\w*|pass\w*)\b
           | \bunsuccessful(?:ly)?\b | \bfailed\b
