@@ -466,30 +466,43 @@ fn the_newest_steps_give_way_before_a_budget_is_refused() {
     assert_eq!(asked.protection.keep_recent, budget / 5);
 }
 
-#[test]
-fn the_oldest_requests_join_a_digest_only_when_nothing_else_reaches_the_budget() {
-    // Ten requests, each answered by a few reads of its own file.
+/// A thread of `requests` typed requests (the `r`th saying `ask(r)`), each answered by three
+/// reads of its own `/w/src/module_{r}.rs`, which holds `module`.
+fn requests_reading_modules(
+    requests: usize,
+    ask: impl Fn(usize) -> String,
+    module: &str,
+) -> Vec<Message> {
     let mut thread = session(0, 0);
     let conv = thread[0].conversation_id;
-    for r in 0..10 {
+    for r in 0..requests {
         thread.push(msg(
             conv,
             Role::User,
-            vec![ContentItem::UserMessage {
-                text: format!("Now look at module_{r} and tell me what it exports"),
-            }],
+            vec![ContentItem::UserMessage { text: ask(r) }],
         ));
         for t in 0..3 {
-            let text: String = (1..=80).map(|i| format!("pub fn f_{i}() {{}}\n")).collect();
             thread.extend(call_and_result(
                 conv,
                 &format!("toolu_{r}_{t}"),
                 "Read",
                 serde_json::json!({"file_path": format!("/w/src/module_{r}.rs")}),
-                text,
+                module.to_owned(),
             ));
         }
     }
+    thread
+}
+
+#[test]
+fn the_oldest_requests_join_a_digest_only_when_nothing_else_reaches_the_budget() {
+    // Ten requests, each answered by a few reads of its own file.
+    let module: String = (1..=80).map(|i| format!("pub fn f_{i}() {{}}\n")).collect();
+    let thread = requests_reading_modules(
+        10,
+        |r| format!("Now look at module_{r} and tell me what it exports"),
+        &module,
+    );
     let requests = 11;
     let roomy = plan(&thread, total(&thread) / 4, FitStrategy::Extract);
     assert!(roomy.fits());
@@ -639,29 +652,16 @@ fn a_plan_rendered_side_by_side_is_the_plan_of_one_thread() {
 fn no_plan_goes_below_what_its_layout_keeps() {
     // The reach skips a layout whose kept messages are over the budget without rendering it:
     // that is sound only if no plan of it, at its smallest, goes below them.
-    let mut thread = session(0, 0);
-    let conv = thread[0].conversation_id;
-    for r in 0..6 {
-        thread.push(msg(
-            conv,
-            Role::User,
-            vec![ContentItem::UserMessage {
-                text: format!(
-                    "Look at module_{r}. {}",
-                    "Here is the log I saw:\n".to_owned() + &"line of a pasted log\n".repeat(60)
-                ),
-            }],
-        ));
-        for t in 0..3 {
-            thread.extend(call_and_result(
-                conv,
-                &format!("toolu_{r}_{t}"),
-                "Read",
-                serde_json::json!({"file_path": format!("/w/src/module_{r}.rs")}),
-                "pub fn f() {}\n".repeat(50),
-            ));
-        }
-    }
+    let thread = requests_reading_modules(
+        6,
+        |r| {
+            format!(
+                "Look at module_{r}. {}",
+                "Here is the log I saw:\n".to_owned() + &"line of a pasted log\n".repeat(60)
+            )
+        },
+        &"pub fn f() {}\n".repeat(50),
+    );
     let refs: Vec<&Message> = thread.iter().collect();
     let s = summarize(&refs);
     let mut over = 0;
