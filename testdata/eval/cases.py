@@ -170,6 +170,9 @@ cases.extend(chats_heldout2)
 # A third held-out set (issue 28): four real oasst chats and four hand-written ones.
 from chats_heldout3 import chats_heldout3
 cases.extend(chats_heldout3)
+# A fourth held-out set (issue 28): five real chats (hh-rlhf, databricks-dolly-15k) and three hand-written ones.
+from chats_heldout4 import chats_heldout4
+cases.extend(chats_heldout4)
 
 json.dump(cases, open("testdata/eval/cases.json", "w"), indent=1)
 print(f"{len(cases)} cases")
