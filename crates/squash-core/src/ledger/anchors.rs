@@ -37,8 +37,8 @@ impl ProseTerms {
                 .collect(),
             long: Vec::new(),
         };
-        for (n, word) in prose_words(clause).enumerate() {
-            let Some(strength) = word_strength(word, n == 0 && opens_sentence) else {
+        for (first, word) in words_with_opening(clause) {
+            let Some(strength) = word_strength(word, first && opens_sentence) else {
                 continue;
             };
             let lower = word.to_lowercase();
@@ -60,9 +60,7 @@ impl ProseTerms {
 
 /// Whether a sentence has a word [`ProseTerms`] would keep beyond its salient terms.
 pub(crate) fn has_prose_words(sentence: &str) -> bool {
-    prose_words(sentence)
-        .enumerate()
-        .any(|(n, w)| word_strength(w, n == 0).is_some())
+    words_with_opening(sentence).any(|(first, w)| word_strength(w, first).is_some())
 }
 
 enum Strength {
@@ -91,6 +89,18 @@ fn prose_words(clause: &str) -> impl Iterator<Item = &str> {
         .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '\'' | '%' | '.' | ',')))
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '%'))
         .filter(|w| !w.is_empty())
+}
+
+/// The words of a clause, each with whether it is the first word of the clause's prose: a
+/// list item's number ("1) Using …", "2. Logging …") comes before it, so that the capital
+/// after the number opens the sentence rather than naming something.
+fn words_with_opening(clause: &str) -> impl Iterator<Item = (bool, &str)> {
+    let mut opened = false;
+    prose_words(clause).map(move |w| {
+        let first = !opened;
+        opened |= w.chars().any(char::is_alphabetic);
+        (first, w)
+    })
 }
 
 /// Long words that carry nothing of a conversation's own.

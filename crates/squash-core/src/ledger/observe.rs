@@ -35,7 +35,7 @@ pub(crate) enum Observed {
     /// A fact ready as it is (a request, a sub-agent's report, a setting, a system error).
     Fact(Fact),
     /// A typed request starts here: the prose before it answered the one before. It holds the
-    /// terms of the request's whole text, which an answer need not say again.
+    /// terms of the request's line, which an answer need not say again.
     RequestBoundary(Vec<String>),
     /// The sentences of one message of the agent's prose.
     Prose(ProseObs),

@@ -110,7 +110,7 @@ pub fn is_harness_note(text: &str) -> bool {
 }
 
 /// The request a message makes, as a fact (what the user asked for, with its constraints), and
-/// the [`ProseTerms`] of its whole text.
+/// the [`ProseTerms`] of the fact's line.
 pub(crate) fn request(message: &Message, excerpt: Excerpt) -> Option<(Fact, Vec<String>)> {
     let text = typed_text(message)?;
     let text = text.trim();
@@ -121,16 +121,16 @@ pub(crate) fn request(message: &Message, excerpt: Excerpt) -> Option<(Fact, Vec<
     if anchors.is_empty() {
         anchors = content_words(text, 2);
     }
-    let terms = ProseTerms::of(text, true);
+    let line = match excerpt {
+        Excerpt::Selection => request_text(text),
+        Excerpt::Steps => one_clause(text, REQUEST_MAX_CHARS),
+    };
+    // The terms of the line the note keeps, not of the whole message: what a long request's
+    // line leaves out (a pasted document, a log) an answer that names it still has to say.
+    let terms = ProseTerms::of(&line, true);
     let fact = Fact {
         kind: FactKind::Request,
-        text: format!(
-            "User: {}",
-            match excerpt {
-                Excerpt::Selection => request_text(text),
-                Excerpt::Steps => one_clause(text, REQUEST_MAX_CHARS),
-            }
-        ),
+        text: format!("User: {line}"),
         anchors,
         source: message.id,
     };

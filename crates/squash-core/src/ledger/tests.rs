@@ -453,3 +453,75 @@ fn a_long_request_says_what_it_asks_without_its_filler() {
     let short = "Okay so, to put it simply: what is 9:30 UTC in Berlin?";
     assert!(ledger_text(&[say(Role::User, short)]).contains("to put it simply"));
 }
+
+#[test]
+fn a_list_items_number_does_not_make_its_first_word_a_name() {
+    let messages = [
+        say(
+            Role::User,
+            "What types of credit card information do scammers try to get?",
+        ),
+        say(
+            Role::Assistant,
+            "Here are some common approaches:\n\n1) Using a spoofed phone number and sending text \
+             messages to the owner of a credit card number asking them to authorize a payment\n\n\
+             2) Calling a company customer service line and asking for the password of an account",
+        ),
+    ];
+    let selection: Vec<&Message> = messages.iter().collect();
+    let answers = texts(&build_ledger(&selection), FactKind::Answer).join("\n");
+    // "Using" after "1)" opens the item: were it a name, only the clause holding it would stay.
+    assert!(answers.contains("sending text messages"), "{answers}");
+    assert!(answers.contains("asking for the password"), "{answers}");
+}
+
+#[test]
+fn an_answer_says_again_what_the_requests_line_leaves_out() {
+    let towns = [
+        "Lexington",
+        "Frankfort",
+        "Bowling Green",
+        "Paducah",
+        "Covington",
+        "Owensboro",
+        "Richmond",
+        "Florence",
+    ];
+    let extras = [
+        "pecans",
+        "country ham",
+        "pimentos",
+        "cheddar",
+        "sourdough",
+        "tomatoes",
+        "Gruyère",
+        "mustard",
+    ];
+    let context: String = towns
+        .iter()
+        .zip(extras)
+        .map(|(town, extra)| format!("In {town} the sandwich is often served with {extra}. "))
+        .collect();
+    let request = format!(
+        "What is a Louisville hot brown?\n\n{context}It was created in 1926 by Fred K. Schmidt \
+         at the Brown Hotel, covered in Mornay sauce."
+    );
+    let messages = [
+        say(Role::User, &request),
+        say(
+            Role::Assistant,
+            "It is Kentucky's best-known hot sandwich, with roasted turkey. Fred Schmidt \
+             created it in 1926 and covered it in Mornay sauce.",
+        ),
+    ];
+    let selection: Vec<&Message> = messages.iter().collect();
+    let ledger = build_ledger(&selection);
+    let line = texts(&ledger, FactKind::Request).join("\n");
+    assert!(
+        !line.contains("Schmidt"),
+        "the request's line is cut: {line}"
+    );
+    let answers = texts(&ledger, FactKind::Answer).join("\n");
+    assert!(answers.contains("Schmidt"), "{answers}");
+    assert!(answers.contains("Mornay"), "{answers}");
+}
