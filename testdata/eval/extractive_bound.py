@@ -7,7 +7,8 @@ paths, ids, names written with a capital inside a sentence, hyphenated words, wo
 letters), and take clauses by new salient terms per token until every term is covered.
 Tokens are chars/4; a fact is kept when one of its spellings is in the text (the eval's rule).
 
-Run: python3 testdata/eval/extractive_bound.py [--sentences]
+Run: python3 testdata/eval/extractive_bound.py [--sentences] [--strong]
+(--strong: only numbers, paths, ids, names and hyphenated words are salient, not long words.)
 """
 import re
 import sys
@@ -46,7 +47,7 @@ def salient(unit):
         if low in STOP or (len(low) < 3 and not re.search(r"\d", low)):
             continue
         if (re.search(r"[\d_/#]", word) or (word[0].isupper() and i > 0)
-                or len(low) >= 7 or "-" in word):
+                or (len(low) >= 7 and "--strong" not in sys.argv) or "-" in word):
             out.add(low)
     return out
 

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use squash_core::ledger::{build_ledger, check_facts, run_ends, Ledger};
+use squash_core::ledger::{check_facts, ledger_and_runs, Ledger};
 use squash_core::note::compose_within;
 use squash_core::prompt::{messages_text, SquashStyle};
 use squash_core::quality::{quality_report, FactReport, SizeLimit};
@@ -233,7 +233,7 @@ impl SquashEngine {
         options: &SquashOptions,
     ) -> Result<SquashResult, SquashError> {
         let refs: Vec<&Message> = prepared.messages.iter().collect();
-        let ledger = build_ledger(&refs);
+        let (ledger, runs) = ledger_and_runs(&refs);
         let full_text = refs
             .iter()
             .map(|m| message_text(m))
@@ -256,7 +256,6 @@ impl SquashEngine {
             .ok_or(SquashError::NoModel(options.style))?;
         let prompt_text = messages_text(&refs);
         let provider = model.info().provider;
-        let runs = run_ends(&refs);
         let input = Input {
             messages: &refs,
             ledger: &ledger,

@@ -55,6 +55,15 @@ pub fn build_ledger(messages: &[&Message]) -> Ledger {
     merge::merge(&refs, Excerpt::Selection)
 }
 
+/// The ledger of `messages` (in thread order) and how their command runs ended
+/// ([`run_ends`]), from one reading of them: what a squash holds its gist against.
+pub fn ledger_and_runs(messages: &[&Message]) -> (Ledger, Vec<RunEnd>) {
+    let observations = observe::observe_all(messages);
+    let refs: Vec<&Observation> = observations.iter().collect();
+    let ledger = merge::merge(&refs, Excerpt::Selection);
+    (ledger, runs::ends_of(&observations))
+}
+
 /// The ledger of observations made one message at a time, in thread order (a fit keeps them
 /// per message and merges those of any run of steps). The steps are cut out of their
 /// conversation: prose before their first request answers a request before them.

@@ -2,7 +2,7 @@
 //! the runs ("the tests passed", "it was not successful") is held against.
 
 use super::commands::Status;
-use super::observe::{observe_all, Observed};
+use super::observe::{observe_all, Observation, Observed};
 use crate::message::Message;
 
 /// How a run ended.
@@ -23,10 +23,15 @@ pub struct RunEnd {
 /// The runs of `messages` (in thread order) whose result the selection holds, in the order
 /// they were run.
 pub fn run_ends(messages: &[&Message]) -> Vec<RunEnd> {
-    let mut runs: Vec<(usize, RunEnd)> = observe_all(messages)
-        .into_iter()
+    ends_of(&observe_all(messages))
+}
+
+/// The runs that `observations` (of a selection, in thread order) hold a result of.
+pub(super) fn ends_of(observations: &[Observation]) -> Vec<RunEnd> {
+    let mut runs: Vec<(usize, RunEnd)> = observations
+        .iter()
         .filter_map(|o| {
-            let Observed::Command(run) = o.what else {
+            let Observed::Command(run) = &o.what else {
                 return None;
             };
             let ended = match run.status {
@@ -37,7 +42,7 @@ pub fn run_ends(messages: &[&Message]) -> Vec<RunEnd> {
             Some((
                 o.index,
                 RunEnd {
-                    command: run.key,
+                    command: run.key.clone(),
                     ended,
                 },
             ))

@@ -3,7 +3,7 @@
 
 use super::meta::{is_heading, meta_phrases};
 use crate::ledger::{Ended, RunEnd};
-use crate::text::{patterns, sentences};
+use crate::text::{patterns, sentences, single_spaced};
 
 /// The most sentences of a gist: what was wanted and what came of it need no more.
 pub const GIST_MAX_SENTENCES: usize = 2;
@@ -118,8 +118,5 @@ fn is_list_item(line: &str) -> bool {
 
 /// Lower case, whitespace folded: how a copy is recognised.
 fn flat(text: &str) -> String {
-    text.to_lowercase()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    single_spaced(&text.to_lowercase())
 }
