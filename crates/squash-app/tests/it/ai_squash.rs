@@ -65,7 +65,8 @@ async fn counts(b: &Backend) -> StoreStats {
     }
 }
 
-const SUMMARY: &str = "Fixed E0308 in parse_config (src/config.rs:42): the value is a u32.";
+const SUMMARY: &str =
+    "Fixed E0308 in parse_config (src/config.rs:42): the value is a u32 rather than a string, which the caller expects.";
 
 // ---- the end-to-end story -----------------------------------------------------------------------
 
@@ -471,7 +472,8 @@ async fn a_leading_preamble_is_stripped() {
     fake.push(FakeReply::Deltas(vec![
         "Sure! Here is the compressed message:\n\n".into(),
         "Fixed E0308 in parse_config ".into(),
-        "(src/config.rs:42): the value is a u32.".into(),
+        "(src/config.rs:42): the value is a u32 rather than a string, ".into(),
+        "which the caller expects.".into(),
     ]));
     let seen = Arc::new(Mutex::new(String::new()));
     let sink = seen.clone();
