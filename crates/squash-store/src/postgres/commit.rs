@@ -1,7 +1,8 @@
 //! Copy-on-write: a derived thread with its new messages and provenance records, stored in one
 //! transaction and only if its base is still current at the same revision.
 
-use chrono::{DateTime, Utc};
+use std::collections::HashMap;
+
 use sqlx::{PgConnection, PgPool};
 use squash_core::{Message, MessageId, Thread};
 use uuid::Uuid;
@@ -9,8 +10,8 @@ use uuid::Uuid;
 use super::error::DbResult;
 use super::import::insert_messages;
 use super::links;
-use super::links::{Replacement, ThreadInsert};
-use super::operations::insert_operations;
+use super::links::{InsertedThread, Replacement, ThreadInsert};
+use super::operations::{check_written, insert_operations, Columns, KnownKeys};
 use super::rows::{to_json, to_u64, NewMessageRow};
 use super::write::lock_with_runs;
 use crate::segments::{self, Derived, NewThread};
@@ -46,16 +47,16 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         origin: &origin,
         message_count,
     };
-    let (thread_key, created_at, replacement) =
-        write_thread(&mut tx, &row, &new_thread, &commit.messages).await?;
+    let written = write_thread(&mut tx, &row, &new_thread, commit).await?;
+    let thread_key = written.inserted.key;
     match &new_thread {
         NewThread::List(links) => {
             let linked = insert_links(
                 &mut tx,
-                "INSERT INTO thread_messages (thread_key, position, message_key)",
                 thread_key,
                 conversation_key,
                 links,
+                written.message_keys.as_ref(),
             )
             .await?;
             if let Some(missing) = linked {
@@ -79,13 +80,22 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
                 locked.thread_key,
                 runs,
                 *message_count,
-                replacement,
+                written.replacement,
             )
             .await?;
         }
         NewThread::Derived(Derived::Shared { .. }) => {}
     }
-    insert_operations(&mut tx, conversation_key, &commit.operations).await?;
+    if written.inserted.operations.is_none() {
+        let known = KnownKeys {
+            messages: written.message_keys.as_ref(),
+            threads: HashMap::from([
+                (commit.base_thread_id, locked.thread_key),
+                (commit.thread_id, thread_key),
+            ]),
+        };
+        insert_operations(&mut tx, conversation_key, &commit.operations, &known).await?;
+    }
     tx.commit().await.db()?;
 
     Ok(Thread {
@@ -95,77 +105,110 @@ pub(super) async fn commit(pool: &PgPool, commit: &Commit) -> Result<Thread> {
         origin: commit.origin.clone(),
         revision: 0,
         message_count,
-        created_at,
-        updated_at: created_at,
+        created_at: written.inserted.created_at,
+        updated_at: written.inserted.created_at,
     })
 }
 
-/// Inserts the new thread row and `messages`, each table in one statement however many
-/// messages (a fit has one per step); the one message of a squash or edit, with its tool ids,
-/// in the thread's statement. Returns the thread's key and creation time and the key of the
-/// first message, the replacement its own link holds.
+/// What [`write_thread`] wrote.
+struct Written {
+    inserted: InsertedThread,
+    /// The key of the first new message: the replacement a derived thread's own link holds.
+    replacement: Option<i64>,
+    /// Every new message's key, when they were inserted on their own (a fit's).
+    message_keys: Option<HashMap<MessageId, i64>>,
+}
+
+/// Inserts the new thread row and the commit's messages, each table in one statement however
+/// many messages (a fit has one per step). The one message of a squash or edit, with its tool
+/// ids, and the commit's operations go in the thread's statement, whose counts are checked
+/// here; otherwise the operations are the caller's.
 async fn write_thread(
     tx: &mut PgConnection,
     row: &ThreadInsert<'_>,
     new_thread: &NewThread<'_>,
-    messages: &[Message],
-) -> Result<(i64, DateTime<Utc>, Option<i64>)> {
-    if let [message] = messages {
+    commit: &Commit,
+) -> Result<Written> {
+    if let [message] = commit.messages.as_slice() {
         let message_row = NewMessageRow::of(message)?;
-        let new = Replacement::New(&message_row);
-        let (key, created_at, message_key) = links::insert_thread(tx, row, new_thread, new).await?;
-        let message_key = message_key.ok_or_else(|| {
+        // The base is locked; the message and the new thread are the statement's own rows,
+        // which its operations find by id.
+        let known = KnownKeys {
+            messages: None,
+            threads: HashMap::from([(commit.base_thread_id, row.base_key)]),
+        };
+        let columns = Columns::of(&commit.operations, &known)?;
+        let new = Replacement::New(&message_row, &columns);
+        let inserted = links::insert_thread(tx, row, new_thread, new).await?;
+        let message_key = inserted.message_key.ok_or_else(|| {
             StoreError::Corrupt("the inserted message did not return its key".into())
         })?;
-        return Ok((key, created_at, Some(message_key)));
+        if let Some((written, linked)) = inserted.operations {
+            let ops = &commit.operations;
+            check_written(tx, row.conversation_key, ops, &columns, written, linked).await?;
+        }
+        return Ok(Written {
+            inserted,
+            replacement: Some(message_key),
+            message_keys: None,
+        });
     }
-    let first = first_key(tx, row.conversation_key, messages).await?;
-    let stored = Replacement::Stored(first);
-    let (key, created_at, _) = links::insert_thread(tx, row, new_thread, stored).await?;
-    Ok((key, created_at, first))
+    let keys = insert_messages(tx, row.conversation_key, &commit.messages).await?;
+    let first = first_key(&keys, &commit.messages)?;
+    let inserted = links::insert_thread(tx, row, new_thread, Replacement::Stored(first)).await?;
+    Ok(Written {
+        inserted,
+        replacement: first,
+        message_keys: Some(keys),
+    })
 }
 
-/// Inserts `messages` (none for a delete) and returns the key of the first, the replacement a
-/// derived thread's own link holds.
-async fn first_key(
-    tx: &mut PgConnection,
-    conversation_key: i64,
-    messages: &[Message],
-) -> Result<Option<i64>> {
-    let keys = insert_messages(tx, conversation_key, messages).await?;
-    let mut first = None;
-    for m in messages.iter().rev() {
-        first = Some(keys.get(&m.id).copied().ok_or_else(|| {
-            StoreError::Corrupt("an inserted message did not return its key".into())
-        })?);
-    }
-    Ok(first)
+/// The key of the first of `messages` (none for a delete), the replacement a derived thread's
+/// own link holds.
+fn first_key(keys: &HashMap<MessageId, i64>, messages: &[Message]) -> Result<Option<i64>> {
+    messages
+        .first()
+        .map(|m| {
+            keys.get(&m.id).copied().ok_or_else(|| {
+                StoreError::Corrupt("an inserted message did not return its key".into())
+            })
+        })
+        .transpose()
 }
 
-/// Writes one row per id into the link table `insert` names — `(parent, position, message
-/// key)` — in a single statement. Returns an id that is not a message of the conversation, if
-/// any; the caller then drops the transaction.
+/// Writes the new thread's links, one row per id, in a single statement: the keys of the
+/// commit's new messages bound (`new`), the others looked up by id in the conversation, one
+/// index probe each (a join read every message row of the conversation to hash its id). Returns
+/// an id that is not a message of the conversation, if any; the caller then drops the
+/// transaction.
 async fn insert_links(
     conn: &mut PgConnection,
-    insert: &str,
-    parent_key: i64,
+    thread_key: i64,
     conversation_key: i64,
     ids: &[MessageId],
+    new: Option<&HashMap<MessageId, i64>>,
 ) -> Result<Option<MessageId>> {
     let uuids: Vec<Uuid> = ids.iter().map(|id| *id.as_uuid()).collect();
-    let statement = format!(
-        "{insert} SELECT $1, l.ord - 1, m.key \
-         FROM UNNEST($2::uuid[]) WITH ORDINALITY AS l(id, ord) \
-         JOIN messages m ON m.id = l.id AND m.conversation_key = $3"
-    );
-    let written = sqlx::query(&statement)
-        .bind(parent_key)
-        .bind(&uuids)
-        .bind(conversation_key)
-        .execute(&mut *conn)
-        .await
-        .db()?
-        .rows_affected();
+    let keys: Vec<Option<i64>> = ids
+        .iter()
+        .map(|id| new.and_then(|new| new.get(id).copied()))
+        .collect();
+    let written = sqlx::query(
+        "INSERT INTO thread_messages (thread_key, position, message_key) \
+         SELECT $1, l.ord - 1, k.key \
+         FROM UNNEST($2::uuid[], $4::bigint[]) WITH ORDINALITY AS l(id, key, ord) \
+         CROSS JOIN LATERAL (SELECT COALESCE(l.key, \
+             (SELECT key FROM messages WHERE id = l.id AND conversation_key = $3)) AS key) k \
+         WHERE k.key IS NOT NULL",
+    )
+    .bind(thread_key)
+    .bind(&uuids)
+    .bind(conversation_key)
+    .bind(&keys)
+    .execute(&mut *conn)
+    .await
+    .db()?
+    .rows_affected();
     if written == ids.len() as u64 {
         return Ok(None);
     }

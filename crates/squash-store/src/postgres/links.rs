@@ -10,6 +10,7 @@ use sqlx::{PgConnection, Postgres};
 use squash_core::ThreadId;
 
 use super::error::{taken, violates, DbResult};
+use super::operations::{bind_operations, operation_ctes, operation_taken, Columns};
 use super::rows::{to_i64, NewMessageRow};
 use super::sql::insert_message_ctes;
 use super::write::bind_message_row;
@@ -53,8 +54,8 @@ pub(super) enum Replacement<'a> {
     /// Already stored, by key; none for a delete.
     Stored(Option<i64>),
     /// The commit's one new message (a squash's or edit's), inserted by the thread's own
-    /// statement: one round trip for both.
-    New(&'a NewMessageRow),
+    /// statement with the commit's operations: one round trip for all three.
+    New(&'a NewMessageRow, &'a Columns<'a>),
 }
 
 /// The thread insert's CTEs: the row `t`, its segments, its own link and the switch of the
@@ -103,37 +104,54 @@ fn thread_ctes(id: usize, rest: usize, replacement: &str) -> String {
 /// message `$14`.
 static THREAD_INSERT: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "WITH {} SELECT key, created_at, NULL::bigint FROM t",
+        "WITH {} SELECT key, created_at FROM t",
         thread_ctes(1, 3, "$14::bigint")
     )
 });
 
-/// The message (`insert_message_ctes`, `$1`–`$14`) and the thread that holds it: id `$15`, the
-/// rest from `$16`.
+/// The message (`insert_message_ctes`, `$1`–`$14`), the thread that holds it (id `$15`, the
+/// rest from `$16`) and the commit's operations (`operation_ctes`, from `$27`): a squash or an
+/// edit in one round trip. An operation's result is this message, its result thread this
+/// thread, bound by id since neither key is known before the statement.
 static THREAD_WITH_MESSAGE_INSERT: LazyLock<String> = LazyLock::new(|| {
     format!(
         concat!(
             "WITH ",
             insert_message_ctes!(),
-            ", {} SELECT t.key, t.created_at, m.key FROM t, m"
+            ", {}, {} SELECT t.key, t.created_at, m.key, (SELECT count(*) FROM ops), \
+                 (SELECT count(*) FROM srcs) FROM t, m"
         ),
-        thread_ctes(15, 16, "(SELECT key FROM m)")
+        thread_ctes(15, 16, "(SELECT key FROM m)"),
+        operation_ctes(
+            "$2",
+            27,
+            "CASE WHEN o.result = $1 THEN (SELECT key FROM m) END",
+            "CASE WHEN o.result_thread = $15 THEN (SELECT key FROM t) END"
+        )
     )
 });
 
-type ThreadQuery<'q> = QueryAs<'q, Postgres, (i64, DateTime<Utc>, Option<i64>), PgArguments>;
+type ThreadQuery<'q, O> = QueryAs<'q, Postgres, O, PgArguments>;
+
+/// What [`insert_thread`] wrote: the thread's key and creation time, the key of the message
+/// inserted with it, and how many operations and sources it inserted (when it did).
+pub(super) struct InsertedThread {
+    pub key: i64,
+    pub created_at: DateTime<Utc>,
+    pub message_key: Option<i64>,
+    pub operations: Option<(i64, i64)>,
+}
 
 /// Inserts the thread, makes it its conversation's current one and, when it shares its base's
 /// links ([`Derived::Shared`]), writes its segments and own link — one statement, which also
-/// inserts the new message when there is one ([`Replacement::New`]). The links of a list or a
-/// copy follow with [`write_own_links`]. Returns the key, the creation time and the key of the
-/// message inserted with it.
+/// inserts the new message and the commit's operations when there is one message
+/// ([`Replacement::New`]). The links of a list or a copy follow with [`write_copied`].
 pub(super) async fn insert_thread(
     conn: &mut PgConnection,
     row: &ThreadInsert<'_>,
     new_thread: &NewThread<'_>,
     replacement: Replacement<'_>,
-) -> Result<(i64, DateTime<Utc>, Option<i64>)> {
+) -> Result<InsertedThread> {
     let (segments, own) = match new_thread {
         NewThread::Derived(Derived::Shared {
             segments,
@@ -151,43 +169,68 @@ pub(super) async fn insert_thread(
             let query = sqlx::query_as(THREAD_INSERT.as_str())
                 .bind(row.id.as_uuid())
                 .bind(row.conversation_key);
-            bind_thread(query, row, new_thread, cols, own)?
-                .bind(key)
-                .fetch_one(&mut *conn)
-                .await
-                .map_err(|e| taken(e, "threads_id_key", Entity::Thread, row.id))
+            let (key, created_at): (i64, DateTime<Utc>) =
+                bind_thread(query, row, new_thread, cols, own)?
+                    .bind(key)
+                    .fetch_one(&mut *conn)
+                    .await
+                    .map_err(|e| taken(e, "threads_id_key", Entity::Thread, row.id))?;
+            Ok(InsertedThread {
+                key,
+                created_at,
+                message_key: None,
+                operations: None,
+            })
         }
-        Replacement::New(message) => {
+        Replacement::New(message, operations) => {
             let query = bind_message_row!(
                 sqlx::query_as(THREAD_WITH_MESSAGE_INSERT.as_str()),
                 row.conversation_key,
                 message
             )
             .bind(row.id.as_uuid());
-            bind_thread(query, row, new_thread, cols, own)?
+            let query = bind_thread(query, row, new_thread, cols, own)?;
+            let (key, created_at, message_key, written, linked): (
+                i64,
+                DateTime<Utc>,
+                i64,
+                i64,
+                i64,
+            ) = bind_operations!(query, operations)
                 .fetch_one(&mut *conn)
                 .await
-                .map_err(|e| {
-                    // Either row's id may be taken; the message's was checked first before
-                    // the two shared a statement.
-                    if violates(&e, "messages_id_key") {
-                        let id = squash_core::MessageId::from_uuid(message.id);
-                        return taken(e, "messages_id_key", Entity::Message, id);
-                    }
-                    taken(e, "threads_id_key", Entity::Thread, row.id)
-                })
+                .map_err(|e| new_rows_taken(e, message, row.id))?;
+            Ok(InsertedThread {
+                key,
+                created_at,
+                message_key: Some(message_key),
+                operations: Some((written, linked)),
+            })
         }
     }
 }
 
+/// Which of a statement's new rows had its id taken: the message's, the operation's or the
+/// thread's (each was checked by a statement of its own before they shared one).
+fn new_rows_taken(e: sqlx::Error, message: &NewMessageRow, thread: ThreadId) -> StoreError {
+    if violates(&e, "messages_id_key") {
+        let id = squash_core::MessageId::from_uuid(message.id);
+        return taken(e, "messages_id_key", Entity::Message, id);
+    }
+    if violates(&e, "squash_operations_id_key") {
+        return operation_taken(e);
+    }
+    taken(e, "threads_id_key", Entity::Thread, thread)
+}
+
 /// Binds the thread's parameters after its id and conversation key (see [`thread_ctes`]).
-fn bind_thread<'q>(
-    query: ThreadQuery<'q>,
+fn bind_thread<'q, O>(
+    query: ThreadQuery<'q, O>,
     row: &ThreadInsert<'q>,
     new_thread: &NewThread<'_>,
     cols: RunColumns,
     own: bool,
-) -> Result<ThreadQuery<'q>> {
+) -> Result<ThreadQuery<'q, O>> {
     let (tail_start, tail_offset) = new_thread.tail();
     Ok(query
         .bind(row.base_key)
