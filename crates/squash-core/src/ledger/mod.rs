@@ -50,18 +50,22 @@ use excerpt::Excerpt;
 
 /// Builds the ledger of `messages`, which must be in thread order.
 pub fn build_ledger(messages: &[&Message]) -> Ledger {
-    let observations = observe::observe_all(messages);
-    let refs: Vec<&Observation> = observations.iter().collect();
-    merge::merge(&refs, Excerpt::Selection)
+    selection_ledger(&observe::observe_all(messages))
 }
 
 /// The ledger of `messages` (in thread order) and how their command runs ended
 /// ([`run_ends`]), from one reading of them: what a squash holds its gist against.
 pub fn ledger_and_runs(messages: &[&Message]) -> (Ledger, Vec<RunEnd>) {
     let observations = observe::observe_all(messages);
+    (
+        selection_ledger(&observations),
+        runs::ends_of(&observations),
+    )
+}
+
+fn selection_ledger(observations: &[Observation]) -> Ledger {
     let refs: Vec<&Observation> = observations.iter().collect();
-    let ledger = merge::merge(&refs, Excerpt::Selection);
-    (ledger, runs::ends_of(&observations))
+    merge::merge(&refs, Excerpt::Selection)
 }
 
 /// The ledger of observations made one message at a time, in thread order (a fit keeps them
