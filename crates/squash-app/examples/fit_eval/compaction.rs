@@ -32,9 +32,10 @@ pub struct Entry {
     #[serde(default)]
     pub agent: Option<String>,
     pub facts: Vec<Vec<String>>,
-    /// Of the held-out set (set when read from compaction_facts_heldout.json).
-    #[serde(default)]
-    pub held_out: bool,
+    /// Which held-out set it is of: 0 for the tuning set (compaction_facts.json), N for
+    /// compaction_facts_heldout.json (1) and compaction_facts_heldoutN.json (N ≥ 2).
+    #[serde(skip)]
+    pub held_out: u8,
 }
 
 /// A session cut at its compaction.
@@ -56,9 +57,10 @@ pub struct Case {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Row {
     pub case: String,
-    /// Of a held-out session (testdata/SOURCES.md, "Held-out sessions (issue 29)").
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub held_out: bool,
+    /// Of a held-out session: which set (testdata/SOURCES.md, "Held-out sessions (issue 29)"
+    /// and "Held-out sessions 2 (issue 29)"); 0 for the tuning set.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub held_out: u8,
     pub method: String,
     pub history_messages: usize,
     pub history_tool_calls: usize,
@@ -81,18 +83,41 @@ pub struct Row {
     pub error: Option<String>,
 }
 
+/// How many held-out sets are looked for beside the tuning set.
+const HELD_OUT_SETS: u8 = 2;
+
+fn is_zero(set: &u8) -> bool {
+    *set == 0
+}
+
+/// The label of a set's sums.
+fn set_label(set: u8) -> String {
+    match set {
+        0 => "**all**".to_owned(),
+        1 => "**all, held out**".to_owned(),
+        n => format!("**all, held out {n}**"),
+    }
+}
+
 pub fn load(root: &Path, facts: &Path) -> Result<Vec<Case>, String> {
     let read =
         |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
     let mut entries: Vec<Entry> =
         serde_json::from_str(&read(facts)?).map_err(|e| format!("{}: {e}", facts.display()))?;
-    // The held-out sessions, beside the tuning set: none of them was read while tuning.
-    let heldout = facts.with_file_name("compaction_facts_heldout.json");
-    if heldout != facts && heldout.exists() {
+    // The held-out sets, beside the tuning set: none of them was read while tuning.
+    for set in 1u8..=HELD_OUT_SETS {
+        let name = match set {
+            1 => "compaction_facts_heldout.json".to_owned(),
+            n => format!("compaction_facts_heldout{n}.json"),
+        };
+        let heldout = facts.with_file_name(name);
+        if heldout == facts || !heldout.exists() {
+            continue;
+        }
         let read_set: Vec<Entry> = serde_json::from_str(&read(&heldout)?)
             .map_err(|e| format!("{}: {e}", heldout.display()))?;
         entries.extend(read_set.into_iter().map(|mut e| {
-            e.held_out = true;
+            e.held_out = set;
             e
         }));
     }
@@ -129,12 +154,26 @@ pub fn load(root: &Path, facts: &Path) -> Result<Vec<Case>, String> {
 fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
     let path = root.join("testdata/sessions").join(&entry.session);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let at = |e: String| format!("{}: {e}", path.display());
+    if entry.agent.as_deref() == Some("opencode") {
+        // One JSON document, not lines: the history is the document cut at the compaction.
+        let document: Value = serde_json::from_str(&text).map_err(|e| at(e.to_string()))?;
+        let cut = super::compaction_cut::opencode(&document).map_err(at)?;
+        let history = super::compaction_cut::opencode_history(&document, cut.boundary);
+        return Ok(Case {
+            entry,
+            history: vec![history.to_string()],
+            chain: cut.chain,
+            cwd: cut.cwd,
+            summary: cut.summary,
+            questions: Vec::new(),
+        });
+    }
     let lines: Vec<&str> = text.lines().collect();
     let parsed: Vec<Value> = lines
         .iter()
         .map(|l| serde_json::from_str(l).unwrap_or(Value::Null))
         .collect();
-    let at = |e: String| format!("{}: {e}", path.display());
     let cut = match entry.agent.as_deref() {
         None | Some("claude-code") => super::compaction_cut::claude(&parsed),
         Some("codex") => super::compaction_cut::codex(&parsed),
@@ -363,7 +402,7 @@ pub fn recall_table(rows: &[Row]) -> String {
     );
     let methods = ["25%", "summary's size", "smallest reachable"];
     // The tuning set's sums, then the held-out set's.
-    let mut sums = [[RecallSum::default(); 3]; 2];
+    let mut sums = [[RecallSum::default(); 3]; HELD_OUT_SETS as usize + 1];
     for r in rows.iter().filter(|r| r.error.is_none()) {
         let Some(s) = &r.recall else { continue };
         let Some(m) = methods.iter().position(|m| r.method.contains(m)) else {
@@ -384,12 +423,14 @@ pub fn recall_table(rows: &[Row]) -> String {
         ));
         sums[usize::from(r.held_out)][m].add(r.tokens_after, s);
     }
-    let held_out = rows.iter().any(|r| r.held_out);
-    for (set, label) in [(0, "**all**"), (1, "**all, held out**")] {
-        if set == 1 && !held_out {
+    let held_out = rows.iter().any(|r| r.held_out > 0);
+    for (set, set_sums) in sums.iter().enumerate() {
+        let set = set as u8;
+        if set > 0 && !rows.iter().any(|r| r.held_out == set) {
             continue;
         }
-        for (m, sum) in methods.iter().zip(sums[set]) {
+        let label = set_label(set);
+        for (m, sum) in methods.iter().zip(*set_sums) {
             out.push_str(&format!(
                 "| {label} | {m} | {} | | {} ({}) | {} | **{}** | **{}** | **{}** |\n",
                 format_count(sum.tokens),
@@ -414,7 +455,15 @@ pub fn recall_table(rows: &[Row]) -> String {
         ));
     }
     if held_out {
-        for (m, sum) in methods.iter().zip(sums[1]) {
+        let held: Vec<RecallSum> = (0..methods.len())
+            .map(|m| {
+                sums[1..].iter().fold(RecallSum::default(), |mut all, set| {
+                    all.merge(set[m]);
+                    all
+                })
+            })
+            .collect();
+        for (m, sum) in methods.iter().zip(held) {
             out.push_str(&format!(
                 "- {m}, held-out sessions: questions {}, held-out {}\n",
                 cell((sum.plain, sum.asked)),
@@ -453,6 +502,19 @@ impl RecallSum {
         self.plain += s.answered_plain;
         self.held_plain += s.held_answered_plain;
     }
+
+    fn merge(&mut self, other: RecallSum) {
+        self.tokens += other.tokens;
+        self.marks += other.marks;
+        self.left += other.left;
+        self.back += other.back;
+        self.asked += other.asked;
+        self.answered += other.answered;
+        self.held_asked += other.held_asked;
+        self.held_answered += other.held_answered;
+        self.plain += other.plain;
+        self.held_plain += other.held_plain;
+    }
 }
 
 fn score(row: &mut Row, case: &Case, specifics: &[Specific], text: &str) {
@@ -483,7 +545,7 @@ fn cell(t: (usize, usize)) -> String {
 
 /// A method's sums over the cases of one set (held out or not): kept and total per kind of
 /// specific, and of key facts.
-type MethodSums = (bool, String, [(usize, usize); 7], (usize, usize));
+type MethodSums = (u8, String, [(usize, usize); 7], (usize, usize));
 
 /// The QUALITY.md table: one row per case and method, then the sums per method over the tuning
 /// set, then over the held-out set.
@@ -547,11 +609,7 @@ pub fn table(rows: &[Row]) -> String {
     // The tuning set's sums first, then the held-out set's.
     sums.sort_by_key(|(held_out, _, _, _)| *held_out);
     for (held_out, method, k, f) in sums {
-        let label = if held_out {
-            "**all, held out**"
-        } else {
-            "**all**"
-        };
+        let label = set_label(held_out);
         out.push_str(&format!(
             "| {label} | {method} | | | | {} | {} | {} | {} | {} | **{}** | {} | {} | |\n",
             cell(k[0]),

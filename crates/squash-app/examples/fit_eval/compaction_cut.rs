@@ -105,6 +105,112 @@ pub fn codex(parsed: &[Value]) -> Result<Cut, String> {
     })
 }
 
+/// opencode (an `opencode export` document): the history is the messages before the first
+/// one holding a `compaction` part; the summary is the text of the assistant message after it
+/// that opencode marks as the summary. `boundary` counts messages, not lines: the history is
+/// the document with its messages cut there ([`opencode_history`]).
+pub fn opencode(document: &Value) -> Result<Cut, String> {
+    let messages = document["messages"]
+        .as_array()
+        .ok_or("no messages in the export")?;
+    let has_part = |m: &Value, kind: &str| {
+        m["parts"]
+            .as_array()
+            .is_some_and(|parts| parts.iter().any(|p| p["type"] == kind))
+    };
+    let boundary = messages
+        .iter()
+        .position(|m| has_part(m, "compaction"))
+        .ok_or("no compaction in it")?;
+    let summary = messages[boundary..]
+        .iter()
+        .find(|m| m["info"]["summary"] == true)
+        .map(|m| opencode_text(m, "\n"))
+        .ok_or("no compaction summary")?;
+    let cwd = document["info"]["directory"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    let chain = messages[..boundary]
+        .iter()
+        .flat_map(opencode_lines)
+        .collect();
+    Ok(Cut {
+        boundary,
+        chain,
+        cwd,
+        summary,
+    })
+}
+
+/// The export with only its first `boundary` messages: what the agent had before compacting.
+pub fn opencode_history(document: &Value, boundary: usize) -> Value {
+    let mut history = document.clone();
+    if let Some(messages) = history["messages"].as_array_mut() {
+        messages.truncate(boundary);
+    }
+    history
+}
+
+fn opencode_text(message: &Value, separator: &str) -> String {
+    message["parts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["type"] == "text" && p["synthetic"] != true)
+        .filter_map(|p| p["text"].as_str())
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+/// An opencode message as the Claude Code lines the scorer reads: the assistant's words, each
+/// tool part as a call (`bash` as `Bash`, `edit` and `write` as `Edit` and `Write` of their
+/// file) and its output as a tool result.
+fn opencode_lines(message: &Value) -> Vec<Value> {
+    let assistant =
+        |blocks: Vec<Value>| json!({"type": "assistant", "message": {"content": blocks}});
+    if message["info"]["role"] != "assistant" {
+        return Vec::new();
+    }
+    let mut lines = vec![assistant(vec![
+        json!({"type": "text", "text": opencode_text(message, "\n")}),
+    ])];
+    for part in message["parts"].as_array().into_iter().flatten() {
+        if part["type"] != "tool" {
+            continue;
+        }
+        let id = part["callID"]
+            .as_str()
+            .or(part["id"].as_str())
+            .unwrap_or("");
+        let state = &part["state"];
+        let input = &state["input"];
+        let call = match part["tool"].as_str() {
+            Some("bash") => json!({"name": "Bash", "input": {"command": input["command"]}}),
+            Some("edit") => json!({"name": "Edit", "input": {"file_path": input["filePath"]}}),
+            Some("write") => json!({"name": "Write", "input": {"file_path": input["filePath"]}}),
+            Some("read") => json!({"name": "Read", "input": {"file_path": input["filePath"]}}),
+            Some(other) => json!({"name": other, "input": input}),
+            None => continue,
+        };
+        let mut block = json!({"type": "tool_use", "id": id});
+        if let (Some(block), Some(call)) = (block.as_object_mut(), call.as_object()) {
+            block.extend(call.clone());
+        }
+        lines.push(assistant(vec![block]));
+        let failed = state["status"] == "error";
+        let output = state["output"]
+            .as_str()
+            .or(state["error"].as_str())
+            .unwrap_or("");
+        lines.push(
+            json!({"type": "user", "message": {"content": [{"type": "tool_result",
+            "tool_use_id": id, "content": output, "is_error": failed}]}}),
+        );
+    }
+    lines
+}
+
 /// A Codex response item as the Claude Code line the scorer reads: the assistant's words, a
 /// shell call as `Bash`, a patch as one `Edit` per file it names, an output as a tool result.
 fn claude_line(item: &Value) -> Option<Value> {
@@ -173,7 +279,7 @@ fn claude_line(item: &Value) -> Option<Value> {
 mod tests {
     use serde_json::{json, Value};
 
-    use super::{claude, codex};
+    use super::{claude, codex, opencode, opencode_history};
 
     fn user(uuid: &str, parent: Option<&str>, text: &str) -> Value {
         json!({"type": "user", "uuid": uuid, "parentUuid": parent, "cwd": "/w",
@@ -242,5 +348,40 @@ mod tests {
         assert_eq!(blocks[1]["is_error"], true);
         assert_eq!(blocks[2]["name"], "Edit");
         assert_eq!(blocks[2]["input"]["file_path"], "/w/src/a.rs");
+    }
+
+    #[test]
+    fn an_opencode_export_cuts_at_its_first_compaction_part() {
+        let message = |role: &str, parts: Value| json!({"info": {"role": role}, "parts": parts});
+        let document = json!({"info": {"directory": "/w"}, "messages": [
+            message("user", json!([{"type": "text", "text": "fix it"}])),
+            message("assistant", json!([
+                {"type": "text", "text": "Running the tests."},
+                {"type": "tool", "tool": "bash", "callID": "c1", "state": {"status": "error",
+                    "input": {"command": "pnpm test"}, "error": "2 failing"}},
+                {"type": "tool", "tool": "edit", "callID": "c2", "state": {"status": "completed",
+                    "input": {"filePath": "/w/src/a.ts"}, "output": "Edit applied successfully."}},
+            ])),
+            message("user", json!([{"type": "compaction", "auto": true}])),
+            {"info": {"role": "assistant", "summary": true},
+                "parts": [{"type": "text", "text": "## Goal\nfix it"}]},
+        ]});
+        let cut = opencode(&document).expect("a cut");
+        assert_eq!(cut.boundary, 2);
+        assert_eq!(cut.summary, "## Goal\nfix it");
+        assert_eq!(cut.cwd, "/w");
+        let blocks: Vec<&Value> = cut
+            .chain
+            .iter()
+            .filter_map(|v| v.pointer("/message/content/0"))
+            .collect();
+        assert_eq!(blocks[0]["text"], "Running the tests.");
+        assert_eq!(blocks[1]["name"], "Bash");
+        assert_eq!(blocks[1]["input"]["command"], "pnpm test");
+        assert_eq!(blocks[2]["content"], "2 failing");
+        assert_eq!(blocks[2]["is_error"], true);
+        assert_eq!(blocks[3]["input"]["file_path"], "/w/src/a.ts");
+        let history = opencode_history(&document, cut.boundary);
+        assert_eq!(history["messages"].as_array().map(Vec::len), Some(2));
     }
 }

@@ -27,6 +27,11 @@ pub enum MessageKind {
     Squashed,
     /// The agent's work: prose, reasoning, tool calls and results, the harness's notes.
     Agent,
+    /// What the agent's harness wrote into the conversation as the user's or the system's
+    /// (Codex's permissions, skills and environment, a Claude Code command's expanded
+    /// template): the agent's like its work, and written again when it goes on, so a fit may
+    /// take it even before the first request.
+    Context,
 }
 
 /// One message, as the planner sees it.
@@ -156,7 +161,10 @@ impl OwnPart {
 
 fn own_part(message: &Message, cost: u64, observations: &[Observation]) -> OwnPart {
     let kind = kind_of(message);
-    let trimmable = matches!(kind, MessageKind::Request | MessageKind::Agent);
+    let trimmable = matches!(
+        kind,
+        MessageKind::Request | MessageKind::Agent | MessageKind::Context
+    );
     let trimmed = trimmable
         .then(|| trim_message(message, kind == MessageKind::Request, Some(Mark::PRICED)))
         .flatten();
@@ -199,7 +207,9 @@ fn kind_of(message: &Message) -> MessageKind {
         MessageKind::Instruction
     } else if message.squash_operation_id.is_some() {
         MessageKind::Squashed
-    } else if typed_text(message).is_some() && !message.written_by_agent() {
+    } else if message.written_by_agent() {
+        MessageKind::Context
+    } else if typed_text(message).is_some() {
         MessageKind::Request
     } else {
         MessageKind::Agent

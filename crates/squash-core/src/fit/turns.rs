@@ -24,8 +24,9 @@ pub fn is_request(message: &Message) -> bool {
 pub enum Keep {
     /// A fit may change it.
     No,
-    /// Before the first request (a system prompt, a harness's context), or everything when the
-    /// thread has no request at all.
+    /// Before the first request (a system prompt), or everything when the thread has no
+    /// request at all; not the context the agent's harness writes there itself
+    /// ([`MessageKind::Context`]), which a fit may take like the agent's work.
     Prelude,
     /// A person typed it (its long pastes may still be trimmed).
     Request,
@@ -81,7 +82,12 @@ pub(crate) fn layout(
         .collect();
     let mut keep = vec![Keep::No; s.len()];
     let first = requests.first().copied().unwrap_or(s.len());
-    keep[..first.min(s.len())].fill(Keep::Prelude);
+    let first = first.min(s.len());
+    for (k, m) in keep[..first].iter_mut().zip(s) {
+        if m.kind != MessageKind::Context {
+            *k = Keep::Prelude;
+        }
+    }
     for (i, m) in s.iter().enumerate() {
         match m.kind {
             MessageKind::Request => keep[i] = Keep::Request,
@@ -94,6 +100,11 @@ pub(crate) fn layout(
         keep[i] = Keep::No;
     }
     let from = if folded > 0 { first } else { first + 1 };
+    // The steps start where the agent's own context before the first request does.
+    let from = s[..first]
+        .iter()
+        .position(|m| m.kind == MessageKind::Context)
+        .map_or(from, |c| c.min(from));
     let mut steps = steps_of(s, from);
     let (recent_steps, recent_tokens) = keep_newest(s, &steps, &mut keep, keep_recent);
     if keep_last > 0 {

@@ -132,3 +132,34 @@ fn instructions_harness_notes_and_last_turns() {
     assert!(l.steps.is_empty());
     assert!(l.keep.iter().all(|k| *k == Keep::Prelude));
 }
+
+#[test]
+fn the_agents_own_context_before_the_first_request_is_a_step_a_system_prompt_is_kept() {
+    let mut context = msg(
+        Role::System,
+        vec![ContentItem::text_for(
+            Role::System,
+            "<permissions instructions>sandbox</permissions instructions>",
+        )],
+    );
+    context.instructions = vec![Instruction::Source {
+        source: crate::message::InstructionSource::Agent,
+    }];
+    let thread = vec![
+        msg(
+            Role::System,
+            vec![ContentItem::text_for(Role::System, "Answer in French.")],
+        ),
+        context,
+        request("fix the build"),
+        call("t0"),
+        result("t0"),
+        answer("fixed"),
+    ];
+    let l = lay(&thread, 0, 0);
+    assert_eq!(l.keep[0], Keep::Prelude, "a prompt the person set stays");
+    assert_eq!(l.keep[1], Keep::No, "Codex writes its permissions again");
+    assert_eq!(l.keep[2], Keep::Request);
+    let first = l.steps.first().expect("steps");
+    assert_eq!((first.first, first.removable), (1, true), "{:?}", l.steps);
+}

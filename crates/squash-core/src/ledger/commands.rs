@@ -6,7 +6,9 @@ use serde_json::Value;
 
 use super::anchors::anchors_of;
 use super::fact::{Fact, FactKind};
-use super::output::{content_lines, last_exit_code, run_errors, sample_lines, summary_line};
+use super::output::{
+    commit_line, content_lines, last_exit_code, printed, run_errors, sample_lines, summary_line,
+};
 use super::tool_use::ToolUse;
 use crate::ids::MessageId;
 use crate::text::{one_line, patterns};
@@ -125,7 +127,7 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
             None => Status::Ok,
         },
     };
-    let output = use_.result.as_ref().map_or("", |r| r.text.as_str());
+    let output = use_.result.as_ref().map_or("", |r| printed(&r.text));
     let anchor = anchor_of(&key);
     let listing = (status == Status::Ok && is_exploratory(&anchor)).then(|| listing(output));
     let found = match &listing {
@@ -232,9 +234,18 @@ fn listing_text(lines: usize, sample: &[String], paths: bool) -> String {
     format!("{what}, e.g. {}", sample.join(", "))
 }
 
-/// What a run printed that a reader needs: its summary line, its one or two lines, or (of a
-/// longer output) its first and last lines.
+/// What a run printed that a reader needs: the commit it made, its summary line, its one or
+/// two lines, or (of a longer output) its first and last lines.
 fn found_in(output: &str, status: Status) -> Option<String> {
+    // The commit's hash is what the rest of the work names it by; its counts follow it.
+    if let Some(commit) = commit_line(output).filter(|_| status == Status::Ok) {
+        let lines = content_lines(output);
+        let counts = lines.iter().find(|l| l.contains(" changed"));
+        return Some(match counts {
+            Some(counts) => format!("{} ({})", one_line(commit, 100), counts.trim()),
+            None => one_line(commit, 100),
+        });
+    }
     if let Some(summary) = summary_line(output) {
         return Some(summary);
     }

@@ -28,3 +28,28 @@ fn plumbing_is_shown_but_not_part_of_the_command() {
     assert_eq!((long.len(), cut), (DISPLAY_MAX_CHARS, true));
     assert_eq!(key_of("bd show x 2>/dev/null"), "bd show x");
 }
+
+#[test]
+fn a_commit_is_found_by_its_hash_and_a_harness_header_is_not_output() {
+    // Codex heads a shell call's output with its own lines; what the run printed follows
+    // `Output:`. Of a commit, the line naming the hash comes first, its counts after.
+    let output = "Command: /bin/zsh -lc 'git commit -m \"Fix layout\"'\nChunk ID: 7e445c\n\
+                  Wall time: 0.3114 seconds\nProcess exited with code 0\n\
+                  Original token count: 27\nOutput:\n[main b59b2af] Fix layout\n \
+                  4 files changed, 120 insertions(+), 59 deletions(-)\n";
+    let body = super::super::output::printed(output);
+    assert!(body.starts_with("[main b59b2af]"), "{body}");
+    assert_eq!(
+        found_in(body, Status::Ok).as_deref(),
+        Some("[main b59b2af] Fix layout (4 files changed, 120 insertions(+), 59 deletions(-))")
+    );
+    // Without the header the output is read as it is; a line that only looks like one stays.
+    assert_eq!(
+        super::super::output::printed("Command: x\nthe rest"),
+        "Command: x\nthe rest"
+    );
+    assert_eq!(
+        found_in("one\ntwo\nthree", Status::Ok).as_deref(),
+        Some("one … three")
+    );
+}

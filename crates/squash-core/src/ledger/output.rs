@@ -22,7 +22,45 @@ patterns! {
     /// A compiler's closing count of the errors it already printed ("error: could not compile
     /// `config` (lib) due to 1 previous error", "error: aborting due to 2 previous errors").
     ERROR_TALLY = r"^\s*error: (?:could not compile|aborting due to)(?-u:\b).*previous errors?";
+    /// `[branch 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] message`.
+    COMMIT_LINE = r"^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] ";
     SUMMARY_LINE = r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$";
+}
+
+/// What the command printed, without the header a harness writes above it: Codex heads a
+/// shell call's output with `Command: …`, `Chunk ID: …`, `Wall time: …`, `Process exited with
+/// code …`, `Original token count: …` (or `Exit code: …`) and an `Output:` line — the run's
+/// status, which [`last_exit_code`] reads from the whole text, not what the run found.
+pub(crate) fn printed(output: &str) -> &str {
+    const HEADER: &[&str] = &[
+        "Command: ",
+        "Chunk ID: ",
+        "Wall time: ",
+        "Process exited with code ",
+        "Exit code: ",
+        "Original token count: ",
+        "Process running with session ID ",
+    ];
+    let mut rest = output;
+    while let Some((line, after)) = rest.split_once('\n') {
+        let line = line.trim_end();
+        if line == "Output:" {
+            return after;
+        }
+        if !HEADER.iter().any(|h| line.starts_with(h)) {
+            break;
+        }
+        rest = after;
+    }
+    output
+}
+
+/// The line of a commit a run made, as git prints it: `[main b59b2af] Fix the layout`.
+pub(crate) fn commit_line(output: &str) -> Option<&str> {
+    output
+        .lines()
+        .map(str::trim)
+        .find(|l| COMMIT_LINE.is_match(l))
 }
 
 /// The lines of an output that say something, trimmed: not blank, and not the exit status a

@@ -141,20 +141,31 @@ pub(super) fn note_on(
     list.push(entry);
 }
 
-/// A user message that holds only context Codex put there itself.
+/// A user or developer message that holds only context Codex put there itself.
 fn is_context(m: &Message) -> bool {
     let mut texts = m.content.iter().filter_map(|i| match i {
-        ContentItem::UserMessage { text } => Some(text.as_str()),
+        ContentItem::UserMessage { text } if m.role == Role::User => Some(text.as_str()),
+        ContentItem::System { content, .. } if m.role == Role::System => Some(content.as_str()),
         _ => None,
     });
-    m.role == Role::User && texts.next().is_some_and(is_injected) && texts.all(is_injected)
+    m.role != Role::Assistant && texts.next().is_some_and(is_injected) && texts.all(is_injected)
 }
 
-/// Context Codex puts in user messages itself, not what the person typed.
+/// Context Codex puts in user and developer messages itself, not what the person typed: the
+/// session's environment, the project's instructions, and its own instructions (sandbox
+/// permissions, collaboration mode, apps, skills, plugins), which it writes again at the
+/// start of every session.
 pub(super) fn is_injected(text: &str) -> bool {
+    const OPENINGS: &[&str] = &[
+        "<environment_context>",
+        "<user_instructions>",
+        "# AGENTS.md",
+        "<permissions instructions>",
+        "<collaboration_mode>",
+        "<apps_instructions>",
+        "<skills_instructions>",
+        "<plugins_instructions>",
+    ];
     let t = text.trim_start();
-    t.starts_with("<environment_context>")
-        || t.starts_with("<user_instructions>")
-        || t.starts_with("# AGENTS.md")
-        || t.starts_with("<permissions instructions>")
+    OPENINGS.iter().any(|o| t.starts_with(o))
 }
