@@ -190,12 +190,17 @@ const COVERED_ELSEWHERE: [&str; 5] = [
     "codex-exit-code.jsonl",
     "codex-legacy.jsonl",
 ];
-/// Real Codex rollouts with a compaction, read by the fit's evaluation against the agent's own
-/// compaction (`examples/fit_eval`); tests/it/import_accounting.rs imports them.
-const COVERED_BY_FIT_EVAL: [&str; 3] = [
+/// Real Codex rollouts and an opencode export with a compaction, read by the fit's evaluation
+/// against the agent's own compaction (`examples/fit_eval`); tests/it/import_accounting.rs
+/// imports them.
+const COVERED_BY_FIT_EVAL: [&str; 7] = [
     "codex-compacted-019d473b",
+    "codex-compacted-019d7372",
+    "codex-compacted-019d7e8e",
     "codex-compacted-019ed893",
     "codex-compacted-019f1111",
+    "codex-compacted-019f21d1",
+    "opencode-compacted-277daa81",
 ];
 /// Files of the data folder whose readers' tests and tests/it/agent_formats.rs check them (Gemini
 /// CLI, opencode, claude.ai), and the dump opencode's store is rebuilt from.

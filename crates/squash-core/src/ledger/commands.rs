@@ -415,15 +415,33 @@ fn command_of(input: &Value) -> Option<String> {
     (!command.contains("*** Begin Patch")).then_some(command)
 }
 
-/// The command's first line, whitespace collapsed, cut by characters (not at a word: what was
-/// run is shown as far as it goes), and whether it was cut.
+/// The command's first line — with the lines after it while it leaves its command open (`ssh
+/// host 'bash -c "` says nothing of what ran) — whitespace collapsed, cut by characters (not at
+/// a word: what was run is shown as far as it goes), and whether it was cut.
 fn display_of(command: &str) -> (String, bool) {
-    let first = command.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let flat = crate::text::single_spaced(first);
+    let mut lines = command.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut shown = lines.next().unwrap_or("").to_owned();
+    for next in lines {
+        // A here-document's lines are the file it writes, not the command.
+        if !leaves_open(&shown) || shown.contains("<<") || shown.len() >= DISPLAY_MAX_CHARS {
+            break;
+        }
+        shown.push(' ');
+        shown.push_str(next);
+    }
+    let flat = crate::text::single_spaced(&shown);
     match flat.char_indices().nth(DISPLAY_MAX_CHARS) {
         Some((at, _)) => (flat[..at].to_owned(), true),
         None => (flat, false),
     }
+}
+
+/// Whether a command's text so far goes on in its next line: a quote left open, or a line
+/// ending in a continuation, an operator or an opened group.
+fn leaves_open(text: &str) -> bool {
+    const OPENERS: &[&str] = &["\\", "&&", "||", "|", "(", "{", ";", " do", " then"];
+    let open_quote = |q: char| text.chars().filter(|&c| c == q).count() % 2 == 1;
+    open_quote('"') || open_quote('\'') || OPENERS.iter().any(|o| text.ends_with(o))
 }
 
 impl CommandObs {

@@ -30,6 +30,30 @@ fn plumbing_is_shown_but_not_part_of_the_command() {
 }
 
 #[test]
+fn a_command_whose_first_line_leaves_it_open_is_shown_with_its_next_lines() {
+    let (display, cut) = display_of(
+        "ssh root@host 'bash -c \"\n  redis-cli CONFIG SET protected-mode no\n  systemctl restart redis\n\"'",
+    );
+    assert_eq!(
+        (display.as_str(), cut),
+        (
+            "ssh root@host 'bash -c \" redis-cli CONFIG SET protected-mode no systemctl restart redis \"'",
+            false
+        )
+    );
+    assert_eq!(
+        display_of("cargo build \\\n  --release").0,
+        "cargo build \\ --release"
+    );
+    // A here-document's body is the file it writes; a whole first line is the command.
+    assert_eq!(
+        display_of("cat > /tmp/a.sh << 'EOF'\necho hi\nEOF").0,
+        "cat > /tmp/a.sh << 'EOF'"
+    );
+    assert_eq!(display_of("make\nmake test").0, "make");
+}
+
+#[test]
 fn a_commit_is_found_by_its_hash_and_a_harness_header_is_not_output() {
     // Codex heads a shell call's output with its own lines; what the run printed follows
     // `Output:`. Of a commit, the line naming the hash comes first, its counts after.
