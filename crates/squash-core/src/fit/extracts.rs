@@ -268,7 +268,8 @@ fn terse_command(text: &str) -> String {
 }
 
 /// What a terse command keeps of what its run found: the commit it made, else the counts it
-/// printed and the commits it named.
+/// printed and the commits it named, else a short line with a number in it whole ("Updated
+/// punt-tts v0.1.0 -> v0.8.1": what it printed is already small).
 fn what_a_run_found(found: &str) -> Vec<&str> {
     if let Some(commit) = COMMIT.find(found) {
         return vec![commit.as_str()];
@@ -278,8 +279,16 @@ fn what_a_run_found(found: &str) -> Vec<&str> {
         .find_iter(found)
         .filter(|h| is_hash(h.as_str()))
         .take(HASHES_KEPT);
-    counts.chain(hashes).map(|m| m.as_str()).collect()
+    let kept: Vec<&str> = counts.chain(hashes).map(|m| m.as_str()).collect();
+    let short = found.chars().count() <= SHORT_FOUND_CHARS && !found.contains('…');
+    if kept.is_empty() && short && found.bytes().any(|b| b.is_ascii_digit()) {
+        return vec![found];
+    }
+    kept
 }
+
+/// What a run found that a terse command keeps whole, at most.
+const SHORT_FOUND_CHARS: usize = 48;
 
 /// Counts and commit hashes a terse command keeps of one run at most.
 const TALLIES_KEPT: usize = 3;
@@ -437,6 +446,12 @@ mod tests {
         assert_eq!(
             terse_command("Ran `golangci-lint run` → ok: 0 issues."),
             "`golangci-lint run` → ok: 0 issues"
+        );
+        assert_eq!(
+            terse_command(
+                "Ran `uv lock --upgrade-package punt-tts` → ok: Updated punt-tts v0.1.0 -> v0.8.1"
+            ),
+            "`uv lock --upgrade-package punt-tts` → ok: Updated punt-tts v0.1.0 -> v0.8.1"
         );
     }
 }

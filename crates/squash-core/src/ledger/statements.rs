@@ -60,13 +60,15 @@ pub(crate) fn statement_facts(observations: &[&Observation], excerpt: Excerpt) -
         // extract is all that is left of it: "Day 2: Alfama and a fado evening." is as much
         // the answer as a path); of a selection's answer that says nothing, its first sentence
         // (the squash restates the rest in its own words).
-        let leading = |n: usize| match excerpt {
-            Excerpt::Steps => n < ANSWER_SENTENCES,
+        // A word or two that names nothing ("Summary:", "Root Cause", "Perfect!") heads or
+        // greets an answer; it is not one.
+        let leading = |n: usize, s: &Sentence| match excerpt {
+            Excerpt::Steps => n < ANSWER_SENTENCES && s.whole.split_whitespace().nth(2).is_some(),
             Excerpt::Selection => plain && n == 0,
         };
         let mut answered = 0;
         for (n, s) in prose.sentences.iter().filter(|s| !s.words_only).enumerate() {
-            let answer = is_answer && answered < ANSWER_SENTENCES && (says(s) || leading(n));
+            let answer = is_answer && answered < ANSWER_SENTENCES && (says(s) || leading(n, s));
             answered += usize::from(answer);
             facts.push(sentence_fact(s, answer, prose.source));
         }
