@@ -2,7 +2,7 @@
 //! page, the HTTP API).
 
 use squash_core::page::PageWindow;
-use squash_store::{PageRequest, ThreadRef};
+use squash_store::{PageRequest, StoredMessage, ThreadPage, ThreadRef};
 
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
@@ -16,16 +16,37 @@ impl ConversationService {
         thread: ThreadRef,
         window: PageWindow,
     ) -> Result<ThreadView, ServiceError> {
-        let known = self.token_sums().known(thread);
-        let page = self
-            .store()
-            .thread_page(PageRequest {
-                thread,
-                window,
-                known_tokens: known,
-            })
-            .await?;
-        self.token_sums().remember(thread, &page);
+        let page = self.store().thread_page(self.page_request(thread, window)).await?;
+        self.view_of_page(thread, page).await
+    }
+
+    /// [`thread_page`](Self::thread_page) with the messages as stored, for an answer that
+    /// sends them on as JSON: it serializes as the parsed page does, without parsing them.
+    pub async fn thread_page_stored(
+        &self,
+        thread: ThreadRef,
+        window: PageWindow,
+    ) -> Result<ThreadView<StoredMessage>, ServiceError> {
+        let request = self.page_request(thread, window);
+        let page = self.store().thread_page_stored(request).await?;
+        self.view_of_page(thread, page).await
+    }
+
+    /// What to read, with the thread's token sum when it is remembered.
+    fn page_request(&self, thread: ThreadRef, window: PageWindow) -> PageRequest {
+        PageRequest {
+            thread,
+            window,
+            known_tokens: self.token_sums().known(thread),
+        }
+    }
+
+    async fn view_of_page<M>(
+        &self,
+        asked: ThreadRef,
+        page: ThreadPage<M>,
+    ) -> Result<ThreadView<M>, ServiceError> {
+        self.token_sums().remember(asked, &page);
         let conversation = self
             .store()
             .conversation(page.thread.conversation_id)

@@ -11,7 +11,7 @@ use squash_core::{Conversation, ConversationId, ThreadId};
 use squash_app::{ThreadRef, MAX_PAGE};
 
 use super::paging::PageQuery;
-use super::{parse_id, view_json, Body, IdPath, Query};
+use super::{parse_id, Body, IdPath, Query};
 use crate::error::ApiError;
 use crate::etag::Tag;
 use crate::state::AppState;
@@ -45,7 +45,8 @@ pub async fn get(
 }
 
 /// A page of `thread` as JSON, or 304 when the client holds it: the tag comes from two one-row
-/// reads, before the page is read or serialized.
+/// reads, before the page is read or serialized. The messages go out as stored, unparsed (the
+/// same JSON as the parsed page's, at a fraction of the cost).
 async fn paged(
     state: &AppState,
     thread: ThreadRef,
@@ -64,8 +65,8 @@ async fn paged(
     if tag.matches(headers) {
         return Ok(tag.not_modified());
     }
-    let view = service.thread_page(thread, window).await?;
-    Ok(tag.stamp(Json(view_json(&view)).into_response()))
+    let view = service.thread_page_stored(thread, window).await?;
+    Ok(tag.stamp(Json(view).into_response()))
 }
 
 pub async fn history(
