@@ -12,14 +12,27 @@ use squash_store::StoreError;
 use squash_testkit::fixtures::{new_conversation, squash_into};
 use squash_testkit::{on_every_backend, Backend};
 
-/// The same window read both ways, serialized.
-async fn both(b: &Backend, thread: ThreadRef, window: PageWindow) -> (String, String) {
+/// The same window of a conversation's current thread read both ways, serialized.
+async fn both(b: &Backend, conv: ConversationId, window: PageWindow) -> (String, String) {
+    let thread = ThreadRef::Current(conv);
     let parsed = b.service.thread_page(thread, window).await.unwrap();
-    let stored = b.service.thread_page_stored(thread, window).await.unwrap();
+    let stored = stored_page(b, conv, window).await.unwrap();
     (
         serde_json::to_string(&parsed).unwrap(),
         serde_json::to_string(&stored).unwrap(),
     )
+}
+
+/// A page of the current thread as the API reads it: with the conversation its tag came from.
+async fn stored_page(
+    b: &Backend,
+    conv: ConversationId,
+    window: PageWindow,
+) -> Result<squash_app::ThreadView<squash_store::StoredMessage>, squash_app::ServiceError> {
+    let (conversation, _) = b.service.current_thread_header(conv).await?;
+    b.service
+        .thread_page_stored(conversation, ThreadRef::Current(conv), window)
+        .await
 }
 
 /// A message with what the service's append leaves out: instructions, metadata, a reply.
@@ -53,7 +66,7 @@ async fn same_json(b: &Backend) {
     let conv = new_conversation(&b.service, "/stored", "stored pages").await;
     let mut ids = Vec::new();
     for n in 0..40 {
-        let (role, content) = mixed_content(n, TextSize::Long);
+        let (role, content) = mixed_content(n, TextSize::RealSize);
         let (m, _) = b.service.append(conv.id, role, content).await.unwrap();
         ids.push(m.id);
     }
@@ -77,10 +90,10 @@ async fn same_json(b: &Backend) {
         },
         PageWindow::last(0),
     ] {
-        let (parsed, stored) = both(b, current, window).await;
+        let (parsed, stored) = both(b, conv.id, window).await;
         assert_eq!(stored, parsed, "{}: {window:?}", b.name);
     }
-    let (parsed, _) = both(b, current, PageWindow::last(100)).await;
+    let (parsed, _) = both(b, conv.id, PageWindow::last(100)).await;
     for expected in ["\"instructions\":", "\"metadata\":", "\"reply_to\":", "\"squash_operation_id\":"]
     {
         assert!(parsed.contains(expected), "{}: the page holds {expected}", b.name);
@@ -92,7 +105,7 @@ async fn same_json(b: &Backend) {
         "UPDATE messages SET tokens = NULL",
     )
     .await;
-    let (parsed, stored) = both(b, current, PageWindow::last(100)).await;
+    let (parsed, stored) = both(b, conv.id, PageWindow::last(100)).await;
     assert_eq!(stored, parsed, "{}: rows without their estimate", b.name);
 
     // A corrupt content column is an error that says so, on both paths, never broken JSON.
@@ -105,7 +118,7 @@ async fn same_json(b: &Backend) {
         ),
     )
     .await;
-    let stored = b.service.thread_page_stored(current, PageWindow::last(100)).await;
+    let stored = stored_page(b, conv.id, PageWindow::last(100)).await;
     let parsed = b.service.thread_page(current, PageWindow::last(100)).await;
     for (path, got) in [
         ("stored", stored.map(|_| ())),

@@ -34,9 +34,9 @@ pub(super) async fn thread_page<M>(
     request: &PageRequest,
     make: MakeMessage<M>,
 ) -> Result<ThreadPage<M>> {
-    let mut tx = pool.begin().await.db()?;
-    sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        .execute(&mut *tx)
+    // The isolation level in the BEGIN itself: a round trip less than a separate SET.
+    let mut tx = pool
+        .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         .await
         .db()?;
     let (key, thread) = header(&mut tx, request.thread).await?;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use squash_core::{Conversation, ConversationId, ThreadId};
 
-use squash_app::{ThreadRef, MAX_PAGE};
+use squash_app::{ErrorCode, StoredMessage, ThreadRef, ThreadView, MAX_PAGE};
 
 use super::paging::PageQuery;
 use super::{parse_id, Body, IdPath, Query};
@@ -65,8 +65,37 @@ async fn paged(
     if tag.matches(headers) {
         return Ok(tag.not_modified());
     }
-    let view = service.thread_page_stored(thread, window).await?;
-    Ok(tag.stamp(Json(view).into_response()))
+    let view = service
+        .thread_page_stored(conversation, thread, window)
+        .await?;
+    Ok(tag.stamp(page_json(&view)?))
+}
+
+/// The page as JSON, written into a buffer sized for it up front: a page is mostly its
+/// messages' stored content, which growing the buffer by doubling would copy again and again.
+fn page_json(view: &ThreadView<StoredMessage>) -> Result<Response, ApiError> {
+    // What a message's ids, role, time, position and tokens take, with room to spare.
+    const PER_MESSAGE: usize = 512;
+    let stored: usize = view
+        .messages
+        .iter()
+        .map(|m| {
+            m.content.get().len()
+                + m.instructions.as_ref().map_or(0, |i| i.get().len())
+                + m.metadata.as_ref().map_or(0, |d| d.get().len())
+        })
+        .sum();
+    let mut body = Vec::with_capacity(stored + PER_MESSAGE * (view.messages.len() + 2));
+    serde_json::to_writer(&mut body, view)
+        .map_err(|e| ApiError::new(ErrorCode::StorageError, format!("cannot write the page: {e}")))?;
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
 }
 
 pub async fn history(
