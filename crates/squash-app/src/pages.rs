@@ -17,7 +17,10 @@ impl ConversationService {
         thread: ThreadRef,
         window: PageWindow,
     ) -> Result<ThreadView, ServiceError> {
-        let page = self.store().thread_page(self.page_request(thread, window)).await?;
+        let page = self
+            .store()
+            .thread_page(self.page_request(thread, window))
+            .await?;
         self.view_of_page(thread, page, None).await
     }
 

@@ -87,7 +87,10 @@ impl StoredColumns {
                 .filter(|text| text.trim() != "[]")
                 .map(|text| raw("instructions", text))
                 .transpose()?,
-            metadata: self.metadata.map(|text| raw("metadata", text)).transpose()?,
+            metadata: self
+                .metadata
+                .map(|text| raw("metadata", text))
+                .transpose()?,
             created_at: self.created_at,
         };
         Ok((message, tokens))

@@ -94,7 +94,10 @@ impl Database {
                 (Database::Sqlite(dir), conv)
             }
             "postgres" => {
-                let schema = format!("web_bench_{}", squash_core::MessageId::new().as_uuid().simple());
+                let schema = format!(
+                    "web_bench_{}",
+                    squash_core::MessageId::new().as_uuid().simple()
+                );
                 let store = PostgresStore::connect_in_schema(pg, &schema)
                     .await
                     .unwrap_or_else(|e| panic!("PostgreSQL at {pg}: {e}"));
@@ -297,10 +300,7 @@ async fn run(args: &Args, client: &HttpClient, server: &Server, conv: Conversati
         .expect("page body")
         .to_bytes()
         .len();
-    println!(
-        "first page /c/{{id}} {:.1} KB",
-        page_bytes as f64 / 1024.0
-    );
+    println!("first page /c/{{id}} {:.1} KB", page_bytes as f64 / 1024.0);
     println!(
         "\n| {} concurrent, {} s | req/s | p50 ms | p99 ms | KB/answer | requests | errors |",
         args.concurrency, args.seconds
@@ -338,7 +338,10 @@ async fn run(args: &Args, client: &HttpClient, server: &Server, conv: Conversati
     ];
     for (name, label, urls) in rows {
         if args.rows.iter().any(|r| r == name) {
-            row(label, &load(client, urls, args.concurrency, args.seconds).await);
+            row(
+                label,
+                &load(client, urls, args.concurrency, args.seconds).await,
+            );
         }
     }
     let (rss, hwm) = server.memory();

@@ -74,7 +74,13 @@ async fn same_json(b: &Backend) {
     let decorated = decorated(conv.id, &replied);
     b.store.append(&decorated).await.unwrap();
     // A squash's result carries its operation's id.
-    squash_into(&b.service, conv.id, &[ids[10], ids[11]], "squashed 10 and 11").await;
+    squash_into(
+        &b.service,
+        conv.id,
+        &[ids[10], ids[11]],
+        "squashed 10 and 11",
+    )
+    .await;
 
     let current = ThreadRef::Current(conv.id);
     for window in [
@@ -94,9 +100,17 @@ async fn same_json(b: &Backend) {
         assert_eq!(stored, parsed, "{}: {window:?}", b.name);
     }
     let (parsed, _) = both(b, conv.id, PageWindow::last(100)).await;
-    for expected in ["\"instructions\":", "\"metadata\":", "\"reply_to\":", "\"squash_operation_id\":"]
-    {
-        assert!(parsed.contains(expected), "{}: the page holds {expected}", b.name);
+    for expected in [
+        "\"instructions\":",
+        "\"metadata\":",
+        "\"reply_to\":",
+        "\"squash_operation_id\":",
+    ] {
+        assert!(
+            parsed.contains(expected),
+            "{}: the page holds {expected}",
+            b.name
+        );
     }
 
     // A row from before the `tokens` column: its estimate is counted from its content.

@@ -44,7 +44,8 @@ use crate::types::{HistoryResults, MessageRange, RecallTarget};
 use crate::{
     Appended, ClosurePositions, Commit, ConversationStore, ConversationSummary, Direction,
     ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, PageRequest, Result,
-    SearchResults, StoreError, StoreStats, StoredMessage, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    SearchResults, StoreError, StoreStats, StoredMessage, ThreadPage, ThreadPositions, ThreadRef,
+    ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");

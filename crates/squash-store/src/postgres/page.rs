@@ -13,8 +13,8 @@ use super::sql::position_in_thread;
 use super::sql::{message_columns, thread_columns, thread_from};
 use super::tokens;
 use crate::segments::thread_links;
-use crate::tokens::read_tokens;
 use crate::stored_message::{StoredColumns, StoredMessage};
+use crate::tokens::read_tokens;
 use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::{Entity, Result, StoreError};
 

@@ -86,8 +86,12 @@ fn page_json(view: &ThreadView<StoredMessage>) -> Result<Response, ApiError> {
         })
         .sum();
     let mut body = Vec::with_capacity(stored + PER_MESSAGE * (view.messages.len() + 2));
-    serde_json::to_writer(&mut body, view)
-        .map_err(|e| ApiError::new(ErrorCode::StorageError, format!("cannot write the page: {e}")))?;
+    serde_json::to_writer(&mut body, view).map_err(|e| {
+        ApiError::new(
+            ErrorCode::StorageError,
+            format!("cannot write the page: {e}"),
+        )
+    })?;
     Ok((
         [(
             axum::http::header::CONTENT_TYPE,
