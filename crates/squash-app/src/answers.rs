@@ -15,15 +15,15 @@ use crate::reading::ThreadView;
 
 /// `{conversation, thread, tokens, page, messages}`, each message with its own `tokens` and
 /// its 1-based `position` in the thread; `page` says which part of the thread `messages` are.
-impl Serialize for ThreadView {
+impl<M: Serialize> Serialize for ThreadView<M> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
-        struct View<'a> {
+        struct View<'a, M> {
             conversation: &'a Conversation,
             thread: &'a Thread,
             tokens: u64,
             page: Page,
-            messages: Positioned<'a>,
+            messages: Positioned<'a, M>,
         }
         #[derive(Serialize)]
         struct Page {
@@ -52,18 +52,18 @@ impl Serialize for ThreadView {
 }
 
 /// Messages as `[{...message, position, tokens}]`.
-struct Positioned<'a> {
+struct Positioned<'a, M> {
     first: u64,
-    messages: &'a [Message],
+    messages: &'a [M],
     tokens: &'a [u64],
 }
 
-impl Serialize for Positioned<'_> {
+impl<M: Serialize> Serialize for Positioned<'_, M> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
-        struct MessageWithTokens<'a> {
+        struct MessageWithTokens<'a, M> {
             #[serde(flatten)]
-            message: &'a Message,
+            message: &'a M,
             position: u64,
             tokens: u64,
         }

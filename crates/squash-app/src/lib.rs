@@ -59,5 +59,5 @@ pub use squash_core::page::{PageAnchor, PageSpan, PageWindow, MAX_PAGE};
 pub use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
 pub use squash_store::{
     ConversationSummary, HistoryHit, HistoryPlace, HistoryResults, OperationRef, SearchHit,
-    SearchResults, ThreadRef, MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT,
+    SearchResults, StoredMessage, ThreadRef, MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT,
 };

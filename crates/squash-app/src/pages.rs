@@ -2,7 +2,8 @@
 //! page, the HTTP API).
 
 use squash_core::page::PageWindow;
-use squash_store::{PageRequest, ThreadRef};
+use squash_core::Conversation;
+use squash_store::{PageRequest, StoredMessage, ThreadPage, ThreadRef};
 
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
@@ -16,20 +17,53 @@ impl ConversationService {
         thread: ThreadRef,
         window: PageWindow,
     ) -> Result<ThreadView, ServiceError> {
-        let known = self.token_sums().known(thread);
         let page = self
             .store()
-            .thread_page(PageRequest {
-                thread,
-                window,
-                known_tokens: known,
-            })
+            .thread_page(self.page_request(thread, window))
             .await?;
-        self.token_sums().remember(thread, &page);
-        let conversation = self
-            .store()
-            .conversation(page.thread.conversation_id)
-            .await?;
+        self.view_of_page(thread, page, None).await
+    }
+
+    /// [`thread_page`](Self::thread_page) with the messages as stored, for an answer that
+    /// sends them on as JSON: it serializes as the parsed page does, without parsing them.
+    /// `conversation` is the thread's conversation as the caller read it (with the header its
+    /// cache tag comes from), so that the answer shows what the tag says, without a read more.
+    pub async fn thread_page_stored(
+        &self,
+        conversation: Conversation,
+        thread: ThreadRef,
+        window: PageWindow,
+    ) -> Result<ThreadView<StoredMessage>, ServiceError> {
+        let request = self.page_request(thread, window);
+        let page = self.store().thread_page_stored(request).await?;
+        self.view_of_page(thread, page, Some(conversation)).await
+    }
+
+    /// What to read, with the thread's token sum when it is remembered.
+    fn page_request(&self, thread: ThreadRef, window: PageWindow) -> PageRequest {
+        PageRequest {
+            thread,
+            window,
+            known_tokens: self.token_sums().known(thread),
+        }
+    }
+
+    /// The view of `page`, with its conversation: `known` when it is the page's, else read.
+    async fn view_of_page<M>(
+        &self,
+        asked: ThreadRef,
+        page: ThreadPage<M>,
+        known: Option<Conversation>,
+    ) -> Result<ThreadView<M>, ServiceError> {
+        self.token_sums().remember(asked, &page);
+        let conversation = match known {
+            Some(c) if c.id == page.thread.conversation_id => c,
+            _ => {
+                self.store()
+                    .conversation(page.thread.conversation_id)
+                    .await?
+            }
+        };
         Ok(ThreadView {
             conversation,
             span: page.span,

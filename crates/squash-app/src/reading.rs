@@ -13,13 +13,15 @@ use crate::error::ServiceError;
 
 type Result<T, E = ServiceError> = std::result::Result<T, E>;
 
-/// The current state of a conversation, as people see it.
+/// The current state of a conversation, as people see it. The messages are parsed
+/// ([`Message`]), or as stored ([`squash_store::StoredMessage`]) for an answer that sends them
+/// on as JSON.
 #[derive(Clone, Debug)]
-pub struct ThreadView {
+pub struct ThreadView<M = Message> {
     pub conversation: Conversation,
     pub thread: Thread,
     /// The whole thread, or the page of it that [`ThreadView::span`] says.
-    pub messages: Vec<Message>,
+    pub messages: Vec<M>,
     /// Each message's estimated tokens ([`squash_core::tokens::message_tokens`]), in the order
     /// of `messages`: read with them where the store keeps them.
     pub message_tokens: Vec<u64>,

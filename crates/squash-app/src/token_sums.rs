@@ -25,7 +25,7 @@ impl TokenSums {
         self.sums.lock().ok()?.get(&thread).copied()
     }
 
-    pub(crate) fn remember(&self, asked: ThreadRef, page: &ThreadPage) {
+    pub(crate) fn remember<M>(&self, asked: ThreadRef, page: &ThreadPage<M>) {
         if let Ok(mut sums) = self.sums.lock() {
             if sums.len() >= REMEMBERED_SUMS && !sums.contains_key(&asked) {
                 sums.clear();

@@ -23,6 +23,7 @@ mod reader;
 mod search;
 mod segments;
 pub mod sqlite;
+mod stored_message;
 mod tokens;
 mod types;
 
@@ -41,6 +42,7 @@ pub use reader::ThreadReader;
 pub use search::{MAX_CANDIDATES as MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT};
 /// The copy-on-write edit a commit carries; defined (and validated) by the domain.
 pub use squash_core::LinkEdit;
+pub use stored_message::StoredMessage;
 pub use types::{
     Appended, ChunkSender, ClosurePositions, Commit, ConversationSummary, Direction, HistoryHit,
     HistoryPlace, HistoryResults, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
@@ -142,6 +144,9 @@ pub trait ConversationStore: Send + Sync {
     /// [`StoreError::NotFound`] for a missing thread or conversation, and for an anchoring
     /// message that is not in the thread.
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage>;
+    /// [`thread_page`](Self::thread_page) with each message as stored ([`StoredMessage`]):
+    /// its JSON columns unparsed, for readers that send the messages on as JSON.
+    async fn thread_page_stored(&self, request: PageRequest) -> Result<ThreadPage<StoredMessage>>;
     /// The messages at 0-based positions `start..start + limit` of a thread (clipped to its
     /// length), in order, with their stored token estimates: one range read, whatever the
     /// thread's length. A thread's links below its length never change, so reading one range

@@ -370,28 +370,29 @@ impl PageRequest {
 }
 
 /// Part of a thread, read in one transaction: its header, the messages of the page and the
-/// whole thread's tokens.
+/// whole thread's tokens. The messages are parsed ([`Message`]) or as stored
+/// ([`crate::StoredMessage`], for readers that send them on).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ThreadPage {
+pub struct ThreadPage<M = Message> {
     pub thread: Thread,
     /// Where the page lies, in 1-based positions.
     pub span: PageSpan,
-    pub messages: Vec<Message>,
+    pub messages: Vec<M>,
     /// Each message's estimated tokens, as stored with it (`messages[i]`'s is
     /// `message_tokens[i]`): readers need not recount them.
     pub message_tokens: Vec<u64>,
     pub tokens: u64,
 }
-impl ThreadPage {
+impl<M> ThreadPage<M> {
     /// The page of `thread` whose links are at the 0-based positions `range`
     /// ([`PageRequest::link_range`]), with their messages and their estimates, and the whole
     /// thread's `tokens`.
     pub(crate) fn at(
         thread: Thread,
         range: Option<std::ops::RangeInclusive<u64>>,
-        (messages, message_tokens): (Vec<Message>, Vec<u64>),
+        (messages, message_tokens): (Vec<M>, Vec<u64>),
         tokens: u64,
-    ) -> ThreadPage {
+    ) -> ThreadPage<M> {
         let span = PageSpan::of(
             range.map(|r| r.start() + 1..=r.end() + 1).as_ref(),
             thread.message_count,

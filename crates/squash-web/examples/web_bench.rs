@@ -1,6 +1,8 @@
 //! The web UI and API under load, against a real `squash serve` process (BENCHMARKS.md, "The web
-//! UI on long sessions"). For each thread size it stores a generated coding-agent session in a
-//! fresh SQLite file, starts the server on it and measures, at `--concurrency` connections:
+//! UI on long sessions"). For each backend (`--backends sqlite,postgres`; PostgreSQL at `--pg`,
+//! default `postgres://postgres@127.0.0.1:5432/squash_bench`, each run in a schema of its own,
+//! dropped after) and each thread size it stores a generated coding-agent session in a fresh
+//! database, starts the server on it and measures, at `--concurrency` connections:
 //!
 //! * the floor: `GET /static/app.css` (the same HTTP stack and guard, no database);
 //! * `GET /api/conversations/{id}/thread?limit=100&before=P` at random positions P;
@@ -24,11 +26,16 @@ use http_body_util::BodyExt;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use squash_core::ConversationId;
+use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_testkit::process::{free_port, start_listening};
 
 struct Args {
     bin: PathBuf,
+    backends: Vec<String>,
+    pg: String,
+    /// Which rows to measure: floor, api, html, page.
+    rows: Vec<String>,
     sizes: Vec<usize>,
     concurrency: usize,
     seconds: u64,
@@ -38,6 +45,9 @@ struct Args {
 fn args() -> Args {
     let mut args = Args {
         bin: PathBuf::from("target/release/squash"),
+        backends: vec!["sqlite".into()],
+        pg: "postgres://postgres@127.0.0.1:5432/squash_bench".into(),
+        rows: ["floor", "api", "html", "page"].map(String::from).to_vec(),
         sizes: vec![10_000, 100_000],
         concurrency: 64,
         seconds: 10,
@@ -48,6 +58,9 @@ fn args() -> Args {
         let mut value = || it.next().unwrap_or_else(|| panic!("{a} needs a value"));
         match a.as_str() {
             "--bin" => args.bin = value().into(),
+            "--backends" => args.backends = value().split(',').map(str::to_owned).collect(),
+            "--pg" => args.pg = value(),
+            "--rows" => args.rows = value().split(',').map(str::to_owned).collect(),
             "--sizes" => {
                 args.sizes = value()
                     .split(',')
@@ -63,9 +76,53 @@ fn args() -> Args {
     args
 }
 
-async fn store_session(db: &Path, n: usize) -> ConversationId {
-    let store = SqliteStore::open(db).expect("open sqlite");
-    squash_testkit::long_session::stored(&store, n).await.0
+/// A fresh database the server is started on: a SQLite file, or a schema of the PostgreSQL
+/// database (dropped when done).
+enum Database {
+    Sqlite(tempfile::TempDir),
+    Postgres { store: PostgresStore, url: String },
+}
+
+impl Database {
+    /// A fresh database of `backend` holding a generated session of `n` messages.
+    async fn with_session(backend: &str, pg: &str, n: usize) -> (Database, ConversationId) {
+        match backend {
+            "sqlite" => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let store = SqliteStore::open(dir.path().join("bench.db")).expect("open sqlite");
+                let conv = squash_testkit::long_session::stored(&store, n).await.0;
+                (Database::Sqlite(dir), conv)
+            }
+            "postgres" => {
+                let schema = format!(
+                    "web_bench_{}",
+                    squash_core::MessageId::new().as_uuid().simple()
+                );
+                let store = PostgresStore::connect_in_schema(pg, &schema)
+                    .await
+                    .unwrap_or_else(|e| panic!("PostgreSQL at {pg}: {e}"));
+                let conv = squash_testkit::long_session::stored(&store, n).await.0;
+                let sep = if pg.contains('?') { '&' } else { '?' };
+                let url = format!("{pg}{sep}options[search_path]={schema}");
+                (Database::Postgres { store, url }, conv)
+            }
+            other => panic!("unknown backend {other} (sqlite, postgres)"),
+        }
+    }
+
+    /// What the server's `--db` takes.
+    fn location(&self) -> String {
+        match self {
+            Database::Sqlite(dir) => dir.path().join("bench.db").display().to_string(),
+            Database::Postgres { url, .. } => url.clone(),
+        }
+    }
+
+    async fn drop(self) {
+        if let Database::Postgres { store, .. } = self {
+            store.drop_schema().await.expect("drop the bench schema");
+        }
+    }
 }
 
 struct Server {
@@ -74,12 +131,11 @@ struct Server {
 }
 
 impl Server {
-    async fn start(bin: &Path, db: &Path) -> Server {
+    async fn start(bin: &Path, db: &str) -> Server {
         let port = free_port();
         let mut command = tokio::process::Command::new(bin);
         command
-            .args(["--db"])
-            .arg(db)
+            .args(["--db", db])
             .args(["serve", "--port", &port.to_string()])
             // No model: the bench measures reading, and a detected model would be loaded.
             .env_remove("ANTHROPIC_API_KEY")
@@ -218,63 +274,80 @@ async fn main() {
     let client: HttpClient = Client::builder(TokioExecutor::new())
         .pool_max_idle_per_host(args.concurrency)
         .build_http();
-    for &n in &args.sizes {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let db = dir.path().join("bench.db");
-        let conv = store_session(&db, n).await;
-        let server = Server::start(&args.bin, &db).await;
-        let base = &server.base;
-        let first_page = client
-            .get(format!("{base}/c/{conv}").parse().expect("url"))
-            .await
-            .expect("first page");
-        let page_bytes = first_page
-            .into_body()
-            .collect()
-            .await
-            .expect("page body")
-            .to_bytes()
-            .len();
-        println!(
-            "\n{n} messages: first page /c/{{id}} {:.1} KB",
-            page_bytes as f64 / 1024.0
-        );
-        println!(
-            "\n| {} concurrent, {} s | req/s | p50 ms | p99 ms | KB/answer | requests | errors |",
-            args.concurrency, args.seconds
-        );
-        println!("|---|---:|---:|---:|---:|---:|---:|");
-        let floor = Arc::new(vec![format!("{base}/static/app.css")]);
-        row(
-            "floor: GET /static/app.css",
-            &load(&client, floor, args.concurrency, args.seconds).await,
-        );
-        let api: Vec<String> = positions(n, 997)
-            .into_iter()
-            .map(|p| format!("{base}/api/conversations/{conv}/thread?limit=100&before={p}"))
-            .collect();
-        row(
-            "GET /api/…/thread?limit=100&before=P",
-            &load(&client, Arc::new(api), args.concurrency, args.seconds).await,
-        );
-        let html: Vec<String> = positions(n, 997)
-            .into_iter()
-            .map(|p| format!("{base}/ui/conversations/{conv}/messages?limit=100&before={p}"))
-            .collect();
-        row(
-            "GET /ui/…/messages?limit=100&before=P (HTML)",
-            &load(&client, Arc::new(html), args.concurrency, args.seconds).await,
-        );
-        let pages = Arc::new(vec![format!("{base}/c/{conv}")]);
-        row(
-            "GET /c/{id} (first page, 50 messages)",
-            &load(&client, pages, args.concurrency, args.seconds).await,
-        );
-        let (rss, hwm) = server.memory();
-        println!("\nserver memory after the load: resident {rss:.0} MB, peak {hwm:.0} MB");
-        if args.paint {
-            paint::measure(&format!("{base}/c/{conv}")).await;
+    for backend in &args.backends {
+        for &n in &args.sizes {
+            let (db, conv) = Database::with_session(backend, &args.pg, n).await;
+            let mut server = Server::start(&args.bin, &db.location()).await;
+            println!("\n{backend}, {n} messages:");
+            run(&args, &client, &server, conv, n).await;
+            let _ = server.child.kill().await;
+            db.drop().await;
         }
+    }
+}
+
+/// The rows of one backend and size, against its server.
+async fn run(args: &Args, client: &HttpClient, server: &Server, conv: ConversationId, n: usize) {
+    let base = &server.base;
+    let first_page = client
+        .get(format!("{base}/c/{conv}").parse().expect("url"))
+        .await
+        .expect("first page");
+    let page_bytes = first_page
+        .into_body()
+        .collect()
+        .await
+        .expect("page body")
+        .to_bytes()
+        .len();
+    println!("first page /c/{{id}} {:.1} KB", page_bytes as f64 / 1024.0);
+    println!(
+        "\n| {} concurrent, {} s | req/s | p50 ms | p99 ms | KB/answer | requests | errors |",
+        args.concurrency, args.seconds
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let at_random = |path: &str| -> Arc<Vec<String>> {
+        Arc::new(
+            positions(n, 997)
+                .into_iter()
+                .map(|p| format!("{base}{path}?limit=100&before={p}"))
+                .collect(),
+        )
+    };
+    let rows = [
+        (
+            "floor",
+            "floor: GET /static/app.css",
+            Arc::new(vec![format!("{base}/static/app.css")]),
+        ),
+        (
+            "api",
+            "GET /api/…/thread?limit=100&before=P",
+            at_random(&format!("/api/conversations/{conv}/thread")),
+        ),
+        (
+            "html",
+            "GET /ui/…/messages?limit=100&before=P (HTML)",
+            at_random(&format!("/ui/conversations/{conv}/messages")),
+        ),
+        (
+            "page",
+            "GET /c/{id} (first page, 50 messages)",
+            Arc::new(vec![format!("{base}/c/{conv}")]),
+        ),
+    ];
+    for (name, label, urls) in rows {
+        if args.rows.iter().any(|r| r == name) {
+            row(
+                label,
+                &load(client, urls, args.concurrency, args.seconds).await,
+            );
+        }
+    }
+    let (rss, hwm) = server.memory();
+    println!("\nserver memory after the load: resident {rss:.0} MB, peak {hwm:.0} MB");
+    if args.paint {
+        paint::measure(&format!("{base}/c/{conv}")).await;
     }
 }
 

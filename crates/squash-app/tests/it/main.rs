@@ -20,6 +20,7 @@ mod import_streamed;
 mod ledger_sessions;
 mod local_squash;
 mod originals;
+mod pages_stored;
 mod properties;
 mod real_agents;
 mod recall;

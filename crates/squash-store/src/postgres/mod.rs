@@ -44,7 +44,8 @@ use crate::types::{HistoryResults, MessageRange, RecallTarget};
 use crate::{
     Appended, ClosurePositions, Commit, ConversationStore, ConversationSummary, Direction,
     ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, PageRequest, Result,
-    SearchResults, StoreError, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    SearchResults, StoreError, StoreStats, StoredMessage, ThreadPage, ThreadPositions, ThreadRef,
+    ThreadSnapshot,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("src/postgres/migrations");
@@ -263,7 +264,11 @@ impl ConversationStore for PostgresStore {
     }
 
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage> {
-        page::thread_page(&self.pool, &request).await
+        page::thread_page(&self.pool, &request, page::parsed).await
+    }
+
+    async fn thread_page_stored(&self, request: PageRequest) -> Result<ThreadPage<StoredMessage>> {
+        page::thread_page(&self.pool, &request, page::stored).await
     }
 
     async fn thread_range(&self, thread: ThreadId, start: u64, limit: u32) -> Result<MessageRange> {

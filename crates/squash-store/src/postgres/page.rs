@@ -13,6 +13,7 @@ use super::sql::position_in_thread;
 use super::sql::{message_columns, thread_columns, thread_from};
 use super::tokens;
 use crate::segments::thread_links;
+use crate::stored_message::{StoredColumns, StoredMessage};
 use crate::tokens::read_tokens;
 use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::{Entity, Result, StoreError};
@@ -24,10 +25,18 @@ struct KeyedThreadRow {
     thread: ThreadRow,
 }
 
-pub(super) async fn thread_page(pool: &PgPool, request: &PageRequest) -> Result<ThreadPage> {
-    let mut tx = pool.begin().await.db()?;
-    sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        .execute(&mut *tx)
+/// How a page's rows become its messages with their token estimates: parsed ([`parsed`]) or
+/// as stored ([`stored`]).
+pub(super) type MakeMessage<M> = fn(PageRow) -> Result<(M, u64)>;
+
+pub(super) async fn thread_page<M>(
+    pool: &PgPool,
+    request: &PageRequest,
+    make: MakeMessage<M>,
+) -> Result<ThreadPage<M>> {
+    // The isolation level in the BEGIN itself: a round trip less than a separate SET.
+    let mut tx = pool
+        .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         .await
         .db()?;
     let (key, thread) = header(&mut tx, request.thread).await?;
@@ -37,7 +46,7 @@ pub(super) async fn thread_page(pool: &PgPool, request: &PageRequest) -> Result<
     };
     let range = request.link_range(thread.message_count, anchor);
     let read = match &range {
-        Some(r) => links(&mut tx, key, *r.start(), *r.end()).await?,
+        Some(r) => links(&mut tx, key, *r.start(), *r.end(), make).await?,
         None => (Vec::new(), Vec::new()),
     };
     let tokens = match request.tokens_for(&thread) {
@@ -86,7 +95,7 @@ pub(super) async fn thread_range(
             let last = start
                 .saturating_add(u64::from(limit) - 1)
                 .min(i64::MAX as u64);
-            links(&mut conn, key, start, last).await?
+            links(&mut conn, key, start, last, parsed).await?
         }
     };
     Ok(MessageRange {
@@ -178,23 +187,25 @@ async fn position_of(tx: &mut PgConnection, thread_key: i64, message: MessageId)
 }
 
 #[derive(sqlx::FromRow)]
-struct PageRow {
+pub(super) struct PageRow {
     #[sqlx(flatten)]
     message: MessageRow,
     tokens: Option<i64>,
+    key: i64,
 }
 
 /// The messages at 0-based positions `first..=last` with their stored token estimates.
-async fn links(
+async fn links<M>(
     tx: &mut PgConnection,
     thread_key: i64,
     first: u64,
     last: u64,
-) -> Result<(Vec<Message>, Vec<u64>)> {
+    make: MakeMessage<M>,
+) -> Result<(Vec<M>, Vec<u64>)> {
     let rows: Vec<PageRow> = sqlx::query_as(concat!(
         "SELECT ",
         message_columns!(),
-        ", m.tokens FROM ",
+        ", m.tokens, m.key FROM ",
         thread_links!(postgres, "$1", "$2", "$3"),
         " tl JOIN messages m ON m.key = tl.message_key \
           JOIN conversations c ON c.key = m.conversation_key ORDER BY tl.position"
@@ -205,11 +216,37 @@ async fn links(
     .fetch_all(&mut *tx)
     .await
     .db()?;
-    let (mut messages, mut tokens) = (Vec::new(), Vec::new());
+    let (mut messages, mut tokens) = (Vec::with_capacity(rows.len()), Vec::new());
     for row in rows {
-        let message: Message = row.message.try_into()?;
-        tokens.push(read_tokens(row.tokens, &message)?);
+        let (message, t) = make(row)?;
+        tokens.push(t);
         messages.push(message);
     }
     Ok((messages, tokens))
+}
+
+/// A page's row as a parsed message.
+pub(super) fn parsed(row: PageRow) -> Result<(Message, u64)> {
+    let message: Message = row.message.try_into()?;
+    let tokens = read_tokens(row.tokens, &message)?;
+    Ok((message, tokens))
+}
+
+/// A page's row as stored: its JSON columns unparsed.
+pub(super) fn stored(row: PageRow) -> Result<(StoredMessage, u64)> {
+    let m = row.message;
+    StoredColumns {
+        key: row.key,
+        id: m.id,
+        conversation_id: m.conversation_id,
+        squash_operation_id: m.squash_operation_id,
+        reply_to: m.reply_to,
+        role: m.role,
+        content: m.content,
+        instructions: m.instructions,
+        metadata: m.metadata,
+        created_at: m.created_at,
+        tokens: row.tokens,
+    }
+    .into_message()
 }

@@ -42,7 +42,7 @@ use crate::types::{
     ImportOutcome, ImportRecord, ImportedPart, MessageChunks, MessageRange, PageRequest,
     SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
-use crate::{ConversationStore, RecallTarget, Result};
+use crate::{ConversationStore, RecallTarget, Result, StoredMessage};
 
 pub use conn::PRAGMAS;
 use conn::{map_err, open_connection, Pool};
@@ -270,7 +270,13 @@ impl ConversationStore for SqliteStore {
     }
 
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage> {
-        self.read(move |tx| page::thread_page(tx, &request)).await
+        self.read(move |tx| page::thread_page(tx, &request, page::parsed))
+            .await
+    }
+
+    async fn thread_page_stored(&self, request: PageRequest) -> Result<ThreadPage<StoredMessage>> {
+        self.read(move |tx| page::thread_page(tx, &request, page::stored))
+            .await
     }
 
     async fn thread_range(&self, thread: ThreadId, start: u64, limit: u32) -> Result<MessageRange> {

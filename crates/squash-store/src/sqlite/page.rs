@@ -1,7 +1,7 @@
 //! A page of a thread: its header, one range of links and the thread's token sum, read in one
 //! transaction so that the three agree even while another connection appends.
 
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::{params, OptionalExtension, Row, Transaction};
 use squash_core::{KnownPositions, Message, MessageId, ThreadId};
 
 use super::conn::map_err;
@@ -12,11 +12,20 @@ use super::rows::{self, MESSAGE_COLUMN_COUNT};
 use super::tokens;
 use crate::error::{Entity, StoreError};
 use crate::segments::thread_links;
+use crate::stored_message::{StoredColumns, StoredMessage};
 use crate::tokens::read_tokens;
 use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
 use crate::Result;
 
-pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result<ThreadPage> {
+/// How a page's rows become its messages with their token estimates: parsed ([`parsed`]) or
+/// as stored ([`stored`]).
+pub(super) type PageRow<M> = fn(&Row<'_>) -> Result<(M, u64)>;
+
+pub(super) fn thread_page<M>(
+    tx: &Transaction<'_>,
+    request: &PageRequest,
+    row: PageRow<M>,
+) -> Result<ThreadPage<M>> {
     let key = key_of(tx, request.thread)?;
     let thread = load_thread(tx, key)?;
     let anchor = request
@@ -25,7 +34,7 @@ pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result
         .transpose()?;
     let range = request.link_range(thread.message_count, anchor);
     let read = match &range {
-        Some(r) => links(tx, key, *r.start(), *r.end())?,
+        Some(r) => links(tx, key, *r.start(), *r.end(), row)?,
         None => (Vec::new(), Vec::new()),
     };
     let tokens = match request.tokens_for(&thread) {
@@ -36,28 +45,56 @@ pub(super) fn thread_page(tx: &Transaction<'_>, request: &PageRequest) -> Result
 }
 
 /// The messages at 0-based positions `first..=last` with their stored token estimates.
-fn links(
+fn links<M>(
     tx: &Transaction<'_>,
     thread_key: i64,
     first: u64,
     last: u64,
-) -> Result<(Vec<Message>, Vec<u64>)> {
+    row: PageRow<M>,
+) -> Result<(Vec<M>, Vec<u64>)> {
     let sql = format!(
-        "SELECT {}, m.tokens FROM {} l JOIN messages m ON m.key = l.message_key \
+        "SELECT {}, m.tokens, m.key FROM {} l JOIN messages m ON m.key = l.message_key \
          JOIN conversations c ON c.key = m.conversation_key ORDER BY l.position",
         rows::MESSAGE_COLUMNS,
         thread_links!(sqlite, "?1", "?2", "?3"),
     );
     let (mut messages, mut tokens) = (Vec::new(), Vec::new());
     let range = params![thread_key, first as i64, last as i64];
-    fetch::each(tx, &sql, range, |row| {
-        let message = rows::message(row)?;
-        let stored: Option<i64> = rows::col(row, MESSAGE_COLUMN_COUNT)?;
-        tokens.push(read_tokens(stored, &message)?);
+    fetch::each(tx, &sql, range, |r| {
+        let (message, t) = row(r)?;
+        tokens.push(t);
         messages.push(message);
         Ok(())
     })?;
     Ok((messages, tokens))
+}
+
+/// A page's row as a parsed message.
+pub(super) fn parsed(row: &Row<'_>) -> Result<(Message, u64)> {
+    let message = rows::message(row)?;
+    let stored: Option<i64> = rows::col(row, MESSAGE_COLUMN_COUNT)?;
+    let tokens = read_tokens(stored, &message)?;
+    Ok((message, tokens))
+}
+
+/// A page's row as stored: its JSON columns unparsed.
+pub(super) fn stored(row: &Row<'_>) -> Result<(StoredMessage, u64)> {
+    let id = |i| rows::col::<Vec<u8>>(row, i).and_then(|b| rows::uuid(&b));
+    let opt_id = |i| rows::col::<Option<Vec<u8>>>(row, i).and_then(rows::opt_uuid);
+    StoredColumns {
+        id: id(0)?,
+        conversation_id: id(1)?,
+        squash_operation_id: opt_id(2)?,
+        reply_to: opt_id(3)?,
+        role: rows::col(row, 4)?,
+        content: rows::col(row, 5)?,
+        instructions: rows::col(row, 6)?,
+        metadata: rows::col(row, 7)?,
+        created_at: rows::time(rows::col(row, 8)?)?,
+        tokens: rows::col(row, MESSAGE_COLUMN_COUNT)?,
+        key: rows::col(row, MESSAGE_COLUMN_COUNT + 1)?,
+    }
+    .into_message()
 }
 
 /// The messages at positions `start..start + limit` of a thread.
@@ -70,7 +107,13 @@ pub(super) fn thread_range(
     let (key, _) = thread_key(tx, thread)?;
     let (messages, message_tokens) = match limit {
         0 => (Vec::new(), Vec::new()),
-        _ => links(tx, key, start, start.saturating_add(u64::from(limit) - 1))?,
+        _ => links(
+            tx,
+            key,
+            start,
+            start.saturating_add(u64::from(limit) - 1),
+            parsed,
+        )?,
     };
     Ok(MessageRange {
         start,
