@@ -1,5 +1,6 @@
 use std::collections::HashMap;
 
+use super::extracts::Renders;
 use super::*;
 use crate::ids::RecallRef;
 use crate::ids::{ConversationId, MessageId};
@@ -622,6 +623,15 @@ fn summarized_side_by_side_the_thread_gets_the_summaries_of_one_message_at_a_tim
         format!("{:?}", summarize_thread(&thread, None, 2)),
         one_at_a_time
     );
+    // Read in chunks (as a store's reader gives a thread), calls answered in a later chunk.
+    for chunk in [1, 7, 50] {
+        let mut summarizer = Summarizer::new();
+        for (messages, costs) in thread.chunks(chunk).zip(costs.chunks(chunk)) {
+            summarizer.push_chunk(messages, Some(costs), 2);
+        }
+        let chunked = format!("{:?}", summarizer.finish());
+        assert_eq!(chunked, one_at_a_time, "chunks of {chunk}");
+    }
 }
 
 #[test]
@@ -670,8 +680,13 @@ fn no_plan_goes_below_what_its_layout_keeps() {
         for keep in [request.keep_recent_tokens(), 0] {
             for folded in 0..7 {
                 let floor = reach::kept_floor(&s, request, keep, folded);
-                let smallest =
-                    reach::plan_keeping(&s, request, keep, folded, brief::BRIEF_DEPTHS, 1);
+                let smallest = reach::plan_keeping(
+                    &s,
+                    request,
+                    (keep, folded, brief::BRIEF_DEPTHS),
+                    1,
+                    &mut Renders::default(),
+                );
                 assert!(
                     floor <= smallest.best_reachable,
                     "keep {keep}, folded {folded}: {floor} > {}",
@@ -679,7 +694,9 @@ fn no_plan_goes_below_what_its_layout_keeps() {
                 );
                 if floor > budget {
                     over += 1;
-                    assert!(!reach::plan_keeping(&s, request, keep, folded, 0, 1).fits());
+                    let rendered = &mut Renders::default();
+                    let plan = reach::plan_keeping(&s, request, (keep, folded, 0), 1, rendered);
+                    assert!(!plan.fits());
                 }
             }
         }
