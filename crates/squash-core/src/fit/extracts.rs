@@ -121,12 +121,55 @@ pub(crate) fn extract(
     positions: std::ops::RangeInclusive<usize>,
     form: Form,
 ) -> Extract {
+    let mut one = extracts(s, positions, &[form]);
+    one.swap_remove(0)
+}
+
+/// The extracts of the messages at `positions` in each of `forms`, their ledger merged once
+/// (and made lean once for every depth): the units of a long span, its digest and its lean
+/// digests at every depth, cover the same messages.
+pub(crate) fn extracts(
+    s: &[MessageSummary],
+    positions: std::ops::RangeInclusive<usize>,
+    forms: &[Form],
+) -> Vec<Extract> {
     let full = full_ledger(s, positions.clone());
-    let shortened = shortened(&full, form);
-    let ledger = shortened.as_ref().unwrap_or(&full);
     let leads: Vec<&str> = positions.filter_map(|i| s[i].lead.as_deref()).collect();
-    let text = if ledger.is_empty() {
-        match (form, leads.as_slice()) {
+    let mut lean_of_full: Option<Ledger> = None;
+    let mut out = Vec::with_capacity(forms.len());
+    for &form in forms {
+        if matches!(form, Form::Lean(_)) && lean_of_full.is_none() {
+            lean_of_full = Some(lean(&full));
+        }
+        let other = match form {
+            Form::Lean(0) => None,
+            Form::Lean(depth) => lean_of_full.as_ref().map(|l| brief(l, depth)),
+            form => shortened(&full, form),
+        };
+        let ledger = match (form, &other, &lean_of_full) {
+            (_, Some(other), _) => other,
+            (Form::Lean(_), None, Some(lean)) => lean,
+            _ => &full,
+        };
+        let text = extract_text(ledger, form, &leads);
+        out.push(Extract {
+            // The reference the applied text ends with is priced in, so that the plan holds.
+            cost: content_tokens(
+                Role::Assistant,
+                &[ContentItem::text_for(Role::Assistant, text.as_str())],
+            ) + crate::recall::mark_tokens(),
+            facts: full.len(),
+            text,
+        });
+    }
+    out
+}
+
+/// The text of an extract in `form` written from `ledger`, of messages whose first sentences
+/// are `leads`.
+fn extract_text(ledger: &Ledger, form: Form, leads: &[&str]) -> String {
+    if ledger.is_empty() {
+        return match (form, leads) {
             (_, []) => "(reasoning, no facts)".to_owned(),
             (Form::Line, _) => leads.join(" "),
             // A terse extract of nothing but narration says only that much.
@@ -138,26 +181,16 @@ pub(crate) fn extract(
                 .map(|l| format!("- {l}"))
                 .collect::<Vec<_>>()
                 .join("\n"),
-        }
-    } else {
-        match form {
-            Form::Line => ledger
-                .facts
-                .iter()
-                .map(|f| f.text.as_str())
-                .collect::<Vec<_>>()
-                .join("; "),
-            Form::Run | Form::Terse | Form::Digest | Form::Lean(_) => run_text(ledger),
-        }
-    };
-    Extract {
-        // The reference the applied text ends with is priced in, so that the plan holds.
-        cost: content_tokens(
-            Role::Assistant,
-            &[ContentItem::text_for(Role::Assistant, text.as_str())],
-        ) + crate::recall::mark_tokens(),
-        facts: full.len(),
-        text,
+        };
+    }
+    match form {
+        Form::Line => ledger
+            .facts
+            .iter()
+            .map(|f| f.text.as_str())
+            .collect::<Vec<_>>()
+            .join("; "),
+        Form::Run | Form::Terse | Form::Digest | Form::Lean(_) => run_text(ledger),
     }
 }
 

@@ -8,6 +8,8 @@
 //! extract, which runs are merged into one; what each costs now; and the units taken, in order,
 //! so that the newest can be given back.
 
+use std::collections::HashMap;
+
 use super::extracts::{lost, Extract, Form, Renders};
 use super::levels::{degrade_order, Degradable, FitStrategy, StepAction, Unit};
 use super::runs::{partition, Group, Run, Span};
@@ -373,22 +375,34 @@ impl<'a> Planner<'a> {
         if workers < 2 {
             return;
         }
-        let mut todo: Vec<(Form, std::ops::RangeInclusive<usize>)> = Vec::new();
+        // The forms of one range together: its ledger is merged once for all of them.
+        let mut todo: Vec<(std::ops::RangeInclusive<usize>, Vec<Form>)> = Vec::new();
+        let mut at: HashMap<(usize, usize), usize> = HashMap::new();
         for unit in self.units() {
             let Some(form) = Self::form(unit) else {
                 continue;
             };
             let positions = self.positions(unit);
-            if !self.renders.contains(form, &positions) {
-                todo.push((form, positions));
+            if self.renders.contains(form, &positions) {
+                continue;
+            }
+            let key = (*positions.start(), *positions.end());
+            match at.get(&key) {
+                Some(&k) => todo[k].1.push(form),
+                None => {
+                    at.insert(key, todo.len());
+                    todo.push((positions, vec![form]));
+                }
             }
         }
         let s = self.s;
         let rendered = map_each(todo.len(), workers, |j| {
-            super::extracts::extract(s, todo[j].1.clone(), todo[j].0)
+            super::extracts::extracts(s, todo[j].0.clone(), &todo[j].1)
         });
-        for ((form, positions), extract) in todo.into_iter().zip(rendered) {
-            self.renders.insert(form, &positions, extract);
+        for ((positions, forms), extracts) in todo.into_iter().zip(rendered) {
+            for (form, extract) in forms.into_iter().zip(extracts) {
+                self.renders.insert(form, &positions, extract);
+            }
         }
     }
 
