@@ -187,7 +187,11 @@ mod tests {
             // Named on the first line only, then several blocks without a model.
             format!("{first}{}", filler.repeat(3000)),
             // Named on a line longer than a block, straddling blocks.
-            format!("{first}{}{long_line}{}", filler.repeat(500), filler.repeat(700)),
+            format!(
+                "{first}{}{long_line}{}",
+                filler.repeat(500),
+                filler.repeat(700)
+            ),
             // Named nowhere.
             filler.repeat(2500),
             // Named last, on a line without its line break.

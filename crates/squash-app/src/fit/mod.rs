@@ -66,9 +66,10 @@ impl FitService {
         chunk: u32,
     ) -> Result<PlannedFit, FitError> {
         let store = self.engine.service().store();
-        let mut reader = ThreadReader::open(store.as_ref(), ThreadRef::Current(conversation), chunk)
-            .await
-            .map_err(ServiceError::from)?;
+        let mut reader =
+            ThreadReader::open(store.as_ref(), ThreadRef::Current(conversation), chunk)
+                .await
+                .map_err(ServiceError::from)?;
         let computed_on = (reader.thread().id, reader.thread().revision);
         // Each message priced as the store keeps it (the thread's own rule), summarized on
         // every core the machine has.

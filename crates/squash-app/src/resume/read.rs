@@ -132,7 +132,9 @@ fn main_thread(parsed: &Parsed, session: &SessionFile) -> Option<ThreadMessages>
 
 /// Messages of a conversation as read: made already, or to be made.
 fn message_count(c: &squash_formats::ImportedConversation) -> usize {
-    c.deferred.as_ref().map_or(c.messages.len(), DeferredMessages::len)
+    c.deferred
+        .as_ref()
+        .map_or(c.messages.len(), DeferredMessages::len)
 }
 
 /// The context window the default budget is half of: the model's, when the same agent goes on

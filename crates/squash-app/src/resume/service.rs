@@ -126,7 +126,10 @@ impl ResumeService {
             // summaries of the thread read chunk by chunk.
             let workers = workers();
             let (ids, summaries) = read.thread.summaries(&session, workers)?;
-            (ids, plan_summaries(&summaries, request.fit.request(budget), workers))
+            (
+                ids,
+                plan_summaries(&summaries, request.fit.request(budget), workers),
+            )
         };
         if !plan.fits() && !request.fit.best_effort {
             return Err(FitError::out_of_reach(&plan).into());

@@ -715,13 +715,20 @@ fn a_plan_made_from_the_renders_of_the_reach_s_other_plans_is_the_plan_made_alon
     let mut thread = requests_reading_modules(8, |r| format!("Look at module_{r}"), &module);
     let conv = thread[0].conversation_id;
     for t in 0..40 {
-        let failing = if t % 3 == 0 { "error[E0425]: oops\n" } else { "" };
+        let failing = if t % 3 == 0 {
+            "error[E0425]: oops\n"
+        } else {
+            ""
+        };
         thread.extend(call_and_result(
             conv,
             &format!("toolu_late_{t}"),
             "Bash",
             serde_json::json!({"command": format!("cargo test part_{}", t % 7)}),
-            format!("{failing}{}test result: ok. {t} passed", "   Compiling x\n".repeat(30)),
+            format!(
+                "{failing}{}test result: ok. {t} passed",
+                "   Compiling x\n".repeat(30)
+            ),
         ));
     }
     let refs: Vec<&Message> = thread.iter().collect();
@@ -733,7 +740,14 @@ fn a_plan_made_from_the_renders_of_the_reach_s_other_plans_is_the_plan_made_alon
     // What the digests reach with all requests but the newest folded, none brief.
     let folded_floor =
         reach::plan_keeping(&s, nothing, (0, 8, 0), 1, &mut Renders::default()).best_reachable;
-    for budget in [all / 3, all / 10, folded_floor + 100, folded_floor, floor + 20, floor] {
+    for budget in [
+        all / 3,
+        all / 10,
+        folded_floor + 100,
+        folded_floor,
+        floor + 20,
+        floor,
+    ] {
         let request = FitRequest::new(budget, FitStrategy::Extract);
         for workers in [1, 2] {
             let plan = plan_summaries(&s, request, workers);

@@ -23,7 +23,10 @@ pub fn check_facts(ledger: &Ledger, text: &str) -> FactCheck {
     // per path checked (a digest of a long session names thousands of paths).
     let mut names: HashMap<String, usize> = HashMap::new();
     for path in ledger.anchors().filter(|a| is_path(a)) {
-        let name = normalise(path).rsplit(['/', '\\']).next().map(str::to_owned);
+        let name = normalise(path)
+            .rsplit(['/', '\\'])
+            .next()
+            .map(str::to_owned);
         if let Some(name) = name {
             *names.entry(name).or_default() += 1;
         }
