@@ -3,7 +3,7 @@
 //! agent's own configuration puts things. Each agent keeps these its own way; they are read here
 //! so that no caller slices file names or parses an agent's JSON.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use serde_json::Value;
@@ -55,6 +55,40 @@ pub fn last_model(text: &str) -> Option<String> {
                 .filter(|m| !m.is_empty() && *m != "<synthetic>")
                 .map(str::to_owned)
         })
+}
+
+/// Bytes read at a time from the end of a session for the model it used last.
+const TAIL_BLOCK: u64 = 1 << 20;
+
+/// [`last_model`] of the session file at `path`, read from its end a block at a time: the model
+/// named last is near the end, and a session may be larger than memory should hold.
+pub fn last_model_in_file(path: &Path) -> std::io::Result<Option<String>> {
+    let mut file = std::fs::File::open(path)?;
+    let mut end = file.metadata()?.len();
+    // The start of the block after, up to its first line break: the end of a line that
+    // begins in this block.
+    let mut carried: Vec<u8> = Vec::new();
+    while end > 0 {
+        let start = end.saturating_sub(TAIL_BLOCK);
+        let mut block = vec![0; usize::try_from(end - start).unwrap_or(0)];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut block)?;
+        block.append(&mut carried);
+        let whole_from = match start {
+            0 => 0,
+            _ => block
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(block.len(), |i| i + 1),
+        };
+        if let Some(model) = last_model(&String::from_utf8_lossy(&block[whole_from..])) {
+            return Ok(Some(model));
+        }
+        block.truncate(whole_from);
+        carried = block;
+        end = start;
+    }
+    Ok(None)
 }
 
 /// The working directory a session names on one of its first lines (`cwd` on Claude Code
@@ -139,5 +173,42 @@ mod tests {
         let text = "{\"message\":{\"model\":\"claude-a\"}}\n{\"payload\":{\"model\":\"gpt-5\"}}\n{\"message\":{\"model\":\"<synthetic>\"}}\n";
         assert_eq!(last_model(text).as_deref(), Some("gpt-5"));
         assert_eq!(last_model("{}"), None);
+    }
+
+    #[test]
+    fn the_last_model_of_a_file_is_read_from_its_end_across_blocks() {
+        let filler = format!("{{\"message\":{{\"text\":\"{}\"}}}}\n", "x".repeat(1000));
+        let long_line = format!(
+            "{{\"message\":{{\"model\":\"claude-long\",\"text\":\"{}\"}}}}\n",
+            "y".repeat(3 << 20)
+        );
+        let first = "{\"message\":{\"model\":\"claude-first\"}}\n";
+        let cases = [
+            // Named on the first line only, then several blocks without a model.
+            format!("{first}{}", filler.repeat(3000)),
+            // Named on a line longer than a block, straddling blocks.
+            format!(
+                "{first}{}{long_line}{}",
+                filler.repeat(500),
+                filler.repeat(700)
+            ),
+            // Named nowhere.
+            filler.repeat(2500),
+            // Named last, on a line without its line break.
+            format!("{}{}", filler.repeat(2000), first.trim_end()),
+        ];
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        for (k, text) in cases.iter().enumerate() {
+            let path = dir.path().join(format!("s{k}.jsonl"));
+            std::fs::write(&path, text).expect("written");
+            let read = last_model_in_file(&path).expect("read");
+            assert_eq!(read, last_model(text), "case {k}");
+        }
+        assert_eq!(
+            last_model_in_file(&dir.path().join("s1.jsonl"))
+                .expect("read")
+                .as_deref(),
+            Some("claude-long")
+        );
     }
 }

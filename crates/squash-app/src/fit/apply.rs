@@ -3,7 +3,6 @@
 //! whole plan is one commit.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 use serde::Serialize;
 use squash_core::fit::{
@@ -103,7 +102,7 @@ impl FitService {
     /// computes every step, and stores them as one new current thread.
     pub async fn apply(
         &self,
-        mut planned: PlannedFit,
+        planned: PlannedFit,
         best_effort: bool,
         progress: &(dyn Fn(FitProgress<'_>) + Sync),
     ) -> Result<FitOutcome, FitError> {
@@ -124,10 +123,7 @@ impl FitService {
         if plan.steps.is_empty() {
             return Ok(outcome);
         }
-        // The plan's own copy of its trims' sources, unless a clone of the plan shares it.
-        let kept = std::mem::take(&mut planned.trim_sources);
-        let kept = Arc::try_unwrap(kept).unwrap_or_else(|shared| (*shared).clone());
-        let computed = self.compute_all(&planned, kept, progress).await?;
+        let computed = self.compute_all(&planned, progress).await?;
         let committed = self.commit(&planned, &computed).await?;
         outcome.reapplied = committed.reapplied;
         outcome.thread = Some(committed.thread);
@@ -156,12 +152,11 @@ impl FitService {
     async fn compute_all(
         &self,
         planned: &PlannedFit,
-        kept: HashMap<MessageId, Message>,
         progress: &(dyn Fn(FitProgress<'_>) + Sync),
     ) -> Result<Vec<Computed>, FitError> {
         let plan = &planned.plan;
         let mut sources = self
-            .trim_sources(kept, plan.steps.iter().chain(&plan.reserve))
+            .trim_sources(plan.steps.iter().chain(&plan.reserve))
             .await?;
         let mut pending: Vec<FitStep> = plan.steps.iter().rev().cloned().collect();
         let mut reserve = plan.reserve.iter().cloned();
@@ -196,25 +191,21 @@ impl FitService {
         Ok(done)
     }
 
-    /// The messages the trims among `steps` replace: `kept` (what the plan kept of its read),
-    /// and the others read in one go: a fit of a long session trims thousands of outputs, and
-    /// one read each costs more than the trimming itself.
+    /// The messages the trims among `steps` replace, read in one go: a fit of a long session
+    /// trims thousands of outputs, and one read each costs more than the trimming itself.
     async fn trim_sources(
         &self,
-        mut kept: HashMap<MessageId, Message>,
         steps: impl Iterator<Item = &FitStep>,
     ) -> Result<HashMap<MessageId, Message>, FitError> {
         let ids: Vec<MessageId> = steps
             .filter(|s| s.action == StepAction::Trim)
             .map(|s| s.sources[0])
-            .filter(|id| !kept.contains_key(id))
             .collect();
         if ids.is_empty() {
-            return Ok(kept);
+            return Ok(HashMap::new());
         }
         let messages = self.engine.service().messages(&ids).await?;
-        kept.extend(messages.into_iter().map(|m| (m.id, m)));
-        Ok(kept)
+        Ok(messages.into_iter().map(|m| (m.id, m)).collect())
     }
 
     fn over_budget(&self, before: u64, budget: u64, done: &[Computed]) -> bool {

@@ -7,16 +7,15 @@ mod adopt;
 mod apply;
 mod error;
 
-use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
-
-use squash_core::fit::{plan_summaries, summarize_thread, FitPlan, FitRequest};
-use squash_core::{ConversationId, Message, MessageId, ThreadId};
+use squash_core::fit::{plan_summaries, FitPlan, FitRequest, Summarizer};
+use squash_core::{ConversationId, Message, ThreadId};
+use squash_store::{ThreadReader, ThreadRef};
 
 pub use apply::{FitOutcome, FitProgress, StepDone};
 pub use error::FitError;
 pub use squash_core::fit::{FitStep, FitStrategy, StepAction, DEFAULT_KEEP_LAST};
 
+use crate::error::ServiceError;
 use crate::squash::SquashEngine;
 use crate::workers::workers;
 
@@ -25,6 +24,9 @@ pub fn message_cost(message: &Message) -> u64 {
     squash_core::tokens::message_tokens(message)
 }
 
+/// Messages a plan reads at a time: what bounds its memory besides the summaries.
+const READ_CHUNK: u32 = 1_000;
+
 /// A plan made on a snapshot of the current thread.
 #[derive(Clone, Debug)]
 pub struct PlannedFit {
@@ -32,9 +34,6 @@ pub struct PlannedFit {
     /// The thread and revision the plan was made on.
     pub computed_on: (ThreadId, u64),
     pub plan: FitPlan,
-    /// The messages the plan trims, as read when it was made (by id; shared by the plan's
-    /// clones). Those missing are read when the plan is applied.
-    pub(crate) trim_sources: Arc<HashMap<MessageId, Message>>,
 }
 
 /// Plans and applies fits. AI steps go through `engine` (its model and options); masks and
@@ -55,43 +54,39 @@ impl FitService {
         conversation: ConversationId,
         request: FitRequest,
     ) -> Result<PlannedFit, FitError> {
-        let view = self.engine.service().current_thread(conversation).await?;
-        // The planner reads summaries, each message priced as the store keeps it (the
-        // thread's own rule), summarized on every core the machine has.
-        let costs = (view.message_tokens.len() == view.messages.len())
-            .then_some(view.message_tokens.as_slice());
+        self.plan_reading(conversation, request, READ_CHUNK).await
+    }
+
+    /// [`Self::plan`], the thread read `chunk` messages at a time: the planner needs only each
+    /// message's summary, so a session of any length is never held whole.
+    async fn plan_reading(
+        &self,
+        conversation: ConversationId,
+        request: FitRequest,
+        chunk: u32,
+    ) -> Result<PlannedFit, FitError> {
+        let store = self.engine.service().store();
+        let mut reader =
+            ThreadReader::open(store.as_ref(), ThreadRef::Current(conversation), chunk)
+                .await
+                .map_err(ServiceError::from)?;
+        let computed_on = (reader.thread().id, reader.thread().revision);
+        // Each message priced as the store keeps it (the thread's own rule), summarized on
+        // every core the machine has.
         let workers = workers();
-        let summaries = summarize_thread(&view.messages, costs, workers);
-        let computed_on = (view.thread.id, view.thread.revision);
-        let plan = plan_summaries(&summaries, request, workers);
-        let trim_sources = trim_sources(&plan, view.messages);
+        let mut summarizer = Summarizer::new();
+        while let Some(range) = reader.next_chunk().await.map_err(ServiceError::from)? {
+            let costs = (range.message_tokens.len() == range.messages.len())
+                .then_some(range.message_tokens.as_slice());
+            summarizer.push_chunk(&range.messages, costs, workers);
+        }
+        let plan = plan_summaries(&summarizer.finish(), request, workers);
         Ok(PlannedFit {
             conversation_id: conversation,
             computed_on,
             plan,
-            trim_sources,
         })
     }
-}
-
-/// The messages among `messages` that the plan's trims (its steps and its reserve) replace:
-/// kept from the read the plan was made on, so that applying it reads none of them again (a
-/// fit of a long session trims tens of thousands of outputs).
-fn trim_sources(plan: &FitPlan, messages: Vec<Message>) -> Arc<HashMap<MessageId, Message>> {
-    let trimmed: HashSet<MessageId> = plan
-        .steps
-        .iter()
-        .chain(&plan.reserve)
-        .filter(|s| s.action == StepAction::Trim)
-        .filter_map(|s| s.sources.first().copied())
-        .collect();
-    Arc::new(
-        messages
-            .into_iter()
-            .filter(|m| trimmed.contains(&m.id))
-            .map(|m| (m.id, m))
-            .collect(),
-    )
 }
 
 #[cfg(test)]

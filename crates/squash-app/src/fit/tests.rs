@@ -1,9 +1,9 @@
-//! The trims' sources a plan keeps from its read: a plan without them (made elsewhere, or
-//! whose copy was dropped) reads them from the store and applies to the same thread.
+//! A plan reads the thread in chunks: the plan of the whole thread read at once, applied from
+//! the trims' sources read when it is applied.
 
 use std::sync::Arc;
 
-use squash_core::fit::FitRequest;
+use squash_core::fit::{plan_summaries, summarize_thread, FitRequest};
 use squash_core::{ContentItem, ConversationId, Role};
 use squash_store::sqlite::SqliteStore;
 
@@ -39,43 +39,31 @@ async fn session(service: &ConversationService) -> ConversationId {
     conv
 }
 
-/// The current thread's messages after a trim-only fit to half the session, with or without
-/// the sources the plan kept.
-async fn fitted(
-    service: &ConversationService,
-    keep_sources: bool,
-) -> Vec<(Role, Vec<ContentItem>)> {
-    let conv = session(service).await;
-    let fitter = FitService::new(SquashEngine::offline(service.clone()));
-    let view = service.current_thread(conv).await.unwrap();
-    let budget = view.message_tokens.iter().sum::<u64>() / 2;
-    let mut planned = fitter
-        .plan(conv, FitRequest::new(budget, FitStrategy::Mask))
-        .await
-        .unwrap();
-    assert!(!planned.plan.steps.is_empty());
-    assert_eq!(planned.trim_sources.len(), planned.plan.steps.len());
-    if !keep_sources {
-        planned.trim_sources = Arc::default();
-    }
-    let outcome = fitter.apply(planned, false, &|_| {}).await.unwrap();
-    assert!(outcome.fits());
-    let view = service.current_thread(conv).await.unwrap();
-    view.messages
-        .into_iter()
-        .map(|m| (m.role, m.content))
-        .collect()
-}
-
 #[tokio::test]
-async fn a_plan_without_its_sources_reads_them_and_applies_the_same() {
+async fn a_plan_read_in_chunks_is_the_plan_of_the_whole_thread_and_applies() {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(dir.path().join("fit.db")).unwrap();
     let service = ConversationService::new(Arc::new(store));
-    let kept = fitted(&service, true).await;
-    let read = fitted(&service, false).await;
-    assert_eq!(kept, read);
-    assert!(kept.iter().any(|(_, content)| content
+    let conv = session(&service).await;
+    let fitter = FitService::new(SquashEngine::offline(service.clone()));
+    let view = service.current_thread(conv).await.unwrap();
+    let budget = view.message_tokens.iter().sum::<u64>() / 2;
+    let request = FitRequest::new(budget, FitStrategy::Mask);
+    let whole = summarize_thread(&view.messages, Some(&view.message_tokens), 2);
+    let at_once = plan_summaries(&whole, request, 2);
+    // Chunks that end between a call and its result.
+    for chunk in [1, 2, 5] {
+        let planned = fitter.plan_reading(conv, request, chunk).await.unwrap();
+        assert_eq!(planned.plan, at_once, "chunks of {chunk}");
+        assert_eq!(planned.computed_on, (view.thread.id, view.thread.revision));
+    }
+    assert!(!at_once.steps.is_empty());
+    let planned = fitter.plan(conv, request).await.unwrap();
+    let outcome = fitter.apply(planned, false, &|_| {}).await.unwrap();
+    assert!(outcome.fits());
+    let fitted = service.current_thread(conv).await.unwrap();
+    assert!(fitted.messages.iter().any(|m| m
+        .content
         .iter()
         .any(|c| squash_core::render::item_text(c).contains(squash_core::fit::TRIM_MARKER))));
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde::Serialize;
-use squash_core::fit::{plan_summaries, summarize_thread, FitPlan};
+use squash_core::fit::{plan_summaries, FitPlan};
 use squash_core::ConversationId;
 use squash_llm::{CancellationToken, ChatModel};
 
@@ -121,20 +121,21 @@ impl ResumeService {
             .filter(|_| session.session_id.is_none() && target == session.agent);
         let window = window(model.as_deref(), target);
         let budget = request.fit.budget.unwrap_or(u64::from(window) / 2);
-        let plan = {
-            // Planned as a fit of the store plans it: on every core the machine has.
+        let (planned_on, plan) = {
+            // Planned as a fit of the store plans it: on every core the machine has, from the
+            // summaries of the thread read chunk by chunk.
             let workers = workers();
-            let summaries = summarize_thread(&read.thread, None, workers);
-            plan_summaries(&summaries, request.fit.request(budget), workers)
+            let (ids, summaries) = read.thread.summaries(&session, workers)?;
+            (
+                ids,
+                plan_summaries(&summaries, request.fit.request(budget), workers),
+            )
         };
         if !plan.fits() && !request.fit.best_effort {
             return Err(FitError::out_of_reach(&plan).into());
         }
         let ReadSession {
-            parsed,
-            thread,
-            resume_id,
-            ..
+            parsed, resume_id, ..
         } = read;
         let options = ImportOptions {
             format: session.agent.format().into(),
@@ -155,7 +156,7 @@ impl ResumeService {
                 reason: "no conversation was imported".into(),
             })?;
         let planned = FitService::new(SquashEngine::offline(self.service.clone()))
-            .adopt(conv, plan, &thread)
+            .adopt(conv, plan, &planned_on)
             .await?;
         let (plan, fit) = self.fit(planned, request.fit.best_effort).await?;
         // Another agent always gets a session of its own; the same one only when the fit

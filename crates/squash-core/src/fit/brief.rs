@@ -32,8 +32,9 @@ pub(crate) fn brief(lean: &Ledger, depth: u8) -> Ledger {
         .collect();
     let kept = kept(others.len(), depth);
     // Most telling first; between facts of one rank, the newer (the ledger keeps the
-    // conversation's order within a kind).
-    others.sort_by_key(|&i| (rank(lean, i), Reverse(i)));
+    // conversation's order within a kind). Each fact ranked once: a digest of a long session
+    // holds a hundred thousand.
+    others.sort_by_cached_key(|&i| (rank(lean, i), Reverse(i)));
     let keep: HashSet<usize> = others.into_iter().take(kept).collect();
     let facts = lean
         .facts

@@ -2,6 +2,9 @@
 //! run's extract (its ledger in sections, the files it touched one line per action). Rendered
 //! from the summaries' observations alone.
 
+use std::collections::HashMap;
+use std::ops::RangeInclusive;
+
 use crate::ledger::{
     check_facts, exploration, ledger_of, sections_text, Fact, FactKind, Ledger, Observation,
 };
@@ -12,15 +15,49 @@ use crate::tokens::content_tokens;
 use super::brief::brief;
 use super::summary::MessageSummary;
 
-/// A line or an extract, with its price and what it no longer states.
+/// A line or an extract, with its price. What it no longer states is checked only for the
+/// steps a plan takes ([`lost`]): a plan prices every unit it may take, and checking each
+/// against its ledger was most of pricing the digests of a long session.
 pub(crate) struct Extract {
     pub text: String,
     pub cost: u64,
     pub facts: usize,
-    pub lost: Vec<String>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// The extracts the plans of one thread have rendered, by form and positions. Each is made
+/// from the summaries alone, so the plans the reach tries — layouts whose units mostly cover
+/// the same messages — render each once.
+#[derive(Default)]
+pub(crate) struct Renders(HashMap<(Form, usize, usize), Extract>);
+
+impl Renders {
+    pub fn get(&self, form: Form, positions: &RangeInclusive<usize>) -> Option<&Extract> {
+        self.0.get(&(form, *positions.start(), *positions.end()))
+    }
+
+    pub fn contains(&self, form: Form, positions: &RangeInclusive<usize>) -> bool {
+        self.get(form, positions).is_some()
+    }
+
+    /// The extract of `positions` in `form`: rendered before, or now.
+    pub fn render(
+        &mut self,
+        s: &[MessageSummary],
+        form: Form,
+        positions: RangeInclusive<usize>,
+    ) -> &Extract {
+        self.0
+            .entry((form, *positions.start(), *positions.end()))
+            .or_insert_with(|| extract(s, positions, form))
+    }
+
+    pub fn insert(&mut self, form: Form, positions: &RangeInclusive<usize>, extract: Extract) {
+        self.0
+            .insert((form, *positions.start(), *positions.end()), extract);
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Form {
     /// One line: the step's facts, or its first sentence.
     Line,
@@ -40,40 +77,99 @@ pub(crate) enum Form {
     Lean(u8),
 }
 
+/// The ledger of the messages at `positions`, from their summaries.
+fn full_ledger(s: &[MessageSummary], positions: std::ops::RangeInclusive<usize>) -> Ledger {
+    let obs: Vec<&Observation> = positions.flat_map(|i| s[i].observations.iter()).collect();
+    ledger_of(&obs)
+}
+
+/// What the extract of the messages at `positions` in `form`, `text`, no longer states: the
+/// facts of the ledger it is written from at the places the check of their whole ledger found
+/// missing.
+pub(crate) fn lost(
+    s: &[MessageSummary],
+    positions: std::ops::RangeInclusive<usize>,
+    form: Form,
+    text: &str,
+) -> Vec<String> {
+    let full = full_ledger(s, positions);
+    let check = check_facts(&full, text);
+    let shortened = shortened(&full, form);
+    shortened
+        .as_ref()
+        .unwrap_or(&full)
+        .subset(&check.missing)
+        .into_iter()
+        .map(|f| f.text.clone())
+        .collect()
+}
+
+/// The ledger an extract in `form` is written from, when it is not the whole one.
+fn shortened(full: &Ledger, form: Form) -> Option<Ledger> {
+    match form {
+        Form::Line | Form::Run => None,
+        Form::Terse => Some(terse(full)),
+        Form::Digest => Some(digest(full, Looks::Listed)),
+        Form::Lean(0) => Some(lean(full)),
+        Form::Lean(depth) => Some(brief(&lean(full), depth)),
+    }
+}
+
 /// The line of a step, or the extract of a run, from the summaries of `positions`.
 pub(crate) fn extract(
     s: &[MessageSummary],
     positions: std::ops::RangeInclusive<usize>,
     form: Form,
 ) -> Extract {
-    let obs: Vec<&Observation> = positions
-        .clone()
-        .flat_map(|i| s[i].observations.iter())
-        .collect();
-    let full = ledger_of(&obs);
-    let shortened;
-    let ledger = match form {
-        Form::Terse => {
-            shortened = terse(&full);
-            &shortened
-        }
-        Form::Digest => {
-            shortened = digest(&full, Looks::Listed);
-            &shortened
-        }
-        Form::Lean(0) => {
-            shortened = lean(&full);
-            &shortened
-        }
-        Form::Lean(depth) => {
-            shortened = brief(&lean(&full), depth);
-            &shortened
-        }
-        _ => &full,
-    };
+    let mut one = extracts(s, positions, &[form]);
+    one.swap_remove(0)
+}
+
+/// The extracts of the messages at `positions` in each of `forms`, their ledger merged once
+/// (and made lean once for every depth): the units of a long span, its digest and its lean
+/// digests at every depth, cover the same messages.
+pub(crate) fn extracts(
+    s: &[MessageSummary],
+    positions: std::ops::RangeInclusive<usize>,
+    forms: &[Form],
+) -> Vec<Extract> {
+    let full = full_ledger(s, positions.clone());
     let leads: Vec<&str> = positions.filter_map(|i| s[i].lead.as_deref()).collect();
-    let text = if ledger.is_empty() {
-        match (form, leads.as_slice()) {
+    let mut lean_of_full: Option<Ledger> = None;
+    let mut out = Vec::with_capacity(forms.len());
+    for &form in forms {
+        if matches!(form, Form::Lean(_)) && lean_of_full.is_none() {
+            lean_of_full = Some(lean(&full));
+        }
+        let other = match form {
+            Form::Lean(0) => None,
+            Form::Lean(depth) => lean_of_full.as_ref().map(|l| brief(l, depth)),
+            form => shortened(&full, form),
+        };
+        let ledger = match (form, &other, &lean_of_full) {
+            (_, Some(other), _) => other,
+            (Form::Lean(_), None, Some(lean)) => lean,
+            _ => &full,
+        };
+        let text = extract_text(ledger, form, &leads);
+        out.push(Extract {
+            // The reference the applied text ends with is priced in, so that the plan holds.
+            cost: content_tokens(
+                Role::Assistant,
+                &[ContentItem::text_for(Role::Assistant, text.as_str())],
+            ) + crate::recall::mark_tokens(),
+            facts: full.len(),
+            text,
+        });
+    }
+    out
+}
+
+/// The text of an extract in `form` written from `ledger`, of messages whose first sentences
+/// are `leads`.
+fn extract_text(ledger: &Ledger, form: Form, leads: &[&str]) -> String {
+    if ledger.is_empty() {
+        return match (form, leads) {
             (_, []) => "(reasoning, no facts)".to_owned(),
             (Form::Line, _) => leads.join(" "),
             // A terse extract of nothing but narration says only that much.
@@ -85,32 +181,16 @@ pub(crate) fn extract(
                 .map(|l| format!("- {l}"))
                 .collect::<Vec<_>>()
                 .join("\n"),
-        }
-    } else {
-        match form {
-            Form::Line => ledger
-                .facts
-                .iter()
-                .map(|f| f.text.as_str())
-                .collect::<Vec<_>>()
-                .join("; "),
-            Form::Run | Form::Terse | Form::Digest | Form::Lean(_) => run_text(ledger),
-        }
-    };
-    let check = check_facts(&full, &text);
-    Extract {
-        // The reference the applied text ends with is priced in, so that the plan holds.
-        cost: content_tokens(
-            Role::Assistant,
-            &[ContentItem::text_for(Role::Assistant, text.as_str())],
-        ) + crate::recall::mark_tokens(),
-        facts: full.len(),
-        lost: ledger
-            .subset(&check.missing)
-            .into_iter()
-            .map(|f| f.text.clone())
-            .collect(),
-        text,
+        };
+    }
+    match form {
+        Form::Line => ledger
+            .facts
+            .iter()
+            .map(|f| f.text.as_str())
+            .collect::<Vec<_>>()
+            .join("; "),
+        Form::Run | Form::Terse | Form::Digest | Form::Lean(_) => run_text(ledger),
     }
 }
 

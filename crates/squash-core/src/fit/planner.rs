@@ -8,7 +8,9 @@
 //! extract, which runs are merged into one; what each costs now; and the units taken, in order,
 //! so that the newest can be given back.
 
-use super::extracts::{extract, Extract, Form};
+use std::collections::HashMap;
+
+use super::extracts::{lost, Extract, Form, Renders};
 use super::levels::{degrade_order, Degradable, FitStrategy, StepAction, Unit};
 use super::runs::{partition, Group, Run, Span};
 use super::step::FitStep;
@@ -37,7 +39,8 @@ pub(crate) struct Planner<'a> {
     step_of: Vec<Option<usize>>,
     trimmed: Vec<bool>,
     lined: Vec<bool>,
-    lines: Vec<Option<Extract>>,
+    /// The extracts its units become, shared with the other plans of the thread.
+    renders: &'a mut Renders,
     runs: Vec<Run>,
     run_of: Vec<Option<usize>>,
     run_taken: Vec<bool>,
@@ -63,6 +66,7 @@ impl<'a> Planner<'a> {
         layout: &'a Layout,
         strategy: FitStrategy,
         deepest: u8,
+        renders: &'a mut Renders,
     ) -> Planner<'a> {
         let mut step_of = vec![None; s.len()];
         for (k, step) in layout.steps.iter().enumerate() {
@@ -98,7 +102,7 @@ impl<'a> Planner<'a> {
             step_of,
             trimmed: vec![false; s.len()],
             lined: vec![false; layout.steps.len()],
-            lines: (0..layout.steps.len()).map(|_| None).collect(),
+            renders,
             run_taken: vec![false; runs.len()],
             runs,
             run_of,
@@ -335,18 +339,17 @@ impl<'a> Planner<'a> {
             + head
     }
 
-    /// The extract `unit` puts in place of its messages (a trim has none: it is priced from the
-    /// summary), from the summaries alone.
-    fn render(&self, unit: Unit) -> Option<Extract> {
-        let form = match unit {
+    /// The form of the extract `unit` puts in place of its messages (a trim has none: it is
+    /// priced from the summary).
+    fn form(unit: Unit) -> Option<Form> {
+        Some(match unit {
             Unit::Trim(_) => return None,
             Unit::Line(_) => Form::Line,
             Unit::Run(_) | Unit::Merge(..) => Form::Run,
             Unit::Terse(_) => Form::Terse,
             Unit::Digest(..) => Form::Digest,
             Unit::Lean(_, depth) => Form::Lean(depth),
-        };
-        Some(extract(self.s, self.positions(unit), form))
+        })
     }
 
     /// The positions of the messages `unit` stands for.
@@ -365,76 +368,49 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// Renders every unit's extract ahead of the degrading, side by side on `workers` threads:
-    /// a plan reads them all (degrading to nothing is how it finds the smallest reachable), and
-    /// each is made from the summaries alone.
+    /// Renders every unit's extract not rendered yet ahead of the degrading, side by side on
+    /// `workers` threads: a plan reads them all (degrading to nothing is how it finds the
+    /// smallest reachable), and each is made from the summaries alone.
     pub fn render_all(&mut self, workers: usize) {
         if workers < 2 {
             return;
         }
-        let units: Vec<Unit> = self
-            .units()
-            .into_iter()
-            .filter(|u| !matches!(u, Unit::Trim(_)))
-            .collect();
-        let rendered = map_each(units.len(), workers, |j| self.render(units[j]));
-        for (unit, extract) in units.into_iter().zip(rendered) {
-            if let Some(extract) = extract {
-                self.keep_rendered(unit, extract);
+        // The forms of one range together: its ledger is merged once for all of them.
+        let mut todo: Vec<(std::ops::RangeInclusive<usize>, Vec<Form>)> = Vec::new();
+        let mut at: HashMap<(usize, usize), usize> = HashMap::new();
+        for unit in self.units() {
+            let Some(form) = Self::form(unit) else {
+                continue;
+            };
+            let positions = self.positions(unit);
+            if self.renders.contains(form, &positions) {
+                continue;
+            }
+            let key = (*positions.start(), *positions.end());
+            match at.get(&key) {
+                Some(&k) => todo[k].1.push(form),
+                None => {
+                    at.insert(key, todo.len());
+                    todo.push((positions, vec![form]));
+                }
+            }
+        }
+        let s = self.s;
+        let rendered = map_each(todo.len(), workers, |j| {
+            super::extracts::extracts(s, todo[j].0.clone(), &todo[j].1)
+        });
+        for ((positions, forms), extracts) in todo.into_iter().zip(rendered) {
+            for (form, extract) in forms.into_iter().zip(extracts) {
+                self.renders.insert(form, &positions, extract);
             }
         }
     }
 
-    fn keep_rendered(&mut self, unit: Unit, extract: Extract) {
-        match unit {
-            Unit::Trim(_) => {}
-            Unit::Line(k) => self.lines[k] = Some(extract),
-            Unit::Run(r) => self.runs[r].rendered = Some(extract),
-            Unit::Merge(g, n) => self.groups[g].merges[n - 2] = Some(extract),
-            Unit::Terse(g) => self.groups[g].terse = Some(extract),
-            Unit::Digest(sp, n) => {
-                if !self.spans[sp].digests.iter().any(|(m, _)| *m == n) {
-                    self.spans[sp].digests.push((n, extract));
-                }
-            }
-            Unit::Lean(sp, depth) => {
-                let at = usize::from(depth);
-                if self.spans[sp].lean.len() <= at {
-                    self.spans[sp].lean.resize_with(at + 1, || None);
-                }
-                self.spans[sp].lean[at] = Some(extract);
-            }
-        }
-    }
-
-    /// What `unit` was rendered as: already, or now.
+    /// What `unit` (not a trim) was rendered as: already, or now.
     fn rendered(&mut self, unit: Unit) -> &Extract {
-        if self.slot(unit).is_none() {
-            if let Some(extract) = self.render(unit) {
-                self.keep_rendered(unit, extract);
-            }
-        }
-        self.slot(unit)
-            .expect("every unit but a trim is rendered above")
-    }
-
-    fn slot(&self, unit: Unit) -> Option<&Extract> {
-        match unit {
-            Unit::Trim(_) => None,
-            Unit::Line(k) => self.lines[k].as_ref(),
-            Unit::Run(r) => self.runs[r].rendered.as_ref(),
-            Unit::Merge(g, n) => self.groups[g].merges[n - 2].as_ref(),
-            Unit::Terse(g) => self.groups[g].terse.as_ref(),
-            Unit::Digest(sp, n) => self.spans[sp]
-                .digests
-                .iter()
-                .find(|(m, _)| *m == n)
-                .map(|(_, e)| e),
-            Unit::Lean(sp, depth) => self.spans[sp]
-                .lean
-                .get(usize::from(depth))
-                .and_then(Option::as_ref),
-        }
+        let form = Self::form(unit).unwrap_or(Form::Line);
+        let positions = self.positions(unit);
+        self.renders.render(self.s, form, positions)
     }
 
     fn line(&mut self, k: usize) -> &Extract {
@@ -538,7 +514,13 @@ impl<'a> Planner<'a> {
                 let facts = ledger_of(&obs).len();
                 (s[i].trimmed_cost, facts, s[i].trim_loses.clone(), None)
             }
-            rendered => clone_of(self.rendered(rendered)),
+            rendered => {
+                let r = self.rendered(rendered);
+                let (cost, facts, text) = (r.cost, r.facts, r.text.clone());
+                let form = Self::form(rendered).unwrap_or(Form::Line);
+                let lost = lost(s, positions.clone(), form, &text);
+                (cost, facts, lost, Some(text))
+            }
         };
         let estimated = action == StepAction::Ai;
         Some(FitStep {
@@ -555,8 +537,4 @@ impl<'a> Planner<'a> {
             text,
         })
     }
-}
-
-fn clone_of(r: &Extract) -> (u64, usize, Vec<String>, Option<String>) {
-    (r.cost, r.facts, r.lost.clone(), Some(r.text.clone()))
 }

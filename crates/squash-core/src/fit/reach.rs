@@ -3,6 +3,7 @@
 //! least that reaches it.
 
 use super::brief::BRIEF_DEPTHS;
+use super::extracts::Renders;
 use super::level_report::level_reports;
 use super::levels::Unit;
 use super::plan::{FitPlan, Protection};
@@ -37,9 +38,10 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest, workers: usize)
     // Of the plans tried on the way, only one that fits is ever returned, so a layout whose
     // kept messages alone are over the budget is not rendered at all: on a session of
     // thousands of requests, every plan that keeps them all is such a layout.
-    let fitting = |keep, folded| {
+    let mut renders = Renders::default();
+    let mut fitting = |keep, folded| {
         (kept_floor(s, request, keep, folded) <= request.budget)
-            .then(|| plan_keeping(s, request, keep, folded, 0, workers))
+            .then(|| plan_keeping(s, request, (keep, folded, 0), workers, &mut renders))
             .filter(FitPlan::fits)
     };
     let default = request.keep_recent_tokens();
@@ -55,22 +57,25 @@ pub fn plan_summaries(s: &[MessageSummary], request: FitRequest, workers: usize)
     }
     let keep = shares.last().copied().unwrap_or(default);
     let requests = layout(s, keep, request.keep_last, 0).requests;
-    if let Some(plan) = fold_fewest(&|folded| fitting(keep, folded), requests) {
+    if let Some(plan) = fold_fewest(&mut |folded| fitting(keep, folded), requests) {
         return plan;
     }
+    let folded = requests.saturating_sub(1);
     plan_keeping(
         s,
         request,
-        keep,
-        requests.saturating_sub(1),
-        BRIEF_DEPTHS,
+        (keep, folded, BRIEF_DEPTHS),
         workers,
+        &mut renders,
     )
 }
 
 /// The plan that folds the fewest oldest requests into digests (none brief) and fits, of a
 /// thread of `requests`; `None` when even all but the newest folded does not fit.
-fn fold_fewest(fitting: &dyn Fn(usize) -> Option<FitPlan>, requests: usize) -> Option<FitPlan> {
+fn fold_fewest(
+    fitting: &mut dyn FnMut(usize) -> Option<FitPlan>,
+    requests: usize,
+) -> Option<FitPlan> {
     if requests < 2 {
         return None;
     }
@@ -112,17 +117,17 @@ pub(super) fn kept_floor(
 }
 
 /// The plan that keeps the newest steps up to `keep_recent` tokens and the requests but the
-/// oldest `folded`, its digests going at most `deepest` below lean.
+/// oldest `folded`, its digests going at most `deepest` below lean; its extracts taken from
+/// `renders` when another plan of the thread rendered them.
 pub(super) fn plan_keeping(
     s: &[MessageSummary],
     request: FitRequest,
-    keep_recent: u64,
-    folded: usize,
-    deepest: u8,
+    (keep_recent, folded, deepest): (u64, usize, u8),
     workers: usize,
+    renders: &mut Renders,
 ) -> FitPlan {
     let layout = layout(s, keep_recent, request.keep_last, folded);
-    let mut planner = Planner::new(s, &layout, request.strategy, deepest);
+    let mut planner = Planner::new(s, &layout, request.strategy, deepest, renders);
     planner.render_all(workers);
     let tokens_before = planner.total;
     // A fitted thread says once how to recall what its steps took out.

@@ -4,7 +4,6 @@
 
 use std::ops::Range;
 
-use super::extracts::Extract;
 use super::turns::Layout;
 
 /// Steps in one run's extract at most: small enough that taking one overshoots the budget by
@@ -17,24 +16,16 @@ const MERGE_RUNS: usize = 4;
 pub(crate) struct Run {
     /// Step indexes.
     pub steps: Range<usize>,
-    pub rendered: Option<Extract>,
 }
 
 pub(crate) struct Group {
     /// Run indexes.
     pub runs: Range<usize>,
-    /// Extract merges, by how many runs they merge (index `n - 2`).
-    pub merges: Vec<Option<Extract>>,
-    pub terse: Option<Extract>,
 }
 
 pub(crate) struct Span {
     /// Group indexes.
     pub groups: Range<usize>,
-    /// Digests of the span's first groups, by how many groups they cover.
-    pub digests: Vec<(usize, Extract)>,
-    /// The lean digests of the whole span, by depth.
-    pub lean: Vec<Option<Extract>>,
 }
 
 /// How many of a span's first groups its digests cover, smallest first: doubling, so that
@@ -64,24 +55,13 @@ pub(crate) fn partition(layout: &Layout) -> (Vec<Run>, Vec<Group>, Vec<Span>) {
             Some(g) if continues(r) && g.runs.len() < MERGE_RUNS => g.runs.end = r + 1,
             _ => {
                 let g = groups.len();
-                groups.push(Group {
-                    runs: r..r + 1,
-                    merges: Vec::new(),
-                    terse: None,
-                });
+                groups.push(Group { runs: r..r + 1 });
                 match spans.last_mut() {
                     Some(span) if continues(r) => span.groups.end = g + 1,
-                    _ => spans.push(Span {
-                        groups: g..g + 1,
-                        digests: Vec::new(),
-                        lean: Vec::new(),
-                    }),
+                    _ => spans.push(Span { groups: g..g + 1 }),
                 }
             }
         }
-    }
-    for g in &mut groups {
-        g.merges = (0..g.runs.len().saturating_sub(1)).map(|_| None).collect();
     }
     (runs, groups, spans)
 }
@@ -94,19 +74,13 @@ fn runs_of(layout: &Layout) -> Vec<Run> {
             Some(r) if step.removable && r.len() < RUN_STEPS => r.end = k + 1,
             _ => {
                 if let Some(r) = open.take() {
-                    runs.push(Run {
-                        steps: r,
-                        rendered: None,
-                    });
+                    runs.push(Run { steps: r });
                 }
                 open = step.removable.then_some(k..k + 1);
             }
         }
     }
-    runs.extend(open.map(|r| Run {
-        steps: r,
-        rendered: None,
-    }));
+    runs.extend(open.map(|steps| Run { steps }));
     runs
 }
 

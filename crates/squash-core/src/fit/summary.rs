@@ -5,9 +5,7 @@
 //! feed it; a message's content is needed again only when a step that trims it is applied.
 
 use crate::ids::MessageId;
-use crate::ledger::{
-    check_facts, ledger_of, observe_thread, typed_text, FactKind, Observation, Observer,
-};
+use crate::ledger::{check_facts, ledger_of, typed_text, FactKind, Observation, Observer};
 use crate::message::{ContentItem, Instruction, Message, Role};
 use crate::parallel::map_indexed;
 use crate::render::item_text;
@@ -86,6 +84,30 @@ impl Summarizer {
         self.summaries.push(own.into_summary(message, observations));
     }
 
+    /// The next messages of the thread, whose tokens are `costs` (as a store keeps them;
+    /// estimated where missing): the work of each message — its trimmed form, what that
+    /// loses — spread over `workers` threads, what they tell the ledger observed in thread
+    /// order. The same summaries as pushing each message in turn; a thread read in chunks is
+    /// summarized chunk by chunk, never held whole.
+    pub fn push_chunk(&mut self, messages: &[Message], costs: Option<&[u64]>, workers: usize) {
+        let observed = self.observer.observe_chunk(messages, workers);
+        let own = map_indexed(messages.len(), workers, |i| {
+            let message = &messages[i];
+            let cost = match costs.and_then(|c| c.get(i)) {
+                Some(&cost) => cost,
+                None => content_tokens(message.role, &message.content),
+            };
+            own_part(message, cost, &observed[i])
+        });
+        self.summaries.extend(
+            messages
+                .iter()
+                .zip(observed)
+                .zip(own)
+                .map(|((m, observations), own)| own.into_summary(m, observations)),
+        );
+    }
+
     /// The summaries, with what the calls that never got a result tell added to the message
     /// that made them.
     pub fn finish(mut self) -> Vec<MessageSummary> {
@@ -103,23 +125,9 @@ pub fn summarize_thread(
     costs: Option<&[u64]>,
     workers: usize,
 ) -> Vec<MessageSummary> {
-    let (observed, unanswered) = observe_thread(messages, workers);
-    let own = map_indexed(messages.len(), workers, |i| {
-        let message = &messages[i];
-        let cost = match costs.and_then(|c| c.get(i)) {
-            Some(&cost) => cost,
-            None => content_tokens(message.role, &message.content),
-        };
-        own_part(message, cost, &observed[i])
-    });
-    let mut summaries: Vec<MessageSummary> = messages
-        .iter()
-        .zip(observed)
-        .zip(own)
-        .map(|((m, observations), own)| own.into_summary(m, observations))
-        .collect();
-    attach_unanswered(&mut summaries, unanswered);
-    summaries
+    let mut summarizer = Summarizer::new();
+    summarizer.push_chunk(messages, costs, workers);
+    summarizer.finish()
 }
 
 /// What the calls that never got a result tell, added to the summaries of the messages that

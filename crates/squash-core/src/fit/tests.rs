@@ -1,5 +1,6 @@
 use std::collections::HashMap;
 
+use super::extracts::Renders;
 use super::*;
 use crate::ids::RecallRef;
 use crate::ids::{ConversationId, MessageId};
@@ -622,6 +623,15 @@ fn summarized_side_by_side_the_thread_gets_the_summaries_of_one_message_at_a_tim
         format!("{:?}", summarize_thread(&thread, None, 2)),
         one_at_a_time
     );
+    // Read in chunks (as a store's reader gives a thread), calls answered in a later chunk.
+    for chunk in [1, 7, 50] {
+        let mut summarizer = Summarizer::new();
+        for (messages, costs) in thread.chunks(chunk).zip(costs.chunks(chunk)) {
+            summarizer.push_chunk(messages, Some(costs), 2);
+        }
+        let chunked = format!("{:?}", summarizer.finish());
+        assert_eq!(chunked, one_at_a_time, "chunks of {chunk}");
+    }
 }
 
 #[test]
@@ -670,8 +680,13 @@ fn no_plan_goes_below_what_its_layout_keeps() {
         for keep in [request.keep_recent_tokens(), 0] {
             for folded in 0..7 {
                 let floor = reach::kept_floor(&s, request, keep, folded);
-                let smallest =
-                    reach::plan_keeping(&s, request, keep, folded, brief::BRIEF_DEPTHS, 1);
+                let smallest = reach::plan_keeping(
+                    &s,
+                    request,
+                    (keep, folded, brief::BRIEF_DEPTHS),
+                    1,
+                    &mut Renders::default(),
+                );
                 assert!(
                     floor <= smallest.best_reachable,
                     "keep {keep}, folded {folded}: {floor} > {}",
@@ -679,11 +694,81 @@ fn no_plan_goes_below_what_its_layout_keeps() {
                 );
                 if floor > budget {
                     over += 1;
-                    assert!(!reach::plan_keeping(&s, request, keep, folded, 0, 1).fits());
+                    let rendered = &mut Renders::default();
+                    let plan = reach::plan_keeping(&s, request, (keep, folded, 0), 1, rendered);
+                    assert!(!plan.fits());
                 }
             }
         }
     }
     // Both kinds of layout were met: some over their budget by what they keep, some not.
     assert!((1..3 * 2 * 7).contains(&over), "{over}");
+}
+
+#[test]
+fn a_plan_made_from_the_renders_of_the_reach_s_other_plans_is_the_plan_made_alone() {
+    // The reach tries layouts one after another (the newest steps' share halved, the oldest
+    // requests folded, then brief), each taking the extracts the ones before rendered for the
+    // same messages in the same form: the plan it returns is the plan of its layout made with
+    // nothing rendered before.
+    let module: String = (1..=60).map(|i| format!("pub fn f_{i}() {{}}\n")).collect();
+    let mut thread = requests_reading_modules(8, |r| format!("Look at module_{r}"), &module);
+    let conv = thread[0].conversation_id;
+    for t in 0..40 {
+        let failing = if t % 3 == 0 {
+            "error[E0425]: oops\n"
+        } else {
+            ""
+        };
+        thread.extend(call_and_result(
+            conv,
+            &format!("toolu_late_{t}"),
+            "Bash",
+            serde_json::json!({"command": format!("cargo test part_{}", t % 7)}),
+            format!(
+                "{failing}{}test result: ok. {t} passed",
+                "   Compiling x\n".repeat(30)
+            ),
+        ));
+    }
+    let refs: Vec<&Message> = thread.iter().collect();
+    let s = summarize(&refs);
+    let all = total(&thread);
+    let mut layouts = Vec::new();
+    let nothing = FitRequest::new(0, FitStrategy::Extract);
+    let floor = plan_summaries(&s, nothing, 1).best_reachable;
+    // What the digests reach with all requests but the newest folded, none brief.
+    let folded_floor =
+        reach::plan_keeping(&s, nothing, (0, 8, 0), 1, &mut Renders::default()).best_reachable;
+    for budget in [
+        all / 3,
+        all / 10,
+        folded_floor + 100,
+        folded_floor,
+        floor + 20,
+        floor,
+    ] {
+        let request = FitRequest::new(budget, FitStrategy::Extract);
+        for workers in [1, 2] {
+            let plan = plan_summaries(&s, request, workers);
+            let p = &plan.protection;
+            let (keep, folded) = (p.keep_recent, p.requests_folded);
+            let made_alone = |deepest| {
+                let alone = &mut Renders::default();
+                reach::plan_keeping(&s, request, (keep, folded, deepest), 1, alone)
+            };
+            let deepest = if plan == made_alone(0) {
+                0
+            } else {
+                assert_eq!(plan, made_alone(brief::BRIEF_DEPTHS), "budget {budget}");
+                brief::BRIEF_DEPTHS
+            };
+            layouts.push((keep, folded, deepest));
+        }
+    }
+    layouts.dedup();
+    // The budgets end in layouts of each kind: as kept, folded, brief.
+    assert!(layouts.iter().any(|l| l.1 == 0), "{layouts:?}");
+    assert!(layouts.iter().any(|l| l.1 > 0 && l.2 == 0), "{layouts:?}");
+    assert!(layouts.iter().any(|l| l.2 > 0), "{layouts:?}");
 }

@@ -1,5 +1,7 @@
 //! Checking a summary against the ledger: which facts it states, which terms it invented.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::fact::{Fact, Ledger};
@@ -17,10 +19,21 @@ pub struct FactCheck {
 /// two components, or by its file name when no other path of the ledger has that name).
 pub fn check_facts(ledger: &Ledger, text: &str) -> FactCheck {
     let haystack = normalise(text);
-    let paths: Vec<&str> = ledger.anchors().filter(|a| is_path(a)).collect();
+    // How many of the ledger's path anchors end in each file name: counted once, not once
+    // per path checked (a digest of a long session names thousands of paths).
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for path in ledger.anchors().filter(|a| is_path(a)) {
+        let name = normalise(path)
+            .rsplit(['/', '\\'])
+            .next()
+            .map(str::to_owned);
+        if let Some(name) = name {
+            *names.entry(name).or_default() += 1;
+        }
+    }
     let mut check = FactCheck::default();
     for (i, fact) in ledger.facts.iter().enumerate() {
-        if states(fact, &haystack, &paths) {
+        if states(fact, &haystack, &names) {
             check.kept.push(i);
         } else {
             check.missing.push(i);
@@ -29,16 +42,17 @@ pub fn check_facts(ledger: &Ledger, text: &str) -> FactCheck {
     check
 }
 
-fn states(fact: &Fact, haystack: &str, paths: &[&str]) -> bool {
+fn states(fact: &Fact, haystack: &str, names: &HashMap<String, usize>) -> bool {
     fact.anchors.iter().all(|anchor| {
-        anchor_forms(anchor, paths)
+        anchor_forms(anchor, names)
             .iter()
             .any(|f| haystack.contains(f))
     })
 }
 
-/// The spellings that count for `anchor`.
-fn anchor_forms(anchor: &str, paths: &[&str]) -> Vec<String> {
+/// The spellings that count for `anchor`, of a ledger whose paths end in file names `names`
+/// (with how many end in each).
+fn anchor_forms(anchor: &str, names: &HashMap<String, usize>) -> Vec<String> {
     let full = normalise(anchor);
     let mut forms = vec![full.clone()];
     if !is_path(anchor) {
@@ -49,11 +63,7 @@ fn anchor_forms(anchor: &str, paths: &[&str]) -> Vec<String> {
         forms.push(parts[parts.len() - 2..].join("/"));
     }
     if let Some(name) = parts.last().filter(|n| n.contains('.')) {
-        let same_name = paths
-            .iter()
-            .filter(|p| normalise(p).rsplit(['/', '\\']).next() == Some(name))
-            .count();
-        if same_name <= 1 {
+        if names.get(*name).copied().unwrap_or(0) <= 1 {
             forms.push((*name).to_owned());
         }
     }

@@ -2,6 +2,8 @@
 //! into one fact per command (its runs' outcomes in order) or per run of the same exploratory
 //! command ("`find` ×5 … → 12 files, e.g. …").
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::anchors::anchors_of;
@@ -267,23 +269,29 @@ fn found_in(output: &str, status: Status) -> Option<String> {
 /// command with its outcomes, in the order they were run.
 pub(crate) fn command_facts(runs: &[&CommandObs]) -> Vec<Fact> {
     let mut entries: Vec<Entry<'_>> = Vec::new();
+    // The entry of one command (one member) by its key: there is at most one, since a run of
+    // a key that has one joins it. A span of a long session runs tens of thousands.
+    let mut single: HashMap<&str, usize> = HashMap::new();
     for &run in runs {
         if let Some(last) = entries.last_mut() {
             if run.listing.is_some() && last.groups_with(run) {
+                if last.members.len() == 1 {
+                    single.remove(last.members[0].key.as_str());
+                }
                 last.members.push(run);
                 last.outcomes.push(outcome(run));
                 continue;
             }
         }
-        match entries
-            .iter_mut()
-            .find(|e| e.members.len() == 1 && e.members[0].key == run.key)
-        {
-            Some(entry) => entry.outcomes.push(outcome(run)),
-            None => entries.push(Entry {
-                members: vec![run],
-                outcomes: vec![outcome(run)],
-            }),
+        match single.get(run.key.as_str()) {
+            Some(&at) => entries[at].outcomes.push(outcome(run)),
+            None => {
+                single.insert(&run.key, entries.len());
+                entries.push(Entry {
+                    members: vec![run],
+                    outcomes: vec![outcome(run)],
+                });
+            }
         }
     }
     entries.iter().map(Entry::fact).collect()

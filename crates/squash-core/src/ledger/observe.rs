@@ -184,12 +184,24 @@ pub fn observe_thread(
     workers: usize,
 ) -> (Vec<Vec<Observation>>, Vec<Observation>) {
     let mut observer = Observer::new();
-    let answered: Vec<Vec<(PendingCall, usize)>> =
-        messages.iter().map(|m| observer.pair(m)).collect();
-    let observed = map_indexed(messages.len(), workers, |i| {
-        told(&messages[i], i, &answered[i], Excerpt::Steps)
-    });
+    let observed = observer.observe_chunk(messages, workers);
     (observed, observer.finish())
+}
+
+impl Observer {
+    /// What each of `messages` (the next ones of the sequence) tells, as [`Observer::observe`]
+    /// tells it one at a time: their calls are paired with their results in order, then they
+    /// are observed side by side on `workers` threads. A thread read in chunks is observed
+    /// chunk by chunk.
+    pub fn observe_chunk(&mut self, messages: &[Message], workers: usize) -> Vec<Vec<Observation>> {
+        let first = self.next_index;
+        let answered: Vec<Vec<(PendingCall, usize)>> =
+            messages.iter().map(|m| self.pair(m)).collect();
+        let excerpt = self.excerpt;
+        map_indexed(messages.len(), workers, |i| {
+            told(&messages[i], first + i, &answered[i], excerpt)
+        })
+    }
 }
 
 /// Every observation of `messages` (in thread order), the calls without results last.

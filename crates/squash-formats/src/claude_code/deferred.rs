@@ -1,6 +1,7 @@
 //! The second pass of a streamed read: the messages of a conversation whose content was not
 //! kept, made in chunks by reading their lines again and converting them as the first pass did.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
@@ -163,6 +164,28 @@ impl DeferredMessages {
 
     pub fn is_empty(&self) -> bool {
         self.plans.is_empty()
+    }
+
+    /// Those of these messages whose ids are among `ids`, in the order of `ids` (a thread of
+    /// the conversation), made as these are. Their content counts are not known before they
+    /// are made (the default).
+    pub fn in_order(&self, ids: &[MessageId]) -> DeferredMessages {
+        let at: HashMap<MessageId, usize> = self
+            .plans
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (p.id, k))
+            .collect();
+        let plans = ids
+            .iter()
+            .filter_map(|id| at.get(id).map(|&k| self.plans[k].clone()))
+            .collect();
+        DeferredMessages {
+            source: self.source.clone(),
+            conversation_id: self.conversation_id,
+            plans,
+            counts: ContentCounts::default(),
+        }
     }
 
     /// The messages in order, in chunks of at most `max_messages` messages or about
