@@ -279,7 +279,15 @@ fn claude_line(item: &Value) -> Option<Value> {
 mod tests {
     use serde_json::{json, Value};
 
-    use super::{claude, codex, opencode, opencode_history};
+    use super::{claude, codex, opencode, opencode_history, Cut};
+
+    /// The first content block of each line of a cut's chain, for short asserts.
+    fn first_blocks(cut: &Cut) -> Vec<&Value> {
+        cut.chain
+            .iter()
+            .filter_map(|v| v.pointer("/message/content/0"))
+            .collect()
+    }
 
     fn user(uuid: &str, parent: Option<&str>, text: &str) -> Value {
         json!({"type": "user", "uuid": uuid, "parentUuid": parent, "cwd": "/w",
@@ -333,11 +341,7 @@ mod tests {
         assert_eq!(cut.boundary, 5);
         assert_eq!(cut.summary, "fix it");
         assert_eq!(cut.cwd, "/w");
-        let blocks: Vec<&Value> = cut
-            .chain
-            .iter()
-            .filter_map(|v| v.pointer("/message/content/0"))
-            .collect();
+        let blocks = first_blocks(&cut);
         // The user's words are the scorer's to skip; calls, outputs and patches are read.
         assert_eq!(blocks.len(), 3);
         assert_eq!(blocks[0]["input"]["command"], "cargo test");
@@ -370,11 +374,7 @@ mod tests {
         assert_eq!(cut.boundary, 2);
         assert_eq!(cut.summary, "## Goal\nfix it");
         assert_eq!(cut.cwd, "/w");
-        let blocks: Vec<&Value> = cut
-            .chain
-            .iter()
-            .filter_map(|v| v.pointer("/message/content/0"))
-            .collect();
+        let blocks = first_blocks(&cut);
         assert_eq!(blocks[0]["text"], "Running the tests.");
         assert_eq!(blocks[1]["name"], "Bash");
         assert_eq!(blocks[1]["input"]["command"], "pnpm test");

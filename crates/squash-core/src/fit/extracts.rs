@@ -78,7 +78,7 @@ pub(crate) enum Form {
 }
 
 /// The ledger of the messages at `positions`, from their summaries.
-fn full_ledger(s: &[MessageSummary], positions: std::ops::RangeInclusive<usize>) -> Ledger {
+fn full_ledger(s: &[MessageSummary], positions: RangeInclusive<usize>) -> Ledger {
     let obs: Vec<&Observation> = positions.flat_map(|i| s[i].observations.iter()).collect();
     ledger_of(&obs)
 }
@@ -88,7 +88,7 @@ fn full_ledger(s: &[MessageSummary], positions: std::ops::RangeInclusive<usize>)
 /// missing.
 pub(crate) fn lost(
     s: &[MessageSummary],
-    positions: std::ops::RangeInclusive<usize>,
+    positions: RangeInclusive<usize>,
     form: Form,
     text: &str,
 ) -> Vec<String> {
@@ -118,7 +118,7 @@ fn shortened(full: &Ledger, form: Form) -> Option<Ledger> {
 /// The line of a step, or the extract of a run, from the summaries of `positions`.
 pub(crate) fn extract(
     s: &[MessageSummary],
-    positions: std::ops::RangeInclusive<usize>,
+    positions: RangeInclusive<usize>,
     form: Form,
 ) -> Extract {
     let mut one = extracts(s, positions, &[form]);
@@ -130,7 +130,7 @@ pub(crate) fn extract(
 /// digests at every depth, cover the same messages.
 pub(crate) fn extracts(
     s: &[MessageSummary],
-    positions: std::ops::RangeInclusive<usize>,
+    positions: RangeInclusive<usize>,
     forms: &[Form],
 ) -> Vec<Extract> {
     let full = full_ledger(s, positions.clone());

@@ -82,7 +82,6 @@ pub(crate) fn layout(
         .collect();
     let mut keep = vec![Keep::No; s.len()];
     let first = requests.first().copied().unwrap_or(s.len());
-    let first = first.min(s.len());
     for (k, m) in keep[..first].iter_mut().zip(s) {
         if m.kind != MessageKind::Context {
             *k = Keep::Prelude;

@@ -19,12 +19,12 @@ use crate::Result;
 
 /// How a page's rows become its messages with their token estimates: parsed ([`parsed`]) or
 /// as stored ([`stored`]).
-pub(super) type PageRow<M> = fn(&Row<'_>) -> Result<(M, u64)>;
+pub(super) type MakeMessage<M> = fn(&Row<'_>) -> Result<(M, u64)>;
 
 pub(super) fn thread_page<M>(
     tx: &Transaction<'_>,
     request: &PageRequest,
-    row: PageRow<M>,
+    make: MakeMessage<M>,
 ) -> Result<ThreadPage<M>> {
     let key = key_of(tx, request.thread)?;
     let thread = load_thread(tx, key)?;
@@ -34,7 +34,7 @@ pub(super) fn thread_page<M>(
         .transpose()?;
     let range = request.link_range(thread.message_count, anchor);
     let read = match &range {
-        Some(r) => links(tx, key, *r.start(), *r.end(), row)?,
+        Some(r) => links(tx, key, *r.start(), *r.end(), make)?,
         None => (Vec::new(), Vec::new()),
     };
     let tokens = match request.tokens_for(&thread) {
@@ -50,7 +50,7 @@ fn links<M>(
     thread_key: i64,
     first: u64,
     last: u64,
-    row: PageRow<M>,
+    make: MakeMessage<M>,
 ) -> Result<(Vec<M>, Vec<u64>)> {
     let sql = format!(
         "SELECT {}, m.tokens, m.key FROM {} l JOIN messages m ON m.key = l.message_key \
@@ -61,7 +61,7 @@ fn links<M>(
     let (mut messages, mut tokens) = (Vec::new(), Vec::new());
     let range = params![thread_key, first as i64, last as i64];
     fetch::each(tx, &sql, range, |r| {
-        let (message, t) = row(r)?;
+        let (message, t) = make(r)?;
         tokens.push(t);
         messages.push(message);
         Ok(())
