@@ -7,7 +7,7 @@
 //! out, so that any budget down to what stays as it is can be reached.
 
 use std::cmp::Reverse;
-use std::collections::HashSet;
+use std::collections::{BinaryHeap, HashSet};
 
 use crate::ledger::{FactKind, Ledger};
 
@@ -17,7 +17,7 @@ pub(crate) const BRIEF_DEPTHS: u8 = 16;
 const EIGHTHS: u8 = 8;
 
 /// How many of `n` facts a brief digest at `depth` keeps.
-fn kept(n: usize, depth: u8) -> usize {
+pub(crate) fn kept(n: usize, depth: u8) -> usize {
     match depth {
         d if d >= BRIEF_DEPTHS => 0,
         d if d < EIGHTHS => (n * usize::from(EIGHTHS - d)).div_ceil(usize::from(EIGHTHS)),
@@ -27,23 +27,111 @@ fn kept(n: usize, depth: u8) -> usize {
 
 /// What a brief digest at `depth` (1 ..= [`BRIEF_DEPTHS`]) keeps of `lean`.
 pub(crate) fn brief(lean: &Ledger, depth: u8) -> Ledger {
-    let mut others: Vec<usize> = (0..lean.facts.len())
-        .filter(|&i| lean.facts[i].kind != FactKind::File)
-        .collect();
-    let kept = kept(others.len(), depth);
-    // Most telling first; between facts of one rank, the newer (the ledger keeps the
-    // conversation's order within a kind). Each fact ranked once: a digest of a long session
-    // holds a hundred thousand.
-    others.sort_by_cached_key(|&i| (rank(lean, i), Reverse(i)));
-    let keep: HashSet<usize> = others.into_iter().take(kept).collect();
-    let facts = lean
-        .facts
-        .iter()
-        .enumerate()
-        .filter(|(i, f)| f.kind == FactKind::File || keep.contains(i))
-        .map(|(_, f)| f.clone())
-        .collect();
-    Ledger { facts }
+    let ranked = Ranked::new(lean);
+    ranked.keeping(kept(ranked.others(), depth))
+}
+
+/// A lean digest's facts other than the files, most telling first: what any brief digest of
+/// it keeps is a prefix of them. Ranked once, so that the briefs of many sizes of one digest
+/// cost a sort in all.
+pub(crate) struct Ranked<'a> {
+    lean: &'a Ledger,
+    others: Vec<usize>,
+}
+
+impl<'a> Ranked<'a> {
+    pub fn new(lean: &'a Ledger) -> Ranked<'a> {
+        let others: Vec<usize> = (0..lean.facts.len())
+            .filter(|&i| lean.facts[i].kind != FactKind::File)
+            .collect();
+        let terms: Vec<Vec<String>> = others
+            .iter()
+            .map(|&i| lowered(&lean.facts[i].anchors))
+            .collect();
+        let ranks: Vec<u8> = others.iter().map(|&i| rank(lean, i)).collect();
+        // The files are said at every depth: what they name is stated already.
+        let mut stated: HashSet<String> = lean
+            .facts
+            .iter()
+            .filter(|f| f.kind == FactKind::File)
+            .flat_map(|f| lowered(&f.anchors))
+            .collect();
+        let key = |j: usize, stated: &HashSet<String>| {
+            let new = terms[j].iter().filter(|t| !stated.contains(*t)).count();
+            order_key(ranks[j], new, others[j])
+        };
+        // Most telling first, each fact for what it adds to the ones before it: a fact's key
+        // only worsens as others are taken, so a fact whose key still holds when it comes up
+        // is the best left (a lazy greedy: each fact keyed a few times, not once per taken
+        // fact — a digest of a long session holds a hundred thousand).
+        let mut heap: BinaryHeap<Reverse<(OrderKey, usize)>> = (0..others.len())
+            .map(|j| Reverse((key(j, &stated), j)))
+            .collect();
+        let mut order = Vec::with_capacity(others.len());
+        while let Some(Reverse((was, j))) = heap.pop() {
+            let now = key(j, &stated);
+            if now != was {
+                heap.push(Reverse((now, j)));
+                continue;
+            }
+            stated.extend(terms[j].iter().cloned());
+            order.push(others[j]);
+        }
+        Ranked {
+            lean,
+            others: order,
+        }
+    }
+
+    /// How many facts other than the files the lean digest holds.
+    pub fn others(&self) -> usize {
+        self.others.len()
+    }
+
+    /// The brief digest that keeps every file and the `n` most telling other facts, in the
+    /// lean digest's order.
+    pub fn keeping(&self, n: usize) -> Ledger {
+        let keep: HashSet<usize> = self.others.iter().take(n).copied().collect();
+        let facts = self
+            .lean
+            .facts
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| f.kind == FactKind::File || keep.contains(i))
+            .map(|(_, f)| f.clone())
+            .collect();
+        Ledger { facts }
+    }
+}
+
+/// Where a fact goes in a brief digest's order, first first: of what it names, how much no
+/// fact before it named.
+type OrderKey = (u8, Reverse<usize>, u8, Reverse<usize>);
+
+/// The order key of the fact at `i` of rank `rank` that names `new` terms not named before
+/// it: a folded request first (it is said nowhere else); then the facts of the telling kinds
+/// (fixes, errors, decisions, commits, open items) that name something new, by rank; then the
+/// other facts that name something new, those naming most first; last what names nothing new
+/// (an ssh banner each run printed, a run of a command said already), by rank; between equals,
+/// the newer.
+fn order_key(rank: u8, new: usize, i: usize) -> OrderKey {
+    let (tier, most) = match (rank, new) {
+        (0, _) => (0, 0),
+        (_, 0) => (3, 0),
+        (1..=TELLING, _) => (1, 0),
+        (_, new) => (2, new),
+    };
+    (tier, Reverse(most), rank, Reverse(i))
+}
+
+/// The last rank of the telling kinds (see [`rank`]).
+const TELLING: u8 = 5;
+
+fn lowered(anchors: &[String]) -> Vec<String> {
+    let mut terms: Vec<String> = anchors.iter().map(|a| a.to_lowercase()).collect();
+    terms.sort_unstable();
+    terms.dedup();
+    terms
 }
 
 /// How telling a fact is, lowest first: what was asked (a folded request is said nowhere
@@ -137,6 +225,35 @@ mod tests {
         assert_eq!(
             counts,
             [8750, 7500, 6250, 5000, 3750, 2500, 1250, 625, 313, 157, 79, 40, 20, 10, 5, 0]
+        );
+    }
+
+    #[test]
+    fn a_fact_that_names_nothing_new_goes_after_one_that_does() {
+        let run = |text: &str, anchors: &[&str]| Fact {
+            anchors: anchors.iter().map(|a| (*a).to_owned()).collect(),
+            ..fact(FactKind::Command, text)
+        };
+        let lean = Ledger {
+            facts: vec![
+                run(
+                    "`ssh a 'redis-cli ping'` → ok: Ubuntu 24.04",
+                    &["ssh", "24.04"],
+                ),
+                run("`ssh a 'ss -ltn'` → ok: Ubuntu 24.04", &["ssh", "24.04"]),
+                Fact {
+                    anchors: vec!["0.0.0.0:6379".to_owned()],
+                    ..fact(FactKind::Value, "Redis listens on 0.0.0.0:6379")
+                },
+            ],
+        };
+        // Two of three: the second run's banner says nothing the first did not.
+        assert_eq!(
+            texts(&brief(&lean, 3)),
+            [
+                "`ssh a 'ss -ltn'` → ok: Ubuntu 24.04",
+                "Redis listens on 0.0.0.0:6379"
+            ]
         );
     }
 

@@ -12,7 +12,7 @@ use crate::message::{ContentItem, Role};
 use crate::text::patterns;
 use crate::tokens::content_tokens;
 
-use super::brief::brief;
+use super::brief::{brief, kept, Ranked};
 use super::summary::MessageSummary;
 
 /// A line or an extract, with its price. What it no longer states is checked only for the
@@ -75,6 +75,9 @@ pub(crate) enum Form {
     /// reach; below it (depth 1 ..= [`super::brief::BRIEF_DEPTHS`]), the same cut down to the
     /// facts that tell most ([`brief`]).
     Lean(u8),
+    /// A brief digest that keeps every file and `others` of the other facts, the most telling:
+    /// the room a depth leaves under the budget, filled ([`fuller_brief`]).
+    Brief { others: usize },
 }
 
 /// The ledger of the messages at `positions`, from their summaries.
@@ -112,6 +115,7 @@ fn shortened(full: &Ledger, form: Form) -> Option<Ledger> {
         Form::Digest => Some(digest(full, Looks::Listed)),
         Form::Lean(0) => Some(lean(full)),
         Form::Lean(depth) => Some(brief(&lean(full), depth)),
+        Form::Brief { others } => Some(Ranked::new(&lean(full)).keeping(others)),
     }
 }
 
@@ -138,12 +142,15 @@ pub(crate) fn extracts(
     let mut lean_of_full: Option<Ledger> = None;
     let mut out = Vec::with_capacity(forms.len());
     for &form in forms {
-        if matches!(form, Form::Lean(_)) && lean_of_full.is_none() {
+        if matches!(form, Form::Lean(_) | Form::Brief { .. }) && lean_of_full.is_none() {
             lean_of_full = Some(lean(&full));
         }
         let other = match form {
             Form::Lean(0) => None,
             Form::Lean(depth) => lean_of_full.as_ref().map(|l| brief(l, depth)),
+            Form::Brief { others } => lean_of_full
+                .as_ref()
+                .map(|l| Ranked::new(l).keeping(others)),
             form => shortened(&full, form),
         };
         let ledger = match (form, &other, &lean_of_full) {
@@ -151,18 +158,61 @@ pub(crate) fn extracts(
             (Form::Lean(_), None, Some(lean)) => lean,
             _ => &full,
         };
-        let text = extract_text(ledger, form, &leads);
-        out.push(Extract {
-            // The reference the applied text ends with is priced in, so that the plan holds.
-            cost: content_tokens(
-                Role::Assistant,
-                &[ContentItem::text_for(Role::Assistant, text.as_str())],
-            ) + crate::recall::mark_tokens(),
-            facts: full.len(),
-            text,
-        });
+        out.push(priced(extract_text(ledger, form, &leads), full.len()));
     }
     out
+}
+
+/// An extract of `text`, written from a ledger of `facts`, with its price.
+fn priced(text: String, facts: usize) -> Extract {
+    Extract {
+        // The reference the applied text ends with is priced in, so that the plan holds.
+        cost: content_tokens(
+            Role::Assistant,
+            &[ContentItem::text_for(Role::Assistant, text.as_str())],
+        ) + crate::recall::mark_tokens(),
+        facts,
+        text,
+    }
+}
+
+/// The brief digest of the messages at `positions` that keeps the most of its facts other than
+/// the files — more than `depth` keeps, fewer than the depth above it — within `cost` tokens,
+/// with how many it keeps; `None` when none of those sizes is within it. A depth keeps an
+/// eighth fewer facts than the one above, or half as many, so the step that reached the budget
+/// may leave much of it unused: this is what fills it.
+pub(crate) fn fuller_brief(
+    s: &[MessageSummary],
+    positions: RangeInclusive<usize>,
+    depth: u8,
+    cost: u64,
+) -> Option<(usize, Extract)> {
+    let full = full_ledger(s, positions.clone());
+    let leads: Vec<&str> = positions.filter_map(|i| s[i].lead.as_deref()).collect();
+    let lean = lean(&full);
+    let ranked = Ranked::new(&lean);
+    let n = ranked.others();
+    let render = |others: usize| {
+        let form = Form::Brief { others };
+        priced(
+            extract_text(&ranked.keeping(others), form, &leads),
+            full.len(),
+        )
+    };
+    // More facts never cost fewer tokens: the most that fit are found by halving.
+    let (mut lo, mut hi) = (kept(n, depth), kept(n, depth.saturating_sub(1)));
+    let mut found = None;
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        let extract = render(mid);
+        if extract.cost <= cost {
+            lo = mid;
+            found = Some((mid, extract));
+        } else {
+            hi = mid;
+        }
+    }
+    found
 }
 
 /// The text of an extract in `form` written from `ledger`, of messages whose first sentences
@@ -173,7 +223,7 @@ fn extract_text(ledger: &Ledger, form: Form, leads: &[&str]) -> String {
             (_, []) => "(reasoning, no facts)".to_owned(),
             (Form::Line, _) => leads.join(" "),
             // A terse extract of nothing but narration says only that much.
-            (Form::Terse | Form::Digest | Form::Lean(_), _) => {
+            (Form::Terse | Form::Digest | Form::Lean(_) | Form::Brief { .. }, _) => {
                 format!("({} messages without facts)", leads.len())
             }
             (Form::Run, _) => leads
@@ -190,7 +240,9 @@ fn extract_text(ledger: &Ledger, form: Form, leads: &[&str]) -> String {
             .map(|f| f.text.as_str())
             .collect::<Vec<_>>()
             .join("; "),
-        Form::Run | Form::Terse | Form::Digest | Form::Lean(_) => run_text(ledger),
+        Form::Run | Form::Terse | Form::Digest | Form::Lean(_) | Form::Brief { .. } => {
+            run_text(ledger)
+        }
     }
 }
 

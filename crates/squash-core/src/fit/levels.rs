@@ -117,6 +117,9 @@ pub(crate) enum Unit {
     /// Replace a whole span by its lean digest at a depth (0: lean; 1 ..= `BRIEF_DEPTHS`:
     /// brief).
     Lean(usize, u8),
+    /// Replace a whole span by the brief digest that keeps this many of its facts other than
+    /// the files: the fill of the room its depth left ([`super::extracts::fuller_brief`]).
+    Brief(usize, usize),
 }
 
 impl Unit {
@@ -128,7 +131,7 @@ impl Unit {
             Unit::Merge(..) => 4,
             Unit::Terse(_) => 5,
             Unit::Digest(..) => 6,
-            Unit::Lean(..) => 7,
+            Unit::Lean(..) | Unit::Brief(..) => 7,
         }
     }
 }

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::extracts::{lost, Extract, Form, Renders};
+use super::extracts::{fuller_brief, lost, Extract, Form, Renders};
 use super::levels::{degrade_order, Degradable, FitStrategy, StepAction, Unit};
 use super::runs::{partition, Group, Run, Span};
 use super::step::FitStep;
@@ -55,6 +55,9 @@ pub(crate) struct Planner<'a> {
     /// of the whole is (0: not; depth + 1).
     digested: Vec<usize>,
     leaned: Vec<u8>,
+    /// Per span: how many of its facts other than the files its brief digest keeps, when the
+    /// room its depth left is filled ([`Planner::fill`]).
+    briefed: Vec<Option<usize>>,
     applied: Vec<Applied>,
     /// The first unit [`Planner::degrade`] has not looked at.
     cursor: usize,
@@ -112,6 +115,7 @@ impl<'a> Planner<'a> {
             group_of,
             digested: vec![0; spans.len()],
             leaned: vec![0; spans.len()],
+            briefed: vec![None; spans.len()],
             spans,
             span_of,
             applied: Vec::new(),
@@ -128,6 +132,7 @@ impl<'a> Planner<'a> {
         self.tersed.fill(false);
         self.digested.fill(0);
         self.leaned.fill(0);
+        self.briefed.fill(None);
         self.applied.clear();
         self.cursor = 0;
     }
@@ -181,6 +186,11 @@ impl<'a> Planner<'a> {
                     let all = self.spans[sp].groups.len();
                     (self.span_cost(sp, all), self.lean(sp, depth).cost)
                 }
+                Unit::Brief(sp, others) => {
+                    let all = self.spans[sp].groups.len();
+                    let cost = self.rendered(Unit::Brief(sp, others)).cost;
+                    (self.span_cost(sp, all), cost)
+                }
             };
             let saved = now.saturating_sub(after);
             if saved == 0 {
@@ -232,6 +242,33 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// Fills the room the budget still has with more of the facts of the brief digest that
+    /// reached it: the newest brief step taken and not given back goes as far as the room
+    /// allows towards the depth above it.
+    pub fn fill(&mut self, budget: u64) {
+        let room = budget.saturating_sub(self.total);
+        let newest = self.applied.iter().rev().find_map(|a| match a.unit {
+            Unit::Lean(sp, depth) if depth > 0 && !a.given_back && !self.superseded(a.unit) => {
+                Some((sp, depth))
+            }
+            _ => None,
+        });
+        let Some((sp, depth)) = newest else {
+            return;
+        };
+        let now = self.lean(sp, depth).cost;
+        let positions = self.positions(Unit::Lean(sp, depth));
+        let Some((others, extract)) = fuller_brief(self.s, positions.clone(), depth, now + room)
+        else {
+            return;
+        };
+        let unit = Unit::Brief(sp, others);
+        self.total = self.total - now + extract.cost;
+        self.renders
+            .insert(Form::Brief { others }, &positions, extract);
+        self.set(unit, true, 0);
+    }
+
     fn digest_covers(&self, g: usize) -> bool {
         let sp = self.span_of[g];
         self.leaned[sp] > 0 || g < self.spans[sp].groups.start + self.digested[sp]
@@ -256,6 +293,7 @@ impl<'a> Planner<'a> {
             Unit::Terse(g) => self.digest_covers(g),
             Unit::Digest(sp, n) => self.leaned[sp] > 0 || self.digested[sp] > n,
             Unit::Lean(sp, depth) => self.leaned[sp] > depth + 1,
+            Unit::Brief(sp, others) => self.briefed[sp] != Some(others),
         }
     }
 
@@ -274,6 +312,7 @@ impl<'a> Planner<'a> {
                     u8::try_from(before).unwrap_or(0)
                 }
             }
+            Unit::Brief(sp, others) => self.briefed[sp] = on.then_some(others),
         }
     }
 
@@ -320,6 +359,9 @@ impl<'a> Planner<'a> {
 
     /// What the first `n` groups of span `sp` cost now.
     fn span_cost(&mut self, sp: usize, n: usize) -> u64 {
+        if let Some(others) = self.briefed[sp] {
+            return self.rendered(Unit::Brief(sp, others)).cost;
+        }
         if let Some(depth) = self.leaned[sp].checked_sub(1) {
             return self.lean(sp, depth).cost;
         }
@@ -349,6 +391,7 @@ impl<'a> Planner<'a> {
             Unit::Terse(_) => Form::Terse,
             Unit::Digest(..) => Form::Digest,
             Unit::Lean(_, depth) => Form::Lean(depth),
+            Unit::Brief(_, others) => Form::Brief { others },
         })
     }
 
@@ -364,7 +407,9 @@ impl<'a> Planner<'a> {
             }
             Unit::Terse(g) => self.positions_of_runs(self.groups[g].runs.clone()),
             Unit::Digest(sp, n) => self.positions_of_groups(sp, n),
-            Unit::Lean(sp, _) => self.positions_of_groups(sp, self.spans[sp].groups.len()),
+            Unit::Lean(sp, _) | Unit::Brief(sp, _) => {
+                self.positions_of_groups(sp, self.spans[sp].groups.len())
+            }
         }
     }
 
@@ -456,7 +501,9 @@ impl<'a> Planner<'a> {
     pub fn steps(&mut self) -> Vec<FitStep> {
         let mut out = Vec::new();
         for sp in 0..self.spans.len() {
-            if let Some(depth) = self.leaned[sp].checked_sub(1) {
+            if let Some(others) = self.briefed[sp] {
+                out.extend(self.unit_step(Unit::Brief(sp, others)));
+            } else if let Some(depth) = self.leaned[sp].checked_sub(1) {
                 out.extend(self.unit_step(Unit::Lean(sp, depth)));
             } else if self.digested[sp] > 0 {
                 out.extend(self.unit_step(Unit::Digest(sp, self.digested[sp])));
@@ -502,7 +549,7 @@ impl<'a> Planner<'a> {
             Unit::Trim(_) => StepAction::Trim,
             Unit::Line(_) => StepAction::Line,
             Unit::Run(_) | Unit::Merge(..) | Unit::Terse(_) => squash,
-            Unit::Digest(..) | Unit::Lean(..) => StepAction::Digest,
+            Unit::Digest(..) | Unit::Lean(..) | Unit::Brief(..) => StepAction::Digest,
         };
         let positions = self.positions(unit);
         let s = self.s;

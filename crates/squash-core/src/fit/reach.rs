@@ -147,6 +147,7 @@ pub(super) fn plan_keeping(
         planner.reset(tokens_before);
         planner.degrade(budget);
         planner.give_back(budget);
+        planner.fill(budget);
     }
     let steps = planner.steps();
     let recall_note_tokens = if steps.is_empty() { 0 } else { how };

@@ -532,13 +532,12 @@ fn the_oldest_requests_join_a_digest_only_when_nothing_else_reaches_the_budget()
     assert!(text.contains("/w/src/module_0.rs"), "{text}");
 }
 
-#[test]
-fn below_every_digest_the_digest_goes_brief_keeping_every_file_and_the_fix() {
-    // One request, then forty steps, each reading its own file and running its own tests;
-    // one run fails and the next edit fixes it.
+/// One request, then `n` steps, each reading its own file and running its own tests; the run
+/// of step 20 fails and the next edit fixes it.
+fn files_and_runs(n: usize) -> Vec<Message> {
     let mut thread = session(0, 0);
     let conv = thread[0].conversation_id;
-    for t in 0..40 {
+    for t in 0..n {
         thread.extend(call_and_result(
             conv,
             &format!("toolu_r{t}"),
@@ -559,6 +558,12 @@ fn below_every_digest_the_digest_goes_brief_keeping_every_file_and_the_fix() {
             output,
         ));
     }
+    thread
+}
+
+#[test]
+fn below_every_digest_the_digest_goes_brief_keeping_every_file_and_the_fix() {
+    let thread = files_and_runs(40);
     let floor = plan(&thread, 0, FitStrategy::Extract);
     // The smallest keeps every file and no run.
     let smallest: String = of_action(&floor, StepAction::Digest)
@@ -597,6 +602,28 @@ fn below_every_digest_the_digest_goes_brief_keeping_every_file_and_the_fix() {
     assert!(0 < runs && runs < 41, "{runs}: {text}");
 }
 
+#[test]
+fn a_brief_digest_fills_the_room_its_depth_leaves() {
+    // A depth keeps an eighth fewer of the runs, or half as many, than the one above: without
+    // filling, a budget between two depths lands at the lower one.
+    let thread = files_and_runs(120);
+    let floor = plan(&thread, 0, FitStrategy::Extract);
+    let mut widest = 0;
+    for budget in (floor.best_reachable..floor.best_reachable + 1_500).step_by(37) {
+        let p = plan(&thread, budget, FitStrategy::Extract);
+        assert!(p.fits(), "{} > {budget}", p.tokens_after);
+        let (after, real) = applied(&thread, &p);
+        assert_priced(real, &p);
+        let text: String = after.iter().map(crate::render::message_text).collect();
+        // Brief: some of the runs said, not all.
+        let runs = text.matches("cargo test").count();
+        if 0 < runs && runs < 120 {
+            widest = widest.max(budget - p.tokens_after);
+        }
+    }
+    // One run's line is about twenty tokens; a depth of 120 runs is fifteen of them.
+    assert!(widest <= 40, "{widest} tokens of a budget left unused");
+}
 #[test]
 fn summarized_side_by_side_the_thread_gets_the_summaries_of_one_message_at_a_time() {
     // Long enough that the messages are shared among the threads, with calls whose results

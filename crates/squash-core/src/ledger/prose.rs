@@ -242,6 +242,11 @@ fn is_prose_sentence(sentence: &str) -> bool {
     plain >= 5 && plain * 10 >= words.len() * 7
 }
 
+/// Whether a sentence states a decision: "Which approach would you prefer?" asks for one.
+fn is_decision(sentence: &str) -> bool {
+    DECISION.is_match(sentence) && !sentence.trim_end().ends_with('?')
+}
+
 /// A sentence as a fact line: cut where a clause ends when that keeps every anchor, else at a
 /// word, else twice as long, so that the line states its own fact.
 fn statement_text(sentence: &str, anchors: &[String]) -> String {
@@ -283,7 +288,7 @@ pub(crate) fn prose_of(message: &Message, excerpt: Excerpt) -> Option<ProseObs> 
         retracts |= excerpt == Excerpt::Selection
             && RETRACTION.is_match(&sentence)
             && !sentence.to_lowercase().contains("vergiss nicht");
-        let decision = DECISION.is_match(&sentence);
+        let decision = is_decision(&sentence);
         if !decision && NARRATION.is_match(&sentence) {
             continue;
         }
@@ -402,6 +407,13 @@ mod tests {
         }
         assert!(!NARRATION.is_match("Line 42 assigns a &str to a String."));
         assert!(!NARRATION.is_match("Now 4 tests pass!"));
+    }
+
+    #[test]
+    fn a_question_is_not_a_decision() {
+        assert!(is_decision("Switched to SSE instead of chunked NDJSON."));
+        assert!(!is_decision("Which approach would you prefer?"));
+        assert!(!is_decision("Should we switch to SSE instead? "));
     }
 
     #[test]
