@@ -234,16 +234,48 @@ fn extract_text(ledger: &Ledger, form: Form, leads: &[&str]) -> String {
         };
     }
     match form {
-        Form::Line => ledger
-            .facts
-            .iter()
-            .map(|f| f.text.as_str())
-            .collect::<Vec<_>>()
-            .join("; "),
+        Form::Line => line_text(ledger),
         Form::Run | Form::Terse | Form::Digest | Form::Lean(_) | Form::Brief { .. } => {
             run_text(ledger)
         }
     }
+}
+
+/// A step's facts on one line, each command once: the error a failed run printed follows its
+/// run ("Ran `make` → failed (exit 2): missing separator"), where it named the command again.
+fn line_text(ledger: &Ledger) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for f in &ledger.facts {
+        let joined = f.kind == FactKind::Error
+            && f.text.split_once(" failed: ").is_some_and(|(what, said)| {
+                let Some(run) = parts.iter_mut().find(|p| runs(p, what)) else {
+                    return false;
+                };
+                // "Exit code 124" says no more than the run's "(exit 124)".
+                if !said.starts_with("Exit code") {
+                    run.push_str(": ");
+                    run.push_str(said);
+                }
+                true
+            });
+        if !joined {
+            parts.push(f.text.clone());
+        }
+    }
+    parts.join("; ")
+}
+
+/// Whether the run fact `part` ("Ran `cargo test 2>&1`… → failed") is of the command an error
+/// names as `what` (`` `cargo test`… ``, its plumbing left out).
+fn runs(part: &str, what: &str) -> bool {
+    let Some(rest) = part.strip_prefix("Ran `") else {
+        return false;
+    };
+    let Some((display, _)) = rest.split_once('`') else {
+        return false;
+    };
+    let key = crate::ledger::command_key(display);
+    what.trim_end_matches('…').trim_matches('`') == key && part.contains("failed")
 }
 
 /// What a terse extract keeps of `ledger` (see [`Form::Terse`]).
@@ -512,6 +544,20 @@ mod tests {
             out.push(Message::new_unchecked(conv, Role::User, vec![result]));
         }
         out
+    }
+
+    #[test]
+    fn a_failed_step_s_line_names_its_command_once_with_what_it_printed() {
+        let thread = runs(&[(
+            "cargo build 2>&1",
+            "error[E0425]: cannot find value `x` in this scope\nProcess exited with code 101",
+        )]);
+        let refs: Vec<&Message> = thread.iter().collect();
+        let s = summarize(&refs);
+        let line = extract(&s, 0..=1, Form::Line).text;
+        assert_eq!(line.matches("cargo build").count(), 1, "{line}");
+        assert!(line.contains("E0425"), "{line}");
+        assert!(line.contains("failed"), "{line}");
     }
 
     #[test]
