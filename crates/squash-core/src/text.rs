@@ -203,6 +203,17 @@ pub(crate) fn clauses(sentence: &str) -> Vec<&str> {
     out
 }
 
+/// A tool's output without its terminal escapes (colours, cursor moves): a log printed in
+/// colour spells `ERROR` as `\x1b[31mERROR\x1b[39m`, which no reader of the text wants and no
+/// search for the word finds.
+pub(crate) fn without_escapes(s: String) -> String {
+    if s.contains('\x1b') {
+        strip_ansi_escapes::strip_str(&s)
+    } else {
+        s
+    }
+}
+
 /// `s` with every run of white space (line breaks too) as one space, and none at its ends.
 pub(crate) fn single_spaced(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -243,6 +254,16 @@ fn push_sentence(out: &mut Vec<(String, bool)>, s: &str) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_coloured_log_reads_as_its_words() {
+        let log = "\x1b[31m[Nest] 72563  - \x1b[39m02/13/2026 \x1b[31m  ERROR\x1b[39m connect ECONNREFUSED";
+        assert_eq!(
+            super::without_escapes(log.to_owned()),
+            "[Nest] 72563  - 02/13/2026   ERROR connect ECONNREFUSED"
+        );
+        assert_eq!(super::without_escapes("plain".to_owned()), "plain");
+    }
+
     use super::*;
 
     #[test]

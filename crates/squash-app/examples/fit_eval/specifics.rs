@@ -5,7 +5,8 @@
 //! (and the first line of every failed tool call); a file's content read back is not an error. A specific survives
 //! when its exact string (whitespace collapsed; a number as a whole word) is in the text a model
 //! would read of the fitted thread; the lenient score also takes a path relative to the
-//! session's working directory (the agent's own summary writes them so).
+//! session's working directory (the agent's own summary writes them so). Outputs are read as a
+//! terminal shows them, without their colour escapes, on both sides.
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -107,7 +108,10 @@ pub fn of_history(chain: &[Value], cwd: &str) -> Vec<Specific> {
                         .map_or("", String::as_str);
                     let failed = block["is_error"] == true;
                     output(
-                        &squash_testkit::content_text(&block["content"], "\n"),
+                        &strip_ansi_escapes::strip_str(squash_testkit::content_text(
+                            &block["content"],
+                            "\n",
+                        )),
                         tool,
                         failed,
                         &mut out,
@@ -263,7 +267,7 @@ pub fn visible_text(messages: &[Message]) -> String {
                 ContentItem::ToolResult { result, .. } => {
                     for r in result {
                         if let ToolResultData::Text { text } = r {
-                            out.push_str(text);
+                            out.push_str(&strip_ansi_escapes::strip_str(text));
                             out.push('\n');
                         }
                     }

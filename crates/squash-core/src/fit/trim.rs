@@ -88,7 +88,8 @@ fn trim_item(item: &ContentItem, role: Role, mark: Option<&Mark>) -> Option<Cont
             result,
             is_error,
         } => {
-            let trimmed = trim_text(&output_text(result), *is_error, mark)?;
+            let output = crate::text::without_escapes(output_text(result));
+            let trimmed = trim_text(&output, *is_error, mark)?;
             let mut kept: Vec<ToolResultData> = vec![ToolResultData::Text { text: trimmed }];
             kept.extend(
                 result

@@ -166,7 +166,7 @@ fn told(
         {
             let outcome = ToolOutcome {
                 source: message.id,
-                text: output_text(result),
+                text: crate::text::without_escapes(output_text(result)),
                 is_error: *is_error,
             };
             out.extend(observe_use(call, Some(outcome)));
