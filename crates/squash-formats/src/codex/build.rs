@@ -153,19 +153,27 @@ fn is_context(m: &Message) -> bool {
 
 /// Context Codex puts in user and developer messages itself, not what the person typed: the
 /// session's environment, the project's instructions, and its own instructions (sandbox
-/// permissions, collaboration mode, apps, skills, plugins), which it writes again at the
-/// start of every session.
+/// permissions, the desktop app's context, collaboration mode, apps, skills, plugins, how to
+/// use its memory and the memory's summary), which it writes again at the start of every
+/// session.
 pub(super) fn is_injected(text: &str) -> bool {
     const OPENINGS: &[&str] = &[
         "<environment_context>",
         "<user_instructions>",
         "# AGENTS.md",
         "<permissions instructions>",
+        "<app-context>",
         "<collaboration_mode>",
         "<apps_instructions>",
         "<skills_instructions>",
         "<plugins_instructions>",
     ];
     let t = text.trim_start();
-    OPENINGS.iter().any(|o| t.starts_with(o))
+    OPENINGS.iter().any(|o| t.starts_with(o)) || is_memory_instructions(t)
+}
+
+/// Codex's instructions on its memory folder, with the folder's summary: its own template
+/// (`## Memory`, then the summary between its markers), not a note of a person's.
+fn is_memory_instructions(text: &str) -> bool {
+    text.starts_with("## Memory") && text.contains("========= MEMORY_SUMMARY BEGINS =========")
 }

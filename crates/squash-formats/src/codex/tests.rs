@@ -283,7 +283,8 @@ fn bare_lines_of_a_current_rollout_or_another_tool_are_no_items() {
 fn codex_own_instructions_are_marked_as_its_own_and_a_developer_note_is_not() {
     let lines = [
         r#"{"timestamp":"2026-04-01T12:00:00Z","type":"session_meta","payload":{"id":"abc","cwd":"/w"}}"#,
-        r#"{"timestamp":"2026-04-01T12:00:01Z","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"<permissions instructions>\nsandbox\n</permissions instructions>"},{"type":"input_text","text":"<skills_instructions>\n## Skills\n</skills_instructions>"}]}}"#,
+        r###"{"timestamp":"2026-04-01T12:00:01Z","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"<permissions instructions>\nsandbox\n</permissions instructions>"},{"type":"input_text","text":"<skills_instructions>\n## Skills\n</skills_instructions>"},{"type":"input_text","text":"<app-context>\n# Codex desktop context\n</app-context>"},{"type":"input_text","text":"## Memory\n\nYou have access to a memory folder.\n\n========= MEMORY_SUMMARY BEGINS =========\nnone\n========= MEMORY_SUMMARY ENDS ========="}]}}"###,
+        r###"{"timestamp":"2026-04-01T12:00:01Z","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"## Memory\n\nKeep notes short."}]}}"###,
         r#"{"timestamp":"2026-04-01T12:00:02Z","type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"Answer in French."}]}}"#,
         r#"{"timestamp":"2026-04-01T12:00:03Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"fix it"}]}}"#,
     ]
@@ -295,12 +296,14 @@ fn codex_own_instructions_are_marked_as_its_own_and_a_developer_note_is_not() {
         .iter()
         .map(|m| (m.role, m.written_by_agent()))
         .collect();
-    // Codex writes its permissions and skills again in every session; an instruction a person
-    // gave the model as a developer message is theirs.
+    // Codex writes its permissions, skills, the desktop app's context and its memory's
+    // instructions again in every session; an instruction a person gave the model as a
+    // developer message is theirs, whatever its heading.
     assert_eq!(
         by_agent,
         [
             (Role::System, true),
+            (Role::System, false),
             (Role::System, false),
             (Role::User, false)
         ]
