@@ -45,6 +45,8 @@ patterns! {
     DEFINITION = r"^\s*(?:(?:pub(?:\([a-z]+\))?|export|public|private|static|async|def)\s+)*(?:def|fn|class|struct|enum|trait|interface|function|func|type|impl)\s+[A-Za-z_]|(?i)^\s*create\s+(?:unique\s+)?(?:index|table|view|function|trigger|type)(?-u:\b)";
     /// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
     /// is …", "the average distance is 1/3").
+    /// A markdown link to a local file: `[stroke-canvas.js](/Users/me/app/public/js/stroke-canvas.js)`.
+    LOCAL_LINK = r"\[([^\]\n]+)\]\(((?:/|\./|~/|file://)[^)\s]*)\)";
     VERDICT = r"(?i)(?-u:\b)(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)(?-u:\b)|[=≈]";
 }
 
@@ -242,6 +244,27 @@ fn is_prose_sentence(sentence: &str) -> bool {
     plain >= 5 && plain * 10 >= words.len() * 7
 }
 
+/// `sentence` with each markdown link to a local file said by its label, when the label names
+/// the file the link does (Codex links every file it mentions by its absolute path: a path the
+/// files' section says once, and twenty tokens in each sentence that names the file).
+fn without_local_links(sentence: &str) -> String {
+    if !sentence.contains("](") {
+        return sentence.to_owned();
+    }
+    LOCAL_LINK
+        .replace_all(sentence, |caps: &regex::Captures<'_>| {
+            let (label, target) = (&caps[1], &caps[2]);
+            let path = target.split(['#', '?']).next().unwrap_or(target);
+            let named = label.trim_matches('`');
+            if !named.is_empty() && path.ends_with(named) {
+                label.to_owned()
+            } else {
+                caps[0].to_owned()
+            }
+        })
+        .into_owned()
+}
+
 /// Whether a sentence states a decision: "Which approach would you prefer?" asks for one.
 fn is_decision(sentence: &str) -> bool {
     DECISION.is_match(sentence) && !sentence.trim_end().ends_with('?')
@@ -284,6 +307,7 @@ pub(crate) fn prose_of(message: &Message, excerpt: Excerpt) -> Option<ProseObs> 
     let (mut facts, mut words_only) = (0, 0);
     let mut retracts = false;
     for (sentence, point) in sentences_and_points(&prose) {
+        let sentence = without_local_links(&sentence);
         // A fit's steps keep their history as it was told (`Excerpt::Steps`).
         retracts |= excerpt == Excerpt::Selection
             && RETRACTION.is_match(&sentence)
@@ -407,6 +431,18 @@ mod tests {
         }
         assert!(!NARRATION.is_match("Line 42 assigns a &str to a String."));
         assert!(!NARRATION.is_match("Now 4 tests pass!"));
+    }
+
+    #[test]
+    fn a_link_to_a_local_file_is_said_by_its_label() {
+        assert_eq!(
+            without_local_links(
+                "Captured in [stroke-canvas.js](/Users/me/app/public/js/lib/stroke-canvas.js) and [`a/b.rs`](/w/a/b.rs#L12)."
+            ),
+            "Captured in stroke-canvas.js and `a/b.rs`."
+        );
+        let other = "See [the docs](/Users/me/app/README.md) or [x](https://example.com/x).";
+        assert_eq!(without_local_links(other), other);
     }
 
     #[test]
