@@ -45,6 +45,9 @@ patterns! {
     DEFINITION = r"^\s*(?:(?:pub(?:\([a-z]+\))?|export|public|private|static|async|def)\s+)*(?:def|fn|class|struct|enum|trait|interface|function|func|type|impl)\s+[A-Za-z_]|(?i)^\s*create\s+(?:unique\s+)?(?:index|table|view|function|trigger|type)(?-u:\b)";
     /// A verdict: what the work came to ("fixed", "all 5 tests pass", "not possible", "the cause
     /// is …", "the average distance is 1/3").
+    /// What Claude Code's IDE extension adds to a typed message: the file open in the editor,
+    /// the lines selected in it.
+    IDE_CONTEXT = r"(?s)<ide_opened_file>.*?</ide_opened_file>|<ide_selection>.*?</ide_selection>";
     /// A markdown link to a local file: `[stroke-canvas.js](/Users/me/app/public/js/stroke-canvas.js)`.
     LOCAL_LINK = r"\[([^\]\n]+)\]\(((?:/|\./|~/|file://)[^)\s]*)\)";
     VERDICT = r"(?i)(?-u:\b)(?:fixed|works|pass(?:es|ed)?|green|succeed(?:s|ed)|resolved|confirmed|verified|not possible|impossible|cannot be|can't be|(?:is|are) not supported|(?:the )?(?:cause|problem|issue|bug|reason|answer|result) (?:is|was)|turns out|equals?|is (?:about |roughly |approximately |exactly )?-?\d)(?-u:\b)|[=≈]";
@@ -114,9 +117,12 @@ pub fn is_harness_note(text: &str) -> bool {
 /// The request a message makes, as a fact (what the user asked for, with its constraints), and
 /// the [`ProseTerms`] of the fact's line.
 pub(crate) fn request(message: &Message, excerpt: Excerpt) -> Option<(Fact, Vec<String>)> {
-    let text = typed_text(message)?;
-    let text = text.trim();
-    if is_markup_only(text) {
+    let typed = typed_text(message)?;
+    // The editor's context is the extension's, not the person's words; a request of only that
+    // asks nothing.
+    let typed = IDE_CONTEXT.replace_all(&typed, "");
+    let text = typed.trim();
+    if text.is_empty() || is_markup_only(text) {
         return None;
     }
     let mut anchors = anchors_of(text, 4);
@@ -458,6 +464,30 @@ mod tests {
         assert!(OPEN.is_match("TODO: document the flag."));
         assert!(!OPEN.is_match("Now I'll execute the remaining steps later."));
         assert!(!OPEN.is_match("Next, the migration."));
+    }
+
+    #[test]
+    fn a_request_is_what_was_typed_not_the_editor_s_context() {
+        let conv = crate::ids::ConversationId::new();
+        let typed = |text: &str| {
+            Message::new_unchecked(
+                conv,
+                Role::User,
+                vec![
+                    ContentItem::UserMessage {
+                        text: "<ide_opened_file>The user opened the file /tmp/cmd in the IDE. This may or may not be related to the current task.</ide_opened_file>".to_owned(),
+                    },
+                    ContentItem::UserMessage { text: text.to_owned() },
+                ],
+            )
+        };
+        let (fact, _) = request(
+            &typed("Check the VPS for Redis: cert-bund wrote"),
+            Excerpt::Steps,
+        )
+        .expect("a request");
+        assert_eq!(fact.text, "User: Check the VPS for Redis: cert-bund wrote");
+        assert!(request(&typed(" "), Excerpt::Steps).is_none());
     }
 
     #[test]
