@@ -49,6 +49,7 @@ impl<'a> Ranked<'a> {
             .map(|&i| lowered(&lean.facts[i].anchors))
             .collect();
         let ranks: Vec<u8> = others.iter().map(|&i| rank(lean, i)).collect();
+        let sizes: Vec<usize> = others.iter().map(|&i| lean.facts[i].text.len()).collect();
         // The files are said at every depth: what they name is stated already.
         let mut stated: HashSet<String> = lean
             .facts
@@ -58,7 +59,7 @@ impl<'a> Ranked<'a> {
             .collect();
         let key = |j: usize, stated: &HashSet<String>| {
             let new = terms[j].iter().filter(|t| !stated.contains(*t)).count();
-            order_key(ranks[j], new, others[j])
+            order_key(ranks[j], new, sizes[j], others[j])
         };
         // Most telling first, each fact for what it adds to the ones before it: a fact's key
         // only worsens as others are taken, so a fact whose key still holds when it comes up
@@ -108,18 +109,20 @@ impl<'a> Ranked<'a> {
 /// fact before it named.
 type OrderKey = (u8, Reverse<usize>, u8, Reverse<usize>);
 
-/// The order key of the fact at `i` of rank `rank` that names `new` terms not named before
-/// it: a folded request first (it is said nowhere else); then the facts of the telling kinds
-/// (fixes, errors, decisions, commits, open items) that name something new, by rank; then the
-/// other facts that name something new, those naming most first; last what names nothing new
-/// (an ssh banner each run printed, a run of a command said already), by rank; between equals,
-/// the newer.
-fn order_key(rank: u8, new: usize, i: usize) -> OrderKey {
+/// The order key of the fact at `i` of rank `rank`, `size` bytes long, that names `new` terms
+/// not named before it: a folded request first (it is said nowhere else); then the facts of
+/// the telling kinds (fixes, errors, decisions, commits, open items) that name something new,
+/// by rank; then the other facts that name something new, those naming most for their length
+/// first (a budget holds more of them so); last what names nothing new (an ssh banner each
+/// run printed, a run of a command said already), by rank; between equals, the newer.
+fn order_key(rank: u8, new: usize, size: usize, i: usize) -> OrderKey {
+    // New terms per token, in thousandths: a token is about four bytes.
+    let density = new * 1000 / (size / 4 + 1);
     let (tier, most) = match (rank, new) {
         (0, _) => (0, 0),
         (_, 0) => (3, 0),
         (1..=TELLING, _) => (1, 0),
-        (_, new) => (2, new),
+        _ => (2, density),
     };
     (tier, Reverse(most), rank, Reverse(i))
 }
@@ -258,13 +261,24 @@ mod tests {
     }
 
     #[test]
-    fn between_facts_of_one_rank_the_newer_stays() {
+    fn between_facts_of_one_rank_the_newer_stays_and_of_two_sizes_the_shorter() {
         let lean = Ledger {
             facts: vec![
-                fact(FactKind::Command, "`make` → ok"),
+                fact(FactKind::Command, "`make lint` → ok"),
                 fact(FactKind::Command, "`make test` → ok"),
             ],
         };
         assert_eq!(texts(&brief(&lean, 4)), ["`make test` → ok"]);
+        // Each names one new term: the shorter names more for its length.
+        let lean = Ledger {
+            facts: vec![
+                fact(FactKind::Command, "`make` → ok"),
+                fact(
+                    FactKind::Command,
+                    "`make test --all-features --workspace` → ok",
+                ),
+            ],
+        };
+        assert_eq!(texts(&brief(&lean, 4)), ["`make` → ok"]);
     }
 }
