@@ -344,6 +344,7 @@ proptest::proptest! {
     #[test]
     fn any_text_counts_as_the_char_walk(text in "\\PC{0,200}", ascii in "[ -~\\n\\t]{0,200}") {
         proptest::prop_assert_eq!(estimate_tokens(&text), estimate_by_char(&text));
+        proptest::prop_assert_eq!(estimate_tokens(&ascii), estimate_by_char(&ascii));
         let mixed = format!("{ascii}{text}{ascii}");
         proptest::prop_assert_eq!(estimate_tokens(&mixed), estimate_by_char(&mixed));
     }

@@ -149,13 +149,11 @@ impl ConversationService {
         deferred: DeferredMessages,
     ) -> Result<ImportOutcome, ServiceError> {
         let (sender, chunks) = MessageChunks::channel(deferred.len(), 1);
+        // One thread reads and parses the source, another makes the rows, the store writes.
         let producer = tokio::task::spawn_blocking(move || {
-            for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
-                let failed = chunk.is_err();
-                if !sender.send(chunk.map_err(|e| e.to_string())) || failed {
-                    break;
-                }
-            }
+            deferred.read_ahead(CHUNK_MESSAGES, CHUNK_BYTES, |chunk| {
+                sender.send(chunk.map_err(|e| e.to_string()))
+            });
         });
         let outcome = self
             .store()

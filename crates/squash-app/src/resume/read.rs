@@ -53,12 +53,23 @@ impl ThreadMessages {
         match self {
             ThreadMessages::Read(messages) => push(messages),
             ThreadMessages::Deferred(deferred) => {
-                for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
-                    let chunk = chunk.map_err(|e| ResumeError::Unreadable {
+                // The next chunk is parsed while this one is summarized.
+                let mut failed = None;
+                deferred.read_ahead(CHUNK_MESSAGES, CHUNK_BYTES, |chunk| match chunk {
+                    Ok(chunk) => {
+                        push(&chunk);
+                        true
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                });
+                if let Some(e) = failed {
+                    return Err(ResumeError::Unreadable {
                         path: session.path.clone(),
                         reason: e.to_string(),
-                    })?;
-                    push(&chunk);
+                    });
                 }
             }
         }

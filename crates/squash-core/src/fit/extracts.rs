@@ -28,11 +28,35 @@ pub(crate) struct Extract {
 /// from the summaries alone, so the plans the reach tries — layouts whose units mostly cover
 /// the same messages — render each once.
 #[derive(Default)]
-pub(crate) struct Renders(HashMap<(Form, usize, usize), Extract>);
+pub(crate) struct Renders {
+    extracts: HashMap<(Form, usize, usize), Extract>,
+    /// What each extract taken as a step no longer states ([`lost`]): the plans the reach
+    /// tries take the same units again, and checking a long span's digest against its whole
+    /// ledger is dear.
+    lost: HashMap<(Form, usize, usize), Vec<String>>,
+}
 
 impl Renders {
     pub fn get(&self, form: Form, positions: &RangeInclusive<usize>) -> Option<&Extract> {
-        self.0.get(&(form, *positions.start(), *positions.end()))
+        self.extracts
+            .get(&(form, *positions.start(), *positions.end()))
+    }
+
+    /// [`lost`] of the extract of `positions` in `form` (rendered before, or now).
+    pub fn lost(
+        &mut self,
+        s: &[MessageSummary],
+        form: Form,
+        positions: RangeInclusive<usize>,
+    ) -> Vec<String> {
+        let key = (form, *positions.start(), *positions.end());
+        if let Some(lost) = self.lost.get(&key) {
+            return lost.clone();
+        }
+        let text = &self.render(s, form, positions.clone()).text;
+        let made = lost(s, positions, form, text);
+        self.lost.insert(key, made.clone());
+        made
     }
 
     pub fn contains(&self, form: Form, positions: &RangeInclusive<usize>) -> bool {
@@ -46,13 +70,13 @@ impl Renders {
         form: Form,
         positions: RangeInclusive<usize>,
     ) -> &Extract {
-        self.0
+        self.extracts
             .entry((form, *positions.start(), *positions.end()))
             .or_insert_with(|| extract(s, positions, form))
     }
 
     pub fn insert(&mut self, form: Form, positions: &RangeInclusive<usize>, extract: Extract) {
-        self.0
+        self.extracts
             .insert((form, *positions.start(), *positions.end()), extract);
     }
 }
@@ -89,7 +113,7 @@ fn full_ledger(s: &[MessageSummary], positions: RangeInclusive<usize>) -> Ledger
 /// What the extract of the messages at `positions` in `form`, `text`, no longer states: the
 /// facts of the ledger it is written from at the places the check of their whole ledger found
 /// missing.
-pub(crate) fn lost(
+fn lost(
     s: &[MessageSummary],
     positions: RangeInclusive<usize>,
     form: Form,

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::extracts::{fuller_brief, lost, Extract, Form, Renders};
+use super::extracts::{fuller_brief, Extract, Form, Renders};
 use super::levels::{degrade_order, Degradable, FitStrategy, StepAction, Unit};
 use super::runs::{partition, Group, Run, Span};
 use super::step::FitStep;
@@ -565,7 +565,7 @@ impl<'a> Planner<'a> {
                 let r = self.rendered(rendered);
                 let (cost, facts, text) = (r.cost, r.facts, r.text.clone());
                 let form = Self::form(rendered).unwrap_or(Form::Line);
-                let lost = lost(s, positions.clone(), form, &text);
+                let lost = self.renders.lost(s, form, positions.clone());
                 (cost, facts, lost, Some(text))
             }
         };

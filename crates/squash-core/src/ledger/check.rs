@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::fact::{Fact, Ledger};
+use super::fact::Ledger;
 use crate::terms::compare_terms;
 
 /// Which facts of a ledger a text states (indexes into [`Ledger::facts`]).
@@ -31,9 +31,18 @@ pub fn check_facts(ledger: &Ledger, text: &str) -> FactCheck {
             *names.entry(name).or_default() += 1;
         }
     }
+    let forms: Vec<Vec<Vec<String>>> = ledger
+        .facts
+        .iter()
+        .map(|f| f.anchors.iter().map(|a| anchor_forms(a, &names)).collect())
+        .collect();
+    let found = Found::in_text(&haystack, forms.iter().flatten().flatten());
     let mut check = FactCheck::default();
-    for (i, fact) in ledger.facts.iter().enumerate() {
-        if states(fact, &haystack, &names) {
+    for (i, anchors) in forms.iter().enumerate() {
+        let states = anchors
+            .iter()
+            .all(|spellings| spellings.iter().any(|f| found.holds(f, &haystack)));
+        if states {
             check.kept.push(i);
         } else {
             check.missing.push(i);
@@ -42,12 +51,47 @@ pub fn check_facts(ledger: &Ledger, text: &str) -> FactCheck {
     check
 }
 
-fn states(fact: &Fact, haystack: &str, names: &HashMap<String, usize>) -> bool {
-    fact.anchors.iter().all(|anchor| {
-        anchor_forms(anchor, names)
-            .iter()
-            .any(|f| haystack.contains(f))
-    })
+/// Which of many spellings a text holds. A digest of a long session is checked against
+/// thousands of facts: one pass of an automaton over the text finds them all, where a search
+/// of the whole text per spelling was most of planning its fit.
+struct Found<'a> {
+    /// `None` for a few spellings, each searched on its own.
+    held: Option<HashMap<&'a str, bool>>,
+}
+
+/// Spellings below which searching each alone costs less than building the automaton.
+const FEW_SPELLINGS: usize = 32;
+
+impl<'a> Found<'a> {
+    fn in_text(haystack: &str, spellings: impl Iterator<Item = &'a String>) -> Found<'a> {
+        let mut held: HashMap<&'a str, bool> = HashMap::new();
+        for s in spellings {
+            held.entry(s.as_str()).or_insert(false);
+        }
+        if held.len() < FEW_SPELLINGS {
+            return Found { held: None };
+        }
+        // The empty spelling is in every text; the automaton would report it at every byte.
+        let patterns: Vec<&'a str> = held.keys().copied().filter(|s| !s.is_empty()).collect();
+        let Ok(automaton) = aho_corasick::AhoCorasick::new(&patterns) else {
+            return Found { held: None };
+        };
+        for m in automaton.find_overlapping_iter(haystack) {
+            held.insert(patterns[m.pattern().as_usize()], true);
+        }
+        if let Some(empty) = held.get_mut("") {
+            *empty = true;
+        }
+        Found { held: Some(held) }
+    }
+
+    /// Whether the text holds `spelling`, one of those it was searched for.
+    fn holds(&self, spelling: &str, haystack: &str) -> bool {
+        match &self.held {
+            Some(held) => held.get(spelling).copied().unwrap_or(false),
+            None => haystack.contains(spelling),
+        }
+    }
 }
 
 /// The spellings that count for `anchor`, of a ledger whose paths end in file names `names`
@@ -164,6 +208,7 @@ fn split_keep_ends(line: &str) -> Vec<&str> {
 mod tests {
     use super::*;
     use crate::ids::MessageId;
+    use crate::ledger::Fact;
     use crate::ledger::FactKind;
 
     fn fact(anchors: &[&str]) -> Fact {
@@ -208,6 +253,54 @@ mod tests {
         ) {
             proptest::prop_assert_eq!(normalise(&ascii), normalise_as_written(&ascii));
             proptest::prop_assert_eq!(normalise(&text), normalise_as_written(&text));
+        }
+    }
+
+    /// [`check_facts`] as written before its one pass over the text: each spelling searched
+    /// on its own.
+    fn check_facts_as_written(ledger: &Ledger, text: &str) -> FactCheck {
+        let haystack = normalise(text);
+        let mut names: HashMap<String, usize> = HashMap::new();
+        for path in ledger.anchors().filter(|a| is_path(a)) {
+            if let Some(name) = normalise(path).rsplit(['/', '\\']).next() {
+                *names.entry(name.to_owned()).or_default() += 1;
+            }
+        }
+        let mut check = FactCheck::default();
+        for (i, fact) in ledger.facts.iter().enumerate() {
+            let states = fact.anchors.iter().all(|anchor| {
+                anchor_forms(anchor, &names)
+                    .iter()
+                    .any(|f| haystack.contains(f))
+            });
+            if states {
+                check.kept.push(i);
+            } else {
+                check.missing.push(i);
+            }
+        }
+        check
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn many_facts_are_checked_as_each_alone(
+            anchors in proptest::collection::vec(
+                proptest::collection::vec("(/?[ab]{0,2}(/[ab.]{0,3}){0,3}|[AbC1 ]{0,4})", 0..3),
+                0..80,
+            ),
+            text in "[aBc1 /.`]{0,300}",
+        ) {
+            let ledger = Ledger {
+                facts: anchors
+                    .iter()
+                    .map(|a| fact(&a.iter().map(String::as_str).collect::<Vec<_>>()))
+                    .collect(),
+            };
+            proptest::prop_assert_eq!(
+                check_facts(&ledger, &text),
+                check_facts_as_written(&ledger, &text)
+            );
         }
     }
 

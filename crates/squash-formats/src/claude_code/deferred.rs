@@ -200,6 +200,36 @@ impl DeferredMessages {
             buf: Vec::new(),
         }
     }
+
+    /// The chunks of [`Self::chunks`] read on a thread of their own, one ahead of `take`,
+    /// which gets each in order and says whether it wants more; reading stops after an error.
+    /// What is done with a chunk (summarized, made into rows) then overlaps the reading and
+    /// parsing of the next, which alone keeps a core busy on a large session.
+    pub fn read_ahead(
+        &self,
+        max_messages: usize,
+        max_bytes: u64,
+        mut take: impl FnMut(Result<Vec<Message>, FormatError>) -> bool,
+    ) {
+        std::thread::scope(|scope| {
+            // A rendezvous: the reader holds the one chunk it makes ahead until it is taken,
+            // so no more than two chunks are ever held.
+            let (tx, rx) = std::sync::mpsc::sync_channel(0);
+            scope.spawn(move || {
+                for chunk in self.chunks(max_messages, max_bytes) {
+                    // The taker stopped listening.
+                    if tx.send(chunk).is_err() {
+                        break;
+                    }
+                }
+            });
+            for chunk in rx {
+                if !take(chunk) {
+                    break;
+                }
+            }
+        });
+    }
 }
 
 /// Iterator over the chunks of [`DeferredMessages::chunks`]; stops after the first error.

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use squash_core::{
     ConversationId, ImportThread, Instruction, InstructionSource, Message, MessageId, Role,
     ThreadId,
@@ -207,7 +207,17 @@ pub(super) fn message_of(
         harness |= c.meta.get("json").and_then(|j| j.get("isMeta")) == Some(&Value::Bool(true));
         metas.push(Value::Object(c.meta));
     }
-    let metadata = json!({SOURCE_ID_KEY: source_uuid, META_KEY: {"lines": metas}});
+    // Built in place: `json!` would copy the lines' metadata, a deep copy of each line's JSON
+    // but its content, for every message a streamed session makes (twice on a resume).
+    let mut lines = Map::new();
+    lines.insert("lines".into(), Value::Array(metas));
+    let mut metadata = Map::new();
+    metadata.insert(
+        SOURCE_ID_KEY.into(),
+        source_uuid.map_or(Value::Null, |u| Value::String(u.to_owned())),
+    );
+    metadata.insert(META_KEY.into(), Value::Object(lines));
+    let metadata = Value::Object(metadata);
     let made = imported_message(conversation_id, role, content, metadata, created_at);
     let instructions = if harness && role == Role::User {
         vec![Instruction::Source {
