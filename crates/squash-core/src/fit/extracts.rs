@@ -272,7 +272,7 @@ fn line_text(ledger: &Ledger) -> String {
     for f in &ledger.facts {
         let joined = f.kind == FactKind::Error
             && f.text.split_once(" failed: ").is_some_and(|(what, said)| {
-                let Some(run) = parts.iter_mut().find(|p| runs(p, what)) else {
+                let Some(run) = parts.iter_mut().find(|p| is_failed_run_of(p, what)) else {
                     return false;
                 };
                 // "Exit code 124" says no more than the run's "(exit 124)".
@@ -291,7 +291,7 @@ fn line_text(ledger: &Ledger) -> String {
 
 /// Whether the run fact `part` ("Ran `cargo test 2>&1`… → failed") is of the command an error
 /// names as `what` (`` `cargo test`… ``, its plumbing left out).
-fn runs(part: &str, what: &str) -> bool {
+fn is_failed_run_of(part: &str, what: &str) -> bool {
     let Some(rest) = part.strip_prefix("Ran `") else {
         return false;
     };
