@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::anchors::anchors_of;
 use super::fact::{Fact, FactKind};
 use super::output::{
-    commit_line, content_lines, last_exit_code, printed, run_errors, sample_lines, summary_line,
+    commit_line, content_lines, is_error_line, last_exit_code, printed, run_errors, sample_lines,
+    summary_line, LINE_MAX_CHARS,
 };
 use super::tool_use::ToolUse;
 use crate::ids::MessageId;
@@ -211,7 +212,13 @@ fn group_of(anchor: &str) -> &str {
 
 fn listing(output: &str) -> Listing {
     let lines = content_lines(output);
-    let (sample, paths) = sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
+    let (mut sample, paths) = sample_lines(&lines, SAMPLE_PATHS, SAMPLE_CHARS);
+    // A search of a log for its errors found the error, not the stack frame that comes first.
+    if !paths {
+        if let Some(error) = lines.iter().find(|l| is_error_line(l)) {
+            sample = vec![one_line(error.trim(), LINE_MAX_CHARS)];
+        }
+    }
     Listing {
         lines: lines.len(),
         sample,

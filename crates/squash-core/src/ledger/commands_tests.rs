@@ -77,3 +77,15 @@ fn a_commit_is_found_by_its_hash_and_a_harness_header_is_not_output() {
         Some("one … three")
     );
 }
+
+#[test]
+fn a_search_of_a_log_for_errors_says_the_error_it_found() {
+    let log = "    at createConnectionError (node:net:1652:14)\n    Error: connect ECONNREFUSED 127.0.0.1:6379\n    at afterConnect (node:net:1107:10)";
+    let found = listing(log);
+    assert_eq!(found.sample, ["Error: connect ECONNREFUSED 127.0.0.1:6379"]);
+    // A listing of paths stays a listing of paths.
+    assert_eq!(
+        listing("src/error.rs\nsrc/main.rs").sample,
+        ["src/error.rs", "src/main.rs"]
+    );
+}
