@@ -84,7 +84,7 @@ pub struct Row {
 }
 
 /// How many held-out sets are looked for beside the tuning set.
-const HELD_OUT_SETS: u8 = 3;
+const HELD_OUT_SETS: u8 = 4;
 
 fn is_zero(set: &u8) -> bool {
     *set == 0
