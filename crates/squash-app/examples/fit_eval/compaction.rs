@@ -49,6 +49,8 @@ pub struct Case {
     pub cwd: String,
     /// The agent's compaction summary, as it was handed to the model afterwards.
     pub summary: String,
+    /// Whether the summary is sealed (encrypted): only its readable rest can be scored.
+    pub sealed: bool,
     /// The hand-written questions about the facts a fit at the summary's size leaves out.
     pub questions: Vec<super::recall::Question>,
 }
@@ -166,6 +168,7 @@ fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
             chain: cut.chain,
             cwd: cut.cwd,
             summary: cut.summary,
+            sealed: cut.sealed,
             questions: Vec::new(),
         });
     }
@@ -189,6 +192,7 @@ fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
         chain: cut.chain,
         cwd: cut.cwd,
         summary: cut.summary,
+        sealed: cut.sealed,
         questions: Vec::new(),
     })
 }
@@ -198,7 +202,14 @@ fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
 /// `dump`, the text a model would read of each result goes to `DUMP/CASE-METHOD.txt`.
 pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
     // A key fact the history does not hold is a mistake in the case, not a score.
-    let history = case.history.join("\n").to_lowercase();
+    // Held when the raw lines or their decoded strings hold it: a spelling with quotes is
+    // escaped in the raw JSON (`\"`) but is what a fit's text says.
+    let history = format!(
+        "{}\n{}",
+        case.history.join("\n"),
+        decoded_strings(&case.history)
+    )
+    .to_lowercase();
     let absent: Vec<String> = specifics::not_held(&case.entry.facts, &history)
         .map(|s| s.join(" | "))
         .collect();
@@ -226,7 +237,11 @@ pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
     let mut agent = Row {
         case: case.entry.name.clone(),
         held_out: case.entry.held_out,
-        method: "agent's /compact summary".into(),
+        method: if case.sealed {
+            "agent's /compact summary (sealed: its readable rest)".into()
+        } else {
+            "agent's /compact summary".into()
+        },
         tokens_after: summary_tokens,
         messages_after: 1,
         ..Row::default()
@@ -258,6 +273,32 @@ pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
     write_dump(dump, &agent, &case.summary);
     rows.insert(0, agent);
     rows
+}
+
+/// Every string value of the JSON lines, one a line (a line that is not JSON is as it is).
+fn decoded_strings(lines: &[String]) -> String {
+    fn walk(value: &Value, out: &mut String) {
+        match value {
+            Value::String(s) => {
+                out.push_str(s);
+                out.push('\n');
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            Value::Object(map) => map.values().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    for line in lines {
+        match serde_json::from_str::<Value>(line) {
+            Ok(value) => walk(&value, &mut out),
+            Err(_) => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
 }
 
 fn write_dump(dump: Option<&Path>, row: &Row, text: &str) {

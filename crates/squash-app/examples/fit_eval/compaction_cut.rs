@@ -13,6 +13,9 @@ pub struct Cut {
     pub cwd: String,
     /// What the agent hands the model in place of the history.
     pub summary: String,
+    /// Whether the summary itself is sealed (Codex's server-side compaction hands back an
+    /// encrypted item): `summary` is then only the readable rest of what replaces the history.
+    pub sealed: bool,
 }
 
 /// Claude Code: the history ends at the `compact_boundary` line; its chain runs from the
@@ -63,6 +66,7 @@ pub fn claude(parsed: &[Value]) -> Result<Cut, String> {
         chain,
         cwd,
         summary,
+        sealed: false,
     })
 }
 
@@ -82,6 +86,11 @@ pub fn codex(parsed: &[Value]) -> Result<Cut, String> {
         .map(|item| squash_testkit::content_text(&item["content"], "\n"))
         .collect();
     parts.extend(payload["message"].as_str().map(str::to_owned));
+    let sealed = payload["replacement_history"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|item| item["type"] == "compaction");
     let summary = parts
         .into_iter()
         .filter(|p| !p.trim().is_empty())
@@ -102,6 +111,7 @@ pub fn codex(parsed: &[Value]) -> Result<Cut, String> {
         chain,
         cwd,
         summary,
+        sealed,
     })
 }
 
@@ -140,6 +150,7 @@ pub fn opencode(document: &Value) -> Result<Cut, String> {
         chain,
         cwd,
         summary,
+        sealed: false,
     })
 }
 

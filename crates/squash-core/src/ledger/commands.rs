@@ -7,10 +7,11 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::anchors::anchors_of;
+use super::code_mode;
 use super::fact::{Fact, FactKind};
 use super::output::{
-    commit_line, content_lines, is_error_line, last_exit_code, printed, run_errors, sample_lines,
-    summary_line, LINE_MAX_CHARS,
+    commit_line, content_lines, is_error_line, last_exit_code, nested_exit_code, printed,
+    run_errors, sample_lines, summary_line, LINE_MAX_CHARS,
 };
 use super::tool_use::ToolUse;
 use crate::ids::MessageId;
@@ -123,14 +124,15 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     let key = key_of(&display);
     let status = match &use_.result {
         None => Status::Unknown,
-        Some(r) => match last_exit_code(&r.text) {
+        Some(r) => match nested_exit_code(&r.text).or_else(|| last_exit_code(&r.text)) {
             Some(0) => Status::Ok,
             Some(code) => Status::Failed(Some(code)),
             None if r.is_error => Status::Failed(None),
             None => Status::Ok,
         },
     };
-    let output = use_.result.as_ref().map_or("", |r| printed(&r.text));
+    let output = use_.result.as_ref().map(|r| printed(&r.text));
+    let output = output.as_deref().unwrap_or("");
     let anchor = anchor_of(&key);
     let listing = (status == Status::Ok && is_exploratory(&anchor)).then(|| listing(output));
     let found = match &listing {
@@ -409,8 +411,17 @@ fn short_of(lines: &[&str]) -> Option<String> {
 }
 
 /// The command string of a shell call: `command` as a string or an argv array (Codex's
-/// `["bash", "-lc", "…"]` is the script), or `cmd`. A patch is not a command.
+/// `["bash", "-lc", "…"]` is the script), or `cmd`; of a code-mode script, the literal
+/// commands it runs, one a line. A patch is not a command.
 fn command_of(input: &Value) -> Option<String> {
+    if code_mode::is_script(input) {
+        let commands: Vec<String> = code_mode::nested_calls(input.as_str()?)
+            .into_iter()
+            .filter(|call| call.name == "exec_command")
+            .filter_map(|call| command_of(&call.input))
+            .collect();
+        return (!commands.is_empty()).then(|| commands.join("\n"));
+    }
     let raw = input.get("command").or_else(|| input.get("cmd"))?;
     let command = match raw {
         Value::String(s) => s.clone(),

@@ -64,7 +64,7 @@ fn a_commit_is_found_by_its_hash_and_a_harness_header_is_not_output() {
     let body = super::super::output::printed(output);
     assert!(body.starts_with("[main b59b2af]"), "{body}");
     assert_eq!(
-        found_in(body, Status::Ok).as_deref(),
+        found_in(&body, Status::Ok).as_deref(),
         Some("[main b59b2af] Fix layout (4 files changed, 120 insertions(+), 59 deletions(-))")
     );
     // Without the header the output is read as it is; a line that only looks like one stays.

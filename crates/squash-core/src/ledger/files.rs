@@ -1,7 +1,10 @@
 //! Files read, written or edited, from the tools' own inputs (never guessed from prose).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
+use super::code_mode;
 use super::fact::{Fact, FactKind};
 use super::tool_use::ToolUse;
 use crate::ids::MessageId;
@@ -71,7 +74,7 @@ pub(crate) fn touches(use_: &ToolUse<'_>) -> Vec<FileTouch> {
         })
     };
     if let Some(patch) = patch_text(use_) {
-        return patch_files(patch)
+        return patch_files(&patch)
             .into_iter()
             .filter_map(|(path, action)| touch(&path, action))
             .collect();
@@ -147,9 +150,25 @@ fn introduced_names(input: &Value) -> Vec<String> {
     names
 }
 
-/// The patch text of an `apply_patch` call (Codex), whatever the input's shape.
-fn patch_text<'a>(use_: &ToolUse<'a>) -> Option<&'a str> {
+/// The patch text of an `apply_patch` call (Codex), whatever the input's shape; of a
+/// code-mode script, the patches it applies.
+fn patch_text<'a>(use_: &ToolUse<'a>) -> Option<Cow<'a, str>> {
     let input = use_.input;
+    if code_mode::is_script(input) {
+        let patches: Vec<String> = code_mode::nested_calls(input.as_str()?)
+            .into_iter()
+            .filter(|call| call.name == "apply_patch")
+            .filter_map(|call| match call.input {
+                Value::String(patch) => Some(patch),
+                other => other
+                    .get("patch")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            })
+            .filter(|t| t.contains("*** Begin Patch"))
+            .collect();
+        return (!patches.is_empty()).then(|| Cow::Owned(patches.join("\n")));
+    }
     let candidates = [
         input.get("patch").and_then(Value::as_str),
         input.get("input").and_then(Value::as_str),
@@ -165,6 +184,7 @@ fn patch_text<'a>(use_: &ToolUse<'a>) -> Option<&'a str> {
         .into_iter()
         .flatten()
         .find(|t| t.contains("*** Begin Patch"))
+        .map(Cow::Borrowed)
 }
 
 fn patch_files(patch: &str) -> Vec<(String, Action)> {

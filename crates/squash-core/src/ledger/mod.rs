@@ -16,6 +16,7 @@
 
 mod anchors;
 mod check;
+mod code_mode;
 mod commands;
 mod errors;
 mod excerpt;

@@ -2,6 +2,8 @@
 //! run up), the lines that say what went wrong and the terms they name, and its first lines as
 //! a sample.
 
+use std::borrow::Cow;
+
 use super::anchors::{anchors_of, content_words};
 use crate::text::{one_line, patterns};
 
@@ -30,8 +32,37 @@ patterns! {
 /// What the command printed, without the header a harness writes above it: Codex heads a
 /// shell call's output with `Command: …`, `Chunk ID: …`, `Wall time: …`, `Process exited with
 /// code …`, `Original token count: …` (or `Exit code: …`) and an `Output:` line — the run's
-/// status, which [`last_exit_code`] reads from the whole text, not what the run found.
-pub(crate) fn printed(output: &str) -> &str {
+/// status, which [`last_exit_code`] reads from the whole text, not what the run found. Code
+/// mode hands back a nested command's result as JSON (`{"exit_code": 1, "output": "…"}`):
+/// its `output`.
+pub(crate) fn printed(output: &str) -> Cow<'_, str> {
+    if let Some(nested) = nested_output(output) {
+        return Cow::Owned(nested);
+    }
+    Cow::Borrowed(headless(output))
+}
+
+/// The `output` of a code-mode command's JSON result, when the text is one.
+fn nested_output(output: &str) -> Option<String> {
+    Some(nested_result(output)?.get("output")?.as_str()?.to_owned())
+}
+
+/// The exit code of a code-mode command's JSON result, when the text is one.
+pub(crate) fn nested_exit_code(output: &str) -> Option<i64> {
+    nested_result(output)?.get("exit_code")?.as_i64()
+}
+
+fn nested_result(output: &str) -> Option<serde_json::Value> {
+    let text = output.trim();
+    if !(text.starts_with('{') && text.contains("\"exit_code\"")) {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    value.get("exit_code")?;
+    Some(value)
+}
+
+fn headless(output: &str) -> &str {
     const HEADER: &[&str] = &[
         "Command: ",
         "Chunk ID: ",

@@ -4,6 +4,7 @@ use super::*;
 use crate::ids::ConversationId;
 use crate::message::{ContentItem, Message, Role};
 use crate::test_messages::{demo, say};
+use serde_json::json;
 
 fn texts(ledger: &Ledger, kind: FactKind) -> Vec<&str> {
     ledger
@@ -524,4 +525,46 @@ fn an_answer_says_again_what_the_requests_line_leaves_out() {
     let answers = texts(&ledger, FactKind::Answer).join("\n");
     assert!(answers.contains("Schmidt"), "{answers}");
     assert!(answers.contains("Mornay"), "{answers}");
+}
+
+#[test]
+fn a_code_mode_script_is_read_for_the_commands_and_patches_it_runs() {
+    // Codex's code mode: `exec` runs JavaScript that calls the tools; the result of a nested
+    // command comes back as its JSON.
+    let session = [
+        call(
+            "c1",
+            "exec",
+            json!(r#"text(await tools.exec_command({cmd:"cargo test -p config 2>&1 | tail -5",max_output_tokens:1000}));"#),
+        ),
+        result(
+            "c1",
+            r#"{"chunk_id":"6bd49c","exit_code":101,"output":"error[E0425]: cannot find value `timeout` in this scope\n --> src/lib.rs:4:9\n"}"#,
+            true,
+        ),
+        call(
+            "c2",
+            "exec",
+            json!("await tools.apply_patch(\"*** Begin Patch\\n*** Update File: crates/config/src/lib.rs\\n@@\\n-x\\n+y\\n*** End Patch\\n\");"),
+        ),
+        result("c2", "Success. Updated the following files:\nM crates/config/src/lib.rs", false),
+        call(
+            "c3",
+            "exec",
+            json!("const f = load('file'); text(await tools.exec_command({cmd: 'wc -l ' + f}));"),
+        ),
+        result("c3", r#"{"exit_code":0,"output":"12 x\n"}"#, false),
+    ];
+    let l = ledger(&session);
+    let commands = texts(&l, FactKind::Command).join("\n");
+    assert!(commands.contains("cargo test -p config"), "{commands}");
+    assert!(commands.contains("failed (exit 101)"), "{commands}");
+    let all: Vec<&str> = l.facts.iter().map(|f| f.text.as_str()).collect();
+    let all = all.join("\n");
+    assert!(all.contains("E0425"), "{all}");
+    assert!(!all.contains("chunk_id"), "{all}");
+    // A command the script builds at run time is not guessed.
+    assert!(!commands.contains("wc -l"), "{commands}");
+    let files = texts(&l, FactKind::File).join("\n");
+    assert!(files.contains("crates/config/src/lib.rs"), "{files}");
 }
