@@ -13,6 +13,7 @@ use super::output::{
     commit_line, content_lines, is_error_line, last_exit_code, nested_exit_code, printed,
     run_errors, sample_lines, summary_line, LINE_MAX_CHARS,
 };
+use super::polls;
 use super::tool_use::ToolUse;
 use crate::ids::MessageId;
 use crate::text::{one_line, patterns};
@@ -25,6 +26,8 @@ pub(crate) enum Status {
     Failed(Option<i64>),
     /// The selection has no result for the call.
     Unknown,
+    /// It was still running when its call returned; a later poll of it tells its end.
+    Running,
 }
 
 /// One command run, as the ledger keeps it: no more of its output than the facts need.
@@ -128,6 +131,8 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
             Some(0) => Status::Ok,
             Some(code) => Status::Failed(Some(code)),
             None if r.is_error => Status::Failed(None),
+            // Its end is told by a later poll of it (`polls`).
+            None if polls::says_running(&r.text) => Status::Running,
             None => Status::Ok,
         },
     };
@@ -293,12 +298,22 @@ pub(crate) fn command_facts(runs: &[&CommandObs]) -> Vec<Fact> {
             }
         }
         match single.get(run.key.as_str()) {
-            Some(&at) => entries[at].outcomes.push(outcome(run)),
+            Some(&at) => {
+                // A poll that tells how a running command ended says it in place of "still
+                // running".
+                let entry = &mut entries[at];
+                if entry.running {
+                    entry.outcomes.pop();
+                }
+                entry.outcomes.push(outcome(run));
+                entry.running = run.status == Status::Running;
+            }
             None => {
                 single.insert(&run.key, entries.len());
                 entries.push(Entry {
                     members: vec![run],
                     outcomes: vec![outcome(run)],
+                    running: run.status == Status::Running,
                 });
             }
         }
@@ -310,6 +325,8 @@ pub(crate) fn command_facts(runs: &[&CommandObs]) -> Vec<Fact> {
 struct Entry<'a> {
     members: Vec<&'a CommandObs>,
     outcomes: Vec<String>,
+    /// Whether the last outcome is of a run still running.
+    running: bool,
 }
 
 impl Entry<'_> {
@@ -388,6 +405,7 @@ fn outcome(run: &CommandObs) -> String {
         Status::Failed(Some(code)) => format!("failed (exit {code})"),
         Status::Failed(None) => "failed".to_owned(),
         Status::Unknown => "no result in the selection".to_owned(),
+        Status::Running => "still running".to_owned(),
     };
     match &run.found {
         Some(found) => format!("{status}: {found}"),
@@ -456,11 +474,24 @@ fn display_of(command: &str) -> (String, bool) {
         shown.push_str(next);
     }
     let flat = crate::text::single_spaced(&shown);
-    match flat.char_indices().nth(DISPLAY_MAX_CHARS) {
-        Some((at, _)) => (flat[..at].to_owned(), true),
-        None => (flat, false),
-    }
+    let Some((at, _)) = flat.char_indices().nth(DISPLAY_MAX_CHARS) else {
+        return (flat, false);
+    };
+    // A cut inside a word would leave half of an id, a path or a flag, which then names
+    // nothing: the word is finished when it ends soon after.
+    let end = flat[at..]
+        .char_indices()
+        .take(TOKEN_TAIL_MAX_CHARS + 1)
+        .find(|(_, c)| c.is_whitespace())
+        .map(|(i, _)| at + i)
+        .or_else(|| (flat[at..].chars().count() <= TOKEN_TAIL_MAX_CHARS).then_some(flat.len()))
+        .unwrap_or(at);
+    let cut = flat[end..].trim_start();
+    (flat[..end].to_owned(), !cut.is_empty())
 }
+
+/// How far past [`DISPLAY_MAX_CHARS`] a command's shown text goes to finish the word it cuts.
+const TOKEN_TAIL_MAX_CHARS: usize = 40;
 
 /// Whether a command's text so far goes on in its next line: a quote left open, or a line
 /// ending in a continuation, an operator or an opened group.

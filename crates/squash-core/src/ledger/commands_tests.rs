@@ -26,6 +26,17 @@ fn plumbing_is_shown_but_not_part_of_the_command() {
     );
     let (long, cut) = display_of(&"x".repeat(300));
     assert_eq!((long.len(), cut), (DISPLAY_MAX_CHARS, true));
+    // A cut does not leave half of a word (an id, a path) that ends soon after.
+    let id = "ICW4F7W98BX6840UBEGPMU5EFA";
+    let command = format!("aws cloudfront get-invalidation --distribution-id E12FYIQ8RRXOJ1 --query 'x' --id {id} --output json");
+    let (shown, cut) = display_of(&command);
+    assert!(shown.ends_with(id), "{shown}");
+    assert!(cut);
+    let (whole, cut) = display_of(&format!("{} {id}", "y".repeat(90)));
+    assert_eq!(
+        (whole.as_str(), cut),
+        (format!("{} {id}", "y".repeat(90)).as_str(), false)
+    );
     assert_eq!(key_of("bd show x 2>/dev/null"), "bd show x");
 }
 

@@ -26,6 +26,7 @@ mod files;
 mod merge;
 mod observe;
 mod output;
+mod polls;
 mod prose;
 mod runs;
 mod searches;

@@ -13,6 +13,7 @@ use super::errors::{self, ToolUseObs};
 use super::excerpt::Excerpt;
 use super::fact::Fact;
 use super::files::{self, FileTouch};
+use super::polls;
 use super::prose::{self, ProseObs};
 use super::searches::{self, SearchObs};
 use super::settings;
@@ -59,6 +60,9 @@ struct PendingCall {
 pub struct Observer {
     excerpt: Excerpt,
     pending: HashMap<String, PendingCall>,
+    /// Commands still running when their call returned (Codex's unified exec and code mode),
+    /// by the id a later poll names: a poll's output is that command's.
+    running: HashMap<String, (String, Value)>,
     /// Call ids in call order, to report calls without a result in the order they were made.
     order: Vec<String>,
     next_index: usize,
@@ -80,6 +84,7 @@ impl Observer {
         Observer {
             excerpt,
             pending: HashMap::new(),
+            running: HashMap::new(),
             order: Vec::new(),
             next_index: 0,
         }
@@ -102,20 +107,34 @@ impl Observer {
             match item {
                 ContentItem::ToolCall { id, name, input } => {
                     self.order.push(id.clone());
+                    // A poll of a running command is told as a run of that command.
+                    let polled = polls::polled(name, input).and_then(|p| self.running.get(&p));
+                    let (name, input) = match polled {
+                        Some((name, input)) => (name.clone(), input.clone()),
+                        None => (name.clone(), input.clone()),
+                    };
                     self.pending.insert(
                         id.clone(),
                         PendingCall {
                             index,
                             source: message.id,
-                            name: name.clone(),
-                            input: input.clone(),
+                            name,
+                            input,
                         },
                     );
                 }
                 // A result whose call is not among the observed messages says nothing the
                 // ledger could attribute.
-                ContentItem::ToolResult { tool_use_id, .. } => {
+                ContentItem::ToolResult {
+                    tool_use_id,
+                    result,
+                    ..
+                } => {
                     if let Some(call) = self.pending.remove(tool_use_id.as_str()) {
+                        if let Some(running) = polls::still_running(result) {
+                            self.running
+                                .insert(running, (call.name.clone(), call.input.clone()));
+                        }
                         answered.push((call, at));
                     }
                 }

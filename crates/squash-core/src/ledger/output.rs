@@ -71,6 +71,10 @@ fn headless(output: &str) -> &str {
         "Exit code: ",
         "Original token count: ",
         "Process running with session ID ",
+        "Script running with cell ID ",
+        "Script completed",
+        "Script failed",
+        "Wall time ",
     ];
     let mut rest = output;
     while let Some((line, after)) = rest.split_once('\n') {

@@ -37,7 +37,7 @@ pub(super) fn ends_of(observations: &[Observation]) -> Vec<RunEnd> {
             let ended = match run.status {
                 Status::Ok => Ended::Passed,
                 Status::Failed(_) => Ended::Failed,
-                Status::Unknown => return None,
+                Status::Unknown | Status::Running => return None,
             };
             Some((
                 o.index,

@@ -568,3 +568,29 @@ fn a_code_mode_script_is_read_for_the_commands_and_patches_it_runs() {
     let files = texts(&l, FactKind::File).join("\n");
     assert!(files.contains("crates/config/src/lib.rs"), "{files}");
 }
+
+#[test]
+fn a_command_polled_until_it_ends_is_told_with_how_it_ended() {
+    // Codex returns from a long run while it goes on; the agent polls it by its session id.
+    let session = [
+        call("c1", "exec_command", json!({"cmd": "cargo test --workspace"})),
+        result(
+            "c1",
+            "Chunk ID: a1\nWall time: 10.0 seconds\nProcess running with session ID 7\nOriginal token count: 3\nOutput:\n   Compiling config v0.1.0\n",
+            false,
+        ),
+        call("c2", "write_stdin", json!({"session_id": 7, "chars": "", "yield_time_ms": 30000})),
+        result(
+            "c2",
+            "Chunk ID: a2\nWall time: 12.5 seconds\nProcess exited with code 101\nOriginal token count: 9\nOutput:\ntest config::tests::reads_timeout ... FAILED\ntest result: FAILED. 41 passed; 1 failed\n",
+            false,
+        ),
+    ];
+    let l = ledger(&session);
+    let commands = texts(&l, FactKind::Command).join("\n");
+    assert!(commands.contains("cargo test --workspace"), "{commands}");
+    assert!(commands.contains("failed (exit 101)"), "{commands}");
+    assert!(commands.contains("41 passed; 1 failed"), "{commands}");
+    assert!(!commands.contains("write_stdin"), "{commands}");
+    assert!(!commands.contains("still running"), "{commands}");
+}
