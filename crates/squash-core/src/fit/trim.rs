@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::ledger::{is_error_line, last_exit_code, may_have_errors};
+use crate::ledger::{exit_code, is_error_line, may_have_errors};
 use crate::message::{output_text, ContentItem, Message, Role, StructuredText, ToolResultData};
 use crate::recall::Mark;
 use crate::text::{patterns, shorten};
@@ -164,7 +164,7 @@ fn trim_lines(text: &str, is_error: bool, mark: Option<&Mark>, max_lines: usize)
     if tail > 0 {
         out.push_str(&format!("\n[… {} lines …]", format_count(tail as u64)));
     }
-    let status = match (last_exit_code(text), is_error) {
+    let status = match (exit_code(text), is_error) {
         (Some(code), _) => format!("; exit {code}"),
         (None, true) => "; failed".to_owned(),
         (None, false) => String::new(),

@@ -10,8 +10,8 @@ use super::anchors::anchors_of;
 use super::code_mode;
 use super::fact::{Fact, FactKind};
 use super::output::{
-    commit_line, content_lines, is_error_line, last_exit_code, nested_exit_code, printed,
-    run_errors, sample_lines, summary_line, LINE_MAX_CHARS,
+    commit_line, content_lines, exit_code, is_error_line, printed, run_errors, sample_lines,
+    summary_line, LINE_MAX_CHARS,
 };
 use super::polls;
 use super::tool_use::ToolUse;
@@ -127,7 +127,7 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     let key = key_of(&display);
     let status = match &use_.result {
         None => Status::Unknown,
-        Some(r) => match nested_exit_code(&r.text).or_else(|| last_exit_code(&r.text)) {
+        Some(r) => match exit_code(&r.text) {
             Some(0) => Status::Ok,
             Some(code) => Status::Failed(Some(code)),
             None if r.is_error => Status::Failed(None),

@@ -100,3 +100,18 @@ fn a_search_of_a_log_for_errors_says_the_error_it_found() {
         ["src/error.rs", "src/main.rs"]
     );
 }
+
+#[test]
+fn a_tally_printed_over_several_lines_is_said_whole() {
+    let mocha = "  checkpoints\n    ✓ lists sessions\n\n  36 passing (2s)\n  2 pending\n  4 failing\n\n  1) sessions tree\n       shows details:\n     Error: Timeout of 2000ms exceeded.\n";
+    assert_eq!(
+        super::super::output::summary_line(mocha).as_deref(),
+        Some("36 passing (2s); 2 pending; 4 failing")
+    );
+    let cargo =
+        "running 4 tests\ntest a ... ok\n\ntest result: ok. 4 passed; 0 failed; 0 ignored\n";
+    assert_eq!(
+        super::super::output::summary_line(cargo).as_deref(),
+        Some("test result: ok. 4 passed; 0 failed; 0 ignored")
+    );
+}

@@ -43,7 +43,7 @@ pub(crate) use errors::FIXED_BY;
 pub use extract::sections_text;
 pub use fact::{Fact, FactKind, Ledger};
 pub use observe::{observe_thread, Observation, Observer};
-pub use output::last_exit_code;
+pub use output::exit_code;
 pub(crate) use output::{is_error_line, may_have_errors};
 pub use prose::{is_harness_note, typed_text};
 pub use runs::{run_ends, Ended, RunEnd};

@@ -26,7 +26,7 @@ patterns! {
     ERROR_TALLY = r"^\s*error: (?:could not compile|aborting due to)(?-u:\b).*previous errors?";
     /// `[branch 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] message`.
     COMMIT_LINE = r"^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] ";
-    SUMMARY_LINE = r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$";
+    SUMMARY_LINE = r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$";
 }
 
 /// What the command printed, without the header a harness writes above it: Codex heads a
@@ -48,7 +48,7 @@ fn nested_output(output: &str) -> Option<String> {
 }
 
 /// The exit code of a code-mode command's JSON result, when the text is one.
-pub(crate) fn nested_exit_code(output: &str) -> Option<i64> {
+fn nested_exit_code(output: &str) -> Option<i64> {
     nested_result(output)?.get("exit_code")?.as_i64()
 }
 
@@ -108,9 +108,29 @@ pub(super) fn content_lines(output: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The exit status an output reports last ("Process exited with code 1", "Exit code: 2"):
-/// the ledger and the web UI's tool cards read it the same way.
-pub fn last_exit_code(output: &str) -> Option<i64> {
+/// The exit status an output reports: a code-mode command's JSON result's, else the one the
+/// harness's header states above `Output:` (what the command printed may name other exit
+/// codes: "Extension host exited with code: 0"), else the last one the text states ("Process
+/// exited with code 1", "Exit code: 2"). The ledger, the trims and the web UI's tool cards
+/// read it the same way.
+pub fn exit_code(output: &str) -> Option<i64> {
+    nested_exit_code(output)
+        .or_else(|| header_exit_code(output))
+        .or_else(|| last_exit_code(output))
+}
+
+/// The exit code the harness's header above `Output:` states.
+fn header_exit_code(output: &str) -> Option<i64> {
+    let body = headless(output);
+    let header = &output[..output.len() - body.len()];
+    if header.is_empty() {
+        return None;
+    }
+    last_exit_code(header)
+}
+
+/// The exit status a text states last.
+fn last_exit_code(output: &str) -> Option<i64> {
     EXIT_CODE
         .captures_iter(output)
         .last()
@@ -119,13 +139,29 @@ pub fn last_exit_code(output: &str) -> Option<i64> {
 }
 
 /// The last line of an output that sums a run up ("test result: ok. 4 passed; 0 failed").
+/// A tally a runner prints over several lines (mocha's `36 passing (2s)` then `4 failing`,
+/// jest's `Test Suites:` then `Tests:`) is said whole, up to [`TALLY_LINES_MAX`] lines.
 pub(super) fn summary_line(output: &str) -> Option<String> {
-    output
-        .lines()
-        .rev()
-        .find(|l| SUMMARY_LINE.is_match(l))
-        .map(|l| one_line(l.trim(), 100))
+    let lines: Vec<&str> = output.lines().collect();
+    let last = lines.iter().rposition(|l| SUMMARY_LINE.is_match(l))?;
+    let mut tally = vec![lines[last]];
+    for line in lines[..last].iter().rev() {
+        if tally.len() == TALLY_LINES_MAX {
+            break;
+        }
+        match line.trim() {
+            "" => continue,
+            l if SUMMARY_LINE.is_match(l) => tally.push(l),
+            _ => break,
+        }
+    }
+    tally.reverse();
+    let said: Vec<String> = tally.iter().map(|l| one_line(l.trim(), 100)).collect();
+    Some(said.join("; "))
 }
+
+/// Lines of one tally said together.
+const TALLY_LINES_MAX: usize = 3;
 
 /// The error lines of a failed run that add something (a line naming only what an earlier
 /// line named is an echo of it), and the anchors they name together.
@@ -306,5 +342,13 @@ mod tests {
         assert_eq!(last_exit_code("Exit code: 0"), Some(0));
         assert_eq!(last_exit_code("exit status 2"), Some(2));
         assert_eq!(last_exit_code("all good"), None);
+        // The header's status, not an exit code the command printed after it.
+        let out = "Exit code: 1\nWall time: 16 seconds\nOutput:\n  1 failing\nExtension host exited with code: 0, signal: unknown.\n";
+        assert_eq!(exit_code(out), Some(1));
+        assert_eq!(
+            exit_code("{\"exit_code\": 2, \"output\": \"exit code 0\"}"),
+            Some(2)
+        );
+        assert_eq!(exit_code("make: *** Error 2\nexit status 2"), Some(2));
     }
 }

@@ -2,7 +2,7 @@
 //! non-zero exit code), how long it ran, and the one line that says what it was asked.
 
 use chrono::TimeDelta;
-use squash_core::ledger::last_exit_code;
+use squash_core::ledger::exit_code;
 use squash_core::ToolResultData;
 
 use super::text::{compact, shorten};
@@ -20,7 +20,7 @@ pub enum ToolStatus {
 impl ToolStatus {
     pub fn of(result: &[ToolResultData], is_error: bool) -> ToolStatus {
         let exit = result.iter().rev().find_map(|d| match d {
-            ToolResultData::Text { text } => last_exit_code(text),
+            ToolResultData::Text { text } => exit_code(text),
             _ => None,
         });
         match exit {
