@@ -12,6 +12,8 @@
 #   scripts/bench-import.sh [MEGABYTES...]        (default: 64)
 #   scripts/bench-import.sh 64 128
 #   SQUASH_BENCH_PG=postgres://postgres@127.0.0.1:5432/squash_bench scripts/bench-import.sh
+#   SQUASH_BENCH_BIN=/tmp/squash-before scripts/bench-import.sh 50   (that binary, no build:
+#   to compare two commits in one sitting, run the script once with each binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,8 +21,13 @@ SIZES=("${@:-64}")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-cargo build --release -q -p squash-cli --no-default-features
-BIN="${CARGO_TARGET_DIR:-target}/release/squash"
+if [ -n "${SQUASH_BENCH_BIN:-}" ]; then
+  BIN=$SQUASH_BENCH_BIN
+else
+  cargo build --release -q -p squash-cli --no-default-features
+  BIN="${CARGO_TARGET_DIR:-target}/release/squash"
+fi
+echo "binary: $BIN"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 REPORT=$(cat <<'PY'

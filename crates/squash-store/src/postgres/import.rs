@@ -13,7 +13,7 @@ use super::conversations::{insert_project, set_current_thread};
 use super::error::{classify, taken, DbResult};
 use super::fetch;
 use super::operations::{insert_operations, KnownKeys};
-use super::rows::{to_i64, to_json, NewMessageRow};
+use super::rows::{to_i64, to_json, NewMessageRow, TsVector};
 use super::write::lock;
 use crate::types::{
     Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks,
@@ -106,7 +106,7 @@ async fn insert_rows(
         let created: Vec<DateTime<Utc>> = rows.iter().map(|r| r.created_at).collect();
         let tokens: Vec<i64> = rows.iter().map(|r| r.tokens).collect();
         let search: Vec<&str> = rows.iter().map(|r| r.search_text.as_str()).collect();
-        let terms: Vec<&str> = rows.iter().map(|r| r.search_terms.as_str()).collect();
+        let terms: Vec<&TsVector> = rows.iter().map(|r| &r.search_terms).collect();
         // A taken id aborts the transaction, after which nothing can say which one it was:
         // ask first (one index probe per id), so the answer names it as SQLite's does.
         let stored: Option<Uuid> =
@@ -123,10 +123,10 @@ async fn insert_rows(
                                    content, instructions, metadata, created_at, tokens, \
                                    search_text, search_terms) \
              SELECT u.id, $1, u.op, u.reply, u.role, u.content, u.instructions, u.metadata, \
-                    u.created_at, u.tokens, u.search_text, u.search_terms::tsvector \
+                    u.created_at, u.tokens, u.search_text, u.search_terms \
              FROM UNNEST($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], \
                          $7::text[], $8::text[], $9::timestamptz[], $10::bigint[], \
-                         $11::text[], $12::text[]) \
+                         $11::text[], $12::tsvector[]) \
                   WITH ORDINALITY \
                   AS u(id, op, reply, role, content, instructions, metadata, created_at, tokens, \
                        search_text, search_terms, ord) \

@@ -2,6 +2,9 @@
 //! this module's callers; ids come back already joined in.
 
 use chrono::{DateTime, Utc};
+use sqlx::postgres::types::Oid;
+use sqlx::postgres::{PgArgumentBuffer, PgHasArrayType, PgTypeInfo};
+use sqlx::Postgres;
 use squash_core::{
     ContentItem, Conversation, Instruction, Message, Project, Role, SquashOperation, Thread,
     ThreadOrigin,
@@ -170,8 +173,8 @@ pub(super) struct NewMessageRow {
     pub tool_is_result: Vec<bool>,
     pub tokens: i64,
     pub search_text: String,
-    /// `search_text`'s terms as a `tsvector` literal (`crate::search::tsvector_literal`).
-    pub search_terms: String,
+    /// `search_text`'s terms as a binary `tsvector` (`crate::search::tsvector_binary`).
+    pub search_terms: TsVector,
 }
 
 impl NewMessageRow {
@@ -198,7 +201,7 @@ impl NewMessageRow {
             tool_ids,
             tool_is_result,
             tokens: row.tokens,
-            search_terms: crate::search::tsvector_literal(&row.terms),
+            search_terms: TsVector(crate::search::tsvector_binary(&row.terms)),
             search_text: row.search_text,
         }
     }
@@ -248,4 +251,36 @@ fn parse_json<T: serde::de::DeserializeOwned>(
     text: &str,
 ) -> Result<T, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what} of {id}: {e}")))
+}
+
+/// A `tsvector` in PostgreSQL's binary form ([`crate::search::tsvector_binary`]), bound as
+/// it is: the server reads it without parsing a literal.
+#[derive(Debug, Clone)]
+pub(super) struct TsVector(pub Vec<u8>);
+
+/// `tsvector`'s type oid, fixed in every PostgreSQL (`pg_type`).
+const TSVECTOR_OID: Oid = Oid(3614);
+/// `tsvector[]`'s.
+const TSVECTOR_ARRAY_OID: Oid = Oid(3643);
+
+impl sqlx::Type<Postgres> for TsVector {
+    fn type_info() -> PgTypeInfo {
+        PgTypeInfo::with_oid(TSVECTOR_OID)
+    }
+}
+
+impl PgHasArrayType for TsVector {
+    fn array_type_info() -> PgTypeInfo {
+        PgTypeInfo::with_oid(TSVECTOR_ARRAY_OID)
+    }
+}
+
+impl sqlx::Encode<'_, Postgres> for TsVector {
+    fn encode_by_ref(
+        &self,
+        buf: &mut PgArgumentBuffer,
+    ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+        buf.extend_from_slice(&self.0);
+        Ok(sqlx::encode::IsNull::No)
+    }
 }

@@ -539,3 +539,69 @@ async fn connect_errors_do_not_leak_the_password() {
         Err(StoreError::Invalid(_))
     ));
 }
+
+/// Inserts bind a message's terms as a binary `tsvector`; the fill of rows stored before the
+/// terms existed writes them as a text literal, which the server parses. Both must store the
+/// same value: the terms of messages imported and appended, emptied and filled again when the
+/// store opens, are the ones the inserts wrote (pairs of common words, a word past its 256
+/// positions, the last of 16,383 positions, accents, quotes).
+#[tokio::test]
+async fn binary_terms_are_the_literal_s() {
+    let schema = format!("squash_test_{}", squash_testkit::backend::uuid_simple());
+    let Some(store) = squash_testkit::backend::postgres_store_in(&schema).await else {
+        return;
+    };
+    let many = (0..17_000)
+        .map(|i| format!("w{}", i % 5_000))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let texts = [
+        "it should be the end".to_owned(),
+        "a cat, a hat; the cat sat on the mat".to_owned(),
+        "O'Brien said \\'quoted\\' it's a back\\slash".to_owned(),
+        "Café cafe\u{301} CAFÉ zebra apple Zebra 42 7 42 ünïcödé".to_owned(),
+        "the ".repeat(300) + "end",
+        many,
+        "--- ; ---".to_owned(),
+    ];
+    let conversation = ConversationId::new();
+    let messages: Vec<Message> = texts
+        .iter()
+        .map(|t| text(conversation, Role::User, t))
+        .collect();
+    store
+        .import_conversation(squash_testkit::fixtures::single_thread_batch(
+            conversation,
+            messages,
+            "terms",
+            "/tmp/terms",
+        ))
+        .await
+        .unwrap();
+    let appended = text(conversation, Role::Assistant, &texts[1]);
+    store.append(&appended).await.unwrap();
+
+    let mut db = squash_testkit::backend::pg_connection()
+        .await
+        .expect("the server");
+    let read = "SELECT id, search_terms::text FROM messages ORDER BY key";
+    sqlx::query(&format!("SET search_path TO \"{schema}\""))
+        .execute(&mut db)
+        .await
+        .unwrap();
+    let inserted: Vec<(uuid::Uuid, String)> =
+        sqlx::query_as(read).fetch_all(&mut db).await.unwrap();
+    assert_eq!(inserted.len(), texts.len() + 1);
+    assert!(inserted[0].1.contains("'should be'"), "{}", inserted[0].1);
+    sqlx::query("UPDATE messages SET search_terms = NULL")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    drop(store);
+    let store = squash_testkit::backend::postgres_store_in(&schema)
+        .await
+        .expect("the server again");
+    let filled: Vec<(uuid::Uuid, String)> = sqlx::query_as(read).fetch_all(&mut db).await.unwrap();
+    assert_eq!(filled, inserted);
+    store.drop_schema().await.unwrap();
+}
