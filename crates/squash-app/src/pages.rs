@@ -26,17 +26,17 @@ impl ConversationService {
 
     /// [`thread_page`](Self::thread_page) with the messages as stored, for an answer that
     /// sends them on as JSON: it serializes as the parsed page does, without parsing them.
-    /// `conversation` is the thread's conversation as the caller read it (with the header its
-    /// cache tag comes from), so that the answer shows what the tag says, without a read more.
+    /// The conversation is read with the page, in its snapshot, so that a cache tag made of the
+    /// view's conversation and thread says what the answer shows, without a read more.
     pub async fn thread_page_stored(
         &self,
-        conversation: Conversation,
         thread: ThreadRef,
         window: PageWindow,
     ) -> Result<ThreadView<StoredMessage>, ServiceError> {
         let request = self.page_request(thread, window);
-        let page = self.store().thread_page_stored(request).await?;
-        self.view_of_page(thread, page, Some(conversation)).await
+        let read = self.store().thread_page_stored(request).await?;
+        self.view_of_page(thread, read.page, Some(read.conversation))
+            .await
     }
 
     /// What to read, with the thread's token sum when it is remembered.

@@ -36,6 +36,7 @@ impl TokenSums {
                     thread: page.thread.id,
                     revision: page.thread.revision,
                     tokens: page.tokens,
+                    message_count: page.thread.message_count,
                 },
             );
         }

@@ -44,11 +44,11 @@ pub use search::{MAX_CANDIDATES as MAX_SEARCH_CANDIDATES, MAX_SEARCH_LIMIT};
 pub use squash_core::LinkEdit;
 pub use stored_message::StoredMessage;
 pub use types::{
-    Appended, ChunkSender, ClosurePositions, Commit, ConversationSummary, Direction, HistoryHit,
-    HistoryPlace, HistoryResults, ImportAppend, ImportBatch, ImportOutcome, ImportRecord,
-    ImportSource, ImportThread, ImportedPart, KnownTokens, MessageChunks, MessageRange, NewLinks,
-    OperationRef, PageRequest, RecallTarget, SearchHit, SearchResults, StoreStats, ThreadPage,
-    ThreadPositions, ThreadRef, ThreadSnapshot,
+    Appended, ChunkSender, ClosurePositions, Commit, ConversationPage, ConversationSummary,
+    Direction, HistoryHit, HistoryPlace, HistoryResults, ImportAppend, ImportBatch, ImportOutcome,
+    ImportRecord, ImportSource, ImportThread, ImportedPart, KnownTokens, MessageChunks,
+    MessageRange, NewLinks, OperationRef, PageRequest, RecallTarget, SearchHit, SearchResults,
+    StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -145,8 +145,12 @@ pub trait ConversationStore: Send + Sync {
     /// message that is not in the thread.
     async fn thread_page(&self, request: PageRequest) -> Result<ThreadPage>;
     /// [`thread_page`](Self::thread_page) with each message as stored ([`StoredMessage`]):
-    /// its JSON columns unparsed, for readers that send the messages on as JSON.
-    async fn thread_page_stored(&self, request: PageRequest) -> Result<ThreadPage<StoredMessage>>;
+    /// its JSON columns unparsed, for readers that send the messages on as JSON; with the
+    /// thread's conversation as the same snapshot holds it (one read for a tagged answer).
+    async fn thread_page_stored(
+        &self,
+        request: PageRequest,
+    ) -> Result<ConversationPage<StoredMessage>>;
     /// The messages at 0-based positions `start..start + limit` of a thread (clipped to its
     /// length), in order, with their stored token estimates: one range read, whatever the
     /// thread's length. A thread's links below its length never change, so reading one range

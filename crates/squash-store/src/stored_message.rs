@@ -40,14 +40,15 @@ pub struct StoredMessage {
     pub created_at: DateTime<Utc>,
 }
 
-/// A message row's columns as either backend reads them, with the stored token estimate.
-pub(crate) struct StoredColumns {
+/// A message row's columns as either backend reads them, with the stored token estimate; the
+/// role borrowed from the row (a backend that can lend it need not copy it).
+pub(crate) struct StoredColumns<'a> {
     pub key: i64,
     pub id: Uuid,
     pub conversation_id: Uuid,
     pub squash_operation_id: Option<Uuid>,
     pub reply_to: Option<Uuid>,
-    pub role: String,
+    pub role: &'a str,
     pub content: String,
     pub instructions: Option<String>,
     pub metadata: Option<String>,
@@ -55,20 +56,20 @@ pub(crate) struct StoredColumns {
     pub tokens: Option<i64>,
 }
 
-impl StoredColumns {
+impl StoredColumns<'_> {
     /// The message and its token estimate: the stored one, or counted from the content when
     /// the row predates the column and the backfill has not reached it. A column that is not
     /// JSON is corrupt, as it is when the message is parsed.
     pub fn into_message(self) -> Result<(StoredMessage, u64), StoreError> {
         let id = self.id;
-        let role = Role::parse(&self.role).ok_or_else(|| {
+        let role = Role::parse(self.role).ok_or_else(|| {
             StoreError::Corrupt(format!("message {id} has unknown role {:?}", self.role))
         })?;
         let tokens = match self.tokens {
             Some(t) => u64::try_from(t).map_err(|_| {
                 StoreError::Corrupt(format!("message {id} has negative tokens {t}"))
             })?,
-            None => row_tokens(self.key, &self.role, &self.content)?.unsigned_abs(),
+            None => row_tokens(self.key, self.role, &self.content)?.unsigned_abs(),
         };
         let raw = |what: &str, text: String| {
             RawValue::from_string(text)

@@ -321,13 +321,16 @@ pub enum ThreadRef {
     Thread(ThreadId),
 }
 
-/// A thread's token sum at one revision, from an earlier read. A thread changes only by
-/// appends, which bump its revision, so the sum still holds while the revision does.
+/// A thread's token sum and length at one revision, from an earlier read. A thread changes
+/// only by appends, which bump its revision, so both still hold while the revision does. The
+/// length lets a backend read a page's links in the statement that reads the header, checking
+/// the header against this after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KnownTokens {
     pub thread: ThreadId,
     pub revision: u64,
     pub tokens: u64,
+    pub message_count: u64,
 }
 
 /// A request for part of a thread.
@@ -405,6 +408,15 @@ impl<M> ThreadPage<M> {
             tokens,
         }
     }
+}
+
+/// A page with its thread's conversation, as one snapshot held them: what an answer that
+/// carries a cache tag over both shows (the HTTP API's pages), read at once instead of the
+/// conversation and the header first and the page after.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConversationPage<M = Message> {
+    pub conversation: Conversation,
+    pub page: ThreadPage<M>,
 }
 
 /// One message that matches a search: in its conversation's current thread.

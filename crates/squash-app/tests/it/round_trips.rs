@@ -127,3 +127,53 @@ async fn a_squash_makes_six_round_trips_and_an_edit_seven() {
     drop(_registered);
     b.cleanup().await;
 }
+
+#[tokio::test]
+async fn a_stored_page_is_two_statements_then_one_without_a_transaction() {
+    let Some(b) = squash_testkit::postgres().await else {
+        return;
+    };
+    let statements = Statements::default();
+    let _counting = tracing::subscriber::set_default(statements.clone());
+    // As above: a second registered dispatcher makes tracing ask this test's too.
+    let _registered = tracing::Dispatch::new(statements.clone());
+    tracing::callsite::rebuild_interest_cache();
+    let conv = new_conversation(&b.service, "/tmp/round-trips-page", "page").await;
+    for n in 0..6 {
+        b.service
+            .append(conv.id, Role::User, text(&format!("message {n}")))
+            .await
+            .expect("append");
+    }
+    statements.take();
+
+    let window = squash_app::PageWindow {
+        anchor: squash_app::PageAnchor::Before { position: 5 },
+        limit: 3,
+    };
+    // The first read sums the thread's tokens in its second statement; the next knows them and
+    // the thread's length, and reads the header and the links in one.
+    for (read, expected) in [("first", 2), ("second", 1)] {
+        let view = b
+            .service
+            .thread_page_stored(squash_app::ThreadRef::Current(conv.id), window)
+            .await
+            .expect("page");
+        assert_eq!(view.messages.len(), 3);
+        let sent = statements.take();
+        // The conversation with the header; the links with the revision (no BEGIN, no COMMIT).
+        assert_eq!(
+            sent.len(),
+            expected,
+            "the {read} page's statements: {sent:#?}"
+        );
+        assert!(
+            sent.iter().all(|s| !s.starts_with("COMMIT")),
+            "no transaction: {sent:#?}"
+        );
+    }
+
+    drop(_counting);
+    drop(_registered);
+    b.cleanup().await;
+}

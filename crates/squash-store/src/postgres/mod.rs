@@ -40,7 +40,7 @@ use squash_core::{
 use tokio::sync::{broadcast, OnceCell};
 
 use self::error::{connect_error, DbResult};
-use crate::types::{HistoryResults, MessageRange, RecallTarget};
+use crate::types::{ConversationPage, HistoryResults, MessageRange, RecallTarget};
 use crate::{
     Appended, ClosurePositions, Commit, ConversationStore, ConversationSummary, Direction,
     ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, PageRequest, Result,
@@ -267,8 +267,11 @@ impl ConversationStore for PostgresStore {
         page::thread_page(&self.pool, &request, page::parsed).await
     }
 
-    async fn thread_page_stored(&self, request: PageRequest) -> Result<ThreadPage<StoredMessage>> {
-        page::thread_page(&self.pool, &request, page::stored).await
+    async fn thread_page_stored(
+        &self,
+        request: PageRequest,
+    ) -> Result<ConversationPage<StoredMessage>> {
+        page::conversation_page(&self.pool, &request, page::stored).await
     }
 
     async fn thread_range(&self, thread: ThreadId, start: u64, limit: u32) -> Result<MessageRange> {

@@ -38,9 +38,10 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 
 use crate::error::{Entity, StoreError};
 use crate::types::{
-    Appended, Commit, ConversationSummary, Direction, HistoryResults, ImportAppend, ImportBatch,
-    ImportOutcome, ImportRecord, ImportedPart, MessageChunks, MessageRange, PageRequest,
-    SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    Appended, Commit, ConversationPage, ConversationSummary, Direction, HistoryResults,
+    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, MessageChunks,
+    MessageRange, PageRequest, SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef,
+    ThreadSnapshot,
 };
 use crate::{ConversationStore, RecallTarget, Result, StoredMessage};
 
@@ -274,8 +275,11 @@ impl ConversationStore for SqliteStore {
             .await
     }
 
-    async fn thread_page_stored(&self, request: PageRequest) -> Result<ThreadPage<StoredMessage>> {
-        self.read(move |tx| page::thread_page(tx, &request, page::stored))
+    async fn thread_page_stored(
+        &self,
+        request: PageRequest,
+    ) -> Result<ConversationPage<StoredMessage>> {
+        self.read(move |tx| page::conversation_page(tx, &request, page::stored))
             .await
     }
 

@@ -1,20 +1,23 @@
 //! A page of a thread: its header, one range of links and the thread's token sum, read in one
 //! transaction so that the three agree even while another connection appends.
 
+use rusqlite::types::ValueRef;
 use rusqlite::{params, OptionalExtension, Row, Transaction};
 use squash_core::{KnownPositions, Message, MessageId, ThreadId};
 
 use super::conn::map_err;
 use super::fetch;
 use super::links::position_in_thread;
-use super::read::{key_of, load_thread, thread_key};
+use super::read::{key_of, load_conversation, load_thread, thread_key};
 use super::rows::{self, MESSAGE_COLUMN_COUNT};
 use super::tokens;
 use crate::error::{Entity, StoreError};
 use crate::segments::thread_links;
 use crate::stored_message::{StoredColumns, StoredMessage};
 use crate::tokens::read_tokens;
-use crate::types::{MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef};
+use crate::types::{
+    ConversationPage, MessageRange, PageRequest, ThreadPage, ThreadPositions, ThreadRef,
+};
 use crate::Result;
 
 /// How a page's rows become its messages with their token estimates: parsed ([`parsed`]) or
@@ -77,24 +80,60 @@ pub(super) fn parsed(row: &Row<'_>) -> Result<(Message, u64)> {
     Ok((message, tokens))
 }
 
-/// A page's row as stored: its JSON columns unparsed.
+/// A page's row as stored: its JSON columns unparsed, the ids and the role read where the row
+/// holds them (no buffer of their own a row).
 pub(super) fn stored(row: &Row<'_>) -> Result<(StoredMessage, u64)> {
-    let id = |i| rows::col::<Vec<u8>>(row, i).and_then(|b| rows::uuid(&b));
-    let opt_id = |i| rows::col::<Option<Vec<u8>>>(row, i).and_then(rows::opt_uuid);
+    let id = |i| blob(row, i).and_then(rows::uuid);
+    let opt_id = |i| opt_blob(row, i)?.map(rows::uuid).transpose();
     StoredColumns {
         id: id(0)?,
         conversation_id: id(1)?,
         squash_operation_id: opt_id(2)?,
         reply_to: opt_id(3)?,
-        role: rows::col(row, 4)?,
-        content: rows::col(row, 5)?,
-        instructions: rows::col(row, 6)?,
-        metadata: rows::col(row, 7)?,
+        role: text(row, 4)?,
+        content: text(row, 5)?.to_owned(),
+        instructions: opt_text(row, 6)?.map(str::to_owned),
+        metadata: opt_text(row, 7)?.map(str::to_owned),
         created_at: rows::time(rows::col(row, 8)?)?,
         tokens: rows::col(row, MESSAGE_COLUMN_COUNT)?,
         key: rows::col(row, MESSAGE_COLUMN_COUNT + 1)?,
     }
     .into_message()
+}
+
+fn value<'r>(row: &'r Row<'_>, i: usize) -> Result<ValueRef<'r>> {
+    row.get_ref(i).map_err(map_err)
+}
+
+fn blob<'r>(row: &'r Row<'_>, i: usize) -> Result<&'r [u8]> {
+    value(row, i)?.as_blob().map_err(|e| map_err(e.into()))
+}
+
+fn opt_blob<'r>(row: &'r Row<'_>, i: usize) -> Result<Option<&'r [u8]>> {
+    value(row, i)?
+        .as_blob_or_null()
+        .map_err(|e| map_err(e.into()))
+}
+
+fn text<'r>(row: &'r Row<'_>, i: usize) -> Result<&'r str> {
+    value(row, i)?.as_str().map_err(|e| map_err(e.into()))
+}
+
+fn opt_text<'r>(row: &'r Row<'_>, i: usize) -> Result<Option<&'r str>> {
+    value(row, i)?
+        .as_str_or_null()
+        .map_err(|e| map_err(e.into()))
+}
+
+/// [`thread_page`] with the thread's conversation, in the same transaction.
+pub(super) fn conversation_page<M>(
+    tx: &Transaction<'_>,
+    request: &PageRequest,
+    make: MakeMessage<M>,
+) -> Result<ConversationPage<M>> {
+    let page = thread_page(tx, request, make)?;
+    let conversation = load_conversation(tx, page.thread.conversation_id)?;
+    Ok(ConversationPage { conversation, page })
 }
 
 /// The messages at positions `start..start + limit` of a thread.

@@ -134,6 +134,7 @@ async fn check(store: &dyn ConversationStore) {
         thread: last.thread.id,
         revision: last.thread.revision,
         tokens: 7,
+        message_count: last.thread.message_count,
     };
     let request = PageRequest {
         thread: current,
@@ -141,11 +142,21 @@ async fn check(store: &dyn ConversationStore) {
         known_tokens: Some(known),
     };
     assert_eq!(store.thread_page(request).await.unwrap().tokens, 7);
+    let stored = store.thread_page_stored(request).await.unwrap();
+    assert_eq!((stored.page.tokens, stored.conversation.id), (7, conv.id));
     let late = text(conv.id, "message 26");
     store.append(&late).await.unwrap();
     let moved = store.thread_page(request).await.unwrap();
     assert_eq!(moved.tokens, tokens + message_tokens(&late));
     assert_eq!(moved.messages[0].id, late.id);
+    // The stored page too, whose length the known sum no longer tells.
+    let moved = store.thread_page_stored(request).await.unwrap();
+    assert_eq!(moved.page.tokens, tokens + message_tokens(&late));
+    assert_eq!(moved.page.messages[0].id, late.id);
+    assert_eq!(
+        moved.page.thread.message_count,
+        last.thread.message_count + 1
+    );
 
     // Limit 0: the header and totals only.
     let none = page(store, current, PageAnchor::Last, 0).await;
