@@ -193,13 +193,17 @@ const COVERED_ELSEWHERE: [&str; 5] = [
 /// Real Codex rollouts and an opencode export with a compaction, read by the fit's evaluation
 /// against the agent's own compaction (`examples/fit_eval`); tests/it/import_accounting.rs
 /// imports them.
-const COVERED_BY_FIT_EVAL: [&str; 7] = [
+const COVERED_BY_FIT_EVAL: [&str; 11] = [
     "codex-compacted-019d473b",
     "codex-compacted-019d7372",
     "codex-compacted-019d7e8e",
     "codex-compacted-019ed893",
     "codex-compacted-019f1111",
+    "codex-compacted-019f1f6f",
+    "codex-compacted-019f201a",
     "codex-compacted-019f21d1",
+    "codex-compacted-019f53c2",
+    "codex-compacted-019f5cfd",
     "opencode-compacted-277daa81",
 ];
 /// Files of the data folder whose readers' tests and tests/it/agent_formats.rs check them (Gemini

@@ -478,13 +478,16 @@ fn display_of(command: &str) -> (String, bool) {
         return (flat, false);
     };
     // A cut inside a word would leave half of an id, a path or a flag, which then names
-    // nothing: the word is finished when it ends soon after.
+    // nothing: the word is finished when it ends soon after (plumbing such as `2>&1` names
+    // nothing whole either, and stays cut).
+    let word_start = flat[..at].rfind(char::is_whitespace).map_or(0, |i| i + 1);
     let end = flat[at..]
         .char_indices()
         .take(TOKEN_TAIL_MAX_CHARS + 1)
         .find(|(_, c)| c.is_whitespace())
         .map(|(i, _)| at + i)
         .or_else(|| (flat[at..].chars().count() <= TOKEN_TAIL_MAX_CHARS).then_some(flat.len()))
+        .filter(|&end| flat[word_start..end].chars().any(char::is_alphabetic))
         .unwrap_or(at);
     let cut = flat[end..].trim_start();
     (flat[..end].to_owned(), !cut.is_empty())
