@@ -5,7 +5,8 @@
 //! too, not BEGIN: one more round trip each); a subscriber set for this thread only counts them.
 //! The test runs on a current-thread runtime, so the pool's work is on this thread and no other
 //! test's is. A connection the pool opens meanwhile (a released one returns to it in a task of
-//! its own) sends its session settings first: those are the connection's, not the operation's.
+//! its own) sends its session settings first, and has sqlx look up the `tsvector` type the
+//! search terms are bound as: those are the connection's, not the operation's.
 
 use std::sync::{Arc, Mutex};
 
@@ -20,14 +21,30 @@ use tracing::{Event, Metadata, Subscriber};
 struct Statements(Arc<Mutex<Vec<String>>>);
 
 impl Statements {
-    /// The statements since the last call, without a new connection's session settings.
+    /// The statements since the last call, without a new connection's setup: its session
+    /// settings, and the statement that has sqlx look the `tsvector` type up (with the type
+    /// lookups just before it, which belong to it; one anywhere else is the operation's).
     fn take(&self) -> Vec<String> {
         let all = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
-        all.into_iter()
-            .filter(|s| !s.starts_with("SET lock_timeout"))
-            .collect()
+        let mut kept: Vec<String> = Vec::new();
+        for s in all {
+            if s.starts_with("SET lock_timeout") {
+                continue;
+            }
+            if s.starts_with("SELECT $1::tsvector, $2::tsvector[]") {
+                while kept.last().is_some_and(|k| k.starts_with(TYPE_LOOKUP)) {
+                    kept.pop();
+                }
+                continue;
+            }
+            kept.push(s);
+        }
+        kept
     }
 }
+
+/// How sqlx looks a type up by its oid.
+const TYPE_LOOKUP: &str = "SELECT oid::regtype::text, typtype, typcategory";
 
 struct Summary(String);
 

@@ -124,6 +124,14 @@ impl PostgresStore {
                     // A query without arguments goes over the simple protocol, which takes
                     // several statements at once.
                     conn.execute(session.as_str()).await?;
+                    // The search terms are bound as binary `tsvector`s, a type sqlx looks up
+                    // once per connection: looked up here, with the session's settings, rather
+                    // than in the round trips of the connection's first write.
+                    sqlx::query("SELECT $1::tsvector, $2::tsvector[]")
+                        .bind(rows::TsVector::empty())
+                        .bind(Vec::<rows::TsVector>::new())
+                        .execute(&mut *conn)
+                        .await?;
                     Ok(())
                 })
             })

@@ -258,6 +258,13 @@ fn parse_json<T: serde::de::DeserializeOwned>(
 #[derive(Debug, Clone)]
 pub(super) struct TsVector(pub Vec<u8>);
 
+impl TsVector {
+    /// The empty `tsvector`: no lexemes.
+    pub fn empty() -> TsVector {
+        TsVector(0u32.to_be_bytes().to_vec())
+    }
+}
+
 /// `tsvector`'s type oid, fixed in every PostgreSQL (`pg_type`).
 const TSVECTOR_OID: Oid = Oid(3614);
 /// `tsvector[]`'s.
