@@ -76,6 +76,16 @@ impl ImportCheck {
         Ok(check)
     }
 
+    /// The checks of the append of a grown source: its messages, then each chunk's.
+    pub(crate) fn appending(append: &ImportAppend) -> Result<ImportCheck> {
+        let mut check = ImportCheck {
+            conversation: append.conversation_id,
+            imported: HashSet::with_capacity(append.messages.len()),
+        };
+        check.messages(&append.messages)?;
+        Ok(check)
+    }
+
     pub(crate) fn messages(&mut self, messages: &[Message]) -> Result<()> {
         for m in messages {
             belongs(Entity::Message, m.id, m.conversation_id, self.conversation)?;
@@ -154,11 +164,6 @@ pub(crate) fn thread_keys(
     Ok((original, links))
 }
 
-/// The messages of a grown source, appended to its conversation.
-pub(crate) fn import_append(append: &ImportAppend) -> Result<()> {
-    messages(&append.messages, append.conversation_id)
-}
-
 /// That the import record an append found, `existing` (its content hash and conversation), is
 /// still the one the append was made against: a record replaced or moved meanwhile means the
 /// source must be imported again.
@@ -180,20 +185,6 @@ pub(crate) fn not_in_conversation(message: MessageId, conversation: Conversation
     StoreError::Invalid(format!(
         "message {message} is not in conversation {conversation}"
     ))
-}
-
-fn messages(messages: &[Message], conversation: ConversationId) -> Result<()> {
-    let mut seen = HashSet::with_capacity(messages.len());
-    for m in messages {
-        belongs(Entity::Message, m.id, m.conversation_id, conversation)?;
-        if !seen.insert(m.id) {
-            return Err(StoreError::Invalid(format!(
-                "message {} is listed twice in the import",
-                m.id
-            )));
-        }
-    }
-    Ok(())
 }
 
 fn operations(

@@ -168,8 +168,31 @@ pub trait ConversationStore: Send + Sync {
     ) -> Result<ThreadPositions>;
     /// The messages of a thread, in thread order.
     async fn thread_messages(&self, thread: ThreadId) -> Result<Vec<Message>>;
-    /// Every message ever stored for the conversation, in creation order.
-    async fn all_messages(&self, conversation: ConversationId) -> Result<Vec<Message>>;
+    /// At most `limit` of the messages ever stored for the conversation, in creation order,
+    /// those after `after` (from the first when `None`): its whole history a page at a time,
+    /// in memory bounded by the page. After an id the conversation does not hold, nothing.
+    async fn conversation_messages(
+        &self,
+        conversation: ConversationId,
+        after: Option<MessageId>,
+        limit: u32,
+    ) -> Result<Vec<Message>>;
+    /// Every message ever stored for the conversation, in creation order, in memory.
+    async fn all_messages(&self, conversation: ConversationId) -> Result<Vec<Message>> {
+        const PAGE: u32 = 10_000;
+        let mut all: Vec<Message> = Vec::new();
+        loop {
+            let after = all.last().map(|m| m.id);
+            let page = self
+                .conversation_messages(conversation, after, PAGE)
+                .await?;
+            let last = page.len() < PAGE as usize;
+            all.extend(page);
+            if last {
+                return Ok(all);
+            }
+        }
+    }
     /// Ids of the conversation's messages whose id starts with `prefix` (hex, dashes optional).
     async fn message_ids_with_prefix(
         &self,
@@ -252,7 +275,18 @@ pub trait ConversationStore: Send + Sync {
     /// Appends the new messages of a source that grew to its conversation's current thread and
     /// updates the import record — one transaction, and only if the record still has
     /// `expected_hash`. Returns the current thread's revision after the append.
-    async fn import_append(&self, append: ImportAppend) -> Result<Appended>;
+    async fn import_append(&self, append: ImportAppend) -> Result<Appended> {
+        self.import_append_chunked(append, MessageChunks::none())
+            .await
+    }
+    /// [`import_append`](Self::import_append) whose messages are those of the append followed
+    /// by those of `more`, which arrive while the transaction is open (memory holds a chunk at
+    /// a time). Any failure, of the source's too, rolls the whole append back.
+    async fn import_append_chunked(
+        &self,
+        append: ImportAppend,
+        more: MessageChunks,
+    ) -> Result<Appended>;
     /// The import record of a source key, if it was imported.
     async fn import_record(&self, source_key: &str) -> Result<Option<ImportRecord>>;
     /// The import records that point to a conversation (most recent first).

@@ -22,6 +22,7 @@ pub async fn start_listening(
     limit: Duration,
 ) -> tokio::process::Child {
     let child = command
+        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .kill_on_drop(true)

@@ -20,6 +20,7 @@
 //!   then points to the new one.
 
 mod files;
+mod growth;
 mod options;
 mod refuse;
 mod store;

@@ -2,17 +2,17 @@
 //! rules of the module docs (already imported, grown and appended to, or imported again), a
 //! conversation whose messages are made while they are stored in chunks.
 
-use squash_core::{Message, SourceFormat};
+use std::sync::Arc;
+
+use squash_core::SourceFormat;
 use squash_formats::claude_code::DeferredMessages;
 use squash_formats::squash_json;
-use squash_store::{
-    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks, StoreError,
-};
+use squash_store::{ImportBatch, ImportOutcome, MessageChunks};
 
 use super::options::ImportOptions;
 use super::subagents::started_by;
 use super::summary::{ConversationReport, FileReport, ImportStatus, ImportSummary};
-use super::{into_batch, source_id, ImportError, ImportedConversation, Parsed};
+use super::{into_batch, ImportError, ImportedConversation, Parsed};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
 
@@ -88,6 +88,7 @@ impl ConversationService {
             operations: conv.operations.len(),
             backfilled_operations: conv.backfilled_operations,
         };
+        let deferred = conv.deferred.take().map(Arc::new);
         let record = self.store().import_record(&conv.source_key).await?;
         if let Some(record) = &record {
             report.conversation_id = record.conversation_id;
@@ -96,12 +97,8 @@ impl ConversationService {
                 return Ok(report);
             }
             if conv.appendable {
-                // A grown session is compared with what is stored message by message: made
-                // in memory (an append is the rare case; a first import streams).
-                if let Some(deferred) = conv.deferred.take() {
-                    conv.messages = materialize(&deferred).await?;
-                }
-                if let Some(appended) = self.append_growth(record, &conv).await? {
+                if let Some(appended) = self.append_growth(record, &conv, deferred.as_ref()).await?
+                {
                     report.status = if appended == 0 {
                         ImportStatus::AlreadyImported
                     } else {
@@ -118,7 +115,6 @@ impl ConversationService {
             .filter(|p| !p.trim().is_empty())
             .unwrap_or_else(|| options.fallback_project.clone());
         let id = conv.conversation_id;
-        let deferred = conv.deferred.take();
         let batch = into_batch(conv, project);
         let outcome = match deferred {
             None => self.store().import_conversation(batch).await?,
@@ -146,7 +142,7 @@ impl ConversationService {
     async fn import_streamed(
         &self,
         batch: ImportBatch,
-        deferred: DeferredMessages,
+        deferred: Arc<DeferredMessages>,
     ) -> Result<ImportOutcome, ServiceError> {
         let (sender, chunks) = MessageChunks::channel(deferred.len(), 1);
         // One thread reads and parses the source, another makes the rows, the store writes.
@@ -163,66 +159,8 @@ impl ConversationService {
         let _ = producer.await;
         Ok(outcome?)
     }
-
-    /// Appends what a grown source added, if the conversation imported before is a prefix of the
-    /// new one (same source ids, same content). `None` when it is not.
-    async fn append_growth(
-        &self,
-        record: &ImportRecord,
-        conv: &ImportedConversation,
-    ) -> Result<Option<usize>, ServiceError> {
-        let stored = self.store().all_messages(record.conversation_id).await?;
-        let old: Vec<_> = stored.iter().filter(|m| source_id(m).is_some()).collect();
-        if old.len() > conv.messages.len() {
-            return Ok(None);
-        }
-        let is_prefix = old.iter().zip(&conv.messages).all(|(o, n)| {
-            source_id(o) == source_id(n) && o.role == n.role && o.content == n.content
-        });
-        if !is_prefix {
-            return Ok(None);
-        }
-        let tail: Vec<_> = conv.messages[old.len()..]
-            .iter()
-            .cloned()
-            .map(|mut m| {
-                m.conversation_id = record.conversation_id;
-                m
-            })
-            .collect();
-        let n = tail.len();
-        self.store()
-            .import_append(ImportAppend {
-                source: ImportSource {
-                    source_key: conv.source_key.clone(),
-                    format: conv.format,
-                    content_hash: conv.content_hash.clone(),
-                    metadata: conv.metadata.clone(),
-                },
-                conversation_id: record.conversation_id,
-                expected_hash: record.source.content_hash.clone(),
-                messages: tail,
-            })
-            .await?;
-        Ok(Some(n))
-    }
 }
 
 /// Messages per chunk of a streamed import, and source bytes per chunk: what bounds memory.
-const CHUNK_MESSAGES: usize = 1_000;
-const CHUNK_BYTES: u64 = 2 << 20;
-
-/// Every message of a streamed read, made in memory.
-async fn materialize(deferred: &DeferredMessages) -> Result<Vec<Message>, ServiceError> {
-    let deferred = deferred.clone();
-    let made = tokio::task::spawn_blocking(move || {
-        let mut all = Vec::with_capacity(deferred.len());
-        for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
-            all.extend(chunk?);
-        }
-        Ok::<_, squash_formats::FormatError>(all)
-    })
-    .await
-    .map_err(|e| ServiceError::Store(StoreError::Backend(format!("the reader stopped: {e}"))))?;
-    made.map_err(|e| ServiceError::Store(StoreError::Invalid(e.to_string())))
-}
+pub(super) const CHUNK_MESSAGES: usize = 1_000;
+pub(super) const CHUNK_BYTES: u64 = 2 << 20;

@@ -363,21 +363,29 @@ pub(super) async fn import_conversation(
     })
 }
 
-pub(super) async fn import_append(pool: &PgPool, append: ImportAppend) -> Result<Appended> {
-    check::import_append(&append)?;
+pub(super) async fn import_append(
+    pool: &PgPool,
+    append: ImportAppend,
+    mut more: MessageChunks,
+) -> Result<Appended> {
+    let mut check = check::ImportCheck::appending(&append)?;
     let mut tx = pool.begin().await.db()?;
     let locked = lock(&mut tx, append.conversation_id).await?;
     check::append_record(&append, existing(&mut tx, &append.source.source_key).await?)?;
     let keys = insert_messages(&mut tx, locked.conversation_key, &append.messages).await?;
-    let ordered: Vec<i64> = append
-        .messages
-        .iter()
-        .map(|m| {
-            keys.get(&m.id)
-                .copied()
-                .ok_or_else(|| StoreError::Corrupt("an inserted message lost its key".into()))
-        })
-        .collect::<Result<_>>()?;
+    let mut ordered = in_order(&append.messages, &keys)?;
+    while let Some(chunk) = more.next().await? {
+        check.messages(&chunk.messages)?;
+        let rows: Vec<NewMessageRow> = chunk
+            .messages
+            .iter()
+            .zip(chunk.rows)
+            .map(|(m, row)| NewMessageRow::with(m, row))
+            .collect();
+        let mut keys = HashMap::with_capacity(rows.len());
+        insert_rows(&mut tx, locked.conversation_key, &rows, &mut keys).await?;
+        ordered.extend(in_order(&chunk.messages, &keys)?);
+    }
     let mut revision = locked.revision;
     if !ordered.is_empty() {
         // After the tail's last link, as an append's (crate::segments): a squashed thread's
@@ -420,6 +428,18 @@ pub(super) async fn import_append(pool: &PgPool, append: ImportAppend) -> Result
     .db()?;
     tx.commit().await.db()?;
     locked.appended(revision)
+}
+
+/// The keys of `messages`, in their order, from what inserting them gave.
+fn in_order(messages: &[Message], keys: &HashMap<MessageId, i64>) -> Result<Vec<i64>> {
+    messages
+        .iter()
+        .map(|m| {
+            keys.get(&m.id)
+                .copied()
+                .ok_or_else(|| StoreError::Corrupt("an inserted message lost its key".into()))
+        })
+        .collect()
 }
 
 #[derive(sqlx::FromRow)]

@@ -40,7 +40,7 @@ use squash_core::{
 use tokio::sync::{broadcast, OnceCell};
 
 use self::error::{connect_error, DbResult};
-use crate::types::{ConversationPage, HistoryResults, MessageRange, RecallTarget};
+use crate::types::{ConversationPage, HistoryResults, MessageChunks, MessageRange, RecallTarget};
 use crate::{
     Appended, ClosurePositions, Commit, ConversationStore, ConversationSummary, Direction,
     ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, PageRequest, Result,
@@ -298,8 +298,13 @@ impl ConversationStore for PostgresStore {
         read::thread_messages(&self.pool, thread).await
     }
 
-    async fn all_messages(&self, conversation: ConversationId) -> Result<Vec<Message>> {
-        read::all_messages(&self.pool, conversation).await
+    async fn conversation_messages(
+        &self,
+        conversation: ConversationId,
+        after: Option<MessageId>,
+        limit: u32,
+    ) -> Result<Vec<Message>> {
+        read::conversation_messages(&self.pool, conversation, after, limit).await
     }
 
     async fn message_ids_with_prefix(
@@ -375,8 +380,12 @@ impl ConversationStore for PostgresStore {
         import::import_conversation(&self.pool, batch, more).await
     }
 
-    async fn import_append(&self, append: ImportAppend) -> Result<Appended> {
-        import::import_append(&self.pool, append).await
+    async fn import_append_chunked(
+        &self,
+        append: ImportAppend,
+        more: MessageChunks,
+    ) -> Result<Appended> {
+        import::import_append(&self.pool, append, more).await
     }
 
     async fn import_record(&self, source_key: &str) -> Result<Option<ImportRecord>> {

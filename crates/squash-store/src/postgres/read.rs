@@ -202,9 +202,11 @@ pub(super) async fn thread_messages(pool: &PgPool, thread: ThreadId) -> Result<V
     Ok(messages)
 }
 
-pub(super) async fn all_messages(
+pub(super) async fn conversation_messages(
     pool: &PgPool,
     conversation: ConversationId,
+    after: Option<MessageId>,
+    limit: u32,
 ) -> Result<Vec<Message>> {
     let key = conversation_key(pool, conversation).await?;
     fetch::all::<MessageRow, _>(
@@ -212,9 +214,14 @@ pub(super) async fn all_messages(
             "SELECT ",
             message_columns!(),
             " FROM messages m JOIN conversations c ON c.key = m.conversation_key \
-              WHERE m.conversation_key = $1 ORDER BY m.key"
+              WHERE m.conversation_key = $1 \
+                AND m.key > CASE WHEN $2::uuid IS NULL THEN 0 \
+                                 ELSE (SELECT key FROM messages WHERE id = $2) END \
+              ORDER BY m.key LIMIT $3"
         ))
-        .bind(key),
+        .bind(key)
+        .bind(after.map(|id| *id.as_uuid()))
+        .bind(i64::from(limit)),
         pool,
     )
     .await

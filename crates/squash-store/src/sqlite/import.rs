@@ -12,9 +12,7 @@ use super::conversations::insert_project;
 use super::fetch;
 use super::read::{conversation_key, current_state};
 use super::rows::{self, col, micros};
-use super::write::{
-    insert_links, insert_message, insert_messages, insert_rows, now, touch_conversation,
-};
+use super::write::{insert_links, insert_messages, insert_rows, now, touch_conversation};
 use crate::check::{self, ImportCheck};
 use crate::error::{Entity, StoreError};
 use crate::types::{
@@ -195,14 +193,21 @@ fn finish_import(
     Ok(())
 }
 
-/// The caller ran `check::import_append`.
-pub(super) fn import_append(tx: &Transaction<'_>, append: &ImportAppend) -> Result<Appended> {
+/// The caller started `check` with the append's own messages; the chunks of `more` are
+/// checked as they come.
+pub(super) fn import_append(
+    tx: &Transaction<'_>,
+    append: &ImportAppend,
+    mut check: ImportCheck,
+    more: &mut MessageChunks,
+) -> Result<Appended> {
     let conv_key = conversation_key(tx, append.conversation_id)?;
     check::append_record(append, existing(tx, &append.source.source_key)?)?;
     let (thread_key, thread_id, mut revision) = current_state(tx, conv_key)?;
-    let mut keys = Vec::with_capacity(append.messages.len());
-    for m in &append.messages {
-        keys.push(insert_message(tx, conv_key, m)?);
+    let mut keys = insert_messages(tx, conv_key, &append.messages)?;
+    while let Some(chunk) = more.next_blocking()? {
+        check.messages(&chunk.messages)?;
+        keys.extend(insert_rows(tx, conv_key, &chunk.messages, &chunk.rows)?);
     }
     // The links go to the thread's own storage after its tail's last, as an append's do
     // (crate::segments): a squashed thread's positions are not its own storage's offsets.

@@ -302,8 +302,13 @@ impl ConversationStore for SqliteStore {
         self.read(move |tx| read::thread_messages(tx, thread)).await
     }
 
-    async fn all_messages(&self, conversation: ConversationId) -> Result<Vec<Message>> {
-        self.read(move |tx| read::all_messages(tx, conversation))
+    async fn conversation_messages(
+        &self,
+        conversation: ConversationId,
+        after: Option<MessageId>,
+        limit: u32,
+    ) -> Result<Vec<Message>> {
+        self.read(move |tx| read::conversation_messages(tx, conversation, after, limit))
             .await
     }
 
@@ -389,9 +394,13 @@ impl ConversationStore for SqliteStore {
             .await
     }
 
-    async fn import_append(&self, append: ImportAppend) -> Result<Appended> {
-        crate::check::import_append(&append)?;
-        self.write(move |tx| import::import_append(tx, &append))
+    async fn import_append_chunked(
+        &self,
+        append: ImportAppend,
+        mut more: MessageChunks,
+    ) -> Result<Appended> {
+        let check = crate::check::ImportCheck::appending(&append)?;
+        self.write(move |tx| import::import_append(tx, &append, check, &mut more))
             .await
     }
 

@@ -303,17 +303,22 @@ pub(super) fn thread_messages(tx: &Transaction<'_>, thread: ThreadId) -> Result<
     )
 }
 
-pub(super) fn all_messages(
+pub(super) fn conversation_messages(
     tx: &Transaction<'_>,
     conversation: ConversationId,
+    after: Option<MessageId>,
+    limit: u32,
 ) -> Result<Vec<Message>> {
     let key = conversation_key(tx, conversation)?;
-    load_messages(
-        tx,
-        "messages m JOIN conversations c ON c.key = m.conversation_key \
-         WHERE m.conversation_key = ?1 ORDER BY m.key",
-        &key,
-    )
+    let sql = format!(
+        "SELECT {} FROM messages m JOIN conversations c ON c.key = m.conversation_key \
+         WHERE m.conversation_key = ?1 \
+           AND m.key > CASE WHEN ?2 IS NULL THEN 0 ELSE (SELECT key FROM messages WHERE id = ?2) END \
+         ORDER BY m.key LIMIT ?3",
+        rows::MESSAGE_COLUMNS
+    );
+    let after = after.map(|id| id.as_bytes().to_vec());
+    fetch::all(tx, &sql, params![key, after, limit], rows::message)
 }
 
 pub(super) fn message_ids_with_prefix(
