@@ -72,6 +72,20 @@ type Reader = fn(
     &mut dyn FnMut(u64),
 ) -> Result<Parsed, FormatError>;
 
+/// Stores `parsed` from a file that changed since it was read: refused as such.
+async fn refused_as_changed(b: &Backend, parsed: Parsed) {
+    let err = b
+        .service
+        .store_parsed(parsed, &options())
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the file changed while it was imported"),
+        "{err}"
+    );
+}
+
 fn options() -> ImportOptions {
     import_options("/tmp/import-tests")
 }
@@ -122,16 +136,7 @@ async fn changed_mid_import(b: &Backend) {
     // The last answer changes (same length) after the first pass: the chunks before it are
     // written, then the import fails.
     change_last_answer(&path, TURNS);
-    let err = b
-        .service
-        .store_parsed(parsed, &options())
-        .await
-        .unwrap_err();
-    assert!(
-        err.to_string()
-            .contains("the file changed while it was imported"),
-        "{err}"
-    );
+    refused_as_changed(b, parsed).await;
     let stats = b.store.stats().await.unwrap();
     assert_eq!(
         (stats.conversations, stats.messages, stats.threads),
@@ -209,16 +214,7 @@ async fn changed_mid_append(b: &Backend) {
     // The grown file's last answer changes after the first pass: the stored messages compare
     // equal and the append's first chunks are written, then it fails.
     change_last_answer(&path, TURNS + GROWN_TURNS);
-    let err = b
-        .service
-        .store_parsed(parsed, &options())
-        .await
-        .unwrap_err();
-    assert!(
-        err.to_string()
-            .contains("the file changed while it was imported"),
-        "{err}"
-    );
+    refused_as_changed(b, parsed).await;
     let stats = b.store.stats().await.unwrap();
     assert_eq!(
         (stats.conversations, stats.messages),

@@ -11,7 +11,7 @@
 use std::sync::{Arc, Mutex};
 
 use squash_app::{EditRequest, ManualSquashRequest, PartnerPolicy};
-use squash_core::{ContentItem, Role};
+use squash_core::{ContentItem, ConversationId, MessageId, Role};
 use squash_testkit::fixtures::new_conversation;
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
@@ -91,20 +91,36 @@ fn text(s: &str) -> Vec<ContentItem> {
     vec![ContentItem::text_for(Role::User, s)]
 }
 
-#[tokio::test]
-async fn a_squash_makes_six_round_trips_and_an_edit_seven() {
-    let Some(b) = squash_testkit::postgres().await else {
-        return;
-    };
+/// Statements counted on this thread while it lives.
+struct Counting {
+    statements: Statements,
+    _default: tracing::subscriber::DefaultGuard,
+    _registered: tracing::Dispatch,
+}
+
+fn counting() -> Counting {
     let statements = Statements::default();
-    let _counting = tracing::subscriber::set_default(statements.clone());
+    let default = tracing::subscriber::set_default(statements.clone());
     // While one dispatcher alone is registered, tracing-core computes a callsite's interest from
     // the default of whichever thread reaches it first: another test's thread, with none, would
     // leave sqlx's callsites "never" for the whole process. A second registered dispatcher (never
     // any thread's default) makes it ask every registered one, this test's included.
-    let _registered = tracing::Dispatch::new(statements.clone());
+    let registered = tracing::Dispatch::new(statements.clone());
     tracing::callsite::rebuild_interest_cache();
-    let conv = new_conversation(&b.service, "/tmp/round-trips", "round trips").await;
+    Counting {
+        statements,
+        _default: default,
+        _registered: registered,
+    }
+}
+
+/// A new conversation of six appended messages, and their ids; what that sent is not counted.
+async fn six_messages(
+    b: &squash_testkit::Backend,
+    counting: &Counting,
+    project: &str,
+) -> (ConversationId, Vec<MessageId>) {
+    let conv = new_conversation(&b.service, project, "round trips").await;
     let mut ids = Vec::new();
     for n in 0..6 {
         let (m, _) = b
@@ -114,7 +130,18 @@ async fn a_squash_makes_six_round_trips_and_an_edit_seven() {
             .expect("append");
         ids.push(m.id);
     }
-    statements.take();
+    counting.statements.take();
+    (conv.id, ids)
+}
+
+#[tokio::test]
+async fn a_squash_makes_six_round_trips_and_an_edit_seven() {
+    let Some(b) = squash_testkit::postgres().await else {
+        return;
+    };
+    let counting = counting();
+    let statements = &counting.statements;
+    let (conv, ids) = six_messages(&b, &counting, "/tmp/round-trips").await;
 
     let squash = ManualSquashRequest {
         messages: vec![ids[0], ids[2], ids[4]],
@@ -122,10 +149,7 @@ async fn a_squash_makes_six_round_trips_and_an_edit_seven() {
         policy: PartnerPolicy::Refuse,
         ..ManualSquashRequest::default()
     };
-    b.service
-        .squash_manual(conv.id, squash)
-        .await
-        .expect("squash");
+    b.service.squash_manual(conv, squash).await.expect("squash");
     let sent = statements.take();
     // The closure with the positions; (BEGIN;) the lock; the thread's runs; the message with
     // the thread and the operation; COMMIT.
@@ -135,13 +159,12 @@ async fn a_squash_makes_six_round_trips_and_an_edit_seven() {
         message: ids[1],
         content: text("edited"),
     };
-    b.service.edit(conv.id, edit).await.expect("edit");
+    b.service.edit(conv, edit).await.expect("edit");
     let sent = statements.take();
     // The original message first, then as a squash.
     assert_eq!(sent.len(), 6, "an edit's statements: {sent:#?}");
 
-    drop(_counting);
-    drop(_registered);
+    drop(counting);
     b.cleanup().await;
 }
 
@@ -150,19 +173,9 @@ async fn a_stored_page_is_two_statements_then_one_without_a_transaction() {
     let Some(b) = squash_testkit::postgres().await else {
         return;
     };
-    let statements = Statements::default();
-    let _counting = tracing::subscriber::set_default(statements.clone());
-    // As above: a second registered dispatcher makes tracing ask this test's too.
-    let _registered = tracing::Dispatch::new(statements.clone());
-    tracing::callsite::rebuild_interest_cache();
-    let conv = new_conversation(&b.service, "/tmp/round-trips-page", "page").await;
-    for n in 0..6 {
-        b.service
-            .append(conv.id, Role::User, text(&format!("message {n}")))
-            .await
-            .expect("append");
-    }
-    statements.take();
+    let counting = counting();
+    let statements = &counting.statements;
+    let (conv, _) = six_messages(&b, &counting, "/tmp/round-trips-page").await;
 
     let window = squash_app::PageWindow {
         anchor: squash_app::PageAnchor::Before { position: 5 },
@@ -173,7 +186,7 @@ async fn a_stored_page_is_two_statements_then_one_without_a_transaction() {
     for (read, expected) in [("first", 2), ("second", 1)] {
         let view = b
             .service
-            .thread_page_stored(squash_app::ThreadRef::Current(conv.id), window)
+            .thread_page_stored(squash_app::ThreadRef::Current(conv), window)
             .await
             .expect("page");
         assert_eq!(view.messages.len(), 3);
@@ -190,7 +203,6 @@ async fn a_stored_page_is_two_statements_then_one_without_a_transaction() {
         );
     }
 
-    drop(_counting);
-    drop(_registered);
+    drop(counting);
     b.cleanup().await;
 }

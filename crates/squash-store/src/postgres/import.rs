@@ -17,6 +17,7 @@ use super::rows::{to_i64, to_json, NewMessageRow, TsVector};
 use super::write::lock;
 use crate::types::{
     Appended, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportSource, MessageChunks,
+    PreparedChunk,
 };
 use crate::{check, Entity, Result, StoreError};
 
@@ -278,14 +279,14 @@ pub(super) async fn import_conversation(
 
     let mut message_keys = insert_messages(&mut tx, conversation_key, &batch.messages).await?;
     while let Some(chunk) = more.next().await? {
-        check.messages(&chunk.messages)?;
-        let rows: Vec<NewMessageRow> = chunk
-            .messages
-            .iter()
-            .zip(chunk.rows)
-            .map(|(m, row)| NewMessageRow::with(m, row))
-            .collect();
-        insert_rows(&mut tx, conversation_key, &rows, &mut message_keys).await?;
+        insert_chunk(
+            &mut tx,
+            conversation_key,
+            chunk,
+            &mut check,
+            &mut message_keys,
+        )
+        .await?;
     }
     check.finish(&batch)?;
 
@@ -375,16 +376,16 @@ pub(super) async fn import_append(
     let keys = insert_messages(&mut tx, locked.conversation_key, &append.messages).await?;
     let mut ordered = in_order(&append.messages, &keys)?;
     while let Some(chunk) = more.next().await? {
-        check.messages(&chunk.messages)?;
-        let rows: Vec<NewMessageRow> = chunk
-            .messages
-            .iter()
-            .zip(chunk.rows)
-            .map(|(m, row)| NewMessageRow::with(m, row))
-            .collect();
-        let mut keys = HashMap::with_capacity(rows.len());
-        insert_rows(&mut tx, locked.conversation_key, &rows, &mut keys).await?;
-        ordered.extend(in_order(&chunk.messages, &keys)?);
+        let mut keys = HashMap::with_capacity(chunk.messages.len());
+        let messages = insert_chunk(
+            &mut tx,
+            locked.conversation_key,
+            chunk,
+            &mut check,
+            &mut keys,
+        )
+        .await?;
+        ordered.extend(in_order(&messages, &keys)?);
     }
     let mut revision = locked.revision;
     if !ordered.is_empty() {
@@ -428,6 +429,26 @@ pub(super) async fn import_append(
     .db()?;
     tx.commit().await.db()?;
     locked.appended(revision)
+}
+
+/// Inserts a chunk that came while the transaction is open, once `check` has seen it; each
+/// message's key goes to `keys`. Gives the chunk's messages back.
+async fn insert_chunk(
+    conn: &mut PgConnection,
+    conversation_key: i64,
+    chunk: PreparedChunk,
+    check: &mut check::ImportCheck,
+    keys: &mut HashMap<MessageId, i64>,
+) -> Result<Vec<Message>> {
+    check.messages(&chunk.messages)?;
+    let rows: Vec<NewMessageRow> = chunk
+        .messages
+        .iter()
+        .zip(chunk.rows)
+        .map(|(m, row)| NewMessageRow::with(m, row))
+        .collect();
+    insert_rows(conn, conversation_key, &rows, keys).await?;
+    Ok(chunk.messages)
 }
 
 /// The keys of `messages`, in their order, from what inserting them gave.

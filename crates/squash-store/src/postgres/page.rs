@@ -258,13 +258,7 @@ async fn guessed_page<M>(
         ),
         which
     );
-    let rows: Vec<HeadPageRow> = sqlx::query_as(&sql)
-        .bind(id)
-        .bind(to_i64("a link position", *range.start())?)
-        .bind(to_i64("a link position", *range.end())?)
-        .fetch_all(pool)
-        .await
-        .db()?;
+    let rows: Vec<HeadPageRow> = range_rows(pool, &sql, id, &range).await?;
     let expected = range.end() - range.start() + 1;
     let mut rows = rows.into_iter();
     let Some(first) = rows.next() else {
@@ -287,6 +281,27 @@ async fn guessed_page<M>(
     }
     let page = ThreadPage::at(thread, Some(range), (messages, message_tokens), tokens);
     Ok(Some(ConversationPage { conversation, page }))
+}
+
+/// The rows `sql` selects for the link positions `range` (`$2`, `$3`) of the thread `$1`
+/// names (`thread`: its id or its key).
+async fn range_rows<'q, R, T>(
+    pool: &PgPool,
+    sql: &'q str,
+    thread: T,
+    range: &std::ops::RangeInclusive<u64>,
+) -> Result<Vec<R>>
+where
+    R: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
+    T: 'q + sqlx::Encode<'q, sqlx::Postgres> + sqlx::Type<sqlx::Postgres> + Send,
+{
+    sqlx::query_as(sql)
+        .bind(thread)
+        .bind(to_i64("a link position", *range.start())?)
+        .bind(to_i64("a link position", *range.end())?)
+        .fetch_all(pool)
+        .await
+        .db()
 }
 
 #[derive(sqlx::FromRow)]
@@ -328,13 +343,7 @@ async fn guarded_links<M>(
         Some(_) => guarded!("NULL::bigint"),
         None => guarded!(thread_tokens_sum!("$1")),
     };
-    let rows: Vec<GuardedRow> = sqlx::query_as(sql)
-        .bind(key)
-        .bind(to_i64("a link position", *range.start())?)
-        .bind(to_i64("a link position", *range.end())?)
-        .fetch_all(pool)
-        .await
-        .db()?;
+    let rows: Vec<GuardedRow> = range_rows(pool, sql, key, range).await?;
     let expected = range.end() - range.start() + 1;
     let same = rows.len() as u64 == expected
         && rows
