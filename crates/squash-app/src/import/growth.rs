@@ -1,14 +1,16 @@
 //! A grown source appended to what was imported of it. The stored messages and the source's
 //! are compared a page and a chunk at a time, and what the source added is stored as it is read,
-//! in the append's one transaction: memory holds a page and a chunk, whatever the session's size
-//! (the source is read once).
+//! in the append's one transaction: memory holds a page and a few chunks, whatever the session's
+//! size (the source is read once).
 
 use std::sync::Arc;
 
 use squash_core::{ConversationId, Message, MessageId};
 use squash_formats::claude_code::DeferredMessages;
-use squash_store::{ConversationStore, ImportAppend, ImportRecord, ImportSource, MessageChunks};
-use tokio::sync::mpsc;
+use squash_store::{
+    ChunkSender, ConversationStore, ImportAppend, ImportRecord, ImportSource, MessageChunks,
+};
+use tokio::sync::oneshot;
 
 use super::store::{CHUNK_BYTES, CHUNK_MESSAGES};
 use super::{source_id, ImportedConversation};
@@ -29,60 +31,177 @@ impl ConversationService {
         conv: &ImportedConversation,
         deferred: Option<&Arc<DeferredMessages>>,
     ) -> Result<Option<usize>, ServiceError> {
-        let total = deferred.map_or(conv.messages.len(), |d| d.len());
-        let mut incoming = match deferred {
-            Some(d) => Incoming::read(Arc::clone(d)),
-            None => Incoming::Memory(conv.messages.chunks(CHUNK_MESSAGES)),
-        };
-        let mut stored = StoredImports::new(self.store().as_ref(), record.conversation_id);
-        let mut old = 0;
-        // The first message the stored ones do not hold, and the rest of its chunk.
-        let mut first_new: Vec<Message> = Vec::new();
-        'compare: while let Some(chunk) = incoming.next().await? {
-            let mut chunk = chunk.into_iter();
-            while let Some(new) = chunk.next() {
-                match stored.next().await? {
-                    Some(old_one) if same_source(&old_one, &new) => old += 1,
-                    Some(_) => return Ok(None),
-                    None => {
-                        first_new.push(new);
-                        first_new.extend(chunk);
-                        break 'compare;
-                    }
-                }
+        let conversation = record.conversation_id;
+        let (appended, messages, more) = match deferred {
+            None => {
+                let stored = StoredImports::new(self.store().as_ref(), conversation);
+                let Some(old) = prefix_in_memory(stored, &conv.messages).await? else {
+                    return Ok(None);
+                };
+                let tail = moved(conv.messages[old..].to_vec(), conversation);
+                (tail.len(), tail, MessageChunks::none())
             }
-        }
-        if first_new.is_empty() && stored.next().await?.is_some() {
-            // The source holds fewer messages than were imported of it.
-            return Ok(None);
-        }
-        let mut append = ImportAppend {
+            Some(deferred) => {
+                let compared = compare_while_reading(
+                    Arc::clone(self.store()),
+                    conversation,
+                    Arc::clone(deferred),
+                );
+                let Compared::Prefix {
+                    old,
+                    first_new,
+                    sink,
+                } = compared.await?
+                else {
+                    return Ok(None);
+                };
+                let appended = deferred.len() - old;
+                let rest = appended - first_new.len();
+                let more = if rest == 0 {
+                    MessageChunks::none()
+                } else {
+                    let (sender, chunks) = MessageChunks::channel(rest, 1);
+                    // The reader waits for it; had it stopped, the store reports the shortfall.
+                    let _ = sink.send(sender);
+                    chunks
+                };
+                (appended, moved(first_new, conversation), more)
+            }
+        };
+        let append = ImportAppend {
             source: ImportSource {
                 source_key: conv.source_key.clone(),
                 format: conv.format,
                 content_hash: conv.content_hash.clone(),
                 metadata: conv.metadata.clone(),
             },
-            conversation_id: record.conversation_id,
+            conversation_id: conversation,
             expected_hash: record.source.content_hash.clone(),
-            messages: moved(first_new, record.conversation_id),
-        };
-        let more = match incoming {
-            Incoming::Memory(rest) => {
-                append.messages.extend(moved(
-                    rest.flatten().cloned().collect(),
-                    record.conversation_id,
-                ));
-                MessageChunks::none()
-            }
-            Incoming::Read { rx, .. } => {
-                let expected = total - old - append.messages.len();
-                forward(rx, expected, record.conversation_id)
-            }
+            messages,
         };
         self.store().import_append_chunked(append, more).await?;
-        Ok(Some(total - old))
+        Ok(Some(appended))
     }
+}
+
+/// How many of `messages` the stored ones are, if they are a prefix of them.
+async fn prefix_in_memory(
+    mut stored: StoredImports<'_>,
+    messages: &[Message],
+) -> Result<Option<usize>, ServiceError> {
+    for (i, new) in messages.iter().enumerate() {
+        match stored.next().await? {
+            Some(old) if same_source(&old, new) => {}
+            Some(_) => return Ok(None),
+            None => return Ok(Some(i)),
+        }
+    }
+    Ok(stored.next().await?.is_none().then_some(messages.len()))
+}
+
+/// What comparing a read source with the stored messages found.
+enum Compared {
+    NotAPrefix,
+    /// The first `old` messages are the stored ones; `first_new` is the rest of the chunk that
+    /// held the first new message. The reader then waits on `sink` for where to send the rest.
+    Prefix {
+        old: usize,
+        first_new: Vec<Message>,
+        sink: std::sync::mpsc::SyncSender<ChunkSender>,
+    },
+}
+
+/// Reads the source on a thread of its own and compares its messages with the stored ones
+/// there (the store's pages fetched from that thread); once they end, the thread sends the
+/// rest of the source, chunk by chunk, wherever the sink it is given says. The chunks go from
+/// the reader to the store with no hop between: what an append holds is what a first import
+/// holds.
+async fn compare_while_reading(
+    store: Arc<dyn ConversationStore>,
+    conversation: ConversationId,
+    deferred: Arc<DeferredMessages>,
+) -> Result<Compared, ServiceError> {
+    let (verdict_tx, verdict) = oneshot::channel();
+    let (sink, sink_rx) = std::sync::mpsc::sync_channel::<ChunkSender>(1);
+    // The one sender goes with the verdict: the reader, waiting for the sink, must not hold it.
+    let mut sink = Some(sink);
+    let runtime = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let mut stored = StoredImports::new(store.as_ref(), conversation);
+        let mut verdict_tx = Some(verdict_tx);
+        let mut say = |v: Result<Compared, ServiceError>| {
+            if let Some(tx) = verdict_tx.take() {
+                let _ = tx.send(v);
+            }
+        };
+        let mut old = 0;
+        let mut forward: Option<ChunkSender> = None;
+        deferred.read_ahead(CHUNK_MESSAGES, CHUNK_BYTES, |chunk| {
+            if let Some(forward) = &forward {
+                // The store stopped listening (it failed): so does the reading.
+                return forward.send(
+                    chunk
+                        .map(|c| moved(c, conversation))
+                        .map_err(|e| e.to_string()),
+                );
+            }
+            let chunk = match chunk {
+                Ok(chunk) => chunk,
+                Err(e) => {
+                    say(Err(source_failed(e)));
+                    return false;
+                }
+            };
+            let mut chunk = chunk.into_iter();
+            while let Some(new) = chunk.next() {
+                match runtime.block_on(stored.next()) {
+                    Ok(Some(o)) if same_source(&o, &new) => old += 1,
+                    Ok(Some(_)) => {
+                        say(Ok(Compared::NotAPrefix));
+                        return false;
+                    }
+                    Err(e) => {
+                        say(Err(e));
+                        return false;
+                    }
+                    Ok(None) => {
+                        let mut first_new = vec![new];
+                        first_new.extend(chunk);
+                        if let Some(sink) = sink.take() {
+                            say(Ok(Compared::Prefix {
+                                old,
+                                first_new,
+                                sink,
+                            }));
+                        }
+                        // No sink when nothing is left to send, or the append was given up.
+                        forward = sink_rx.recv().ok();
+                        return forward.is_some();
+                    }
+                }
+            }
+            true
+        });
+        if let Some(sink) = sink {
+            // The source ended while the stored messages were compared.
+            let rest = runtime.block_on(stored.next());
+            say(rest.map(|more| match more {
+                Some(_) => Compared::NotAPrefix,
+                None => Compared::Prefix {
+                    old,
+                    first_new: Vec::new(),
+                    sink,
+                },
+            }));
+        }
+    });
+    verdict
+        .await
+        .map_err(|_| ServiceError::Invalid("the reader of the source stopped".into()))?
+}
+
+fn source_failed(e: impl std::fmt::Display) -> ServiceError {
+    ServiceError::Invalid(format!("the source of the import failed: {e}"))
 }
 
 /// Whether a stored message is the imported form of a source's message.
@@ -96,61 +215,6 @@ fn moved(mut messages: Vec<Message>, conversation: ConversationId) -> Vec<Messag
         m.conversation_id = conversation;
     }
     messages
-}
-
-/// The source's messages, a chunk at a time.
-enum Incoming<'a> {
-    /// Made in memory by the parser.
-    Memory(std::slice::Chunks<'a, Message>),
-    /// Made from the file on a thread of their own as they are read, one chunk ahead.
-    Read {
-        rx: mpsc::Receiver<Result<Vec<Message>, String>>,
-        _reader: tokio::task::JoinHandle<()>,
-    },
-}
-
-impl Incoming<'_> {
-    fn read(deferred: Arc<DeferredMessages>) -> Incoming<'static> {
-        let (tx, rx) = mpsc::channel(1);
-        let reader = tokio::task::spawn_blocking(move || {
-            // A send fails once nobody listens (the comparison ended): reading stops.
-            deferred.read_ahead(CHUNK_MESSAGES, CHUNK_BYTES, |chunk| {
-                tx.blocking_send(chunk.map_err(|e| e.to_string())).is_ok()
-            });
-        });
-        Incoming::Read {
-            rx,
-            _reader: reader,
-        }
-    }
-
-    async fn next(&mut self) -> Result<Option<Vec<Message>>, ServiceError> {
-        match self {
-            Incoming::Memory(chunks) => Ok(chunks.next().map(<[Message]>::to_vec)),
-            Incoming::Read { rx, .. } => rx.recv().await.transpose().map_err(|e| {
-                ServiceError::Invalid(format!("the source of the import failed: {e}"))
-            }),
-        }
-    }
-}
-
-/// The rest of a read source's chunks, sent on to the store as they come (their rows made on
-/// the way, on a thread of their own).
-fn forward(
-    mut rx: mpsc::Receiver<Result<Vec<Message>, String>>,
-    expected: usize,
-    conversation: ConversationId,
-) -> MessageChunks {
-    let (sender, chunks) = MessageChunks::channel(expected, 1);
-    tokio::task::spawn_blocking(move || {
-        while let Some(chunk) = rx.blocking_recv() {
-            // The store stopped listening (it failed): so does the reading.
-            if !sender.send(chunk.map(|c| moved(c, conversation))) {
-                break;
-            }
-        }
-    });
-    chunks
 }
 
 /// The conversation's stored messages that came from its source (those with a source id), in
