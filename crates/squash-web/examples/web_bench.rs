@@ -30,6 +30,11 @@ use squash_store::postgres::PostgresStore;
 use squash_store::sqlite::SqliteStore;
 use squash_testkit::process::{free_port, start_listening};
 
+const USAGE: &str = "web_bench [--bin PATH (target/release/squash)] \
+[--backends sqlite,postgres (sqlite)] [--pg URL (postgres://postgres@127.0.0.1:5432/squash_bench)] \
+[--rows floor,api,html,page (all)] [--sizes N,M (10000,100000)] [--concurrency N (64)] \
+[--seconds N (10)] [--no-paint]";
+
 struct Args {
     bin: PathBuf,
     backends: Vec<String>,
@@ -70,7 +75,14 @@ fn args() -> Args {
             "--concurrency" => args.concurrency = value().parse().expect("--concurrency N"),
             "--seconds" => args.seconds = value().parse().expect("--seconds N"),
             "--no-paint" => args.paint = false,
-            other => panic!("unknown argument {other}"),
+            "--help" | "-h" => {
+                println!("usage: {USAGE}");
+                std::process::exit(0);
+            }
+            other => {
+                eprintln!("web_bench: unknown argument {other}\nusage: {USAGE}");
+                std::process::exit(2);
+            }
         }
     }
     args

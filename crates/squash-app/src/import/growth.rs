@@ -129,8 +129,8 @@ async fn compare_while_reading(
     tokio::task::spawn_blocking(move || {
         let mut stored = StoredImports::new(store.as_ref(), conversation);
         let mut verdict_tx = Some(verdict_tx);
-        let mut say = |v: Result<Compared, ServiceError>| {
-            if let Some(tx) = verdict_tx.take() {
+        let say = |tx: &mut Option<oneshot::Sender<_>>, v: Result<Compared, ServiceError>| {
+            if let Some(tx) = tx.take() {
                 let _ = tx.send(v);
             }
         };
@@ -148,7 +148,7 @@ async fn compare_while_reading(
             let chunk = match chunk {
                 Ok(chunk) => chunk,
                 Err(e) => {
-                    say(Err(source_failed(e)));
+                    say(&mut verdict_tx, Err(source_failed(e)));
                     return false;
                 }
             };
@@ -157,22 +157,25 @@ async fn compare_while_reading(
                 match runtime.block_on(stored.next()) {
                     Ok(Some(o)) if same_source(&o, &new) => old += 1,
                     Ok(Some(_)) => {
-                        say(Ok(Compared::NotAPrefix));
+                        say(&mut verdict_tx, Ok(Compared::NotAPrefix));
                         return false;
                     }
                     Err(e) => {
-                        say(Err(e));
+                        say(&mut verdict_tx, Err(e));
                         return false;
                     }
                     Ok(None) => {
                         let mut first_new = vec![new];
                         first_new.extend(chunk);
                         if let Some(sink) = sink.take() {
-                            say(Ok(Compared::Prefix {
-                                old,
-                                first_new,
-                                sink,
-                            }));
+                            say(
+                                &mut verdict_tx,
+                                Ok(Compared::Prefix {
+                                    old,
+                                    first_new,
+                                    sink,
+                                }),
+                            );
                         }
                         // No sink when nothing is left to send, or the append was given up.
                         forward = sink_rx.recv().ok();
@@ -182,17 +185,20 @@ async fn compare_while_reading(
             }
             true
         });
-        if let Some(sink) = sink {
+        if let (true, Some(sink)) = (verdict_tx.is_some(), sink) {
             // The source ended while the stored messages were compared.
             let rest = runtime.block_on(stored.next());
-            say(rest.map(|more| match more {
-                Some(_) => Compared::NotAPrefix,
-                None => Compared::Prefix {
-                    old,
-                    first_new: Vec::new(),
-                    sink,
-                },
-            }));
+            say(
+                &mut verdict_tx,
+                rest.map(|more| match more {
+                    Some(_) => Compared::NotAPrefix,
+                    None => Compared::Prefix {
+                        old,
+                        first_new: Vec::new(),
+                        sink,
+                    },
+                }),
+            );
         }
     });
     verdict
