@@ -68,21 +68,21 @@ impl ImportCheck {
                 "an imported conversation needs at least one thread".into(),
             ));
         }
-        let mut check = ImportCheck {
-            conversation: batch.conversation_id,
-            imported: HashSet::with_capacity(batch.messages.len()),
-        };
-        check.messages(&batch.messages)?;
-        Ok(check)
+        ImportCheck::of(batch.conversation_id, &batch.messages)
     }
 
     /// The checks of the append of a grown source: its messages, then each chunk's.
     pub(crate) fn appending(append: &ImportAppend) -> Result<ImportCheck> {
+        ImportCheck::of(append.conversation_id, &append.messages)
+    }
+
+    /// The checks of messages of `conversation` that begin with `first`.
+    fn of(conversation: ConversationId, first: &[Message]) -> Result<ImportCheck> {
         let mut check = ImportCheck {
-            conversation: append.conversation_id,
-            imported: HashSet::with_capacity(append.messages.len()),
+            conversation,
+            imported: HashSet::with_capacity(first.len()),
         };
-        check.messages(&append.messages)?;
+        check.messages(first)?;
         Ok(check)
     }
 

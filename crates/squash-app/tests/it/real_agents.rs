@@ -583,9 +583,10 @@ fn codex_output_sent(requests: &[Value], call: &str) -> String {
 }
 
 /// Whether `text` is the prompt as Codex wrote it: `codex exec` appends what it read on stdin
-/// when stdin is not a terminal (`PROMPT\n\n<stdin>\n…\n</stdin>`), and in the full test run
-/// it has been seen to read a line of another process's output there though its stdin is
-/// `/dev/null` (not understood yet; the closing note of 5 Dec 2026 says so).
+/// when stdin is not a terminal (`PROMPT\n\n<stdin>\n…\n</stdin>`), and in full test runs
+/// started from a terminal it was seen to read there a line other processes wrote to that
+/// terminal, though its own stdin is `/dev/null` (the same stray output that once reached
+/// cargo's probe in `.ci/run`, which now runs with an empty stdin).
 fn is_codex_prompt(text: &str) -> bool {
     let text = text.trim();
     text == PROMPT
