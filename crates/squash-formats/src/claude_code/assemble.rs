@@ -10,11 +10,12 @@ use squash_core::SourceFormat;
 
 use super::chain::{Group, GroupKey};
 use super::deferred::{DeferredMessages, LineSource, MessagePlan};
-use super::lines::prompt_digest;
+use super::lines::text_digest;
 use super::lines::LineRecord;
 use super::messages::{message_of, Draft};
 use super::naming::{display_name, first_prompt, prefix, task_calls};
 use super::restore::take_raw;
+use super::tree::Tree;
 use super::META_KEY;
 use crate::anthropic_json::{short, ToolNames};
 use crate::{ContentCounts, ImportedConversation, Parsed};
@@ -25,6 +26,8 @@ pub(super) struct Assembly<'a> {
     pub content_hash: &'a str,
     pub now: DateTime<Utc>,
     pub lines: &'a mut [LineRecord],
+    /// The tree of `lines`, which knows their uuids.
+    pub tree: &'a Tree,
     pub names: &'a ToolNames,
     /// Main first.
     pub groups: &'a [Group],
@@ -53,6 +56,7 @@ pub(super) fn assemble(a: Assembly<'_>) {
         content_hash,
         now,
         lines,
+        tree,
         names,
         groups,
         mut drafts,
@@ -80,7 +84,7 @@ pub(super) fn assemble(a: Assembly<'_>) {
     let made = |draft: Draft, extras| {
         let tasks = task_calls(&draft.plans);
         let prompt = first_prompt(&draft.plans);
-        let conv = conversation(draft, extras, &source, now, line_source.clone());
+        let conv = conversation(draft, extras, &source, now, tree, line_source.clone());
         (conv, tasks, prompt)
     };
     let main = parts
@@ -107,10 +111,7 @@ pub(super) fn assemble(a: Assembly<'_>) {
     }
     for ((draft, extras), group) in parts {
         let Some(draft) = draft else { continue };
-        let root_uuid = group
-            .members
-            .first()
-            .and_then(|&i| lines[i].uuid.as_deref().map(str::to_owned));
+        let root_uuid = group.first_uuid.clone();
         let agent_id = match &group.key {
             GroupKey::Agent(agent) => Some(agent.clone()),
             _ => None,
@@ -125,7 +126,7 @@ pub(super) fn assemble(a: Assembly<'_>) {
         .or_else(|| {
             tasks
                 .iter()
-                .find(|(_, p, _)| Some(prompt_digest(p)) == prompt)
+                .find(|(_, p, _)| Some(text_digest(p)) == prompt)
         });
         conv.display_name = match task {
             Some((_, _, description)) if !description.is_empty() => {
@@ -224,6 +225,7 @@ fn conversation(
     mut extras: Vec<Value>,
     source: &str,
     now: DateTime<Utc>,
+    tree: &Tree,
     line_source: Option<Arc<LineSource>>,
 ) -> ImportedConversation {
     extras.sort_by_key(|e| e.get("line").and_then(Value::as_u64));
@@ -242,7 +244,7 @@ fn conversation(
                     p.id,
                     p.role,
                     p.created_at,
-                    p.source_uuid.as_deref(),
+                    p.source_uuid.map(|u| tree.text(u)).as_deref(),
                     contents,
                 )
             });

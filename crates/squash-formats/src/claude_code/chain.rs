@@ -26,8 +26,21 @@ pub(super) struct Group {
     pub key: GroupKey,
     /// Lines in the tree (with a uuid).
     pub members: Vec<usize>,
+    /// The uuid of the first member.
+    pub first_uuid: Option<String>,
     /// Lines outside the tree (no uuid, or a repeated one): kept for the export.
     pub loose: Vec<usize>,
+}
+
+impl Group {
+    fn new(key: GroupKey) -> Group {
+        Group {
+            key,
+            members: Vec::new(),
+            first_uuid: None,
+            loose: Vec::new(),
+        }
+    }
 }
 
 /// The time each `Task` call of the main chain ran: (tool-use id, from, to); a call without a
@@ -38,10 +51,10 @@ fn task_windows(lines: &[LineRecord]) -> Vec<(String, DateTime<Utc>, DateTime<Ut
         let (Some(m), Some(at)) = (line.message(), line.timestamp) else {
             continue;
         };
-        for (id, _, _) in &m.facts.tasks {
+        for (id, _, _) in m.facts.tasks() {
             windows.push((id.clone(), at, DateTime::<Utc>::MAX_UTC));
         }
-        for id in &m.facts.result_ids {
+        for id in m.facts.result_ids() {
             if let Some(w) = windows.iter_mut().find(|w| *w.0 == **id) {
                 w.2 = at;
             }
@@ -77,21 +90,13 @@ pub(super) fn groups(lines: &[LineRecord], tree: &Tree) -> Vec<Group> {
             None => i,
         };
     }
-    let mut order: Vec<Group> = vec![Group {
-        key: GroupKey::Main,
-        members: Vec::new(),
-        loose: Vec::new(),
-    }];
+    let mut order: Vec<Group> = vec![Group::new(GroupKey::Main)];
     let mut at: HashMap<GroupKey, usize> = HashMap::from([(GroupKey::Main, 0)]);
     for (i, line) in lines.iter().enumerate() {
         let key = if !line.sidechain {
             GroupKey::Main
-        } else if let Some(agent) = line
-            .agent_id
-            .as_ref()
-            .or(lines[root_of[i]].agent_id.as_ref())
-        {
-            GroupKey::Agent(agent.to_string())
+        } else if let Some(agent) = line.agent_id.or(lines[root_of[i]].agent_id) {
+            GroupKey::Agent(tree.text(agent))
         } else if let Some(task) = running(lines[root_of[i]].timestamp.or(line.timestamp)) {
             GroupKey::Task(task)
         } else if tree.in_tree[i] {
@@ -100,14 +105,13 @@ pub(super) fn groups(lines: &[LineRecord], tree: &Tree) -> Vec<Group> {
             GroupKey::Main
         };
         let g = *at.entry(key.clone()).or_insert_with(|| {
-            order.push(Group {
-                key,
-                members: Vec::new(),
-                loose: Vec::new(),
-            });
+            order.push(Group::new(key));
             order.len() - 1
         });
         if tree.in_tree[i] {
+            if order[g].members.is_empty() {
+                order[g].first_uuid = line.uuid.map(|u| tree.text(u));
+            }
             order[g].members.push(i);
         } else {
             order[g].loose.push(i);
@@ -137,9 +141,8 @@ pub(super) fn join_orphans(lines: &[LineRecord], tree: &mut Tree, members: &[usi
         if tree.is_root(i) && line.boundary.is_none() {
             let dangling = line
                 .parent
-                .as_deref()
-                .filter(|p| tree.index(p).is_none())
-                .map(str::to_owned);
+                .filter(|&p| tree.line(p).is_none())
+                .map(|p| tree.text(p));
             match (previous, dangling) {
                 (Some(p), Some(parent)) => {
                     tree.set_fallback(i, p);

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use squash_core::{ConversationId, Message, MessageId, Role};
 
-use super::lines::{convert, Body, LineAt, LineContent};
+use super::lines::{body_of, Body, LineAt, LineContent};
 use super::messages::{message_of, Plan};
 use crate::anthropic_json::ToolNames;
 use crate::{ContentCounts, FormatError};
@@ -63,7 +63,7 @@ impl LineSource {
         file: &File,
         at: LineAt,
         buf: &mut Vec<u8>,
-    ) -> Result<(Option<Arc<str>>, LineContent), FormatError> {
+    ) -> Result<(Option<String>, LineContent), FormatError> {
         let changed = || FormatError::Changed {
             source_name: self.source_name.clone(),
             line: at.no,
@@ -83,11 +83,11 @@ impl LineSource {
             return Err(changed());
         }
         let value: Value = serde_json::from_slice(buf).map_err(|_| changed())?;
+        let uuid = value.get("uuid").and_then(Value::as_str).map(str::to_owned);
         let mut names = self.names.lock().unwrap_or_else(PoisonError::into_inner);
-        let record = convert(at, value, &mut names);
-        match record.body {
+        match body_of(at, value, &mut names) {
             Body::Message(line) => match line.content {
-                Some(content) => Ok((record.uuid, *content)),
+                Some(content) => Ok((uuid, *content)),
                 None => Err(changed()),
             },
             _ => Err(changed()),

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 use squash_core::{ContentItem, Role};
 
+use super::keys::{Key, Keys};
 use super::system::{attachment_item, system_item};
 use crate::anthropic_json::{content_to_items, ToolNames};
 use crate::fields::{parse_time, title_from};
@@ -22,17 +23,18 @@ pub struct LineAt {
     pub crc: u32,
 }
 
+/// What the reader keeps of a line until the conversations are built: every line of a
+/// session is held at once, so rare parts are boxed and uuids are [`Key`]s.
 pub(super) struct LineRecord {
     pub no: usize,
-    /// Shared with the tree's index.
-    pub uuid: Option<Arc<str>>,
+    pub uuid: Option<Key>,
     /// `parentUuid` as written.
-    pub parent: Option<Box<str>>,
+    pub parent: Option<Key>,
     /// Set on `compact_boundary` lines.
     pub boundary: Option<Box<Boundary>>,
     pub sidechain: bool,
     /// `agentId`: the sub-agent run a sidechain line belongs to.
-    pub agent_id: Option<Box<str>>,
+    pub agent_id: Option<Key>,
     /// `isMeta` lines (caveats, injected context) are never what a person left off at.
     pub is_meta: bool,
     pub timestamp: Option<DateTime<Utc>>,
@@ -60,7 +62,8 @@ pub(super) enum Preserved {
 }
 
 pub(super) enum Body {
-    /// A line that is (part of) a message.
+    /// A line that is (part of) a message. Boxed: it moves into its message's plan, and the
+    /// record stays until every conversation of the session is built.
     Message(Box<MessageLine>),
     /// Any other line, kept verbatim.
     Raw(Box<Value>),
@@ -70,8 +73,8 @@ pub(super) enum Body {
 
 pub(super) struct MessageLine {
     pub role: Role,
-    /// `message.id`: the API response an assistant line belongs to.
-    pub api_id: Option<Box<str>>,
+    /// A digest of `message.id`: the API response an assistant line belongs to.
+    pub api_id: Option<u64>,
     pub at: LineAt,
     pub facts: Facts,
     /// `None` once a streaming reader dropped it (it reads the line again when storing).
@@ -91,23 +94,39 @@ pub(super) struct Facts {
     pub tool_result: bool,
     /// `isMeta` or `isCompactSummary`: not what a person typed.
     pub injected: bool,
-    /// The title the first item makes, when it is a user's text.
-    pub lead_title: Option<Box<str>>,
-    /// A digest of the first user text item (the prompt a sub-agent run starts with, matched
-    /// against the prompts of `Task` calls): the text itself can be large.
-    pub prompt: Option<u64>,
-    /// `Task`/`Agent` calls: (tool-use id, prompt, description).
-    pub tasks: Vec<(String, String, String)>,
-    /// The calls this line's results answer (what closes a `Task` call's time window).
-    pub result_ids: Vec<Box<str>>,
     pub cwd: Option<Arc<str>>,
     /// What the items are (for the import report, without the items): tool calls, results,
     /// errors, thinking blocks, images, unknown blocks.
     pub counts: [u16; 6],
+    /// What few lines have (a person's prompt, a `Task` call), boxed: most lines have none.
+    rare: Option<Box<RareFacts>>,
 }
 
-/// The digest [`Facts::prompt`] holds.
-pub(super) fn prompt_digest(text: &str) -> u64 {
+#[derive(Default)]
+struct RareFacts {
+    /// The title the first item makes, when it is a user's text.
+    lead_title: Option<Box<str>>,
+    /// A digest of the first user text item (the prompt a sub-agent run starts with, matched
+    /// against the prompts of `Task` calls): the text itself can be large.
+    prompt: Option<u64>,
+    /// `Task`/`Agent` calls: (tool-use id, prompt, description).
+    tasks: Vec<(String, String, String)>,
+    /// The calls this line's results answer (what closes a `Task` call's time window).
+    result_ids: Vec<Box<str>>,
+}
+
+impl RareFacts {
+    fn is_empty(&self) -> bool {
+        self.lead_title.is_none()
+            && self.prompt.is_none()
+            && self.tasks.is_empty()
+            && self.result_ids.is_empty()
+    }
+}
+
+/// The digest [`Facts::prompt`] and [`MessageLine::api_id`] hold: a text that can be large, or
+/// that every line of a response repeats, compared without being kept.
+pub(super) fn text_digest(text: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     // Fixed keys: the same text gives the same digest in every read.
     let mut h = std::hash::DefaultHasher::new();
@@ -116,6 +135,33 @@ pub(super) fn prompt_digest(text: &str) -> u64 {
 }
 
 impl Facts {
+    pub fn lead_title(&self) -> Option<&str> {
+        self.rare.as_ref()?.lead_title.as_deref()
+    }
+
+    pub fn prompt(&self) -> Option<u64> {
+        self.rare.as_ref()?.prompt
+    }
+
+    pub fn tasks(&self) -> &[(String, String, String)] {
+        self.rare.as_ref().map_or(&[], |r| &r.tasks)
+    }
+
+    pub fn result_ids(&self) -> &[Box<str>] {
+        self.rare.as_ref().map_or(&[], |r| &r.result_ids)
+    }
+
+    /// Keeps the result ids that answer calls `wanted` names: the others answer calls no
+    /// reader asks about again, and a session has a result line per tool call.
+    pub fn keep_results(&mut self, wanted: impl Fn(&str) -> bool) {
+        if let Some(rare) = &mut self.rare {
+            rare.result_ids.retain(|id| wanted(id));
+            if rare.is_empty() {
+                self.rare = None;
+            }
+        }
+    }
+
     fn of(items: &[ContentItem], json: &Value) -> Facts {
         let flag = |k: &str| json.get(k).and_then(Value::as_bool) == Some(true);
         let lead_title = match items.first() {
@@ -125,7 +171,7 @@ impl Facts {
             _ => None,
         };
         let prompt = items.iter().find_map(|i| match i {
-            ContentItem::UserMessage { text } => Some(prompt_digest(text)),
+            ContentItem::UserMessage { text } => Some(text_digest(text)),
             _ => None,
         });
         let tasks = items
@@ -161,15 +207,18 @@ impl Facts {
                 _ => None,
             })
             .collect::<Vec<Box<str>>>();
-        Facts {
-            counts,
-            tool_result: !result_ids.is_empty(),
-            result_ids,
-            injected: flag("isMeta") || flag("isCompactSummary"),
+        let rare = RareFacts {
             lead_title,
             prompt,
             tasks,
+            result_ids,
+        };
+        Facts {
+            counts,
+            tool_result: !rare.result_ids.is_empty(),
+            injected: flag("isMeta") || flag("isCompactSummary"),
             cwd: json.get("cwd").and_then(Value::as_str).map(Arc::from),
+            rare: (!rare.is_empty()).then(|| Box::new(rare)),
         }
     }
 }
@@ -192,10 +241,10 @@ impl LineRecord {
             .is_some_and(|m| m.role == Role::User && m.facts.tool_result)
     }
 
-    pub fn assistant_api_id(&self) -> Option<&str> {
+    pub fn assistant_api_id(&self) -> Option<u64> {
         self.message()
             .filter(|m| m.role == Role::Assistant)
-            .and_then(|m| m.api_id.as_deref())
+            .and_then(|m| m.api_id)
     }
 }
 
@@ -203,20 +252,40 @@ fn text_of(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// Converts the JSON object of the line at `at`.
-pub(super) fn convert(at: LineAt, value: Value, names: &mut ToolNames) -> LineRecord {
-    let no = at.no;
-    let uuid = text_of(&value, "uuid").map(Arc::from);
-    let kind = text_of(&value, "type");
+/// Converts the JSON object of the line at `at`; the uuids it names go into `keys`.
+pub(super) fn convert(
+    at: LineAt,
+    value: Value,
+    names: &mut ToolNames,
+    keys: &mut Keys,
+) -> LineRecord {
+    let mut key = |k: &str| value.get(k).and_then(Value::as_str).map(|t| keys.intern(t));
+    let (uuid, parent, agent_id) = (key("uuid"), key("parentUuid"), key("agentId"));
     let boundary = (value.get("subtype").and_then(Value::as_str) == Some("compact_boundary"))
         .then(|| Box::new(boundary_of(&value)));
     let flag = |k: &str| value.get(k).and_then(Value::as_bool) == Some(true);
     let (sidechain, is_meta) = (flag("isSidechain"), flag("isMeta"));
-    let parent = text_of(&value, "parentUuid").map(String::into_boxed_str);
-    let agent_id = text_of(&value, "agentId").map(String::into_boxed_str);
     let timestamp = parse_time(value.get("timestamp"));
+    LineRecord {
+        no: at.no,
+        uuid,
+        parent,
+        boundary,
+        sidechain,
+        agent_id,
+        is_meta,
+        timestamp,
+        body: body_of(at, value, names),
+    }
+}
+
+/// What the line at `at` holds: (part of) a message, or a line kept verbatim.
+pub(super) fn body_of(at: LineAt, value: Value, names: &mut ToolNames) -> Body {
+    let no = at.no;
+    let kind = value.get("type").and_then(Value::as_str);
+    let has_uuid = value.get("uuid").is_some_and(Value::is_string);
     let has_message = value.get("message").is_some_and(Value::is_object);
-    let mut body = match (kind.as_deref(), uuid.is_some()) {
+    let mut body = match (kind, has_uuid) {
         (Some(role @ ("user" | "assistant")), true) if has_message => {
             let role = if role == "user" {
                 Role::User
@@ -238,17 +307,7 @@ pub(super) fn convert(at: LineAt, value: Value, names: &mut ToolNames) -> LineRe
     if let Body::Message(line) = &mut body {
         line.at = at;
     }
-    LineRecord {
-        no,
-        uuid,
-        parent,
-        boundary,
-        sidechain,
-        agent_id,
-        is_meta,
-        timestamp,
-        body,
-    }
+    body
 }
 
 fn boundary_of(value: &Value) -> Boundary {
@@ -297,7 +356,7 @@ fn chat_line(no: usize, role: Role, mut value: Value, names: &mut ToolNames) -> 
         .as_ref()
         .and_then(|m| m.get("id"))
         .and_then(Value::as_str)
-        .map(Box::from);
+        .map(text_digest);
     let content = message
         .and_then(|m| m.as_object_mut())
         .and_then(|m| m.remove("content"))

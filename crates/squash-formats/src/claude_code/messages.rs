@@ -11,6 +11,7 @@ use squash_core::{
     ThreadId,
 };
 
+use super::keys::Key;
 use super::lines::{Body, LineRecord, MessageLine};
 use super::threads::Paths;
 use super::META_KEY;
@@ -25,13 +26,18 @@ pub(super) struct Plan {
     pub role: Role,
     pub created_at: DateTime<Utc>,
     /// The first line's uuid: the message's source identity.
-    pub source_uuid: Option<String>,
-    pub lines: Vec<MessageLine>,
+    pub source_uuid: Option<Key>,
+    #[expect(
+        clippy::vec_box,
+        reason = "a line's box moves here from its record, which stays until every conversation \
+                  of the session is built: unboxed, each line would be held twice"
+    )]
+    pub lines: Vec<Box<MessageLine>>,
 }
 
 impl Plan {
     pub fn first(&self) -> Option<&MessageLine> {
-        self.lines.first()
+        self.lines.first().map(|l| &**l)
     }
 }
 
@@ -51,7 +57,7 @@ struct Building {
     conversation_id: ConversationId,
     /// `(first line number, plan)`.
     plans: Vec<(usize, Plan)>,
-    message_of_line: HashMap<usize, usize>,
+    message_of_line: HashMap<u32, u32>,
     extras: Vec<Value>,
     cwd: Option<String>,
     now: DateTime<Utc>,
@@ -114,13 +120,14 @@ impl Building {
     ) -> Vec<usize> {
         let mut links: Vec<usize> = Vec::new();
         // The message this walk may still add lines of the same API response to.
-        let mut open: Option<(usize, String)> = None;
+        let mut open: Option<(usize, u64)> = None;
         let mut last_time: Option<DateTime<Utc>> = None;
         for &i in path {
             let line = &mut lines[i];
             let time = line.timestamp.or(last_time).unwrap_or(self.now);
             last_time = Some(time);
-            if let Some(&m) = self.message_of_line.get(&i) {
+            if let Some(&m) = self.message_of_line.get(&small(i)) {
+                let m = m as usize;
                 if links.last() != Some(&m) {
                     links.push(m);
                 }
@@ -128,7 +135,7 @@ impl Building {
                 continue;
             }
             let no = line.no;
-            let uuid = line.uuid.as_deref().map(str::to_owned);
+            let uuid = line.uuid;
             match std::mem::replace(&mut line.body, Body::Taken) {
                 Body::Taken => {}
                 Body::Raw(json) => {
@@ -138,8 +145,8 @@ impl Building {
                 }
                 Body::Message(message) => {
                     parsed.record_message();
-                    let m = self.add_line(*message, no, uuid, time, &mut open);
-                    self.message_of_line.insert(i, m);
+                    let m = self.add_line(message, no, uuid, time, &mut open);
+                    self.message_of_line.insert(small(i), small(m));
                     if links.last() != Some(&m) {
                         links.push(m);
                     }
@@ -151,20 +158,20 @@ impl Building {
 
     fn add_line(
         &mut self,
-        line: MessageLine,
+        line: Box<MessageLine>,
         no: usize,
-        uuid: Option<String>,
+        uuid: Option<Key>,
         time: DateTime<Utc>,
-        open: &mut Option<(usize, String)>,
+        open: &mut Option<(usize, u64)>,
     ) -> usize {
         if self.cwd.is_none() {
             self.cwd = line.facts.cwd.as_deref().map(str::to_owned);
         }
-        let (role, api_id) = (line.role, line.api_id.clone());
+        let (role, api_id) = (line.role, line.api_id);
         // One API response written as several lines is one message.
-        if let (Some((m, open_id)), Some(id)) = (open.as_ref(), api_id.as_deref()) {
+        if let (Some((m, open_id)), Some(id)) = (open.as_ref(), api_id) {
             let plan = &mut self.plans[*m].1;
-            if plan.role == role && open_id == id {
+            if plan.role == role && *open_id == id {
                 plan.lines.push(line);
                 return *m;
             }
@@ -180,11 +187,14 @@ impl Building {
             },
         ));
         let m = self.plans.len() - 1;
-        *open = api_id
-            .filter(|_| role == Role::Assistant)
-            .map(|id| (m, id.into_string()));
+        *open = api_id.filter(|_| role == Role::Assistant).map(|id| (m, id));
         m
     }
+}
+
+/// A line or message index as a map of them holds it: a session has fewer than 4 billion.
+fn small(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 /// The message of `plan` from the content of its lines (`contents`, one per line, in order):

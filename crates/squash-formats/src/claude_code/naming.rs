@@ -13,13 +13,13 @@ pub(super) fn task_calls(plans: &[Plan]) -> Vec<(String, String, String)> {
     plans
         .iter()
         .flat_map(|p| &p.lines)
-        .flat_map(|l| l.facts.tasks.iter().cloned())
+        .flat_map(|l| l.facts.tasks().iter().cloned())
         .collect()
 }
 
 /// The digest of the first user text of the first message.
 pub(super) fn first_prompt(plans: &[Plan]) -> Option<u64> {
-    plans.first()?.lines.iter().find_map(|l| l.facts.prompt)
+    plans.first()?.lines.iter().find_map(|l| l.facts.prompt())
 }
 
 /// The newest title line of `kind` among the conversation's extras.
@@ -44,7 +44,7 @@ pub(super) fn display_name(plans: &[Plan], extras: &[Value]) -> String {
         .filter(|p| p.role == Role::User)
         .filter_map(Plan::first)
         .filter(|l| !l.facts.injected)
-        .find_map(|l| l.facts.lead_title.as_deref().map(str::to_owned))
+        .find_map(|l| l.facts.lead_title().map(str::to_owned))
         .unwrap_or_else(|| "Claude Code session".to_owned())
 }
 

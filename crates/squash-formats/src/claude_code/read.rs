@@ -15,6 +15,7 @@
 //! goes verbatim into its conversation's import metadata (`claude_code.extras`) with its line
 //! number, so an export can write the session back.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -25,6 +26,7 @@ pub use super::assemble::ParentSession;
 use super::assemble::{assemble, Assembly};
 use super::chain::{groups, join_orphans, orphan_warnings, GroupKey};
 use super::deferred::LineSource;
+use super::keys::Keys;
 use super::lines::{convert, Body, LineAt, LineRecord};
 use super::messages::{build, Draft};
 use super::threads::thread_paths;
@@ -48,6 +50,11 @@ pub struct ClaudeCodeParser {
     source_name: String,
     now: DateTime<Utc>,
     lines: Vec<LineRecord>,
+    /// The uuids the lines name.
+    keys: Keys,
+    /// The tool-use ids of the `Task`/`Agent` calls read so far: the results kept in a line's
+    /// facts are theirs.
+    task_calls: HashSet<String>,
     names: ToolNames,
     session_id: Option<String>,
     /// The `leafUuid` of the last `last-prompt` line: where the user left off.
@@ -66,6 +73,8 @@ impl ClaudeCodeParser {
             source_name: source_name.to_owned(),
             now,
             lines: Vec::new(),
+            keys: Keys::default(),
+            task_calls: HashSet::new(),
             names: ToolNames::new(),
             session_id: None,
             leaf_uuid: None,
@@ -144,11 +153,14 @@ impl ClaudeCodeParser {
                 self.leaf_uuid = Some(leaf);
             }
         }
-        let mut record = convert(at, value, &mut self.names);
+        let mut record = convert(at, value, &mut self.names, &mut self.keys);
         if let Body::Message(line) = &mut record.body {
             if self.source.is_some() {
                 line.content = None;
             }
+            let calls = &mut self.task_calls;
+            calls.extend(line.facts.tasks().iter().map(|(id, _, _)| id.clone()));
+            line.facts.keep_results(|id| calls.contains(id));
             // Every line names the same working directory, mostly: keep it once.
             match (&line.facts.cwd, &self.last_cwd) {
                 (Some(cwd), Some(last)) if cwd == last => line.facts.cwd = Some(last.clone()),
@@ -161,7 +173,7 @@ impl ClaudeCodeParser {
 
     /// Builds the conversations: the main one first, then one per sub-agent run.
     pub fn finish(mut self, content_hash: &str) -> Parsed {
-        let mut tree = Tree::build(&self.lines);
+        let mut tree = Tree::build(&self.lines, std::mem::take(&mut self.keys));
         let groups = groups(&self.lines, &tree);
         for group in &groups {
             let orphans = join_orphans(&self.lines, &mut tree, &group.members);
@@ -195,6 +207,7 @@ impl ClaudeCodeParser {
             content_hash,
             now: self.now,
             lines: &mut self.lines,
+            tree: &tree,
             names: &self.names,
             groups: &groups,
             drafts,

@@ -152,3 +152,61 @@ fn a_slash_command_s_expanded_template_is_not_what_the_person_typed() {
         "the line stays as it was"
     );
 }
+
+/// A sub-agent line without `agentId` joins the run of the `Task` call that was running when
+/// it was written: from the call to its result (which a reader keeps only for such calls).
+#[test]
+fn a_run_without_agent_id_belongs_to_the_call_running_then() {
+    let at = |s: u32| json!({"timestamp": format!("2025-09-03T00:00:{s:02}Z")});
+    let side = |s: u32| {
+        let mut extra = at(s);
+        extra["isSidechain"] = json!(true);
+        extra
+    };
+    let call = |id: &str| {
+        json!([{"type": "tool_use", "id": id, "name": "Task",
+                "input": {"prompt": format!("prompt of {id}"), "description": format!("run {id}")}}])
+    };
+    let result = |id: &str| json!([{"type": "tool_result", "tool_use_id": id, "content": "done"}]);
+    let text = [
+        line("u1", None, "user", json!("start"), at(1)),
+        line("a1", Some("u1"), "assistant", call("call-a"), at(2)),
+        // Run A: its prompt is not the call's, so only the time ties it.
+        line("s1", None, "user", json!("first run"), side(3)),
+        answer("s2", "s1", "first run done", side(4)),
+        line("r1", Some("a1"), "user", result("call-a"), at(5)),
+        // A tool result of another call in between: not one the reader keeps.
+        line("a2", Some("r1"), "assistant", json!([{"type": "tool_use", "id": "call-x", "name": "Bash", "input": {"command": "ls"}}]), at(6)),
+        line("r2", Some("a2"), "user", result("call-x"), at(7)),
+        line("a3", Some("r2"), "assistant", call("call-b"), at(8)),
+        line("t1", None, "user", json!("second run"), side(9)),
+        answer("t2", "t1", "second run done", side(10)),
+        line("r3", Some("a3"), "user", result("call-b"), at(11)),
+    ]
+    .join("\n");
+    let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
+    let runs: Vec<(String, Value)> = parsed
+        .conversations
+        .iter()
+        .filter(|c| c.sidechain)
+        .map(|c| {
+            let meta = &c.metadata.as_ref().unwrap()[META_KEY]["sidechain"];
+            (c.display_name.clone(), meta["parent_tool_use_id"].clone())
+        })
+        .collect();
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    assert_eq!(runs[0].1, "call-a");
+    assert!(
+        runs[0].0.ends_with("sub-agent: run call-a"),
+        "{}",
+        runs[0].0
+    );
+    // Had call A's result not closed its time, the second run would fall in both calls' and
+    // be tied to neither.
+    assert_eq!(runs[1].1, "call-b");
+    assert!(
+        runs[1].0.ends_with("sub-agent: run call-b"),
+        "{}",
+        runs[1].0
+    );
+}

@@ -2,8 +2,6 @@
 //! the latest leaf, or the leaf a `last-prompt` line names), the history before each
 //! compaction, and every branch a rewind left behind.
 
-use std::collections::HashSet;
-
 use squash_core::BranchKind;
 
 use super::lines::LineRecord;
@@ -29,7 +27,7 @@ pub(super) fn thread_paths(
     members: &[usize],
     explicit_leaf: Option<usize>,
 ) -> Option<Paths> {
-    let in_group: HashSet<usize> = members.iter().copied().collect();
+    let in_group = LineSet::of(lines.len(), members);
     let children = Children::build(tree, members);
     // A leaf that is no message (a progress or attachment line) stands for the message above.
     let mut leaves: Vec<usize> = Vec::new();
@@ -44,7 +42,7 @@ pub(super) fn thread_paths(
     // The line a `last-prompt` names is where the user left off, or (after a rewind) where
     // they went back to: the newest leaf below it is where they are now.
     let below_explicit = explicit_leaf
-        .filter(|i| in_group.contains(i))
+        .filter(|&i| in_group.contains(i))
         .and_then(|e| {
             leaves
                 .iter()
@@ -57,7 +55,7 @@ pub(super) fn thread_paths(
         .or_else(|| leaves.last().copied())?;
 
     let mut found: Vec<Vec<usize>> = vec![absorb(lines, &children, tree.walk(current_leaf, None))];
-    let mut covered: HashSet<usize> = found[0].iter().copied().collect();
+    let mut covered = LineSet::of(lines.len(), &found[0]);
     // The history before each compaction, as it was before the summary replaced it.
     for &b in members {
         let Some(logical) = lines[b]
@@ -67,10 +65,10 @@ pub(super) fn thread_paths(
         else {
             continue;
         };
-        if let Some(last) = tree.index(logical).filter(|i| in_group.contains(i)) {
+        if let Some(last) = tree.index(logical).filter(|&i| in_group.contains(i)) {
             let path = absorb(lines, &children, tree.walk(last, Some(b)));
             if !found.contains(&path) {
-                covered.extend(path.iter().copied());
+                covered.extend(&path);
                 found.push(path);
             }
         }
@@ -82,14 +80,14 @@ pub(super) fn thread_paths(
         .copied()
         .chain(members.iter().copied().filter(|&i| lines[i].is_message()));
     for leaf in rest.collect::<Vec<_>>() {
-        if covered.contains(&leaf) {
+        if covered.contains(leaf) {
             continue;
         }
         let path = absorb(lines, &children, tree.walk(leaf, None));
-        covered.extend(path.iter().copied());
+        covered.extend(&path);
         found.push(path);
     }
-    Some(arrange(lines, found))
+    Some(arrange(lines, tree, found))
 }
 
 fn nearest_message(lines: &[LineRecord], tree: &Tree, from: usize) -> Option<usize> {
@@ -105,7 +103,7 @@ fn nearest_message(lines: &[LineRecord], tree: &Tree, from: usize) -> Option<usi
 
 /// Orders the threads by when their last line was written (the first is the initial thread),
 /// and names the thread each derives from: the earlier one it shares most lines with.
-fn arrange(lines: &[LineRecord], found: Vec<Vec<usize>>) -> Paths {
+fn arrange(lines: &[LineRecord], tree: &Tree, found: Vec<Vec<usize>>) -> Paths {
     let last_line = |p: &Vec<usize>| p.iter().map(|&i| lines[i].no).max().unwrap_or(0);
     let mut order: Vec<usize> = (0..found.len()).collect();
     order.sort_by_key(|&k| (last_line(&found[k]), k));
@@ -115,7 +113,7 @@ fn arrange(lines: &[LineRecord], found: Vec<Vec<usize>>) -> Paths {
     let mut slots: Vec<Option<Vec<usize>>> = found.into_iter().map(Some).collect();
     for &k in &order {
         let path = slots[k].take().unwrap_or_default();
-        let original = derived_from(lines, &sorted, &path);
+        let original = derived_from(lines, tree, &sorted, &path);
         let kind = match original {
             Some(o) if brings_a_compaction(lines, &sorted[o], &path) => BranchKind::Compaction,
             _ => BranchKind::Rewind,
@@ -130,12 +128,17 @@ fn arrange(lines: &[LineRecord], found: Vec<Vec<usize>>) -> Paths {
     Paths { threads, current }
 }
 
-fn derived_from(lines: &[LineRecord], earlier: &[Vec<usize>], path: &[usize]) -> Option<usize> {
+fn derived_from(
+    lines: &[LineRecord],
+    tree: &Tree,
+    earlier: &[Vec<usize>],
+    path: &[usize],
+) -> Option<usize> {
     if earlier.is_empty() {
         return None;
     }
-    let mine: HashSet<usize> = path.iter().copied().collect();
-    let shared = |p: &Vec<usize>| p.iter().filter(|i| mine.contains(i)).count();
+    let mine = LineSet::of(lines.len(), path);
+    let shared = |p: &Vec<usize>| p.iter().filter(|&&i| mine.contains(i)).count();
     let best = (0..earlier.len()).max_by_key(|&k| (shared(&earlier[k]), k))?;
     if shared(&earlier[best]) > 0 {
         return Some(best);
@@ -153,23 +156,23 @@ fn derived_from(lines: &[LineRecord], earlier: &[Vec<usize>], path: &[usize]) ->
             (0..earlier.len()).rev().find(|&k| {
                 earlier[k]
                     .iter()
-                    .any(|&i| lines[i].uuid.as_deref() == Some(l))
+                    .any(|&i| lines[i].uuid.is_some_and(|u| tree.is(u, l)))
             })
         })
         .or(Some(earlier.len() - 1))
 }
 
 fn brings_a_compaction(lines: &[LineRecord], original: &[usize], path: &[usize]) -> bool {
-    let before: HashSet<usize> = original.iter().copied().collect();
+    let before = LineSet::of(lines.len(), original);
     path.iter()
-        .any(|i| lines[*i].boundary.is_some() && !before.contains(i))
+        .any(|&i| lines[i].boundary.is_some() && !before.contains(i))
 }
 
 /// Adds to a path the lines of parallel tool calls that hang beside it (Claude Code writes
 /// each call of one response as its own line, and each result as a child of its call), in
 /// the order the API needs: the response's calls, then their results.
 fn absorb(lines: &[LineRecord], children: &Children, path: Vec<usize>) -> Vec<usize> {
-    let on_path: HashSet<usize> = path.iter().copied().collect();
+    let on_path = LineSet::of(lines.len(), &path);
     let mut out = Vec::with_capacity(path.len());
     let mut i = 0;
     while i < path.len() {
@@ -186,8 +189,8 @@ fn absorb(lines: &[LineRecord], children: &Children, path: Vec<usize>) -> Vec<us
         // Calls of the same response that are not on the path.
         let mut k = 0;
         while k < run.len() {
-            for &c in children.of(run[k]) {
-                if !on_path.contains(&c)
+            for c in children.of(run[k]) {
+                if !on_path.contains(c)
                     && !run.contains(&c)
                     && lines[c].assistant_api_id() == Some(api)
                 {
@@ -203,8 +206,8 @@ fn absorb(lines: &[LineRecord], children: &Children, path: Vec<usize>) -> Vec<us
             i += 1;
         }
         for &r in &run {
-            for &c in children.of(r) {
-                if !on_path.contains(&c) && lines[c].is_tool_result() && !results.contains(&c) {
+            for c in children.of(r) {
+                if !on_path.contains(c) && lines[c].is_tool_result() && !results.contains(&c) {
                     results.push(c);
                 }
             }
@@ -220,23 +223,58 @@ fn is_result_of(lines: &[LineRecord], children: &Children, i: usize, run: &[usiz
     lines[i].is_tool_result() && children.parent_of(i).is_some_and(|p| run.contains(&p))
 }
 
+/// A set of lines, one bit per line of the file: the main conversation holds nearly every
+/// line of a session, and a hash set cost 16 bytes a line, several times over.
+struct LineSet {
+    bits: Vec<u64>,
+}
+
+impl LineSet {
+    fn of(lines: usize, members: &[usize]) -> LineSet {
+        let mut set = LineSet {
+            bits: vec![0; lines.div_ceil(64)],
+        };
+        set.extend(members);
+        set
+    }
+
+    fn extend(&mut self, members: &[usize]) {
+        for &i in members {
+            if let Some(word) = self.bits.get_mut(i / 64) {
+                *word |= 1 << (i % 64);
+            }
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+}
+
 /// The children of every line of a group, under the links as they stand. Sorted lists, not
 /// maps: a session has a line per message, and this is built for every one of them.
 struct Children {
     /// `(parent, child)`, by parent then child: `of` is a run of it.
-    parents: Vec<usize>,
-    children: Vec<usize>,
+    parents: Vec<u32>,
+    children: Vec<u32>,
     /// `(child, parent)`, by child.
-    parent: Vec<(usize, usize)>,
+    parent: Vec<(u32, u32)>,
+}
+
+/// A line index as [`Children`] holds it: a session has fewer than 4 billion lines.
+fn small(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 impl Children {
     fn build(tree: &Tree, members: &[usize]) -> Children {
-        let mut edges: Vec<(usize, usize)> = members
+        let mut edges: Vec<(u32, u32)> = members
             .iter()
-            .filter_map(|&i| Some((tree.parent(i, None)?, i)))
+            .filter_map(|&i| Some((small(tree.parent(i, None)?), small(i))))
             .collect();
-        let mut parent: Vec<(usize, usize)> = edges.iter().map(|&(p, c)| (c, p)).collect();
+        let mut parent: Vec<(u32, u32)> = edges.iter().map(|&(p, c)| (c, p)).collect();
         parent.sort_unstable();
         edges.sort_unstable();
         let (parents, children) = edges.into_iter().unzip();
@@ -247,18 +285,22 @@ impl Children {
         }
     }
 
-    fn of(&self, i: usize) -> &[usize] {
+    fn of(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let i = small(i);
         let from = self.parents.partition_point(|&p| p < i);
         let to = self.parents.partition_point(|&p| p <= i);
-        &self.children[from..to]
+        self.children[from..to].iter().map(|&c| c as usize)
     }
 
     fn parent_of(&self, i: usize) -> Option<usize> {
-        let at = self.parent.binary_search_by_key(&i, |&(c, _)| c).ok()?;
-        Some(self.parent[at].1)
+        let at = self
+            .parent
+            .binary_search_by_key(&small(i), |&(c, _)| c)
+            .ok()?;
+        Some(self.parent[at].1 as usize)
     }
 
     fn has(&self, i: usize) -> bool {
-        !self.of(i).is_empty()
+        self.of(i).next().is_some()
     }
 }

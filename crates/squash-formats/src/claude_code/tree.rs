@@ -2,14 +2,16 @@
 //! behind a compaction's summary, and (for lines whose parent is missing) in file order.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
+use super::keys::{Key, Keys};
 use super::lines::{LineRecord, Preserved};
 
 pub(super) struct Tree {
-    by_uuid: HashMap<Arc<str>, usize>,
+    keys: Keys,
+    /// Per key, the line whose uuid it is (the first line of a repeated uuid).
+    line_of: Vec<Option<u32>>,
     /// `parentUuid`, when that line is in the file.
-    written: Vec<Option<usize>>,
+    written: Vec<Option<u32>>,
     /// The parent a compaction's preserved messages give a line: `(boundary line, parent)`.
     /// (Sparse: few lines have one, and a session has a line per message.)
     relinked: HashMap<usize, (usize, Option<usize>)>,
@@ -20,14 +22,15 @@ pub(super) struct Tree {
 }
 
 impl Tree {
-    pub fn build(lines: &[LineRecord]) -> Tree {
-        let mut by_uuid: HashMap<Arc<str>, usize> = HashMap::with_capacity(lines.len());
+    /// The tree of `lines`, whose uuids are `keys`.
+    pub fn build(lines: &[LineRecord], keys: Keys) -> Tree {
+        let mut line_of: Vec<Option<u32>> = vec![None; keys.len()];
         let mut in_tree = vec![false; lines.len()];
         for (i, line) in lines.iter().enumerate() {
-            if let Some(uuid) = &line.uuid {
+            if let Some(uuid) = line.uuid {
                 // A repeated uuid keeps its first line; the repeat stays an extra.
-                if !by_uuid.contains_key(&**uuid) {
-                    by_uuid.insert(uuid.clone(), i);
+                if line_of[uuid.index()].is_none() {
+                    line_of[uuid.index()] = Some(small(i));
                     in_tree[i] = true;
                 }
             }
@@ -36,12 +39,13 @@ impl Tree {
             .iter()
             .enumerate()
             .map(|(i, line)| {
-                let p = *by_uuid.get(line.parent.as_deref()?)?;
-                (in_tree[i] && p != i).then_some(p)
+                let p = line_of[line.parent?.index()]?;
+                (in_tree[i] && p as usize != i).then_some(p)
             })
             .collect();
         let mut tree = Tree {
-            by_uuid,
+            keys,
+            line_of,
             written,
             relinked: HashMap::new(),
             fallback: HashMap::new(),
@@ -88,13 +92,14 @@ impl Tree {
     /// Lines (other than `first`) that followed `anchor` now follow `last`.
     fn follow(&mut self, lines: &[LineRecord], b: usize, anchor: &str, first: usize, last: usize) {
         let anchor_at = self.index(anchor);
+        let anchor_key = self.keys.get(anchor);
         for (y, line) in lines.iter().enumerate() {
             if y == first || y == last || !self.in_tree[y] {
                 continue;
             }
             let follows = match self.relinked.get(&y).copied() {
                 Some((_, p)) => p.is_some() && p == anchor_at,
-                None => line.parent.as_deref() == Some(anchor),
+                None => line.parent.is_some() && line.parent == anchor_key,
             };
             if follows {
                 self.relinked.insert(y, (b, Some(last)));
@@ -103,7 +108,22 @@ impl Tree {
     }
 
     pub fn index(&self, uuid: &str) -> Option<usize> {
-        self.by_uuid.get(uuid).copied()
+        self.line(self.keys.get(uuid)?)
+    }
+
+    /// The line whose uuid `key` is.
+    pub fn line(&self, key: Key) -> Option<usize> {
+        self.line_of[key.index()].map(|i| i as usize)
+    }
+
+    /// The uuid `key` stands for, as written.
+    pub fn text(&self, key: Key) -> String {
+        self.keys.text(key)
+    }
+
+    /// Whether `key` stands for `uuid`.
+    pub fn is(&self, key: Key, uuid: &str) -> bool {
+        self.keys.is(key, uuid)
     }
 
     /// The parent of line `i`; `before` names a compaction whose relinking is ignored (to
@@ -112,7 +132,7 @@ impl Tree {
         let fallback = || self.fallback.get(&i).copied();
         match self.relinked.get(&i) {
             Some(&(b, p)) if Some(b) != before => p.or_else(fallback),
-            _ => self.written[i].or_else(fallback),
+            _ => self.written[i].map(|p| p as usize).or_else(fallback),
         }
     }
 
@@ -145,4 +165,9 @@ impl Tree {
     pub fn root(&self, i: usize) -> usize {
         self.walk(i, None)[0]
     }
+}
+
+/// A line index as the tree holds it: a session has fewer than 4 billion lines.
+fn small(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
