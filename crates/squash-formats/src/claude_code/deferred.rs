@@ -47,27 +47,23 @@ impl LineSource {
         })
     }
 
-    /// The content of one message line, read again (at finish, for a line no thread took).
-    pub(super) fn read_once(&self, at: LineAt) -> Result<LineContent, FormatError> {
-        self.read(&self.open()?, at, &mut Vec::new())
+    /// The line at `at` as the file holds it, read again (at finish, for a message line no
+    /// thread took: it is kept as it was written).
+    pub(super) fn read_raw(&self, at: LineAt) -> Result<Value, FormatError> {
+        let mut buf = Vec::new();
+        self.read_value(&self.open()?, at, &mut buf)
     }
 
-    /// Reads the line at `at` again and converts it; fails if its bytes changed.
-    fn read(&self, file: &File, at: LineAt, buf: &mut Vec<u8>) -> Result<LineContent, FormatError> {
-        self.read_line(file, at, buf).map(|(_, content)| content)
-    }
-
-    /// The uuid and content of the message line at `at`, read again.
-    fn read_line(
-        &self,
-        file: &File,
-        at: LineAt,
-        buf: &mut Vec<u8>,
-    ) -> Result<(Option<String>, LineContent), FormatError> {
-        let changed = || FormatError::Changed {
+    fn changed(&self, at: LineAt) -> FormatError {
+        FormatError::Changed {
             source_name: self.source_name.clone(),
             line: at.no,
-        };
+        }
+    }
+
+    /// The JSON of the line at `at`, read again; fails if its bytes changed.
+    fn read_value(&self, file: &File, at: LineAt, buf: &mut Vec<u8>) -> Result<Value, FormatError> {
+        let changed = || self.changed(at);
         buf.resize(at.len as usize, 0);
         match file.read_exact_at(buf, at.offset) {
             Ok(()) => {}
@@ -82,7 +78,18 @@ impl LineSource {
         if crc32fast::hash(buf) != at.crc {
             return Err(changed());
         }
-        let value: Value = serde_json::from_slice(buf).map_err(|_| changed())?;
+        serde_json::from_slice(buf).map_err(|_| changed())
+    }
+
+    /// The uuid and content of the message line at `at`, read again.
+    fn read_line(
+        &self,
+        file: &File,
+        at: LineAt,
+        buf: &mut Vec<u8>,
+    ) -> Result<(Option<String>, LineContent), FormatError> {
+        let changed = || self.changed(at);
+        let value = self.read_value(file, at, buf)?;
         let uuid = value.get("uuid").and_then(Value::as_str).map(str::to_owned);
         let mut names = self.names.lock().unwrap_or_else(PoisonError::into_inner);
         match body_of(at, value, &mut names) {

@@ -196,8 +196,10 @@ impl ClaudeCodeParser {
             drafts.push(draft);
         }
         let session = self.session_id.clone();
+        // A streamed read's messages are made later from the source, with these names; what
+        // is assembled now needs none (a line no thread took is read again as written).
         let source = self.source.take().map(|mut s| {
-            s.set_names(self.names.clone());
+            s.set_names(std::mem::take(&mut self.names));
             Arc::new(s)
         });
         assemble(Assembly {

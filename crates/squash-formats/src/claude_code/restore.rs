@@ -21,7 +21,8 @@ pub(super) fn take_raw(
         Body::Message(message) => {
             let content = match (message.content, source) {
                 (Some(content), _) => *content,
-                (None, Some(source)) => source.read_once(message.at)?,
+                // Its line as written is what the reader would restore.
+                (None, Some(source)) => return source.read_raw(message.at).map(Some),
                 (None, None) => return Ok(None),
             };
             Ok(Some(restore_line(
