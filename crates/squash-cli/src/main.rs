@@ -1,6 +1,5 @@
 //! `squash`: the command-line interface over the Squash services.
 
-mod alloc;
 mod cli;
 mod commands;
 mod input;
@@ -18,7 +17,6 @@ use squash_core::redact::redact_url;
 use crate::cli::{Cli, Command};
 
 fn main() -> ExitCode {
-    alloc::return_freed_memory_at_once();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
