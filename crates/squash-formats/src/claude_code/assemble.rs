@@ -111,7 +111,10 @@ pub(super) fn assemble(a: Assembly<'_>) {
     }
     for ((draft, extras), group) in parts {
         let Some(draft) = draft else { continue };
-        let root_uuid = group.first_uuid.clone();
+        let root_uuid = group
+            .members
+            .first()
+            .and_then(|&i| lines[i].uuid.map(|u| tree.text(u)));
         let agent_id = match &group.key {
             GroupKey::Agent(agent) => Some(agent.clone()),
             _ => None,

@@ -26,8 +26,6 @@ pub(super) struct Group {
     pub key: GroupKey,
     /// Lines in the tree (with a uuid).
     pub members: Vec<usize>,
-    /// The uuid of the first member.
-    pub first_uuid: Option<String>,
     /// Lines outside the tree (no uuid, or a repeated one): kept for the export.
     pub loose: Vec<usize>,
 }
@@ -37,7 +35,6 @@ impl Group {
         Group {
             key,
             members: Vec::new(),
-            first_uuid: None,
             loose: Vec::new(),
         }
     }
@@ -109,9 +106,6 @@ pub(super) fn groups(lines: &[LineRecord], tree: &Tree) -> Vec<Group> {
             order.len() - 1
         });
         if tree.in_tree[i] {
-            if order[g].members.is_empty() {
-                order[g].first_uuid = line.uuid.map(|u| tree.text(u));
-            }
             order[g].members.push(i);
         } else {
             order[g].loose.push(i);

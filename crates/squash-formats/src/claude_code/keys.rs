@@ -62,18 +62,11 @@ pub(super) struct Keys {
 
 impl Keys {
     fn held(&self, index: usize) -> Held<'_> {
-        if self.is_text[index] {
-            Held::Text(&self.texts[self.values[index] as usize])
-        } else {
-            Held::Uuid(self.values[index])
-        }
+        held_at(&self.values, &self.is_text, &self.texts, index)
     }
 
     fn hash(&self, held: Held<'_>) -> u64 {
-        match held {
-            Held::Uuid(u) => self.hasher.hash_one((0u8, u)),
-            Held::Text(t) => self.hasher.hash_one((1u8, t)),
-        }
+        hash_of(&self.hasher, held)
     }
 
     fn find(&self, held: Held<'_>, hash: u64) -> Option<Key> {
@@ -107,16 +100,10 @@ impl Keys {
                 self.texts.push(t.into());
             }
         }
+        // The table is borrowed mutably while it rehashes: the fields it reads are lent apart.
         let (values, is_text, texts, hasher) =
             (&self.values, &self.is_text, &self.texts, &self.hasher);
-        let rehash = |&k: &u32| {
-            let k = k as usize;
-            if is_text[k] {
-                hasher.hash_one((1u8, &*texts[values[k] as usize]))
-            } else {
-                hasher.hash_one((0u8, values[k]))
-            }
-        };
+        let rehash = |&k: &u32| hash_of(hasher, held_at(values, is_text, texts, k as usize));
         self.table.insert_unique(hash, index as u32, rehash);
         key_at(index)
     }
@@ -137,6 +124,21 @@ impl Keys {
     /// Whether `key` stands for `text`.
     pub fn is(&self, key: Key, text: &str) -> bool {
         self.held(key.index()) == Held::of(text)
+    }
+}
+
+fn held_at<'a>(values: &[u128], is_text: &[bool], texts: &'a [Box<str>], index: usize) -> Held<'a> {
+    if is_text[index] {
+        Held::Text(&texts[values[index] as usize])
+    } else {
+        Held::Uuid(values[index])
+    }
+}
+
+fn hash_of(hasher: &foldhash::fast::FixedState, held: Held<'_>) -> u64 {
+    match held {
+        Held::Uuid(u) => hasher.hash_one((0u8, u)),
+        Held::Text(t) => hasher.hash_one((1u8, t)),
     }
 }
 

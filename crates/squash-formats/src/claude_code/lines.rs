@@ -124,6 +124,12 @@ impl RareFacts {
     }
 }
 
+/// A line (or message) index as the structures built over every line hold it, in 4 bytes: a
+/// session has fewer than 4 billion lines.
+pub(super) fn small(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
 /// The digest [`Facts::prompt`] and [`MessageLine::api_id`] hold: a text that can be large, or
 /// that every line of a response repeats, compared without being kept.
 pub(super) fn text_digest(text: &str) -> u64 {

@@ -12,7 +12,7 @@ use squash_core::{
 };
 
 use super::keys::Key;
-use super::lines::{Body, LineRecord, MessageLine};
+use super::lines::{small, Body, LineRecord, MessageLine};
 use super::threads::Paths;
 use super::META_KEY;
 use crate::fields::{imported_message, source_thread};
@@ -190,11 +190,6 @@ impl Building {
         *open = api_id.filter(|_| role == Role::Assistant).map(|id| (m, id));
         m
     }
-}
-
-/// A line or message index as a map of them holds it: a session has fewer than 4 billion.
-fn small(i: usize) -> u32 {
-    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 /// The message of `plan` from the content of its lines (`contents`, one per line, in order):

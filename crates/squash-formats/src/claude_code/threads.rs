@@ -4,7 +4,7 @@
 
 use squash_core::BranchKind;
 
-use super::lines::LineRecord;
+use super::lines::{small, LineRecord};
 use super::tree::Tree;
 
 pub(super) struct PathThread {
@@ -261,11 +261,6 @@ struct Children {
     children: Vec<u32>,
     /// `(child, parent)`, by child.
     parent: Vec<(u32, u32)>,
-}
-
-/// A line index as [`Children`] holds it: a session has fewer than 4 billion lines.
-fn small(i: usize) -> u32 {
-    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 impl Children {

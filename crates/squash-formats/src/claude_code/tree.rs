@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::keys::{Key, Keys};
-use super::lines::{LineRecord, Preserved};
+use super::lines::{small, LineRecord, Preserved};
 
 pub(super) struct Tree {
     keys: Keys,
@@ -165,9 +165,4 @@ impl Tree {
     pub fn root(&self, i: usize) -> usize {
         self.walk(i, None)[0]
     }
-}
-
-/// A line index as the tree holds it: a session has fewer than 4 billion lines.
-fn small(i: usize) -> u32 {
-    u32::try_from(i).unwrap_or(u32::MAX)
 }
