@@ -16,8 +16,9 @@ const LEAD_MAX_CHARS: usize = 160;
 pub enum NoteForm {
     /// Every request stays, unless the gist states it: it says what the rest answers.
     Whole,
-    /// A request goes too when the other lines state it: for a selection so short that the
-    /// whole form is no shorter than the messages.
+    /// For a selection whose whole note is over its size limit: a request goes too when the
+    /// other lines state it (a question, when they state what it asks about), and what was
+    /// said runs as prose in the conversation's order, an exchange a line.
     Tight,
 }
 
@@ -26,7 +27,12 @@ pub enum NoteForm {
 /// goes when the other lines state it (its anchors, and every word it tells outside code) —
 /// the shorter of two facts first, so that the one that tells more is kept (the history line
 /// "Fixed: `cargo test` failed with … → edited lib.rs → passed" over "Ran `cargo test` → …").
-pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
+pub fn fact_lines(
+    ledger: &Ledger,
+    gist: &str,
+    messages: &[&Message],
+    form: NoteForm,
+) -> Vec<String> {
     let folded = fold_fixing_runs(ledger);
     let ledger = &folded;
     let in_gist = check_facts(ledger, gist).kept;
@@ -51,7 +57,12 @@ pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
             .chain(std::iter::once(gist))
             .collect();
         let rest = others.join("\n");
-        keep[i] = !(check_facts(ledger, &rest).kept.contains(&i) && tells(&ledger.facts[i], &rest));
+        let fact = &ledger.facts[i];
+        let told = match form {
+            NoteForm::Tight if is_question(fact) => asks_no_more(fact, &rest),
+            _ => tells(fact, &rest),
+        };
+        keep[i] = !(check_facts(ledger, &rest).kept.contains(&i) && told);
     }
     let kept: Vec<&Fact> = ledger
         .facts
@@ -60,7 +71,33 @@ pub fn fact_lines(ledger: &Ledger, gist: &str, form: NoteForm) -> Vec<String> {
         .filter(|(_, k)| **k)
         .map(|(f, _)| f)
         .collect();
-    render(&kept)
+    match form {
+        NoteForm::Whole => render(&kept),
+        NoteForm::Tight => render_tight(&kept, messages),
+    }
+}
+
+/// Whether a request asks a question: its answer, which names what was asked about, says
+/// what it asked.
+fn is_question(fact: &Fact) -> bool {
+    fact.kind == FactKind::Request && fact.text.trim_end().ends_with('?')
+}
+
+/// Whether `rest` tells all that a question asks but one word: the answer to "How many bytes
+/// is a u32 in Rust?" that says "a u32 is four bytes" leaves only "Rust" untold, which its
+/// `std::mem` shows; "… and how does it relate to the speed of light?" asks more.
+fn asks_no_more(question: &Fact, rest: &str) -> bool {
+    const ASKING: &[&str] = &[
+        "what", "how", "many", "much", "which", "who", "whom", "where", "when", "why", "does",
+        "do", "did", "can", "could", "should", "would", "will", "are", "be", "about", "i", "you",
+        "me", "my", "we", "our", "us", "there", "this", "that", "any", "else",
+    ];
+    let told = words(rest);
+    told_words(&question.text)
+        .iter()
+        .filter(|w| !ASKING.contains(&w.as_str()) && !told.contains(*w))
+        .count()
+        <= 1
 }
 
 /// The ledger with a command's fixing run, as run and with what it printed, at the end of the
@@ -181,6 +218,50 @@ fn render(facts: &[&Fact]) -> Vec<String> {
         }
     }
     lines
+}
+
+/// The tight form: what was said (requests, answers, decisions, open items, values) as prose
+/// in the order of the messages it came from, each request opening a line and the sentences
+/// that followed it running on; then the files, commands and errors a line each, as in the whole form.
+fn render_tight(facts: &[&Fact], messages: &[&Message]) -> Vec<String> {
+    let said = |f: &&Fact| {
+        matches!(
+            f.kind,
+            FactKind::Request
+                | FactKind::Answer
+                | FactKind::Decision
+                | FactKind::OpenItem
+                | FactKind::Value
+        )
+    };
+    let position = |f: &Fact| messages.iter().position(|m| m.id == f.source);
+    let mut prose: Vec<&Fact> = facts.iter().copied().filter(said).collect();
+    // Stable: facts of one message keep the ledger's order.
+    prose.sort_by_key(|f| position(f));
+    let mut lines: Vec<String> = Vec::new();
+    for fact in prose {
+        match lines.last_mut() {
+            Some(line)
+                if fact.kind != FactKind::Request
+                    && ends_sentence(line)
+                    && ends_sentence(&fact.text) =>
+            {
+                line.push(' ');
+                line.push_str(&fact.text);
+            }
+            _ => lines.push(fact.text.clone()),
+        }
+    }
+    let rest: Vec<&Fact> = facts.iter().copied().filter(|f| !said(f)).collect();
+    lines.extend(render(&rest));
+    lines
+}
+
+/// Whether a line ends as a sentence does: only sentences run on, so that a line of code or
+/// configuration keeps a line of its own.
+fn ends_sentence(line: &str) -> bool {
+    line.trim_end()
+        .ends_with(['.', '?', '!', ':', '…', '。', '？', '！'])
 }
 
 fn lower_first(text: &str) -> String {

@@ -27,7 +27,7 @@ pub fn compose_note(
     form: NoteForm,
 ) -> String {
     let gist = gist.map(str::trim).filter(|g| !g.is_empty());
-    let lines = fact_lines(ledger, gist.unwrap_or(""), form);
+    let lines = fact_lines(ledger, gist.unwrap_or(""), messages, form);
     match (gist, lines.is_empty()) {
         (Some(gist), true) => gist.to_owned(),
         (Some(gist), false) => format!("{gist}\n\n{}", lines.join("\n")),

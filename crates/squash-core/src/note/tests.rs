@@ -195,3 +195,118 @@ fn a_gist_sentence_that_tells_a_run_otherwise_than_its_result_is_dropped() {
         Some(cut)
     );
 }
+
+/// The tight note of `messages`, with their ledger.
+fn tight_of(messages: &[Message]) -> (crate::ledger::Ledger, String) {
+    let refs: Vec<&Message> = messages.iter().collect();
+    let ledger = build_ledger(&refs);
+    let note = compose_note(&ledger, None, &refs, NoteForm::Tight);
+    (ledger, note)
+}
+
+#[test]
+fn a_question_its_answer_restates_goes_in_the_tight_form() {
+    let messages = vec![
+        say(Role::User, "How many bytes is a u32 in Rust?"),
+        say(
+            Role::Assistant,
+            "Four bytes: a u32 is 32 bits, so std::mem::size_of::<u32>() returns 4.",
+        ),
+    ];
+    let (_, whole) = extract_of(&messages);
+    assert!(whole.contains("How many bytes"), "{whole}");
+    let (ledger, tight) = tight_of(&messages);
+    assert_eq!(
+        tight,
+        "Four bytes: a u32 is 32 bits, so std::mem::size_of::<u32>() returns 4."
+    );
+    assert!(check_facts(&ledger, &tight).missing.is_empty());
+    let text: u64 = messages
+        .iter()
+        .map(|m| crate::tokens::estimate_tokens(&crate::render::message_text(m)))
+        .sum();
+    assert!(crate::tokens::estimate_tokens(&tight) < text);
+}
+
+#[test]
+fn a_question_that_asks_more_than_its_answer_says_stays() {
+    let messages = vec![
+        say(
+            Role::User,
+            "What is the fine structure constant and how does it relate to the speed of light?",
+        ),
+        say(
+            Role::Assistant,
+            "The fine structure constant is a dimensionless number, about 1/137, that measures \
+             the strength of the electromagnetic interaction.",
+        ),
+    ];
+    let (_, tight) = tight_of(&messages);
+    assert!(
+        tight.starts_with("User: What is the fine structure constant"),
+        "{tight}"
+    );
+    assert!(tight.contains("speed of light"), "{tight}");
+}
+
+#[test]
+fn the_tight_form_runs_each_exchange_on_as_one_line_in_the_conversations_order() {
+    let messages = vec![
+        say(
+            Role::User,
+            "Plan the move of the sessions table to PostgreSQL 16. It has 38 million rows.",
+        ),
+        say(
+            Role::Assistant,
+            "Plan: copy with pg_dump in 4 parallel jobs, then switch reads with the SESSIONS_DB \
+             flag. We chose logical replication rather than a dump-and-restore window, so the \
+             cutover is under 5 minutes.",
+        ),
+        say(Role::User, "What about the expires_at index?"),
+        say(
+            Role::Assistant,
+            "Build it CONCURRENTLY after the copy. Open question: do we keep sessions older \
+             than 90 days?",
+        ),
+    ];
+    let (ledger, whole) = extract_of(&messages);
+    // The whole form lists by kind: both requests first.
+    assert!(
+        whole
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("expires_at")),
+        "{whole}"
+    );
+    let (_, tight) = tight_of(&messages);
+    let lines: Vec<&str> = tight.lines().collect();
+    assert_eq!(lines.len(), 2, "{tight}");
+    assert!(lines[0].starts_with("User: Plan the move"), "{tight}");
+    assert!(lines[0].contains("SESSIONS_DB") && lines[0].contains("logical replication"));
+    assert!(lines[1].starts_with("User: What about the expires_at index? Build it"));
+    assert!(lines[1].contains("90 days"), "{tight}");
+    assert!(check_facts(&ledger, &tight).missing.is_empty());
+    assert!(tight.len() < whole.len());
+}
+
+#[test]
+fn a_line_of_code_keeps_a_line_of_its_own_in_the_tight_form() {
+    let messages = vec![
+        say(
+            Role::User,
+            "What's the crontab line for 02:30 on the first seven days of the month?",
+        ),
+        say(
+            Role::Assistant,
+            "Use the day-of-month field:\n\n30 2 1-7 * * /opt/reports/monthly.sh\n\nIt logs \
+             nothing unless you redirect its output to /var/log/monthly.log.",
+        ),
+    ];
+    let (_, tight) = tight_of(&messages);
+    assert!(
+        tight
+            .lines()
+            .any(|l| l.trim() == "30 2 1-7 * * /opt/reports/monthly.sh"),
+        "{tight}"
+    );
+}
