@@ -117,3 +117,19 @@ fn a_tally_printed_over_several_lines_is_said_whole() {
         Some("test result: ok. 4 passed; 0 failed; 0 ignored")
     );
 }
+
+#[test]
+fn the_runners_tally_is_said_over_a_harness_line_that_counts_less() {
+    // VS Code's test harness ends with its own count of the failures, after mocha's tally.
+    let run = "  47 passing (6s)\n  3 failing\n\n  1) checkpoints\n     AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\nExit code:   1\n3 tests failed.\n";
+    assert_eq!(
+        super::super::output::summary_line(run).as_deref(),
+        Some("47 passing (6s); 3 failing")
+    );
+    // Tallies that count as much: the last one (cargo's doc-tests after its unit tests).
+    let cargo = "test result: ok. 4 passed; 0 failed; 0 ignored\n\nDoc-tests config\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n";
+    assert_eq!(
+        super::super::output::summary_line(cargo).as_deref(),
+        Some("test result: ok. 1 passed; 0 failed; 0 ignored")
+    );
+}

@@ -26,6 +26,8 @@ patterns! {
     ERROR_TALLY = r"^\s*error: (?:could not compile|aborting due to)(?-u:\b).*previous errors?";
     /// `[branch 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] message`.
     COMMIT_LINE = r"^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] ";
+    /// One count of a tally: "4 passed", "3 failing", "1 test".
+    COUNT = r"(?i)(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b)";
     SUMMARY_LINE = r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$";
 }
 
@@ -138,23 +140,38 @@ fn last_exit_code(output: &str) -> Option<i64> {
         .and_then(|m| m.as_str().parse().ok())
 }
 
-/// The last line of an output that sums a run up ("test result: ok. 4 passed; 0 failed").
-/// A tally a runner prints over several lines (mocha's `36 passing (2s)` then `4 failing`,
-/// jest's `Test Suites:` then `Tests:`) is said whole, up to [`TALLY_LINES_MAX`] lines.
+/// The lines of an output that sum a run up ("test result: ok. 4 passed; 0 failed"). A tally
+/// a runner prints over several lines (mocha's `36 passing (2s)` then `4 failing`, jest's
+/// `Test Suites:` then `Tests:`) is said whole, up to [`TALLY_LINES_MAX`] lines. Of several
+/// tallies the one that counts most, the last of those: the runner's "47 passing; 3 failing"
+/// over the harness's "3 tests failed." printed after it.
 pub(super) fn summary_line(output: &str) -> Option<String> {
     let lines: Vec<&str> = output.lines().collect();
-    let last = lines.iter().rposition(|l| SUMMARY_LINE.is_match(l))?;
-    let mut tally = vec![lines[last]];
-    for line in lines[..last].iter().rev() {
-        if tally.len() == TALLY_LINES_MAX {
-            break;
+    let mut best: Option<(usize, Vec<&str>)> = None;
+    let mut end = lines.len();
+    while let Some(last) = lines[..end].iter().rposition(|l| SUMMARY_LINE.is_match(l)) {
+        let mut tally = vec![lines[last]];
+        let mut first = last;
+        for (at, line) in lines[..last].iter().enumerate().rev() {
+            if tally.len() == TALLY_LINES_MAX {
+                break;
+            }
+            match line.trim() {
+                "" => continue,
+                l if SUMMARY_LINE.is_match(l) => {
+                    tally.push(l);
+                    first = at;
+                }
+                _ => break,
+            }
         }
-        match line.trim() {
-            "" => continue,
-            l if SUMMARY_LINE.is_match(l) => tally.push(l),
-            _ => break,
+        let counts: usize = tally.iter().map(|l| COUNT.find_iter(l).count()).sum();
+        if best.as_ref().is_none_or(|(most, _)| counts > *most) {
+            best = Some((counts, tally));
         }
+        end = first;
     }
+    let (_, mut tally) = best?;
     tally.reverse();
     let said: Vec<String> = tally.iter().map(|l| one_line(l.trim(), 100)).collect();
     Some(said.join("; "))
