@@ -26,6 +26,11 @@ patterns! {
     ERROR_TALLY = r"^\s*error: (?:could not compile|aborting due to)(?-u:\b).*previous errors?";
     /// `[branch 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] message`.
     COMMIT_LINE = r"^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] ";
+    /// A diagnostic that points at a place in a file: `src/a.go:455:20: appendAssign: …`.
+    DIAGNOSTIC = r"^[\w./@+-]+\.\w+:\d+:\d+:\s+\S";
+    /// A line that complains in plain words, for a failed run none of whose lines reads as an
+    /// error.
+    COMPLAINT = r"(?i)(?-u:\b)(?:failed|failure|invalid|cannot|can't|could not|couldn't|unable to|not found|denied|refused|missing|unknown|unrecognized|unexpected|no such|not allowed|forbidden|timed out|aborted|expired|unauthorized|not permitted|not installed)(?-u:\b)";
     /// One count of a tally: "4 passed", "3 failing", "1 test".
     COUNT = r"(?i)(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b)";
     SUMMARY_LINE = r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$";
@@ -200,10 +205,20 @@ pub(super) fn run_errors(output: &str) -> (Vec<String>, Vec<String>) {
     (lines, anchors)
 }
 
-/// The lines of an output that say what went wrong, at most [`LINES_PER_RUN`]; when none
-/// does, the line that sums the run up, else the last line.
+/// The lines of a failed run's output that say what went wrong, at most [`LINES_PER_RUN`]:
+/// those that read as errors or point at a place in a file (a linter's `path:12:5: message`);
+/// when none does, those that complain in plain words (`gh`'s "The token in default is
+/// invalid.", node's "Cannot find module 'x'"); else the line that sums the run up, else the
+/// last line.
 pub(super) fn error_lines(output: &str) -> Vec<String> {
-    let mut lines = matching_error_lines(output, LINES_PER_RUN);
+    let mut lines = first_lines(output, LINES_PER_RUN, |l| {
+        is_error_line(l) || DIAGNOSTIC.is_match(l.trim())
+    });
+    if lines.is_empty() {
+        lines = first_lines(output, LINES_PER_RUN, |l| {
+            COMPLAINT.is_match(l) && !is_benign(l.trim())
+        });
+    }
     if lines.is_empty() {
         let fallback = summary_line(output).or_else(|| {
             output
@@ -217,19 +232,15 @@ pub(super) fn error_lines(output: &str) -> Vec<String> {
     lines
 }
 
-/// The first `max` distinct lines of an output that read as errors (benign mentions such as
-/// "0 failed" aside), each cut to one short line.
-fn matching_error_lines(output: &str, max: usize) -> Vec<String> {
+/// The first `max` distinct lines of an output that `says_wrong`, each cut to one short line;
+/// a compiler's closing count of the errors is left out when they are among the lines.
+fn first_lines(output: &str, max: usize, says_wrong: impl Fn(&str) -> bool) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    // Most outputs have no error at all: one pass over the whole text says so.
-    if !ERROR_LINE.is_match(output) {
-        return lines;
-    }
     for line in output.lines() {
         if lines.len() == max {
             break;
         }
-        if is_error_line(line) {
+        if says_wrong(line) {
             // The errors it counts are already among the lines.
             if !lines.is_empty() && ERROR_TALLY.is_match(line) {
                 continue;
@@ -343,14 +354,45 @@ mod tests {
         let read = "     1→use std::fmt;\n     2→// ERROR: keep this in sync\n     3→let é = 1;\n\
                     \u{20}    4→panic!(\"FAILED — überall\");\n     5→let xFAILED = 0;";
         assert_eq!(
-            matching_error_lines(read, 5),
+            first_lines(read, 5, is_error_line),
             vec![
                 "2→// ERROR: keep this in sync".to_owned(),
                 "4→panic!(\"FAILED — überall\");".to_owned()
             ]
         );
-        assert!(matching_error_lines("Ошибка → all fine, 0 problems\n", 5).is_empty());
-        assert!(matching_error_lines("", 5).is_empty());
+        assert!(first_lines("Ошибка → all fine, 0 problems\n", 5, is_error_line).is_empty());
+        assert!(first_lines("", 5, is_error_line).is_empty());
+    }
+
+    #[test]
+    fn a_failed_runs_errors_are_a_linters_places_or_its_complaints_in_plain_words() {
+        // golangci-lint: the place and the check, above the task runner's own "ERROR".
+        let lint = "[lint] $ golangci-lint run ./...\ncmd/cli/committed.go:455:20: appendAssign: append result not assigned to the same slice (gocritic)\nfilesToArchive := append(standardFiles, chunkFiles...)\n1 issues:\n[lint] ERROR task failed\n";
+        assert_eq!(
+            error_lines(lint),
+            [
+                "cmd/cli/committed.go:455:20: appendAssign: append result not assigned to the same slice (gocritic)",
+                "[lint] ERROR task failed"
+            ]
+        );
+        // gh: no line reads as an error; the complaints are what went wrong, not the hints
+        // printed last.
+        let gh = "github.com\n  X Failed to log in to github.com account cysp (default)\n  - Active account: true\n  - The token in default is invalid.\n  - To re-authenticate, run: gh auth login -h github.com\n";
+        assert_eq!(
+            error_lines(gh),
+            [
+                "X Failed to log in to github.com account cysp (default)",
+                "- The token in default is invalid."
+            ]
+        );
+        let node =
+            "Cannot find module '@openai/codex-sdk'\nRequire stack:\n- /home/u/agentv/[eval]\n";
+        assert_eq!(
+            error_lines(node),
+            ["Cannot find module '@openai/codex-sdk'"]
+        );
+        // Nothing complains: the last line, as before.
+        assert_eq!(error_lines("building\nstep 2 of 3\n"), ["step 2 of 3"]);
     }
 
     #[test]
