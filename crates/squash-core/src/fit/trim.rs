@@ -44,6 +44,9 @@ patterns! {
     SUMMARY = r"(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|test result:|(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|warnings?|skipped)(?-u:\b)|(?:build|compilation) (?:succeeded|failed|finished)|(?-u:\b)Finished(?-u:\b)|(?-u:\b)Done(?-u:\b))";
     PATH = r"(?:[\w.-]+/)+[\w.-]+\.\w{1,6}(?-u:\b)|(?-u:\b)[\w-]+\.(?:rs|py|ts|tsx|js|jsx|ex|exs|go|rb|java|kt|c|h|cpp|md|json|toml|ya?ml|sql|sh)(?-u:\b)";
     NUMBER = r"(?:^|[^\w.])\d{2,}(?:[.,]\d+)*";
+    /// A line that declares a named type or function, at the top level or one level in (a
+    /// method): `export interface EntireCommandContext {`, `pub fn parse(`, `    def run(`.
+    DECLARATION = r"^(?: {0,4}|\t)(?:export\s+)?(?:default\s+)?(?:pub(?:\([\w:]+\))?\s+)?(?:async\s+)?(?:function|class|interface|type|enum|struct|trait|impl|fn|def|defp|defmodule|func|module)\s+[A-Za-z_$]";
 }
 
 /// The trimmed content of `message`, or `None` when nothing in it is worth trimming. `request`
@@ -128,11 +131,27 @@ fn trim_item(item: &ContentItem, role: Role, mark: Option<&Mark>) -> Option<Cont
 /// `text` trimmed to the lines that carry facts, or `None` when it is short, trimmed already,
 /// or trimming would save less than half.
 pub fn trim_text(text: &str, is_error: bool, mark: Option<&Mark>) -> Option<String> {
-    trim_lines(text, is_error, mark, MAX_LINES)
+    trim_lines(text, is_error, mark, MAX_LINES, Source::Printed)
+}
+
+/// What a trimmed text is, for which of its lines tell most.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// What a tool printed, or a paste.
+    Printed,
+    /// The content of a file a tool writes: what it declares (its types and functions, by
+    /// name) tells what the file is, as its first lines (the imports) do not.
+    Written,
 }
 
 /// [`trim_text`] keeping at most `max_lines` lines.
-fn trim_lines(text: &str, is_error: bool, mark: Option<&Mark>, max_lines: usize) -> Option<String> {
+fn trim_lines(
+    text: &str,
+    is_error: bool,
+    mark: Option<&Mark>,
+    max_lines: usize,
+    source: Source,
+) -> Option<String> {
     if text.starts_with(TRIM_MARKER) {
         return None;
     }
@@ -145,7 +164,7 @@ fn trim_lines(text: &str, is_error: bool, mark: Option<&Mark>, max_lines: usize)
         return None;
     }
     let lines: Vec<&str> = text.lines().collect();
-    let keep = chosen_lines(text, &lines, max_lines);
+    let keep = chosen_lines(text, &lines, max_lines, source);
     let mut out = String::new();
     let mut previous: Option<usize> = None;
     for &i in &keep {
@@ -196,9 +215,10 @@ fn where_the_rest_is(mark: Option<&Mark>) -> String {
     )
 }
 
-/// Which lines to keep, in order: what went wrong and how it ended first, then the lines
-/// naming paths, the first and last lines, then lines with numbers, up to the cap.
-fn chosen_lines(text: &str, lines: &[&str], max_lines: usize) -> Vec<usize> {
+/// Which lines to keep, in order: what went wrong and how it ended first, then what a written
+/// file declares, the first and last lines, the lines naming paths, then lines with numbers,
+/// up to the cap.
+fn chosen_lines(text: &str, lines: &[&str], max_lines: usize, source: Source) -> Vec<usize> {
     let cap = (BASE_LINES + lines.len() / LINES_PER_EXTRA).min(max_lines);
     let mut picked = Picked {
         lines,
@@ -210,6 +230,9 @@ fn chosen_lines(text: &str, lines: &[&str], max_lines: usize) -> Vec<usize> {
         picked.take_where(is_error_line);
     }
     picked.take_where(|l| SUMMARY.is_match(l));
+    if source == Source::Written {
+        picked.take_where(|l| DECLARATION.is_match(l));
+    }
     let head_tail =
         (0..HEAD_LINES.min(lines.len())).chain(lines.len().saturating_sub(TAIL_LINES)..lines.len());
     for i in head_tail {
@@ -264,7 +287,7 @@ fn trim_input(input: &Value, mark: Option<&Mark>) -> Option<Value> {
         if s.chars().count() < INPUT_MIN_CHARS {
             continue;
         }
-        if let Some(t) = trim_text(s, false, mark) {
+        if let Some(t) = trim_lines(s, false, mark, MAX_LINES, Source::Written) {
             out.insert(key.clone(), Value::String(t));
             changed = true;
         }
@@ -310,7 +333,7 @@ fn trim_paste(item: &ContentItem, mark: Option<&Mark>) -> Option<ContentItem> {
         let block = paste_at(&lines, i);
         if block.len() >= PASTE_MIN_LINES {
             let pasted = lines[block.clone()].join("\n");
-            match trim_lines(&pasted, false, mark, PASTE_MAX_LINES) {
+            match trim_lines(&pasted, false, mark, PASTE_MAX_LINES, Source::Printed) {
                 Some(t) => {
                     out.push(t);
                     changed = true;

@@ -127,3 +127,34 @@ fn a_marked_trim_names_its_reference_and_trims_what_an_unmarked_one_does() {
     );
     assert_eq!(crate::recall::refs_in(&explained), vec![recall]);
 }
+
+#[test]
+fn a_written_file_keeps_what_it_declares() {
+    let mut file =
+        String::from("import * as vscode from 'vscode';\nimport { run } from './run';\n\n");
+    file.push_str(
+        "export interface EntireCommandContext {\n\toutput: vscode.OutputChannel;\n}\n\n",
+    );
+    for i in 0..12 {
+        file.push_str(&format!(
+            "export async function command{i}(ctx: EntireCommandContext): Promise<void> {{\n"
+        ));
+        for j in 0..20 {
+            file.push_str(&format!(
+                "\tconst value{j} = ctx.output.name.length + {j};\n"
+            ));
+        }
+        file.push_str("}\n\n");
+    }
+    let input = serde_json::json!({"file_path": "src/EntireCommand.ts", "content": file});
+    let trimmed = trim_input(&input, None).expect("trimmed");
+    let kept = trimmed["content"].as_str().unwrap_or_default();
+    assert!(
+        kept.contains("export interface EntireCommandContext {"),
+        "{kept}"
+    );
+    assert!(kept.contains("export async function command11("), "{kept}");
+    // What a tool printed is trimmed as before: its first lines, not its declarations.
+    let printed = trim_text(&file, false, None).expect("trimmed");
+    assert!(!printed.contains("command11"), "{printed}");
+}
