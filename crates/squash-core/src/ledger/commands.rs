@@ -148,7 +148,7 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     };
     // What a run found (a count, a value) is part of the fact: a summary naming the command
     // but not its result has not kept it.
-    let found_anchors = found
+    let mut found_anchors: Vec<String> = found
         .as_deref()
         .map(|s| {
             anchors_of(s, 2)
@@ -157,6 +157,12 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
                 .collect()
         })
         .unwrap_or_default();
+    // A commit is what the rest of the work names it by: its hash, whatever else it says.
+    if let Some(hash) = found.as_deref().and_then(commit_hash) {
+        if !found_anchors.iter().any(|a| a == hash) {
+            found_anchors.insert(0, hash.to_owned());
+        }
+    }
     let (error_lines, error_anchors) = match status {
         Status::Failed(_) => run_errors(output),
         _ => (Vec::new(), Vec::new()),
@@ -277,6 +283,13 @@ fn found_in(output: &str, status: Status) -> Option<String> {
         one_line(lines.first()?, SAMPLE_CHARS),
         one_line(lines.last()?, SAMPLE_CHARS)
     ))
+}
+
+/// The hash of a commit line (`[main 43db013] fix: …`, `[main (root-commit) 1a2b3c4] …`).
+fn commit_hash(found: &str) -> Option<&str> {
+    let inside = found.strip_prefix('[')?.split_once(']')?.0;
+    let hash = inside.rsplit(' ').next()?;
+    (hash.len() >= 7 && hash.chars().all(|c| c.is_ascii_hexdigit())).then_some(hash)
 }
 
 /// One fact per distinct command, and one per run of the same exploratory command: each

@@ -92,6 +92,22 @@ fn a_commit_is_found_by_its_hash_and_a_harness_header_is_not_output() {
 }
 
 #[test]
+fn a_commit_is_anchored_by_its_hash() {
+    assert_eq!(
+        commit_hash(
+            "[main 43db013] fix: add missing CSS variables (--green, --green-dk) (1 file changed)"
+        ),
+        Some("43db013")
+    );
+    assert_eq!(
+        commit_hash("[main (root-commit) 1a2b3c4] init"),
+        Some("1a2b3c4")
+    );
+    assert_eq!(commit_hash("[lint] ERROR task failed"), None);
+    assert_eq!(commit_hash("no commit"), None);
+}
+
+#[test]
 fn a_search_of_a_log_for_errors_says_the_error_it_found() {
     let log = "    at createConnectionError (node:net:1652:14)\n    Error: connect ECONNREFUSED 127.0.0.1:6379\n    at afterConnect (node:net:1107:10)";
     let found = listing(log);
