@@ -3,12 +3,17 @@ use crate::ledger::{build_ledger, check_facts, sections_text, Ended, FactKind, R
 use crate::message::{Message, Role};
 use crate::test_messages::{demo, say};
 
-/// The ledger of `messages` and their note without a gist.
-fn extract_of(messages: &[Message]) -> (crate::ledger::Ledger, String) {
+/// The ledger of `messages` and their note without a gist, in `form`.
+fn note_of(messages: &[Message], form: NoteForm) -> (crate::ledger::Ledger, String) {
     let refs: Vec<&Message> = messages.iter().collect();
     let ledger = build_ledger(&refs);
-    let note = compose_note(&ledger, None, &refs, NoteForm::Whole);
+    let note = compose_note(&ledger, None, &refs, form);
     (ledger, note)
+}
+
+/// The ledger of `messages` and their note without a gist.
+fn extract_of(messages: &[Message]) -> (crate::ledger::Ledger, String) {
+    note_of(messages, NoteForm::Whole)
 }
 
 #[test]
@@ -198,10 +203,7 @@ fn a_gist_sentence_that_tells_a_run_otherwise_than_its_result_is_dropped() {
 
 /// The tight note of `messages`, with their ledger.
 fn tight_of(messages: &[Message]) -> (crate::ledger::Ledger, String) {
-    let refs: Vec<&Message> = messages.iter().collect();
-    let ledger = build_ledger(&refs);
-    let note = compose_note(&ledger, None, &refs, NoteForm::Tight);
-    (ledger, note)
+    note_of(messages, NoteForm::Tight)
 }
 
 #[test]
