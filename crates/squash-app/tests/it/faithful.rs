@@ -492,13 +492,15 @@ async fn a_note_counts_the_recall_mark_it_is_applied_with() {
     let b = squash_testkit::sqlite().await;
     let (conv, _) = demo(&b).await;
     let mut ids = Vec::new();
+    // Every clause of both messages is a fact, so the note is their text under "User:".
     for (role, text) in [
-        (Role::User, "What's the capital of Australia?"),
-        (Role::Assistant, "Sydney."),
-        (Role::User, "Are you sure? I thought it was something else."),
+        (
+            Role::User,
+            "Use port 8443 for the admin API and 9090 for metrics.",
+        ),
         (
             Role::Assistant,
-            "You're right, I was wrong: the capital is Canberra. Sydney is the largest city.",
+            "Changed: the admin API listens on 8443, metrics on 9090.",
         ),
     ] {
         let (m, _) = b
@@ -518,7 +520,7 @@ async fn a_note_counts_the_recall_mark_it_is_applied_with() {
         ..SquashOptions::default()
     });
     let err = engine.squash_and_apply(conv, &ids, None).await.unwrap_err();
-    // The note alone is shorter than the four messages; with the " [ref N]" the applied
+    // The note alone is shorter than the two messages; with the " [ref N]" the applied
     // message ends with, it is not, so nothing is applied.
     let squash_app::SquashError::NothingShorter {
         selection_tokens,
