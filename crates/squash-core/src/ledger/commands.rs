@@ -10,8 +10,8 @@ use super::anchors::anchors_of;
 use super::code_mode;
 use super::fact::{Fact, FactKind};
 use super::output::{
-    commit_line, content_lines, exit_code, is_error_line, printed, run_errors, sample_lines,
-    summary_line, LINE_MAX_CHARS,
+    commit_hash, commit_line, content_lines, exit_code, is_error_line, printed, run_errors,
+    sample_lines, summary_line, LINE_MAX_CHARS,
 };
 use super::polls;
 use super::tool_use::ToolUse;
@@ -283,13 +283,6 @@ fn found_in(output: &str, status: Status) -> Option<String> {
         one_line(lines.first()?, SAMPLE_CHARS),
         one_line(lines.last()?, SAMPLE_CHARS)
     ))
-}
-
-/// The hash of a commit line (`[main 43db013] fix: …`, `[main (root-commit) 1a2b3c4] …`).
-fn commit_hash(found: &str) -> Option<&str> {
-    let inside = found.strip_prefix('[')?.split_once(']')?.0;
-    let hash = inside.rsplit(' ').next()?;
-    (hash.len() >= 7 && hash.chars().all(|c| c.is_ascii_hexdigit())).then_some(hash)
 }
 
 /// One fact per distinct command, and one per run of the same exploratory command: each

@@ -74,17 +74,14 @@ fn a_commit_is_found_by_its_hash_and_a_harness_header_is_not_output() {
                   Wall time: 0.3114 seconds\nProcess exited with code 0\n\
                   Original token count: 27\nOutput:\n[main b59b2af] Fix layout\n \
                   4 files changed, 120 insertions(+), 59 deletions(-)\n";
-    let body = super::super::output::printed(output);
+    let body = printed(output);
     assert!(body.starts_with("[main b59b2af]"), "{body}");
     assert_eq!(
         found_in(&body, Status::Ok).as_deref(),
         Some("[main b59b2af] Fix layout (4 files changed, 120 insertions(+), 59 deletions(-))")
     );
     // Without the header the output is read as it is; a line that only looks like one stays.
-    assert_eq!(
-        super::super::output::printed("Command: x\nthe rest"),
-        "Command: x\nthe rest"
-    );
+    assert_eq!(printed("Command: x\nthe rest"), "Command: x\nthe rest");
     assert_eq!(
         found_in("one\ntwo\nthree", Status::Ok).as_deref(),
         Some("one … three")
@@ -123,13 +120,13 @@ fn a_search_of_a_log_for_errors_says_the_error_it_found() {
 fn a_tally_printed_over_several_lines_is_said_whole() {
     let mocha = "  checkpoints\n    ✓ lists sessions\n\n  36 passing (2s)\n  2 pending\n  4 failing\n\n  1) sessions tree\n       shows details:\n     Error: Timeout of 2000ms exceeded.\n";
     assert_eq!(
-        super::super::output::summary_line(mocha).as_deref(),
+        summary_line(mocha).as_deref(),
         Some("36 passing (2s); 2 pending; 4 failing")
     );
     let cargo =
         "running 4 tests\ntest a ... ok\n\ntest result: ok. 4 passed; 0 failed; 0 ignored\n";
     assert_eq!(
-        super::super::output::summary_line(cargo).as_deref(),
+        summary_line(cargo).as_deref(),
         Some("test result: ok. 4 passed; 0 failed; 0 ignored")
     );
 }
@@ -139,13 +136,13 @@ fn the_runners_tally_is_said_over_a_harness_line_that_counts_less() {
     // VS Code's test harness ends with its own count of the failures, after mocha's tally.
     let run = "  47 passing (6s)\n  3 failing\n\n  1) checkpoints\n     AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\nExit code:   1\n3 tests failed.\n";
     assert_eq!(
-        super::super::output::summary_line(run).as_deref(),
+        summary_line(run).as_deref(),
         Some("47 passing (6s); 3 failing")
     );
     // Tallies that count as much: the last one (cargo's doc-tests after its unit tests).
     let cargo = "test result: ok. 4 passed; 0 failed; 0 ignored\n\nDoc-tests config\n\ntest result: ok. 1 passed; 0 failed; 0 ignored\n";
     assert_eq!(
-        super::super::output::summary_line(cargo).as_deref(),
+        summary_line(cargo).as_deref(),
         Some("test result: ok. 1 passed; 0 failed; 0 ignored")
     );
 }

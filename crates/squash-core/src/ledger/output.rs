@@ -11,6 +11,14 @@ use crate::text::{one_line, patterns};
 const LINES_PER_RUN: usize = 3;
 pub(super) const LINE_MAX_CHARS: usize = 140;
 
+/// A count a tally line holds ("4 passed", "3 failing", "1 test"): one pattern for the line
+/// and for its counts.
+macro_rules! tally_count {
+    () => {
+        r"(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b)"
+    };
+}
+
 patterns! {
     /// Word boundaries are ASCII (`(?-u:\b)`): every word it looks for is ASCII, and a Unicode
     /// boundary makes the regex engine leave its fast automaton for a backtracker on any line with
@@ -25,15 +33,15 @@ patterns! {
     /// `config` (lib) due to 1 previous error", "error: aborting due to 2 previous errors").
     ERROR_TALLY = r"^\s*error: (?:could not compile|aborting due to)(?-u:\b).*previous errors?";
     /// `[branch 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] message`.
-    COMMIT_LINE = r"^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] ";
+    COMMIT_LINE = r"^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ";
     /// A diagnostic that points at a place in a file: `src/a.go:455:20: appendAssign: …`.
     DIAGNOSTIC = r"^[\w./@+-]+\.\w+:\d+:\d+:\s+\S";
     /// A line that complains in plain words, for a failed run none of whose lines reads as an
     /// error.
     COMPLAINT = r"(?i)(?-u:\b)(?:failed|failure|invalid|cannot|can't|could not|couldn't|unable to|not found|denied|refused|missing|unknown|unrecognized|unexpected|no such|not allowed|forbidden|timed out|aborted|expired|unauthorized|not permitted|not installed)(?-u:\b)";
     /// One count of a tally: "4 passed", "3 failing", "1 test".
-    COUNT = r"(?i)(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b)";
-    SUMMARY_LINE = r"(?i)^\s*(?:test result:.*|.*(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b).*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$";
+    COUNT = concat!("(?i)", tally_count!());
+    SUMMARY_LINE = concat!(r"(?i)^\s*(?:test result:.*|.*", tally_count!(), r".*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$");
 }
 
 /// What the command printed, without the header a harness writes above it: Codex heads a
@@ -103,6 +111,11 @@ pub(crate) fn commit_line(output: &str) -> Option<&str> {
         .lines()
         .map(str::trim)
         .find(|l| COMMIT_LINE.is_match(l))
+}
+
+/// The hash of a commit line (`[main 43db013] fix: …`, `[main (root-commit) 1a2b3c4] …`).
+pub(crate) fn commit_hash(line: &str) -> Option<&str> {
+    Some(COMMIT_LINE.captures(line)?.get(1)?.as_str())
 }
 
 /// The lines of an output that say something, trimmed: not blank, and not the exit status a

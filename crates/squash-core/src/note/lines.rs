@@ -1,8 +1,9 @@
 //! The facts as lines of a note, each fact once: a fact that the gist or another line already
 //! tells is left out, and the files are one line.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
+use crate::ids::MessageId;
 use crate::ledger::{check_facts, command_key, sole_ok_run, Fact, FactKind, Ledger, FIXED_BY};
 use crate::message::Message;
 use crate::render::message_text;
@@ -234,10 +235,14 @@ fn render_tight(facts: &[&Fact], messages: &[&Message]) -> Vec<String> {
                 | FactKind::Value
         )
     };
-    let position = |f: &Fact| messages.iter().position(|m| m.id == f.source);
+    let position: HashMap<MessageId, usize> = messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.id, i))
+        .collect();
     let mut prose: Vec<&Fact> = facts.iter().copied().filter(said).collect();
     // Stable: facts of one message keep the ledger's order.
-    prose.sort_by_key(|f| position(f));
+    prose.sort_by_key(|f| position.get(&f.source));
     let mut lines: Vec<String> = Vec::new();
     for fact in prose {
         match lines.last_mut() {
