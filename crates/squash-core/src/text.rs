@@ -101,7 +101,16 @@ pub(crate) fn sentences(text: &str) -> Vec<String> {
 /// one of the points an answer makes.
 pub(crate) fn sentences_and_points(text: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
-    for line in text.lines() {
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        // A table's header row names its columns ("| Command | Implementation |"); its rows
+        // say what the table does.
+        if is_table_row(line) && lines.peek().is_some_and(|next| TABLE_RULE.is_match(next)) {
+            continue;
+        }
+        if is_label(line) {
+            continue;
+        }
         let line = line.replace("**", "").replace("__", "");
         let trimmed = line.trim();
         let item = LIST_ITEM.is_match(trimmed);
@@ -141,6 +150,22 @@ pub(crate) fn sentences_and_points(text: &str) -> Vec<(String, bool)> {
 
 patterns! {
     LIST_ITEM = r"^(?:[-*•]|\d{1,2}[.)])\s";
+    /// The rule under a markdown table's header row: `|---|:---:|`.
+    TABLE_RULE = r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$";
+}
+
+/// Whether `line` is a heading or a bold line that introduces what follows ("**New commands
+/// added:**", "## Changes:"): it names the list under it, which says what it holds.
+fn is_label(line: &str) -> bool {
+    let line = line.trim();
+    let bold = line.len() > 4 && line.starts_with("**") && line.ends_with("**");
+    let heading = line.starts_with('#');
+    (bold || heading) && line.trim_end_matches(['*', ' ']).ends_with(':')
+}
+
+fn is_table_row(line: &str) -> bool {
+    let line = line.trim();
+    line.starts_with('|') && line.ends_with('|') && line.len() > 1
 }
 
 /// A message's prose and the lines of its fenced code blocks (```), apart: a chat's answer

@@ -61,9 +61,15 @@ pub(crate) fn statement_facts(observations: &[&Observation], excerpt: Excerpt) -
         // the answer as a path); of a selection's answer that says nothing, its first sentence
         // (the squash restates the rest in its own words).
         // A word or two that names nothing ("Summary:", "Root Cause", "Perfect!") heads or
-        // greets an answer; it is not one.
+        // greets an answer; it is not one, nor is a label for what follows ("Looking at the
+        // evidence:", "What we know:").
         let leading = |n: usize, s: &Sentence| match excerpt {
-            Excerpt::Steps => n < ANSWER_SENTENCES && s.whole.split_whitespace().nth(2).is_some(),
+            Excerpt::Steps => {
+                let words = s.whole.split_whitespace().count();
+                n < ANSWER_SENTENCES
+                    && words > 2
+                    && !(words <= 4 && s.whole.trim_end().ends_with(':'))
+            }
             Excerpt::Selection => plain && n == 0,
         };
         let mut answered = 0;

@@ -594,3 +594,50 @@ fn a_command_polled_until_it_ends_is_told_with_how_it_ended() {
     assert!(!commands.contains("write_stdin"), "{commands}");
     assert!(!commands.contains("still running"), "{commands}");
 }
+
+#[test]
+fn a_steps_answer_is_its_sentences_not_its_labels_nor_a_tables_header() {
+    // A fit's step, the answer a long piece of work ended with: a label, a bold heading and a
+    // table's header row name what follows; the sentences and the rows are the answer.
+    let answer = say(
+        Role::Assistant,
+        "All 12 commands are implemented. Here's a summary of what was done:\n\n\
+         What we know:\n\
+         Each CLI invocation is a fresh process:\n\n\
+         **Previously missing commands (now implemented):**\n\n\
+         | Command | Implementation |\n|---|---|\n\
+         | `enable` | runs `entire enable --agent <name>` |\n\
+         | `clean` | runs `entire clean --dry-run` first |\n",
+    );
+    let observations = Observer::new().observe(&answer);
+    let refs: Vec<&Observation> = observations.iter().collect();
+    let l = ledger_of(&refs);
+    let answers = texts(&l, FactKind::Answer);
+    assert!(
+        answers.iter().any(|a| a.contains("entire enable --agent")),
+        "{answers:?}"
+    );
+    assert!(
+        answers.iter().any(|a| a.contains("entire clean --dry-run")),
+        "{answers:?}"
+    );
+    assert!(
+        answers.iter().any(|a| a.contains("a fresh process")),
+        "a sentence that ends with a colon still says something: {answers:?}"
+    );
+    let all: Vec<&str> = l.facts.iter().map(|f| f.text.as_str()).collect();
+    for label in [
+        "summary of what was done",
+        "now implemented",
+        "| Command | Implementation |",
+    ] {
+        assert!(
+            !all.iter().any(|f| f.contains(label)),
+            "{label:?} in {all:?}"
+        );
+    }
+    assert!(
+        !answers.iter().any(|a| a.contains("What we know")),
+        "{answers:?}"
+    );
+}
