@@ -145,4 +145,10 @@ fn the_runners_tally_is_said_over_a_harness_line_that_counts_less() {
         summary_line(cargo).as_deref(),
         Some("test result: ok. 1 passed; 0 failed; 0 ignored")
     );
+    // A tally of zeros counts least: a crate without doc-tests prints one after its 632.
+    let cargo = "test result: ok. 632 passed; 0 failed; 0 ignored\n\n   Doc-tests tij\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored\n";
+    assert_eq!(
+        summary_line(cargo).as_deref(),
+        Some("test result: ok. 632 passed; 0 failed; 0 ignored")
+    );
 }

@@ -162,10 +162,10 @@ fn last_exit_code(output: &str) -> Option<i64> {
 /// a runner prints over several lines (mocha's `36 passing (2s)` then `4 failing`, jest's
 /// `Test Suites:` then `Tests:`) is said whole, up to [`TALLY_LINES_MAX`] lines. Of several
 /// tallies the one that counts most, the last of those: the runner's "47 passing; 3 failing"
-/// over the harness's "3 tests failed." printed after it.
+/// over the harness's "3 tests failed." printed after it; a tally of zeros counts least.
 pub(super) fn summary_line(output: &str) -> Option<String> {
     let lines: Vec<&str> = output.lines().collect();
-    let mut best: Option<(usize, Vec<&str>)> = None;
+    let mut best: Option<((bool, usize), Vec<&str>)> = None;
     let mut end = lines.len();
     while let Some(last) = lines[..end].iter().rposition(|l| SUMMARY_LINE.is_match(l)) {
         let mut tally = vec![lines[last]];
@@ -183,7 +183,15 @@ pub(super) fn summary_line(output: &str) -> Option<String> {
                 _ => break,
             }
         }
-        let counts: usize = tally.iter().map(|l| COUNT.find_iter(l).count()).sum();
+        // A tally of zeros ("0 passed; 0 failed": the doc-tests of a crate that has none)
+        // counts less than one that counts something.
+        let counts = tally.iter().flat_map(|l| COUNT.find_iter(l)).fold(
+            (false, 0),
+            |(something, n), count| {
+                let zero = count.as_str().trim_start().starts_with('0');
+                (something || !zero, n + 1)
+            },
+        );
         if best.as_ref().is_none_or(|(most, _)| counts > *most) {
             best = Some((counts, tally));
         }
