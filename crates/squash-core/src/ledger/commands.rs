@@ -467,7 +467,8 @@ fn command_of(input: &Value) -> Option<String> {
 
 /// The command's first line — with the lines after it while it leaves its command open (`ssh
 /// host 'bash -c "` says nothing of what ran) — whitespace collapsed, cut by characters (not at
-/// a word: what was run is shown as far as it goes), and whether it was cut.
+/// a word: what was run is shown as far as it goes, a word it cuts finished when it ends soon
+/// after, plumbing it cuts left out), and whether it was cut.
 fn display_of(command: &str) -> (String, bool) {
     let mut lines = command.lines().map(str::trim).filter(|l| !l.is_empty());
     let mut shown = lines.next().unwrap_or("").to_owned();
@@ -484,19 +485,23 @@ fn display_of(command: &str) -> (String, bool) {
         return (flat, false);
     };
     // A cut inside a word would leave half of an id, a path or a flag, which then names
-    // nothing: the word is finished when it ends soon after (plumbing such as `2>&1` names
-    // nothing whole either, and stays cut).
+    // nothing: the word is finished when it ends soon after; plumbing such as `2>&1` names
+    // nothing, and goes whole rather than half.
     let word_start = flat[..at].rfind(char::is_whitespace).map_or(0, |i| i + 1);
-    let end = flat[at..]
+    let word_end = flat[at..]
         .char_indices()
         .take(TOKEN_TAIL_MAX_CHARS + 1)
         .find(|(_, c)| c.is_whitespace())
         .map(|(i, _)| at + i)
-        .or_else(|| (flat[at..].chars().count() <= TOKEN_TAIL_MAX_CHARS).then_some(flat.len()))
-        .filter(|&end| flat[word_start..end].chars().any(char::is_alphabetic))
-        .unwrap_or(at);
+        .or_else(|| (flat[at..].chars().count() <= TOKEN_TAIL_MAX_CHARS).then_some(flat.len()));
+    let names = |end: usize| flat[word_start..end].chars().any(char::is_alphabetic);
+    let end = match word_end {
+        Some(end) if names(end) => end,
+        _ if word_start > 0 && !names(at) => word_start,
+        _ => at,
+    };
     let cut = flat[end..].trim_start();
-    (flat[..end].to_owned(), !cut.is_empty())
+    (flat[..end].trim_end().to_owned(), !cut.is_empty())
 }
 
 /// How far past [`DISPLAY_MAX_CHARS`] a command's shown text goes to finish the word it cuts.
