@@ -468,7 +468,7 @@ fn command_of(input: &Value) -> Option<String> {
 /// The command's first line — with the lines after it while it leaves its command open (`ssh
 /// host 'bash -c "` says nothing of what ran) — whitespace collapsed, cut by characters (not at
 /// a word: what was run is shown as far as it goes, a word it cuts finished when it ends soon
-/// after, plumbing it cuts left out), and whether it was cut.
+/// after), and whether it was cut.
 fn display_of(command: &str) -> (String, bool) {
     let mut lines = command.lines().map(str::trim).filter(|l| !l.is_empty());
     let mut shown = lines.next().unwrap_or("").to_owned();
@@ -484,9 +484,9 @@ fn display_of(command: &str) -> (String, bool) {
     let Some((at, _)) = flat.char_indices().nth(DISPLAY_MAX_CHARS) else {
         return (flat, false);
     };
-    // A cut inside a word would leave half of an id, a path or a flag, which then names
-    // nothing: the word is finished when it ends soon after; plumbing such as `2>&1` names
-    // nothing, and goes whole rather than half.
+    // A cut inside a word would leave half of an id, a path, a flag or of plumbing such as
+    // `2>&1`: the word is finished when it ends soon after; else a word that names nothing
+    // goes whole rather than half.
     let word_start = flat[..at].rfind(char::is_whitespace).map_or(0, |i| i + 1);
     let word_end = flat[at..]
         .char_indices()
@@ -494,11 +494,11 @@ fn display_of(command: &str) -> (String, bool) {
         .find(|(_, c)| c.is_whitespace())
         .map(|(i, _)| at + i)
         .or_else(|| (flat[at..].chars().count() <= TOKEN_TAIL_MAX_CHARS).then_some(flat.len()));
-    let names = |end: usize| flat[word_start..end].chars().any(char::is_alphabetic);
+    let names = flat[word_start..at].chars().any(char::is_alphabetic);
     let end = match word_end {
-        Some(end) if names(end) => end,
-        _ if word_start > 0 && !names(at) => word_start,
-        _ => at,
+        Some(end) => end,
+        None if word_start > 0 && !names => word_start,
+        None => at,
     };
     let cut = flat[end..].trim_start();
     (flat[..end].trim_end().to_owned(), !cut.is_empty())

@@ -33,8 +33,8 @@ fn plumbing_is_shown_but_not_part_of_the_command() {
     assert!(shown.ends_with(id), "{shown}");
     assert!(cut);
     let (plumbing, _) = display_of(&format!("{} cargo test 2>&1 | tail -20", "z".repeat(85)));
-    // Plumbing that names nothing goes whole: no line ends in half of `2>&1`.
-    assert!(plumbing.ends_with("cargo test"), "{plumbing}");
+    // Plumbing is finished too: no line ends in half of `2>&1`.
+    assert!(plumbing.ends_with("cargo test 2>&1"), "{plumbing}");
     let (whole, cut) = display_of(&format!("{} {id}", "y".repeat(90)));
     assert_eq!(
         (whole.as_str(), cut),

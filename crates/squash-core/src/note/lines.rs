@@ -7,10 +7,18 @@ use crate::ids::MessageId;
 use crate::ledger::{check_facts, command_key, sole_ok_run, Fact, FactKind, Ledger, FIXED_BY};
 use crate::message::Message;
 use crate::render::message_text;
-use crate::text::{one_line, sentences};
+use crate::text::{one_line, patterns, sentences};
 
 /// How a lead sentence of small talk is shortened (at a word, with "…").
 const LEAD_MAX_CHARS: usize = 160;
+/// The longest topic a follow-up question names that its answer is told under.
+const TOPIC_MAX_CHARS: usize = 60;
+
+patterns! {
+    /// A follow-up that only names its topic ("What about the expires_at index?"): the
+    /// answer under the topic's name says all it asked.
+    FOLLOW_UP = r"(?i)^User: (?:and |so |ok(?:ay)?,? )?(?:what|how) about ([^?]+)\?$";
+}
 
 /// How much a note may leave to the reader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +252,20 @@ fn render_tight(facts: &[&Fact], messages: &[&Message]) -> Vec<String> {
     // Stable: facts of one message keep the ledger's order.
     prose.sort_by_key(|f| position.get(&f.source));
     let mut lines: Vec<String> = Vec::new();
+    let mut topic: Option<(&Fact, String)> = None;
     for fact in prose {
+        if let Some((question, name)) = topic.take() {
+            if fact.kind == FactKind::Request {
+                lines.push(question.text.clone());
+            } else {
+                lines.push(format!("{name}: {}", fact.text));
+                continue;
+            }
+        }
+        if let Some(name) = follow_up_topic(fact) {
+            topic = Some((fact, name));
+            continue;
+        }
         match lines.last_mut() {
             Some(line)
                 if fact.kind != FactKind::Request
@@ -257,9 +278,31 @@ fn render_tight(facts: &[&Fact], messages: &[&Message]) -> Vec<String> {
             _ => lines.push(fact.text.clone()),
         }
     }
+    if let Some((question, _)) = topic {
+        lines.push(question.text.clone());
+    }
     let rest: Vec<&Fact> = facts.iter().copied().filter(|f| !said(f)).collect();
     lines.extend(render(&rest));
     lines
+}
+
+/// The topic a follow-up question names, capitalized ("The expires_at index"), when the
+/// question asks no more than "what about it".
+fn follow_up_topic(fact: &Fact) -> Option<String> {
+    if fact.kind != FactKind::Request {
+        return None;
+    }
+    let name = FOLLOW_UP
+        .captures(fact.text.trim())?
+        .get(1)?
+        .as_str()
+        .trim();
+    if name.is_empty() || name.chars().count() > TOPIC_MAX_CHARS {
+        return None;
+    }
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    Some(first.to_uppercase().chain(chars).collect())
 }
 
 /// Whether a line ends as a sentence does: only sentences run on, so that a line of code or

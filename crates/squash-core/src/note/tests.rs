@@ -285,7 +285,10 @@ fn the_tight_form_runs_each_exchange_on_as_one_line_in_the_conversations_order()
     assert_eq!(lines.len(), 2, "{tight}");
     assert!(lines[0].starts_with("User: Plan the move"), "{tight}");
     assert!(lines[0].contains("SESSIONS_DB") && lines[0].contains("logical replication"));
-    assert!(lines[1].starts_with("User: What about the expires_at index? Build it"));
+    assert!(
+        lines[1].starts_with("The expires_at index: Build it"),
+        "{tight}"
+    );
     assert!(lines[1].contains("90 days"), "{tight}");
     assert!(check_facts(&ledger, &tight).missing.is_empty());
     assert!(tight.len() < whole.len());
@@ -310,5 +313,32 @@ fn a_line_of_code_keeps_a_line_of_its_own_in_the_tight_form() {
             .lines()
             .any(|l| l.trim() == "30 2 1-7 * * /opt/reports/monthly.sh"),
         "{tight}"
+    );
+}
+
+#[test]
+fn a_follow_up_that_names_its_topic_is_told_as_the_answer_under_that_name() {
+    let messages = vec![
+        say(
+            Role::User,
+            "Plan the move of the sessions table to PostgreSQL 16.",
+        ),
+        say(Role::Assistant, "Copy with pg_dump in 4 parallel jobs."),
+        say(Role::User, "What about the expires_at index?"),
+        say(Role::Assistant, "Build it CONCURRENTLY after the copy."),
+        say(Role::User, "And how about sequences?"),
+    ];
+    let (ledger, note) = note_of(&messages, NoteForm::Tight);
+    assert!(
+        note.contains("The expires_at index: Build it CONCURRENTLY after the copy."),
+        "{note}"
+    );
+    assert!(!note.contains("What about"), "{note}");
+    // A follow-up no answer comes after stays as it was asked.
+    assert!(note.contains("User: And how about sequences?"), "{note}");
+    assert_eq!(
+        check_facts(&ledger, &note).missing,
+        Vec::<usize>::new(),
+        "{note}"
     );
 }
