@@ -18,7 +18,9 @@ patterns! {
     CALL_ARG_NAME = r"(?:^Called [^\s(]+\(|, )([A-Za-z_]\w*)=";
 
     URL = r#"(?-u:\b)(?:https?|ftp|file)://[^\s<>"'`]+"#;
-    BACKTICKED = r"`([^`\n]{1,100})`";
+    /// Every pair of backticks, however long the span: a span is a term only up to
+    /// [`SPAN_MAX_CHARS`], but a longer one still pairs its backticks.
+    BACKTICKED = r"`([^`\n]+)`";
     WINDOWS_PATH = r#"(?-u:\b)[A-Za-z]:\\(?:[^\\\s"'<>|*?]+\\)*[^\\\s"'<>|*?]*"#;
     UNIX_PATH = r#"(?:^|[\s("'`=\[{,])((?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]*)"#;
     FILE_NAME = r"(?-u:\b)[\w-]+\.(?:rs|ts|tsx|js|jsx|mjs|cjs|py|go|java|kt|kts|rb|php|cs|c|h|cc|cpp|hpp|swift|m|scala|sql|sh|bash|zsh|ps1|md|txt|toml|json|yaml|yml|xml|html|css|scss|lock|gradle|env|cfg|ini|conf|log|csv|proto|vue|svelte|dart|lua|ex|exs|zig|nix)(?-u:\b)";
@@ -59,6 +61,8 @@ enum Take {
 #[derive(Clone, Copy)]
 enum Post {
     None,
+    /// Drop a backticked span longer than [`SPAN_MAX_CHARS`] (a command, a line of code).
+    Span,
     /// Drop slash-words that are not paths.
     Path,
     /// `3,214` → `3214`.
@@ -102,7 +106,7 @@ pub fn salient_terms(text: &str) -> BTreeSet<String> {
     // Order matters: a matcher that masks hides its matches from every matcher after it.
     let matchers: [(&Regex, Take, Post); 22] = [
         (&URL, Take::WholeMasked, Post::None),
-        (&BACKTICKED, Take::Normalised("{}"), Post::None),
+        (&BACKTICKED, Take::Normalised("{}"), Post::Span),
         (&WINDOWS_PATH, Take::WholeMasked, Post::None),
         (&UNIX_PATH, Take::GroupMasked, Post::Path),
         (&HTTP_STATUS, Take::Normalised("HTTP {}"), Post::None),
@@ -157,6 +161,9 @@ pub fn salient_terms(text: &str) -> BTreeSet<String> {
     terms
 }
 
+/// The longest backticked span that is a term.
+const SPAN_MAX_CHARS: usize = 100;
+
 fn normalise_term(raw: &str, post: Post) -> Option<String> {
     let mut term = raw
         .trim()
@@ -175,6 +182,7 @@ fn normalise_term(raw: &str, post: Post) -> Option<String> {
     }
     match post {
         Post::Path if !is_plausible_path(&term) => return None,
+        Post::Span if term.chars().count() > SPAN_MAX_CHARS => return None,
         Post::Thousands => term.retain(|c| c != ','),
         _ => {}
     }

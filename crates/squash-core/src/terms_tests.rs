@@ -169,3 +169,19 @@ fn terms_of_very_long_text() {
     assert!(t.contains("src/mod_4999.rs"));
     assert!(t.contains("handler_4999()"));
 }
+
+#[test]
+fn a_long_backticked_span_still_pairs_its_backticks() {
+    // A command shown whole past 100 characters is no term, and the text after it is not read
+    // as a span that opens where it closes.
+    let command = format!("python3 {} && cargo test -p config 2>&1", "x/".repeat(40));
+    let t = terms(&format!(
+        "Ran `{command}`… → ok: 4 passed. Fixed: `cargo test` failed."
+    ));
+    assert_has(&t, &["cargo test"]);
+    assert!(
+        !t.iter()
+            .any(|term| term.contains("4 passed") || term.contains(&command)),
+        "{t:?}"
+    );
+}
