@@ -297,12 +297,7 @@ fn follow_up_topic(fact: &Fact) -> Option<String> {
         .get(1)?
         .as_str()
         .trim();
-    if name.is_empty() || name.chars().count() > TOPIC_MAX_CHARS {
-        return None;
-    }
-    let mut chars = name.chars();
-    let first = chars.next()?;
-    Some(first.to_uppercase().chain(chars).collect())
+    (!name.is_empty() && name.chars().count() <= TOPIC_MAX_CHARS).then(|| upper_first(name))
 }
 
 /// Whether a line ends as a sentence does: only sentences run on, so that a line of code or
@@ -316,6 +311,14 @@ fn lower_first(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
 }
