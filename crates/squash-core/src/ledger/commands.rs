@@ -10,8 +10,8 @@ use super::anchors::anchors_of;
 use super::code_mode;
 use super::fact::{Fact, FactKind};
 use super::output::{
-    commit_hash, commit_line, content_lines, exit_code, is_error_line, printed, run_errors,
-    sample_lines, summary_line, LINE_MAX_CHARS,
+    commit_hash, commit_line, content_lines, counts_failures, exit_code, is_error_line, printed,
+    run_errors, sample_lines, summary_line, LINE_MAX_CHARS,
 };
 use super::polls;
 use super::tool_use::ToolUse;
@@ -139,6 +139,17 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     let output = use_.result.as_ref().map(|r| printed(&r.text));
     let output = output.as_deref().unwrap_or("");
     let anchor = anchor_of(&key);
+    // A run piped into `tail` returns tail's status: a tally that counts failures says how
+    // the run itself ended (a command that only looks, `cat` of a log, ran fine).
+    let status = match status {
+        Status::Ok
+            if !is_exploratory(&anchor)
+                && summary_line(output).is_some_and(|tally| counts_failures(&tally)) =>
+        {
+            Status::Failed(None)
+        }
+        status => status,
+    };
     let listing = (status == Status::Ok && is_exploratory(&anchor)).then(|| listing(output));
     let found = match &listing {
         Some(l) if summary_line(output).is_none() && short_output(output).is_none() => {

@@ -203,6 +203,18 @@ pub(super) fn summary_line(output: &str) -> Option<String> {
     Some(said.join("; "))
 }
 
+/// Whether a tally ([`summary_line`]) counts a failure: "Tests 1 failed | 1444 passed", "3
+/// failing", "Found 2 errors" — not "0 failed".
+pub(super) fn counts_failures(tally: &str) -> bool {
+    COUNT.find_iter(tally).any(|count| {
+        let (n, word) = count.as_str().split_once(' ').unwrap_or(("0", ""));
+        let failure = ["fail", "error"]
+            .iter()
+            .any(|w| word.to_lowercase().starts_with(w));
+        failure && n.parse::<u64>().is_ok_and(|n| n > 0)
+    })
+}
+
 /// Lines of one tally said together.
 const TALLY_LINES_MAX: usize = 3;
 

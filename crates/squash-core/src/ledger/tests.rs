@@ -640,3 +640,41 @@ fn a_steps_answer_is_its_sentences_not_its_labels_nor_a_tables_header() {
         "{answers:?}"
     );
 }
+
+#[test]
+fn a_run_whose_tally_counts_failures_failed_whatever_its_pipe_returned() {
+    // `| tail -20` returns tail's status: the harness reports no error, the tests failed.
+    let vitest = " FAIL  src/lib/workflow/state-utils.test.ts > state-utils > discovers worktrees\n\
+                  Error: Test timed out in 5000ms.\n\
+                  If this is a long-running test, pass a timeout value as the last argument.\n\
+                  \n Test Files  1 failed | 54 passed (55)\n      Tests  1 failed | 1444 passed (1445)\n";
+    let passing = " Test Files  55 passed (55)\n      Tests  1445 passed (1445)\n";
+    let session = [
+        call("c1", "Bash", json!({"command": "npm test 2>&1 | tail -20"})),
+        result("c1", vitest, false),
+        call(
+            "c2",
+            "Bash",
+            json!({"command": "npx vitest run 2>&1 | tail -5"}),
+        ),
+        result("c2", passing, false),
+    ];
+    let l = ledger(&session);
+    let commands = texts(&l, FactKind::Command).join("\n");
+    let npm = commands
+        .lines()
+        .find(|c| c.contains("npm test"))
+        .unwrap_or_default();
+    assert!(npm.contains("→ failed"), "{commands}");
+    assert!(npm.contains("1 failed | 1444 passed"), "{commands}");
+    // And what failed, as a failed run's errors are.
+    let errors = texts(&l, FactKind::Error).join("\n");
+    assert!(errors.contains("`npm test` failed"), "{errors}");
+    assert!(errors.contains("Test timed out in 5000ms"), "{errors}");
+    // A tally of no failure is a run that went well.
+    let vitest = commands
+        .lines()
+        .find(|c| c.contains("npx vitest"))
+        .unwrap_or_default();
+    assert!(vitest.contains("→ ok: "), "{commands}");
+}
