@@ -36,6 +36,11 @@ pub struct Entry {
     /// compaction_facts_heldout.json (1) and compaction_facts_heldoutN.json (N ≥ 2).
     #[serde(skip)]
     pub held_out: u8,
+    /// Whether its missing facts are printed: a held-out set's are not unless asked
+    /// (`--show-held-out`), so that running the evaluation does not show what tuning must not
+    /// see; its sums and its JSON lines are as for any set.
+    #[serde(skip)]
+    pub list_misses: bool,
 }
 
 /// A session cut at its compaction.
@@ -420,7 +425,7 @@ async fn fit(
             .into_iter()
             .map(|m| format!("held out: {m}")),
     );
-    if !unanswered.is_empty() || !recall.not_recalled.is_empty() {
+    if case.entry.list_misses && (!unanswered.is_empty() || !recall.not_recalled.is_empty()) {
         eprintln!(
             "{} {}: not recalled {:?}; search's top {} misses {unanswered:?}",
             case.entry.name,
@@ -666,24 +671,34 @@ pub fn table(rows: &[Row]) -> String {
     out
 }
 
-/// One line per row for stderr, with what is missing.
-pub fn progress_line(r: &Row) -> String {
-    match &r.error {
-        Some(e) => format!("{:<28} {:<40} ERROR {e}", r.case, r.method),
-        None => format!(
-            "{:<28} {:<40} {} → {} tokens (budget {}), specifics {}, key facts {}/{}, levels {:?}, {:.2}s; missing {:?}; facts missing {:?}",
-            r.case,
-            r.method,
-            r.tokens_before,
-            r.tokens_after,
-            r.budget.map_or("–".into(), |b| b.to_string()),
-            cell(r.specifics.all()),
-            r.facts_kept,
-            r.facts_total,
-            r.levels,
-            r.seconds,
+/// One line per row for stderr, with what is missing when `list_misses`.
+pub fn progress_line(r: &Row, list_misses: bool) -> String {
+    if let Some(e) = &r.error {
+        return format!("{:<28} {:<40} ERROR {e}", r.case, r.method);
+    }
+    let misses = if list_misses {
+        format!(
+            "missing {:?}; facts missing {:?}",
             &r.specifics.missing[..r.specifics.missing.len().min(12)],
             r.facts_missing
-        ),
-    }
+        )
+    } else {
+        format!(
+            "held out {}: misses not listed (--show-held-out)",
+            r.held_out
+        )
+    };
+    format!(
+        "{:<28} {:<40} {} → {} tokens (budget {}), specifics {}, key facts {}/{}, levels {:?}, {:.2}s; {misses}",
+        r.case,
+        r.method,
+        r.tokens_before,
+        r.tokens_after,
+        r.budget.map_or("–".into(), |b| b.to_string()),
+        cell(r.specifics.all()),
+        r.facts_kept,
+        r.facts_total,
+        r.levels,
+        r.seconds,
+    )
 }

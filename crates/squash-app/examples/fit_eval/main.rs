@@ -2,7 +2,8 @@
 //! 25% of its tokens by each strategy with `--best-effort`, and summarized into one message as
 //! an agent's built-in compaction would; scored from the thread read back. With
 //! `--compaction`, the comparison with the agent's own compaction on real sessions that hold
-//! one (no model involved); with `--qa`, the answers of chat exports after an extract.
+//! one (no model involved; the held-out sets' missing facts are listed only with
+//! `--show-held-out`); with `--qa`, the answers of chat exports after an extract.
 //!
 //! ```sh
 //! cargo run -p squash-app --example fit_eval -- --compaction
@@ -57,6 +58,7 @@ struct Args {
     dump: Option<PathBuf>,
     compaction: bool,
     compaction_facts: PathBuf,
+    show_held_out: bool,
     qa: bool,
     qa_facts: PathBuf,
 }
@@ -79,6 +81,7 @@ fn parse_args() -> Result<Args, String> {
         dump: None,
         compaction: false,
         compaction_facts: PathBuf::from("testdata/eval/compaction_facts.json"),
+        show_held_out: false,
         qa: false,
         qa_facts: PathBuf::from("testdata/eval/qa_facts.json"),
     };
@@ -98,6 +101,7 @@ fn parse_args() -> Result<Args, String> {
             "--out" => args.out = PathBuf::from(value()?),
             "--dump" => args.dump = Some(PathBuf::from(value()?)),
             "--compaction" => args.compaction = true,
+            "--show-held-out" => args.show_held_out = true,
             "--compaction-facts" => args.compaction_facts = PathBuf::from(value()?),
             "--qa" => args.qa = true,
             "--qa-facts" => args.qa_facts = PathBuf::from(value()?),
@@ -172,6 +176,9 @@ async fn run_compaction(root: &std::path::Path, args: &Args) -> Result<(), Strin
     if let Some(only) = &args.only {
         cases.retain(|c| c.entry.name.contains(only.as_str()));
     }
+    for case in &mut cases {
+        case.entry.list_misses = case.entry.held_out == 0 || args.show_held_out;
+    }
     let out = if args.out.ends_with("fit_results.jsonl") {
         args.out.with_file_name("fit_compaction.jsonl")
     } else {
@@ -189,7 +196,10 @@ async fn run_compaction(root: &std::path::Path, args: &Args) -> Result<(), Strin
     let mut rows = Vec::new();
     for case in &cases {
         for row in compaction::run(case, &tmp, args.dump.as_deref()).await {
-            eprintln!("{}", compaction::progress_line(&row));
+            eprintln!(
+                "{}",
+                compaction::progress_line(&row, case.entry.list_misses)
+            );
             rows.push(row);
         }
     }
