@@ -38,7 +38,8 @@ impl KnownKeys<'_> {
 /// not bound is looked up by id in the conversation, or is one of the statement's own new rows:
 /// `new_message` and `new_thread` are SQL expressions of the unnested row `o` (NULL when the
 /// statement writes none). An operation whose reference is not found is left out, a source
-/// likewise: the caller compares the counts.
+/// likewise: the caller compares the counts. Each look-up is fenced with `OFFSET 0`, so that
+/// it runs once a row (pulled up into the statement, it ran in the filter and in the value).
 pub(super) fn operation_ctes(
     conv: &str,
     first: usize,
@@ -77,6 +78,7 @@ pub(super) fn operation_ctes(
                  COALESCE(o.result_thread_key, {new_thread}, \
                           (SELECT key FROM threads \
                            WHERE id = o.result_thread AND conversation_key = {conv})) AS rt \
+                 OFFSET 0 \
              ) k \
              WHERE k.rm IS NOT NULL AND (o.base IS NULL OR k.bt IS NOT NULL) \
                AND (o.result_thread IS NULL OR k.rt IS NOT NULL) \
@@ -90,7 +92,7 @@ pub(super) fn operation_ctes(
              JOIN ops ON ops.id = u.op \
              CROSS JOIN LATERAL (SELECT COALESCE(u.source_key, \
                  (SELECT key FROM messages \
-                  WHERE id = u.source AND conversation_key = {conv})) AS key) k \
+                  WHERE id = u.source AND conversation_key = {conv})) AS key OFFSET 0) k \
              WHERE k.key IS NOT NULL \
              RETURNING 1 \
          )",
