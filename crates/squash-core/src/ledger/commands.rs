@@ -139,20 +139,18 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     let output = use_.result.as_ref().map(|r| printed(&r.text));
     let output = output.as_deref().unwrap_or("");
     let anchor = anchor_of(&key);
+    let tally = summary_line(output);
     // A run piped into `tail` returns tail's status: a tally that counts failures says how
     // the run itself ended (a command that only looks, `cat` of a log, ran fine).
     let status = match status {
-        Status::Ok
-            if !is_exploratory(&anchor)
-                && summary_line(output).is_some_and(|tally| counts_failures(&tally)) =>
-        {
+        Status::Ok if !is_exploratory(&anchor) && tally.as_deref().is_some_and(counts_failures) => {
             Status::Failed(None)
         }
         status => status,
     };
     let listing = (status == Status::Ok && is_exploratory(&anchor)).then(|| listing(output));
     let found = match &listing {
-        Some(l) if summary_line(output).is_none() && short_output(output).is_none() => {
+        Some(l) if tally.is_none() && short_output(output).is_none() => {
             (l.lines > 0).then(|| listing_text(l.lines, &l.sample, l.paths))
         }
         _ => found_in(output, status),

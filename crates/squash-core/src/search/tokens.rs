@@ -125,10 +125,10 @@ fn term_in<'a>(word: &str, folded: &'a mut String, stemmed: &'a mut String) -> &
     }
 }
 
-/// A map keyed by words or terms: foldhash, seeded per process, hashes a short word several
-/// times faster than the standard SipHash, and the maps here see every token of every message
-/// a store writes.
-type TermMap<V> = HashMap<String, V, foldhash::fast::RandomState>;
+/// A map keyed by words or terms, owned or borrowed: foldhash, seeded per process, hashes a
+/// short word several times faster than the standard SipHash, and the maps here see every
+/// token of every message a store writes.
+type WordMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// The most stems one thread remembers before it starts again (about 1.5 MB at most: a
 /// server indexes on each of its worker threads).
@@ -139,7 +139,7 @@ const STEM_REMEMBERED_BYTES: usize = 32;
 thread_local! {
     /// The stems of the words this thread stemmed last: a session repeats its words, and the
     /// Snowball stemmer was a fifth of an import's time.
-    static STEMS: RefCell<TermMap<String>> = RefCell::new(TermMap::default());
+    static STEMS: RefCell<WordMap<String, String>> = RefCell::new(WordMap::default());
 }
 
 /// What a backend indexes of `text`: a term (or `None`, a position that matches nothing) per
@@ -157,8 +157,8 @@ pub fn indexed_terms(text: &str) -> Vec<Option<String>> {
 pub fn for_each_indexed_term(text: &str, mut each: impl FnMut(Option<&str>)) {
     // Each distinct term once, with how often it came; a token's term by the token.
     let mut terms: Vec<(Rc<str>, usize)> = Vec::new();
-    let mut term_at: HashMap<Rc<str>, usize, foldhash::fast::RandomState> = HashMap::default();
-    let mut token_at: HashMap<&str, usize, foldhash::fast::RandomState> = HashMap::default();
+    let mut term_at: WordMap<Rc<str>, usize> = WordMap::default();
+    let mut token_at: WordMap<&str, usize> = WordMap::default();
     let mut folded = String::new();
     let mut stemmed = String::new();
     for (start, end) in token_spans(text).take(MAX_INDEXED_TOKENS) {
