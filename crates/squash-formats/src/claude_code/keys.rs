@@ -121,7 +121,8 @@ impl Keys {
         }
     }
 
-    /// Whether `key` stands for `text`.
+    /// Whether `key` stands for `text` (the tests check the keys by it).
+    #[cfg(test)]
     pub fn is(&self, key: Key, text: &str) -> bool {
         self.held(key.index()) == Held::of(text)
     }

@@ -116,6 +116,75 @@ fn compaction_keeps_history_and_marks_the_boundary() {
     assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
 }
 
+/// Claude Code ≥ 2.1.20 writes a compaction whose logical parent is a line the file does not
+/// hold: the history before it ends at the last message written before the boundary, as one
+/// thread, and the progress lines beside each call make no branches of their own.
+#[test]
+fn a_compaction_pointing_at_a_line_the_file_lacks_keeps_its_history_as_one_thread() {
+    let call = |uuid: &str, parent: &str, id: &str| {
+        line(
+            uuid,
+            Some(parent),
+            "assistant",
+            json!([{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": "ls"}}]),
+            json!({}),
+        )
+    };
+    let result = |uuid: &str, parent: &str, id: &str| {
+        line(
+            uuid,
+            Some(parent),
+            "user",
+            json!([{"type": "tool_result", "tool_use_id": id, "content": "done"}]),
+            json!({}),
+        )
+    };
+    let progress = |uuid: &str, parent: &str| {
+        json!({"type": "progress", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+               "timestamp": "2025-09-03T00:47:19.293Z", "isSidechain": false,
+               "data": {"type": "bash_progress"}})
+        .to_string()
+    };
+    let boundary = json!({"type": "system", "subtype": "compact_boundary", "uuid": "k",
+            "parentUuid": null, "logicalParentUuid": "not-in-this-file", "sessionId": "s1",
+            "timestamp": "2025-09-03T00:48:00Z", "isSidechain": false,
+            "compactMetadata": {"trigger": "auto", "preTokens": 155000}, "content": "Conversation compacted"});
+    let text = [
+        line("a", None, "user", json!("list it twice"), json!({})),
+        call("b", "a", "t1"),
+        progress("p1", "b"),
+        progress("p2", "p1"),
+        result("c", "b", "t1"),
+        call("d", "c", "t2"),
+        progress("p3", "d"),
+        result("e", "d", "t2"),
+        boundary.to_string(),
+        line(
+            "f",
+            Some("k"),
+            "user",
+            json!("This session is being continued…"),
+            json!({"isCompactSummary": true}),
+        ),
+        answer("g", "f", "Listed twice.", json!({})),
+    ]
+    .join("\n");
+    let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.messages.len(), 8);
+    assert_eq!(conv.threads.len(), 2, "{:?}", conv.threads);
+    assert_eq!(link_positions(conv, 0), [0, 1, 2, 3, 4]);
+    assert_eq!(link_positions(conv, 1), [5, 6, 7]);
+    assert_eq!(conv.current_thread_id, conv.threads[1].id);
+    assert_eq!(conv.threads[1].original_thread_id, Some(conv.threads[0].id));
+    assert_eq!(
+        conv.threads[1].origin,
+        ThreadOrigin::SourceBranch {
+            branch: BranchKind::Compaction
+        }
+    );
+}
+
 #[test]
 fn a_slash_command_s_expanded_template_is_not_what_the_person_typed() {
     let text = [

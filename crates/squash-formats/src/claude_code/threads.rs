@@ -57,20 +57,12 @@ pub(super) fn thread_paths(
     let mut found: Vec<Vec<usize>> = vec![absorb(lines, &children, tree.walk(current_leaf, None))];
     let mut covered = LineSet::of(lines.len(), &found[0]);
     // The history before each compaction, as it was before the summary replaced it.
-    for &b in members {
-        let Some(logical) = lines[b]
-            .boundary
-            .as_ref()
-            .and_then(|x| x.logical_parent.as_deref())
-        else {
-            continue;
-        };
-        if let Some(last) = tree.index(logical).filter(|&i| in_group.contains(i)) {
-            let path = absorb(lines, &children, tree.walk(last, Some(b)));
-            if !found.contains(&path) {
-                covered.extend(&path);
-                found.push(path);
-            }
+    let ends = history_ends(lines, tree, members, &in_group);
+    for &(b, last) in &ends {
+        let path = absorb(lines, &children, tree.walk(last, Some(b)));
+        if !found.contains(&path) {
+            covered.extend(&path);
+            found.push(path);
         }
     }
     // Every other leaf is a branch left behind; a message no leaf reached (a relinked head of
@@ -87,7 +79,7 @@ pub(super) fn thread_paths(
         covered.extend(&path);
         found.push(path);
     }
-    Some(arrange(lines, tree, found))
+    Some(arrange(lines, &ends, found))
 }
 
 fn nearest_message(lines: &[LineRecord], tree: &Tree, from: usize) -> Option<usize> {
@@ -101,9 +93,46 @@ fn nearest_message(lines: &[LineRecord], tree: &Tree, from: usize) -> Option<usi
     None // a cycle in malformed input
 }
 
+/// Each compaction boundary of the group with the last line of the history it replaced: its
+/// logical parent, or — where that names a line the file does not hold (Claude Code ≥ 2.1.20
+/// writes such in about a third of sessions) — the last message written before the boundary.
+/// Without that history every call of it, whose progress lines end in a leaf, would read as a
+/// branch of its own.
+fn history_ends(
+    lines: &[LineRecord],
+    tree: &Tree,
+    members: &[usize],
+    in_group: &LineSet,
+) -> Vec<(usize, usize)> {
+    let mut ends = Vec::new();
+    for (at, &b) in members.iter().enumerate() {
+        let Some(logical) = lines[b]
+            .boundary
+            .as_ref()
+            .and_then(|x| x.logical_parent.as_deref())
+        else {
+            continue;
+        };
+        let last = tree
+            .index(logical)
+            .filter(|&i| in_group.contains(i))
+            .or_else(|| {
+                members[..at]
+                    .iter()
+                    .rev()
+                    .find(|&&i| lines[i].is_message())
+                    .copied()
+            });
+        if let Some(last) = last {
+            ends.push((b, last));
+        }
+    }
+    ends
+}
+
 /// Orders the threads by when their last line was written (the first is the initial thread),
 /// and names the thread each derives from: the earlier one it shares most lines with.
-fn arrange(lines: &[LineRecord], tree: &Tree, found: Vec<Vec<usize>>) -> Paths {
+fn arrange(lines: &[LineRecord], ends: &[(usize, usize)], found: Vec<Vec<usize>>) -> Paths {
     let last_line = |p: &Vec<usize>| p.iter().map(|&i| lines[i].no).max().unwrap_or(0);
     let mut order: Vec<usize> = (0..found.len()).collect();
     order.sort_by_key(|&k| (last_line(&found[k]), k));
@@ -113,7 +142,7 @@ fn arrange(lines: &[LineRecord], tree: &Tree, found: Vec<Vec<usize>>) -> Paths {
     let mut slots: Vec<Option<Vec<usize>>> = found.into_iter().map(Some).collect();
     for &k in &order {
         let path = slots[k].take().unwrap_or_default();
-        let original = derived_from(lines, tree, &sorted, &path);
+        let original = derived_from(lines, ends, &sorted, &path);
         let kind = match original {
             Some(o) if brings_a_compaction(lines, &sorted[o], &path) => BranchKind::Compaction,
             _ => BranchKind::Rewind,
@@ -130,7 +159,7 @@ fn arrange(lines: &[LineRecord], tree: &Tree, found: Vec<Vec<usize>>) -> Paths {
 
 fn derived_from(
     lines: &[LineRecord],
-    tree: &Tree,
+    ends: &[(usize, usize)],
     earlier: &[Vec<usize>],
     path: &[usize],
 ) -> Option<usize> {
@@ -144,22 +173,16 @@ fn derived_from(
         return Some(best);
     }
     // A compaction without preserved messages shares no line with the history it replaced:
-    // that history ends at the boundary's logical parent.
-    let logical = path.iter().find_map(|&i| {
-        lines[i]
-            .boundary
-            .as_ref()
-            .and_then(|b| b.logical_parent.as_deref())
-    });
-    logical
-        .and_then(|l| {
-            (0..earlier.len()).rev().find(|&k| {
-                earlier[k]
-                    .iter()
-                    .any(|&i| lines[i].uuid.is_some_and(|u| tree.is(u, l)))
-            })
-        })
-        .or(Some(earlier.len() - 1))
+    // the thread that holds that history's last line.
+    let end = path
+        .iter()
+        .find_map(|&i| ends.iter().find(|(b, _)| *b == i).map(|&(_, last)| last));
+    end.and_then(|last| {
+        (0..earlier.len())
+            .rev()
+            .find(|&k| earlier[k].contains(&last))
+    })
+    .or(Some(earlier.len() - 1))
 }
 
 fn brings_a_compaction(lines: &[LineRecord], original: &[usize], path: &[usize]) -> bool {

@@ -121,11 +121,6 @@ impl Tree {
         self.keys.text(key)
     }
 
-    /// Whether `key` stands for `uuid`.
-    pub fn is(&self, key: Key, uuid: &str) -> bool {
-        self.keys.is(key, uuid)
-    }
-
     /// The parent of line `i`; `before` names a compaction whose relinking is ignored (to
     /// read the history as it was before it).
     pub fn parent(&self, i: usize, before: Option<usize>) -> Option<usize> {
