@@ -31,8 +31,8 @@ impl FitService {
         }
         Ok(PlannedFit {
             conversation_id: conversation,
-            computed_on: (current.thread.id, current.thread.revision),
             plan,
+            base: current,
         })
     }
 }

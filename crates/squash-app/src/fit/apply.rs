@@ -267,8 +267,8 @@ impl FitService {
         Ok(commit_planned(
             service.store().as_ref(),
             planned.conversation_id,
-            Some(planned.computed_on),
-            None,
+            Some(planned.computed_on()),
+            Some(planned.base.clone()),
             Refs::Numbered,
             |snap, next_ref| {
                 let present: HashSet<&MessageId> = snap.links.iter().collect();

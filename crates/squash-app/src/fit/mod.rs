@@ -9,7 +9,7 @@ mod error;
 
 use squash_core::fit::{plan_summaries, FitPlan, FitRequest, Summarizer};
 use squash_core::{ConversationId, Message, ThreadId};
-use squash_store::{ThreadReader, ThreadRef};
+use squash_store::{ThreadReader, ThreadRef, ThreadSnapshot};
 
 pub use apply::{FitOutcome, FitProgress, StepDone};
 pub use error::FitError;
@@ -31,9 +31,18 @@ const READ_CHUNK: u32 = 1_000;
 #[derive(Clone, Debug)]
 pub struct PlannedFit {
     pub conversation_id: ConversationId,
-    /// The thread and revision the plan was made on.
-    pub computed_on: (ThreadId, u64),
     pub plan: FitPlan,
+    /// The thread the plan was made on, with its links as they were read: the apply commits
+    /// on them without reading the thread again (its revision check still catches a
+    /// conversation that moved on).
+    base: ThreadSnapshot,
+}
+
+impl PlannedFit {
+    /// The thread and revision the plan was made on.
+    pub fn computed_on(&self) -> (ThreadId, u64) {
+        (self.base.thread.id, self.base.thread.revision)
+    }
 }
 
 /// Plans and applies fits. AI steps go through `engine` (its model and options); masks and
@@ -70,7 +79,8 @@ impl FitService {
             ThreadReader::open(store.as_ref(), ThreadRef::Current(conversation), chunk)
                 .await
                 .map_err(ServiceError::from)?;
-        let computed_on = (reader.thread().id, reader.thread().revision);
+        let thread = reader.thread().clone();
+        let mut links = Vec::with_capacity(usize::try_from(thread.message_count).unwrap_or(0));
         // Each message priced as the store keeps it (the thread's own rule), summarized on
         // every core the machine has.
         let workers = workers();
@@ -79,12 +89,13 @@ impl FitService {
             let costs = (range.message_tokens.len() == range.messages.len())
                 .then_some(range.message_tokens.as_slice());
             summarizer.push_chunk(&range.messages, costs, workers);
+            links.extend(range.messages.iter().map(|m| m.id));
         }
         let plan = plan_summaries(&summarizer.finish(), request, workers);
         Ok(PlannedFit {
             conversation_id: conversation,
-            computed_on,
             plan,
+            base: ThreadSnapshot { thread, links },
         })
     }
 }

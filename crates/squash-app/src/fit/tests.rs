@@ -55,7 +55,15 @@ async fn a_plan_read_in_chunks_is_the_plan_of_the_whole_thread_and_applies() {
     for chunk in [1, 2, 5] {
         let planned = fitter.plan_reading(conv, request, chunk).await.unwrap();
         assert_eq!(planned.plan, at_once, "chunks of {chunk}");
-        assert_eq!(planned.computed_on, (view.thread.id, view.thread.revision));
+        assert_eq!(
+            planned.computed_on(),
+            (view.thread.id, view.thread.revision)
+        );
+        let ids: Vec<_> = view.messages.iter().map(|m| m.id).collect();
+        assert_eq!(
+            planned.base.links, ids,
+            "the links as read, chunks of {chunk}"
+        );
     }
     assert!(!at_once.steps.is_empty());
     let planned = fitter.plan(conv, request).await.unwrap();

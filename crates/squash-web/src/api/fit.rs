@@ -82,7 +82,7 @@ pub fn plan_json(planned: &PlannedFit) -> Value {
     let plan = &planned.plan;
     let mut value = json!(plan);
     value["conversation_id"] = json!(planned.conversation_id);
-    value["thread_id"] = json!(planned.computed_on.0);
+    value["thread_id"] = json!(planned.computed_on().0);
     value["fits"] = json!(plan.fits());
     value["noop"] = json!(plan.is_noop());
     value["needs_model"] = json!(plan.needs_model());
@@ -135,7 +135,7 @@ pub async fn apply(
 
 fn check_thread(planned: &PlannedFit, expected: Option<ThreadId>) -> Result<(), ApiError> {
     match expected {
-        Some(thread) if thread != planned.computed_on.0 => Err(ServiceError::Conflict(format!(
+        Some(thread) if thread != planned.computed_on().0 => Err(ServiceError::Conflict(format!(
             "the conversation moved on since the preview (thread {thread} is no longer current); \
              preview the fit again"
         ))

@@ -196,7 +196,7 @@ fn plan_markup(planned: &PlannedFit, missing: Option<&str>) -> Markup {
     let p = &plan.protection;
     let estimated = plan.steps.iter().any(|s| s.estimated);
     html! {
-        div.fit-plan data-thread=(planned.computed_on.0) data-budget=(r.budget)
+        div.fit-plan data-thread=(planned.computed_on().0) data-budget=(r.budget)
             data-keep-recent=[r.keep_recent] data-keep-last=(r.keep_last) data-strategy=(r.strategy.as_str())
             data-can-apply=(can_apply(planned, missing.is_some())) {
             p.small {
