@@ -3,7 +3,9 @@
 use std::collections::HashSet;
 
 use serde::Serialize;
-use squash_core::{ConversationId, Message, MessageId, SquashOperation, Thread, ThreadId};
+use squash_core::{
+    BranchKind, ConversationId, Message, MessageId, SquashOperation, Thread, ThreadId, ThreadOrigin,
+};
 
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
@@ -18,6 +20,65 @@ pub struct HistoryEntry {
     /// The operation that created the thread (edit or squash), if any.
     pub operation: Option<SquashOperation>,
     pub children: Vec<ThreadId>,
+}
+
+impl HistoryEntry {
+    /// What created the thread, in words (the CLI's thread list and the web's history panel).
+    pub fn describe(&self) -> String {
+        match (&self.thread.origin, &self.operation) {
+            (ThreadOrigin::Initial, _) => "Initial thread".to_owned(),
+            (ThreadOrigin::Delete { message_ids }, _) => {
+                format!(
+                    "Deleted {} message{}",
+                    message_ids.len(),
+                    plural(message_ids.len())
+                )
+            }
+            (ThreadOrigin::Edit { .. }, _) => "Edited a message".to_owned(),
+            (ThreadOrigin::SourceBranch { branch }, _) => match branch {
+                BranchKind::Rewind => "Rewound and continued (imported)".to_owned(),
+                BranchKind::Compaction => "Continued after a compaction (imported)".to_owned(),
+                BranchKind::Alternative => "Alternative answer (imported)".to_owned(),
+            },
+            (ThreadOrigin::Squash { .. }, Some(op)) if op.kind.performed_by_agent() => format!(
+                "AI squash of {} messages{}{}",
+                op.source_message_ids.len(),
+                op.kind
+                    .model()
+                    .map(|m| format!(" · {m}"))
+                    .unwrap_or_default(),
+                if op.kind.custom_instructions().is_some() {
+                    " · custom instructions"
+                } else {
+                    ""
+                }
+            ),
+            (ThreadOrigin::Squash { .. }, Some(op)) => {
+                format!("Manual squash of {} messages", op.source_message_ids.len())
+            }
+            (ThreadOrigin::Squash { .. }, None) => "Squash".to_owned(),
+            (
+                ThreadOrigin::Fit {
+                    operation_ids,
+                    budget,
+                },
+                _,
+            ) => format!(
+                "Fit to {} tokens in {} step{}",
+                squash_core::tokens::format_count(*budget),
+                operation_ids.len(),
+                plural(operation_ids.len())
+            ),
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// A message, how it came to be, and the same for its sources, recursively.

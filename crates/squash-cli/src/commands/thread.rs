@@ -55,33 +55,12 @@ pub async fn run(
                 history
                     .iter()
                     .map(|e| {
-                        let what = match (&e.operation, e.thread.origin.label()) {
-                            (Some(op), "squash") if op.kind.performed_by_agent() => format!(
-                                "AI squash of {} messages{}",
-                                op.source_message_ids.len(),
-                                op.kind
-                                    .model()
-                                    .map(|m| format!(" by {m}"))
-                                    .unwrap_or_default()
-                            ),
-                            (Some(op), "squash") => {
-                                format!("manual squash of {} messages", op.source_message_ids.len())
-                            }
-                            (Some(_), "edit") => "edit".to_owned(),
-                            (_, "delete") => match &e.thread.origin {
-                                squash_core::ThreadOrigin::Delete { message_ids } => {
-                                    format!("delete of {} messages", message_ids.len())
-                                }
-                                _ => "delete".to_owned(),
-                            },
-                            (_, label) => label.to_owned(),
-                        };
                         format!(
                             "{}{} {}  {} · {} messages · {}",
                             "  ".repeat(e.depth),
                             if e.is_current { "*" } else { "-" },
                             e.thread.id,
-                            what,
+                            e.describe(),
                             e.thread.message_count,
                             e.thread.created_at.format("%Y-%m-%d %H:%M:%S")
                         )

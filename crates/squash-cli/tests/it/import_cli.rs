@@ -276,3 +276,28 @@ fn files_whose_every_record_would_be_skipped_are_refused() {
         assert_eq!(env.conversations(), before, "{name}: nothing written");
     }
 }
+
+/// A published Claude Code 2.1 session whose compaction points at a line the file does not
+/// hold (testdata/SOURCES.md): imported as the history before the compaction and the thread
+/// after it — not a branch for every tool call — and `thread list` says what each is.
+#[test]
+fn a_compaction_pointing_past_the_file_lists_as_its_history_and_the_thread_after_it() {
+    let env = crate::sandbox();
+    let session = data("claude-code-compacted-8209f1c2/8209f1c2-ccba-4dd6-8b9e-8d6d142183e2.jsonl");
+    let out = env.import(&session, "auto");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let conversation = env.conversations()[0]["conversation"]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    let history = env.json(&["thread", "list", &conversation]);
+    assert_eq!(history.as_array().map(Vec::len), Some(2), "{history:#}");
+    let listed = env.ok(&["thread", "list", &conversation]);
+    let lines: Vec<&str> = listed.lines().collect();
+    assert!(lines[0].contains("Initial thread"), "{listed}");
+    assert!(
+        lines[1].starts_with("  * ")
+            && lines[1].contains("Continued after a compaction (imported)"),
+        "{listed}"
+    );
+}
