@@ -39,6 +39,9 @@ impl HistoryEntry {
                 BranchKind::Rewind => "Rewound and continued (imported)".to_owned(),
                 BranchKind::Compaction => "Continued after a compaction (imported)".to_owned(),
                 BranchKind::Alternative => "Alternative answer (imported)".to_owned(),
+                BranchKind::WholeHistory => {
+                    "The whole history, its compactions undone (imported)".to_owned()
+                }
             },
             (ThreadOrigin::Squash { .. }, Some(op)) if op.kind.performed_by_agent() => format!(
                 "AI squash of {} messages{}{}",

@@ -63,6 +63,10 @@ pub enum BranchKind {
     Compaction,
     /// One of several answers the source offers for the same message (a regenerated reply).
     Alternative,
+    /// Every message the session holds on the way to where the agent is, its compactions
+    /// undone: the history before each compaction, then what followed it, without the
+    /// compactions' own summaries. What a fit of the whole session works on.
+    WholeHistory,
 }
 
 impl ThreadOrigin {

@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use squash_app::import::ImportSummary;
 use squash_app::{ImportOptions, NoProgress};
-use squash_core::{BranchKind, ContentItem, ConversationId, Message, SystemLevel, ThreadOrigin};
+use squash_core::{
+    BranchKind, ContentItem, ConversationId, Message, SystemLevel, ThreadId, ThreadOrigin,
+};
 use squash_testkit::Backend;
 
 /// The shape fixtures (the real sessions beside them are covered by import_export.rs).
@@ -61,22 +63,30 @@ async fn current_texts(b: &Backend, conv: ConversationId) -> Vec<String> {
 }
 
 /// The texts of the thread that is not current, after switching to it.
-async fn other_thread_texts(b: &Backend, conv: ConversationId) -> (ThreadOrigin, Vec<String>) {
+/// The current thread's origin and the texts of the thread it derives from, which with the
+/// current thread make `threads` threads in all (a compaction adds the whole history).
+async fn other_thread_texts(
+    b: &Backend,
+    conv: ConversationId,
+    threads: usize,
+) -> (ThreadOrigin, Vec<String>) {
     let history = b.service.history(conv).await.unwrap();
-    assert_eq!(history.len(), 2);
+    assert_eq!(history.len(), threads);
     let current = history.iter().find(|h| h.is_current).unwrap();
-    let other = history.iter().find(|h| !h.is_current).unwrap();
-    assert_eq!(current.thread.original_thread_id, Some(other.thread.id));
-    b.service
-        .switch_thread(conv, other.thread.id)
-        .await
-        .unwrap();
+    let other = current.thread.original_thread_id.unwrap();
+    (
+        current.thread.origin.clone(),
+        thread_texts(b, conv, other).await,
+    )
+}
+
+/// The texts of `thread`, read by switching to it and back.
+async fn thread_texts(b: &Backend, conv: ConversationId, thread: ThreadId) -> Vec<String> {
+    let current = b.service.current_thread_header(conv).await.unwrap().1.id;
+    b.service.switch_thread(conv, thread).await.unwrap();
     let view = b.service.current_thread(conv).await.unwrap();
-    b.service
-        .switch_thread(conv, current.thread.id)
-        .await
-        .unwrap();
-    (current.thread.origin.clone(), texts(&view.messages))
+    b.service.switch_thread(conv, current).await.unwrap();
+    texts(&view.messages)
 }
 
 async fn broken_and_missing_chains(b: &Backend) {
@@ -122,7 +132,7 @@ async fn compaction_and_rewind(b: &Backend) {
         shown[7],
         "Entries older than an hour are now ignored and rewritten."
     );
-    let (origin, before) = other_thread_texts(b, conv).await;
+    let (origin, before) = other_thread_texts(b, conv, 3).await;
     assert_eq!(
         origin,
         ThreadOrigin::SourceBranch {
@@ -131,6 +141,30 @@ async fn compaction_and_rewind(b: &Backend) {
     );
     assert_eq!(before.len(), 6);
     assert_eq!(before[0], "Add caching to the forecast fetcher.");
+    // The whole history, stored as a thread of its own: every message once, no summary.
+    let history = b.service.history(conv).await.unwrap();
+    let whole = history
+        .iter()
+        .find(|h| {
+            h.thread.origin
+                == ThreadOrigin::SourceBranch {
+                    branch: BranchKind::WholeHistory,
+                }
+        })
+        .expect("the whole history");
+    assert!(!whole.is_current);
+    let whole = thread_texts(b, conv, whole.thread.id).await;
+    assert_eq!(whole.len(), 8);
+    assert_eq!(whole[0], "Add caching to the forecast fetcher.");
+    assert_eq!(whole[2], "Use ~/.cache/weather-cli for it.");
+    assert_eq!(
+        whole[7],
+        "Entries older than an hour are now ignored and rewritten."
+    );
+    assert!(
+        !whole.iter().any(|t| t.starts_with("Conversation compacted")
+            || t.starts_with("This session is being continued"))
+    );
 
     let summary = import(b, "claude-code-rewind.jsonl").await;
     let conv = summary.conversations[0].conversation_id;
@@ -140,7 +174,7 @@ async fn compaction_and_rewind(b: &Backend) {
         "Keep ureq, but add a timeout. Check both call sites."
     );
     assert_eq!(shown.len(), 7);
-    let (origin, abandoned) = other_thread_texts(b, conv).await;
+    let (origin, abandoned) = other_thread_texts(b, conv, 2).await;
     assert_eq!(
         origin,
         ThreadOrigin::SourceBranch {

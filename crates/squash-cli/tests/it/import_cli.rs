@@ -278,8 +278,9 @@ fn files_whose_every_record_would_be_skipped_are_refused() {
 }
 
 /// A published Claude Code 2.1 session whose compaction points at a line the file does not
-/// hold (testdata/SOURCES.md): imported as the history before the compaction and the thread
-/// after it — not a branch for every tool call — and `thread list` says what each is.
+/// hold (testdata/SOURCES.md): imported as the history before the compaction, the thread after
+/// it and the whole history — not a branch for every tool call — and `thread list` says what
+/// each is.
 #[test]
 fn a_compaction_pointing_past_the_file_lists_as_its_history_and_the_thread_after_it() {
     let env = crate::sandbox();
@@ -291,13 +292,18 @@ fn a_compaction_pointing_past_the_file_lists_as_its_history_and_the_thread_after
         .expect("an id")
         .to_owned();
     let history = env.json(&["thread", "list", &conversation]);
-    assert_eq!(history.as_array().map(Vec::len), Some(2), "{history:#}");
+    assert_eq!(history.as_array().map(Vec::len), Some(3), "{history:#}");
     let listed = env.ok(&["thread", "list", &conversation]);
     let lines: Vec<&str> = listed.lines().collect();
     assert!(lines[0].contains("Initial thread"), "{listed}");
     assert!(
         lines[1].starts_with("  * ")
             && lines[1].contains("Continued after a compaction (imported)"),
+        "{listed}"
+    );
+    assert!(
+        lines[2].starts_with("    - ")
+            && lines[2].contains("The whole history, its compactions undone (imported)"),
         "{listed}"
     );
 }

@@ -119,12 +119,12 @@ fn null_parents_are_read_in_file_order_and_said_so() {
 }
 
 #[test]
-fn a_compaction_with_a_preserved_segment_gives_two_threads() {
+fn a_compaction_with_a_preserved_segment_gives_its_history_the_thread_after_and_the_whole() {
     let parsed = read("claude-code-compaction-preserved.jsonl");
     assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
     let conv = &parsed.conversations[0];
     assert_eq!(conv.messages.len(), 10);
-    assert_eq!(conv.threads.len(), 2);
+    assert_eq!(conv.threads.len(), 3);
     assert_eq!(
         thread_shapes(conv, 0),
         [
@@ -155,6 +155,27 @@ fn a_compaction_with_a_preserved_segment_gives_two_threads() {
         conv.threads[1].origin,
         ThreadOrigin::SourceBranch {
             branch: BranchKind::Compaction
+        }
+    );
+    // The whole history: the preserved messages once, no boundary, no summary.
+    assert_eq!(
+        thread_shapes(conv, 2),
+        [
+            "User: Add caching to the forec",
+            "Assistant: I'll add an on-disk cach",
+            "User: Use ~/.cache/weather-cli",
+            "Assistant: call Edit",
+            "User: result",
+            "Assistant: The cache now lives in ~",
+            "User: Now expire entries after",
+            "Assistant: Entries older than an ho",
+        ]
+    );
+    assert_eq!(conv.threads[2].original_thread_id, Some(conv.threads[1].id));
+    assert_eq!(
+        conv.threads[2].origin,
+        ThreadOrigin::SourceBranch {
+            branch: BranchKind::WholeHistory
         }
     );
     assert!(!conv.appendable);

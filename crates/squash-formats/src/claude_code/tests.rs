@@ -120,7 +120,7 @@ fn compaction_keeps_history_and_marks_the_boundary() {
 /// hold: the history before it ends at the last message written before the boundary, as one
 /// thread, and the progress lines beside each call make no branches of their own.
 #[test]
-fn a_compaction_pointing_at_a_line_the_file_lacks_keeps_its_history_as_one_thread() {
+fn a_compaction_pointing_at_a_line_the_file_lacks_keeps_its_history_as_one_thread_and_the_whole() {
     let call = |uuid: &str, parent: &str, id: &str| {
         line(
             uuid,
@@ -172,9 +172,17 @@ fn a_compaction_pointing_at_a_line_the_file_lacks_keeps_its_history_as_one_threa
     let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
     let conv = &parsed.conversations[0];
     assert_eq!(conv.messages.len(), 8);
-    assert_eq!(conv.threads.len(), 2, "{:?}", conv.threads);
+    assert_eq!(conv.threads.len(), 3, "{:?}", conv.threads);
     assert_eq!(link_positions(conv, 0), [0, 1, 2, 3, 4]);
     assert_eq!(link_positions(conv, 1), [5, 6, 7]);
+    // The whole history: the calls, then the answer after the summary.
+    assert_eq!(link_positions(conv, 2), [0, 1, 2, 3, 4, 7]);
+    assert_eq!(
+        conv.threads[2].origin,
+        ThreadOrigin::SourceBranch {
+            branch: BranchKind::WholeHistory
+        }
+    );
     assert_eq!(conv.current_thread_id, conv.threads[1].id);
     assert_eq!(conv.threads[1].original_thread_id, Some(conv.threads[0].id));
     assert_eq!(

@@ -2,7 +2,7 @@
 //! the latest leaf, or the leaf a `last-prompt` line names), the history before each
 //! compaction, and every branch a rewind left behind.
 
-use squash_core::BranchKind;
+use squash_core::{BranchKind, Role};
 
 use super::lines::{small, LineRecord};
 use super::tree::Tree;
@@ -65,6 +65,12 @@ pub(super) fn thread_paths(
             found.push(path);
         }
     }
+    // The whole history, when the agent compacted on its way to where it is.
+    let whole = undone(lines, tree, &children, &ends, &found[0]).filter(|w| !found.contains(w));
+    let whole_at = whole.map(|w| {
+        found.push(w);
+        found.len() - 1
+    });
     // Every other leaf is a branch left behind; a message no leaf reached (a relinked head of
     // malformed input) still gets a thread of its own.
     let rest = leaves
@@ -79,7 +85,7 @@ pub(super) fn thread_paths(
         covered.extend(&path);
         found.push(path);
     }
-    Some(arrange(lines, &ends, found))
+    Some(arrange(lines, &ends, found, whole_at))
 }
 
 fn nearest_message(lines: &[LineRecord], tree: &Tree, from: usize) -> Option<usize> {
@@ -130,9 +136,49 @@ fn history_ends(
     ends
 }
 
+/// `path` (a thread that reaches a compaction's boundary) with each compaction undone: the
+/// history before the last boundary on it (itself undone), then what followed the boundary,
+/// without the boundary, the summary after it, or the preserved messages the history holds.
+/// `None` when no boundary on the path has a history.
+fn undone(
+    lines: &[LineRecord],
+    tree: &Tree,
+    children: &Children,
+    ends: &[(usize, usize)],
+    path: &[usize],
+) -> Option<Vec<usize>> {
+    let (at, last) = path.iter().enumerate().rev().find_map(|(at, &i)| {
+        ends.iter()
+            .find(|&&(b, _)| b == i)
+            .map(|&(_, last)| (at, last))
+    })?;
+    let boundary = path[at];
+    let history = absorb(lines, children, tree.walk(last, Some(boundary)));
+    let mut whole = undone(lines, tree, children, ends, &history).unwrap_or(history);
+    let held = LineSet::of(lines.len(), &whole);
+    let summary = path.get(at + 1).copied().filter(|&i| {
+        lines[i]
+            .message()
+            .is_some_and(|m| m.role == Role::User && m.facts.injected)
+    });
+    whole.extend(
+        path.iter()
+            .enumerate()
+            .filter(|&(k, &i)| k != at && Some(i) != summary && !held.contains(i))
+            .map(|(_, &i)| i),
+    );
+    Some(whole)
+}
+
 /// Orders the threads by when their last line was written (the first is the initial thread),
-/// and names the thread each derives from: the earlier one it shares most lines with.
-fn arrange(lines: &[LineRecord], ends: &[(usize, usize)], found: Vec<Vec<usize>>) -> Paths {
+/// and names the thread each derives from: the earlier one it shares most lines with; the
+/// whole history (`found[whole]`) derives from the thread the agent continues from.
+fn arrange(
+    lines: &[LineRecord],
+    ends: &[(usize, usize)],
+    found: Vec<Vec<usize>>,
+    whole: Option<usize>,
+) -> Paths {
     let last_line = |p: &Vec<usize>| p.iter().map(|&i| lines[i].no).max().unwrap_or(0);
     let mut order: Vec<usize> = (0..found.len()).collect();
     order.sort_by_key(|&k| (last_line(&found[k]), k));
@@ -142,6 +188,16 @@ fn arrange(lines: &[LineRecord], ends: &[(usize, usize)], found: Vec<Vec<usize>>
     let mut slots: Vec<Option<Vec<usize>>> = found.into_iter().map(Some).collect();
     for &k in &order {
         let path = slots[k].take().unwrap_or_default();
+        if Some(k) == whole {
+            // Its last line is the current thread's, so that thread comes before it.
+            threads.push(PathThread {
+                lines: path.clone(),
+                original: Some(current).filter(|&c| c < sorted.len()),
+                kind: BranchKind::WholeHistory,
+            });
+            sorted.push(path);
+            continue;
+        }
         let original = derived_from(lines, ends, &sorted, &path);
         let kind = match original {
             Some(o) if brings_a_compaction(lines, &sorted[o], &path) => BranchKind::Compaction,
