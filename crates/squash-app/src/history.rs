@@ -25,54 +25,60 @@ pub struct HistoryEntry {
 impl HistoryEntry {
     /// What created the thread, in words (the CLI's thread list and the web's history panel).
     pub fn describe(&self) -> String {
-        match (&self.thread.origin, &self.operation) {
-            (ThreadOrigin::Initial, _) => "Initial thread".to_owned(),
-            (ThreadOrigin::Delete { message_ids }, _) => {
-                format!(
-                    "Deleted {} message{}",
-                    message_ids.len(),
-                    plural(message_ids.len())
-                )
-            }
-            (ThreadOrigin::Edit { .. }, _) => "Edited a message".to_owned(),
-            (ThreadOrigin::SourceBranch { branch }, _) => match branch {
-                BranchKind::Rewind => "Rewound and continued (imported)".to_owned(),
-                BranchKind::Compaction => "Continued after a compaction (imported)".to_owned(),
-                BranchKind::Alternative => "Alternative answer (imported)".to_owned(),
-                BranchKind::WholeHistory => {
-                    "The whole history, its compactions undone (imported)".to_owned()
-                }
-            },
-            (ThreadOrigin::Squash { .. }, Some(op)) if op.kind.performed_by_agent() => format!(
-                "AI squash of {} messages{}{}",
-                op.source_message_ids.len(),
-                op.kind
-                    .model()
-                    .map(|m| format!(" · {m}"))
-                    .unwrap_or_default(),
-                if op.kind.custom_instructions().is_some() {
-                    " · custom instructions"
-                } else {
-                    ""
-                }
-            ),
-            (ThreadOrigin::Squash { .. }, Some(op)) => {
-                format!("Manual squash of {} messages", op.source_message_ids.len())
-            }
-            (ThreadOrigin::Squash { .. }, None) => "Squash".to_owned(),
-            (
-                ThreadOrigin::Fit {
-                    operation_ids,
-                    budget,
-                },
-                _,
-            ) => format!(
-                "Fit to {} tokens in {} step{}",
-                squash_core::tokens::format_count(*budget),
-                operation_ids.len(),
-                plural(operation_ids.len())
-            ),
+        origin_words(&self.thread.origin, self.operation.as_ref())
+    }
+}
+
+/// What made a thread of `origin`, in words; `operation` is the one that made it, when known
+/// (an AI squash is told by its model).
+pub fn origin_words(origin: &ThreadOrigin, operation: Option<&SquashOperation>) -> String {
+    match (origin, operation) {
+        (ThreadOrigin::Initial, _) => "Initial thread".to_owned(),
+        (ThreadOrigin::Delete { message_ids }, _) => {
+            format!(
+                "Deleted {} message{}",
+                message_ids.len(),
+                plural(message_ids.len())
+            )
         }
+        (ThreadOrigin::Edit { .. }, _) => "Edited a message".to_owned(),
+        (ThreadOrigin::SourceBranch { branch }, _) => match branch {
+            BranchKind::Rewind => "Rewound and continued (imported)".to_owned(),
+            BranchKind::Compaction => "Continued after a compaction (imported)".to_owned(),
+            BranchKind::Alternative => "Alternative answer (imported)".to_owned(),
+            BranchKind::WholeHistory => {
+                "The whole history, its compactions undone (imported)".to_owned()
+            }
+        },
+        (ThreadOrigin::Squash { .. }, Some(op)) if op.kind.performed_by_agent() => format!(
+            "AI squash of {} messages{}{}",
+            op.source_message_ids.len(),
+            op.kind
+                .model()
+                .map(|m| format!(" · {m}"))
+                .unwrap_or_default(),
+            if op.kind.custom_instructions().is_some() {
+                " · custom instructions"
+            } else {
+                ""
+            }
+        ),
+        (ThreadOrigin::Squash { .. }, Some(op)) => {
+            format!("Manual squash of {} messages", op.source_message_ids.len())
+        }
+        (ThreadOrigin::Squash { .. }, None) => "Squash".to_owned(),
+        (
+            ThreadOrigin::Fit {
+                operation_ids,
+                budget,
+            },
+            _,
+        ) => format!(
+            "Fit to {} tokens in {} step{}",
+            squash_core::tokens::format_count(*budget),
+            operation_ids.len(),
+            plural(operation_ids.len())
+        ),
     }
 }
 

@@ -41,7 +41,7 @@ pub use conversations::{
 };
 pub use error::{AppError, ErrorCode, ServiceError};
 pub use export::{ExportFormat, ExportOptions, ExportReport};
-pub use history::{HistoryEntry, ProvenanceNode};
+pub use history::{origin_words, HistoryEntry, ProvenanceNode};
 pub use import::{
     ImportError, ImportFormat, ImportOptions, ImportProgress, ImportSummary, NoProgress,
 };

@@ -39,6 +39,9 @@ pub struct StepDone {
 #[derive(Clone, Debug, Serialize)]
 pub struct FitOutcome {
     pub conversation_id: ConversationId,
+    /// The thread the fit was made on: the current thread then (the agent's own, or one the
+    /// person switched to, such as an imported session's whole history).
+    pub fitted: Thread,
     /// The new current thread; `None` when the thread was within the budget already.
     pub thread: Option<Thread>,
     pub budget: u64,
@@ -113,6 +116,7 @@ impl FitService {
         }
         let mut outcome = FitOutcome {
             conversation_id: planned.conversation_id,
+            fitted: planned.base.thread.clone(),
             thread: None,
             budget,
             tokens_before: plan.tokens_before,

@@ -6,7 +6,7 @@ use squash_app::fit::{
     FitOutcome, FitProgress, FitService, FitStep, FitStrategy, PlannedFit, StepAction,
     DEFAULT_KEEP_LAST,
 };
-use squash_app::{ConversationService, SquashOptions};
+use squash_app::{origin_words, ConversationService, SquashOptions};
 use squash_core::fit::{FitPlan, FitRequest, LevelReport};
 use squash_core::tokens::format_count;
 use squash_core::ConversationId;
@@ -322,14 +322,22 @@ pub fn outcome_text(outcome: &FitOutcome, conversation: &str) -> String {
     let steps: Vec<FitStep> = outcome.steps.iter().map(|d| d.step.clone()).collect();
     let mut s = levels_text(&squash_core::fit::level_reports(&steps), false);
     s.push_str(&format!(
-        "fitted: {} → {} tokens (budget {}{}) in {} step{}, as thread {}\nundo with: squash undo {conversation}",
+        "fitted: {} → {} tokens (budget {}{}) in {} step{}, as thread {}\n\
+         of thread {} ({}, {} messages)\nundo with: squash undo {conversation}",
         format_count(outcome.tokens_before),
         format_count(outcome.tokens_after),
         format_count(outcome.budget),
-        if outcome.fits() { "" } else { ", not reached: best effort" },
+        if outcome.fits() {
+            ""
+        } else {
+            ", not reached: best effort"
+        },
         outcome.steps.len(),
         if outcome.steps.len() == 1 { "" } else { "s" },
-        thread.id
+        thread.id,
+        outcome.fitted.id,
+        origin_words(&outcome.fitted.origin, None),
+        outcome.fitted.message_count,
     ));
     s
 }

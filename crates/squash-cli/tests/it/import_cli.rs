@@ -280,7 +280,7 @@ fn files_whose_every_record_would_be_skipped_are_refused() {
 /// A published Claude Code 2.1 session whose compaction points at a line the file does not
 /// hold (testdata/SOURCES.md): imported as the history before the compaction, the thread after
 /// it and the whole history — not a branch for every tool call — and `thread list` says what
-/// each is.
+/// each is; a fit says which it fitted.
 #[test]
 fn a_compaction_pointing_past_the_file_lists_as_its_history_and_the_thread_after_it() {
     let env = crate::sandbox();
@@ -305,5 +305,15 @@ fn a_compaction_pointing_past_the_file_lists_as_its_history_and_the_thread_after
         lines[2].starts_with("    - ")
             && lines[2].contains("The whole history, its compactions undone (imported)"),
         "{listed}"
+    );
+    // Fitted, the whole history says it was the thread fitted.
+    let whole = history[2]["thread"]["id"].as_str().expect("a thread id");
+    env.ok(&["thread", "switch", &conversation, whole]);
+    let fitted = env.ok(&["fit", &conversation, "--budget", "20k"]);
+    assert!(
+        fitted.contains(&format!(
+            "of thread {whole} (The whole history, its compactions undone (imported), "
+        )),
+        "{fitted}"
     );
 }
