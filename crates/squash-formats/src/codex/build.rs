@@ -74,7 +74,7 @@ impl CodexParser {
                 }];
             }
         }
-        let threads = std::mem::take(&mut self.threads).into_import(&messages, self.now);
+        let (threads, current) = std::mem::take(&mut self.threads).into_import(&messages, self.now);
         let mut conv = ImportedConversation::linear(
             SourceFormat::Codex,
             format!("codex:{session}"),
@@ -85,7 +85,7 @@ impl CodexParser {
         );
         // A compacted rollout is a tree of threads; growth of it is imported again, not appended.
         conv.appendable = threads.len() == 1;
-        conv.current_thread_id = threads[threads.len() - 1].id;
+        conv.current_thread_id = current;
         conv.threads = threads;
         conv.project_path = self.cwd.take();
         conv.content_hash = content_hash.to_owned();

@@ -15,12 +15,15 @@ use super::content::message_items;
 use super::{CodexParser, Side};
 use crate::fields::source_thread;
 
-/// The threads of a rollout: one per compaction, plus the current one.
+/// The threads of a rollout: one per compaction, plus the current one (and, after a
+/// compaction, the whole history).
 #[derive(Debug, Default)]
 pub(super) struct Threads {
     /// Each finished thread's links, with the time the next one started.
     done: Vec<(Vec<MessageId>, DateTime<Utc>)>,
     current: Vec<MessageId>,
+    /// What the compactions wrote: their notes and replacement histories.
+    compactions: HashSet<MessageId>,
 }
 
 impl Threads {
@@ -29,13 +32,19 @@ impl Threads {
         self.current.push(id);
     }
 
-    /// The threads to import, parents first; the last one is current.
-    pub(super) fn into_import(self, messages: &[Message], now: DateTime<Utc>) -> Vec<ImportThread> {
+    /// The threads to import, parents first, and which is current: the thread after the last
+    /// compaction. After a compaction, the whole history comes last, derived from it.
+    pub(super) fn into_import(
+        self,
+        messages: &[Message],
+        now: DateTime<Utc>,
+    ) -> (Vec<ImportThread>, ThreadId) {
         let time_of = |id: &MessageId| messages.iter().find(|m| m.id == *id).map(|m| m.created_at);
         let mut starts = vec![None];
         starts.extend(self.done.iter().map(|(_, t)| Some(*t)));
         let mut lists: Vec<Vec<MessageId>> = self.done.into_iter().map(|(l, _)| l).collect();
         lists.push(self.current);
+        let whole = whole_history(&lists, &self.compactions);
         let mut out: Vec<ImportThread> = Vec::with_capacity(lists.len());
         for (i, links) in lists.iter().enumerate() {
             let first = links.first().and_then(time_of).unwrap_or(now);
@@ -53,8 +62,38 @@ impl Threads {
                 updated_at,
             ));
         }
-        out
+        let current = out[out.len() - 1].id;
+        if let Some(links) = whole {
+            let created_at = out[0].created_at;
+            let updated_at = links.last().and_then(time_of).unwrap_or(created_at);
+            let parent = Some((current, BranchKind::WholeHistory));
+            out.push(source_thread(
+                ThreadId::new(),
+                parent,
+                links,
+                created_at,
+                updated_at,
+            ));
+        }
+        (out, current)
     }
+}
+
+/// Every message the threads hold on the way to the current one, each once, without what the
+/// compactions wrote (`compactions`); `None` when that is one of the threads already (no
+/// compaction, or nothing after it).
+fn whole_history(
+    lists: &[Vec<MessageId>],
+    compactions: &HashSet<MessageId>,
+) -> Option<Vec<MessageId>> {
+    let mut seen: HashSet<MessageId> = HashSet::new();
+    let mut whole: Vec<MessageId> = Vec::new();
+    for id in lists.iter().flatten() {
+        if !compactions.contains(id) && seen.insert(*id) {
+            whole.push(*id);
+        }
+    }
+    (lists.len() > 1 && !lists.contains(&whole)).then_some(whole)
 }
 
 impl CodexParser {
@@ -92,6 +131,14 @@ impl CodexParser {
             envelope,
         );
         self.replay(&history, &before, no, time);
+        // The note and the replacement history's new messages (those the thread before had
+        // stay that thread's).
+        let before: HashSet<MessageId> = before.into_iter().collect();
+        let written: Vec<MessageId> = (self.threads.current.iter())
+            .filter(|id| !before.contains(id))
+            .copied()
+            .collect();
+        self.threads.compactions.extend(written);
     }
 
     /// A system message of its own for line `no`, holding its whole payload.

@@ -114,8 +114,8 @@ fn prompts_recorded_only_as_events_become_user_messages_once() {
 fn a_compaction_with_a_replacement_history_starts_a_thread() {
     let parsed = fixture("codex-compacted.jsonl");
     let c = &parsed.conversations[0];
-    assert_eq!(c.threads.len(), 2);
-    let (before, after) = (&c.threads[0], &c.threads[1]);
+    assert_eq!(c.threads.len(), 3);
+    let (before, after, whole) = (&c.threads[0], &c.threads[1], &c.threads[2]);
     assert_eq!(c.current_thread_id, after.id);
     assert_eq!(after.original_thread_id, Some(before.id));
     assert!(!c.appendable);
@@ -161,6 +161,18 @@ fn a_compaction_with_a_replacement_history_starts_a_thread() {
         other => panic!("{other:?}"),
     }
     assert_eq!((parsed.records.messages, parsed.records.metadata), (10, 10));
+    // The whole history: the thread before, then what followed the compaction, without the
+    // note and the summary the compaction wrote.
+    let mut expected = pre.clone();
+    expected.extend(post[4..].iter().cloned());
+    assert_eq!(of(&whole.links), expected);
+    assert_eq!(whole.original_thread_id, Some(after.id));
+    assert_eq!(
+        whole.origin,
+        squash_core::ThreadOrigin::SourceBranch {
+            branch: squash_core::BranchKind::WholeHistory
+        }
+    );
 }
 
 #[test]
