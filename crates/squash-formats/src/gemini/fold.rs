@@ -37,6 +37,8 @@ pub(super) struct Log {
     /// The message ids of the current state, in order.
     order: Vec<String>,
     earlier: Vec<State>,
+    /// The messages a compression wrote (not in the list it replaced): its summary.
+    compressed: HashSet<String>,
     /// Lines that are no messages, kept for export: `{line, json}`.
     extras: Vec<Value>,
     parsed: Parsed,
@@ -51,6 +53,7 @@ impl Log {
             records: HashMap::new(),
             order: Vec::new(),
             earlier: Vec::new(),
+            compressed: HashSet::new(),
             extras: Vec::new(),
             parsed: Parsed::default(),
         }
@@ -157,10 +160,13 @@ impl Log {
         let mut held = 0;
         if let Some(Value::Array(list)) = set.remove("messages") {
             self.end_state(BranchKind::Compaction);
-            self.order.clear();
+            let replaced: HashSet<String> = self.order.drain(..).collect();
             for m in list {
                 if let Value::Object(record) = m {
-                    if record.get("id").is_some_and(Value::is_string) {
+                    if let Some(id) = record.get("id").and_then(Value::as_str) {
+                        if !replaced.contains(id) {
+                            self.compressed.insert(id.to_owned());
+                        }
                         self.message(no, record, false);
                         held += 1;
                     }
@@ -239,7 +245,25 @@ impl Log {
             states.push((links(&state.ids), Some(state.ended_by)));
         }
         states.push((links(&self.order), None));
-        let threads = chain(&states, &messages, self.now);
+        let mut threads = chain(&states, &messages, self.now);
+        let current = threads.last().map(|t| t.id);
+        if let (Some(current), Some(ids)) = (current, self.whole_history()) {
+            let whole = links(&ids);
+            if !threads.iter().any(|t| t.links == whole) {
+                let created_at = threads[0].created_at;
+                let time = |id: &squash_core::MessageId| {
+                    messages.iter().find(|m| m.id == *id).map(|m| m.created_at)
+                };
+                let updated_at = whole.last().and_then(time).unwrap_or(created_at);
+                threads.push(source_thread(
+                    ThreadId::new(),
+                    Some((current, BranchKind::WholeHistory)),
+                    whole,
+                    created_at,
+                    updated_at,
+                ));
+            }
+        }
         let name = self.display_name(&messages);
         let session = self
             .meta
@@ -256,7 +280,7 @@ impl Log {
             self.now,
         );
         conv.appendable = threads.len() == 1;
-        conv.current_thread_id = threads.last().map_or(conv.current_thread_id, |t| t.id);
+        conv.current_thread_id = current.unwrap_or(conv.current_thread_id);
         conv.threads = threads;
         conv.content_hash = content_hash.to_owned();
         conv.sidechain = self.meta.get("kind").and_then(Value::as_str) == Some("subagent");
@@ -273,6 +297,25 @@ impl Log {
         conv.metadata = Some(json!({META_KEY: {"session": self.meta, "extras": self.extras}}));
         self.parsed.conversations.push(conv);
         self.parsed
+    }
+
+    /// After a compression: every message on the way to the current state, each once, without
+    /// what the compressions wrote. A state a rewind ended is skipped: what the rewind kept of
+    /// it is in the state after it.
+    fn whole_history(&self) -> Option<Vec<String>> {
+        let compressed = |s: &&State| s.ended_by == BranchKind::Compaction;
+        if !self.earlier.iter().any(|s| compressed(&s)) {
+            return None;
+        }
+        let mut seen: HashSet<&String> = HashSet::new();
+        let lists = (self.earlier.iter().filter(compressed).map(|s| &s.ids)).chain([&self.order]);
+        Some(
+            lists
+                .flatten()
+                .filter(|id| !self.compressed.contains(*id) && seen.insert(*id))
+                .cloned()
+                .collect(),
+        )
     }
 
     /// The recording's summary when it has one, else its first typed request.

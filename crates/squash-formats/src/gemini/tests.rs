@@ -73,7 +73,7 @@ fn the_real_recording_reads_whole() {
 }
 
 /// A rewind leaves the branch it cut as a thread the current one derives from; a `$set` of
-/// messages (a compression) does the same.
+/// messages (a compression) does the same, and the whole history is a thread too.
 #[test]
 fn rewinds_and_compressions_keep_what_they_dropped() {
     let lines = [
@@ -101,7 +101,7 @@ fn rewinds_and_compressions_keep_what_they_dropped() {
             .map(|id| squash_core::render::message_text(by_id[id]))
             .collect()
     };
-    assert_eq!(conv.threads.len(), 3);
+    assert_eq!(conv.threads.len(), 4);
     assert_eq!(texts(&conv.threads[0]), ["first", "one", "second"]);
     assert_eq!(texts(&conv.threads[1]), ["first", "one", "instead"]);
     assert_eq!(texts(&conv.threads[2]), ["summary of it all", "after"]);
@@ -111,6 +111,19 @@ fn rewinds_and_compressions_keep_what_they_dropped() {
         conv.threads[1].origin,
         ThreadOrigin::SourceBranch {
             branch: squash_core::BranchKind::Rewind
+        }
+    ));
+    // The whole history: the path to where the session is, without the compression's summary
+    // (and without what the rewind dropped).
+    assert_eq!(
+        texts(&conv.threads[3]),
+        ["first", "one", "instead", "after"]
+    );
+    assert_eq!(conv.threads[3].original_thread_id, Some(conv.threads[2].id));
+    assert!(matches!(
+        conv.threads[3].origin,
+        ThreadOrigin::SourceBranch {
+            branch: squash_core::BranchKind::WholeHistory
         }
     ));
 }
