@@ -1,4 +1,4 @@
-use squash_app::ConversationService;
+use squash_app::{origin_words, ConversationService};
 
 use crate::cli::ThreadCmd;
 use crate::output::Output;
@@ -33,10 +33,10 @@ async fn switched(
         &serde_json::json!({"conversation": conv, "thread": thread}),
         || {
             format!(
-                "now on thread {} ({} messages, {})",
+                "now on thread {} ({}, {} messages)",
                 thread.id,
-                thread.message_count,
-                thread.origin.label()
+                origin_words(&thread.origin, None),
+                thread.message_count
             )
         },
     )

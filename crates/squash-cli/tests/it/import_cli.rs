@@ -308,7 +308,11 @@ fn a_compaction_pointing_past_the_file_lists_as_its_history_and_the_thread_after
     );
     // Fitted, the whole history says it was the thread fitted.
     let whole = history[2]["thread"]["id"].as_str().expect("a thread id");
-    env.ok(&["thread", "switch", &conversation, whole]);
+    let switched = env.ok(&["thread", "switch", &conversation, whole]);
+    assert!(
+        switched.contains("(The whole history, its compactions undone (imported), "),
+        "{switched}"
+    );
     let fitted = env.ok(&["fit", &conversation, "--budget", "20k"]);
     assert!(
         fitted.contains(&format!(
