@@ -91,6 +91,16 @@ impl ThreadOrigin {
         }
     }
 
+    /// Whether the thread is an imported session's whole history, its compactions undone.
+    pub fn is_whole_history(&self) -> bool {
+        matches!(
+            self,
+            ThreadOrigin::SourceBranch {
+                branch: BranchKind::WholeHistory
+            }
+        )
+    }
+
     pub fn label(&self) -> &'static str {
         match self {
             ThreadOrigin::Initial => "initial",

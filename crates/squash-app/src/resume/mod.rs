@@ -25,7 +25,7 @@ pub use error::ResumeError;
 pub use homes::AgentHomes;
 pub use locate::locate;
 pub use recall::{RecallServer, Registration, DATABASE_ENV, SERVER_NAME};
-pub use request::{ModelSource, ResumeFit, ResumeFrom, ResumeRequest};
+pub use request::{ModelSource, ResumeFit, ResumeFrom, ResumeHistory, ResumeRequest};
 pub use service::{FitListener, ResumeService, Resumed};
 pub use write::WrittenSession;
 

@@ -10,7 +10,7 @@ use squash_core::{Message, MessageId, SourceFormat};
 use squash_formats::claude_code::DeferredMessages;
 use squash_formats::{read, session_facts, Parsed};
 
-use super::{Agent, ResumeError, SessionFile};
+use super::{Agent, ResumeError, ResumeHistory, SessionFile};
 
 /// What the read found.
 pub(super) struct ReadSession {
@@ -80,7 +80,10 @@ impl ThreadMessages {
 /// Reads `session` once. A store of many sessions (opencode's) is read as a database; a Claude
 /// Code session in streaming mode (its structure now, its messages when they are planned on and
 /// stored); another file into memory and parsed from there.
-pub(super) fn read_session(session: &SessionFile) -> Result<ReadSession, ResumeError> {
+pub(super) fn read_session(
+    session: &SessionFile,
+    history: ResumeHistory,
+) -> Result<ReadSession, ResumeError> {
     let path = &session.path;
     let unreadable = |reason: String| ResumeError::Unreadable {
         path: path.clone(),
@@ -105,7 +108,7 @@ pub(super) fn read_session(session: &SessionFile) -> Result<ReadSession, ResumeE
         let text = String::from_utf8_lossy(&bytes).into_owned();
         (parsed, session_facts::last_model(&text), Some(text))
     };
-    let thread = main_thread(&parsed, session)
+    let thread = main_thread(&parsed, session, history)
         .ok_or_else(|| unreadable("the session holds no messages".into()))?;
     Ok(ReadSession {
         model,
@@ -115,19 +118,25 @@ pub(super) fn read_session(session: &SessionFile) -> Result<ReadSession, ResumeE
     })
 }
 
-/// The current thread of the session's main conversation: the one the file (or the store's
-/// named session) is about, with the most messages.
-fn main_thread(parsed: &Parsed, session: &SessionFile) -> Option<ThreadMessages> {
+/// The current thread of the session's main conversation (the one the file, or the store's
+/// named session, is about, with the most messages) — or its whole history, when asked and it
+/// has one.
+fn main_thread(
+    parsed: &Parsed,
+    session: &SessionFile,
+    history: ResumeHistory,
+) -> Option<ThreadMessages> {
     let main = parsed
         .conversations
         .iter()
         .filter(|c| session.may_be_main(c.sidechain, &c.source_key))
         .max_by_key(|c| message_count(c))
         .filter(|c| message_count(c) > 0)?;
-    let links: &[MessageId] = main
-        .threads
-        .iter()
-        .find(|t| t.id == main.current_thread_id)
+    let whole = (history == ResumeHistory::Whole)
+        .then(|| main.threads.iter().find(|t| t.origin.is_whole_history()))
+        .flatten();
+    let links: &[MessageId] = whole
+        .or_else(|| main.threads.iter().find(|t| t.id == main.current_thread_id))
         .map_or(&[], |t| t.links.as_slice());
     if let Some(deferred) = &main.deferred {
         return Some(ThreadMessages::Deferred(deferred.in_order(links)));

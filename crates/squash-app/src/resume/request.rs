@@ -50,6 +50,19 @@ pub struct ResumeFit {
     pub strategy: FitStrategy,
     /// Apply the best reachable when the budget cannot be met, instead of refusing.
     pub best_effort: bool,
+    /// What of the session is fitted.
+    pub history: ResumeHistory,
+}
+
+/// What of a session a resume fits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ResumeHistory {
+    /// The thread the agent continues from: after a compaction, its summary and what followed.
+    #[default]
+    Current,
+    /// For a session that went through compactions, its whole history, the compactions undone
+    /// (a session that never compacted has only its current thread).
+    Whole,
 }
 
 impl Default for ResumeFit {
@@ -60,6 +73,7 @@ impl Default for ResumeFit {
             keep_last: DEFAULT_KEEP_LAST,
             strategy: FitStrategy::default(),
             best_effort: false,
+            history: ResumeHistory::Current,
         }
     }
 }

@@ -12,7 +12,7 @@ use squash_llm::{CancellationToken, ChatModel};
 
 use super::command::{find_program, AgentCommand};
 use super::read::{read_session, window, ReadSession};
-use super::request::{ModelSource, ResumeFrom, ResumeRequest};
+use super::request::{ModelSource, ResumeFrom, ResumeHistory, ResumeRequest};
 use super::write::{write_session, WrittenSession};
 use super::{locate, Agent, AgentHomes, ResumeError, SessionFile};
 use crate::fit::{FitError, FitOutcome, FitProgress, FitService, PlannedFit};
@@ -112,7 +112,7 @@ impl ResumeService {
     ) -> Result<Resumed, ResumeError> {
         let target = request.agent.unwrap_or(session.agent);
         let program = program(target, request.start_agent)?;
-        let read = read_session(&session)?;
+        let read = read_session(&session, request.fit.history)?;
         // The model the session used tells the window when the same agent goes on with it;
         // another agent brings its own model.
         let model = read
@@ -155,6 +155,7 @@ impl ResumeService {
                 path: session.path.clone(),
                 reason: "no conversation was imported".into(),
             })?;
+        self.to_history(conv, request.fit.history).await?;
         let planned = FitService::new(SquashEngine::offline(self.service.clone()))
             .adopt(conv, plan, &planned_on)
             .await?;
@@ -216,6 +217,7 @@ impl ResumeService {
         let cwd = Some(project.path).filter(|p| !p.is_empty());
         let window = target.default_window();
         let budget = request.fit.budget.unwrap_or(u64::from(window) / 2);
+        self.to_history(conv, request.fit.history).await?;
         let planned = FitService::new(SquashEngine::offline(self.service.clone()))
             .plan(conv, request.fit.request(budget))
             .await?;
@@ -243,6 +245,26 @@ impl ResumeService {
             launch,
             not_imported: Vec::new(),
         })
+    }
+
+    /// With [`ResumeHistory::Whole`], makes the conversation's whole history its current thread
+    /// (a switch, undone by `undo`), when it has one: the fit then works on it.
+    async fn to_history(
+        &self,
+        conv: ConversationId,
+        history: ResumeHistory,
+    ) -> Result<(), ResumeError> {
+        if history != ResumeHistory::Whole {
+            return Ok(());
+        }
+        let threads = self.service.history(conv).await?;
+        let whole = threads
+            .iter()
+            .find(|e| e.thread.origin.is_whole_history() && !e.is_current);
+        if let Some(whole) = whole {
+            self.service.switch_thread(conv, whole.thread.id).await?;
+        }
+        Ok(())
     }
 
     /// Carries the plan out, with a model only when it asks one.

@@ -10,7 +10,7 @@ use serde::Serialize;
 use squash_app::fit::{FitProgress, StepAction};
 use squash_app::resume::{
     shell_line, Agent, AgentHomes, FitListener, ModelSource, RecallServer, ResumeError, ResumeFit,
-    ResumeFrom, ResumeRequest, ResumeService, Resumed,
+    ResumeFrom, ResumeHistory, ResumeRequest, ResumeService, Resumed,
 };
 use squash_app::{ConversationService, SquashOptions};
 use squash_core::tokens::format_count;
@@ -33,6 +33,11 @@ pub struct ResumeArgs {
     pub agent: Option<AgentArg>,
     #[command(flatten)]
     pub fit: FitOptionArgs,
+    /// Fit the session's whole history, its compactions undone, rather than the thread the
+    /// agent continues from (its last compaction's summary and what followed); a session that
+    /// never compacted has only the one.
+    #[arg(long)]
+    pub whole_history: bool,
     /// Do everything but start the agent, and print the command that would.
     #[arg(long)]
     pub dry_run: bool,
@@ -153,6 +158,11 @@ fn request(args: &ResumeArgs, cwd: String, recall: Option<RecallServer>) -> Resu
             keep_last: fit.keep_last,
             strategy: fit.strategy.into(),
             best_effort: fit.best_effort,
+            history: if args.whole_history {
+                ResumeHistory::Whole
+            } else {
+                ResumeHistory::Current
+            },
         },
         agent_args: args.agent_args.clone(),
         // A dry run starts nothing: the agent need not be installed.

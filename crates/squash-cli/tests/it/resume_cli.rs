@@ -270,3 +270,41 @@ fn resume_with_the_defaults_fits_a_long_agent_run() {
         assert!(stdout.contains(says), "{says:?} in {stdout}");
     }
 }
+
+/// A published Claude Code 2.1 session whose compaction points past the file, placed whole as
+/// the latest session of the directory: `resume` fits the thread the agent continues from, and
+/// `resume --whole-history` the whole history, compactions undone — each saying which.
+#[test]
+fn resume_whole_history_fits_the_session_with_its_compaction_undone() {
+    let id = "8209f1c2-ccba-4dd6-8b9e-8d6d142183e2";
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "../../testdata/sessions/claude-code-compacted-8209f1c2/{id}.jsonl"
+    ));
+    let fitted = |whole: bool| -> Value {
+        let env = Env::new();
+        std::fs::copy(&data, env.project().join(format!("{id}.jsonl"))).unwrap();
+        let mut args = vec!["--json", "resume", "--dry-run", "--budget", "15k"];
+        if whole {
+            args.push("--whole-history");
+        }
+        let out = env.run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        report["fit"].clone()
+    };
+    let current = fitted(false);
+    assert_eq!(
+        current["fitted"]["origin"]["branch"], "compaction",
+        "{current}"
+    );
+    let whole = fitted(true);
+    assert_eq!(
+        whole["fitted"]["origin"]["branch"], "whole_history",
+        "{whole}"
+    );
+    // The whole history is more than the agent's summary and what followed it, and is fitted
+    // to the same budget.
+    let before = |fit: &Value| fit["tokens_before"].as_u64().unwrap();
+    assert!(before(&whole) > 2 * before(&current), "{whole} {current}");
+    assert!(whole["tokens_after"].as_u64().unwrap() <= 15_000, "{whole}");
+}

@@ -56,6 +56,7 @@ pub async fn resume(
             keep_last: body.keep_last.unwrap_or(DEFAULT_KEEP_LAST),
             strategy: body.strategy.unwrap_or_default(),
             best_effort: body.best_effort,
+            ..ResumeFit::default()
         },
         agent_args: Vec::new(),
         // The person starts the agent, in a terminal of their own.
