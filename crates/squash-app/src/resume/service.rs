@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use squash_core::fit::{plan_summaries, FitPlan};
-use squash_core::ConversationId;
+use squash_core::{ConversationId, ThreadId};
 use squash_llm::{CancellationToken, ChatModel};
 
 use super::command::{find_program, AgentCommand};
@@ -155,11 +155,15 @@ impl ResumeService {
                 path: session.path.clone(),
                 reason: "no conversation was imported".into(),
             })?;
-        self.to_history(conv, request.fit.history).await?;
-        let planned = FitService::new(SquashEngine::offline(self.service.clone()))
-            .adopt(conv, plan, &planned_on)
-            .await?;
-        let (plan, fit) = self.fit(planned, request.fit.best_effort).await?;
+        let switched_from = self.to_history(conv, request.fit.history).await?;
+        let fitted = async {
+            let planned = FitService::new(SquashEngine::offline(self.service.clone()))
+                .adopt(conv, plan, &planned_on)
+                .await?;
+            self.fit(planned, request.fit.best_effort).await
+        }
+        .await;
+        let (plan, fit) = self.back_on_error(conv, switched_from, fitted).await?;
         // Another agent always gets a session of its own; the same one only when the fit
         // changed it.
         let written = if fit.thread.is_some() || target != session.agent {
@@ -217,14 +221,18 @@ impl ResumeService {
         let cwd = Some(project.path).filter(|p| !p.is_empty());
         let window = target.default_window();
         let budget = request.fit.budget.unwrap_or(u64::from(window) / 2);
-        self.to_history(conv, request.fit.history).await?;
-        let planned = FitService::new(SquashEngine::offline(self.service.clone()))
-            .plan(conv, request.fit.request(budget))
-            .await?;
-        if !planned.plan.fits() && !request.fit.best_effort {
-            return Err(FitError::out_of_reach(&planned.plan).into());
+        let switched_from = self.to_history(conv, request.fit.history).await?;
+        let fitted = async {
+            let planned = FitService::new(SquashEngine::offline(self.service.clone()))
+                .plan(conv, request.fit.request(budget))
+                .await?;
+            if !planned.plan.fits() && !request.fit.best_effort {
+                return Err(FitError::out_of_reach(&planned.plan).into());
+            }
+            self.fit(planned, request.fit.best_effort).await
         }
-        let (plan, fit) = self.fit(planned, request.fit.best_effort).await?;
+        .await;
+        let (plan, fit) = self.back_on_error(conv, switched_from, fitted).await?;
         let written = self.write(conv, None, cwd.clone(), target).await?;
         let launch = launch(
             target,
@@ -248,23 +256,43 @@ impl ResumeService {
     }
 
     /// With [`ResumeHistory::Whole`], makes the conversation's whole history its current thread
-    /// (a switch, undone by `undo`), when it has one: the fit then works on it.
+    /// when it has one, so that the fit works on it; the thread it switched from, if it did.
     async fn to_history(
         &self,
         conv: ConversationId,
         history: ResumeHistory,
-    ) -> Result<(), ResumeError> {
+    ) -> Result<Option<ThreadId>, ResumeError> {
         if history != ResumeHistory::Whole {
-            return Ok(());
+            return Ok(None);
         }
         let threads = self.service.history(conv).await?;
         let whole = threads
             .iter()
             .find(|e| e.thread.origin.is_whole_history() && !e.is_current);
-        if let Some(whole) = whole {
-            self.service.switch_thread(conv, whole.thread.id).await?;
+        let Some(whole) = whole else {
+            return Ok(None);
+        };
+        let from = self.service.current_thread_header(conv).await?.1.id;
+        self.service.switch_thread(conv, whole.thread.id).await?;
+        Ok(Some(from))
+    }
+
+    /// `result`; when it is an error, the conversation goes back to the thread [`Self::to_history`]
+    /// switched from, so that a refused or failed fit changes nothing.
+    async fn back_on_error<T>(
+        &self,
+        conv: ConversationId,
+        switched_from: Option<ThreadId>,
+        result: Result<T, ResumeError>,
+    ) -> Result<T, ResumeError> {
+        if let (Err(_), Some(from)) = (&result, switched_from) {
+            // The fit's error is what the person needs to read; should the switch back fail
+            // too, the whole history stays current, one `squash undo` from where it was.
+            if let Err(e) = self.service.switch_thread(conv, from).await {
+                tracing::warn!(error = %e, "could not switch back after a failed resume");
+            }
         }
-        Ok(())
+        result
     }
 
     /// Carries the plan out, with a model only when it asks one.

@@ -338,3 +338,60 @@ async fn resume_on_postgres() {
     };
     resume_story(&backend).await;
 }
+
+/// `ResumeHistory::Whole` on a conversation of the store: a refused fit leaves the thread the
+/// agent continues from current (the switch to the whole history is taken back); an accepted
+/// one fits the whole history and says so.
+async fn resume_whole_history_story(b: &Backend) {
+    use squash_app::resume::{Agent, ResumeError, ResumeFit, ResumeFrom, ResumeHistory};
+    use squash_app::resume::{ResumeRequest, ResumeService};
+
+    let dir = tempfile::tempdir().unwrap();
+    let homes = squash_testkit::fixtures::agent_homes_under(dir.path());
+    let imported = import(b, &data("codex-compacted.jsonl")).await.unwrap();
+    let conv = imported.conversations[0].conversation_id;
+    let current = b.service.current_thread_header(conv).await.unwrap().1;
+    let resumer = ResumeService::new(b.service.clone(), homes);
+    let request = |budget| ResumeRequest {
+        from: ResumeFrom::Conversation(conv),
+        agent: Some(Agent::Claude),
+        fit: ResumeFit {
+            budget: Some(budget),
+            history: ResumeHistory::Whole,
+            ..ResumeFit::default()
+        },
+        agent_args: Vec::new(),
+        start_agent: false,
+        recall: None,
+    };
+    let refused = resumer.resume(request(1)).await;
+    assert!(
+        matches!(refused, Err(ResumeError::Fit(_))),
+        "{}: {:?}",
+        b.name,
+        refused.err()
+    );
+    let after = b.service.current_thread_header(conv).await.unwrap().1;
+    assert_eq!(
+        after.id, current.id,
+        "{}: the refusal changed nothing",
+        b.name
+    );
+
+    let resumed = resumer.resume(request(100_000)).await.unwrap();
+    assert!(resumed.fit.fitted.origin.is_whole_history(), "{}", b.name);
+    assert!(resumed.fit.fitted.message_count > current.message_count);
+}
+
+#[tokio::test]
+async fn resume_whole_history_on_sqlite() {
+    resume_whole_history_story(&squash_testkit::sqlite().await).await;
+}
+
+#[tokio::test]
+async fn resume_whole_history_on_postgres() {
+    let Some(backend) = squash_testkit::postgres().await else {
+        return;
+    };
+    resume_whole_history_story(&backend).await;
+}
