@@ -193,6 +193,64 @@ fn a_compaction_pointing_at_a_line_the_file_lacks_keeps_its_history_as_one_threa
     );
 }
 
+/// Claude Code ≥ 2.1 writes a response's parallel calls one line each, the next call under the
+/// progress line of the call before it, and each result under its call: every call and result
+/// is on the one thread, none a branch of its own.
+#[test]
+fn parallel_calls_hung_under_progress_lines_stay_on_the_thread() {
+    let call = |uuid: &str, parent: &str, id: &str| {
+        line(
+            uuid,
+            Some(parent),
+            "assistant",
+            json!(null),
+            json!({"message": {"role": "assistant", "id": "msg_r", "content": [
+                {"type": "tool_use", "id": id, "name": "Bash", "input": {"command": id}}]}}),
+        )
+    };
+    let result = |uuid: &str, parent: &str, id: &str| {
+        line(
+            uuid,
+            Some(parent),
+            "user",
+            json!([{"type": "tool_result", "tool_use_id": id, "content": "ok"}]),
+            json!({}),
+        )
+    };
+    let progress = |uuid: &str, parent: &str| {
+        json!({"type": "progress", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+               "timestamp": "2025-09-03T00:47:19.293Z", "isSidechain": false,
+               "data": {"type": "bash_progress"}})
+        .to_string()
+    };
+    let text = [
+        line("a", None, "user", json!("check three things"), json!({})),
+        call("c1", "a", "t1"),
+        progress("p1", "c1"),
+        call("c2", "p1", "t2"),
+        result("r1", "c1", "t1"),
+        progress("p2", "r1"),
+        call("c3", "p2", "t3"),
+        result("r2", "c2", "t2"),
+        progress("p3", "r2"),
+        result("r3", "c3", "t3"),
+        answer("z", "r3", "All three pass.", json!({})),
+    ]
+    .join("\n");
+    let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.threads.len(), 1, "{:?}", conv.threads);
+    let on_thread = conv.threads[0].links.len();
+    assert_eq!(on_thread, conv.messages.len(), "{:?}", conv.messages);
+    let results = conv
+        .messages
+        .iter()
+        .flat_map(|m| &m.content)
+        .filter(|c| matches!(c, ContentItem::ToolResult { .. }))
+        .count();
+    assert_eq!(results, 3);
+}
+
 #[test]
 fn a_slash_command_s_expanded_template_is_not_what_the_person_typed() {
     let text = [

@@ -268,7 +268,7 @@ fn absorb(lines: &[LineRecord], children: &Children, path: Vec<usize>) -> Vec<us
         // Calls of the same response that are not on the path.
         let mut k = 0;
         while k < run.len() {
-            for c in children.of(run[k]) {
+            for c in message_children(lines, children, run[k]) {
                 if !on_path.contains(c)
                     && !run.contains(&c)
                     && lines[c].assistant_api_id() == Some(api)
@@ -285,7 +285,7 @@ fn absorb(lines: &[LineRecord], children: &Children, path: Vec<usize>) -> Vec<us
             i += 1;
         }
         for &r in &run {
-            for c in children.of(r) {
+            for c in message_children(lines, children, r) {
                 if !on_path.contains(c) && lines[c].is_tool_result() && !results.contains(&c) {
                     results.push(c);
                 }
@@ -296,6 +296,29 @@ fn absorb(lines: &[LineRecord], children: &Children, path: Vec<usize>) -> Vec<us
         out.extend(results);
     }
     out
+}
+
+/// The message lines below line `i`, looking through the lines between that are no message:
+/// Claude Code ≥ 2.1 writes a response's next parallel call under the progress line of the call
+/// before it, not under the call.
+fn message_children(lines: &[LineRecord], children: &Children, i: usize) -> Vec<usize> {
+    let mut found = Vec::new();
+    let mut below: Vec<usize> = children.of(i).collect();
+    // Each line has one parent, so each is reached once; the bound stops a cycle of
+    // malformed input.
+    let mut budget = lines.len();
+    while let Some(c) = below.pop() {
+        if budget == 0 {
+            break;
+        }
+        budget -= 1;
+        if lines[c].is_message() {
+            found.push(c);
+        } else {
+            below.extend(children.of(c));
+        }
+    }
+    found
 }
 
 fn is_result_of(lines: &[LineRecord], children: &Children, i: usize, run: &[usize]) -> bool {
