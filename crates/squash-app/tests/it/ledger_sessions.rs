@@ -97,10 +97,11 @@ async fn claude_code_init_session() {
 async fn every_command_of_a_long_agent_run_is_in_its_extract() {
     let file = "claude-code-compacted-258c7280/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
     let (b, conv) = imported(file).await;
-    // The history before the compaction: the longest thread.
+    // The history before the compaction: the longest thread but the whole history.
     let history = b.service.history(conv).await.unwrap();
     let longest = history
         .iter()
+        .filter(|e| !e.thread.origin.is_whole_history())
         .max_by_key(|e| e.thread.message_count)
         .unwrap()
         .thread
