@@ -251,6 +251,54 @@ fn parallel_calls_hung_under_progress_lines_stay_on_the_thread() {
     assert_eq!(results, 3);
 }
 
+/// A session that ends in a line the agent injected (a stop hook's feedback, `isMeta`) after
+/// parallel calls: the person left off at the message before it, so the thread through it is
+/// current — not the thread ending at the first call's result, the newest leaf that is not
+/// injected.
+#[test]
+fn an_injected_last_line_leaves_the_thread_it_follows_current() {
+    let call = |uuid: &str, parent: &str, id: &str| {
+        line(
+            uuid,
+            Some(parent),
+            "assistant",
+            json!(null),
+            json!({"message": {"role": "assistant", "id": "msg_r", "content": [
+                {"type": "tool_use", "id": id, "name": "Grep", "input": {"pattern": id}}]}}),
+        )
+    };
+    let result = |uuid: &str, parent: &str, id: &str| {
+        line(
+            uuid,
+            Some(parent),
+            "user",
+            json!([{"type": "tool_result", "tool_use_id": id, "content": "found"}]),
+            json!({}),
+        )
+    };
+    let text = [
+        line("a", None, "user", json!("find both"), json!({})),
+        call("c1", "a", "t1"),
+        call("c2", "c1", "t2"),
+        result("r1", "c1", "t1"),
+        result("r2", "c2", "t2"),
+        answer("z", "r2", "Both found.", json!({})),
+        line(
+            "m",
+            Some("z"),
+            "user",
+            json!("Stop hook feedback: run the tests first"),
+            json!({"isMeta": true}),
+        ),
+    ]
+    .join("\n");
+    let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.threads.len(), 1, "{:?}", conv.threads);
+    assert_eq!(conv.threads[0].links.len(), conv.messages.len());
+    assert_eq!(conv.current_thread_id, conv.threads[0].id);
+}
+
 #[test]
 fn a_slash_command_s_expanded_template_is_not_what_the_person_typed() {
     let text = [

@@ -50,9 +50,21 @@ pub(super) fn thread_paths(
                 .find(|&&l| tree.walk(l, None).contains(&e))
                 .copied()
         });
-    let current_leaf = below_explicit
-        .or_else(|| leaves.iter().rev().find(|&&i| !lines[i].is_meta).copied())
-        .or_else(|| leaves.last().copied())?;
+    // A line the agent injected (`isMeta`: a caveat, a stop hook's feedback) is not where the
+    // person left off, but the message it follows is: a leaf counts by its newest ancestor
+    // that is not injected, and its thread keeps it.
+    let left_off = |leaf: usize| {
+        let mut at = leaf;
+        for _ in 0..=lines.len() {
+            if !lines[at].is_meta {
+                return Some(at);
+            }
+            at = tree.parent(at, None)?;
+        }
+        None // a cycle in malformed input
+    };
+    let current_leaf =
+        below_explicit.or_else(|| leaves.iter().copied().max_by_key(|&l| (left_off(l), l)))?;
 
     let mut found: Vec<Vec<usize>> = vec![absorb(lines, &children, tree.walk(current_leaf, None))];
     let mut covered = LineSet::of(lines.len(), &found[0]);
@@ -73,8 +85,11 @@ pub(super) fn thread_paths(
     });
     // Every other leaf is a branch left behind; a message no leaf reached (a relinked head of
     // malformed input) still gets a thread of its own.
+    // Newest first: a branch is the path to its newest leaf, and the older leaves on it (the
+    // results of parallel calls, whose calls the path absorbs) are covered by it.
     let rest = leaves
         .iter()
+        .rev()
         .copied()
         .chain(members.iter().copied().filter(|&i| lines[i].is_message()));
     for leaf in rest.collect::<Vec<_>>() {
