@@ -39,6 +39,42 @@ fn answer(uuid: &str, parent: &str, text: &str, extra: Value) -> String {
     )
 }
 
+/// An assistant line holding one call, of the API response `response` (`None`: a response of
+/// its own): Claude Code writes each call of a response as a line.
+fn call_line(uuid: &str, parent: &str, id: &str, response: Option<&str>) -> String {
+    let mut message = json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": id, "name": "Bash", "input": {"command": id}}]});
+    if let Some(response) = response {
+        message["id"] = json!(response);
+    }
+    line(
+        uuid,
+        Some(parent),
+        "assistant",
+        json!(null),
+        json!({ "message": message }),
+    )
+}
+
+/// A user line answering the call `id`.
+fn result_line(uuid: &str, parent: &str, id: &str) -> String {
+    line(
+        uuid,
+        Some(parent),
+        "user",
+        json!([{"type": "tool_result", "tool_use_id": id, "content": "done"}]),
+        json!({}),
+    )
+}
+
+/// A progress line (no message) under `parent`.
+fn progress_line(uuid: &str, parent: &str) -> String {
+    json!({"type": "progress", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+           "timestamp": "2025-09-03T00:47:19.293Z", "isSidechain": false,
+           "data": {"type": "bash_progress"}})
+    .to_string()
+}
+
 #[test]
 fn the_newest_branch_is_current_and_the_other_a_thread() {
     let text = [
@@ -121,43 +157,19 @@ fn compaction_keeps_history_and_marks_the_boundary() {
 /// thread, and the progress lines beside each call make no branches of their own.
 #[test]
 fn a_compaction_pointing_at_a_line_the_file_lacks_keeps_its_history_as_one_thread_and_the_whole() {
-    let call = |uuid: &str, parent: &str, id: &str| {
-        line(
-            uuid,
-            Some(parent),
-            "assistant",
-            json!([{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": "ls"}}]),
-            json!({}),
-        )
-    };
-    let result = |uuid: &str, parent: &str, id: &str| {
-        line(
-            uuid,
-            Some(parent),
-            "user",
-            json!([{"type": "tool_result", "tool_use_id": id, "content": "done"}]),
-            json!({}),
-        )
-    };
-    let progress = |uuid: &str, parent: &str| {
-        json!({"type": "progress", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-               "timestamp": "2025-09-03T00:47:19.293Z", "isSidechain": false,
-               "data": {"type": "bash_progress"}})
-        .to_string()
-    };
     let boundary = json!({"type": "system", "subtype": "compact_boundary", "uuid": "k",
             "parentUuid": null, "logicalParentUuid": "not-in-this-file", "sessionId": "s1",
             "timestamp": "2025-09-03T00:48:00Z", "isSidechain": false,
             "compactMetadata": {"trigger": "auto", "preTokens": 155000}, "content": "Conversation compacted"});
     let text = [
         line("a", None, "user", json!("list it twice"), json!({})),
-        call("b", "a", "t1"),
-        progress("p1", "b"),
-        progress("p2", "p1"),
-        result("c", "b", "t1"),
-        call("d", "c", "t2"),
-        progress("p3", "d"),
-        result("e", "d", "t2"),
+        call_line("b", "a", "t1", None),
+        progress_line("p1", "b"),
+        progress_line("p2", "p1"),
+        result_line("c", "b", "t1"),
+        call_line("d", "c", "t2", None),
+        progress_line("p3", "d"),
+        result_line("e", "d", "t2"),
         boundary.to_string(),
         line(
             "f",
@@ -198,42 +210,17 @@ fn a_compaction_pointing_at_a_line_the_file_lacks_keeps_its_history_as_one_threa
 /// is on the one thread, none a branch of its own.
 #[test]
 fn parallel_calls_hung_under_progress_lines_stay_on_the_thread() {
-    let call = |uuid: &str, parent: &str, id: &str| {
-        line(
-            uuid,
-            Some(parent),
-            "assistant",
-            json!(null),
-            json!({"message": {"role": "assistant", "id": "msg_r", "content": [
-                {"type": "tool_use", "id": id, "name": "Bash", "input": {"command": id}}]}}),
-        )
-    };
-    let result = |uuid: &str, parent: &str, id: &str| {
-        line(
-            uuid,
-            Some(parent),
-            "user",
-            json!([{"type": "tool_result", "tool_use_id": id, "content": "ok"}]),
-            json!({}),
-        )
-    };
-    let progress = |uuid: &str, parent: &str| {
-        json!({"type": "progress", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-               "timestamp": "2025-09-03T00:47:19.293Z", "isSidechain": false,
-               "data": {"type": "bash_progress"}})
-        .to_string()
-    };
     let text = [
         line("a", None, "user", json!("check three things"), json!({})),
-        call("c1", "a", "t1"),
-        progress("p1", "c1"),
-        call("c2", "p1", "t2"),
-        result("r1", "c1", "t1"),
-        progress("p2", "r1"),
-        call("c3", "p2", "t3"),
-        result("r2", "c2", "t2"),
-        progress("p3", "r2"),
-        result("r3", "c3", "t3"),
+        call_line("c1", "a", "t1", Some("msg_r")),
+        progress_line("p1", "c1"),
+        call_line("c2", "p1", "t2", Some("msg_r")),
+        result_line("r1", "c1", "t1"),
+        progress_line("p2", "r1"),
+        call_line("c3", "p2", "t3", Some("msg_r")),
+        result_line("r2", "c2", "t2"),
+        progress_line("p3", "r2"),
+        result_line("r3", "c3", "t3"),
         answer("z", "r3", "All three pass.", json!({})),
     ]
     .join("\n");
@@ -257,31 +244,12 @@ fn parallel_calls_hung_under_progress_lines_stay_on_the_thread() {
 /// injected.
 #[test]
 fn an_injected_last_line_leaves_the_thread_it_follows_current() {
-    let call = |uuid: &str, parent: &str, id: &str| {
-        line(
-            uuid,
-            Some(parent),
-            "assistant",
-            json!(null),
-            json!({"message": {"role": "assistant", "id": "msg_r", "content": [
-                {"type": "tool_use", "id": id, "name": "Grep", "input": {"pattern": id}}]}}),
-        )
-    };
-    let result = |uuid: &str, parent: &str, id: &str| {
-        line(
-            uuid,
-            Some(parent),
-            "user",
-            json!([{"type": "tool_result", "tool_use_id": id, "content": "found"}]),
-            json!({}),
-        )
-    };
     let text = [
         line("a", None, "user", json!("find both"), json!({})),
-        call("c1", "a", "t1"),
-        call("c2", "c1", "t2"),
-        result("r1", "c1", "t1"),
-        result("r2", "c2", "t2"),
+        call_line("c1", "a", "t1", Some("msg_r")),
+        call_line("c2", "c1", "t2", Some("msg_r")),
+        result_line("r1", "c1", "t1"),
+        result_line("r2", "c2", "t2"),
         answer("z", "r2", "Both found.", json!({})),
         line(
             "m",
