@@ -129,7 +129,8 @@ async fn codex_compacted(b: &Backend) {
     let name = "codex-compacted.jsonl";
     let summary = import(b, name, SourceFormat::Codex).await;
     let conv = summary.conversations[0].conversation_id;
-    assert_eq!(summary.conversations[0].threads, 2);
+    // Before, after, and the whole history.
+    assert_eq!(summary.conversations[0].threads, 3);
     let after = [
         (
             Role::System,
@@ -142,10 +143,19 @@ async fn codex_compacted(b: &Backend) {
         a("Done: `pool_timeout = 30` in config/db.t"),
     ];
     assert_eq!(current(b, conv).await, after);
-    // The history before the compaction is a thread one can switch to.
+    // The history before the compaction is a thread one can switch to; so is the whole history,
+    // derived from the current thread.
     let history = b.service.history(conv).await.unwrap();
-    assert_eq!(history.len(), 2);
+    assert_eq!(history.len(), 3);
     assert!(history[1].is_current);
+    assert!(history[2].thread.origin.is_whole_history());
+    assert_eq!(
+        history[2].thread.original_thread_id,
+        Some(history[1].thread.id)
+    );
+    let whole = thread(b, history[2].thread.id).await;
+    assert_eq!(whole.len(), 8);
+    assert_eq!(whole[6], u("Raise the pool timeout to 30 seconds"));
     assert_eq!(
         history[1].thread.original_thread_id,
         Some(history[0].thread.id)
