@@ -1,5 +1,7 @@
 //! Small readers of JSON fields that several formats share.
 
+use std::collections::HashSet;
+
 use chrono::{DateTime, SubsecRound, Utc};
 use serde_json::Value;
 use squash_core::{
@@ -44,6 +46,43 @@ pub(crate) fn source_thread(
         created_at,
         updated_at: updated_at.max(created_at),
     }
+}
+
+/// A compacted source's whole history, as a thread derived from `current`: the messages of
+/// `lists` (the threads on the way to the current one, oldest first), each once, without those
+/// the compactions wrote (`written`). `None` for a source that never compacted (one list), or
+/// when one of `threads` is just that already.
+pub(crate) fn whole_history_thread(
+    threads: &[ImportThread],
+    current: ThreadId,
+    lists: &[&[MessageId]],
+    written: &HashSet<MessageId>,
+    messages: &[Message],
+) -> Option<ImportThread> {
+    if lists.len() < 2 {
+        return None;
+    }
+    let mut seen: HashSet<MessageId> = HashSet::new();
+    let links: Vec<MessageId> = (lists.iter().flat_map(|l| l.iter()))
+        .filter(|id| !written.contains(id) && seen.insert(**id))
+        .copied()
+        .collect();
+    if threads.iter().any(|t| t.links == links) {
+        return None;
+    }
+    let created_at = threads.first()?.created_at;
+    let last = links
+        .last()
+        .and_then(|id| messages.iter().find(|m| m.id == *id));
+    let updated_at = last.map_or(created_at, |m| m.created_at);
+    let parent = Some((current, BranchKind::WholeHistory));
+    Some(source_thread(
+        ThreadId::new(),
+        parent,
+        links,
+        created_at,
+        updated_at,
+    ))
 }
 
 /// An RFC 3339 timestamp at the precision the stores keep (microseconds).

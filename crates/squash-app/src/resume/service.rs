@@ -269,10 +269,10 @@ impl ResumeService {
         let whole = threads
             .iter()
             .find(|e| e.thread.origin.is_whole_history() && !e.is_current);
-        let Some(whole) = whole else {
+        let from = threads.iter().find(|e| e.is_current).map(|e| e.thread.id);
+        let (Some(whole), Some(from)) = (whole, from) else {
             return Ok(None);
         };
-        let from = self.service.current_thread_header(conv).await?.1.id;
         self.service.switch_thread(conv, whole.thread.id).await?;
         Ok(Some(from))
     }

@@ -53,16 +53,7 @@ pub(super) fn thread_paths(
     // A line the agent injected (`isMeta`: a caveat, a stop hook's feedback) is not where the
     // person left off, but the message it follows is: a leaf counts by its newest ancestor
     // that is not injected, and its thread keeps it.
-    let left_off = |leaf: usize| {
-        let mut at = leaf;
-        for _ in 0..=lines.len() {
-            if !lines[at].is_meta {
-                return Some(at);
-            }
-            at = tree.parent(at, None)?;
-        }
-        None // a cycle in malformed input
-    };
+    let left_off = |leaf: usize| nearest(lines, tree, leaf, |l| !l.is_meta);
     let current_leaf =
         below_explicit.or_else(|| leaves.iter().copied().max_by_key(|&l| (left_off(l), l)))?;
 
@@ -83,10 +74,10 @@ pub(super) fn thread_paths(
         found.push(w);
         found.len() - 1
     });
-    // Every other leaf is a branch left behind; a message no leaf reached (a relinked head of
-    // malformed input) still gets a thread of its own.
-    // Newest first: a branch is the path to its newest leaf, and the older leaves on it (the
-    // results of parallel calls, whose calls the path absorbs) are covered by it.
+    // Every other leaf is a branch left behind, newest first: a branch is the path to its
+    // newest leaf, which covers the older leaves on it (results of parallel calls, whose calls
+    // the path absorbs). A message no leaf reached (a relinked head of malformed input) still
+    // gets a thread of its own.
     let rest = leaves
         .iter()
         .rev()
@@ -104,9 +95,19 @@ pub(super) fn thread_paths(
 }
 
 fn nearest_message(lines: &[LineRecord], tree: &Tree, from: usize) -> Option<usize> {
+    nearest(lines, tree, from, LineRecord::is_message)
+}
+
+/// `from` or its nearest ancestor that is `wanted`.
+fn nearest(
+    lines: &[LineRecord],
+    tree: &Tree,
+    from: usize,
+    wanted: impl Fn(&LineRecord) -> bool,
+) -> Option<usize> {
     let mut at = from;
     for _ in 0..=lines.len() {
-        if lines[at].is_message() {
+        if wanted(&lines[at]) {
             return Some(at);
         }
         at = tree.parent(at, None)?;
@@ -151,6 +152,13 @@ fn history_ends(
     ends
 }
 
+/// The last line of the history the compaction at `boundary` replaced, if it is one of `ends`.
+fn history_end(ends: &[(usize, usize)], boundary: usize) -> Option<usize> {
+    ends.iter()
+        .find(|&&(b, _)| b == boundary)
+        .map(|&(_, last)| last)
+}
+
 /// `path` (a thread that reaches a compaction's boundary) with each compaction undone: the
 /// history before the last boundary on it (itself undone), then what followed the boundary,
 /// without the boundary, the summary after it, or the preserved messages the history holds.
@@ -162,11 +170,8 @@ fn undone(
     ends: &[(usize, usize)],
     path: &[usize],
 ) -> Option<Vec<usize>> {
-    let (at, last) = path.iter().enumerate().rev().find_map(|(at, &i)| {
-        ends.iter()
-            .find(|&&(b, _)| b == i)
-            .map(|&(_, last)| (at, last))
-    })?;
+    let (at, last) = (path.iter().enumerate().rev())
+        .find_map(|(at, &i)| history_end(ends, i).map(|last| (at, last)))?;
     let boundary = path[at];
     let history = absorb(lines, children, tree.walk(last, Some(boundary)));
     let mut whole = undone(lines, tree, children, ends, &history).unwrap_or(history);
@@ -245,9 +250,7 @@ fn derived_from(
     }
     // A compaction without preserved messages shares no line with the history it replaced:
     // the thread that holds that history's last line.
-    let end = path
-        .iter()
-        .find_map(|&i| ends.iter().find(|(b, _)| *b == i).map(|&(_, last)| last));
+    let end = path.iter().find_map(|&i| history_end(ends, i));
     end.and_then(|last| {
         (0..earlier.len())
             .rev()

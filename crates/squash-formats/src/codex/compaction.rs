@@ -13,7 +13,7 @@ use squash_core::{ContentItem, ImportThread, Message, MessageId, Role, SystemLev
 use super::build::{new_message, note_on};
 use super::content::message_items;
 use super::{CodexParser, Side};
-use crate::fields::source_thread;
+use crate::fields::{source_thread, whole_history_thread};
 
 /// The threads of a rollout: one per compaction, plus the current one (and, after a
 /// compaction, the whole history).
@@ -44,7 +44,6 @@ impl Threads {
         starts.extend(self.done.iter().map(|(_, t)| Some(*t)));
         let mut lists: Vec<Vec<MessageId>> = self.done.into_iter().map(|(l, _)| l).collect();
         lists.push(self.current);
-        let whole = whole_history(&lists, &self.compactions);
         let mut out: Vec<ImportThread> = Vec::with_capacity(lists.len());
         for (i, links) in lists.iter().enumerate() {
             let first = links.first().and_then(time_of).unwrap_or(now);
@@ -63,37 +62,14 @@ impl Threads {
             ));
         }
         let current = out[out.len() - 1].id;
-        if let Some(links) = whole {
-            let created_at = out[0].created_at;
-            let updated_at = links.last().and_then(time_of).unwrap_or(created_at);
-            let parent = Some((current, BranchKind::WholeHistory));
-            out.push(source_thread(
-                ThreadId::new(),
-                parent,
-                links,
-                created_at,
-                updated_at,
-            ));
+        let lists: Vec<&[MessageId]> = lists.iter().map(Vec::as_slice).collect();
+        if let Some(whole) =
+            whole_history_thread(&out, current, &lists, &self.compactions, messages)
+        {
+            out.push(whole);
         }
         (out, current)
     }
-}
-
-/// Every message the threads hold on the way to the current one, each once, without what the
-/// compactions wrote (`compactions`); `None` when that is one of the threads already (no
-/// compaction, or nothing after it).
-fn whole_history(
-    lists: &[Vec<MessageId>],
-    compactions: &HashSet<MessageId>,
-) -> Option<Vec<MessageId>> {
-    let mut seen: HashSet<MessageId> = HashSet::new();
-    let mut whole: Vec<MessageId> = Vec::new();
-    for id in lists.iter().flatten() {
-        if !compactions.contains(id) && seen.insert(*id) {
-            whole.push(*id);
-        }
-    }
-    (lists.len() > 1 && !lists.contains(&whole)).then_some(whole)
 }
 
 impl CodexParser {

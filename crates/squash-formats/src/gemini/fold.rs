@@ -10,8 +10,8 @@ use squash_core::{BranchKind, ConversationId, ImportThread, Message, SourceForma
 use super::convert::{self, Converted};
 use super::META_KEY;
 use crate::anthropic_json::short;
-use crate::fields::source_thread;
 use crate::fields::{parse_time, title_from};
+use crate::fields::{source_thread, whole_history_thread};
 use crate::{ImportedConversation, Parsed};
 
 /// A message record and the lines it was written on as a record of its own (the latest
@@ -247,21 +247,21 @@ impl Log {
         states.push((links(&self.order), None));
         let mut threads = chain(&states, &messages, self.now);
         let current = threads.last().map(|t| t.id);
-        if let (Some(current), Some(ids)) = (current, self.whole_history()) {
-            let whole = links(&ids);
-            if !threads.iter().any(|t| t.links == whole) {
-                let created_at = threads[0].created_at;
-                let time = |id: &squash_core::MessageId| {
-                    messages.iter().find(|m| m.id == *id).map(|m| m.created_at)
-                };
-                let updated_at = whole.last().and_then(time).unwrap_or(created_at);
-                threads.push(source_thread(
-                    ThreadId::new(),
-                    Some((current, BranchKind::WholeHistory)),
-                    whole,
-                    created_at,
-                    updated_at,
-                ));
+        if let Some(current) = current {
+            // The states a compression ended, then the current one: a state a rewind ended is
+            // left out, what the rewind kept of it being in the state after it.
+            let lists: Vec<Vec<squash_core::MessageId>> = (self.earlier.iter())
+                .filter(|s| s.ended_by == BranchKind::Compaction)
+                .map(|s| links(&s.ids))
+                .chain([links(&self.order)])
+                .collect();
+            let lists: Vec<&[squash_core::MessageId]> = lists.iter().map(Vec::as_slice).collect();
+            let compressed: Vec<String> = self.compressed.iter().cloned().collect();
+            let written: HashSet<squash_core::MessageId> = links(&compressed).into_iter().collect();
+            if let Some(whole) =
+                whole_history_thread(&threads, current, &lists, &written, &messages)
+            {
+                threads.push(whole);
             }
         }
         let name = self.display_name(&messages);
@@ -297,25 +297,6 @@ impl Log {
         conv.metadata = Some(json!({META_KEY: {"session": self.meta, "extras": self.extras}}));
         self.parsed.conversations.push(conv);
         self.parsed
-    }
-
-    /// After a compression: every message on the way to the current state, each once, without
-    /// what the compressions wrote. A state a rewind ended is skipped: what the rewind kept of
-    /// it is in the state after it.
-    fn whole_history(&self) -> Option<Vec<String>> {
-        let compressed = |s: &&State| s.ended_by == BranchKind::Compaction;
-        if !self.earlier.iter().any(|s| compressed(&s)) {
-            return None;
-        }
-        let mut seen: HashSet<&String> = HashSet::new();
-        let lists = (self.earlier.iter().filter(compressed).map(|s| &s.ids)).chain([&self.order]);
-        Some(
-            lists
-                .flatten()
-                .filter(|id| !self.compressed.contains(*id) && seen.insert(*id))
-                .cloned()
-                .collect(),
-        )
     }
 
     /// The recording's summary when it has one, else its first typed request.
