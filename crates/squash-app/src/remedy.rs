@@ -47,6 +47,11 @@ pub enum Remedy {
     SwitchBack,
     /// Write the new session without starting the agent (it is not installed here).
     WriteOnly,
+    /// Import the session again (the stored conversation deleted first, with what was done to
+    /// it), so that what the import keeps now is kept: its whole history, say.
+    ImportAgain,
+    /// Fit the thread the agent continues from rather than the session's whole history.
+    FitCurrent,
 }
 
 impl Remedy {

@@ -41,6 +41,12 @@ pub fn words(remedy: &Remedy) -> String {
                                `squash thread switch`) first"
             .into(),
         Remedy::WriteOnly => "install it or pass --dry-run".into(),
+        Remedy::ImportAgain => "delete it (`squash conversation delete`, which drops what was \
+                                done to it) and resume the session file again"
+            .into(),
+        Remedy::FitCurrent => "leave out --whole-history to fit the thread the agent goes on \
+                               from"
+            .into(),
     }
 }
 

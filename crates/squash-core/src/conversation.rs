@@ -91,6 +91,16 @@ impl ThreadOrigin {
         }
     }
 
+    /// Whether the thread is where an imported session went on after one of its compactions.
+    pub fn is_compaction(&self) -> bool {
+        matches!(
+            self,
+            ThreadOrigin::SourceBranch {
+                branch: BranchKind::Compaction
+            }
+        )
+    }
+
     /// Whether the thread is an imported session's whole history, its compactions undone.
     pub fn is_whole_history(&self) -> bool {
         matches!(

@@ -47,6 +47,12 @@ pub fn words(remedy: &Remedy) -> String {
                 .into()
         }
         Remedy::WriteOnly => "install the agent where it is to run the command".into(),
+        Remedy::ImportAgain => "delete the conversation (which drops what was done to it) and \
+                                import its session file again"
+            .into(),
+        Remedy::FitCurrent => "send `history: \"current\"` to fit the thread the agent goes on \
+                               from"
+            .into(),
     }
 }
 

@@ -24,6 +24,8 @@
       const budget = $("#resume-budget").value.trim();
       if (budget !== "") out.budget = Number(budget);
       if ($("#resume-best-effort").checked) out.best_effort = true;
+      const whole = $("#resume-whole-history");
+      if (whole && whole.checked) out.history = "whole";
       return out;
     }
 

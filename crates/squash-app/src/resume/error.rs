@@ -1,5 +1,6 @@
 use std::path::PathBuf;
 
+use squash_core::ConversationId;
 use thiserror::Error;
 
 use super::Agent;
@@ -42,6 +43,10 @@ pub enum ResumeError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// The whole history was asked of a conversation that went through compactions but was
+    /// imported before Squash kept a thread of it.
+    #[error("conversation {conversation} went through compactions but holds no thread of its whole history: it was imported before Squash kept one")]
+    NoWholeHistory { conversation: ConversationId },
     #[error(transparent)]
     Import(#[from] ImportError),
     #[error(transparent)]
@@ -64,7 +69,8 @@ impl crate::AppError for ResumeError {
             ResumeError::NotASession { .. }
             | ResumeError::Unreadable { .. }
             | ResumeError::NoWorkingDirectory { .. }
-            | ResumeError::NoAgent => ErrorCode::InvalidInput,
+            | ResumeError::NoAgent
+            | ResumeError::NoWholeHistory { .. } => ErrorCode::InvalidInput,
             ResumeError::AgentMissing { .. } | ResumeError::NoModel { .. } => {
                 ErrorCode::NotConfigured
             }
@@ -95,6 +101,9 @@ impl crate::AppError for ResumeError {
             ResumeError::Service(e) => e.remedies(),
             ResumeError::Provider(e) => e.remedies(),
             ResumeError::AgentMissing { .. } => vec![crate::Remedy::WriteOnly],
+            ResumeError::NoWholeHistory { .. } => {
+                vec![crate::Remedy::ImportAgain, crate::Remedy::FitCurrent]
+            }
             ResumeError::NoModel { .. } => {
                 vec![crate::Remedy::ConfigureModel, crate::Remedy::UseExtract]
             }

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use squash_core::fit::{FitRequest, FitStrategy, DEFAULT_KEEP_LAST};
 use squash_core::ConversationId;
 use squash_llm::{ChatModel, ProviderKind};
@@ -55,7 +57,8 @@ pub struct ResumeFit {
 }
 
 /// What of a session a resume fits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ResumeHistory {
     /// The thread the agent continues from: after a compaction, its summary and what followed.
     #[default]
@@ -64,6 +67,11 @@ pub enum ResumeHistory {
     /// (a session that never compacted has only its current thread).
     Whole,
 }
+
+squash_core::named_enum!(ResumeHistory {
+    Current => "current",
+    Whole => "whole",
+});
 
 impl Default for ResumeFit {
     fn default() -> ResumeFit {

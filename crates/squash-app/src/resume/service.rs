@@ -266,11 +266,16 @@ impl ResumeService {
             return Ok(None);
         }
         let threads = self.service.history(conv).await?;
-        let whole = threads
-            .iter()
-            .find(|e| e.thread.origin.is_whole_history() && !e.is_current);
-        let from = threads.iter().find(|e| e.is_current).map(|e| e.thread.id);
-        let (Some(whole), Some(from)) = (whole, from) else {
+        let whole = threads.iter().find(|e| e.thread.origin.is_whole_history());
+        let compacted = threads.iter().any(|e| e.thread.origin.is_compaction());
+        let whole = match whole {
+            Some(whole) if whole.is_current => return Ok(None),
+            Some(whole) => whole,
+            // A session that never compacted is its current thread, whole.
+            None if !compacted => return Ok(None),
+            None => return Err(ResumeError::NoWholeHistory { conversation: conv }),
+        };
+        let Some(from) = threads.iter().find(|e| e.is_current).map(|e| e.thread.id) else {
             return Ok(None);
         };
         self.service.switch_thread(conv, whole.thread.id).await?;

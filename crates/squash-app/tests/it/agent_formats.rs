@@ -383,6 +383,83 @@ async fn resume_whole_history_story(b: &Backend) {
     assert!(resumed.fit.fitted.message_count > current.message_count);
 }
 
+/// A conversation that went through compactions, stored before Squash kept its whole history
+/// (an export of one without that thread): asked for the whole history, a resume says so and
+/// how to get it, and changes nothing — rather than fitting the current thread as if asked.
+async fn resume_whole_history_of_an_older_import_story(b: &Backend) {
+    use squash_app::resume::{Agent, ResumeError, ResumeFit, ResumeFrom, ResumeHistory};
+    use squash_app::resume::{ResumeRequest, ResumeService};
+
+    let imported = import(b, &data("codex-compacted.jsonl")).await.unwrap();
+    let exported = export(b, &imported, ExportFormat::Json).await;
+    let mut doc: Value = serde_json::from_slice(&exported).unwrap();
+    let threads = doc["threads"].as_array_mut().unwrap();
+    let before = threads.len();
+    threads.retain(|t| t["origin"]["branch"] != "whole_history");
+    assert_eq!(
+        threads.len(),
+        before - 1,
+        "the export held the whole history"
+    );
+    let older = b.fresh().await;
+    let summary = older
+        .service
+        .import_bytes("older.json", serde_json::to_vec(&doc).unwrap(), &options())
+        .await
+        .unwrap();
+    let conv = summary.conversations[0].conversation_id;
+    let current = older.service.current_thread_header(conv).await.unwrap().1;
+
+    let dir = tempfile::tempdir().unwrap();
+    let homes = squash_testkit::fixtures::agent_homes_under(dir.path());
+    let resumer = ResumeService::new(older.service.clone(), homes);
+    let request = |history| ResumeRequest {
+        from: ResumeFrom::Conversation(conv),
+        agent: Some(Agent::Claude),
+        fit: ResumeFit {
+            budget: Some(100_000),
+            history,
+            ..ResumeFit::default()
+        },
+        agent_args: Vec::new(),
+        start_agent: false,
+        recall: None,
+    };
+    let refused = resumer.resume(request(ResumeHistory::Whole)).await;
+    let Err(e @ ResumeError::NoWholeHistory { .. }) = refused else {
+        panic!("{}: {:?}", b.name, refused.map(|r| r.fit.fitted));
+    };
+    assert_eq!(e.code(), squash_app::ErrorCode::InvalidInput);
+    assert_eq!(e.remedies(), [Remedy::ImportAgain, Remedy::FitCurrent]);
+    let after = older.service.current_thread_header(conv).await.unwrap().1;
+    assert_eq!(
+        (after.id, after.revision),
+        (current.id, current.revision),
+        "{}: the refusal changed nothing",
+        b.name
+    );
+    // The thread the agent goes on from is still there to fit.
+    let resumed = resumer
+        .resume(request(ResumeHistory::Current))
+        .await
+        .unwrap();
+    assert!(!resumed.fit.fitted.origin.is_whole_history(), "{}", b.name);
+    older.cleanup().await;
+}
+
+#[tokio::test]
+async fn resume_whole_history_of_an_older_import_on_sqlite() {
+    resume_whole_history_of_an_older_import_story(&squash_testkit::sqlite().await).await;
+}
+
+#[tokio::test]
+async fn resume_whole_history_of_an_older_import_on_postgres() {
+    let Some(backend) = squash_testkit::postgres().await else {
+        return;
+    };
+    resume_whole_history_of_an_older_import_story(&backend).await;
+}
+
 #[tokio::test]
 async fn resume_whole_history_on_sqlite() {
     resume_whole_history_story(&squash_testkit::sqlite().await).await;

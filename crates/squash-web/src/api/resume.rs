@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use squash_app::fit::FitStrategy;
 use squash_app::resume::{
-    Agent, ModelSource, ResumeFit, ResumeFrom, ResumeRequest, ResumeService, Resumed,
+    Agent, ModelSource, ResumeFit, ResumeFrom, ResumeHistory, ResumeRequest, ResumeService, Resumed,
 };
 use squash_core::fit::DEFAULT_KEEP_LAST;
 use squash_core::ConversationId;
@@ -29,6 +29,10 @@ pub struct ResumeBody {
     strategy: Option<FitStrategy>,
     #[serde(default)]
     best_effort: bool,
+    /// What of a session that went through compactions is fitted: the thread the agent goes
+    /// on from (default), or its whole history, the compactions undone.
+    #[serde(default)]
+    history: ResumeHistory,
 }
 
 pub async fn resume(
@@ -56,7 +60,7 @@ pub async fn resume(
             keep_last: body.keep_last.unwrap_or(DEFAULT_KEEP_LAST),
             strategy: body.strategy.unwrap_or_default(),
             best_effort: body.best_effort,
-            ..ResumeFit::default()
+            history: body.history,
         },
         agent_args: Vec::new(),
         // The person starts the agent, in a terminal of their own.

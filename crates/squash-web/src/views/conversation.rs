@@ -56,6 +56,7 @@ pub async fn page(
     let runs = runs_of(service, &view).await?;
     let current = view.thread.id;
     let can_undo = view.thread.original_thread_id.is_some();
+    let has_whole_history = entries.iter().any(|e| e.thread.origin.is_whole_history());
     let can_redo = entries
         .iter()
         .any(|e| e.thread.original_thread_id == Some(current));
@@ -146,7 +147,7 @@ pub async fn page(
                 }
             }
             (fit::dialog(state.model_choice(), &view))
-            (resume::dialog(missing))
+            (resume::dialog(missing, has_whole_history))
             (shortcuts::dialog())
         }
     };

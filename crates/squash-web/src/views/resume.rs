@@ -26,8 +26,9 @@ fn agent_label(agent: Agent) -> &'static str {
     }
 }
 
-/// The dialog: the agent, the budget and strategy of the fit, then what was written.
-pub fn dialog(model_missing: Option<&str>) -> Markup {
+/// The dialog: the agent, the budget and strategy of the fit (and, for a conversation that
+/// went through compactions, whether its whole history is fitted), then what was written.
+pub fn dialog(model_missing: Option<&str>, has_whole_history: bool) -> Markup {
     dialog::with_form(
         "resume",
         "Resume in an agent",
@@ -56,6 +57,11 @@ pub fn dialog(model_missing: Option<&str>) -> Markup {
                 label for="resume-best-effort" { "Best effort" }
                 input #resume-best-effort name="best_effort" type="checkbox"
                     title="Apply the smallest reachable when the budget cannot be met without touching what is kept";
+                @if has_whole_history {
+                    label for="resume-whole-history" { "Whole history" }
+                    input #resume-whole-history name="history" value="whole" type="checkbox"
+                        title="Fit the session's whole history, its compactions undone, rather than the thread the agent goes on from";
+                }
             }
             div.dialog-actions {
                 button #resume-write.primary type="submit" { "Write session" }

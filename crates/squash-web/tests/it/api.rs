@@ -2578,6 +2578,7 @@ async fn resume_refuses_what_it_cannot_do_and_writes_nothing() {
         json!({ "agent": "vim" }),
         json!({ "agent": "claude", "budget": 0 }),
         json!({ "agent": "claude", "surprise": 1 }),
+        json!({ "agent": "claude", "history": "everything" }),
     ] {
         app.post(&base, body.clone())
             .await
@@ -2611,6 +2612,61 @@ async fn resume_refuses_what_it_cannot_do_and_writes_nothing() {
         .filter(|p| !p.ends_with("project"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// `history: "whole"` resumes a compacted session's whole history (the compactions undone),
+/// and the conversation page offers it only where there is one.
+#[tokio::test]
+async fn resume_fits_the_whole_history_when_asked() {
+    let homes = Homes::new();
+    let app = app_with(|state, _| {
+        state
+            .with_default_project(homes.project())
+            .with_agent_homes(homes.agent_homes())
+    });
+    let r = app
+        .upload(
+            "?name=codex-compacted.jsonl",
+            session_file("codex-compacted.jsonl"),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let conv = r.json()["summary"]["conversations"][0]["conversation_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let page = app.get(&format!("/c/{conv}")).await;
+    assert!(
+        page.text.contains("id=\"resume-whole-history\""),
+        "{}",
+        page.text
+    );
+    let current = app.thread_ids(&conv).await;
+    let base = format!("/api/conversations/{conv}/resume");
+    let whole = app
+        .post(
+            &base,
+            json!({ "agent": "claude", "history": "whole", "budget": 1_000_000 }),
+        )
+        .await;
+    assert_eq!(whole.status, StatusCode::OK, "{}", whole.text);
+    let out = whole.json();
+    assert_eq!(
+        out["fit"]["fitted"]["origin"]["branch"], "whole_history",
+        "{out}"
+    );
+    let fitted = app.thread_ids(&conv).await;
+    assert!(
+        fitted.len() > current.len(),
+        "{} against {}",
+        fitted.len(),
+        current.len()
+    );
+
+    // A conversation that never compacted has no such choice.
+    let (plain, _) = app.session(4).await;
+    let page = app.get(&format!("/c/{plain}")).await;
+    assert!(!page.text.contains("resume-whole-history"));
 }
 
 /// A fit as applied costs what its plan said, but for the recall references: the plan prices
