@@ -10,6 +10,7 @@ mod error;
 use squash_core::fit::{plan_summaries, FitPlan, FitRequest, Summarizer};
 use squash_core::{ConversationId, Message, ThreadId};
 use squash_store::{ThreadReader, ThreadRef, ThreadSnapshot};
+use tokio::task::JoinHandle;
 
 pub use apply::{FitOutcome, FitProgress, StepDone};
 pub use error::FitError;
@@ -84,12 +85,21 @@ impl FitService {
         // Each message priced as the store keeps it (the thread's own rule), summarized on
         // every core the machine has.
         let workers = workers();
+        // A chunk is summarized on a blocking thread while the store reads the next: on a
+        // server the read is mostly the server's and the wire's time, which the summaries
+        // would otherwise wait for.
         let mut summarizer = Summarizer::new();
-        while let Some(range) = reader.next_chunk().await.map_err(ServiceError::from)? {
-            let costs = (range.message_tokens.len() == range.messages.len())
-                .then_some(range.message_tokens.as_slice());
-            summarizer.push_chunk(&range.messages, costs, workers);
+        let mut next = reader.next_chunk().await.map_err(ServiceError::from)?;
+        while let Some(range) = next {
             links.extend(range.messages.iter().map(|m| m.id));
+            let summarizing = tokio::task::spawn_blocking(move || {
+                let costs = (range.message_tokens.len() == range.messages.len())
+                    .then_some(range.message_tokens.as_slice());
+                summarizer.push_chunk(&range.messages, costs, workers);
+                summarizer
+            });
+            next = reader.next_chunk().await.map_err(ServiceError::from)?;
+            summarizer = joined(summarizing).await;
         }
         let plan = plan_summaries(&summarizer.finish(), request, workers);
         Ok(PlannedFit {
@@ -97,6 +107,15 @@ impl FitService {
             plan,
             base: ThreadSnapshot { thread, links },
         })
+    }
+}
+
+/// The summarizer back from its blocking thread. It panics only on a bug of the planner's,
+/// which goes on here as it would have without the thread.
+async fn joined(handle: JoinHandle<Summarizer>) -> Summarizer {
+    match handle.await {
+        Ok(summarizer) => summarizer,
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
     }
 }
 
