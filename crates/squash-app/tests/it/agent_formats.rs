@@ -339,12 +339,33 @@ async fn resume_on_postgres() {
     resume_story(&backend).await;
 }
 
+/// A resume of the store's `conv` in Claude Code, fitted to `budget` from `history`, not
+/// started.
+fn to_claude(
+    conv: squash_core::ConversationId,
+    budget: u64,
+    history: squash_app::resume::ResumeHistory,
+) -> squash_app::resume::ResumeRequest {
+    use squash_app::resume::{Agent, ResumeFit, ResumeFrom, ResumeRequest};
+    ResumeRequest {
+        from: ResumeFrom::Conversation(conv),
+        agent: Some(Agent::Claude),
+        fit: ResumeFit {
+            budget: Some(budget),
+            history,
+            ..ResumeFit::default()
+        },
+        agent_args: Vec::new(),
+        start_agent: false,
+        recall: None,
+    }
+}
+
 /// `ResumeHistory::Whole` on a conversation of the store: a refused fit leaves the thread the
 /// agent continues from current (the switch to the whole history is taken back); an accepted
 /// one fits the whole history and says so.
 async fn resume_whole_history_story(b: &Backend) {
-    use squash_app::resume::{Agent, ResumeError, ResumeFit, ResumeFrom, ResumeHistory};
-    use squash_app::resume::{ResumeRequest, ResumeService};
+    use squash_app::resume::{ResumeError, ResumeHistory, ResumeService};
 
     let dir = tempfile::tempdir().unwrap();
     let homes = squash_testkit::fixtures::agent_homes_under(dir.path());
@@ -352,18 +373,7 @@ async fn resume_whole_history_story(b: &Backend) {
     let conv = imported.conversations[0].conversation_id;
     let current = b.service.current_thread_header(conv).await.unwrap().1;
     let resumer = ResumeService::new(b.service.clone(), homes);
-    let request = |budget| ResumeRequest {
-        from: ResumeFrom::Conversation(conv),
-        agent: Some(Agent::Claude),
-        fit: ResumeFit {
-            budget: Some(budget),
-            history: ResumeHistory::Whole,
-            ..ResumeFit::default()
-        },
-        agent_args: Vec::new(),
-        start_agent: false,
-        recall: None,
-    };
+    let request = |budget| to_claude(conv, budget, ResumeHistory::Whole);
     let refused = resumer.resume(request(1)).await;
     assert!(
         matches!(refused, Err(ResumeError::Fit(_))),
@@ -387,8 +397,7 @@ async fn resume_whole_history_story(b: &Backend) {
 /// (an export of one without that thread): asked for the whole history, a resume says so and
 /// how to get it, and changes nothing — rather than fitting the current thread as if asked.
 async fn resume_whole_history_of_an_older_import_story(b: &Backend) {
-    use squash_app::resume::{Agent, ResumeError, ResumeFit, ResumeFrom, ResumeHistory};
-    use squash_app::resume::{ResumeRequest, ResumeService};
+    use squash_app::resume::{ResumeError, ResumeHistory, ResumeService};
 
     let imported = import(b, &data("codex-compacted.jsonl")).await.unwrap();
     let exported = export(b, &imported, ExportFormat::Json).await;
@@ -413,18 +422,7 @@ async fn resume_whole_history_of_an_older_import_story(b: &Backend) {
     let dir = tempfile::tempdir().unwrap();
     let homes = squash_testkit::fixtures::agent_homes_under(dir.path());
     let resumer = ResumeService::new(older.service.clone(), homes);
-    let request = |history| ResumeRequest {
-        from: ResumeFrom::Conversation(conv),
-        agent: Some(Agent::Claude),
-        fit: ResumeFit {
-            budget: Some(100_000),
-            history,
-            ..ResumeFit::default()
-        },
-        agent_args: Vec::new(),
-        start_agent: false,
-        recall: None,
-    };
+    let request = |history| to_claude(conv, 100_000, history);
     let refused = resumer.resume(request(ResumeHistory::Whole)).await;
     let Err(e @ ResumeError::NoWholeHistory { .. }) = refused else {
         panic!("{}: {:?}", b.name, refused.map(|r| r.fit.fitted));
