@@ -1,9 +1,12 @@
-//! Which conversation each line belongs to (the main one, or one per sub-agent run), and the
-//! file-order fallback for lines whose parent is missing (trimmed or hand-made sessions).
+//! Which conversation each line belongs to (the main one, or one per sub-agent run), the
+//! file-order fallback for lines whose parent is missing (trimmed or hand-made sessions), and
+//! file order again for a prompt that late hook lines hung under an old turn.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
+
+use squash_core::Role;
 
 use super::lines::LineRecord;
 use super::tree::Tree;
@@ -155,6 +158,76 @@ pub(super) fn join_orphans(lines: &[LineRecord], tree: &mut Tree, members: &[usi
         }
     }
     orphans
+}
+
+/// Claude Code (seen at 2.1.72, with hooks) writes some hooks' progress lines late — a
+/// background call's `PreToolUse`, a resumed session's `SessionStart` — under the message they
+/// are about, long after the conversation went past it, and the next prompt hangs under the
+/// end of that chain. Read by its links, each such prompt would be a rewind into the middle of
+/// an old turn, and the thread where the person is would skip the turns in between. So a
+/// prompt (a user line that answers no call) under non-message lines whose nearest message is
+/// mid-turn (a user line, or a call) that later messages went past continues from the newest
+/// message written before it. A rewind goes back to where a turn ended (an answer), which
+/// this leaves alone.
+pub(super) fn continue_past_late_hooks(lines: &[LineRecord], tree: &mut Tree, members: &[usize]) {
+    let mut newest: Option<usize> = None;
+    for &i in members {
+        let Some(message) = lines[i].message().filter(|m| m.role != Role::System) else {
+            continue;
+        };
+        let prompt = message.role == Role::User && !lines[i].is_tool_result();
+        if let (true, Some(n)) = (prompt, newest) {
+            if let Some((top, m)) = hung_under(lines, tree, i) {
+                if m != n && mid_turn(&lines[m]) && went_past(lines, tree, m, n) {
+                    tree.set_continued(top, n);
+                }
+            }
+        }
+        newest = Some(i);
+    }
+}
+
+/// When line `i` hangs under lines that are no turn of the conversation (progress, a hook's
+/// system line): the topmost of them, and the message of the conversation it hangs under.
+fn hung_under(lines: &[LineRecord], tree: &Tree, i: usize) -> Option<(usize, usize)> {
+    let mut top = None;
+    let mut at = tree.parent(i, None)?;
+    for _ in 0..=lines.len() {
+        if lines[at].message().is_some_and(|m| m.role != Role::System) {
+            return top.map(|t| (t, at));
+        }
+        top = Some(at);
+        at = tree.parent(at, None)?;
+    }
+    None // a cycle in malformed input
+}
+
+/// Whether the conversation went on from `m` to `n`: `m` is on the way to `n`, or hangs
+/// beside it by calls and results only (parallel calls chain one under the other, each
+/// result under its call, and the turn goes on from one of them).
+fn went_past(lines: &[LineRecord], tree: &Tree, m: usize, n: usize) -> bool {
+    let path: HashSet<usize> = tree.walk(n, None).into_iter().collect();
+    let mut at = m;
+    for _ in 0..=lines.len() {
+        if path.contains(&at) {
+            return true;
+        }
+        let call_or_result = lines[at].is_tool_result()
+            || lines[at]
+                .message()
+                .is_some_and(|x| x.role == Role::Assistant && x.facts.counts[0] > 0);
+        match tree.parent(at, None) {
+            Some(p) if call_or_result => at = p,
+            _ => return false,
+        }
+    }
+    false // a cycle in malformed input
+}
+
+/// A message after which the turn goes on: a user line (a prompt, a result) or a call.
+fn mid_turn(line: &LineRecord) -> bool {
+    line.message()
+        .is_some_and(|m| m.role == Role::User || m.facts.counts[0] > 0)
 }
 
 /// The warnings for what [`join_orphans`] did in the conversation `what`.

@@ -24,7 +24,7 @@ use serde_json::Value;
 
 pub use super::assemble::ParentSession;
 use super::assemble::{assemble, Assembly};
-use super::chain::{groups, join_orphans, orphan_warnings, GroupKey};
+use super::chain::{continue_past_late_hooks, groups, join_orphans, orphan_warnings, GroupKey};
 use super::deferred::LineSource;
 use super::keys::Keys;
 use super::lines::{convert, Body, LineAt, LineRecord};
@@ -177,6 +177,7 @@ impl ClaudeCodeParser {
         let groups = groups(&self.lines, &tree);
         for group in &groups {
             let orphans = join_orphans(&self.lines, &mut tree, &group.members);
+            continue_past_late_hooks(&self.lines, &mut tree, &group.members);
             let what = match &group.key {
                 GroupKey::Main => "the conversation".to_owned(),
                 GroupKey::Agent(agent) => format!("sub-agent run {agent}"),

@@ -238,6 +238,86 @@ fn parallel_calls_hung_under_progress_lines_stay_on_the_thread() {
     assert_eq!(results, 3);
 }
 
+/// Claude Code 2.1.72 with hooks: a call's hook progress written late — after the turn
+/// ended — under the call's line, and the next prompt under the end of that chain (and the
+/// hook's system line). The prompt continues from where the conversation was (the answer),
+/// not from the old call: one thread, not a rewind that skips the turn's end.
+#[test]
+fn a_prompt_under_late_hook_lines_continues_from_the_newest_message() {
+    let text = [
+        line("a", None, "user", json!("look at both"), json!({})),
+        call_line("c1", "a", "t1", Some("msg_r")),
+        call_line("c2", "c1", "t2", Some("msg_r")),
+        result_line("r1", "c1", "t1"),
+        result_line("r2", "c2", "t2"),
+        answer("z", "r1", "Both read.", json!({})),
+        progress_line("h1", "c2"),
+        progress_line("h2", "h1"),
+        json!({"type": "system", "subtype": "stop_hook_summary", "uuid": "s", "parentUuid": "h2",
+               "sessionId": "s1", "timestamp": "2025-09-03T00:47:19.293Z", "isSidechain": false,
+               "content": "hooks ran"})
+        .to_string(),
+        line("b", Some("s"), "user", json!("now commit"), json!({})),
+        answer("y", "b", "Committed.", json!({})),
+    ]
+    .join("\n");
+    let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.threads.len(), 1, "{:?}", conv.threads);
+    // Every message on it, the prompt after the answer.
+    let links = link_positions(conv, 0);
+    assert_eq!(links.len(), conv.messages.len(), "{:?}", conv.messages);
+    let prompt = conv
+        .messages
+        .iter()
+        .position(|m| {
+            m.content
+                == [ContentItem::UserMessage {
+                    text: "now commit".into(),
+                }]
+        })
+        .unwrap();
+    // The first turn's answer comes before it.
+    let answer = conv
+        .messages
+        .iter()
+        .position(|m| matches!(m.content[..], [ContentItem::AssistantMessage { .. }]))
+        .unwrap();
+    let at = |m: usize| links.iter().position(|&l| l == m).unwrap();
+    assert!(at(answer) < at(prompt), "{links:?}");
+}
+
+/// A rewind goes back to where a turn ended (an answer): a prompt under hook lines that hang
+/// from an old answer stays a branch of its own, whatever was written after that answer.
+#[test]
+fn a_prompt_under_hook_lines_from_an_old_answer_stays_a_rewind() {
+    let text = [
+        line("a", None, "user", json!("first"), json!({})),
+        answer("x", "a", "First done.", json!({})),
+        line("b", Some("x"), "user", json!("second"), json!({})),
+        answer("y", "b", "Second done.", json!({})),
+        progress_line("h1", "x"),
+        line(
+            "c",
+            Some("h1"),
+            "user",
+            json!("second, differently"),
+            json!({}),
+        ),
+        answer("z", "c", "Done differently.", json!({})),
+    ]
+    .join("\n");
+    let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
+    let conv = &parsed.conversations[0];
+    assert_eq!(conv.threads.len(), 2, "{:?}", conv.threads);
+    let current = conv
+        .threads
+        .iter()
+        .position(|t| t.id == conv.current_thread_id)
+        .unwrap();
+    assert_eq!(link_positions(conv, current), [0, 1, 4, 5]);
+}
+
 /// A session that ends in a line the agent injected (a stop hook's feedback, `isMeta`) after
 /// parallel calls: the person left off at the message before it, so the thread through it is
 /// current — not the thread ending at the first call's result, the newest leaf that is not

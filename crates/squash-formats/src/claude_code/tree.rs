@@ -17,6 +17,9 @@ pub(super) struct Tree {
     relinked: HashMap<usize, (usize, Option<usize>)>,
     /// The previous line in file order, for a line whose parent is missing.
     fallback: HashMap<usize, usize>,
+    /// The message a line continues from in place of what it hangs under as written (see
+    /// [`super::chain::continue_past_late_hooks`]).
+    continued: HashMap<usize, usize>,
     /// Lines with a uuid (the first of a repeated uuid).
     pub in_tree: Vec<bool>,
 }
@@ -49,6 +52,7 @@ impl Tree {
             written,
             relinked: HashMap::new(),
             fallback: HashMap::new(),
+            continued: HashMap::new(),
             in_tree,
         };
         for (b, line) in lines.iter().enumerate() {
@@ -127,7 +131,10 @@ impl Tree {
         let fallback = || self.fallback.get(&i).copied();
         match self.relinked.get(&i) {
             Some(&(b, p)) if Some(b) != before => p.or_else(fallback),
-            _ => self.written[i].map(|p| p as usize).or_else(fallback),
+            _ => match self.continued.get(&i) {
+                Some(&p) => Some(p),
+                None => self.written[i].map(|p| p as usize).or_else(fallback),
+            },
         }
     }
 
@@ -138,6 +145,10 @@ impl Tree {
 
     pub fn set_fallback(&mut self, i: usize, parent: usize) {
         self.fallback.insert(i, parent);
+    }
+
+    pub fn set_continued(&mut self, i: usize, parent: usize) {
+        self.continued.insert(i, parent);
     }
 
     /// From `from` back to its root, returned root first.
