@@ -190,16 +190,15 @@ pub(super) fn continue_past_late_hooks(lines: &[LineRecord], tree: &mut Tree, me
 /// When line `i` hangs under lines that are no turn of the conversation (progress, a hook's
 /// system line): the topmost of them, and the message of the conversation it hangs under.
 fn hung_under(lines: &[LineRecord], tree: &Tree, i: usize) -> Option<(usize, usize)> {
+    let is_turn = |at: usize| lines[at].message().is_some_and(|m| m.role != Role::System);
     let mut top = None;
-    let mut at = tree.parent(i, None)?;
-    for _ in 0..=lines.len() {
-        if lines[at].message().is_some_and(|m| m.role != Role::System) {
+    for at in tree.ancestors(i).skip(1) {
+        if is_turn(at) {
             return top.map(|t| (t, at));
         }
         top = Some(at);
-        at = tree.parent(at, None)?;
     }
-    None // a cycle in malformed input
+    None
 }
 
 /// Whether the conversation went on from `m` to `n`: `m` is on the way to `n`, or hangs
@@ -207,27 +206,20 @@ fn hung_under(lines: &[LineRecord], tree: &Tree, i: usize) -> Option<(usize, usi
 /// result under its call, and the turn goes on from one of them).
 fn went_past(lines: &[LineRecord], tree: &Tree, m: usize, n: usize) -> bool {
     let path: HashSet<usize> = tree.walk(n, None).into_iter().collect();
-    let mut at = m;
-    for _ in 0..=lines.len() {
+    for at in tree.ancestors(m) {
         if path.contains(&at) {
             return true;
         }
-        let call_or_result = lines[at].is_tool_result()
-            || lines[at]
-                .message()
-                .is_some_and(|x| x.role == Role::Assistant && x.facts.counts[0] > 0);
-        match tree.parent(at, None) {
-            Some(p) if call_or_result => at = p,
-            _ => return false,
+        if !(lines[at].is_tool_result() || lines[at].is_call()) {
+            return false;
         }
     }
-    false // a cycle in malformed input
+    false
 }
 
 /// A message after which the turn goes on: a user line (a prompt, a result) or a call.
 fn mid_turn(line: &LineRecord) -> bool {
-    line.message()
-        .is_some_and(|m| m.role == Role::User || m.facts.counts[0] > 0)
+    line.message().is_some_and(|m| m.role == Role::User) || line.is_call()
 }
 
 /// The warnings for what [`join_orphans`] did in the conversation `what`.

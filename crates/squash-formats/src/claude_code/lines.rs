@@ -247,6 +247,12 @@ impl LineRecord {
             .is_some_and(|m| m.role == Role::User && m.facts.tool_result)
     }
 
+    /// An assistant line that makes tool calls.
+    pub fn is_call(&self) -> bool {
+        self.message()
+            .is_some_and(|m| m.role == Role::Assistant && m.facts.counts[0] > 0)
+    }
+
     pub fn assistant_api_id(&self) -> Option<u64> {
         self.message()
             .filter(|m| m.role == Role::Assistant)

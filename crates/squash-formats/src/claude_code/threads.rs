@@ -105,14 +105,7 @@ fn nearest(
     from: usize,
     wanted: impl Fn(&LineRecord) -> bool,
 ) -> Option<usize> {
-    let mut at = from;
-    for _ in 0..=lines.len() {
-        if wanted(&lines[at]) {
-            return Some(at);
-        }
-        at = tree.parent(at, None)?;
-    }
-    None // a cycle in malformed input
+    tree.ancestors(from).find(|&at| wanted(&lines[at]))
 }
 
 /// Each compaction boundary of the group with the last line of the history it replaced: its

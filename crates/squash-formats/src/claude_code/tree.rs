@@ -151,6 +151,12 @@ impl Tree {
         self.continued.insert(i, parent);
     }
 
+    /// `from`, then its parent, and so on up to its root — or, in malformed input whose links
+    /// make a cycle, as many lines as the file has.
+    pub fn ancestors(&self, from: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(from), |&at| self.parent(at, None)).take(self.written.len() + 1)
+    }
+
     /// From `from` back to its root, returned root first.
     pub fn walk(&self, from: usize, before: Option<usize>) -> Vec<usize> {
         let mut chain = vec![from];
