@@ -53,52 +53,82 @@ pub fn estimate_tokens(text: &str) -> u64 {
     if text.is_ascii() {
         return ascii_tokens(text.as_bytes()).max(text.len() as u64 / 4);
     }
-    // Walked by byte, not by `char`: nearly every byte of what a session holds is ASCII, whose
-    // class is a table look-up, and a fit estimates every output of a session (tens of MB).
-    // Other characters are decoded and classed as `CharClass::of` says, so the count is the
-    // same as a walk by `char` (tested against one).
+    // Walked by byte, not by `char`: nearly every byte of what a session holds is ASCII, also
+    // in a text with other characters (a file read has `12→` on every line), and a fit
+    // estimates every output of a session (tens of MB). Each ASCII stretch is counted as ASCII
+    // text is; only the runs that start on another character are decoded, and classed as
+    // `CharClass::of` says, so the count is the same as a walk by `char` (tested against one).
     let bytes = text.as_bytes();
     let mut tokens: u64 = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let (class, width) = class_at(text, i);
-        let mut has_newline = bytes[i] == b'\n';
-        i += width;
-        let mut len: u64 = 1;
-        // CJK and symbols are priced per character, so they never form runs.
-        if matches!(
-            class,
-            CharClass::Letter | CharClass::Digit | CharClass::Punct
-        ) {
-            // Classes of ASCII alone: their runs are counted in bytes.
-            let run = bytes[i..]
+        let stretch = bytes[i..]
+            .iter()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(bytes.len() - i);
+        let end = i + stretch;
+        // Spaces that end a stretch may go on in a non-ASCII space: they start the run below.
+        let open = if end < bytes.len() {
+            bytes[i..end]
                 .iter()
-                .position(|&b| !b.is_ascii() || ASCII_CLASSES[usize::from(b)] != class)
-                .unwrap_or(bytes.len() - i);
-            len += run as u64;
-            i += run;
-        } else if class.forms_runs() {
-            while i < bytes.len() {
-                let (next, width) = class_at(text, i);
-                if next != class {
-                    break;
-                }
-                has_newline |= bytes[i] == b'\n';
-                len += 1;
-                i += width;
-            }
-        }
-        tokens += match class {
-            CharClass::Letter => 1 + (len - 1) / 6,
-            CharClass::Digit => len.div_ceil(3),
-            CharClass::Punct => len.div_ceil(3),
-            CharClass::Space => u64::from(has_newline || len > 1),
-            CharClass::OtherLetter => len.div_ceil(2),
-            CharClass::Cjk | CharClass::Symbol => 1,
-            CharClass::Pictograph => 2,
+                .rev()
+                .take_while(|&&b| ASCII_CLASSES[usize::from(b)] == CharClass::Space)
+                .count()
+        } else {
+            0
         };
+        tokens += ascii_tokens(&bytes[i..end - open]);
+        i = end - open;
+        if i < bytes.len() {
+            let (run, next) = run_at(text, i);
+            tokens += run;
+            i = next;
+        }
     }
     tokens.max(text.len() as u64 / 4)
+}
+
+/// The tokens of the run of one class that starts at byte `i` of `text` (a character
+/// boundary), and where the next run starts.
+fn run_at(text: &str, mut i: usize) -> (u64, usize) {
+    let bytes = text.as_bytes();
+    let (class, width) = class_at(text, i);
+    let mut has_newline = bytes[i] == b'\n';
+    i += width;
+    let mut len: u64 = 1;
+    // CJK and symbols are priced per character, so they never form runs.
+    if matches!(
+        class,
+        CharClass::Letter | CharClass::Digit | CharClass::Punct
+    ) {
+        // Classes of ASCII alone: their runs are counted in bytes.
+        let run = bytes[i..]
+            .iter()
+            .position(|&b| !b.is_ascii() || ASCII_CLASSES[usize::from(b)] != class)
+            .unwrap_or(bytes.len() - i);
+        len += run as u64;
+        i += run;
+    } else if class.forms_runs() {
+        while i < bytes.len() {
+            let (next, width) = class_at(text, i);
+            if next != class {
+                break;
+            }
+            has_newline |= bytes[i] == b'\n';
+            len += 1;
+            i += width;
+        }
+    }
+    let tokens = match class {
+        CharClass::Letter => 1 + (len - 1) / 6,
+        CharClass::Digit => len.div_ceil(3),
+        CharClass::Punct => len.div_ceil(3),
+        CharClass::Space => u64::from(has_newline || len > 1),
+        CharClass::OtherLetter => len.div_ceil(2),
+        CharClass::Cjk | CharClass::Symbol => 1,
+        CharClass::Pictograph => 2,
+    };
+    (tokens, i)
 }
 
 /// [`estimate_tokens`] of ASCII text (nearly all a session holds), before its floor: every

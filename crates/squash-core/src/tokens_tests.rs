@@ -348,4 +348,20 @@ proptest::proptest! {
         let mixed = format!("{ascii}{text}{ascii}");
         proptest::prop_assert_eq!(estimate_tokens(&mixed), estimate_by_char(&mixed));
     }
+
+    /// ASCII stretches between other characters, where a run of spaces goes on in a non-ASCII
+    /// space and a run of letters stops at an accented one.
+    #[test]
+    fn ascii_stretches_between_other_characters_count_as_the_char_walk(
+        pieces in proptest::collection::vec(
+            proptest::sample::select(vec![
+                " ", "  ", "\n", "\t", "\r\n", "\u{a0}", "\u{2003}", "\u{85}", "ab", "x",
+                "12", "1234", "();", "-", "→", "é", "привет", "这", "🚀", "©", "",
+            ]),
+            0..24,
+        ),
+    ) {
+        let text = pieces.concat();
+        proptest::prop_assert_eq!(estimate_tokens(&text), estimate_by_char(&text), "{:?}", text);
+    }
 }
