@@ -32,6 +32,7 @@ pub mod fit;
 pub mod ids;
 pub mod import;
 pub mod ledger;
+mod lines;
 pub mod message;
 mod names;
 pub mod note;

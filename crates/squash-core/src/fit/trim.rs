@@ -9,7 +9,8 @@
 
 use serde_json::Value;
 
-use crate::ledger::{exit_code, is_error_line, may_have_errors};
+use crate::ledger::{error_lines_of, exit_code, may_have_errors};
+use crate::lines::Lines;
 use crate::message::{output_text, ContentItem, Message, Role, StructuredText, ToolResultData};
 use crate::recall::Mark;
 use crate::text::{patterns, shorten};
@@ -43,10 +44,11 @@ patterns! {
     // Word boundaries ASCII, as everywhere in the crate (see `text::regex`).
     SUMMARY = r"(?i)(?:exit(?:ed)? (?:with )?(?:code|status)|test result:|(?-u:\b)\d+ (?:passed|failed|failing|passing|errors?|tests?|failures?|warnings?|skipped)(?-u:\b)|(?:build|compilation) (?:succeeded|failed|finished)|(?-u:\b)Finished(?-u:\b)|(?-u:\b)Done(?-u:\b))";
     PATH = r"(?:[\w.-]+/)+[\w.-]+\.\w{1,6}(?-u:\b)|(?-u:\b)[\w-]+\.(?:rs|py|ts|tsx|js|jsx|ex|exs|go|rb|java|kt|c|h|cpp|md|json|toml|ya?ml|sql|sh)(?-u:\b)";
-    NUMBER = r"(?:^|[^\w.])\d{2,}(?:[.,]\d+)*";
+    // `^` is each line's start also when the pattern reads a whole output (`crate::lines`).
+    NUMBER = r"(?m)(?:^|[^\w.])\d{2,}(?:[.,]\d+)*";
     /// A line that declares a named type or function, at the top level or one level in (a
     /// method): `export interface EntireCommandContext {`, `pub fn parse(`, `    def run(`.
-    DECLARATION = r"^(?: {0,4}|\t)(?:export\s+)?(?:default\s+)?(?:pub(?:\([\w:]+\))?\s+)?(?:async\s+)?(?:function|class|interface|type|enum|struct|trait|impl|fn|def|defp|defmodule|func|module)\s+[A-Za-z_$]";
+    DECLARATION = r"(?m)^(?: {0,4}|\t)(?:export\s+)?(?:default\s+)?(?:pub(?:\([\w:]+\))?\s+)?(?:async\s+)?(?:function|class|interface|type|enum|struct|trait|impl|fn|def|defp|defmodule|func|module)\s+[A-Za-z_$]";
 }
 
 /// The trimmed content of `message`, or `None` when nothing in it is worth trimming. `request`
@@ -163,8 +165,9 @@ fn trim_lines(
     if tokens < MIN_TRIMMED_TOKENS {
         return None;
     }
-    let lines: Vec<&str> = text.lines().collect();
-    let keep = chosen_lines(text, &lines, max_lines, source);
+    let cut = Lines::new(text);
+    let lines = cut.as_slice();
+    let keep = chosen_lines(text, &cut, max_lines, source);
     let mut out = String::new();
     let mut previous: Option<usize> = None;
     for &i in &keep {
@@ -215,10 +218,23 @@ fn where_the_rest_is(mark: Option<&Mark>) -> String {
     )
 }
 
+/// The patterns read over a whole output by [`Lines::matching`], each with whether a line is
+/// trimmed before it is read alone.
+#[cfg(test)]
+pub(crate) fn line_patterns() -> Vec<(&'static regex::Regex, bool)> {
+    vec![
+        (&SUMMARY, false),
+        (&PATH, false),
+        (&NUMBER, false),
+        (&DECLARATION, false),
+    ]
+}
+
 /// Which lines to keep, in order: what went wrong and how it ended first, then what a written
 /// file declares, the first and last lines, the lines naming paths, then lines with numbers,
 /// up to the cap.
-fn chosen_lines(text: &str, lines: &[&str], max_lines: usize, source: Source) -> Vec<usize> {
+fn chosen_lines(text: &str, cut: &Lines<'_>, max_lines: usize, source: Source) -> Vec<usize> {
+    let lines = cut.as_slice();
     let cap = (BASE_LINES + lines.len() / LINES_PER_EXTRA).min(max_lines);
     let mut picked = Picked {
         lines,
@@ -227,19 +243,19 @@ fn chosen_lines(text: &str, lines: &[&str], max_lines: usize, source: Source) ->
         cap,
     };
     if may_have_errors(text) {
-        picked.take_where(is_error_line);
+        picked.take_where(error_lines_of(cut));
     }
-    picked.take_where(|l| SUMMARY.is_match(l));
+    picked.take_where(cut.matching(&SUMMARY, |l| SUMMARY.is_match(l)));
     if source == Source::Written {
-        picked.take_where(|l| DECLARATION.is_match(l));
+        picked.take_where(cut.matching(&DECLARATION, |l| DECLARATION.is_match(l)));
     }
     let head_tail =
         (0..HEAD_LINES.min(lines.len())).chain(lines.len().saturating_sub(TAIL_LINES)..lines.len());
     for i in head_tail {
         picked.take(i);
     }
-    picked.take_where(|l| PATH.is_match(l));
-    picked.take_where(|l| NUMBER.is_match(l));
+    picked.take_where(cut.matching(&PATH, |l| PATH.is_match(l)));
+    picked.take_where(cut.matching(&NUMBER, |l| NUMBER.is_match(l)));
     (0..lines.len()).filter(|&i| picked.chosen[i]).collect()
 }
 
@@ -259,16 +275,14 @@ impl Picked<'_> {
         }
     }
 
-    /// Takes the lines `wanted` says, in order, until the cap; a line already chosen, and every
-    /// line once the cap is reached, is not looked at (an output's lines are read by several
-    /// patterns, and a long output reaches the cap early).
-    fn take_where(&mut self, wanted: impl Fn(&str) -> bool) {
-        for i in 0..self.lines.len() {
-            if self.count >= self.cap {
-                return;
-            }
-            if !self.chosen[i] && wanted(self.lines[i]) {
-                self.take(i);
+    /// Takes the lines `wanted` names, in order, until the cap; once the cap is reached no
+    /// further line is looked for (an output's lines are read by several patterns, and a long
+    /// output reaches the cap early).
+    fn take_where(&mut self, mut wanted: impl Iterator<Item = usize>) {
+        while self.count < self.cap {
+            match wanted.next() {
+                Some(i) => self.take(i),
+                None => return,
             }
         }
     }

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use super::anchors::{anchors_of, content_words};
+use crate::lines::Lines;
 use crate::text::{one_line, patterns};
 
 /// Error lines kept per failed run: the first ones name the cause, later ones its echoes.
@@ -41,7 +42,8 @@ patterns! {
     COMPLAINT = r"(?i)(?-u:\b)(?:failed|failure|invalid|cannot|can't|could not|couldn't|unable to|not found|denied|refused|missing|unknown|unrecognized|unexpected|no such|not allowed|forbidden|timed out|aborted|expired|unauthorized|not permitted|not installed)(?-u:\b)";
     /// One count of a tally: "4 passed", "3 failing", "1 test".
     COUNT = concat!("(?i)", tally_count!());
-    SUMMARY_LINE = concat!(r"(?i)^\s*(?:test result:.*|.*", tally_count!(), r".*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$");
+    /// Multi-line, so that it reads a whole output at once as it reads a line (`crate::lines`).
+    SUMMARY_LINE = concat!(r"(?im)^\s*(?:test result:.*|.*", tally_count!(), r".*|(?:build|compilation) (?:succeeded|failed|finished).*|finished in .*)$");
 }
 
 /// What the command printed, without the header a harness writes above it: Codex heads a
@@ -164,10 +166,14 @@ fn last_exit_code(output: &str) -> Option<i64> {
 /// tallies the one that counts most, the last of those: the runner's "47 passing; 3 failing"
 /// over the harness's "3 tests failed." printed after it; a tally of zeros counts least.
 pub(super) fn summary_line(output: &str) -> Option<String> {
-    let lines: Vec<&str> = output.lines().collect();
+    let cut = Lines::new(output);
+    let lines = cut.as_slice();
+    let tally_lines: Vec<usize> = cut
+        .matching(&SUMMARY_LINE, |l| SUMMARY_LINE.is_match(l))
+        .collect();
     let mut best: Option<((bool, usize), Vec<&str>)> = None;
     let mut end = lines.len();
-    while let Some(last) = lines[..end].iter().rposition(|l| SUMMARY_LINE.is_match(l)) {
+    while let Some(&last) = tally_lines.iter().rev().find(|&&i| i < end) {
         let mut tally = vec![lines[last]];
         let mut first = last;
         for (at, line) in lines[..last].iter().enumerate().rev() {
@@ -290,6 +296,18 @@ fn first_lines(output: &str, max: usize, says_wrong: impl Fn(&str) -> bool) -> V
 /// Whether any line of `text` may read as an error: one pass that most outputs end at.
 pub(crate) fn may_have_errors(text: &str) -> bool {
     ERROR_LINE.is_match(text)
+}
+
+/// The patterns read over a whole output by [`Lines::matching`], each with whether a line is
+/// trimmed before it is read alone.
+#[cfg(test)]
+pub(crate) fn line_patterns() -> Vec<(&'static regex::Regex, bool)> {
+    vec![(&ERROR_LINE, true), (&SUMMARY_LINE, false)]
+}
+
+/// The lines of `cut` that read as errors ([`is_error_line`]), in order.
+pub(crate) fn error_lines_of<'s>(cut: &'s Lines<'_>) -> impl Iterator<Item = usize> + 's {
+    cut.matching(&ERROR_LINE, is_error_line)
 }
 
 /// Whether `line` reads as an error (benign mentions such as "0 failed" aside).
