@@ -119,16 +119,7 @@ fn run_at(text: &str, mut i: usize) -> (u64, usize) {
             i += width;
         }
     }
-    let tokens = match class {
-        CharClass::Letter => 1 + (len - 1) / 6,
-        CharClass::Digit => len.div_ceil(3),
-        CharClass::Punct => len.div_ceil(3),
-        CharClass::Space => u64::from(has_newline || len > 1),
-        CharClass::OtherLetter => len.div_ceil(2),
-        CharClass::Cjk | CharClass::Symbol => 1,
-        CharClass::Pictograph => 2,
-    };
-    (tokens, i)
+    (class.run_tokens(len, has_newline), i)
 }
 
 /// [`estimate_tokens`] of ASCII text (nearly all a session holds), before its floor: every
@@ -145,13 +136,8 @@ fn ascii_tokens(bytes: &[u8]) -> u64 {
             i += 1;
         }
         let len = (i - start) as u64;
-        tokens += match class {
-            CharClass::Letter => 1 + (len - 1) / 6,
-            // A run of one costs only as a line break.
-            CharClass::Space => u64::from(len > 1 || bytes[start] == b'\n'),
-            // Digits and punctuation: ASCII has no other classes.
-            _ => len.div_ceil(3),
-        };
+        // A run of more than one space costs as one with a line break does.
+        tokens += class.run_tokens(len, bytes[start] == b'\n');
     }
     tokens
 }
@@ -319,6 +305,19 @@ impl CharClass {
             CharClass::Pictograph
         } else {
             CharClass::Symbol
+        }
+    }
+
+    /// The tokens of a run of `len` characters of this class (`has_newline`: a line break
+    /// among them).
+    fn run_tokens(self, len: u64, has_newline: bool) -> u64 {
+        match self {
+            CharClass::Letter => 1 + (len - 1) / 6,
+            CharClass::Digit | CharClass::Punct => len.div_ceil(3),
+            CharClass::Space => u64::from(has_newline || len > 1),
+            CharClass::OtherLetter => len.div_ceil(2),
+            CharClass::Cjk | CharClass::Symbol => 1,
+            CharClass::Pictograph => 2,
         }
     }
 

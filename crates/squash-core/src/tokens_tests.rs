@@ -299,15 +299,8 @@ fn estimate_by_char(text: &str) -> u64 {
                 chars.next();
             }
         }
-        tokens += match class {
-            CharClass::Letter => 1 + (len - 1) / 6,
-            CharClass::Digit => len.div_ceil(3),
-            CharClass::Punct => len.div_ceil(3),
-            CharClass::Space => u64::from(has_newline || len > 1),
-            CharClass::OtherLetter => len.div_ceil(2),
-            CharClass::Cjk | CharClass::Symbol => 1,
-            CharClass::Pictograph => 2,
-        };
+        // The walk is what is tested: a run's price is the product's.
+        tokens += class.run_tokens(len, has_newline);
     }
     tokens.max(text.len() as u64 / 4)
 }
