@@ -31,6 +31,11 @@ impl<'a> Lines<'a> {
         &self.lines
     }
 
+    /// The lines `pattern` matches on their own, in order ([`Lines::matching`]).
+    pub(crate) fn matched_by<'s>(&'s self, pattern: &'s Regex) -> impl Iterator<Item = usize> + 's {
+        self.matching(pattern, |l| pattern.is_match(l))
+    }
+
     /// The lines on which `pattern` matches, in order, each once, where `on_its_own` says
     /// whether a line matches when read alone (the pattern on the line, or on the line
     /// trimmed, with what else the line must say).

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::ledger::{error_lines_of, exit_code, may_have_errors};
+use crate::ledger::{error_lines_of, exit_code};
 use crate::lines::Lines;
 use crate::message::{output_text, ContentItem, Message, Role, StructuredText, ToolResultData};
 use crate::recall::Mark;
@@ -167,7 +167,7 @@ fn trim_lines(
     }
     let cut = Lines::new(text);
     let lines = cut.as_slice();
-    let keep = chosen_lines(text, &cut, max_lines, source);
+    let keep = chosen_lines(&cut, max_lines, source);
     let mut out = String::new();
     let mut previous: Option<usize> = None;
     for &i in &keep {
@@ -233,7 +233,7 @@ pub(crate) fn line_patterns() -> Vec<(&'static regex::Regex, bool)> {
 /// Which lines to keep, in order: what went wrong and how it ended first, then what a written
 /// file declares, the first and last lines, the lines naming paths, then lines with numbers,
 /// up to the cap.
-fn chosen_lines(text: &str, cut: &Lines<'_>, max_lines: usize, source: Source) -> Vec<usize> {
+fn chosen_lines(cut: &Lines<'_>, max_lines: usize, source: Source) -> Vec<usize> {
     let lines = cut.as_slice();
     let cap = (BASE_LINES + lines.len() / LINES_PER_EXTRA).min(max_lines);
     let mut picked = Picked {
@@ -242,20 +242,18 @@ fn chosen_lines(text: &str, cut: &Lines<'_>, max_lines: usize, source: Source) -
         count: 0,
         cap,
     };
-    if may_have_errors(text) {
-        picked.take_where(error_lines_of(cut));
-    }
-    picked.take_where(cut.matching(&SUMMARY, |l| SUMMARY.is_match(l)));
+    picked.take_where(error_lines_of(cut));
+    picked.take_where(cut.matched_by(&SUMMARY));
     if source == Source::Written {
-        picked.take_where(cut.matching(&DECLARATION, |l| DECLARATION.is_match(l)));
+        picked.take_where(cut.matched_by(&DECLARATION));
     }
     let head_tail =
         (0..HEAD_LINES.min(lines.len())).chain(lines.len().saturating_sub(TAIL_LINES)..lines.len());
     for i in head_tail {
         picked.take(i);
     }
-    picked.take_where(cut.matching(&PATH, |l| PATH.is_match(l)));
-    picked.take_where(cut.matching(&NUMBER, |l| NUMBER.is_match(l)));
+    picked.take_where(cut.matched_by(&PATH));
+    picked.take_where(cut.matched_by(&NUMBER));
     (0..lines.len()).filter(|&i| picked.chosen[i]).collect()
 }
 

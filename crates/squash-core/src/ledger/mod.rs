@@ -43,10 +43,10 @@ pub(crate) use errors::FIXED_BY;
 pub use extract::sections_text;
 pub use fact::{Fact, FactKind, Ledger};
 pub use observe::{observe_thread, Observation, Observer};
+pub(crate) use output::error_lines_of;
 pub use output::exit_code;
 #[cfg(test)]
 pub(crate) use output::line_patterns;
-pub(crate) use output::{error_lines_of, may_have_errors};
 pub use prose::{is_harness_note, typed_text};
 pub use runs::{run_ends, Ended, RunEnd};
 

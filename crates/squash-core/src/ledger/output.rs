@@ -168,9 +168,7 @@ fn last_exit_code(output: &str) -> Option<i64> {
 pub(super) fn summary_line(output: &str) -> Option<String> {
     let cut = Lines::new(output);
     let lines = cut.as_slice();
-    let tally_lines: Vec<usize> = cut
-        .matching(&SUMMARY_LINE, |l| SUMMARY_LINE.is_match(l))
-        .collect();
+    let tally_lines: Vec<usize> = cut.matched_by(&SUMMARY_LINE).collect();
     let mut best: Option<((bool, usize), Vec<&str>)> = None;
     let mut end = lines.len();
     while let Some(&last) = tally_lines.iter().rev().find(|&&i| i < end) {
@@ -291,11 +289,6 @@ fn first_lines(output: &str, max: usize, says_wrong: impl Fn(&str) -> bool) -> V
         }
     }
     lines
-}
-
-/// Whether any line of `text` may read as an error: one pass that most outputs end at.
-pub(crate) fn may_have_errors(text: &str) -> bool {
-    ERROR_LINE.is_match(text)
 }
 
 /// The patterns read over a whole output by [`Lines::matching`], each with whether a line is

@@ -68,6 +68,18 @@ fn result_line(uuid: &str, parent: &str, id: &str) -> String {
 }
 
 /// A progress line (no message) under `parent`.
+/// A prompt `a` and two calls made at once, as Claude Code writes them: the second call under
+/// the first (`c1`, `c2`, one API response), each result under its call (`r1`, `r2`).
+fn two_calls_at_once(prompt: &str) -> Vec<String> {
+    vec![
+        line("a", None, "user", json!(prompt), json!({})),
+        call_line("c1", "a", "t1", Some("msg_r")),
+        call_line("c2", "c1", "t2", Some("msg_r")),
+        result_line("r1", "c1", "t1"),
+        result_line("r2", "c2", "t2"),
+    ]
+}
+
 fn progress_line(uuid: &str, parent: &str) -> String {
     json!({"type": "progress", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
            "timestamp": "2025-09-03T00:47:19.293Z", "isSidechain": false,
@@ -244,12 +256,8 @@ fn parallel_calls_hung_under_progress_lines_stay_on_the_thread() {
 /// not from the old call: one thread, not a rewind that skips the turn's end.
 #[test]
 fn a_prompt_under_late_hook_lines_continues_from_the_newest_message() {
-    let text = [
-        line("a", None, "user", json!("look at both"), json!({})),
-        call_line("c1", "a", "t1", Some("msg_r")),
-        call_line("c2", "c1", "t2", Some("msg_r")),
-        result_line("r1", "c1", "t1"),
-        result_line("r2", "c2", "t2"),
+    let mut lines = two_calls_at_once("look at both");
+    lines.extend([
         answer("z", "r1", "Both read.", json!({})),
         progress_line("h1", "c2"),
         progress_line("h2", "h1"),
@@ -259,8 +267,8 @@ fn a_prompt_under_late_hook_lines_continues_from_the_newest_message() {
         .to_string(),
         line("b", Some("s"), "user", json!("now commit"), json!({})),
         answer("y", "b", "Committed.", json!({})),
-    ]
-    .join("\n");
+    ]);
+    let text = lines.join("\n");
     let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
     let conv = &parsed.conversations[0];
     assert_eq!(conv.threads.len(), 1, "{:?}", conv.threads);
@@ -324,12 +332,8 @@ fn a_prompt_under_hook_lines_from_an_old_answer_stays_a_rewind() {
 /// injected.
 #[test]
 fn an_injected_last_line_leaves_the_thread_it_follows_current() {
-    let text = [
-        line("a", None, "user", json!("find both"), json!({})),
-        call_line("c1", "a", "t1", Some("msg_r")),
-        call_line("c2", "c1", "t2", Some("msg_r")),
-        result_line("r1", "c1", "t1"),
-        result_line("r2", "c2", "t2"),
+    let mut lines = two_calls_at_once("find both");
+    lines.extend([
         answer("z", "r2", "Both found.", json!({})),
         line(
             "m",
@@ -338,8 +342,8 @@ fn an_injected_last_line_leaves_the_thread_it_follows_current() {
             json!("Stop hook feedback: run the tests first"),
             json!({"isMeta": true}),
         ),
-    ]
-    .join("\n");
+    ]);
+    let text = lines.join("\n");
     let parsed = ClaudeCodeParser::parse_str("s.jsonl", &text, "h");
     let conv = &parsed.conversations[0];
     assert_eq!(conv.threads.len(), 1, "{:?}", conv.threads);
