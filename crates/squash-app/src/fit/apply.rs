@@ -5,9 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
-use squash_core::fit::{
-    fitted_links, settle, trim_message, turns::is_request, FitStep, StepAction,
-};
+use squash_core::fit::{fitted_links, settle, trim_as_planned, FitStep, StepAction};
 use squash_core::parallel::map_indexed;
 use squash_core::recall::{how_tokens, mark_tokens, marked, Mark};
 use squash_core::{
@@ -83,8 +81,9 @@ impl Computed {
     fn marked(&self, mark: Mark) -> Result<(Message, SquashOperation), ServiceError> {
         let mut message = self.message.clone();
         message.content = match &self.trim_of {
-            Some(source) => trim_message(source, is_request(source), Some(mark))
-                .ok_or_else(|| stale_trim(source))?,
+            Some(source) => {
+                trim_as_planned(source, Some(mark)).ok_or_else(|| stale_trim(source))?
+            }
             None => marked(&message.content, message.role, mark),
         };
         let mut operation = self.operation.clone();

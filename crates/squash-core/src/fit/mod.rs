@@ -38,6 +38,8 @@ pub use plan::{FitPlan, Protection};
 pub use reach::{plan_fit, plan_summaries};
 pub use request::{FitRequest, DEFAULT_KEEP_LAST, DEFAULT_KEEP_RECENT_SHARE};
 pub use step::{fitted_links, settle, FitStep};
-pub use summary::{summarize, summarize_thread, MessageKind, MessageSummary, Summarizer};
+pub use summary::{
+    summarize, summarize_thread, trim_as_planned, MessageKind, MessageSummary, Summarizer,
+};
 pub use trim::{trim_message, TRIM_MARKER};
 pub use turns::Keep;

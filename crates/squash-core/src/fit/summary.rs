@@ -169,13 +169,7 @@ impl OwnPart {
 
 fn own_part(message: &Message, cost: u64, observations: &[Observation]) -> OwnPart {
     let kind = kind_of(message);
-    let trimmable = matches!(
-        kind,
-        MessageKind::Request | MessageKind::Agent | MessageKind::Context
-    );
-    let trimmed = trimmable
-        .then(|| trim_message(message, kind == MessageKind::Request, Some(Mark::PRICED)))
-        .flatten();
+    let trimmed = trim_of_kind(message, kind, Some(Mark::PRICED));
     let (trimmed_cost, trim_loses) = match &trimmed {
         Some(content) => {
             let after = content_tokens(message.role, content);
@@ -195,6 +189,28 @@ fn own_part(message: &Message, cost: u64, observations: &[Observation]) -> OwnPa
         trim_loses,
         lead: lead_of(message),
     }
+}
+
+/// The trimmed content of `message` as a plan prices it, or `None` when nothing in it is worth
+/// trimming: a person's request loses only its pastes, what the harness wrote as the user's is
+/// trimmed like the agent's work, a result or an instruction is kept. A fit's apply trims
+/// through this too, so that it lands where its plan said.
+pub fn trim_as_planned(message: &Message, mark: Option<Mark>) -> Option<Vec<ContentItem>> {
+    trim_of_kind(message, kind_of(message), mark)
+}
+
+fn trim_of_kind(
+    message: &Message,
+    kind: MessageKind,
+    mark: Option<Mark>,
+) -> Option<Vec<ContentItem>> {
+    let trimmable = matches!(
+        kind,
+        MessageKind::Request | MessageKind::Agent | MessageKind::Context
+    );
+    trimmable
+        .then(|| trim_message(message, kind == MessageKind::Request, mark))
+        .flatten()
 }
 
 /// The summaries of a whole thread.

@@ -340,15 +340,27 @@ fn trim_paste(item: &ContentItem, mark: Option<&Mark>) -> Option<ContentItem> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<String> = Vec::new();
     let mut changed = false;
+    // How to use references is said by the first trimmed paste alone, as a plan prices it.
+    let mut mark = mark.copied();
     let mut i = 0;
     while i < lines.len() {
         let block = paste_at(&lines, i);
         if block.len() >= PASTE_MIN_LINES {
             let pasted = lines[block.clone()].join("\n");
-            match trim_lines(&pasted, false, mark, PASTE_MAX_LINES, Source::Printed) {
+            let trimmed = trim_lines(
+                &pasted,
+                false,
+                mark.as_ref(),
+                PASTE_MAX_LINES,
+                Source::Printed,
+            );
+            match trimmed {
                 Some(t) => {
                     out.push(t);
                     changed = true;
+                    if let Some(m) = mark.as_mut() {
+                        m.first = false;
+                    }
                 }
                 None => out.push(pasted),
             }

@@ -2,6 +2,8 @@ use super::*;
 use crate::ids::ConversationId;
 use serde_json::json;
 
+use crate::tokens::content_tokens;
+
 fn build_log() -> String {
     let mut log: Vec<String> = (0..200)
         .map(|i| format!("   Compiling crate-{i} v0.1.{i}"))
@@ -157,4 +159,37 @@ fn a_written_file_keeps_what_it_declares() {
     // What a tool printed is trimmed as before: its first lines, not its declarations.
     let printed = trim_text(&file, false, None).expect("trimmed");
     assert!(!printed.contains("command11"), "{printed}");
+}
+
+#[test]
+fn a_request_of_several_pastes_says_how_to_use_references_once() {
+    let conv = ConversationId::new();
+    let typed = format!(
+        "Both builds fail:\n\n```\n{}\n```\n\nand on the other machine:\n\n```\n{}\n```\nWhy?",
+        build_log(),
+        build_log()
+    );
+    let request = Message::text(conv, Role::User, &typed).expect("valid");
+    let recall = crate::ids::RecallRef::new(1).expect("a reference");
+    let first = Mark {
+        recall,
+        first: true,
+    };
+    let ContentItem::UserMessage { text } = &trim_message(&request, true, Some(first)).unwrap()[0]
+    else {
+        panic!()
+    };
+    assert_eq!(text.matches(TRIM_MARKER).count(), 2, "{text}");
+    assert_eq!(text.matches(crate::recall::HOW).count(), 1, "{text}");
+    // What the plan priced with a plain mark, and the how said once.
+    let priced = trim_message(&request, true, Some(Mark::PRICED)).unwrap();
+    let applied = content_tokens(
+        Role::User,
+        &[ContentItem::UserMessage { text: text.clone() }],
+    );
+    assert!(
+        applied <= content_tokens(Role::User, &priced) + crate::recall::how_tokens(),
+        "{applied} against {}",
+        content_tokens(Role::User, &priced)
+    );
 }
