@@ -12,6 +12,7 @@ mod export_codex;
 mod faithful;
 mod faithful_providers;
 mod fit;
+mod fit_published;
 mod import_accounting;
 mod import_claude_shapes;
 mod import_codex_chatgpt;
