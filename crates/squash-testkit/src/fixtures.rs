@@ -140,6 +140,21 @@ pub fn session_data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The session file `name` of the test data, imported into `b` by Squash's own importer: its
+/// first conversation.
+pub async fn import_session_data(b: &Backend, name: &str) -> ConversationId {
+    let summary = b
+        .service
+        .import_file(
+            &session_data(name),
+            &squash_app::import::ImportOptions::default(),
+            std::sync::Arc::new(squash_app::import::NoProgress),
+        )
+        .await
+        .expect("import the session");
+    summary.conversations[0].conversation_id
+}
+
 /// A user message saying `text`.
 pub fn user_text(conversation: ConversationId, text: &str) -> Message {
     Message::new(

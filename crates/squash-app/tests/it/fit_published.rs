@@ -3,10 +3,7 @@
 //! prices each trim with a plain reference and the thread's how-to once; the apply writes the
 //! real ones (issue 29: a request of several pastes once said how to use references in each).
 
-use std::sync::Arc;
-
 use squash_app::fit::{message_cost, FitService, FitStrategy};
-use squash_app::import::{ImportOptions, NoProgress};
 use squash_app::SquashEngine;
 use squash_core::fit::FitRequest;
 
@@ -26,13 +23,7 @@ async fn a_fit_of_a_published_session_lands_within_what_its_plan_said() {
     let b = squash_testkit::sqlite().await;
     let fitter = FitService::new(SquashEngine::offline(b.service.clone()));
     for file in SESSIONS {
-        let path = squash_testkit::fixtures::session_data(file);
-        let summary = b
-            .service
-            .import_file(&path, &ImportOptions::default(), Arc::new(NoProgress))
-            .await
-            .unwrap();
-        let conv = summary.conversations[0].conversation_id;
+        let conv = squash_testkit::fixtures::import_session_data(&b, file).await;
         let before = b.service.current_thread(conv).await.unwrap();
         let total: u64 = before.messages.iter().map(message_cost).sum();
         let mut fitted = 0;

@@ -1,22 +1,13 @@
 //! The fact ledger on the public sessions under testdata/sessions, imported by Squash's own
 //! importer: the files, commands, errors and fixes a person reading them would name.
 
-use std::sync::Arc;
-
-use squash_app::import::{ImportOptions, NoProgress};
 use squash_core::ledger::{build_ledger, FactKind, Ledger};
 use squash_core::{ConversationId, Message};
 
 /// The session `file` of the test data, imported into a fresh SQLite store.
 async fn imported(file: &str) -> (squash_testkit::Backend, ConversationId) {
     let b = squash_testkit::sqlite().await;
-    let path = squash_testkit::fixtures::session_data(file);
-    let summary = b
-        .service
-        .import_file(&path, &ImportOptions::default(), Arc::new(NoProgress))
-        .await
-        .unwrap();
-    let conv = summary.conversations[0].conversation_id;
+    let conv = squash_testkit::fixtures::import_session_data(&b, file).await;
     (b, conv)
 }
 
