@@ -81,9 +81,8 @@ impl Computed {
     fn marked(&self, mark: Mark) -> Result<(Message, SquashOperation), ServiceError> {
         let mut message = self.message.clone();
         message.content = match &self.trim_of {
-            Some(source) => {
-                trim_as_planned(source, Some(mark)).ok_or_else(|| stale_trim(source))?
-            }
+            Some(source) => trim_as_planned(source, Some(mark), self.step.trim.as_ref())
+                .ok_or_else(|| stale_trim(source))?,
             None => marked(&message.content, message.role, mark),
         };
         let mut operation = self.operation.clone();

@@ -41,5 +41,5 @@ pub use step::{fitted_links, settle, FitStep};
 pub use summary::{
     summarize, summarize_thread, trim_as_planned, MessageKind, MessageSummary, Summarizer,
 };
-pub use trim::{trim_message, TRIM_MARKER};
+pub use trim::{trim_message, TrimChoices, TRIM_MARKER};
 pub use turns::Keep;

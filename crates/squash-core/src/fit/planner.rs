@@ -555,6 +555,10 @@ impl<'a> Planner<'a> {
         let s = self.s;
         let tokens_before: u64 = positions.clone().map(|i| s[i].cost).sum();
         let sources: Vec<MessageId> = positions.clone().map(|i| s[i].id).collect();
+        let trim = match unit {
+            Unit::Trim(i) => s[i].trim_choices.clone(),
+            _ => None,
+        };
         let (tokens_after, facts, lost, text) = match unit {
             Unit::Trim(i) => {
                 let obs: Vec<&Observation> = s[i].observations.iter().collect();
@@ -582,6 +586,7 @@ impl<'a> Planner<'a> {
             facts_kept: (!estimated).then(|| facts.saturating_sub(lost.len())),
             facts_lost: if estimated { Vec::new() } else { lost },
             text,
+            trim,
         })
     }
 }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::levels::StepAction;
+use super::trim::TrimChoices;
 use crate::ids::MessageId;
 
 /// One change of a plan.
@@ -35,6 +36,9 @@ pub struct FitStep {
     /// The new message's text, for a line or an extract.
     #[serde(skip)]
     pub text: Option<String>,
+    /// For a trim: the lines its plan chose, which its apply writes again with the recall mark.
+    #[serde(skip)]
+    pub trim: Option<TrimChoices>,
 }
 
 impl FitStep {

@@ -11,7 +11,7 @@ use crate::parallel::map_indexed;
 use crate::render::item_text;
 use crate::tokens::content_tokens;
 
-use super::trim::trim_message;
+use super::trim::{trim_message, trim_recording, trim_replaying, TrimChoices};
 use crate::recall::Mark;
 
 /// What a message is to a fit.
@@ -50,6 +50,8 @@ pub struct MessageSummary {
     pub lead: Option<String>,
     /// Facts the trimmed form no longer states.
     pub trim_loses: Vec<String>,
+    /// The lines its trim keeps, when it trims: what the apply writes the trim from.
+    pub trim_choices: Option<TrimChoices>,
 }
 
 impl MessageSummary {
@@ -147,6 +149,7 @@ struct OwnPart {
     cost: u64,
     trimmed_cost: u64,
     trim_loses: Vec<String>,
+    trim_choices: Option<TrimChoices>,
     lead: Option<String>,
 }
 
@@ -163,30 +166,34 @@ impl OwnPart {
             observations,
             lead: self.lead,
             trim_loses: self.trim_loses,
+            trim_choices: self.trim_choices,
         }
     }
 }
 
 fn own_part(message: &Message, cost: u64, observations: &[Observation]) -> OwnPart {
     let kind = kind_of(message);
-    let trimmed = trim_of_kind(message, kind, Some(Mark::PRICED));
-    let (trimmed_cost, trim_loses) = match &trimmed {
-        Some(content) => {
-            let after = content_tokens(message.role, content);
-            let loses = if after < cost {
-                lost_by_trim(content, observations)
+    let trimmed = trimmable(kind)
+        .then(|| trim_recording(message, kind == MessageKind::Request, Some(Mark::PRICED)))
+        .flatten();
+    let (trimmed_cost, trim_loses, trim_choices) = match trimmed {
+        Some((content, choices)) => {
+            let after = content_tokens(message.role, &content);
+            if after < cost {
+                let loses = lost_by_trim(&content, observations);
+                (after, loses, Some(choices))
             } else {
-                Vec::new()
-            };
-            (after.min(cost), loses)
+                (cost, Vec::new(), None)
+            }
         }
-        None => (cost, Vec::new()),
+        None => (cost, Vec::new(), None),
     };
     OwnPart {
         kind,
         cost,
         trimmed_cost,
         trim_loses,
+        trim_choices,
         lead: lead_of(message),
     }
 }
@@ -194,23 +201,29 @@ fn own_part(message: &Message, cost: u64, observations: &[Observation]) -> OwnPa
 /// The trimmed content of `message` as a plan prices it, or `None` when nothing in it is worth
 /// trimming: a person's request loses only its pastes, what the harness wrote as the user's is
 /// trimmed like the agent's work, a result or an instruction is kept. A fit's apply trims
-/// through this too, so that it lands where its plan said.
-pub fn trim_as_planned(message: &Message, mark: Option<Mark>) -> Option<Vec<ContentItem>> {
-    trim_of_kind(message, kind_of(message), mark)
+/// through this too, so that it lands where its plan said, with the lines the plan chose
+/// (`choices`, its summary's) when it has them.
+pub fn trim_as_planned(
+    message: &Message,
+    mark: Option<Mark>,
+    choices: Option<&TrimChoices>,
+) -> Option<Vec<ContentItem>> {
+    let kind = kind_of(message);
+    if !trimmable(kind) {
+        return None;
+    }
+    let request = kind == MessageKind::Request;
+    match choices {
+        Some(choices) => trim_replaying(message, request, mark, choices),
+        None => trim_message(message, request, mark),
+    }
 }
 
-fn trim_of_kind(
-    message: &Message,
-    kind: MessageKind,
-    mark: Option<Mark>,
-) -> Option<Vec<ContentItem>> {
-    let trimmable = matches!(
+fn trimmable(kind: MessageKind) -> bool {
+    matches!(
         kind,
         MessageKind::Request | MessageKind::Agent | MessageKind::Context
-    );
-    trimmable
-        .then(|| trim_message(message, kind == MessageKind::Request, mark))
-        .flatten()
+    )
 }
 
 /// The summaries of a whole thread.

@@ -58,7 +58,44 @@ patterns! {
 pub fn trim_message(
     message: &Message,
     request: bool,
+    mark: Option<Mark>,
+) -> Option<Vec<ContentItem>> {
+    trim_choosing(message, request, mark, &mut Chooser::default())
+}
+
+/// [`trim_message`], and the lines it chose: what [`trim_replaying`] writes the same trim from
+/// without choosing them again.
+pub(crate) fn trim_recording(
+    message: &Message,
+    request: bool,
+    mark: Option<Mark>,
+) -> Option<(Vec<ContentItem>, TrimChoices)> {
+    let mut chooser = Chooser::default();
+    let content = trim_choosing(message, request, mark, &mut chooser)?;
+    Some((content, TrimChoices(chooser.recorded)))
+}
+
+/// [`trim_message`] with the lines `choices` recorded of the same message: the same content
+/// for any mark, without reading the texts for their lines again (a plan chooses them to price
+/// a trim; the apply writes the trim with its recall mark).
+pub(crate) fn trim_replaying(
+    message: &Message,
+    request: bool,
+    mark: Option<Mark>,
+    choices: &TrimChoices,
+) -> Option<Vec<ContentItem>> {
+    let mut chooser = Chooser {
+        replay: Some(choices.0.iter()),
+        recorded: Vec::new(),
+    };
+    trim_choosing(message, request, mark, &mut chooser)
+}
+
+fn trim_choosing(
+    message: &Message,
+    request: bool,
     mut mark: Option<Mark>,
+    chooser: &mut Chooser<'_>,
 ) -> Option<Vec<ContentItem>> {
     let mut changed = false;
     let content = message
@@ -66,9 +103,9 @@ pub fn trim_message(
         .iter()
         .map(|item| {
             let trimmed = if request {
-                trim_paste(item, mark.as_ref())
+                trim_paste(item, mark.as_ref(), chooser)
             } else {
-                trim_item(item, message.role, mark.as_ref())
+                trim_item(item, message.role, mark.as_ref(), chooser)
             };
             match trimmed {
                 Some(t) => {
@@ -85,7 +122,12 @@ pub fn trim_message(
     changed.then_some(content)
 }
 
-fn trim_item(item: &ContentItem, role: Role, mark: Option<&Mark>) -> Option<ContentItem> {
+fn trim_item(
+    item: &ContentItem,
+    role: Role,
+    mark: Option<&Mark>,
+    chooser: &mut Chooser<'_>,
+) -> Option<ContentItem> {
     match item {
         ContentItem::ToolResult {
             tool_use_id,
@@ -94,7 +136,13 @@ fn trim_item(item: &ContentItem, role: Role, mark: Option<&Mark>) -> Option<Cont
             is_error,
         } => {
             let output = crate::text::without_escapes(output_text(result));
-            let trimmed = trim_text(&output, *is_error, mark)?;
+            let trimmed = trim_lines(
+                &output,
+                *is_error,
+                mark,
+                (MAX_LINES, Source::Printed),
+                chooser,
+            )?;
             let mut kept: Vec<ToolResultData> = vec![ToolResultData::Text { text: trimmed }];
             kept.extend(
                 result
@@ -110,7 +158,7 @@ fn trim_item(item: &ContentItem, role: Role, mark: Option<&Mark>) -> Option<Cont
             })
         }
         ContentItem::ToolCall { id, name, input } => {
-            let input = trim_input(input, mark)?;
+            let input = trim_input(input, mark, chooser)?;
             Some(ContentItem::tool_call(id.clone(), name.clone(), input))
         }
         // A reasoning block is signed: it cannot be shortened, only replaced by text.
@@ -133,7 +181,14 @@ fn trim_item(item: &ContentItem, role: Role, mark: Option<&Mark>) -> Option<Cont
 /// `text` trimmed to the lines that carry facts, or `None` when it is short, trimmed already,
 /// or trimming would save less than half.
 pub fn trim_text(text: &str, is_error: bool, mark: Option<&Mark>) -> Option<String> {
-    trim_lines(text, is_error, mark, MAX_LINES, Source::Printed)
+    let mut chooser = Chooser::default();
+    trim_lines(
+        text,
+        is_error,
+        mark,
+        (MAX_LINES, Source::Printed),
+        &mut chooser,
+    )
 }
 
 /// What a trimmed text is, for which of its lines tell most.
@@ -146,14 +201,66 @@ enum Source {
     Written,
 }
 
-/// [`trim_text`] keeping at most `max_lines` lines.
+/// The lines a trim of one text kept, and what its marker says of the rest: enough to write the
+/// trim again from the text with any mark.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LineChoice {
+    /// The kept lines' indices, in order.
+    keep: Vec<u32>,
+    /// How many lines the text has.
+    lines: u32,
+    /// How the run ended, as the marker says it (`; exit 1`, `; failed`, or nothing).
+    status: String,
+    /// Estimated tokens cut.
+    cut: u64,
+}
+
+/// What a trim of one message chose, text by text in the order it read them (`None`: the text
+/// stays whole).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrimChoices(Vec<Option<LineChoice>>);
+
+/// Chooses each text's lines, or replays the choices recorded of the same message.
+#[derive(Default)]
+struct Chooser<'a> {
+    replay: Option<std::slice::Iter<'a, Option<LineChoice>>>,
+    recorded: Vec<Option<LineChoice>>,
+}
+
+/// [`trim_text`] keeping at most `max_lines` lines of a text of `source`, its lines chosen by
+/// `chooser`.
 fn trim_lines(
     text: &str,
     is_error: bool,
     mark: Option<&Mark>,
+    (max_lines, source): (usize, Source),
+    chooser: &mut Chooser<'_>,
+) -> Option<String> {
+    let replayed = chooser.replay.as_mut().and_then(Iterator::next);
+    let (choice, body) = match replayed {
+        Some(choice) => {
+            let choice = choice.as_ref()?;
+            (choice.clone(), body(&Lines::new(text), &choice.keep))
+        }
+        None => {
+            let chosen = choose(text, is_error, max_lines, source);
+            chooser
+                .recorded
+                .push(chosen.as_ref().map(|(choice, _)| choice.clone()));
+            chosen?
+        }
+    };
+    Some(header(&choice, mark) + &body)
+}
+
+/// The lines of `text` a trim keeps, with the trimmed body; `None` when the text is short,
+/// trimmed already, or trimming would save less than half.
+fn choose(
+    text: &str,
+    is_error: bool,
     max_lines: usize,
     source: Source,
-) -> Option<String> {
+) -> Option<(LineChoice, String)> {
     if text.starts_with(TRIM_MARKER) {
         return None;
     }
@@ -166,11 +273,40 @@ fn trim_lines(
         return None;
     }
     let cut = Lines::new(text);
+    let keep: Vec<u32> = chosen_lines(&cut, max_lines, source)
+        .into_iter()
+        .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+        .collect();
+    let out = body(&cut, &keep);
+    let status = match (exit_code(text), is_error) {
+        (Some(code), _) => format!("; exit {code}"),
+        (None, true) => "; failed".to_owned(),
+        (None, false) => String::new(),
+    };
+    let choice = LineChoice {
+        keep,
+        lines: u32::try_from(cut.as_slice().len()).unwrap_or(u32::MAX),
+        status,
+        cut: tokens.saturating_sub(estimate_tokens(&out)),
+    };
+    // Whether to trim is decided without the mark, so that a plan (made before references are
+    // given) and its application trim the same texts.
+    if estimate_tokens(&(header(&choice, None) + &out)) * 2 > tokens {
+        return None;
+    }
+    Some((choice, out))
+}
+
+/// The kept lines of `cut`, each on a line of its own, with how many lines each gap holds.
+fn body(cut: &Lines<'_>, keep: &[u32]) -> String {
     let lines = cut.as_slice();
-    let keep = chosen_lines(&cut, max_lines, source);
     let mut out = String::new();
     let mut previous: Option<usize> = None;
-    for &i in &keep {
+    for i in keep
+        .iter()
+        .map(|&i| i as usize)
+        .filter(|&i| i < lines.len())
+    {
         let gap = match previous {
             Some(p) => i - p - 1,
             None => i,
@@ -186,28 +322,19 @@ fn trim_lines(
     if tail > 0 {
         out.push_str(&format!("\n[… {} lines …]", format_count(tail as u64)));
     }
-    let status = match (exit_code(text), is_error) {
-        (Some(code), _) => format!("; exit {code}"),
-        (None, true) => "; failed".to_owned(),
-        (None, false) => String::new(),
-    };
-    // Estimated once for both headers.
-    let cut = tokens.saturating_sub(estimate_tokens(&out));
-    let header = |mark: Option<&Mark>| {
-        format!(
-            "{TRIM_MARKER} kept {} of {} lines{status}, ~{} tokens cut; {}]",
-            format_count(keep.len() as u64),
-            format_count(lines.len() as u64),
-            format_count(cut),
-            where_the_rest_is(mark)
-        )
-    };
-    // Whether to trim is decided without the mark, so that a plan (made before references are
-    // given) and its application trim the same texts.
-    if estimate_tokens(&(header(None) + &out)) * 2 > tokens {
-        return None;
-    }
-    Some(header(mark) + &out)
+    out
+}
+
+/// A trim's marker: what it kept and cut, and where the rest is.
+fn header(choice: &LineChoice, mark: Option<&Mark>) -> String {
+    format!(
+        "{TRIM_MARKER} kept {} of {} lines{}, ~{} tokens cut; {}]",
+        format_count(choice.keep.len() as u64),
+        format_count(u64::from(choice.lines)),
+        choice.status,
+        format_count(choice.cut),
+        where_the_rest_is(mark)
+    )
 }
 
 /// How a marker says where the cut text is: its reference, or that the history holds it.
@@ -288,7 +415,7 @@ impl Picked<'_> {
 
 /// A tool input with its long strings trimmed (the content a `Write` writes, an edit's
 /// strings, a script); a command keeps its first line.
-fn trim_input(input: &Value, mark: Option<&Mark>) -> Option<Value> {
+fn trim_input(input: &Value, mark: Option<&Mark>, chooser: &mut Chooser<'_>) -> Option<Value> {
     let Value::Object(map) = input else {
         return None;
     };
@@ -299,7 +426,7 @@ fn trim_input(input: &Value, mark: Option<&Mark>) -> Option<Value> {
         if s.chars().count() < INPUT_MIN_CHARS {
             continue;
         }
-        if let Some(t) = trim_lines(s, false, mark, MAX_LINES, Source::Written) {
+        if let Some(t) = trim_lines(s, false, mark, (MAX_LINES, Source::Written), chooser) {
             out.insert(key.clone(), Value::String(t));
             changed = true;
         }
@@ -330,7 +457,11 @@ fn trim_reasoning(thinking: &str, tokens: u64, mark: Option<&Mark>) -> String {
 }
 
 /// A request's long pastes trimmed; the words around them stay as typed.
-fn trim_paste(item: &ContentItem, mark: Option<&Mark>) -> Option<ContentItem> {
+fn trim_paste(
+    item: &ContentItem,
+    mark: Option<&Mark>,
+    chooser: &mut Chooser<'_>,
+) -> Option<ContentItem> {
     let ContentItem::UserMessage { text } = item else {
         return None;
     };
@@ -351,8 +482,8 @@ fn trim_paste(item: &ContentItem, mark: Option<&Mark>) -> Option<ContentItem> {
                 &pasted,
                 false,
                 mark.as_ref(),
-                PASTE_MAX_LINES,
-                Source::Printed,
+                (PASTE_MAX_LINES, Source::Printed),
+                chooser,
             );
             match trimmed {
                 Some(t) => {

@@ -149,7 +149,7 @@ fn a_written_file_keeps_what_it_declares() {
         file.push_str("}\n\n");
     }
     let input = serde_json::json!({"file_path": "src/EntireCommand.ts", "content": file});
-    let trimmed = trim_input(&input, None).expect("trimmed");
+    let trimmed = trim_input(&input, None, &mut Chooser::default()).expect("trimmed");
     let kept = trimmed["content"].as_str().unwrap_or_default();
     assert!(
         kept.contains("export interface EntireCommandContext {"),
@@ -192,4 +192,87 @@ fn a_request_of_several_pastes_says_how_to_use_references_once() {
         "{applied} against {}",
         content_tokens(Role::User, &priced)
     );
+}
+
+/// A message of `kind` (0: a tool result, 1: a failed one, 2: a `Write` of a file, 3: a request
+/// with pastes) made of `lines`.
+fn shaped(kind: u8, lines: &[String]) -> (Message, bool) {
+    let conv = ConversationId::new();
+    let text = lines.join("\n");
+    match kind {
+        0 | 1 => (
+            Message::new(
+                conv,
+                Role::User,
+                vec![ContentItem::tool_result("toolu_1", "Bash", text, kind == 1)],
+            )
+            .expect("valid"),
+            false,
+        ),
+        2 => (
+            Message::new(
+                conv,
+                Role::Assistant,
+                vec![ContentItem::tool_call(
+                    "toolu_2",
+                    "Write",
+                    json!({"file_path": "src/big.rs", "content": text, "note": text}),
+                )],
+            )
+            .expect("valid"),
+            false,
+        ),
+        _ => {
+            let half = lines.len() / 2;
+            let typed = format!(
+                "Look at this:\n\n{}\n\nand this:\n\n```\n{}\n```\nWhy?",
+                lines[..half].join("\n"),
+                lines[half..].join("\n")
+            );
+            (
+                Message::text(conv, Role::User, &typed).expect("valid"),
+                true,
+            )
+        }
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn a_trim_written_from_its_recorded_choices_is_the_trim(
+        kind in 0u8..4,
+        picks in proptest::collection::vec(0usize..9, 20..400),
+        first in proptest::bool::ANY,
+        recall in 1u32..100_000,
+    ) {
+        let vocabulary = [
+            "   Compiling crate v0.1.0".to_owned(),
+            "error[E0308]: mismatched types".to_owned(),
+            "  --> src/format.rs:42:17".to_owned(),
+            String::new(),
+            "test result: FAILED. 3 passed; 1 failed".to_owned(),
+            "pub fn parse(input: &str) -> Result<Config, Error> {".to_owned(),
+            "all good here, nothing to see".to_owned(),
+            "Process exited with code 101".to_owned(),
+            "x".repeat(300),
+        ];
+        let lines: Vec<String> = picks
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| format!("{} {i}", vocabulary[p]))
+            .collect();
+        let (message, request) = shaped(kind, &lines);
+        let mark = Mark {
+            recall: crate::ids::RecallRef::new(recall).expect("a reference"),
+            first,
+        };
+        let planned = trim_recording(&message, request, Some(Mark::PRICED));
+        match planned {
+            Some((_, choices)) => proptest::prop_assert_eq!(
+                trim_replaying(&message, request, Some(mark), &choices),
+                trim_message(&message, request, Some(mark))
+            ),
+            None => proptest::prop_assert_eq!(trim_message(&message, request, Some(mark)), None),
+        }
+    }
 }
