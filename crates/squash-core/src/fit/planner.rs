@@ -555,22 +555,25 @@ impl<'a> Planner<'a> {
         let s = self.s;
         let tokens_before: u64 = positions.clone().map(|i| s[i].cost).sum();
         let sources: Vec<MessageId> = positions.clone().map(|i| s[i].id).collect();
-        let trim = match unit {
-            Unit::Trim(i) => s[i].trim_choices.clone(),
-            _ => None,
-        };
-        let (tokens_after, facts, lost, text) = match unit {
+        let (tokens_after, facts, lost, text, trim) = match unit {
             Unit::Trim(i) => {
                 let obs: Vec<&Observation> = s[i].observations.iter().collect();
                 let facts = ledger_of(&obs).len();
-                (s[i].trimmed_cost, facts, s[i].trim_loses.clone(), None)
+                let choices = s[i].trim_choices.clone();
+                (
+                    s[i].trimmed_cost,
+                    facts,
+                    s[i].trim_loses.clone(),
+                    None,
+                    choices,
+                )
             }
             rendered => {
                 let r = self.rendered(rendered);
                 let (cost, facts, text) = (r.cost, r.facts, r.text.clone());
                 let form = Self::form(rendered).unwrap_or(Form::Line);
                 let lost = self.renders.lost(s, form, positions.clone());
-                (cost, facts, lost, Some(text))
+                (cost, facts, lost, Some(text), None)
             }
         };
         let estimated = action == StepAction::Ai;

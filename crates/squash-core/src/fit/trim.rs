@@ -60,7 +60,7 @@ pub fn trim_message(
     request: bool,
     mark: Option<Mark>,
 ) -> Option<Vec<ContentItem>> {
-    trim_choosing(message, request, mark, &mut Chooser::default())
+    trim_choosing(message, request, &mut Trimming::marked(mark))
 }
 
 /// [`trim_message`], and the lines it chose: what [`trim_replaying`] writes the same trim from
@@ -70,9 +70,9 @@ pub(crate) fn trim_recording(
     request: bool,
     mark: Option<Mark>,
 ) -> Option<(Vec<ContentItem>, TrimChoices)> {
-    let mut chooser = Chooser::default();
-    let content = trim_choosing(message, request, mark, &mut chooser)?;
-    Some((content, TrimChoices(chooser.recorded)))
+    let mut trimming = Trimming::marked(mark);
+    let content = trim_choosing(message, request, &mut trimming)?;
+    Some((content, TrimChoices(trimming.recorded)))
 }
 
 /// [`trim_message`] with the lines `choices` recorded of the same message: the same content
@@ -84,18 +84,17 @@ pub(crate) fn trim_replaying(
     mark: Option<Mark>,
     choices: &TrimChoices,
 ) -> Option<Vec<ContentItem>> {
-    let mut chooser = Chooser {
+    let mut trimming = Trimming {
         replay: Some(choices.0.iter()),
-        recorded: Vec::new(),
+        ..Trimming::marked(mark)
     };
-    trim_choosing(message, request, mark, &mut chooser)
+    trim_choosing(message, request, &mut trimming)
 }
 
 fn trim_choosing(
     message: &Message,
     request: bool,
-    mut mark: Option<Mark>,
-    chooser: &mut Chooser<'_>,
+    trimming: &mut Trimming<'_>,
 ) -> Option<Vec<ContentItem>> {
     let mut changed = false;
     let content = message
@@ -103,16 +102,13 @@ fn trim_choosing(
         .iter()
         .map(|item| {
             let trimmed = if request {
-                trim_paste(item, mark.as_ref(), chooser)
+                trim_paste(item, trimming)
             } else {
-                trim_item(item, message.role, mark.as_ref(), chooser)
+                trim_item(item, message.role, trimming)
             };
             match trimmed {
                 Some(t) => {
                     changed = true;
-                    if let Some(m) = mark.as_mut() {
-                        m.first = false;
-                    }
                     t
                 }
                 None => item.clone(),
@@ -122,12 +118,7 @@ fn trim_choosing(
     changed.then_some(content)
 }
 
-fn trim_item(
-    item: &ContentItem,
-    role: Role,
-    mark: Option<&Mark>,
-    chooser: &mut Chooser<'_>,
-) -> Option<ContentItem> {
+fn trim_item(item: &ContentItem, role: Role, trimming: &mut Trimming<'_>) -> Option<ContentItem> {
     match item {
         ContentItem::ToolResult {
             tool_use_id,
@@ -136,13 +127,7 @@ fn trim_item(
             is_error,
         } => {
             let output = crate::text::without_escapes(output_text(result));
-            let trimmed = trim_lines(
-                &output,
-                *is_error,
-                mark,
-                (MAX_LINES, Source::Printed),
-                chooser,
-            )?;
+            let trimmed = trim_lines(&output, *is_error, (MAX_LINES, Source::Printed), trimming)?;
             let mut kept: Vec<ToolResultData> = vec![ToolResultData::Text { text: trimmed }];
             kept.extend(
                 result
@@ -158,7 +143,7 @@ fn trim_item(
             })
         }
         ContentItem::ToolCall { id, name, input } => {
-            let input = trim_input(input, mark, chooser)?;
+            let input = trim_input(input, trimming)?;
             Some(ContentItem::tool_call(id.clone(), name.clone(), input))
         }
         // A reasoning block is signed: it cannot be shortened, only replaced by text.
@@ -169,7 +154,11 @@ fn trim_item(
             }
             Some(ContentItem::AssistantMessage {
                 structured: StructuredText {
-                    full_text: trim_reasoning(thinking, tokens, mark),
+                    full_text: trimming.said(trim_reasoning(
+                        thinking,
+                        tokens,
+                        trimming.mark.as_ref(),
+                    )),
                     ..StructuredText::default()
                 },
             })
@@ -181,13 +170,11 @@ fn trim_item(
 /// `text` trimmed to the lines that carry facts, or `None` when it is short, trimmed already,
 /// or trimming would save less than half.
 pub fn trim_text(text: &str, is_error: bool, mark: Option<&Mark>) -> Option<String> {
-    let mut chooser = Chooser::default();
     trim_lines(
         text,
         is_error,
-        mark,
         (MAX_LINES, Source::Printed),
-        &mut chooser,
+        &mut Trimming::marked(mark.copied()),
     )
 }
 
@@ -220,23 +207,43 @@ pub(crate) struct LineChoice {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TrimChoices(Vec<Option<LineChoice>>);
 
-/// Chooses each text's lines, or replays the choices recorded of the same message.
+/// One message's trim in progress: the mark its markers end with, and each text's lines
+/// chosen, or replayed from the choices recorded of the same message.
 #[derive(Default)]
-struct Chooser<'a> {
+struct Trimming<'a> {
+    /// The thread's first mark says how to use references; only the first trimmed text of
+    /// the message says it, as a plan prices it.
+    mark: Option<Mark>,
     replay: Option<std::slice::Iter<'a, Option<LineChoice>>>,
     recorded: Vec<Option<LineChoice>>,
 }
 
-/// [`trim_text`] keeping at most `max_lines` lines of a text of `source`, its lines chosen by
-/// `chooser`.
+impl Trimming<'_> {
+    fn marked(mark: Option<Mark>) -> Self {
+        Trimming {
+            mark,
+            ..Trimming::default()
+        }
+    }
+
+    /// `trimmed`, a text just trimmed with the mark: any text after it says only the reference.
+    fn said(&mut self, trimmed: String) -> String {
+        if let Some(m) = self.mark.as_mut() {
+            m.first = false;
+        }
+        trimmed
+    }
+}
+
+/// [`trim_text`] keeping at most `max_lines` lines of a text of `source`, its lines chosen or
+/// replayed by `trimming`.
 fn trim_lines(
     text: &str,
     is_error: bool,
-    mark: Option<&Mark>,
     (max_lines, source): (usize, Source),
-    chooser: &mut Chooser<'_>,
+    trimming: &mut Trimming<'_>,
 ) -> Option<String> {
-    let replayed = chooser.replay.as_mut().and_then(Iterator::next);
+    let replayed = trimming.replay.as_mut().and_then(Iterator::next);
     let (choice, body) = match replayed {
         Some(choice) => {
             let choice = choice.as_ref()?;
@@ -244,13 +251,14 @@ fn trim_lines(
         }
         None => {
             let chosen = choose(text, is_error, max_lines, source);
-            chooser
+            trimming
                 .recorded
                 .push(chosen.as_ref().map(|(choice, _)| choice.clone()));
             chosen?
         }
     };
-    Some(header(&choice, mark) + &body)
+    let trimmed = header(&choice, trimming.mark.as_ref()) + &body;
+    Some(trimming.said(trimmed))
 }
 
 /// The lines of `text` a trim keeps, with the trimmed body; `None` when the text is short,
@@ -415,7 +423,7 @@ impl Picked<'_> {
 
 /// A tool input with its long strings trimmed (the content a `Write` writes, an edit's
 /// strings, a script); a command keeps its first line.
-fn trim_input(input: &Value, mark: Option<&Mark>, chooser: &mut Chooser<'_>) -> Option<Value> {
+fn trim_input(input: &Value, trimming: &mut Trimming<'_>) -> Option<Value> {
     let Value::Object(map) = input else {
         return None;
     };
@@ -426,7 +434,7 @@ fn trim_input(input: &Value, mark: Option<&Mark>, chooser: &mut Chooser<'_>) -> 
         if s.chars().count() < INPUT_MIN_CHARS {
             continue;
         }
-        if let Some(t) = trim_lines(s, false, mark, (MAX_LINES, Source::Written), chooser) {
+        if let Some(t) = trim_lines(s, false, (MAX_LINES, Source::Written), trimming) {
             out.insert(key.clone(), Value::String(t));
             changed = true;
         }
@@ -457,11 +465,7 @@ fn trim_reasoning(thinking: &str, tokens: u64, mark: Option<&Mark>) -> String {
 }
 
 /// A request's long pastes trimmed; the words around them stay as typed.
-fn trim_paste(
-    item: &ContentItem,
-    mark: Option<&Mark>,
-    chooser: &mut Chooser<'_>,
-) -> Option<ContentItem> {
+fn trim_paste(item: &ContentItem, trimming: &mut Trimming<'_>) -> Option<ContentItem> {
     let ContentItem::UserMessage { text } = item else {
         return None;
     };
@@ -471,27 +475,15 @@ fn trim_paste(
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<String> = Vec::new();
     let mut changed = false;
-    // How to use references is said by the first trimmed paste alone, as a plan prices it.
-    let mut mark = mark.copied();
     let mut i = 0;
     while i < lines.len() {
         let block = paste_at(&lines, i);
         if block.len() >= PASTE_MIN_LINES {
             let pasted = lines[block.clone()].join("\n");
-            let trimmed = trim_lines(
-                &pasted,
-                false,
-                mark.as_ref(),
-                (PASTE_MAX_LINES, Source::Printed),
-                chooser,
-            );
-            match trimmed {
+            match trim_lines(&pasted, false, (PASTE_MAX_LINES, Source::Printed), trimming) {
                 Some(t) => {
                     out.push(t);
                     changed = true;
-                    if let Some(m) = mark.as_mut() {
-                        m.first = false;
-                    }
                 }
                 None => out.push(pasted),
             }

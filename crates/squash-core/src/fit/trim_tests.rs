@@ -149,7 +149,7 @@ fn a_written_file_keeps_what_it_declares() {
         file.push_str("}\n\n");
     }
     let input = serde_json::json!({"file_path": "src/EntireCommand.ts", "content": file});
-    let trimmed = trim_input(&input, None, &mut Chooser::default()).expect("trimmed");
+    let trimmed = trim_input(&input, &mut Trimming::default()).expect("trimmed");
     let kept = trimmed["content"].as_str().unwrap_or_default();
     assert!(
         kept.contains("export interface EntireCommandContext {"),
@@ -275,4 +275,37 @@ proptest::proptest! {
             None => proptest::prop_assert_eq!(trim_message(&message, request, Some(mark)), None),
         }
     }
+}
+
+#[test]
+fn an_edit_of_two_long_strings_says_how_to_use_references_once() {
+    let conv = ConversationId::new();
+    let edit = Message::new(
+        conv,
+        Role::Assistant,
+        vec![ContentItem::tool_call(
+            "toolu_3",
+            "Edit",
+            json!({"file_path": "src/big.rs", "old_string": build_log(), "new_string": build_log()}),
+        )],
+    )
+    .expect("valid");
+    let first = Mark {
+        recall: crate::ids::RecallRef::new(1).expect("a reference"),
+        first: true,
+    };
+    let ContentItem::ToolCall { input, .. } = &trim_message(&edit, false, Some(first)).unwrap()[0]
+    else {
+        panic!()
+    };
+    let said: Vec<&str> = ["old_string", "new_string"]
+        .iter()
+        .filter_map(|k| input[*k].as_str())
+        .collect();
+    assert!(said.iter().all(|s| s.starts_with(TRIM_MARKER)), "{input}");
+    assert_eq!(
+        said.concat().matches(crate::recall::HOW).count(),
+        1,
+        "{input}"
+    );
 }
