@@ -21,6 +21,7 @@ mod import_streamed;
 mod ledger_sessions;
 mod local_squash;
 mod originals;
+mod packed_columns;
 mod pages_stored;
 mod properties;
 mod real_agents;

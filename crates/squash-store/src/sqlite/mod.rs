@@ -14,6 +14,7 @@ mod conversations;
 mod fetch;
 mod import;
 mod links;
+mod packed;
 mod page;
 mod parts;
 mod read;

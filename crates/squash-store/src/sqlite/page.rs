@@ -1,6 +1,8 @@
 //! A page of a thread: its header, one range of links and the thread's token sum, read in one
 //! transaction so that the three agree even while another connection appends.
 
+use std::borrow::Cow;
+
 use rusqlite::types::ValueRef;
 use rusqlite::{params, OptionalExtension, Row, Transaction};
 use squash_core::{KnownPositions, Message, MessageId, ThreadId};
@@ -8,6 +10,7 @@ use squash_core::{KnownPositions, Message, MessageId, ThreadId};
 use super::conn::map_err;
 use super::fetch;
 use super::links::position_in_thread;
+use super::packed::unpack;
 use super::read::{key_of, load_conversation, load_thread, thread_key};
 use super::rows::{self, MESSAGE_COLUMN_COUNT};
 use super::tokens;
@@ -93,7 +96,7 @@ pub(super) fn stored(row: &Row<'_>) -> Result<(StoredMessage, u64)> {
         role: text(row, 4)?,
         content: text(row, 5)?.to_owned(),
         instructions: opt_text(row, 6)?.map(str::to_owned),
-        metadata: opt_text(row, 7)?.map(str::to_owned),
+        metadata: unpack(value(row, 7)?, "metadata")?.map(Cow::into_owned),
         created_at: rows::time(rows::col(row, 8)?)?,
         tokens: rows::col(row, MESSAGE_COLUMN_COUNT)?,
         key: rows::col(row, MESSAGE_COLUMN_COUNT + 1)?,

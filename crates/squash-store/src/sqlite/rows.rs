@@ -5,6 +5,7 @@ use rusqlite::Row;
 use squash_core::{Conversation, Message, Project, Role, SquashOperation, Thread, ThreadOrigin};
 use uuid::Uuid;
 
+use super::packed::unpack;
 use crate::error::StoreError;
 use crate::provenance::{recall_ref, KindColumns};
 use crate::tokens::sum_to_u64;
@@ -95,7 +96,7 @@ pub fn message(row: &Row<'_>) -> Result<Message, StoreError> {
     let role: String = col(row, 4)?;
     let content: String = col(row, 5)?;
     let instructions: Option<String> = col(row, 6)?;
-    let metadata: Option<String> = col(row, 7)?;
+    let metadata = unpack(row.get_ref(7).map_err(super::conn::map_err)?, "metadata")?;
     Ok(Message {
         id: uuid(&col::<Vec<u8>>(row, 0)?)?.into(),
         conversation_id: uuid(&col::<Vec<u8>>(row, 1)?)?.into(),

@@ -2,12 +2,14 @@
 //! candidates from one statement that walks the index newest first, then what the page shows
 //! read for the page alone, one indexed probe per hit.
 
+use rusqlite::types::Value;
 use rusqlite::{params, OptionalExtension, Transaction};
 use squash_core::search::SearchQuery;
 use squash_core::ConversationId;
 
 use super::conn::map_err;
 use super::links::position_in_thread;
+use super::packed::unpack;
 use super::read::conversation_key;
 use super::rows::{opt_uuid, uuid};
 use crate::error::StoreError;
@@ -108,7 +110,7 @@ pub(super) fn search(
         .map_err(map_err)?;
     let mut hits = Vec::with_capacity(page.len());
     for (key, rank) in page {
-        type Row = (Vec<u8>, Vec<u8>, String, i64, String, Option<String>);
+        type Row = (Vec<u8>, Vec<u8>, String, i64, String, Value);
         let (id, conv, name, position, role_name, text): Row = read
             .query_row([key], |r| {
                 Ok((
@@ -127,7 +129,7 @@ pub(super) fn search(
             message_id: uuid(&id)?.into(),
             position: from_one(position)?,
             role: hit_role(&role_name)?,
-            snippet: hit_snippet(text.as_deref(), query),
+            snippet: hit_snippet(unpack((&text).into(), "search_text")?.as_deref(), query),
             rank,
         });
     }
@@ -177,7 +179,7 @@ pub(super) fn search_history(
                 Ok((
                     r.get::<_, Vec<u8>>(0)?,
                     r.get::<_, String>(1)?,
-                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Value>(2)?,
                     r.get::<_, Option<i64>>(3)?,
                     (r.get(4)?, r.get(5)?, r.get(6)?),
                     (r.get(7)?, r.get(8)?, r.get(9)?),
@@ -198,7 +200,7 @@ pub(super) fn search_history(
         hits.push(HistoryHit {
             message_id: uuid(&id)?.into(),
             role: hit_role(&role_name)?,
-            snippet: hit_snippet(text.as_deref(), query),
+            snippet: hit_snippet(unpack((&text).into(), "search_text")?.as_deref(), query),
             rank,
             place,
             result_of: operation(made)?,

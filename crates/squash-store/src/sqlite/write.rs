@@ -7,6 +7,7 @@ use squash_core::{Conversation, ConversationId, Message, ThreadId};
 
 use super::conn::{map_err, taken, touched};
 use super::links::position_in_thread;
+use super::packed::pack;
 use super::read::{current_of, load_conversation, thread_key, Current};
 use super::rows::{self, micros};
 use crate::error::{Entity, StoreError};
@@ -104,10 +105,10 @@ fn insert_one(
             m.role.as_str(),
             row.content,
             row.instructions,
-            row.metadata,
+            row.metadata.as_deref().map(pack),
             micros(m.created_at),
             row.tokens,
-            row.search_text,
+            pack(&row.search_text),
         ])
     })
     .map_err(|e| taken(e, Entity::Message, m.id))?;
