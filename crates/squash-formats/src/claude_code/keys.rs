@@ -81,6 +81,13 @@ impl Keys {
         self.find(held, self.hash(held))
     }
 
+    /// Gives back the room the keys' growth left; for when no more are interned.
+    pub fn shrink_to_fit(&mut self) {
+        self.values.shrink_to_fit();
+        self.is_text.shrink_to_fit();
+        self.texts.shrink_to_fit();
+    }
+
     /// The key of `text`, interning it when it is new.
     pub fn intern(&mut self, text: &str) -> Key {
         let held = Held::of(text);
