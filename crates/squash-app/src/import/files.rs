@@ -13,7 +13,7 @@ use squash_core::SourceFormat;
 use squash_formats::claude_code::ParentSession;
 use squash_formats::{detect, read};
 
-use super::options::{ImportOptions, ImportProgress};
+use super::options::{ImportOptions, ImportProgress, NoProgress};
 use super::refuse::{check_asked, empty_file, file_format, metadata_only, refuse_unread};
 use super::subagents::{first_session_id, is_subagent_file, parent_session, subagent_files};
 use super::summary::{FileFailure, ImportSummary};
@@ -26,6 +26,8 @@ const EXTENSIONS: [&str; 6] = ["jsonl", "json", "traj", "db", "sqlite", "sqlite3
 impl ConversationService {
     /// Imports a file, or every candidate file under a directory (recursively, in name order).
     /// A file that cannot be read or parsed is reported in the summary and the others go on.
+    /// The next file (if not large) is read while one is stored: reading is one core's work,
+    /// and a store leaves the other idle part of the time.
     pub async fn import_path(
         &self,
         path: &Path,
@@ -38,9 +40,24 @@ impl ConversationService {
             vec![path.to_path_buf()]
         };
         let mut summary = ImportSummary::default();
-        for file in files {
+        let mut ahead: Option<ReadAhead> = None;
+        for (i, file) in files.iter().enumerate() {
             let name = file.display().to_string();
-            match self.import_file(&file, options, progress.clone()).await {
+            let read = match ahead.take() {
+                Some(ahead) => ahead.finish(&name, progress.as_ref()).await,
+                None => read_source(file.clone(), name.clone(), options, progress.clone()).await,
+            };
+            ahead = files
+                .get(i + 1)
+                .and_then(|next| ReadAhead::start(next, options));
+            let imported = match read {
+                Ok(read) => {
+                    self.store_source(file, &name, read, options, progress.as_ref())
+                        .await
+                }
+                Err(e) => Err(e),
+            };
+            match imported {
                 Ok(s) => summary.merge(s),
                 Err(e) if path.is_dir() => {
                     summary.files += 1;
@@ -72,38 +89,39 @@ impl ConversationService {
         options: &ImportOptions,
         progress: Arc<dyn ImportProgress>,
     ) -> Result<ImportSummary, ImportError> {
-        let name = name.to_owned();
-        let io = |error| ImportError::Io {
-            path: name.clone(),
-            error,
-        };
-        let bytes = std::fs::metadata(path).map_err(io)?.len();
-        progress.file_started(&name, bytes);
-        let asked = options.format.source();
-        let detected = || detect::inspect_path(path).map_err(io);
-        let Some(format) = file_format(&name, asked, detected)? else {
-            return Ok(empty_file(&name, bytes));
-        };
-        let owned = path.to_path_buf();
-        let source_name = name.clone();
-        let reporter = progress.clone();
-        let parsed = parse_off_runtime(&name, move || {
-            let mut advanced = |bytes| reporter.advanced(bytes);
-            read::read_file_streaming(&owned, &source_name, format, Utc::now(), &mut advanced)
-        })
+        let read = read_source(
+            path.to_path_buf(),
+            name.to_owned(),
+            options,
+            progress.clone(),
+        )
         .await?;
-        let parsed = match asked {
-            Some(expected) => check_asked(&name, expected, parsed, detected)?,
-            None => parsed?,
-        };
-        let Some(parsed) = refuse_unread(&name, format, parsed)? else {
-            return Ok(metadata_only(&name, format, bytes));
+        self.store_source(path, name, read, options, progress.as_ref())
+            .await
+    }
+
+    /// Stores what [`read_source`] made of the file at `path`.
+    async fn store_source(
+        &self,
+        path: &Path,
+        name: &str,
+        read: SourceRead,
+        options: &ImportOptions,
+        progress: &dyn ImportProgress,
+    ) -> Result<ImportSummary, ImportError> {
+        let (format, bytes, parsed) = match read {
+            SourceRead::Nothing(summary) => return Ok(summary),
+            SourceRead::Parsed {
+                format,
+                bytes,
+                parsed,
+            } => (format, bytes, parsed),
         };
         progress.storing(parsed.conversations.len());
         let summary = self
-            .store_read(path, &name, format, bytes, parsed, options)
+            .store_read(path, name, format, bytes, parsed, options)
             .await?;
-        progress.file_finished(&name);
+        progress.file_finished(name);
         Ok(summary)
     }
 
@@ -197,6 +215,99 @@ impl ConversationService {
                 ..ImportSummary::default()
             }),
         }
+    }
+}
+
+/// What reading a file made: its conversations, or a summary that says why there are none
+/// (an empty file, a file of metadata only).
+enum SourceRead {
+    Nothing(ImportSummary),
+    Parsed {
+        format: SourceFormat,
+        bytes: u64,
+        parsed: Parsed,
+    },
+}
+
+/// Reads and parses the file at `path` (named `name`) as `options` ask, refusing what an
+/// import refuses; nothing is stored.
+async fn read_source(
+    path: PathBuf,
+    name: String,
+    options: &ImportOptions,
+    progress: Arc<dyn ImportProgress>,
+) -> Result<SourceRead, ImportError> {
+    let io = |error| ImportError::Io {
+        path: name.clone(),
+        error,
+    };
+    let bytes = std::fs::metadata(&path).map_err(io)?.len();
+    progress.file_started(&name, bytes);
+    let asked = options.format.source();
+    let detected = || detect::inspect_path(&path).map_err(io);
+    let Some(format) = file_format(&name, asked, detected)? else {
+        return Ok(SourceRead::Nothing(empty_file(&name, bytes)));
+    };
+    let owned = path.clone();
+    let source_name = name.clone();
+    let reporter = progress.clone();
+    let parsed = parse_off_runtime(&name, move || {
+        let mut advanced = |bytes| reporter.advanced(bytes);
+        read::read_file_streaming(&owned, &source_name, format, Utc::now(), &mut advanced)
+    })
+    .await?;
+    let parsed = match asked {
+        Some(expected) => check_asked(&name, expected, parsed, detected)?,
+        None => parsed?,
+    };
+    let Some(parsed) = refuse_unread(&name, format, parsed)? else {
+        return Ok(SourceRead::Nothing(metadata_only(&name, format, bytes)));
+    };
+    Ok(SourceRead::Parsed {
+        format,
+        bytes,
+        parsed,
+    })
+}
+
+/// Files up to this size are read ahead of their turn; a larger one's first pass holds more
+/// (a 1 GB session's ~120 MB) than should sit beside the store of the file before it.
+const READ_AHEAD_BYTES: u64 = 64 << 20;
+
+/// The next file of a directory import, being read while the one before it is stored. Its
+/// progress is told when its turn comes, so that a progress bar sees one file at a time.
+struct ReadAhead {
+    bytes: u64,
+    task: tokio::task::JoinHandle<Result<SourceRead, ImportError>>,
+}
+
+impl ReadAhead {
+    fn start(path: &Path, options: &ImportOptions) -> Option<ReadAhead> {
+        let bytes = std::fs::metadata(path).ok()?.len();
+        if bytes > READ_AHEAD_BYTES {
+            return None;
+        }
+        let (path, options) = (path.to_path_buf(), options.clone());
+        let name = path.display().to_string();
+        let task =
+            tokio::spawn(
+                async move { read_source(path, name, &options, Arc::new(NoProgress)).await },
+            );
+        Some(ReadAhead { bytes, task })
+    }
+
+    async fn finish(
+        self,
+        name: &str,
+        progress: &dyn ImportProgress,
+    ) -> Result<SourceRead, ImportError> {
+        progress.file_started(name, self.bytes);
+        let read = self
+            .task
+            .await
+            .map_err(|e| ImportError::invalid(name, format!("the reader stopped: {e}")))?;
+        progress.advanced(self.bytes);
+        read
     }
 }
 

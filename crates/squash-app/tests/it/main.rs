@@ -16,6 +16,7 @@ mod fit_published;
 mod import_accounting;
 mod import_claude_shapes;
 mod import_codex_chatgpt;
+mod import_directory;
 mod import_export;
 mod import_streamed;
 mod ledger_sessions;
