@@ -87,7 +87,11 @@ pub(crate) fn whole_history_thread(
 
 /// An RFC 3339 timestamp at the precision the stores keep (microseconds).
 pub(crate) fn parse_time(value: Option<&Value>) -> Option<DateTime<Utc>> {
-    let text = value?.as_str()?;
+    parse_time_text(value?.as_str()?)
+}
+
+/// [`parse_time`] of a timestamp's text.
+pub(crate) fn parse_time_text(text: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(text)
         .ok()
         .map(|t| t.with_timezone(&Utc).trunc_subsecs(6))

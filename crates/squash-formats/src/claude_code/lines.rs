@@ -11,7 +11,6 @@ use super::keys::{Key, Keys};
 use super::system::{attachment_item, system_item};
 use crate::anthropic_json::{content_to_items, ToolNames};
 use crate::fields::{parse_time, title_from};
-use crate::ContentCounts;
 
 /// Where a line sits in its file, and a checksum of its bytes: what lets a streamed import
 /// read it again and notice that the file changed in between.
@@ -170,61 +169,116 @@ impl Facts {
 
     fn of(items: &[ContentItem], json: &Value) -> Facts {
         let flag = |k: &str| json.get(k).and_then(Value::as_bool) == Some(true);
-        let lead_title = match items.first() {
-            Some(ContentItem::UserMessage { text }) => {
-                title_from(text, 60).map(String::into_boxed_str)
-            }
-            _ => None,
-        };
-        let prompt = items.iter().find_map(|i| match i {
-            ContentItem::UserMessage { text } => Some(text_digest(text)),
-            _ => None,
-        });
-        let tasks = items
-            .iter()
-            .filter_map(|item| match item {
-                ContentItem::ToolCall { id, name, input } if name == "Task" || name == "Agent" => {
-                    let field = |k: &str| input.get(k).and_then(Value::as_str).unwrap_or("");
-                    Some((
-                        id.clone(),
-                        field("prompt").to_owned(),
-                        field("description").to_owned(),
-                    ))
+        Facts::from_items(
+            items.iter().map(ItemFact::of),
+            flag("isMeta") || flag("isCompactSummary"),
+            json.get("cwd").and_then(Value::as_str),
+        )
+    }
+
+    /// The facts of a line whose content items are `items` (in order); `injected`: `isMeta`
+    /// or `isCompactSummary`. Both ways of reading a line come here, so they agree.
+    pub(super) fn from_items<'a>(
+        items: impl Iterator<Item = ItemFact<'a>>,
+        injected: bool,
+        cwd: Option<&str>,
+    ) -> Facts {
+        let mut rare = RareFacts::default();
+        let mut counts = [0u16; 6];
+        let mut count = |k: usize| counts[k] = counts[k].saturating_add(1);
+        for (i, item) in items.enumerate() {
+            match item {
+                ItemFact::UserText(text) => {
+                    if i == 0 {
+                        rare.lead_title = title_from(text, 60).map(String::into_boxed_str);
+                    }
+                    if rare.prompt.is_none() {
+                        rare.prompt = Some(text_digest(text));
+                    }
                 }
-                _ => None,
-            })
-            .collect();
-        let mut c = ContentCounts::default();
-        c.add_items(items);
-        let small = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-        let counts = [
-            c.tool_calls,
-            c.tool_results,
-            c.tool_errors,
-            c.thinking,
-            c.images,
-            c.unknown,
-        ]
-        .map(small);
-        let result_ids = items
-            .iter()
-            .filter_map(|i| match i {
-                ContentItem::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str().into()),
-                _ => None,
-            })
-            .collect::<Vec<Box<str>>>();
-        let rare = RareFacts {
-            lead_title,
-            prompt,
-            tasks,
-            result_ids,
-        };
+                ItemFact::Call {
+                    id,
+                    name,
+                    prompt,
+                    description,
+                } => {
+                    count(0);
+                    if name == "Task" || name == "Agent" {
+                        let task = (id.to_owned(), prompt.to_owned(), description.to_owned());
+                        rare.tasks.push(task);
+                    }
+                }
+                ItemFact::Result { id, is_error } => {
+                    count(1);
+                    if is_error {
+                        count(2);
+                    }
+                    rare.result_ids.push(id.into());
+                }
+                ItemFact::Thinking => count(3),
+                ItemFact::Image => count(4),
+                ItemFact::Unknown => count(5),
+                ItemFact::Other => {}
+            }
+        }
         Facts {
             counts,
             tool_result: !rare.result_ids.is_empty(),
-            injected: flag("isMeta") || flag("isCompactSummary"),
-            cwd: json.get("cwd").and_then(Value::as_str).map(Arc::from),
+            injected,
+            cwd: cwd.map(Arc::from),
             rare: (!rare.is_empty()).then(|| Box::new(rare)),
+        }
+    }
+}
+
+/// What [`Facts`] read of one content item of a line.
+pub(super) enum ItemFact<'a> {
+    /// A person's text (a user line's text).
+    UserText(&'a str),
+    /// A tool call; `prompt` and `description` are its input's (empty when it has none).
+    Call {
+        id: &'a str,
+        name: &'a str,
+        prompt: &'a str,
+        description: &'a str,
+    },
+    Result {
+        id: &'a str,
+        is_error: bool,
+    },
+    Thinking,
+    Image,
+    /// A block no item stands for: kept as its JSON.
+    Unknown,
+    /// Anything else (an assistant's text, a system note).
+    Other,
+}
+
+impl<'a> ItemFact<'a> {
+    fn of(item: &'a ContentItem) -> ItemFact<'a> {
+        match item {
+            ContentItem::UserMessage { text } => ItemFact::UserText(text),
+            ContentItem::ToolCall { id, name, input } => {
+                let field = |k: &str| input.get(k).and_then(Value::as_str).unwrap_or("");
+                ItemFact::Call {
+                    id,
+                    name,
+                    prompt: field("prompt"),
+                    description: field("description"),
+                }
+            }
+            ContentItem::ToolResult {
+                tool_use_id,
+                is_error,
+                ..
+            } => ItemFact::Result {
+                id: tool_use_id,
+                is_error: *is_error,
+            },
+            ContentItem::Thinking { .. } => ItemFact::Thinking,
+            ContentItem::Image { .. } => ItemFact::Image,
+            ContentItem::UnknownJson { .. } => ItemFact::Unknown,
+            _ => ItemFact::Other,
         }
     }
 }

@@ -4,6 +4,7 @@
 mod assemble;
 mod chain;
 mod deferred;
+mod head;
 mod keys;
 mod lines;
 mod messages;

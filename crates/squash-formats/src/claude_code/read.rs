@@ -15,6 +15,7 @@
 //! goes verbatim into its conversation's import metadata (`claude_code.extras`) with its line
 //! number, so an export can write the session back.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,6 +27,7 @@ pub use super::assemble::ParentSession;
 use super::assemble::{assemble, Assembly};
 use super::chain::{continue_past_late_hooks, groups, join_orphans, orphan_warnings, GroupKey};
 use super::deferred::LineSource;
+use super::head::message_line;
 use super::keys::Keys;
 use super::lines::{convert, Body, LineAt, LineRecord};
 use super::messages::{build, Draft};
@@ -131,6 +133,15 @@ impl ClaudeCodeParser {
             crc: crc32fast::hash(raw.as_bytes()),
         };
         let text = raw.trim();
+        if self.source.is_some() {
+            // A streamed read keeps no content: most lines need no JSON tree.
+            if let Some(line) = message_line(at, text, &mut self.names, &mut self.keys) {
+                if self.session_id.is_none() {
+                    self.session_id = line.session_id.map(Cow::into_owned);
+                }
+                return self.push_record(line.record);
+            }
+        }
         let reason = if text.is_empty() {
             "an empty line".to_owned()
         } else {
@@ -153,7 +164,11 @@ impl ClaudeCodeParser {
                 self.leaf_uuid = Some(leaf);
             }
         }
-        let mut record = convert(at, value, &mut self.names, &mut self.keys);
+        let record = convert(at, value, &mut self.names, &mut self.keys);
+        self.push_record(record);
+    }
+
+    fn push_record(&mut self, mut record: LineRecord) {
         if let Body::Message(line) = &mut record.body {
             if self.source.is_some() {
                 line.content = None;
