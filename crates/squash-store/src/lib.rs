@@ -262,6 +262,11 @@ pub trait ConversationStore: Send + Sync {
         self.import_conversation_chunked(batch, MessageChunks::none())
             .await
     }
+    /// Stores each of `batches` as [`import_conversation`](Self::import_conversation) does,
+    /// all in one transaction: all or none. For many small conversations (a session's
+    /// sub-agent runs), which would each cost a transaction's commit more than their rows; the
+    /// outcomes are in the order of the batches. After a failure nothing of any is stored.
+    async fn import_conversations(&self, batches: Vec<ImportBatch>) -> Result<Vec<ImportOutcome>>;
     /// [`import_conversation`](Self::import_conversation) whose messages are those of the
     /// batch followed by those of `more`, which arrive while the transaction is open: memory
     /// holds a chunk at a time, whatever the size of the conversation. Every chunk is checked

@@ -20,6 +20,7 @@
 //!   then points to the new one.
 
 mod files;
+mod group;
 mod growth;
 mod options;
 mod refuse;

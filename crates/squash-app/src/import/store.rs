@@ -1,14 +1,17 @@
-//! Storing what a reader made: each conversation in one transaction, with the idempotency
-//! rules of the module docs (already imported, grown and appended to, or imported again), a
-//! conversation whose messages are made while they are stored in chunks.
+//! Storing what a reader made: each conversation in one transaction (small ones several to a
+//! transaction, [`Group`]), with the idempotency rules of the module docs (already imported,
+//! grown and appended to, or imported again), a conversation whose messages are made while
+//! they are stored in chunks.
 
 use std::sync::Arc;
 
+use squash_core::ConversationId;
 use squash_core::SourceFormat;
 use squash_formats::claude_code::DeferredMessages;
 use squash_formats::squash_json;
 use squash_store::{ImportBatch, ImportOutcome, MessageChunks};
 
+use super::group::{whole, Group};
 use super::options::ImportOptions;
 use super::subagents::started_by;
 use super::summary::{ConversationReport, FileReport, ImportStatus, ImportSummary};
@@ -40,7 +43,8 @@ impl ConversationService {
         Ok(summary)
     }
 
-    /// Stores what a parser produced, one transaction per conversation.
+    /// Stores what a parser produced, one transaction per conversation — or per group of small
+    /// ones, stored as each would be on its own.
     pub async fn store_parsed(
         &self,
         parsed: Parsed,
@@ -51,20 +55,57 @@ impl ConversationService {
             warnings: parsed.warnings,
             ..ImportSummary::default()
         };
+        let reports = &mut summary.conversations;
+        let mut group = Group::default();
         for conv in parsed.conversations {
-            summary
-                .conversations
-                .push(self.store_imported(conv, options).await?);
+            if group.holds(&conv) {
+                // Stored before this one is looked up, as one at a time would be.
+                self.store_group(&mut group, reports).await?;
+            }
+            let (report, pending) = self.prepare(conv, options).await?;
+            let at = reports.len();
+            reports.push(report);
+            let Pending::Store { batch, deferred } = pending else {
+                continue;
+            };
+            if Group::takes(&batch, deferred.as_deref()) {
+                group.push(at, whole(*batch, deferred).await?);
+                if group.is_full() {
+                    self.store_group(&mut group, reports).await?;
+                }
+                continue;
+            }
+            self.store_group(&mut group, reports).await?;
+            let id = batch.conversation_id;
+            let outcome = self.store_batch(*batch, deferred).await?;
+            settle(&mut reports[at], id, outcome);
         }
+        self.store_group(&mut group, reports).await?;
         Ok(summary)
     }
 
     /// Stores one imported conversation (or appends its growth, or recognises it as imported).
     pub async fn store_imported(
         &self,
-        mut conv: ImportedConversation,
+        conv: ImportedConversation,
         options: &ImportOptions,
     ) -> Result<ConversationReport, ServiceError> {
+        let (mut report, pending) = self.prepare(conv, options).await?;
+        if let Pending::Store { batch, deferred } = pending {
+            let id = batch.conversation_id;
+            let outcome = self.store_batch(*batch, deferred).await?;
+            settle(&mut report, id, outcome);
+        }
+        Ok(report)
+    }
+
+    /// What a conversation comes to before it is stored whole: its report, and whether it is
+    /// already imported, its growth appended, or it is to be stored.
+    async fn prepare(
+        &self,
+        mut conv: ImportedConversation,
+        options: &ImportOptions,
+    ) -> Result<(ConversationReport, Pending), ServiceError> {
         if conv.format == SourceFormat::Squash
             && self
                 .store()
@@ -94,7 +135,7 @@ impl ConversationService {
             report.conversation_id = record.conversation_id;
             if record.source.content_hash == conv.content_hash {
                 report.status = ImportStatus::AlreadyImported;
-                return Ok(report);
+                return Ok((report, Pending::Done));
             }
             if conv.appendable {
                 if let Some(appended) = self.append_growth(record, &conv, deferred.as_ref()).await?
@@ -104,7 +145,7 @@ impl ConversationService {
                     } else {
                         ImportStatus::Appended { messages: appended }
                     };
-                    return Ok(report);
+                    return Ok((report, Pending::Done));
                 }
             }
         }
@@ -114,26 +155,48 @@ impl ConversationService {
             .or_else(|| conv.project_path.clone())
             .filter(|p| !p.trim().is_empty())
             .unwrap_or_else(|| options.fallback_project.clone());
-        let id = conv.conversation_id;
-        let batch = into_batch(conv, project);
-        let outcome = match deferred {
+        let batch = Box::new(into_batch(conv, project));
+        Ok((report, Pending::Store { batch, deferred }))
+    }
+
+    /// Stores a conversation whole, its messages streamed from the source if they are made
+    /// as they are stored.
+    async fn store_batch(
+        &self,
+        batch: ImportBatch,
+        deferred: Option<Arc<DeferredMessages>>,
+    ) -> Result<ImportOutcome, ServiceError> {
+        Ok(match deferred {
             None => self.store().import_conversation(batch).await?,
             Some(deferred) => self.import_streamed(batch, deferred).await?,
-        };
-        match outcome {
-            ImportOutcome::Imported { replaced, .. } => {
-                report.conversation_id = id;
-                report.status = match replaced {
-                    Some(previous) => ImportStatus::Reimported { previous },
-                    None => ImportStatus::Imported,
-                };
-            }
-            ImportOutcome::AlreadyImported { conversation_id } => {
-                report.conversation_id = conversation_id;
-                report.status = ImportStatus::AlreadyImported;
-            }
+        })
+    }
+
+    /// Stores the conversations of `group` in one transaction; if that fails, one at a time,
+    /// so that the error names the one that failed and those before it are stored, as
+    /// without the group. Empties the group.
+    async fn store_group(
+        &self,
+        group: &mut Group,
+        reports: &mut [ConversationReport],
+    ) -> Result<(), ServiceError> {
+        let members = group.take();
+        if members.is_empty() {
+            return Ok(());
         }
-        Ok(report)
+        let batches = members.iter().map(|(_, b)| b.clone()).collect();
+        if let Ok(outcomes) = self.store().import_conversations(batches).await {
+            for ((at, batch), outcome) in members.iter().zip(outcomes) {
+                settle(&mut reports[*at], batch.conversation_id, outcome);
+            }
+            return Ok(());
+        }
+        for (at, batch) in members {
+            let id = batch.conversation_id;
+            let outcome = self.store().import_conversation(batch).await?;
+            settle(&mut reports[at], id, outcome);
+        }
+        Ok(())
     }
 
     /// Stores a conversation whose messages are made while they are stored: a thread reads
@@ -158,6 +221,34 @@ impl ConversationService {
         // The store stops listening on an error; the producer then stops at its next chunk.
         let _ = producer.await;
         Ok(outcome?)
+    }
+}
+
+/// What is left of a conversation's import once its record was looked up.
+enum Pending {
+    /// Nothing: its report says what it came to.
+    Done,
+    /// To be stored whole; `deferred`: its messages, made from the source as they are stored.
+    Store {
+        batch: Box<ImportBatch>,
+        deferred: Option<Arc<DeferredMessages>>,
+    },
+}
+
+/// The report of a conversation stored as `id`, after what the store did.
+fn settle(report: &mut ConversationReport, id: ConversationId, outcome: ImportOutcome) {
+    match outcome {
+        ImportOutcome::Imported { replaced, .. } => {
+            report.conversation_id = id;
+            report.status = match replaced {
+                Some(previous) => ImportStatus::Reimported { previous },
+                None => ImportStatus::Imported,
+            };
+        }
+        ImportOutcome::AlreadyImported { conversation_id } => {
+            report.conversation_id = conversation_id;
+            report.status = ImportStatus::AlreadyImported;
+        }
     }
 }
 

@@ -18,6 +18,7 @@ mod import_claude_shapes;
 mod import_codex_chatgpt;
 mod import_directory;
 mod import_export;
+mod import_grouped;
 mod import_streamed;
 mod ledger_sessions;
 mod local_squash;

@@ -236,17 +236,84 @@ pub(super) async fn import_conversation(
     batch: ImportBatch,
     more: MessageChunks,
 ) -> Result<ImportOutcome> {
-    let mut check = check::ImportCheck::start(&batch)?;
+    let check = check::ImportCheck::start(&batch)?;
     if !more.is_streamed() {
         check.finish(&batch)?;
     }
     let mut tx = pool.begin().await.db()?;
-    let previous = existing(&mut tx, &batch.source.source_key).await?;
+    match import_in(&mut tx, &batch, check, more).await? {
+        Stored::Outcome(outcome) => {
+            tx.commit().await.db()?;
+            Ok(outcome)
+        }
+        Stored::SourceTaken => {
+            // A concurrent import of the same source committed first: drop ours and report it.
+            drop(tx);
+            let winner = import_record(pool, &batch.source.source_key).await?;
+            match winner {
+                Some(r) if r.source.content_hash == batch.source.content_hash => {
+                    Ok(ImportOutcome::AlreadyImported {
+                        conversation_id: r.conversation_id,
+                    })
+                }
+                _ => Err(concurrent(&batch)),
+            }
+        }
+    }
+}
+
+/// Each of `batches` as [`import_conversation`] stores it, in one transaction.
+pub(super) async fn import_conversations(
+    pool: &PgPool,
+    batches: Vec<ImportBatch>,
+) -> Result<Vec<ImportOutcome>> {
+    let mut checks = Vec::with_capacity(batches.len());
+    for batch in &batches {
+        let check = check::ImportCheck::start(batch)?;
+        check.finish(batch)?;
+        checks.push(check);
+    }
+    let mut tx = pool.begin().await.db()?;
+    let mut outcomes = Vec::with_capacity(batches.len());
+    for (batch, check) in batches.iter().zip(checks) {
+        match import_in(&mut tx, batch, check, MessageChunks::none()).await? {
+            Stored::Outcome(outcome) => outcomes.push(outcome),
+            Stored::SourceTaken => return Err(concurrent(batch)),
+        }
+    }
+    tx.commit().await.db()?;
+    Ok(outcomes)
+}
+
+fn concurrent(batch: &ImportBatch) -> StoreError {
+    StoreError::Busy(format!(
+        "another import of {} ran at the same time; try again",
+        batch.source.source_key
+    ))
+}
+
+/// What storing a conversation in an open transaction came to.
+enum Stored {
+    Outcome(ImportOutcome),
+    /// A concurrent import of the same source committed its record first: the transaction
+    /// is aborted.
+    SourceTaken,
+}
+
+/// Stores `batch` (and the messages of `more`) in the open transaction `tx`; the caller
+/// started `check`.
+async fn import_in(
+    tx: &mut PgConnection,
+    batch: &ImportBatch,
+    mut check: check::ImportCheck,
+    more: MessageChunks,
+) -> Result<Stored> {
+    let previous = existing(&mut *tx, &batch.source.source_key).await?;
     if let Some((hash, conversation_id)) = &previous {
         if *hash == batch.source.content_hash {
-            return Ok(ImportOutcome::AlreadyImported {
+            return Ok(Stored::Outcome(ImportOutcome::AlreadyImported {
                 conversation_id: *conversation_id,
-            });
+            }));
         }
     }
 
@@ -277,12 +344,12 @@ pub(super) async fn import_conversation(
         )
     })?;
 
-    let mut message_keys = insert_messages(&mut tx, conversation_key, &batch.messages).await?;
+    let mut message_keys = insert_messages(&mut *tx, conversation_key, &batch.messages).await?;
     let mut chunks = ChunksAhead::new(more);
     while let Some((_, rows)) = chunks.next(&mut check).await? {
-        insert_rows(&mut tx, conversation_key, &rows, &mut message_keys).await?;
+        insert_rows(&mut *tx, conversation_key, &rows, &mut message_keys).await?;
     }
-    check.finish(&batch)?;
+    check.finish(batch)?;
 
     let mut thread_keys: HashMap<ThreadId, i64> = HashMap::with_capacity(batch.threads.len());
     for t in &batch.threads {
@@ -303,7 +370,7 @@ pub(super) async fn import_conversation(
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| taken(e, "threads_id_key", Entity::Thread, t.id))?;
-        insert_links(&mut tx, key, 0, &links).await?;
+        insert_links(&mut *tx, key, 0, &links).await?;
         thread_keys.insert(t.id, key);
     }
 
@@ -311,7 +378,7 @@ pub(super) async fn import_conversation(
         messages: Some(&message_keys),
         threads: thread_keys.clone(),
     };
-    insert_operations(&mut tx, conversation_key, &batch.operations, &known).await?;
+    insert_operations(&mut *tx, conversation_key, &batch.operations, &known).await?;
 
     let current = thread_keys
         .get(&batch.current_thread_id)
@@ -321,7 +388,7 @@ pub(super) async fn import_conversation(
 
     let metadata = batch.source.metadata.as_ref().map(to_json).transpose()?;
     let written = write_record(
-        &mut tx,
+        &mut *tx,
         &batch.source,
         metadata,
         conversation_key,
@@ -329,33 +396,18 @@ pub(super) async fn import_conversation(
     )
     .await;
     match written {
-        Ok(()) => {}
+        Ok(()) => Ok(Stored::Outcome(ImportOutcome::Imported {
+            conversation_id: batch.conversation_id,
+            replaced: previous.map(|(_, id)| id),
+        })),
         Err(sqlx::Error::Database(db))
             if db.code().as_deref() == Some("23505")
                 && db.constraint() == Some("imports_source_key_key") =>
         {
-            // A concurrent import of the same source committed first: drop ours and report it.
-            drop(tx);
-            let winner = import_record(pool, &batch.source.source_key).await?;
-            return match winner {
-                Some(r) if r.source.content_hash == batch.source.content_hash => {
-                    Ok(ImportOutcome::AlreadyImported {
-                        conversation_id: r.conversation_id,
-                    })
-                }
-                _ => Err(StoreError::Busy(format!(
-                    "another import of {} ran at the same time; try again",
-                    batch.source.source_key
-                ))),
-            };
+            Ok(Stored::SourceTaken)
         }
-        Err(e) => return Err(classify(e)),
+        Err(e) => Err(classify(e)),
     }
-    tx.commit().await.db()?;
-    Ok(ImportOutcome::Imported {
-        conversation_id: batch.conversation_id,
-        replaced: previous.map(|(_, id)| id),
-    })
 }
 
 pub(super) async fn import_append(

@@ -395,6 +395,27 @@ impl ConversationStore for SqliteStore {
             .await
     }
 
+    async fn import_conversations(&self, batches: Vec<ImportBatch>) -> Result<Vec<ImportOutcome>> {
+        let checks = batches
+            .iter()
+            .map(|batch| {
+                let check = crate::check::ImportCheck::start(batch)?;
+                check.finish(batch)?;
+                Ok(check)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.write(move |tx| {
+            batches
+                .iter()
+                .zip(checks)
+                .map(|(batch, check)| {
+                    import::import_conversation(tx, batch, check, &mut MessageChunks::none())
+                })
+                .collect()
+        })
+        .await
+    }
+
     async fn import_append_chunked(
         &self,
         append: ImportAppend,

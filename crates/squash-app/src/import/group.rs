@@ -1,0 +1,98 @@
+//! Small conversations stored several to a transaction: a Claude Code session's sub-agent runs
+//! are hundreds of conversations of a few messages each, and a chat export holds hundreds of
+//! short chats; a transaction of its own costs such a conversation more than its rows (on
+//! PostgreSQL a commit waits for the WAL to reach the disk).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use squash_core::{ConversationId, Message};
+use squash_formats::claude_code::DeferredMessages;
+use squash_store::{ImportBatch, StoreError};
+
+use super::store::{CHUNK_BYTES, CHUNK_MESSAGES};
+use super::ImportedConversation;
+use crate::error::ServiceError;
+
+/// A conversation of at most this many messages is stored in a group…
+const SMALL_MESSAGES: usize = 200;
+/// …and, when its messages are made from the source as they are stored, of at most this many
+/// bytes of source (it is read whole before it is stored).
+const SMALL_BYTES: u64 = 1 << 20;
+/// A group is stored once it holds this many conversations or this many messages.
+const GROUP_CONVERSATIONS: usize = 100;
+const GROUP_MESSAGES: usize = 4_000;
+
+/// The conversations waiting to be stored together, each with where its report is.
+#[derive(Default)]
+pub(super) struct Group {
+    members: Vec<(usize, ImportBatch)>,
+    messages: usize,
+    /// Their source keys and ids: a conversation that names one of them again is looked up
+    /// only once they are stored, as it would be if each were stored on its own.
+    sources: HashSet<String>,
+    ids: HashSet<ConversationId>,
+}
+
+impl Group {
+    /// Whether `batch` is small enough to wait in a group (`deferred`: its messages, if they
+    /// are made from the source).
+    pub fn takes(batch: &ImportBatch, deferred: Option<&DeferredMessages>) -> bool {
+        match deferred {
+            None => batch.messages.len() <= SMALL_MESSAGES,
+            Some(d) => {
+                batch.messages.len() + d.len() <= SMALL_MESSAGES
+                    && d.plans().iter().map(|p| p.bytes()).sum::<u64>() <= SMALL_BYTES
+            }
+        }
+    }
+
+    /// Whether `conv` names a source or a conversation of the group.
+    pub fn holds(&self, conv: &ImportedConversation) -> bool {
+        self.sources.contains(&conv.source_key) || self.ids.contains(&conv.conversation_id)
+    }
+
+    /// Adds a conversation whose report is the `at`-th.
+    pub fn push(&mut self, at: usize, batch: ImportBatch) {
+        self.messages += batch.messages.len();
+        self.sources.insert(batch.source.source_key.clone());
+        self.ids.insert(batch.conversation_id);
+        self.members.push((at, batch));
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.members.len() >= GROUP_CONVERSATIONS || self.messages >= GROUP_MESSAGES
+    }
+
+    /// The conversations, leaving the group empty.
+    pub fn take(&mut self) -> Vec<(usize, ImportBatch)> {
+        self.messages = 0;
+        self.sources.clear();
+        self.ids.clear();
+        std::mem::take(&mut self.members)
+    }
+}
+
+/// `batch` with every message in it: those `deferred` makes from the source read now.
+pub(super) async fn whole(
+    mut batch: ImportBatch,
+    deferred: Option<Arc<DeferredMessages>>,
+) -> Result<ImportBatch, ServiceError> {
+    let Some(deferred) = deferred else {
+        return Ok(batch);
+    };
+    let made = tokio::task::spawn_blocking(move || {
+        let mut messages: Vec<Message> = Vec::with_capacity(deferred.len());
+        for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
+            messages.extend(chunk?);
+        }
+        Ok::<_, squash_formats::FormatError>(messages)
+    })
+    .await
+    .map_err(|e| ServiceError::Store(StoreError::Backend(format!("reading the source: {e}"))))?;
+    // As a streamed import says it (MessageChunks): the same words for the same failure.
+    let messages =
+        made.map_err(|e| ServiceError::Invalid(format!("the source of the import failed: {e}")))?;
+    batch.messages.extend(messages);
+    Ok(batch)
+}
