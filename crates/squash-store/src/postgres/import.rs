@@ -9,7 +9,7 @@ use sqlx::{PgConnection, PgPool};
 use squash_core::{ConversationId, Message, MessageId, ThreadId};
 use uuid::Uuid;
 
-use super::conversations::{insert_project, set_current_thread};
+use super::conversations::insert_project;
 use super::error::{classify, taken, DbResult};
 use super::fetch;
 use super::operations::{insert_operations, KnownKeys};
@@ -317,74 +317,29 @@ async fn import_in(
         }
     }
 
-    insert_project(&mut *tx, &batch.project_path).await?;
-    let project_key: i64 = sqlx::query_scalar("SELECT key FROM projects WHERE path = $1")
-        .bind(&batch.project_path)
-        .fetch_one(&mut *tx)
-        .await
-        .db()?;
-
-    let conversation_key: i64 = sqlx::query_scalar(
-        "INSERT INTO conversations (id, project_key, display_name, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5) RETURNING key",
-    )
-    .bind(batch.conversation_id.as_uuid())
-    .bind(project_key)
-    .bind(&batch.display_name)
-    .bind(batch.created_at)
-    .bind(batch.updated_at)
-    .fetch_one(&mut *tx)
-    .await
-    .map_err(|e| {
-        taken(
-            e,
-            "conversations_id_key",
-            Entity::Conversation,
-            batch.conversation_id,
-        )
-    })?;
-
+    if !batch
+        .threads
+        .iter()
+        .any(|t| t.id == batch.current_thread_id)
+    {
+        return Err(StoreError::Invalid(
+            "the current thread is not imported".into(),
+        ));
+    }
+    let conversation_key = insert_conversation(&mut *tx, batch).await?;
     let mut message_keys = insert_messages(&mut *tx, conversation_key, &batch.messages).await?;
     let mut chunks = ChunksAhead::new(more);
     while let Some((_, rows)) = chunks.next(&mut check).await? {
         insert_rows(&mut *tx, conversation_key, &rows, &mut message_keys).await?;
     }
     check.finish(batch)?;
-
-    let mut thread_keys: HashMap<ThreadId, i64> = HashMap::with_capacity(batch.threads.len());
-    for t in &batch.threads {
-        let (original, links) = check::thread_keys(t, &thread_keys, &message_keys)?;
-        let key: i64 = sqlx::query_scalar(
-            "INSERT INTO threads (id, conversation_key, original_thread_key, origin, revision, \
-                                  message_count, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING key",
-        )
-        .bind(t.id.as_uuid())
-        .bind(conversation_key)
-        .bind(original)
-        .bind(to_json(&t.origin)?)
-        .bind(to_i64("thread revision", t.revision)?)
-        .bind(to_i64("link count", links.len() as u64)?)
-        .bind(t.created_at)
-        .bind(t.updated_at)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|e| taken(e, "threads_id_key", Entity::Thread, t.id))?;
-        insert_links(&mut *tx, key, 0, &links).await?;
-        thread_keys.insert(t.id, key);
-    }
+    let thread_keys = insert_threads(&mut *tx, conversation_key, batch, &message_keys).await?;
 
     let known = KnownKeys {
         messages: Some(&message_keys),
         threads: thread_keys.clone(),
     };
     insert_operations(&mut *tx, conversation_key, &batch.operations, &known).await?;
-
-    let current = thread_keys
-        .get(&batch.current_thread_id)
-        .copied()
-        .ok_or_else(|| StoreError::Invalid("the current thread is not imported".into()))?;
-    set_current_thread(&mut *tx, conversation_key, current).await?;
 
     let metadata = batch.source.metadata.as_ref().map(to_json).transpose()?;
     let written = write_record(
@@ -408,6 +363,73 @@ async fn import_in(
         }
         Err(e) => Err(classify(e)),
     }
+}
+
+/// The conversation of `batch` in its project (made if it is new); returns its key.
+async fn insert_conversation(tx: &mut PgConnection, batch: &ImportBatch) -> Result<i64> {
+    insert_project(&mut *tx, &batch.project_path).await?;
+    sqlx::query_scalar(
+        "INSERT INTO conversations (id, project_key, display_name, created_at, updated_at) \
+         SELECT $1, p.key, $3, $4, $5 FROM projects p WHERE p.path = $2 RETURNING key",
+    )
+    .bind(batch.conversation_id.as_uuid())
+    .bind(&batch.project_path)
+    .bind(&batch.display_name)
+    .bind(batch.created_at)
+    .bind(batch.updated_at)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(|e| {
+        taken(
+            e,
+            "conversations_id_key",
+            Entity::Conversation,
+            batch.conversation_id,
+        )
+    })
+}
+
+/// The threads of `batch`, each with its links (and, for the current one, the conversation's
+/// pointer to it) in one statement; returns their keys.
+async fn insert_threads(
+    tx: &mut PgConnection,
+    conversation_key: i64,
+    batch: &ImportBatch,
+    message_keys: &HashMap<MessageId, i64>,
+) -> Result<HashMap<ThreadId, i64>> {
+    let mut thread_keys: HashMap<ThreadId, i64> = HashMap::with_capacity(batch.threads.len());
+    for t in &batch.threads {
+        let (original, links) = check::thread_keys(t, &thread_keys, message_keys)?;
+        let key: i64 = sqlx::query_scalar(
+            "WITH t AS ( \
+                 INSERT INTO threads (id, conversation_key, original_thread_key, origin, \
+                                      revision, message_count, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING key), \
+             l AS ( \
+                 INSERT INTO thread_messages (thread_key, position, message_key) \
+                 SELECT t.key, l.ord - 1, l.key \
+                 FROM t, UNNEST($9::bigint[]) WITH ORDINALITY AS l(key, ord)), \
+             c AS ( \
+                 UPDATE conversations SET current_thread_key = t.key FROM t \
+                 WHERE conversations.key = $2 AND $10) \
+             SELECT key FROM t",
+        )
+        .bind(t.id.as_uuid())
+        .bind(conversation_key)
+        .bind(original)
+        .bind(to_json(&t.origin)?)
+        .bind(to_i64("thread revision", t.revision)?)
+        .bind(to_i64("link count", links.len() as u64)?)
+        .bind(t.created_at)
+        .bind(t.updated_at)
+        .bind(&links)
+        .bind(t.id == batch.current_thread_id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(|e| taken(e, "threads_id_key", Entity::Thread, t.id))?;
+        thread_keys.insert(t.id, key);
+    }
+    Ok(thread_keys)
 }
 
 pub(super) async fn import_append(
