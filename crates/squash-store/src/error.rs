@@ -55,6 +55,12 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// The source an import's messages are made from failed (a file changed or cannot be
+    /// read): nothing of the import is written.
+    pub fn source_failed(reason: impl std::fmt::Display) -> StoreError {
+        StoreError::Invalid(format!("the source of the import failed: {reason}"))
+    }
+
     /// Whether trying the same call again may succeed.
     pub fn is_retryable(&self) -> bool {
         match self {

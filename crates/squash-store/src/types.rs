@@ -289,9 +289,7 @@ impl MessageChunks {
                 self.received += chunk.messages.len();
                 Ok(Some(chunk))
             }
-            Ok(Err(e)) => Err(crate::StoreError::Invalid(format!(
-                "the source of the import failed: {e}"
-            ))),
+            Ok(Err(e)) => Err(crate::StoreError::source_failed(e)),
             Err(_) if self.received == self.expected => Ok(None),
             Err(_) => Err(crate::StoreError::Invalid(format!(
                 "the source of the import stopped after {} of {} messages",

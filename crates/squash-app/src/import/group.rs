@@ -4,15 +4,12 @@
 //! PostgreSQL a commit waits for the WAL to reach the disk).
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
-use squash_core::{ConversationId, Message};
+use squash_core::ConversationId;
 use squash_formats::claude_code::DeferredMessages;
-use squash_store::{ImportBatch, StoreError};
+use squash_store::ImportBatch;
 
-use super::store::{CHUNK_BYTES, CHUNK_MESSAGES};
 use super::ImportedConversation;
-use crate::error::ServiceError;
 
 /// A conversation of at most this many messages is stored in a group…
 const SMALL_MESSAGES: usize = 200;
@@ -71,28 +68,4 @@ impl Group {
         self.ids.clear();
         std::mem::take(&mut self.members)
     }
-}
-
-/// `batch` with every message in it: those `deferred` makes from the source read now.
-pub(super) async fn whole(
-    mut batch: ImportBatch,
-    deferred: Option<Arc<DeferredMessages>>,
-) -> Result<ImportBatch, ServiceError> {
-    let Some(deferred) = deferred else {
-        return Ok(batch);
-    };
-    let made = tokio::task::spawn_blocking(move || {
-        let mut messages: Vec<Message> = Vec::with_capacity(deferred.len());
-        for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
-            messages.extend(chunk?);
-        }
-        Ok::<_, squash_formats::FormatError>(messages)
-    })
-    .await
-    .map_err(|e| ServiceError::Store(StoreError::Backend(format!("reading the source: {e}"))))?;
-    // As a streamed import says it (MessageChunks): the same words for the same failure.
-    let messages =
-        made.map_err(|e| ServiceError::Invalid(format!("the source of the import failed: {e}")))?;
-    batch.messages.extend(messages);
-    Ok(batch)
 }

@@ -12,7 +12,7 @@ use squash_store::{
 };
 use tokio::sync::oneshot;
 
-use super::store::{CHUNK_BYTES, CHUNK_MESSAGES};
+use super::chunks::{CHUNK_BYTES, CHUNK_MESSAGES};
 use super::{source_id, ImportedConversation};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;

@@ -19,6 +19,7 @@
 //! * changed otherwise → imported again as a new conversation; the old one stays, the source key
 //!   then points to the new one.
 
+mod chunks;
 mod files;
 mod group;
 mod growth;

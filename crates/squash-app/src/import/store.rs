@@ -11,7 +11,8 @@ use squash_formats::claude_code::DeferredMessages;
 use squash_formats::squash_json;
 use squash_store::{ImportBatch, ImportOutcome, MessageChunks};
 
-use super::group::{whole, Group};
+use super::chunks::{whole, CHUNK_BYTES, CHUNK_MESSAGES};
+use super::group::Group;
 use super::options::ImportOptions;
 use super::subagents::started_by;
 use super::summary::{ConversationReport, FileReport, ImportStatus, ImportSummary};
@@ -251,7 +252,3 @@ fn settle(report: &mut ConversationReport, id: ConversationId, outcome: ImportOu
         }
     }
 }
-
-/// Messages per chunk of a streamed import, and source bytes per chunk: what bounds memory.
-pub(super) const CHUNK_MESSAGES: usize = 1_000;
-pub(super) const CHUNK_BYTES: u64 = 2 << 20;
