@@ -253,6 +253,11 @@ pub trait ConversationStore: Send + Sync {
     /// Row counts and size, for diagnostics and the benchmarks.
     async fn stats(&self) -> Result<StoreStats>;
 
+    /// Bytes of source a chunk of a streamed import's messages should come from: two or three
+    /// chunks are in memory at once (as messages, as rows), against what a chunk costs this
+    /// store to write (on PostgreSQL a few round trips each).
+    fn import_chunk_bytes(&self) -> u64;
+
     /// Stores a whole imported conversation in one transaction: the project (created if
     /// needed), the conversation, its messages, threads with their links, operations, the
     /// current thread and the import record. If the source key is already recorded with the same

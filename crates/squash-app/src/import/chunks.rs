@@ -9,9 +9,9 @@ use squash_store::{ImportBatch, StoreError};
 
 use crate::error::ServiceError;
 
-/// Messages per chunk of a streamed import, and source bytes per chunk: what bounds memory.
+/// Messages per chunk of a streamed import at most; its bytes of source are the store's
+/// (`ConversationStore::import_chunk_bytes`): together what bounds memory.
 pub(super) const CHUNK_MESSAGES: usize = 1_000;
-pub(super) const CHUNK_BYTES: u64 = 2 << 20;
 
 /// `batch` with every message in it: those `deferred` makes from the source read now.
 pub(super) async fn whole(
@@ -23,7 +23,8 @@ pub(super) async fn whole(
     };
     let made = tokio::task::spawn_blocking(move || {
         let mut messages: Vec<Message> = Vec::with_capacity(deferred.len());
-        for chunk in deferred.chunks(CHUNK_MESSAGES, CHUNK_BYTES) {
+        // A small conversation: read in one chunk.
+        for chunk in deferred.chunks(usize::MAX, u64::MAX) {
             messages.extend(chunk?);
         }
         Ok::<_, squash_formats::FormatError>(messages)

@@ -12,7 +12,7 @@ use squash_store::{
 };
 use tokio::sync::oneshot;
 
-use super::chunks::{CHUNK_BYTES, CHUNK_MESSAGES};
+use super::chunks::CHUNK_MESSAGES;
 use super::{source_id, ImportedConversation};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
@@ -126,6 +126,7 @@ async fn compare_while_reading(
     // The one sender goes with the verdict: the reader, waiting for the sink, must not hold it.
     let mut sink = Some(sink);
     let runtime = tokio::runtime::Handle::current();
+    let chunk_bytes = store.import_chunk_bytes();
     tokio::task::spawn_blocking(move || {
         let mut stored = StoredImports::new(store.as_ref(), conversation);
         let mut verdict_tx = Some(verdict_tx);
@@ -136,7 +137,7 @@ async fn compare_while_reading(
         };
         let mut old = 0;
         let mut forward: Option<ChunkSender> = None;
-        deferred.read_ahead(CHUNK_MESSAGES, CHUNK_BYTES, |chunk| {
+        deferred.read_ahead(CHUNK_MESSAGES, chunk_bytes, |chunk| {
             if let Some(forward) = &forward {
                 // The store stopped listening (it failed): so does the reading.
                 return forward.send(

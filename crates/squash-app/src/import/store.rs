@@ -11,7 +11,7 @@ use squash_formats::claude_code::DeferredMessages;
 use squash_formats::squash_json;
 use squash_store::{ImportBatch, ImportOutcome, MessageChunks};
 
-use super::chunks::{whole, CHUNK_BYTES, CHUNK_MESSAGES};
+use super::chunks::{whole, CHUNK_MESSAGES};
 use super::group::Group;
 use super::options::ImportOptions;
 use super::subagents::started_by;
@@ -209,9 +209,10 @@ impl ConversationService {
         deferred: Arc<DeferredMessages>,
     ) -> Result<ImportOutcome, ServiceError> {
         let (sender, chunks) = MessageChunks::channel(deferred.len(), 1);
+        let chunk_bytes = self.store().import_chunk_bytes();
         // One thread reads and parses the source, another makes the rows, the store writes.
         let producer = tokio::task::spawn_blocking(move || {
-            deferred.read_ahead(CHUNK_MESSAGES, CHUNK_BYTES, |chunk| {
+            deferred.read_ahead(CHUNK_MESSAGES, chunk_bytes, |chunk| {
                 sender.send(chunk.map_err(|e| e.to_string()))
             });
         });
