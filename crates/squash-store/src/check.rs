@@ -8,7 +8,7 @@ use std::fmt;
 use squash_core::{ConversationId, ImportThread, Message, MessageId, SquashOperation, ThreadId};
 
 use crate::error::{Entity, StoreError};
-use crate::types::{Commit, ImportAppend, ImportBatch, NewLinks};
+use crate::types::{Commit, ImportAppend, ImportBatch, MessageChunks, NewLinks};
 use crate::Result;
 
 /// What a commit says about itself, before any row is read: its new message and its operation
@@ -62,6 +62,16 @@ pub(crate) struct ImportCheck {
 }
 
 impl ImportCheck {
+    /// The checks of `batch`, whose messages are its own and then those of `more`: done
+    /// whole now when `more` brings none.
+    pub(crate) fn before(batch: &ImportBatch, more: &MessageChunks) -> Result<ImportCheck> {
+        let check = ImportCheck::start(batch)?;
+        if !more.is_streamed() {
+            check.finish(batch)?;
+        }
+        Ok(check)
+    }
+
     pub(crate) fn start(batch: &ImportBatch) -> Result<ImportCheck> {
         if batch.threads.is_empty() {
             return Err(StoreError::Invalid(

@@ -5,8 +5,7 @@
 
 use std::sync::Arc;
 
-use squash_core::ConversationId;
-use squash_core::SourceFormat;
+use squash_core::{ConversationId, SourceFormat};
 use squash_formats::claude_code::DeferredMessages;
 use squash_formats::squash_json;
 use squash_store::{ImportBatch, ImportOutcome, MessageChunks};

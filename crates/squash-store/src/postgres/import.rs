@@ -236,10 +236,7 @@ pub(super) async fn import_conversation(
     batch: ImportBatch,
     more: MessageChunks,
 ) -> Result<ImportOutcome> {
-    let check = check::ImportCheck::start(&batch)?;
-    if !more.is_streamed() {
-        check.finish(&batch)?;
-    }
+    let check = check::ImportCheck::before(&batch, &more)?;
     let mut tx = pool.begin().await.db()?;
     match import_in(&mut tx, &batch, check, more).await? {
         Stored::Outcome(outcome) => {
@@ -267,12 +264,10 @@ pub(super) async fn import_conversations(
     pool: &PgPool,
     batches: Vec<ImportBatch>,
 ) -> Result<Vec<ImportOutcome>> {
-    let mut checks = Vec::with_capacity(batches.len());
-    for batch in &batches {
-        let check = check::ImportCheck::start(batch)?;
-        check.finish(batch)?;
-        checks.push(check);
-    }
+    let checks = batches
+        .iter()
+        .map(|batch| check::ImportCheck::before(batch, &MessageChunks::none()))
+        .collect::<Result<Vec<_>>>()?;
     let mut tx = pool.begin().await.db()?;
     let mut outcomes = Vec::with_capacity(batches.len());
     for (batch, check) in batches.iter().zip(checks) {

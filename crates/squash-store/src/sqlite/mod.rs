@@ -393,10 +393,7 @@ impl ConversationStore for SqliteStore {
         batch: ImportBatch,
         mut more: MessageChunks,
     ) -> Result<ImportOutcome> {
-        let check = crate::check::ImportCheck::start(&batch)?;
-        if !more.is_streamed() {
-            check.finish(&batch)?;
-        }
+        let check = crate::check::ImportCheck::before(&batch, &more)?;
         self.write(move |tx| import::import_conversation(tx, &batch, check, &mut more))
             .await
     }
@@ -404,11 +401,7 @@ impl ConversationStore for SqliteStore {
     async fn import_conversations(&self, batches: Vec<ImportBatch>) -> Result<Vec<ImportOutcome>> {
         let checks = batches
             .iter()
-            .map(|batch| {
-                let check = crate::check::ImportCheck::start(batch)?;
-                check.finish(batch)?;
-                Ok(check)
-            })
+            .map(|batch| crate::check::ImportCheck::before(batch, &MessageChunks::none()))
             .collect::<Result<Vec<_>>>()?;
         self.write(move |tx| {
             batches
