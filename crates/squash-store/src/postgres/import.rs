@@ -332,7 +332,7 @@ async fn import_in(
 
     let known = KnownKeys {
         messages: Some(&message_keys),
-        threads: thread_keys.clone(),
+        threads: thread_keys,
     };
     insert_operations(&mut *tx, conversation_key, &batch.operations, &known).await?;
 
