@@ -47,8 +47,8 @@ pub use types::{
     Appended, ChunkSender, ClosurePositions, Commit, ConversationPage, ConversationSummary,
     Direction, HistoryHit, HistoryPlace, HistoryResults, ImportAppend, ImportBatch, ImportOutcome,
     ImportRecord, ImportSource, ImportThread, ImportedPart, KnownTokens, MessageChunks,
-    MessageRange, NewLinks, OperationRef, PageRequest, RecallTarget, SearchHit, SearchResults,
-    StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
+    MessageRange, NewLinks, OperationRef, PageRequest, PreparedChunk, RecallTarget, SearchHit,
+    SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -267,11 +267,15 @@ pub trait ConversationStore: Send + Sync {
         self.import_conversation_chunked(batch, MessageChunks::none())
             .await
     }
-    /// Stores each of `batches` as [`import_conversation`](Self::import_conversation) does,
-    /// all in one transaction: all or none. For many small conversations (a session's
+    /// Stores each of `batches` (its messages, then those of its chunks — made already, as
+    /// [`MessageChunks::ready`]) as [`import_conversation_chunked`](Self::import_conversation_chunked)
+    /// does, all in one transaction: all or none. For many small conversations (a session's
     /// sub-agent runs), which would each cost a transaction's commit more than their rows; the
     /// outcomes are in the order of the batches. After a failure nothing of any is stored.
-    async fn import_conversations(&self, batches: Vec<ImportBatch>) -> Result<Vec<ImportOutcome>>;
+    async fn import_conversations(
+        &self,
+        batches: Vec<(ImportBatch, MessageChunks)>,
+    ) -> Result<Vec<ImportOutcome>>;
     /// [`import_conversation`](Self::import_conversation) whose messages are those of the
     /// batch followed by those of `more`, which arrive while the transaction is open: memory
     /// holds a chunk at a time, whatever the size of the conversation. Every chunk is checked

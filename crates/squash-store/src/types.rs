@@ -220,6 +220,8 @@ pub enum ImportOutcome {
 /// sender that stops early (or sends an error) fails the import and nothing is written.
 pub struct MessageChunks {
     rx: Option<std::sync::mpsc::Receiver<std::result::Result<PreparedChunk, String>>>,
+    /// A chunk made before the import began, given before any of `rx`.
+    ready: Option<PreparedChunk>,
     expected: usize,
     received: usize,
 }
@@ -234,22 +236,37 @@ impl ChunkSender {
     /// chunks are queued. `false` when the store no longer listens (it stopped the import).
     /// The chunk's rows are made here ([`NewRow`]), on the sender's thread.
     pub fn send(&self, chunk: std::result::Result<Vec<Message>, String>) -> bool {
-        let prepared = chunk.and_then(|messages| {
-            let rows = messages
-                .iter()
-                .map(NewRow::of)
-                .collect::<crate::Result<Vec<_>>>()
-                .map_err(|e| e.to_string())?;
-            Ok(PreparedChunk { messages, rows })
-        });
+        let prepared =
+            chunk.and_then(|messages| PreparedChunk::of(messages).map_err(|e| e.to_string()));
         self.tx.send(prepared).is_ok()
     }
 }
 
-/// A chunk of an import's messages with their rows' computed columns, one row a message.
-pub(crate) struct PreparedChunk {
-    pub messages: Vec<Message>,
-    pub rows: Vec<NewRow>,
+/// A chunk of an import's messages with their rows' computed columns, one row a message:
+/// made by whoever makes the messages, so that the store's writer only writes them.
+pub struct PreparedChunk {
+    pub(crate) messages: Vec<Message>,
+    pub(crate) rows: Vec<NewRow>,
+}
+
+impl PreparedChunk {
+    /// `messages` with their rows made: CPU work (JSON, token estimates, search terms), for a
+    /// thread where blocking is allowed.
+    pub fn of(messages: Vec<Message>) -> crate::Result<PreparedChunk> {
+        let rows = messages
+            .iter()
+            .map(NewRow::of)
+            .collect::<crate::Result<Vec<_>>>()?;
+        Ok(PreparedChunk { messages, rows })
+    }
+
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
 }
 
 impl MessageChunks {
@@ -258,6 +275,7 @@ impl MessageChunks {
         let (tx, rx) = std::sync::mpsc::sync_channel(capacity);
         let chunks = MessageChunks {
             rx: Some(rx),
+            ready: None,
             expected,
             received: 0,
         };
@@ -268,19 +286,35 @@ impl MessageChunks {
     pub fn none() -> MessageChunks {
         MessageChunks {
             rx: None,
+            ready: None,
             expected: 0,
+            received: 0,
+        }
+    }
+
+    /// The messages of one chunk made already, their rows with them (a small conversation
+    /// made while the file before it was stored).
+    pub fn ready(chunk: PreparedChunk) -> MessageChunks {
+        MessageChunks {
+            rx: None,
+            expected: chunk.len(),
+            ready: Some(chunk),
             received: 0,
         }
     }
 
     /// Whether messages may come besides the batch's own.
     pub(crate) fn is_streamed(&self) -> bool {
-        self.rx.is_some()
+        self.rx.is_some() || self.ready.is_some()
     }
 
     /// The next chunk, `None` after the last; waits for the sender (call it where blocking
     /// is allowed).
     pub(crate) fn next_blocking(&mut self) -> crate::Result<Option<PreparedChunk>> {
+        if let Some(chunk) = self.ready.take() {
+            self.received += chunk.len();
+            return Ok(Some(chunk));
+        }
         let Some(rx) = &self.rx else {
             return Ok(None);
         };
@@ -301,8 +335,8 @@ impl MessageChunks {
     /// [`next_blocking`](Self::next_blocking) from async code.
     pub(crate) async fn next(&mut self) -> crate::Result<Option<PreparedChunk>> {
         use tokio::runtime::{Handle, RuntimeFlavor};
-        if self.rx.is_none() {
-            return Ok(None);
+        if self.rx.is_none() || self.ready.is_some() {
+            return self.next_blocking();
         }
         match Handle::try_current().map(|h| h.runtime_flavor()) {
             Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(|| self.next_blocking()),

@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
-use squash_core::Message;
 use squash_formats::claude_code::DeferredMessages;
-use squash_store::{ImportBatch, StoreError};
+use squash_store::{MessageChunks, PreparedChunk, StoreError};
 
 use crate::error::ServiceError;
 
@@ -13,25 +12,27 @@ use crate::error::ServiceError;
 /// (`ConversationStore::import_chunk_bytes`): together what bounds memory.
 pub(super) const CHUNK_MESSAGES: usize = 1_000;
 
-/// `batch` with every message in it: those `deferred` makes from the source read now.
+/// The messages `deferred` makes from the source, read now, in one chunk with their rows made
+/// (what a store's writer would otherwise make while every other write waits). For a small
+/// conversation, on a thread where blocking is allowed.
+pub(super) fn made_whole(deferred: &DeferredMessages) -> Result<PreparedChunk, StoreError> {
+    let mut messages = Vec::with_capacity(deferred.len());
+    for chunk in deferred.chunks(usize::MAX, u64::MAX) {
+        messages.extend(chunk.map_err(StoreError::source_failed)?);
+    }
+    PreparedChunk::of(messages)
+}
+
+/// The messages of a conversation that come besides its batch's own: those `deferred` makes
+/// from the source, read and made now ([`made_whole`]), or none.
 pub(super) async fn whole(
-    mut batch: ImportBatch,
-    deferred: Option<Arc<DeferredMessages>>,
-) -> Result<ImportBatch, ServiceError> {
-    let Some(deferred) = deferred else {
-        return Ok(batch);
+    deferred: Option<&Arc<DeferredMessages>>,
+) -> Result<MessageChunks, ServiceError> {
+    let Some(deferred) = deferred.cloned() else {
+        return Ok(MessageChunks::none());
     };
-    let made = tokio::task::spawn_blocking(move || {
-        let mut messages: Vec<Message> = Vec::with_capacity(deferred.len());
-        // A small conversation: read in one chunk.
-        for chunk in deferred.chunks(usize::MAX, u64::MAX) {
-            messages.extend(chunk?);
-        }
-        Ok::<_, squash_formats::FormatError>(messages)
-    })
-    .await
-    .map_err(|e| ServiceError::Store(StoreError::Backend(format!("reading the source: {e}"))))?;
-    let messages = made.map_err(StoreError::source_failed)?;
-    batch.messages.extend(messages);
-    Ok(batch)
+    let made = tokio::task::spawn_blocking(move || made_whole(&deferred))
+        .await
+        .map_err(|e| StoreError::Backend(format!("reading the source: {e}")))?;
+    Ok(MessageChunks::ready(made?))
 }

@@ -13,8 +13,11 @@ use squash_core::SourceFormat;
 use squash_formats::claude_code::ParentSession;
 use squash_formats::{detect, read};
 
-use super::options::{ImportOptions, ImportProgress, NoProgress};
-use super::refuse::{check_asked, empty_file, file_format, metadata_only, refuse_unread};
+use super::ahead::ReadAhead;
+use super::file_read::{FileRead, SourceRead};
+use super::options::{ImportOptions, ImportProgress};
+use super::refuse::{check_asked, metadata_only, refuse_unread};
+use super::source::{parse_off_runtime, read_source};
 use super::subagents::{first_session_id, is_subagent_file, parent_session, subagent_files};
 use super::summary::{FileFailure, ImportSummary};
 use super::{ImportError, Parsed};
@@ -49,7 +52,7 @@ impl ConversationService {
             };
             ahead = files
                 .get(i + 1)
-                .and_then(|next| ReadAhead::start(next, options));
+                .and_then(|next| ReadAhead::start(self, next, options));
             let imported = match read {
                 Ok(read) => {
                     self.store_source(file, &name, read, options, progress.as_ref())
@@ -109,18 +112,12 @@ impl ConversationService {
         options: &ImportOptions,
         progress: &dyn ImportProgress,
     ) -> Result<ImportSummary, ImportError> {
-        let (format, bytes, parsed) = match read {
+        let read = match read {
             SourceRead::Nothing(summary) => return Ok(summary),
-            SourceRead::Parsed {
-                format,
-                bytes,
-                parsed,
-            } => (format, bytes, parsed),
+            SourceRead::Parsed(read) => read,
         };
-        progress.storing(parsed.conversations.len());
-        let summary = self
-            .store_read(path, name, format, bytes, parsed, options)
-            .await?;
+        progress.storing(read.parsed.conversations.len());
+        let summary = self.store_read(path, name, read, options).await?;
         progress.file_finished(name);
         Ok(summary)
     }
@@ -147,8 +144,8 @@ impl ConversationService {
         let Some(parsed) = refuse_unread(&name, format, parsed)? else {
             return Ok(metadata_only(&name, format, bytes));
         };
-        self.store_read(path, &name, format, bytes, parsed, options)
-            .await
+        let read = FileRead::new(format, bytes, parsed);
+        self.store_read(path, &name, read, options).await
     }
 
     /// Stores what was read of the file at `path`, then its sub-agent runs.
@@ -156,23 +153,20 @@ impl ConversationService {
         &self,
         path: &Path,
         name: &str,
-        format: SourceFormat,
-        bytes: u64,
-        parsed: Parsed,
+        read: FileRead,
         options: &ImportOptions,
     ) -> Result<ImportSummary, ImportError> {
-        let parent = (format == SourceFormat::ClaudeCode)
-            .then(|| parent_session(&parsed))
+        let parent = (read.format == SourceFormat::ClaudeCode)
+            .then(|| parent_session(&read.parsed))
             .flatten();
-        let session_id = parsed
+        let session_id = read
+            .parsed
             .conversations
             .iter()
             .find(|c| !c.sidechain)
             .and_then(|c| c.source_key.strip_prefix("claude-code:"))
             .map(str::to_owned);
-        let mut summary = self
-            .store_file(name, format, bytes, parsed, options)
-            .await?;
+        let mut summary = self.store_file(name, read, options).await?;
         if let (Some(parent), Some(id)) = (parent, session_id) {
             for file in subagent_files(path, &id) {
                 let s = self
@@ -203,8 +197,8 @@ impl ConversationService {
         .await?;
         match parsed {
             Ok(parsed) => {
-                let format = SourceFormat::ClaudeCode;
-                self.store_file(&name, format, bytes, parsed, options).await
+                let read = FileRead::new(SourceFormat::ClaudeCode, bytes, parsed);
+                self.store_file(&name, read, options).await
             }
             Err(e) => Ok(ImportSummary {
                 failed: vec![FileFailure {
@@ -216,109 +210,6 @@ impl ConversationService {
             }),
         }
     }
-}
-
-/// What reading a file made: its conversations, or a summary that says why there are none
-/// (an empty file, a file of metadata only).
-enum SourceRead {
-    Nothing(ImportSummary),
-    Parsed {
-        format: SourceFormat,
-        bytes: u64,
-        parsed: Parsed,
-    },
-}
-
-/// Reads and parses the file at `path` (named `name`) as `options` ask, refusing what an
-/// import refuses; nothing is stored.
-async fn read_source(
-    path: PathBuf,
-    name: String,
-    options: &ImportOptions,
-    progress: Arc<dyn ImportProgress>,
-) -> Result<SourceRead, ImportError> {
-    let io = |error| ImportError::Io {
-        path: name.clone(),
-        error,
-    };
-    let bytes = std::fs::metadata(&path).map_err(io)?.len();
-    progress.file_started(&name, bytes);
-    let asked = options.format.source();
-    let detected = || detect::inspect_path(&path).map_err(io);
-    let Some(format) = file_format(&name, asked, detected)? else {
-        return Ok(SourceRead::Nothing(empty_file(&name, bytes)));
-    };
-    let owned = path.clone();
-    let source_name = name.clone();
-    let reporter = progress.clone();
-    let parsed = parse_off_runtime(&name, move || {
-        let mut advanced = |bytes| reporter.advanced(bytes);
-        read::read_file_streaming(&owned, &source_name, format, Utc::now(), &mut advanced)
-    })
-    .await?;
-    let parsed = match asked {
-        Some(expected) => check_asked(&name, expected, parsed, detected)?,
-        None => parsed?,
-    };
-    let Some(parsed) = refuse_unread(&name, format, parsed)? else {
-        return Ok(SourceRead::Nothing(metadata_only(&name, format, bytes)));
-    };
-    Ok(SourceRead::Parsed {
-        format,
-        bytes,
-        parsed,
-    })
-}
-
-/// Files up to this size are read ahead of their turn; a larger one's first pass holds more
-/// (a 1 GB session's ~120 MB) than should sit beside the store of the file before it.
-const READ_AHEAD_BYTES: u64 = 64 << 20;
-
-/// The next file of a directory import, being read while the one before it is stored. Its
-/// progress is told when its turn comes, so that a progress bar sees one file at a time.
-struct ReadAhead {
-    bytes: u64,
-    task: tokio::task::JoinHandle<Result<SourceRead, ImportError>>,
-}
-
-impl ReadAhead {
-    fn start(path: &Path, options: &ImportOptions) -> Option<ReadAhead> {
-        let bytes = std::fs::metadata(path).ok()?.len();
-        if bytes > READ_AHEAD_BYTES {
-            return None;
-        }
-        let (path, options) = (path.to_path_buf(), options.clone());
-        let name = path.display().to_string();
-        let task =
-            tokio::spawn(
-                async move { read_source(path, name, &options, Arc::new(NoProgress)).await },
-            );
-        Some(ReadAhead { bytes, task })
-    }
-
-    async fn finish(
-        self,
-        name: &str,
-        progress: &dyn ImportProgress,
-    ) -> Result<SourceRead, ImportError> {
-        progress.file_started(name, self.bytes);
-        let read = self
-            .task
-            .await
-            .map_err(|e| ImportError::invalid(name, format!("the reader stopped: {e}")))?;
-        progress.advanced(self.bytes);
-        read
-    }
-}
-
-/// Runs a reader on a blocking thread: reading is file IO and parsing.
-pub(super) async fn parse_off_runtime<T: Send + 'static>(
-    name: &str,
-    read: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ImportError> {
-    tokio::task::spawn_blocking(read)
-        .await
-        .map_err(|e| ImportError::invalid(name, format!("the parser stopped: {e}")))
 }
 
 /// The files a directory import reads, in name order. Sub-agent runs are read with their

@@ -4,10 +4,11 @@
 //! PostgreSQL a commit waits for the WAL to reach the disk).
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use squash_core::ConversationId;
 use squash_formats::claude_code::DeferredMessages;
-use squash_store::ImportBatch;
+use squash_store::{ImportBatch, MessageChunks};
 
 use super::ImportedConversation;
 
@@ -20,10 +21,21 @@ const SMALL_BYTES: u64 = 1 << 20;
 const GROUP_CONVERSATIONS: usize = 100;
 const GROUP_MESSAGES: usize = 4_000;
 
-/// The conversations waiting to be stored together, each with where its report is.
+/// A conversation waiting in a group.
+pub(super) struct Member {
+    /// Where its report is.
+    pub at: usize,
+    pub batch: ImportBatch,
+    /// Its messages besides the batch's own, made already.
+    pub made: MessageChunks,
+    /// What made them, to make them again if the group fails and it is stored on its own.
+    pub deferred: Option<Arc<DeferredMessages>>,
+}
+
+/// The conversations waiting to be stored together.
 #[derive(Default)]
 pub(super) struct Group {
-    members: Vec<(usize, ImportBatch)>,
+    members: Vec<Member>,
     messages: usize,
     /// Their source keys and ids: a conversation that names one of them again is looked up
     /// only once they are stored, as it would be if each were stored on its own.
@@ -35,13 +47,7 @@ impl Group {
     /// Whether `batch` is small enough to wait in a group (`deferred`: its messages, if they
     /// are made from the source).
     pub fn takes(batch: &ImportBatch, deferred: Option<&DeferredMessages>) -> bool {
-        match deferred {
-            None => batch.messages.len() <= SMALL_MESSAGES,
-            Some(d) => {
-                batch.messages.len() + d.len() <= SMALL_MESSAGES
-                    && d.plans().iter().map(|p| p.bytes()).sum::<u64>() <= SMALL_BYTES
-            }
-        }
+        is_small(batch.messages.len(), deferred)
     }
 
     /// Whether `conv` names a source or a conversation of the group.
@@ -49,12 +55,12 @@ impl Group {
         self.sources.contains(&conv.source_key) || self.ids.contains(&conv.conversation_id)
     }
 
-    /// Adds a conversation whose report is the `at`-th.
-    pub fn push(&mut self, at: usize, batch: ImportBatch) {
-        self.messages += batch.messages.len();
+    pub fn push(&mut self, member: Member) {
+        let batch = &member.batch;
+        self.messages += batch.messages.len() + member.deferred.as_ref().map_or(0, |d| d.len());
         self.sources.insert(batch.source.source_key.clone());
         self.ids.insert(batch.conversation_id);
-        self.members.push((at, batch));
+        self.members.push(member);
     }
 
     pub fn is_full(&self) -> bool {
@@ -62,10 +68,24 @@ impl Group {
     }
 
     /// The conversations, leaving the group empty.
-    pub fn take(&mut self) -> Vec<(usize, ImportBatch)> {
+    pub fn take(&mut self) -> Vec<Member> {
         self.messages = 0;
         self.sources.clear();
         self.ids.clear();
         std::mem::take(&mut self.members)
     }
+}
+
+/// Whether a conversation of `messages` messages besides those `deferred` makes from the
+/// source is small enough to wait in a group.
+pub(super) fn is_small(messages: usize, deferred: Option<&DeferredMessages>) -> bool {
+    match deferred {
+        None => messages <= SMALL_MESSAGES,
+        Some(d) => messages + d.len() <= SMALL_MESSAGES && source_bytes(d) <= SMALL_BYTES,
+    }
+}
+
+/// Bytes of source `deferred` reads.
+pub(super) fn source_bytes(deferred: &DeferredMessages) -> u64 {
+    deferred.plans().iter().map(|p| p.bytes()).sum()
 }

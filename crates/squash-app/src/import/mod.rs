@@ -19,12 +19,15 @@
 //! * changed otherwise → imported again as a new conversation; the old one stays, the source key
 //!   then points to the new one.
 
+mod ahead;
 mod chunks;
+mod file_read;
 mod files;
 mod group;
 mod growth;
 mod options;
 mod refuse;
+mod source;
 mod store;
 pub(crate) mod subagents;
 mod summary;

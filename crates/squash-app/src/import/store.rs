@@ -11,7 +11,8 @@ use squash_formats::squash_json;
 use squash_store::{ImportBatch, ImportOutcome, MessageChunks};
 
 use super::chunks::{whole, CHUNK_MESSAGES};
-use super::group::Group;
+use super::file_read::{FileRead, Made};
+use super::group::{Group, Member};
 use super::options::ImportOptions;
 use super::subagents::started_by;
 use super::summary::{ConversationReport, FileReport, ImportStatus, ImportSummary};
@@ -25,13 +26,17 @@ impl ConversationService {
     pub(super) async fn store_file(
         &self,
         name: &str,
-        format: SourceFormat,
-        bytes: u64,
-        parsed: Parsed,
+        read: FileRead,
         options: &ImportOptions,
     ) -> Result<ImportSummary, ImportError> {
+        let FileRead {
+            format,
+            bytes,
+            parsed,
+            made,
+        } = read;
         let records = parsed.records;
-        let mut summary = self.store_parsed(parsed, options).await?;
+        let mut summary = self.store_parsed_made(parsed, made, options).await?;
         summary.files = 1;
         summary.bytes = bytes;
         summary.file_reports.push(FileReport {
@@ -50,6 +55,18 @@ impl ConversationService {
         parsed: Parsed,
         options: &ImportOptions,
     ) -> Result<ImportSummary, ImportError> {
+        self.store_parsed_made(parsed, Made::default(), options)
+            .await
+    }
+
+    /// [`Self::store_parsed`], the messages of some small conversations made already
+    /// (`made`, by the conversation's index).
+    async fn store_parsed_made(
+        &self,
+        parsed: Parsed,
+        mut made: Made,
+        options: &ImportOptions,
+    ) -> Result<ImportSummary, ImportError> {
         let mut summary = ImportSummary {
             skipped: parsed.skipped,
             warnings: parsed.warnings,
@@ -57,7 +74,7 @@ impl ConversationService {
         };
         let reports = &mut summary.conversations;
         let mut group = Group::default();
-        for conv in parsed.conversations {
+        for (i, conv) in parsed.conversations.into_iter().enumerate() {
             if group.holds(&conv) {
                 // Stored before this one is looked up, as one at a time would be.
                 self.store_group(&mut group, reports).await?;
@@ -69,7 +86,16 @@ impl ConversationService {
                 continue;
             };
             if Group::takes(&batch, deferred.as_deref()) {
-                group.push(at, whole(*batch, deferred).await?);
+                let made = match made.take(i) {
+                    Some(chunk) => MessageChunks::ready(chunk),
+                    None => whole(deferred.as_ref()).await?,
+                };
+                group.push(Member {
+                    at,
+                    batch: *batch,
+                    made,
+                    deferred,
+                });
                 if group.is_full() {
                     self.store_group(&mut group, reports).await?;
                 }
@@ -184,16 +210,22 @@ impl ConversationService {
         if members.is_empty() {
             return Ok(());
         }
-        let batches = members.iter().map(|(_, b)| b.clone()).collect();
+        // Kept to store them one at a time if the group fails: a batch whose messages are
+        // made from the source holds none of them, and they are made again.
+        let again: Vec<_> = members
+            .iter()
+            .map(|m| (m.at, m.batch.clone(), m.deferred.clone()))
+            .collect();
+        let batches = members.into_iter().map(|m| (m.batch, m.made)).collect();
         if let Ok(outcomes) = self.store().import_conversations(batches).await {
-            for ((at, batch), outcome) in members.iter().zip(outcomes) {
+            for ((at, batch, _), outcome) in again.iter().zip(outcomes) {
                 settle(&mut reports[*at], batch.conversation_id, outcome);
             }
             return Ok(());
         }
-        for (at, batch) in members {
+        for (at, batch, deferred) in again {
             let id = batch.conversation_id;
-            let outcome = self.store().import_conversation(batch).await?;
+            let outcome = self.store_batch(batch, deferred).await?;
             settle(&mut reports[at], id, outcome);
         }
         Ok(())

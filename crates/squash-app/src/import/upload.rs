@@ -6,9 +6,10 @@ use std::sync::Arc;
 use chrono::Utc;
 use squash_formats::{detect, read};
 
-use super::files::parse_off_runtime;
+use super::file_read::FileRead;
 use super::options::{ImportOptions, NoProgress};
 use super::refuse::{check_asked, metadata_only, refuse_unread, upload_format};
+use super::source::parse_off_runtime;
 use super::summary::ImportSummary;
 use super::ImportError;
 use crate::conversations::ConversationService;
@@ -42,7 +43,8 @@ impl ConversationService {
         let Some(parsed) = refuse_unread(name, format, parsed)? else {
             return Ok(metadata_only(name, format, bytes));
         };
-        self.store_file(name, format, bytes, parsed, options).await
+        let read = FileRead::new(format, bytes, parsed);
+        self.store_file(name, read, options).await
     }
 
     /// A database upload, staged in a temporary file whose tables tell which store it is.

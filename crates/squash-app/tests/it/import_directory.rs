@@ -155,3 +155,101 @@ async fn directory_story(b: &Backend) {
 async fn a_directory_read_ahead_imports_what_each_file_gives_alone_one_file_at_a_time() {
     on_every_backend!(directory_story);
 }
+
+/// Small Claude Code sessions, whose messages the read-ahead makes while the file before is
+/// stored: one with sub-agent runs in it, and the first one again under another name (its
+/// record is written only after it was read ahead).
+fn small_sessions() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |from: &str, to: &str| std::fs::copy(session(from), dir.path().join(to)).unwrap();
+    copy("claude-code-linear-1af7fc5e.jsonl", "a-linear.jsonl");
+    copy("claude-code-subagents-5c0375b4.jsonl", "b-subagents.jsonl");
+    copy("claude-code-rewind.jsonl", "c-rewind.jsonl");
+    copy("claude-code-linear-1af7fc5e.jsonl", "d-linear-again.jsonl");
+    copy("claude-code-broken-chain.jsonl", "e-broken-chain.jsonl");
+    dir
+}
+
+/// What is stored of a conversation: every message, and its current thread's.
+async fn stored(b: &Backend, id: squash_core::ConversationId) -> serde_json::Value {
+    let all = b.store.all_messages(id).await.unwrap().len();
+    let current = b.service.current_thread(id).await.unwrap();
+    let thread: Vec<_> = current
+        .messages
+        .iter()
+        .map(|m| serde_json::json!([m.role, m.content, m.metadata, m.created_at]))
+        .collect();
+    serde_json::json!([all, thread, current.message_tokens, current.tokens])
+}
+
+async fn made_ahead_story(b: &Backend) {
+    let dir = small_sessions();
+    let options = import_options("/tmp/directory-tests");
+    let nothing = || Arc::new(squash_app::NoProgress);
+    let summary = b
+        .service
+        .import_path(dir.path(), &options, nothing())
+        .await
+        .unwrap();
+
+    let alone = b.fresh().await;
+    let mut expected = Vec::new();
+    let mut names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    for path in &names {
+        let s = alone
+            .service
+            .import_file(path, &options, nothing())
+            .await
+            .unwrap();
+        expected.extend(s.conversations);
+    }
+    let key = |c: &squash_app::import::ConversationReport| {
+        (
+            c.source_key.clone(),
+            format!("{:?}", c.status),
+            c.counts,
+            c.threads,
+            c.sidechain,
+        )
+    };
+    assert_eq!(
+        summary.conversations.iter().map(key).collect::<Vec<_>>(),
+        expected.iter().map(key).collect::<Vec<_>>()
+    );
+    let again = summary
+        .conversations
+        .iter()
+        .filter(|c| c.status == ImportStatus::AlreadyImported)
+        .count();
+    assert_eq!(again, 1, "the copy of the first session");
+    for (got, want) in summary.conversations.iter().zip(&expected) {
+        assert_eq!(
+            stored(b, got.conversation_id).await,
+            stored(&alone, want.conversation_id).await,
+            "{}",
+            got.source_key
+        );
+    }
+    alone.cleanup().await;
+
+    // Imported again: every conversation is imported already, as it was stored.
+    let second = b
+        .service
+        .import_path(dir.path(), &options, nothing())
+        .await
+        .unwrap();
+    assert_eq!(second.conversations.len(), summary.conversations.len());
+    for (r, first) in second.conversations.iter().zip(&summary.conversations) {
+        assert_eq!(r.status, ImportStatus::AlreadyImported, "{}", r.source_key);
+        assert_eq!(r.conversation_id, first.conversation_id);
+    }
+}
+
+#[tokio::test]
+async fn small_sessions_made_ahead_are_stored_as_each_file_alone_stores_them() {
+    on_every_backend!(made_ahead_story);
+}

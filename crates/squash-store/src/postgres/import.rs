@@ -262,18 +262,18 @@ pub(super) async fn import_conversation(
 /// Each of `batches` as [`import_conversation`] stores it, in one transaction.
 pub(super) async fn import_conversations(
     pool: &PgPool,
-    batches: Vec<ImportBatch>,
+    batches: Vec<(ImportBatch, MessageChunks)>,
 ) -> Result<Vec<ImportOutcome>> {
     let checks = batches
         .iter()
-        .map(|batch| check::ImportCheck::before(batch, &MessageChunks::none()))
+        .map(|(batch, more)| check::ImportCheck::before(batch, more))
         .collect::<Result<Vec<_>>>()?;
     let mut tx = pool.begin().await.db()?;
     let mut outcomes = Vec::with_capacity(batches.len());
-    for (batch, check) in batches.iter().zip(checks) {
-        match import_in(&mut tx, batch, check, MessageChunks::none()).await? {
+    for ((batch, more), check) in batches.into_iter().zip(checks) {
+        match import_in(&mut tx, &batch, check, more).await? {
             Stored::Outcome(outcome) => outcomes.push(outcome),
-            Stored::SourceTaken => return Err(concurrent(batch)),
+            Stored::SourceTaken => return Err(concurrent(&batch)),
         }
     }
     tx.commit().await.db()?;

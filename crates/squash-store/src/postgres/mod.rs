@@ -386,7 +386,10 @@ impl ConversationStore for PostgresStore {
         import::import_conversation(&self.pool, batch, more).await
     }
 
-    async fn import_conversations(&self, batches: Vec<ImportBatch>) -> Result<Vec<ImportOutcome>> {
+    async fn import_conversations(
+        &self,
+        batches: Vec<(ImportBatch, MessageChunks)>,
+    ) -> Result<Vec<ImportOutcome>> {
         import::import_conversations(&self.pool, batches).await
     }
 

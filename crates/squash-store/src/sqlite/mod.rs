@@ -398,18 +398,19 @@ impl ConversationStore for SqliteStore {
             .await
     }
 
-    async fn import_conversations(&self, batches: Vec<ImportBatch>) -> Result<Vec<ImportOutcome>> {
+    async fn import_conversations(
+        &self,
+        mut batches: Vec<(ImportBatch, MessageChunks)>,
+    ) -> Result<Vec<ImportOutcome>> {
         let checks = batches
             .iter()
-            .map(|batch| crate::check::ImportCheck::before(batch, &MessageChunks::none()))
+            .map(|(batch, more)| crate::check::ImportCheck::before(batch, more))
             .collect::<Result<Vec<_>>>()?;
         self.write(move |tx| {
             batches
-                .iter()
+                .iter_mut()
                 .zip(checks)
-                .map(|(batch, check)| {
-                    import::import_conversation(tx, batch, check, &mut MessageChunks::none())
-                })
+                .map(|((batch, more), check)| import::import_conversation(tx, batch, check, more))
                 .collect()
         })
         .await
