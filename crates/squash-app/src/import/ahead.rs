@@ -21,7 +21,7 @@ const READ_AHEAD_BYTES: u64 = 64 << 20;
 
 /// Bytes of source whose messages a file read ahead makes at most: they wait, made (as
 /// messages and as rows, about three times their source), until the file before is stored.
-const MADE_AHEAD_BYTES: u64 = 8 << 20;
+const MADE_AHEAD_BYTES: u64 = 2 << 20;
 
 pub(super) struct ReadAhead {
     bytes: u64,

@@ -17,9 +17,12 @@ const SMALL_MESSAGES: usize = 200;
 /// …and, when its messages are made from the source as they are stored, of at most this many
 /// bytes of source (it is read whole before it is stored).
 const SMALL_BYTES: u64 = 1 << 20;
-/// A group is stored once it holds this many conversations or this many messages.
+/// A group is stored once it holds this many conversations or this many messages, or its
+/// messages made from the source come from this many bytes of it (they wait, as messages and
+/// as rows, until the group is stored).
 const GROUP_CONVERSATIONS: usize = 100;
 const GROUP_MESSAGES: usize = 4_000;
+const GROUP_SOURCE_BYTES: u64 = 4 << 20;
 
 /// A conversation waiting in a group.
 pub(super) struct Member {
@@ -37,6 +40,7 @@ pub(super) struct Member {
 pub(super) struct Group {
     members: Vec<Member>,
     messages: usize,
+    source_bytes: u64,
     /// Their source keys and ids: a conversation that names one of them again is looked up
     /// only once they are stored, as it would be if each were stored on its own.
     sources: HashSet<String>,
@@ -57,19 +61,26 @@ impl Group {
 
     pub fn push(&mut self, member: Member) {
         let batch = &member.batch;
-        self.messages += batch.messages.len() + member.deferred.as_ref().map_or(0, |d| d.len());
+        if let Some(d) = &member.deferred {
+            self.messages += d.len();
+            self.source_bytes += source_bytes(d);
+        }
+        self.messages += batch.messages.len();
         self.sources.insert(batch.source.source_key.clone());
         self.ids.insert(batch.conversation_id);
         self.members.push(member);
     }
 
     pub fn is_full(&self) -> bool {
-        self.members.len() >= GROUP_CONVERSATIONS || self.messages >= GROUP_MESSAGES
+        self.members.len() >= GROUP_CONVERSATIONS
+            || self.messages >= GROUP_MESSAGES
+            || self.source_bytes >= GROUP_SOURCE_BYTES
     }
 
     /// The conversations, leaving the group empty.
     pub fn take(&mut self) -> Vec<Member> {
         self.messages = 0;
+        self.source_bytes = 0;
         self.sources.clear();
         self.ids.clear();
         std::mem::take(&mut self.members)
