@@ -1,5 +1,6 @@
 //! `squash`: the command-line interface over the Squash services.
 
+mod allocator;
 mod cli;
 mod commands;
 mod input;
@@ -16,29 +17,15 @@ use squash_core::redact::redact_url;
 
 use crate::cli::{Cli, Command};
 
-// An import makes and frees millions of small strings across three threads: glibc's allocator
-// took a fifth of its CPU (perf, a 200 MB session); jemalloc's thread caches cut the import's
-// wall time by a tenth for a few MB more memory (BENCHMARKS.md).
-#[cfg(not(target_env = "msvc"))]
-#[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
-// One arena for all threads: an import makes a message's rows on one thread and frees them on
-// the store's writer, and an arena a thread kept pages the others had freed into. A directory
-// of real sessions: 120–160 MB resident with an arena per thread, 80–88 MB with one, no slower
-// (BENCHMARKS.md, "A directory's next file made while one is stored"). The thread caches stay.
-#[cfg(not(target_env = "msvc"))]
-#[allow(non_upper_case_globals)]
-#[export_name = "_rjem_malloc_conf"]
-pub static malloc_conf: &[u8] = b"narenas:1\0";
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.worker_threads(2).enable_all();
+    if matches!(cli.command, Command::Import(_)) {
+        allocator::share_one_arena();
+        builder.on_thread_start(allocator::share_one_arena);
+    }
+    let runtime = match builder.build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
