@@ -82,9 +82,12 @@ async fn side(url: &str, schema: &str) -> Side {
 
 async fn floor_pool(url: &str, schema: &str) -> PgPool {
     let options: PgConnectOptions = url.parse().expect("url");
-    // The store's own session settings (no JIT, see `PostgresStore`), so that both sides plan
-    // alike.
-    let path = format!("SET search_path TO \"{schema}\"; SET jit = off");
+    // The store's own session settings (no JIT, generic plans, see `PostgresStore`), so that
+    // both sides plan alike.
+    let path = format!(
+        "SET search_path TO \"{schema}\"; SET jit = off; \
+         SET plan_cache_mode = force_generic_plan"
+    );
     PgPoolOptions::new()
         .max_connections(2)
         .after_connect(move |conn, _| {

@@ -237,7 +237,7 @@ pub(super) async fn import_conversation(
     more: MessageChunks,
 ) -> Result<ImportOutcome> {
     let check = check::ImportCheck::before(&batch, &more)?;
-    let mut tx = pool.begin().await.db()?;
+    let mut tx = begin_import(pool).await?;
     match import_in(&mut tx, &batch, check, more).await? {
         Stored::Outcome(outcome) => {
             tx.commit().await.db()?;
@@ -268,7 +268,7 @@ pub(super) async fn import_conversations(
         .iter()
         .map(|(batch, more)| check::ImportCheck::before(batch, more))
         .collect::<Result<Vec<_>>>()?;
-    let mut tx = pool.begin().await.db()?;
+    let mut tx = begin_import(pool).await?;
     let mut outcomes = Vec::with_capacity(batches.len());
     for ((batch, more), check) in batches.into_iter().zip(checks) {
         match import_in(&mut tx, &batch, check, more).await? {
@@ -433,7 +433,7 @@ pub(super) async fn import_append(
     more: MessageChunks,
 ) -> Result<Appended> {
     let mut check = check::ImportCheck::appending(&append)?;
-    let mut tx = pool.begin().await.db()?;
+    let mut tx = begin_import(pool).await?;
     let locked = lock(&mut tx, append.conversation_id).await?;
     check::append_record(&append, existing(&mut tx, &append.source.source_key).await?)?;
     let keys = insert_messages(&mut tx, locked.conversation_key, &append.messages).await?;
@@ -611,4 +611,16 @@ pub(super) async fn import_records_of(
 ) -> Result<Vec<ImportRecord>> {
     let sql = format!("{RECORD_SELECT} WHERE c.id = $1 ORDER BY i.imported_at DESC, i.key DESC");
     fetch::all::<RecordRow, _>(sqlx::query_as(&sql).bind(conversation.as_uuid()), pool).await
+}
+
+/// An import's transaction, its statements planned for their arguments: with the session's
+/// generic plans (`PostgresStore::open`) the import's inserts of many rows at once ran 1.3–1.7×
+/// slower (BENCHMARKS.md, "Generic plans on PostgreSQL").
+async fn begin_import(pool: &PgPool) -> Result<sqlx::Transaction<'static, sqlx::Postgres>> {
+    let mut tx = pool.begin().await.db()?;
+    sqlx::query("SET LOCAL plan_cache_mode = auto")
+        .execute(&mut *tx)
+        .await
+        .db()?;
+    Ok(tx)
 }
