@@ -23,6 +23,9 @@ const READ_AHEAD_BYTES: u64 = 64 << 20;
 /// messages and as rows, about three times their source), until the file before is stored.
 const MADE_AHEAD_BYTES: u64 = 2 << 20;
 
+/// The next file of a directory import, being read (and its small conversations made) while
+/// the one before it is stored. Its progress is told when its turn comes, so that a progress
+/// bar sees one file at a time.
 pub(super) struct ReadAhead {
     bytes: u64,
     task: tokio::task::JoinHandle<Result<SourceRead, ImportError>>,
@@ -111,6 +114,8 @@ async fn worth_making(service: &ConversationService, parsed: &Parsed) -> Vec<boo
         };
         let bytes = source_bytes(deferred);
         let small = is_small(conv.messages.len(), Some(deferred)) && bytes <= budget;
+        // A record that cannot be read is taken as none: the conversation is made for nothing
+        // at worst, and its turn reads the record again and reports what fails.
         let recorded = small
             && service
                 .store()
