@@ -1430,6 +1430,10 @@ fn breakdown(rt: &Runtime, t: &Templates) {
         store.tool_refs_closure(conv, &sources)
     );
     store_row!("store.messages (3 ids)", store.messages(&sources));
+    store_row!(
+        "store.closure_positions (3 ids: their tool closure and positions, what a squash reads)",
+        store.closure_positions(conv, &sources)
+    );
     row(
         "plan: thread_ops order + partners + squash on 10,000 links",
         Box::new(|| {

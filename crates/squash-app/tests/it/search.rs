@@ -231,15 +231,27 @@ async fn search_finds_current_messages_on_every_backend() {
 }
 
 /// A streamed import (messages arriving in chunks, their rows made on the sending thread) is
-/// indexed like any other; a source that fails mid-way leaves nothing behind, in the index
-/// either.
+/// indexed like any other and reads back as sent (packed on SQLite); a source that fails
+/// mid-way leaves nothing behind, in the index either.
 async fn streamed_import_story(b: &Backend) {
     let streamed = |words: [&'static str; 3], fail: bool| async move {
         let conversation = ConversationId::new();
+        // Long enough, and repetitive enough, that SQLite stores both columns packed.
         let mut messages: Vec<Message> = words
             .iter()
-            .map(|w| Message::text(conversation, Role::User, &format!("about the {w}")).unwrap())
+            .map(|w| {
+                let mut m = Message::text(
+                    conversation,
+                    Role::User,
+                    &format!("about the {w}. ").repeat(20),
+                )
+                .unwrap();
+                m.metadata =
+                    Some(serde_json::json!({ "note": format!("{w} metadata ").repeat(20) }));
+                m
+            })
             .collect();
+        let sent = messages.clone();
         let later = messages.split_off(1);
         let mut batch = single_thread_batch(
             conversation,
@@ -265,11 +277,33 @@ async fn streamed_import_story(b: &Backend) {
         });
         let outcome = b.store.import_conversation_chunked(batch, chunks).await;
         producer.join().unwrap();
-        outcome
+        outcome.map(|_| sent)
     };
-    streamed(["walrus", "narwhal", "axolotl"], false)
+    let sent = streamed(["walrus", "narwhal", "axolotl"], false)
         .await
         .unwrap_or_else(|e| panic!("{}: streamed import: {e}", b.name));
+    let ids: Vec<MessageId> = sent.iter().map(|m| m.id).collect();
+    let stored = b.store.messages(&ids).await.unwrap();
+    for (stored, sent) in stored.iter().zip(&sent) {
+        assert_eq!(
+            (&stored.content, &stored.metadata),
+            (&sent.content, &sent.metadata),
+            "{}: a streamed message reads back as sent",
+            b.name
+        );
+    }
+    if let Some(path) = &b.sqlite_path {
+        let db = rusqlite::Connection::open(path).unwrap();
+        let packed: i64 = db
+            .query_row(
+                "SELECT count(*) FROM messages \
+                 WHERE typeof(metadata) = 'blob' AND typeof(search_text) = 'blob'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(packed, 3, "the streamed messages are stored packed");
+    }
     for word in ["walrus", "narwhal", "axolotls"] {
         assert_eq!(
             find(b, word, None).await.hits.len(),

@@ -39,10 +39,10 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 
 use crate::error::{Entity, StoreError};
 use crate::types::{
-    Appended, Commit, ConversationPage, ConversationSummary, Direction, HistoryResults,
-    ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart, MessageChunks,
-    MessageRange, PageRequest, SearchResults, StoreStats, ThreadPage, ThreadPositions, ThreadRef,
-    ThreadSnapshot,
+    Appended, ClosurePositions, Commit, ConversationPage, ConversationSummary, Direction,
+    HistoryResults, ImportAppend, ImportBatch, ImportOutcome, ImportRecord, ImportedPart,
+    MessageChunks, MessageRange, PageRequest, SearchResults, StoreStats, ThreadPage,
+    ThreadPositions, ThreadRef, ThreadSnapshot,
 };
 use crate::{ConversationStore, RecallTarget, Result, StoredMessage};
 
@@ -337,6 +337,24 @@ impl ConversationStore for SqliteStore {
         let seed = seed.to_vec();
         self.read(move |tx| tools::tool_closure(tx, conversation, &seed))
             .await
+    }
+
+    /// Both reads in one read transaction on one blocking call: a squash, edit or delete
+    /// reads this before its write, and the two calls of the default cost as much again.
+    async fn closure_positions(
+        &self,
+        conversation: ConversationId,
+        seed: &[MessageId],
+    ) -> Result<ClosurePositions> {
+        let seed = seed.to_vec();
+        self.read(move |tx| {
+            let refs = tools::tool_closure(tx, conversation, &seed)?;
+            // The closure holds the seed (a seed it lacks is an error above).
+            let asked: Vec<MessageId> = refs.keys().copied().collect();
+            let positions = page::thread_positions(tx, ThreadRef::Current(conversation), &asked)?;
+            Ok(ClosurePositions { refs, positions })
+        })
+        .await
     }
 
     async fn operation(&self, id: SquashOperationId) -> Result<SquashOperation> {
