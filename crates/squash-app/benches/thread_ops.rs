@@ -1464,18 +1464,25 @@ fn breakdown(rt: &Runtime, t: &Templates) {
 
     // The squash's write transaction alone: through the store and the floor's; interleaved.
     let mut product = Rotating::new(COW_OPS_PER_COPY, || Product::open(t));
+    let mut service = Rotating::new(COW_OPS_PER_COPY, || Product::open(t));
     let mut floor = Rotating::new(COW_OPS_PER_COPY, || Floor::open(t));
-    let mut rows: [(Vec<Duration>, Vec<Duration>); 2] = Default::default();
+    let mut rows: [(Vec<Duration>, Vec<Duration>); 3] = Default::default();
     for _ in 0..ROUNDS {
         let wall = product.run_timed(1, |p, slot| timed_squash_commit(rt, p, slot));
         rows[0].0.push(wall);
         rows[0].1.push(last_cpu());
-        let wall = floor.run_timed(1, |f, slot| timed(|| floor_squash(f, slot)));
+        let wall = service.run_timed(1, |p, slot| {
+            timed(|| product_squash(rt, p, slot, Some(squash_text())))
+        });
         rows[1].0.push(wall);
         rows[1].1.push(last_cpu());
+        let wall = floor.run_timed(1, |f, slot| timed(|| floor_squash(f, slot)));
+        rows[2].0.push(wall);
+        rows[2].1.push(last_cpu());
     }
     let labels = [
         "store.commit of a 3-message squash (the write transaction alone)",
+        "service.squash_manual of the same, explicit text (its read, plan and commit)",
         "floor: the same squash (positions probed, runs cut, one link)",
     ];
     for (label, (wall, cpu)) in labels.iter().zip(rows) {

@@ -89,6 +89,26 @@ impl Pool {
         Ok(value)
     }
 
+    /// Runs `f` on the writer connection inside one deferred (read) transaction: for the read
+    /// a write follows — a squash's, edit's or delete's selection. A reader's page cache is
+    /// dropped whenever another connection wrote, so after each write it reads its pages
+    /// again (measured: 205 µs a squash's read against 37 µs warm, at 10,000 messages); the
+    /// writer's cache holds what the last write touched. It waits for a write in progress,
+    /// as the write after it would.
+    pub fn read_on_writer<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self
+            .writer
+            .lock()
+            .map_err(|_| StoreError::Backend("writer connection poisoned".into()))?;
+        let tx = conn.transaction().map_err(map_err)?;
+        let value = f(&tx)?;
+        tx.commit().map_err(map_err)?;
+        Ok(value)
+    }
+
     /// Runs `f` on a reader connection inside one (deferred) transaction, so that it sees one
     /// consistent snapshot.
     pub fn read<T>(

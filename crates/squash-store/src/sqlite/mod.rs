@@ -147,6 +147,14 @@ impl SqliteStore {
     ) -> Result<T> {
         self.run(move |pool| pool.read(f)).await
     }
+
+    /// [`Self::read`] on the writer connection ([`conn::Pool::read_on_writer`]).
+    async fn read_on_writer<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        self.run(move |pool| pool.read_on_writer(f)).await
+    }
 }
 
 #[async_trait]
@@ -339,15 +347,16 @@ impl ConversationStore for SqliteStore {
             .await
     }
 
-    /// Both reads in one read transaction on one blocking call: a squash, edit or delete
-    /// reads this before its write, and the two calls of the default cost as much again.
+    /// Both reads in one transaction, one snapshot, on one blocking call — on the writer
+    /// connection, whose cache holds the pages the last write touched: a squash, edit or
+    /// delete reads this just before its write.
     async fn closure_positions(
         &self,
         conversation: ConversationId,
         seed: &[MessageId],
     ) -> Result<ClosurePositions> {
         let seed = seed.to_vec();
-        self.read(move |tx| {
+        self.read_on_writer(move |tx| {
             let refs = tools::tool_closure(tx, conversation, &seed)?;
             // The closure holds the seed (a seed it lacks is an error above).
             let asked: Vec<MessageId> = refs.keys().copied().collect();
