@@ -70,10 +70,7 @@ impl Pool {
         &self,
         f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut conn = self
-            .writer
-            .lock()
-            .map_err(|_| StoreError::Backend("writer connection poisoned".into()))?;
+        let mut conn = self.writer()?;
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(map_err)?;
@@ -94,20 +91,22 @@ impl Pool {
     /// dropped whenever another connection wrote, so after each write it reads its pages
     /// again (a squash's read at 10,000 messages: 205 µs on average over a run of squashes,
     /// 37 µs repeated with no write between); the writer's cache holds what the last write
-    /// touched. It waits for a write in progress,
-    /// as the write after it would.
+    /// touched. It waits for a write in progress, as the write after it would.
     pub fn read_on_writer<T>(
         &self,
         f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut conn = self
-            .writer
-            .lock()
-            .map_err(|_| StoreError::Backend("writer connection poisoned".into()))?;
+        let mut conn = self.writer()?;
         let tx = conn.transaction().map_err(map_err)?;
         let value = f(&tx)?;
         tx.commit().map_err(map_err)?;
         Ok(value)
+    }
+
+    fn writer(&self) -> Result<std::sync::MutexGuard<'_, Connection>, StoreError> {
+        self.writer
+            .lock()
+            .map_err(|_| StoreError::Backend("writer connection poisoned".into()))
     }
 
     /// Runs `f` on a reader connection inside one (deferred) transaction, so that it sees one
