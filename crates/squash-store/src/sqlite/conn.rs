@@ -96,11 +96,7 @@ impl Pool {
         &self,
         f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut conn = self.writer()?;
-        let tx = conn.transaction().map_err(map_err)?;
-        let value = f(&tx)?;
-        tx.commit().map_err(map_err)?;
-        Ok(value)
+        in_read_transaction(&mut *self.writer()?, f)
     }
 
     fn writer(&self) -> Result<std::sync::MutexGuard<'_, Connection>, StoreError> {
@@ -124,12 +120,7 @@ impl Pool {
             Some(c) => c,
             None => open_connection(&self.path, OpenFlags::SQLITE_OPEN_READ_ONLY)?,
         };
-        let result = (|| {
-            let tx = conn.transaction().map_err(map_err)?;
-            let value = f(&tx)?;
-            tx.commit().map_err(map_err)?;
-            Ok(value)
-        })();
+        let result = in_read_transaction(&mut conn, f);
         if let Ok(mut readers) = self.readers.lock() {
             if readers.len() < 8 {
                 readers.push(conn);
@@ -222,6 +213,17 @@ pub fn map_err(e: rusqlite::Error) -> StoreError {
         }
         _ => StoreError::Backend(e.to_string()),
     }
+}
+
+/// Runs `f` inside one deferred transaction on `conn`: one consistent snapshot for its reads.
+fn in_read_transaction<T>(
+    conn: &mut Connection,
+    f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let tx = conn.transaction().map_err(map_err)?;
+    let value = f(&tx)?;
+    tx.commit().map_err(map_err)?;
+    Ok(value)
 }
 
 /// The conversations the running write transaction touched. Per thread: a write runs start to
