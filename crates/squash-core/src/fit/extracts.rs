@@ -88,7 +88,8 @@ pub(crate) enum Form {
     /// The ledger in sections.
     Run,
     /// The ledger in sections, only what a budget at its end still needs: each command with
-    /// how it ended (and the counts it printed), every file, error and fix, decision and open
+    /// how it ended (and the counts it printed), every file with the names its edits brought
+    /// in (what changed, which a hand-written account names), error and fix, decision and open
     /// item, the answer the run ends with, and the conclusions and notes that state a number
     /// or a path.
     Terse,
@@ -317,7 +318,6 @@ fn terse(ledger: &Ledger) -> Ledger {
             let mut f = f.clone();
             match f.kind {
                 FactKind::Command => f.text = terse_command(&f.text),
-                FactKind::File => f.anchors.truncate(1),
                 FactKind::Answer | FactKind::Value => {
                     let keeps = f.text.chars().any(|c| c.is_ascii_digit())
                         || f.text.contains('/')
@@ -347,6 +347,7 @@ enum Looks {
 fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
     let mut looked: Vec<(String, usize)> = Vec::new();
     let mut commits: Vec<&str> = Vec::new();
+    let mut sought: Vec<(String, usize)> = Vec::new();
     let mut first = None;
     let mut facts = Vec::new();
     for f in &ledger.facts {
@@ -355,6 +356,12 @@ fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
             continue;
         };
         first.get_or_insert(f.source);
+        for term in looked_for(f, &what) {
+            match sought.iter_mut().find(|(t, _)| *t == term) {
+                Some((_, n)) => *n += 1,
+                None => sought.push((term, 1)),
+            }
+        }
         match looked.iter_mut().find(|(w, _)| *w == what) {
             Some((_, n)) => *n += times,
             None => looked.push((what, times)),
@@ -366,6 +373,7 @@ fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
         }
     }
     let mut out = terse(&Ledger { facts });
+    let sought = most_sought(sought, &out, &commits);
     let text = match looks {
         Looks::Listed if !looked.is_empty() => {
             let list: Vec<String> = looked
@@ -376,8 +384,15 @@ fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
                 })
                 .collect();
             let mut text = format!("Looked around: {}", list.join(", "));
+            let mut said = Vec::new();
+            if !sought.is_empty() {
+                said.push(format!("for {}", sought.join(", ")));
+            }
             if !commits.is_empty() {
-                text.push_str(&format!(" (commits named: {})", commits.join(", ")));
+                said.push(format!("commits named: {}", commits.join(", ")));
+            }
+            if !said.is_empty() {
+                text.push_str(&format!(" ({})", said.join("; ")));
             }
             Some(text)
         }
@@ -391,7 +406,11 @@ fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
             .iter()
             .position(|f| f.kind > FactKind::Command)
             .unwrap_or(out.facts.len());
-        let anchors = commits.iter().map(|c| (*c).to_owned()).collect();
+        let anchors = commits
+            .iter()
+            .map(|c| (*c).to_owned())
+            .chain(sought.into_iter().filter(|_| looks == Looks::Listed))
+            .collect();
         out.facts.insert(
             at,
             Fact {
@@ -407,6 +426,55 @@ fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
 
 /// Commits a digest lists of its looks around at most.
 const COMMITS_LISTED: usize = 8;
+
+/// Terms a digest says its looks around were for, at most.
+const SOUGHT_LISTED: usize = 8;
+
+/// What a look around (a search, a read of the history) was for: the names and hashes its
+/// command or its search tool's pattern gives — what the work was after, which its count
+/// ("`grep` ×5") does not say. Not the program, flags, numbers, or paths: a path is long and
+/// says where, not what (the files read are listed apart); with paths the digests of 34
+/// published sessions kept no more hand facts at their agents' sizes than without.
+fn looked_for(fact: &Fact, what: &str) -> Vec<String> {
+    let Some((ran, _)) = fact.text.split_once(" → ") else {
+        return Vec::new();
+    };
+    // "Ran `grep -rn X src/`…", "Grep `X`", "Glob ×3 (a, b, c)".
+    let asked = match ran.split_once('`') {
+        Some((_, rest)) => rest.rsplit_once('`').map_or(rest, |(inside, _)| inside),
+        None => ran.split_once(" (").map_or("", |(_, list)| list),
+    };
+    crate::terms::in_text_order(&crate::terms::salient_terms(asked), asked)
+        .into_iter()
+        .filter(|t| {
+            t.len() >= 4
+                && t != what
+                && !t.starts_with('-')
+                && !t.contains('/')
+                && !t.contains(' ')
+                && t.chars().any(char::is_alphabetic)
+        })
+        .collect()
+}
+
+/// Of the terms the looks around were for, those no other fact of the digest states, the
+/// most sought first (then in the order sought), at most [`SOUGHT_LISTED`].
+fn most_sought(mut sought: Vec<(String, usize)>, digest: &Ledger, commits: &[&str]) -> Vec<String> {
+    let stated = digest
+        .facts
+        .iter()
+        .map(|f| f.text.to_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n");
+    sought.retain(|(t, _)| !commits.contains(&t.as_str()) && !stated.contains(&t.to_lowercase()));
+    // A stable sort: between equals, the order sought.
+    sought.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    sought
+        .into_iter()
+        .take(SOUGHT_LISTED)
+        .map(|(t, _)| t)
+        .collect()
+}
 
 /// What a lean digest keeps of `ledger` (see [`Form::Lean`], depth 0): a digest whose looks around are
 /// only the commits they named, without the notes the other facts state.
@@ -609,6 +677,59 @@ mod tests {
         let lean = extract(&s, all, Form::Lean(0)).text;
         assert!(lean.contains("Commits named: 47c3efb0"), "{lean}");
         assert!(!lean.contains("Looked around"), "{lean}");
+    }
+
+    #[test]
+    fn a_digest_says_what_its_searches_were_for_not_where() {
+        let thread = runs(&[
+            (
+                "grep -rn \"CondensedTranscriptLines\" cmd/cli/ | head -20",
+                "cmd/cli/state.go:12: CondensedTranscriptLines int",
+            ),
+            (
+                "grep -rn FileModificationTools cmd/cli/",
+                "cmd/cli/transcript.go:357: for _, t := range FileModificationTools",
+            ),
+            ("grep -n CondensedTranscriptLines cmd/cli/hooks.go", "40: x"),
+            ("cargo test", "test result: ok. 12 passed; 0 failed"),
+        ]);
+        let refs: Vec<&Message> = thread.iter().collect();
+        let s = summarize(&refs);
+        let digest = extract(&s, 0..=thread.len() - 1, Form::Digest);
+        // The most sought first; no path, flag or count of lines.
+        assert!(
+            digest.text.contains(
+                "Looked around: `grep` ×3 (for CondensedTranscriptLines, FileModificationTools)"
+            ),
+            "{}",
+            digest.text
+        );
+        assert!(!digest.text.contains("cmd/cli/"), "{}", digest.text);
+    }
+
+    #[test]
+    fn a_digest_names_what_an_edit_brought_in_beside_its_file() {
+        let mut thread = runs(&[("go test ./...", "ok  \tcli\t0.4s")]);
+        let conv = thread[0].conversation_id;
+        let call = ContentItem::tool_call(
+            "toolu_edit",
+            "Edit",
+            serde_json::json!({
+                "file_path": "/w/cli/explain.go",
+                "old_string": "return lines",
+                "new_string": "return scopeTranscriptForCheckpoint(lines, cp)",
+            }),
+        );
+        thread.push(Message::new_unchecked(conv, Role::Assistant, vec![call]));
+        let result = ContentItem::tool_result("toolu_edit", "Edit", "updated", false);
+        thread.push(Message::new_unchecked(conv, Role::User, vec![result]));
+        let refs: Vec<&Message> = thread.iter().collect();
+        let s = summarize(&refs);
+        let digest = extract(&s, 0..=thread.len() - 1, Form::Digest).text;
+        assert!(
+            digest.contains("- Edited: /w/cli/explain.go (scopeTranscriptForCheckpoint)"),
+            "{digest}"
+        );
     }
 
     #[test]
