@@ -11,7 +11,7 @@ use super::code_mode;
 use super::fact::{Fact, FactKind};
 use super::output::{
     commit_hash, commit_line, content_lines, counts_failures, exit_code, is_error_line, printed,
-    run_errors, sample_lines, summary_line, LINE_MAX_CHARS,
+    reports_failure, run_errors, sample_lines, summary_line, LINE_MAX_CHARS,
 };
 use super::polls;
 use super::tool_use::ToolUse;
@@ -140,10 +140,14 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     let output = output.as_deref().unwrap_or("");
     let anchor = anchor_of(&key);
     let tally = summary_line(output);
-    // A run piped into `tail` returns tail's status: a tally that counts failures says how
-    // the run itself ended (a command that only looks, `cat` of a log, ran fine).
+    // A run piped into `tail` or `head` returns their status: a tally that counts failures,
+    // or the toolchain's verdict, says how the run itself ended (a command that only looks,
+    // `cat` of a log, ran fine).
     let status = match status {
-        Status::Ok if !is_exploratory(&anchor) && tally.as_deref().is_some_and(counts_failures) => {
+        Status::Ok
+            if !is_exploratory(&anchor)
+                && (tally.as_deref().is_some_and(counts_failures) || reports_failure(output)) =>
+        {
             Status::Failed(None)
         }
         status => status,

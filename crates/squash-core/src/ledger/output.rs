@@ -35,8 +35,13 @@ patterns! {
     ERROR_TALLY = r"^\s*error: (?:could not compile|aborting due to)(?-u:\b).*previous errors?";
     /// `[branch 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] message`.
     COMMIT_LINE = r"^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ";
-    /// A diagnostic that points at a place in a file: `src/a.go:455:20: appendAssign: …`.
-    DIAGNOSTIC = r"^[\w./@+-]+\.\w+:\d+:\d+:\s+\S";
+    /// A diagnostic that points at a place in a file: `src/a.go:455:20: appendAssign: …`, or
+    /// at a line: a Go test's `explain_test.go:1032: verbose output should show prompts`.
+    DIAGNOSTIC = r"^[\w./@+-]+\.\w+:\d+(?::\d+)?:\s+\S";
+    /// A toolchain's own verdict that a build or a test failed, on a line of its own: Go's
+    /// `--- FAIL: TestX`, `FAIL\tpkg [build failed]`, Rust's `error[E0425]: …` and `error: could
+    /// not compile`. A run piped into `head` ends well whatever it printed.
+    FAILED_VERDICT = r"^(?:--- FAIL: |FAIL\t|error\[E\d{4}\]: |error: could not compile )";
     /// A line that complains in plain words, for a failed run none of whose lines reads as an
     /// error.
     COMPLAINT = r"(?i)(?-u:\b)(?:failed|failure|invalid|cannot|can't|could not|couldn't|unable to|not found|denied|refused|missing|unknown|unrecognized|unexpected|no such|not allowed|forbidden|timed out|aborted|expired|unauthorized|not permitted|not installed)(?-u:\b)";
@@ -209,6 +214,11 @@ pub(super) fn summary_line(output: &str) -> Option<String> {
 
 /// Whether a tally ([`summary_line`]) counts a failure: "Tests 1 failed | 1444 passed", "3
 /// failing", "Found 2 errors" — not "0 failed".
+/// Whether an output holds a toolchain's verdict that its build or test failed.
+pub(super) fn reports_failure(output: &str) -> bool {
+    output.lines().any(|l| FAILED_VERDICT.is_match(l))
+}
+
 pub(super) fn counts_failures(tally: &str) -> bool {
     COUNT.find_iter(tally).any(|count| {
         let (n, word) = count.as_str().split_once(' ').unwrap_or(("0", ""));

@@ -678,3 +678,47 @@ fn a_run_whose_tally_counts_failures_failed_whatever_its_pipe_returned() {
         .unwrap_or_default();
     assert!(vitest.contains("→ ok: "), "{commands}");
 }
+
+#[test]
+fn a_run_whose_toolchain_says_it_failed_failed_whatever_its_pipe_returned() {
+    // `| head -30` returns head's status; Go printed that the build failed, and why.
+    let build = "# entire.io/cli/cmd/entire/cli [entire.io/cli/cmd/entire/cli.test]\n\
+                 cmd/entire/cli/explain_test.go:2062:12: undefined: scopeTranscriptForCheckpoint\n\
+                 FAIL\tentire.io/cli/cmd/entire/cli [build failed]\n";
+    // A Go test's own message points at a line of its file, with no column.
+    let test = "Exit code 1\n=== RUN   TestFormatCheckpointOutput_Verbose\n    \
+                explain_test.go:1032: verbose output should show prompts\n\
+                --- FAIL: TestFormatCheckpointOutput_Verbose (0.00s)\nFAIL\n";
+    let session = [
+        call(
+            "c1",
+            "Bash",
+            json!({"command": "go test ./cmd/entire/cli/... -run TestScope -v 2>&1 | head -30"}),
+        ),
+        result("c1", build, false),
+        call(
+            "c2",
+            "Bash",
+            json!({"command": "go test ./cmd/entire/cli/... -run TestFormatCheckpointOutput_Verbose -v 2>&1"}),
+        ),
+        result("c2", test, true),
+    ];
+    let l = ledger(&session);
+    let commands = texts(&l, FactKind::Command).join("\n");
+    assert!(
+        commands
+            .lines()
+            .find(|c| c.contains("TestScope"))
+            .is_some_and(|c| c.contains("→ failed")),
+        "{commands}"
+    );
+    let errors = texts(&l, FactKind::Error).join("\n");
+    assert!(
+        errors.contains("undefined: scopeTranscriptForCheckpoint"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("explain_test.go:1032: verbose output should show prompts"),
+        "{errors}"
+    );
+}
