@@ -99,7 +99,15 @@ impl<'a> Ranked<'a> {
             .iter()
             .enumerate()
             .filter(|(i, f)| f.kind == FactKind::File || keep.contains(i))
-            .map(|(_, f)| f.clone())
+            .map(|(_, f)| {
+                let mut f = f.clone();
+                // The briefest says each file by its path alone, not the names its edits
+                // brought in: the smallest size a fit reaches stays what the files need.
+                if n == 0 {
+                    f.anchors.truncate(1);
+                }
+                f
+            })
             .collect();
         Ledger { facts }
     }
@@ -220,6 +228,19 @@ mod tests {
             texts(&brief(&lean, BRIEF_DEPTHS)),
             ["Edited src/a.rs", "Read src/b.rs"]
         );
+    }
+
+    #[test]
+    fn only_the_briefest_says_a_file_by_its_path_alone() {
+        let edited = Fact {
+            anchors: vec!["src/a.rs".to_owned(), "parse_line".to_owned()],
+            ..fact(FactKind::File, "Edited src/a.rs (parse_line)")
+        };
+        let lean = Ledger {
+            facts: vec![edited, fact(FactKind::Fix, "fixed E0425")],
+        };
+        assert_eq!(brief(&lean, 1).facts[0].anchors, ["src/a.rs", "parse_line"]);
+        assert_eq!(brief(&lean, BRIEF_DEPTHS).facts[0].anchors, ["src/a.rs"]);
     }
 
     #[test]
