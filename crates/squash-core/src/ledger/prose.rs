@@ -122,6 +122,8 @@ pub(crate) fn request(message: &Message, excerpt: Excerpt) -> Option<(Fact, Vec<
     // asks nothing.
     let typed = IDE_CONTEXT.replace_all(&typed, "");
     let text = typed.trim();
+    let invoked = slash_command(text);
+    let text = invoked.as_deref().unwrap_or(text);
     if text.is_empty() || is_markup_only(text) {
         return None;
     }
@@ -411,6 +413,25 @@ fn assistant_text(message: &Message) -> String {
     })
 }
 
+/// The slash command a message of only its harness's tags invoked, with its arguments:
+/// `<command-name>/review</command-name><command-args>PR 2</command-args>` → `/review PR 2`.
+/// What the person asked for is that, not the template the command expands to.
+fn slash_command(text: &str) -> Option<String> {
+    let inside = |tag: &str| {
+        let (_, rest) = text.split_once(&format!("<{tag}>"))?;
+        let (value, _) = rest.split_once(&format!("</{tag}>"))?;
+        Some(value.trim())
+    };
+    let name = inside("command-name").filter(|n| n.starts_with('/'))?;
+    if !is_markup_only(text) {
+        return None;
+    }
+    Some(match inside("command-args").filter(|a| !a.is_empty()) {
+        Some(args) => format!("{name} {args}"),
+        None => name.to_owned(),
+    })
+}
+
 /// Text that is only a tag an agent's harness inserted (`<command-name>…</command-name>`).
 fn is_markup_only(text: &str) -> bool {
     text.starts_with('<') && text.ends_with('>') && !text.contains("\n\n")
@@ -419,6 +440,31 @@ fn is_markup_only(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slash_command_is_asked_by_its_name_and_arguments() {
+        assert_eq!(
+            slash_command(
+                "<command-message>workflows:review</command-message>\n\
+                 <command-name>/workflows:review</command-name>\n\
+                 <command-args>https://github.com/o/r/pull/2</command-args>"
+            )
+            .as_deref(),
+            Some("/workflows:review https://github.com/o/r/pull/2")
+        );
+        assert_eq!(
+            slash_command(
+                "<command-message>init…</command-message>\n<command-name>/init</command-name>"
+            )
+            .as_deref(),
+            Some("/init")
+        );
+        // Words of the person's own beside the tags are the request as typed.
+        assert_eq!(
+            slash_command("<command-name>/review</command-name>\n\nand check the tests"),
+            None
+        );
+    }
 
     #[test]
     fn narration_is_not_a_fact() {
