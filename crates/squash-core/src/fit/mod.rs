@@ -9,13 +9,15 @@
 //! the plan as one new thread) is the services' job.
 //!
 //! Bottom to top: what the planner knows of each message ([`summary`], [`trim`], [`turns`]);
-//! the levels and their order (`levels.rs`); the text a step or a run becomes (`extracts.rs`);
+//! the levels and their order (`levels.rs`); the text a step or a run becomes (`extracts.rs`,
+//! from the shorter ledgers of `digest.rs`);
 //! the request, the steps and the plan (`request.rs`, `step.rs`, `plan.rs`, with the
 //! preview's per-level report in `level_report.rs`); the runs, groups and spans the levels
 //! work on (`runs.rs`); the planner (`planner.rs`); reaching a budget, and what gives way when
 //! it is out of reach (`reach.rs`).
 
 mod brief;
+mod digest;
 mod extracts;
 mod level_report;
 mod levels;
