@@ -41,7 +41,7 @@ patterns! {
     /// A toolchain's own verdict that a build or a test failed, on a line of its own: Go's
     /// `--- FAIL: TestX`, `FAIL\tpkg [build failed]`, Rust's `error[E0425]: …` and `error: could
     /// not compile`. A run piped into `head` ends well whatever it printed.
-    FAILED_VERDICT = r"^(?:--- FAIL: |FAIL\t|error\[E\d{4}\]: |error: could not compile )";
+    FAILED_VERDICT = r"(?m)^(?:--- FAIL: |FAIL\t|error\[E\d{4}\]: |error: could not compile )";
     /// A line that complains in plain words, for a failed run none of whose lines reads as an
     /// error.
     COMPLAINT = r"(?i)(?-u:\b)(?:failed|failure|invalid|cannot|can't|could not|couldn't|unable to|not found|denied|refused|missing|unknown|unrecognized|unexpected|no such|not allowed|forbidden|timed out|aborted|expired|unauthorized|not permitted|not installed)(?-u:\b)";
@@ -216,7 +216,8 @@ pub(super) fn summary_line(output: &str) -> Option<String> {
 /// failing", "Found 2 errors" — not "0 failed".
 /// Whether an output holds a toolchain's verdict that its build or test failed.
 pub(super) fn reports_failure(output: &str) -> bool {
-    output.lines().any(|l| FAILED_VERDICT.is_match(l))
+    // One search of the whole output: a fit reads every output of a long session.
+    FAILED_VERDICT.is_match(output)
 }
 
 pub(super) fn counts_failures(tally: &str) -> bool {
