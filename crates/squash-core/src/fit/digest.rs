@@ -51,6 +51,8 @@ pub(super) fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
     let mut looked: Vec<(String, usize)> = Vec::new();
     let mut commits: Vec<&str> = Vec::new();
     let mut sought: Vec<(String, usize)> = Vec::new();
+    // Where the work stood, as the last look at it said.
+    let mut branch: Option<String> = None;
     let mut first = None;
     let mut facts = Vec::new();
     for f in &ledger.facts {
@@ -59,6 +61,9 @@ pub(super) fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
             continue;
         };
         first.get_or_insert(f.source);
+        if what == "git status" {
+            branch = branch_shown(&f.text).or(branch);
+        }
         for term in looked_for(f, &what) {
             match sought.iter_mut().find(|(t, _)| *t == term) {
                 Some((_, n)) => *n += 1,
@@ -91,6 +96,9 @@ pub(super) fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
             if !sought.is_empty() {
                 said.push(format!("for {}", sought.join(", ")));
             }
+            if let Some(branch) = &branch {
+                said.push(format!("on branch {branch}"));
+            }
             if !commits.is_empty() {
                 said.push(format!("commits named: {}", commits.join(", ")));
             }
@@ -112,7 +120,12 @@ pub(super) fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
         let anchors = commits
             .iter()
             .map(|c| (*c).to_owned())
-            .chain(sought.into_iter().filter(|_| looks == Looks::Listed))
+            .chain(
+                sought
+                    .into_iter()
+                    .chain(branch)
+                    .filter(|_| looks == Looks::Listed),
+            )
             .collect();
         out.facts.insert(
             at,
@@ -259,6 +272,17 @@ fn is_hash(hex: &str) -> bool {
 }
 
 /// The commits a fact names: the one a run made, or the hashes it printed.
+/// The branch a look at the work's state showed, with how far it is from its upstream:
+/// `git status`'s "On branch feat/x", `--short --branch`'s "## main...origin/main [behind 2]".
+fn branch_shown(text: &str) -> Option<String> {
+    let caps = BRANCH.captures(text)?;
+    let name = caps.get(1).or_else(|| caps.get(2))?.as_str();
+    Some(match caps.get(3) {
+        Some(state) => format!("{name} ({})", state.as_str()),
+        None => name.to_owned(),
+    })
+}
+
 fn commits_named(text: &str) -> Vec<&str> {
     let made = COMMIT.find_iter(text).map(|m| m.as_str());
     let printed = HASH
@@ -269,6 +293,9 @@ fn commits_named(text: &str) -> Vec<&str> {
 }
 
 patterns! {
+    /// A branch `git status` shows: its long form's first line, its short form's header.
+    BRANCH = r"On branch ([\w./-]+)|## ([\w./-]+?)(?:\.\.\.[\w./-]+)?(?: \[((?:ahead|behind) \d+(?:, behind \d+)?)\])?(?:[\s;]|$)";
+
     /// Counts a run printed: "43 tests, 0 failures", "4 passed; 1 failed", "0 issues",
     /// "53 deletions".
     TALLY = r"(?i)\d+ (?:tests?|passed|failed|failures?|errors?|doctests?|files?|lines?|issues?|warnings?|insertions?|deletions?)(?:[,;] \d+ (?:tests?|passed|failed|failures?|errors?|ignored|skipped))*";

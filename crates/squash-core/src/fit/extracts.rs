@@ -432,6 +432,27 @@ mod tests {
     }
 
     #[test]
+    fn a_digest_says_the_branch_its_last_look_at_the_state_showed() {
+        let thread = runs(&[
+            (
+                "git status",
+                "On branch feat/old\nChanges not staged for commit:\n\tmodified:   src/a.rs\n\tmodified:   src/b.rs",
+            ),
+            ("git log --oneline -1", "81ecfd88 fix: keep"),
+            (
+                "git status --short --branch",
+                "## main...origin/main [behind 2]\n M src/a.rs\n M src/b.rs\n?? notes.md",
+            ),
+            ("cargo test", "test result: ok. 12 passed; 0 failed"),
+        ]);
+        let refs: Vec<&Message> = thread.iter().collect();
+        let s = summarize(&refs);
+        let digest = extract(&s, 0..=thread.len() - 1, Form::Digest).text;
+        assert!(digest.contains("on branch main (behind 2)"), "{digest}");
+        assert!(!digest.contains("feat/old"), "{digest}");
+    }
+
+    #[test]
     fn a_digest_names_what_an_edit_brought_in_beside_its_file() {
         let mut thread = runs(&[("go test ./...", "ok  \tcli\t0.4s")]);
         let conv = thread[0].conversation_id;
