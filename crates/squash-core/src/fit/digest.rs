@@ -3,7 +3,7 @@
 //! ledger with its looks around said in one line: how often, for what, the commits they
 //! named) and a lean digest (only those commits).
 
-use crate::ledger::{exploration, Fact, FactKind, Ledger};
+use crate::ledger::{exploration, Fact, FactKind, Ledger, Look};
 use crate::text::patterns;
 
 /// What a terse extract keeps of `ledger` (see `Form::Terse`).
@@ -56,7 +56,7 @@ pub(super) fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
     let mut first = None;
     let mut facts = Vec::new();
     for f in &ledger.facts {
-        let Some((what, times)) = exploration(f) else {
+        let Some(Look { what, times, asked }) = exploration(f) else {
             facts.push(f.clone());
             continue;
         };
@@ -64,7 +64,7 @@ pub(super) fn digest(ledger: &Ledger, looks: Looks) -> Ledger {
         if what == "git status" {
             branch = branch_shown(&f.text).or(branch);
         }
-        for term in looked_for(f, &what) {
+        for term in looked_for(asked, &what) {
             match sought.iter_mut().find(|(t, _)| *t == term) {
                 Some((_, n)) => *n += 1,
                 None => sought.push((term, 1)),
@@ -151,15 +151,7 @@ const SOUGHT_LISTED: usize = 8;
 /// ("`grep` ×5") does not say. Not the program, flags, numbers, or paths: a path is long and
 /// says where, not what (the files read are listed apart); with paths the digests of 34
 /// published sessions kept no more hand facts at their agents' sizes than without.
-fn looked_for(fact: &Fact, what: &str) -> Vec<String> {
-    let Some((ran, _)) = fact.text.split_once(" → ") else {
-        return Vec::new();
-    };
-    // "Ran `grep -rn X src/`…", "Grep `X`", "Glob ×3 (a, b, c)".
-    let asked = match ran.split_once('`') {
-        Some((_, rest)) => rest.rsplit_once('`').map_or(rest, |(inside, _)| inside),
-        None => ran.split_once(" (").map_or("", |(_, list)| list),
-    };
+fn looked_for(asked: &str, what: &str) -> Vec<String> {
     crate::terms::in_text_order(&crate::terms::salient_terms(asked), asked)
         .into_iter()
         .filter(|t| {
@@ -176,12 +168,7 @@ fn looked_for(fact: &Fact, what: &str) -> Vec<String> {
 /// Of the terms the looks around were for, those no other fact of the digest states, the
 /// most sought first (then in the order sought), at most [`SOUGHT_LISTED`].
 fn most_sought(mut sought: Vec<(String, usize)>, digest: &Ledger, commits: &[&str]) -> Vec<String> {
-    let stated = digest
-        .facts
-        .iter()
-        .map(|f| f.text.to_lowercase())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let stated = stated(digest.facts.iter());
     sought.retain(|(t, _)| !commits.contains(&t.as_str()) && !stated.contains(&t.to_lowercase()));
     // A stable sort: between equals, the order sought.
     sought.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
@@ -192,19 +179,21 @@ fn most_sought(mut sought: Vec<(String, usize)>, digest: &Ledger, commits: &[&st
         .collect()
 }
 
+/// What `facts` state, lowercase, one fact a line: what a term is looked up in.
+fn stated<'a>(facts: impl Iterator<Item = &'a Fact>) -> String {
+    facts
+        .map(|f| f.text.to_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// What a lean digest keeps of `ledger` (see `Form::Lean`, depth 0): a digest whose looks around are
 /// only the commits they named, without the notes the other facts state.
 pub(super) fn lean(ledger: &Ledger) -> Ledger {
     let mut lean = digest(ledger, Looks::CommitsOnly);
     // A note whose every term another fact states (a flag's value in the command that set
     // it) says nothing the digest does not.
-    let stated: String = lean
-        .facts
-        .iter()
-        .filter(|f| f.kind != FactKind::Value)
-        .map(|f| f.text.to_lowercase())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let stated = stated(lean.facts.iter().filter(|f| f.kind != FactKind::Value));
     lean.facts.retain(|f| {
         f.kind != FactKind::Value || !f.anchors.iter().all(|a| stated.contains(&a.to_lowercase()))
     });

@@ -195,10 +195,20 @@ pub(crate) fn observe(use_: &ToolUse<'_>) -> Option<CommandObs> {
     })
 }
 
+/// A command fact that tells only a look around (see [`exploration`]).
+pub(crate) struct Look<'a> {
+    /// What looked: the program, the `git`/`bd` subcommand, the tool.
+    pub what: String,
+    /// How many times.
+    pub times: usize,
+    /// What it was asked: the command, a search tool's pattern or list of what it looked at.
+    pub asked: &'a str,
+}
+
 /// Of a command fact that tells only a look around — runs of a program that only looks (a
 /// listing, a search, a look at a file or the history) that ended well, or a search tool's —
-/// what looked (the program, the `git`/`bd` subcommand, the tool) and how many times.
-pub(crate) fn exploration(fact: &Fact) -> Option<(String, usize)> {
+/// what looked, how many times, and what it was asked.
+pub(crate) fn exploration(fact: &Fact) -> Option<Look<'_>> {
     if fact.kind != FactKind::Command {
         return None;
     }
@@ -210,17 +220,30 @@ pub(crate) fn exploration(fact: &Fact) -> Option<(String, usize)> {
             .and_then(|n| n.parse().ok())
             .unwrap_or(1)
     };
+    // "Ran `grep -rn X src/`…", "Grep `X`", "Glob ×3 (a, b, c)".
+    let asked = match ran.split_once('`') {
+        Some((_, rest)) => rest.rsplit_once('`').map_or(rest, |(inside, _)| inside),
+        None => ran.split_once(" (").map_or("", |(_, list)| list),
+    };
     if let Some(rest) = ran.strip_prefix("Ran `") {
         let (command, after) = rest.split_once('`')?;
         let anchor = anchor_of(&key_of(command));
         let group = group_of(&anchor);
         let ok = outcomes.split(", then ").all(|o| o.starts_with("ok"));
-        return (ok && EXPLORATORY.contains(&group)).then(|| (group.to_owned(), times(after)));
+        return (ok && EXPLORATORY.contains(&group)).then(|| Look {
+            what: group.to_owned(),
+            times: times(after),
+            asked,
+        });
     }
     // A search tool's fact: "Grep `pattern` → …", "Glob ×3 (…) → …".
     let (tool, after) = ran.split_once(' ')?;
     let searched = after.starts_with('`') || after.starts_with('×');
-    (searched && !ran.contains(" reported")).then(|| (tool.to_owned(), times(&format!(" {after}"))))
+    (searched && !ran.contains(" reported")).then(|| Look {
+        what: tool.to_owned(),
+        times: times(&format!(" {after}")),
+        asked,
+    })
 }
 
 fn is_exploratory(anchor: &str) -> bool {

@@ -38,7 +38,7 @@ mod tool_use;
 use crate::message::Message;
 
 pub use check::{check_facts, drop_sentences_with, invented_terms, FactCheck};
-pub(crate) use commands::{exploration, key_of as command_key, sole_ok_run};
+pub(crate) use commands::{exploration, key_of as command_key, sole_ok_run, Look};
 pub(crate) use errors::FIXED_BY;
 pub use extract::sections_text;
 pub use fact::{Fact, FactKind, Ledger};
