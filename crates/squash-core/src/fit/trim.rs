@@ -376,14 +376,18 @@ fn chosen_lines(cut: &Lines<'_>, max_lines: usize, source: Source) -> Vec<usize>
         chosen: vec![false; lines.len()],
         count: 0,
         cap,
+        shapes: Vec::new(),
+        repeats: 0,
     };
     picked.take_where(error_lines_of(cut));
     picked.take_where(cut.matched_by(&SUMMARY));
     if source == Source::Written {
-        picked.take_where(cut.matched_by(&DECLARATION));
+        // Each declaration names something of its own, however alike (`command1`, `command2`).
+        picked.take_each(cut.matched_by(&DECLARATION));
     }
     let head_tail =
         (0..HEAD_LINES.min(lines.len())).chain(lines.len().saturating_sub(TAIL_LINES)..lines.len());
+    // The ends stay whatever they say: where an output starts and how it ends.
     for i in head_tail {
         picked.take(i);
     }
@@ -398,6 +402,10 @@ struct Picked<'a> {
     chosen: Vec<bool>,
     count: usize,
     cap: usize,
+    /// The shapes of the lines chosen (see [`shape`]), at most the cap's few dozen.
+    shapes: Vec<u64>,
+    /// The lines passed over as repeats of a chosen one.
+    repeats: usize,
 }
 
 impl Picked<'_> {
@@ -405,20 +413,67 @@ impl Picked<'_> {
         if self.count < self.cap && !self.chosen[i] && !self.lines[i].trim().is_empty() {
             self.chosen[i] = true;
             self.count += 1;
+            self.shapes.push(shape(self.lines[i]));
         }
     }
 
     /// Takes the lines `wanted` names, in order, until the cap; once the cap is reached no
-    /// further line is looked for (an output's lines are read by several patterns, and a long
-    /// output reaches the cap early).
+    /// further line is looked for.
+    fn take_each(&mut self, wanted: impl Iterator<Item = usize>) {
+        for i in wanted {
+            if self.count >= self.cap {
+                return;
+            }
+            self.take(i);
+        }
+    }
+
+    /// Takes the lines `wanted` names, in order, until the cap, each unless a line of its
+    /// shape is chosen already: a warning repeated for 40 files says what it says once, and the
+    /// room goes to lines that say something else. Once the cap is reached no further line is
+    /// looked for (an output's lines are read by several patterns, and a long output reaches
+    /// the cap early); nor once as many repeats as the cap were passed over (a log of
+    /// thousands of alike lines would otherwise be read to its end by each pattern).
     fn take_where(&mut self, mut wanted: impl Iterator<Item = usize>) {
-        while self.count < self.cap {
+        while self.count < self.cap && self.repeats < self.cap {
             match wanted.next() {
+                Some(i) if self.chosen[i] => {}
+                Some(i) if self.shapes.contains(&shape(self.lines[i])) => self.repeats += 1,
                 Some(i) => self.take(i),
                 None => return,
             }
         }
     }
+}
+
+/// A line with what varies between repeats of one message left out — its paths and digits —
+/// as a hash: "Warning: duplicate key `a/b.md`" and "Warning: duplicate key `c/d.md`" have
+/// one shape; "--- FAIL: TestA" and "--- FAIL: TestB" do not, nor two errors that quote
+/// different words. A path is a run of word characters, dots, dashes and slashes that holds a
+/// slash. Read for every line a trim looks at: one pass, no allocation (FNV-1a).
+fn shape(line: &str) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut add = |b: u8| hash = (hash ^ u64::from(b)).wrapping_mul(PRIME);
+    let bytes = line.trim().as_bytes();
+    let mut start = 0;
+    // A space after the last byte ends the last run.
+    for (i, &b) in bytes.iter().chain([&b' ']).enumerate() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'/') {
+            continue;
+        }
+        let run = &bytes[start..i];
+        if run.contains(&b'/') {
+            add(b'/');
+        } else {
+            run.iter()
+                .filter(|b| !b.is_ascii_digit())
+                .for_each(|&b| add(b));
+        }
+        add(b);
+        start = i + 1;
+    }
+    hash
 }
 
 /// A tool input with its long strings trimmed (the content a `Write` writes, an edit's

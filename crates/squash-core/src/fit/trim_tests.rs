@@ -39,6 +39,29 @@ fn a_failed_build_keeps_its_errors_status_paths_and_ends() {
 }
 
 #[test]
+fn a_warning_repeated_for_many_files_is_kept_once_and_the_room_goes_to_other_lines() {
+    let mut log: Vec<String> = (0..40).map(|i| format!("chunk line {i}")).collect();
+    log.splice(
+        5..5,
+        (0..40)
+            .map(|i| format!("Warning: two children with the same key, `skills/s{i}/SKILL.md`.")),
+    );
+    log.insert(25, "TypeError: x is undefined at src/tree.ts:88".into());
+    log.insert(35, "error: \"A valid image URL is required.\"".into());
+    log.insert(36, "error: \"Each stroke must have points.\"".into());
+    let text = trim_text(&log.join("\n"), true, None).expect("trimmed");
+    let repeats = text.matches("two children with the same key").count();
+    assert_eq!(repeats, 1, "{text}");
+    for kept in [
+        "TypeError: x is undefined at src/tree.ts:88",
+        "A valid image URL is required.",
+        "Each stroke must have points.",
+    ] {
+        assert!(text.contains(kept), "{kept} in {text}");
+    }
+}
+
+#[test]
 fn a_message_keeps_its_ids_and_a_request_its_words() {
     let conv = ConversationId::new();
     let result = Message::new(
