@@ -133,6 +133,18 @@ fn a_tally_printed_over_several_lines_is_said_whole() {
 }
 
 #[test]
+fn a_linters_count_of_issues_is_its_tally() {
+    // golangci-lint and eslint say how clean the code is in issues and problems.
+    let golangci = "[lint] $ golangci-lint run ./...\n0 issues.\n[fmt] $ gofmt -w .\n";
+    assert_eq!(summary_line(golangci).as_deref(), Some("0 issues."));
+    let eslint = "/src/app.ts\n  3:7  error  'x' is unused  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n";
+    assert_eq!(
+        summary_line(eslint).as_deref(),
+        Some("✖ 1 problem (1 error, 0 warnings)")
+    );
+}
+
+#[test]
 fn the_runners_tally_is_said_over_a_harness_line_that_counts_less() {
     // VS Code's test harness ends with its own count of the failures, after mocha's tally.
     let run = "  47 passing (6s)\n  3 failing\n\n  1) checkpoints\n     AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\nExit code:   1\n3 tests failed.\n";

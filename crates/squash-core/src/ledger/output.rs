@@ -16,7 +16,7 @@ pub(super) const LINE_MAX_CHARS: usize = 140;
 /// and for its counts.
 macro_rules! tally_count {
     () => {
-        r"(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?)(?-u:\b)"
+        r"(?-u:\b)\d+ (?:passed|failed|failing|passing|pending|skipped|errors?|tests?|failures?|doctests?|examples?|warnings?|issues?|problems?)(?-u:\b)"
     };
 }
 
