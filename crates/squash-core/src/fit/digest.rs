@@ -260,7 +260,6 @@ fn is_hash(hex: &str) -> bool {
     hex.bytes().any(|b| b.is_ascii_digit()) && hex.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
-/// The commits a fact names: the one a run made, or the hashes it printed.
 /// The branch a look at the work's state showed, with how far it is from its upstream:
 /// `git status`'s "On branch feat/x", `--short --branch`'s "## main...origin/main [behind 2]".
 fn branch_shown(text: &str) -> Option<String> {
@@ -272,6 +271,7 @@ fn branch_shown(text: &str) -> Option<String> {
     })
 }
 
+/// The commits a fact names: the one a run made, or the hashes it printed.
 fn commits_named(text: &str) -> Vec<&str> {
     let made = COMMIT.find_iter(text).map(|m| m.as_str());
     let printed = HASH

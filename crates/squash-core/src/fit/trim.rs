@@ -388,9 +388,7 @@ fn chosen_lines(cut: &Lines<'_>, max_lines: usize, source: Source) -> Vec<usize>
     let head_tail =
         (0..HEAD_LINES.min(lines.len())).chain(lines.len().saturating_sub(TAIL_LINES)..lines.len());
     // The ends stay whatever they say: where an output starts and how it ends.
-    for i in head_tail {
-        picked.take(i);
-    }
+    picked.take_each(head_tail);
     picked.take_where(cut.matched_by(&PATH));
     picked.take_where(cut.matched_by(&NUMBER));
     (0..lines.len()).filter(|&i| picked.chosen[i]).collect()

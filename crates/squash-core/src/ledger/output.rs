@@ -212,14 +212,14 @@ pub(super) fn summary_line(output: &str) -> Option<String> {
     Some(said.join("; "))
 }
 
-/// Whether a tally ([`summary_line`]) counts a failure: "Tests 1 failed | 1444 passed", "3
-/// failing", "Found 2 errors" — not "0 failed".
 /// Whether an output holds a toolchain's verdict that its build or test failed.
 pub(super) fn reports_failure(output: &str) -> bool {
     // One search of the whole output: a fit reads every output of a long session.
     FAILED_VERDICT.is_match(output)
 }
 
+/// Whether a tally ([`summary_line`]) counts a failure: "Tests 1 failed | 1444 passed", "3
+/// failing", "Found 2 errors" — not "0 failed".
 pub(super) fn counts_failures(tally: &str) -> bool {
     COUNT.find_iter(tally).any(|count| {
         let (n, word) = count.as_str().split_once(' ').unwrap_or(("0", ""));
