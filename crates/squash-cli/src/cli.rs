@@ -65,7 +65,7 @@ pub enum Command {
     /// their work (the newest stays as typed). Applied as one new thread: one `squash undo`
     /// restores it.
     #[command(
-        after_help = "Examples:\n  squash fit 0192 --budget 50k --preview\n  squash fit 0192 --budget 50k --strategy mask\n  squash fit 0192 --budget 20k --keep-recent 2k --best-effort\n  squash fit 0192 --budget 30k --strategy hybrid   # the oldest runs squashed by the model"
+        after_help = "Examples:\n  squash fit 0192 --budget 50k --preview\n  squash fit 0192 --budget 50k --strategy mask\n  squash fit 0192 --budget 20k --keep-recent 2k --best-effort\n  squash fit 0192 --budget 30k --strategy hybrid   # runs squashed, digests headed by the model"
     )]
     Fit(crate::commands::fit::FitArgs),
     /// Resume an agent session smaller: take the latest Claude Code or Codex session of this

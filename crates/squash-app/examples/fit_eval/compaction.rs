@@ -16,8 +16,10 @@ use squash_app::fit::{message_cost, FitService, FitStrategy, StepAction};
 use squash_app::import::{ImportOptions, NoProgress};
 use squash_app::{ConversationService, SquashEngine};
 use squash_core::fit::FitRequest;
+use squash_core::prompt::SquashStyle;
 use squash_core::tokens::{format_count, message_tokens};
 use squash_core::{ConversationId, Message, Role};
+use squash_llm::ChatModel;
 use squash_store::sqlite::SqliteStore;
 
 use super::specifics::{self, Kind, Specific, Tally};
@@ -86,6 +88,9 @@ pub struct Row {
     pub requests_folded: usize,
     /// Of a fit: its references, and the key facts that left the thread given back by recall.
     pub recall: Option<super::recall::RecallScore>,
+    /// Of a hybrid fit: its digests that carry the model's gist, and all its digests that left
+    /// room for one.
+    pub gists: Option<(usize, usize)>,
     pub seconds: f64,
     pub error: Option<String>,
 }
@@ -205,7 +210,12 @@ fn cut(root: &Path, entry: Entry) -> Result<Case, String> {
 /// The rows of one case: the agent's summary, then the default fit at 50%, 25% and 10%, at the
 /// size of the agent's summary, and as small as it goes (a budget of 0, best effort). With
 /// `dump`, the text a model would read of each result goes to `DUMP/CASE-METHOD.txt`.
-pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
+pub async fn run(
+    case: &Case,
+    tmp: &Path,
+    dump: Option<&Path>,
+    hybrid: Option<&Hybrid>,
+) -> Vec<Row> {
     // A key fact the history does not hold is a mistake in the case, not a score.
     // Held when the raw lines or their decoded strings hold it: a spelling with quotes is
     // escaped in the raw JSON (`\"`) but is what a fit's text says.
@@ -252,21 +262,34 @@ pub async fn run(case: &Case, tmp: &Path, dump: Option<&Path>) -> Vec<Row> {
         ..Row::default()
     };
     score(&mut agent, case, &specifics, &case.summary);
-    for (label, share) in [
+    let mut fits: Vec<(String, Option<f64>, Option<&Hybrid>)> = [
         ("fit, defaults, 50%", Some(0.5)),
         ("fit, defaults, 25%", Some(0.25)),
         ("fit, defaults, 10%", Some(0.1)),
         ("fit, defaults, at the summary's size", None),
         ("fit, defaults, smallest reachable", Some(0.0)),
-    ] {
+    ]
+    .into_iter()
+    .map(|(label, share)| (label.to_owned(), share, None))
+    .collect();
+    if let Some(h) = hybrid {
+        let label = format!("fit, hybrid ({}), at the summary's size", h.label);
+        fits.push((label, None, Some(h)));
+    }
+    for (label, share, with) in fits {
         let mut row = Row {
             case: case.entry.name.clone(),
             held_out: case.entry.held_out,
-            method: label.into(),
+            method: label,
             history_tool_calls: calls,
             ..Row::default()
         };
-        match fit(case, tmp, share, summary_tokens, &specifics, &mut row).await {
+        let how = Fit {
+            share,
+            summary_tokens,
+            hybrid: with,
+        };
+        match fit(case, tmp, how, &specifics, &mut row).await {
             Ok(text) => write_dump(dump, &row, &text),
             Err(e) => row.error = Some(e),
         }
@@ -338,11 +361,24 @@ fn summary_cost(summary: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// The model a hybrid fit asks, and how the table names it.
+pub struct Hybrid {
+    pub model: Arc<dyn ChatModel>,
+    pub label: String,
+}
+
+/// One fit of a case: to `share` of its tokens, or to the agent's summary's size; with the
+/// defaults, or hybrid with a model.
+struct Fit<'a> {
+    share: Option<f64>,
+    summary_tokens: u64,
+    hybrid: Option<&'a Hybrid>,
+}
+
 async fn fit(
     case: &Case,
     tmp: &Path,
-    share: Option<f64>,
-    summary_tokens: u64,
+    how: Fit<'_>,
     specifics: &[Specific],
     row: &mut Row,
 ) -> Result<String, String> {
@@ -369,15 +405,25 @@ async fn fit(
     let before = thread_messages(&service, conv).await?;
     row.history_messages = before.len();
     row.tokens_before = before.iter().map(message_cost).sum();
-    let budget = match share {
+    let budget = match how.share {
         Some(s) => (row.tokens_before as f64 * s) as u64,
-        None => summary_tokens,
+        None => how.summary_tokens,
     };
     row.budget = Some(budget);
-    let fitter = FitService::new(SquashEngine::offline(service.clone()));
+    let (engine, strategy) = match how.hybrid {
+        Some(h) => (
+            SquashEngine::new(service.clone(), h.model.clone()),
+            FitStrategy::Hybrid,
+        ),
+        None => (
+            SquashEngine::offline(service.clone()),
+            FitStrategy::default(),
+        ),
+    };
+    let fitter = FitService::new(engine);
     let started = Instant::now();
     let planned = fitter
-        .plan(conv, FitRequest::new(budget, FitStrategy::default()))
+        .plan(conv, FitRequest::new(budget, strategy))
         .await
         .map_err(|e| e.to_string())?;
     row.requests_folded = planned.plan.protection.requests_folded;
@@ -386,6 +432,20 @@ async fn fit(
         .await
         .map_err(|e| e.to_string())?;
     row.seconds = started.elapsed().as_secs_f64();
+    if how.hybrid.is_some() {
+        let mut gists = (0, 0);
+        for done in outcome.steps.iter().filter(|d| d.step.gist_room.is_some()) {
+            let op = service
+                .operation(done.operation_id)
+                .await
+                .map_err(|e| e.to_string())?;
+            gists.1 += 1;
+            if op.kind.style() == Some(SquashStyle::Prose) {
+                gists.0 += 1;
+            }
+        }
+        row.gists = Some(gists);
+    }
     row.levels = StepAction::ALL
         .iter()
         .map(|a| {
@@ -689,7 +749,7 @@ pub fn progress_line(r: &Row, list_misses: bool) -> String {
         )
     };
     format!(
-        "{:<28} {:<40} {} → {} tokens (budget {}), specifics {}, key facts {}/{}, levels {:?}, {:.2}s; {misses}",
+        "{:<28} {:<40} {} → {} tokens (budget {}), specifics {}, key facts {}/{}, levels {:?}, gists {:?}, {:.2}s; {misses}",
         r.case,
         r.method,
         r.tokens_before,
@@ -699,6 +759,7 @@ pub fn progress_line(r: &Row, list_misses: bool) -> String {
         r.facts_kept,
         r.facts_total,
         r.levels,
+        r.gists,
         r.seconds,
     )
 }

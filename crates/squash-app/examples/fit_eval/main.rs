@@ -13,6 +13,9 @@
 //!     --model local:qwen2.5-coder-0.5b --only session
 //! ```
 //!
+//! With `--compaction --hybrid`, each case is also fitted at the agent's summary's size by
+//! the hybrid strategy with `--model` (its digests headed by the model's gist).
+//!
 //! `--model`: `loopback` (with `--window`, default 128,000 tokens) (the OpenAI-compatible server of the squash eval, whose model drops
 //! facts and invents a path until asked to repair), `extract` (no model: the summary and the
 //! AI steps become the fact ledger), `local:NAME` (the embedded model; `--features local`).
@@ -57,6 +60,7 @@ struct Args {
     out: PathBuf,
     dump: Option<PathBuf>,
     compaction: bool,
+    hybrid: bool,
     compaction_facts: PathBuf,
     show_held_out: bool,
     qa: bool,
@@ -80,6 +84,7 @@ fn parse_args() -> Result<Args, String> {
         out: PathBuf::from("target/eval/fit_results.jsonl"),
         dump: None,
         compaction: false,
+        hybrid: false,
         compaction_facts: PathBuf::from("testdata/eval/compaction_facts.json"),
         show_held_out: false,
         qa: false,
@@ -101,6 +106,7 @@ fn parse_args() -> Result<Args, String> {
             "--out" => args.out = PathBuf::from(value()?),
             "--dump" => args.dump = Some(PathBuf::from(value()?)),
             "--compaction" => args.compaction = true,
+            "--hybrid" => args.hybrid = true,
             "--show-held-out" => args.show_held_out = true,
             "--compaction-facts" => args.compaction_facts = PathBuf::from(value()?),
             "--qa" => args.qa = true,
@@ -193,9 +199,21 @@ async fn run_compaction(root: &std::path::Path, args: &Args) -> Result<(), Strin
     {
         std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     }
+    // With --hybrid, each case is also fitted at the summary's size by the hybrid strategy
+    // with --model.
+    let hybrid = if args.hybrid {
+        model_for(&args.model, args.window)
+            .await?
+            .map(|model| compaction::Hybrid {
+                model,
+                label: args.model.clone(),
+            })
+    } else {
+        None
+    };
     let mut rows = Vec::new();
     for case in &cases {
-        for row in compaction::run(case, &tmp, args.dump.as_deref()).await {
+        for row in compaction::run(case, &tmp, args.dump.as_deref(), hybrid.as_ref()).await {
             eprintln!(
                 "{}",
                 compaction::progress_line(&row, case.entry.list_misses)

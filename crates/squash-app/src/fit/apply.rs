@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
-use squash_core::fit::{fitted_links, settle, trim_as_planned, FitStep, StepAction};
+use squash_core::fit::{fitted_links, settle, settled, trim_as_planned, FitStep, StepAction};
 use squash_core::parallel::map_indexed;
 use squash_core::recall::{how_tokens, mark_tokens, marked, Mark};
 use squash_core::{
@@ -18,7 +18,7 @@ use super::{message_cost, FitError, FitService, PlannedFit};
 use crate::commit::{commit_planned, Committed, Planned, Refs};
 use crate::conversations::ConversationService;
 use crate::error::ServiceError;
-use crate::squash::SquashResult;
+use crate::squash::{DigestToWrite, SquashResult};
 use crate::workers::workers;
 
 /// One step as carried out.
@@ -163,11 +163,15 @@ impl FitService {
         let mut pending: Vec<FitStep> = plan.steps.iter().rev().cloned().collect();
         let mut reserve = plan.reserve.iter().cloned();
         let mut done: Vec<Computed> = Vec::new();
+        // The AI steps as planned: their runs' extracts, which the plan priced.
+        let mut planned_ai: Vec<(usize, FitStep)> = Vec::new();
         loop {
             let step = match pending.pop() {
                 Some(step) => step,
                 None if self.over_budget(plan.tokens_before, plan.request.budget, &done) => {
                     match reserve.next() {
+                        // A group of one run is that run: its squash is done already.
+                        Some(step) if covered(&done, &step) => continue,
                         Some(step) => step,
                         None => break,
                     }
@@ -180,17 +184,19 @@ impl FitService {
                 of,
                 step: &step,
             });
-            done.push(
-                self.compute(planned.conversation_id, step, &mut sources)
-                    .await?,
-            );
+            if step.action == StepAction::Ai {
+                planned_ai.push((done.len(), step.clone()));
+            }
+            done.push(self.compute(planned, step, &mut sources).await?);
         }
-        let kept: HashSet<MessageId> = settle(done.iter().map(|c| c.step.clone()).collect())
+        self.extracts_in_place_of_overshoots(planned, &mut done, planned_ai);
+        let steps: Vec<FitStep> = done.iter().map(|c| c.step.clone()).collect();
+        let stays = settled(&steps);
+        Ok(done
             .into_iter()
-            .map(|s| s.sources[0])
-            .collect();
-        done.retain(|c| kept.contains(&c.step.sources[0]));
-        Ok(done)
+            .zip(stays)
+            .filter_map(|(c, stays)| stays.then_some(c))
+            .collect())
     }
 
     /// The messages the trims among `steps` replace, read in one go: a fit of a long session
@@ -210,6 +216,42 @@ impl FitService {
         Ok(messages.into_iter().map(|m| (m.id, m)).collect())
     }
 
+    /// While the thread is over its budget with the reserve spent, the AI results larger than
+    /// the runs' extracts they stand in for give way to those extracts, the largest overshoot
+    /// first: a model's squash (a gist above the run's facts) can outgrow its estimate, and a
+    /// fit that reached its budget in its plan must reach it applied.
+    fn extracts_in_place_of_overshoots(
+        &self,
+        planned: &PlannedFit,
+        done: &mut [Computed],
+        planned_ai: Vec<(usize, FitStep)>,
+    ) {
+        let plan = &planned.plan;
+        // A plan that does not reach its budget (applied as the best effort) keeps its squashes.
+        if !plan.fits() {
+            return;
+        }
+        let mut outgrown: Vec<(u64, usize, FitStep)> = planned_ai
+            .into_iter()
+            .filter_map(|(i, step)| {
+                let over = done[i].step.tokens_after.checked_sub(step.tokens_after)?;
+                (over > 0).then_some((over, i, step))
+            })
+            .collect();
+        outgrown.sort_by_key(|(over, ..)| *over);
+        while self.over_budget(plan.tokens_before, plan.request.budget, done) {
+            let Some((_, i, mut step)) = outgrown.pop() else {
+                break;
+            };
+            let Some(text) = step.text.take() else {
+                continue;
+            };
+            step.action = StepAction::Extract;
+            step.estimated = false;
+            done[i] = extracted(self.engine.service(), planned.conversation_id, step, text);
+        }
+    }
+
     fn over_budget(&self, before: u64, budget: u64, done: &[Computed]) -> bool {
         let steps = settle(done.iter().map(|c| c.step.clone()).collect());
         before.saturating_sub(steps.iter().map(FitStep::saved).sum()) + how_tokens() > budget
@@ -217,13 +259,14 @@ impl FitService {
 
     async fn compute(
         &self,
-        conversation: ConversationId,
+        planned: &PlannedFit,
         mut step: FitStep,
         sources: &mut HashMap<MessageId, Message>,
     ) -> Result<Computed, FitError> {
         let service = self.engine.service();
-        match step.action {
-            StepAction::Trim => {
+        let conversation = planned.conversation_id;
+        match (step.action, step.gist_room) {
+            (StepAction::Trim, _) => {
                 // Trimmed once, when the commit gives the marks (a trim costs a pass of
                 // regexes over the whole output); a source with nothing to trim fails the
                 // commit then, before anything is written.
@@ -233,13 +276,26 @@ impl FitService {
                 };
                 Ok(trimmed(service, conversation, step, source))
             }
-            StepAction::Line | StepAction::Extract | StepAction::Digest => {
-                let text = step.text.take().ok_or_else(|| {
-                    ServiceError::Invalid("an extract step came without its text".into())
-                })?;
+            (StepAction::Digest, Some(room)) => {
+                let facts = step.text.take().ok_or_else(|| no_text(&step))?;
+                let result = self
+                    .engine
+                    .digest_with_gist(DigestToWrite {
+                        conversation,
+                        sources: &step.sources,
+                        facts: &facts,
+                        room,
+                        computed_on: planned.computed_on(),
+                    })
+                    .await?;
+                // The facts are the plan's: what the digest keeps is what the plan said.
+                Ok(modelled(service, step, result))
+            }
+            (StepAction::Line | StepAction::Extract | StepAction::Digest, _) => {
+                let text = step.text.take().ok_or_else(|| no_text(&step))?;
                 Ok(extracted(service, conversation, step, text))
             }
-            StepAction::Ai => {
+            (StepAction::Ai, _) => {
                 let result = self
                     .engine
                     .squash_messages(conversation, &step.sources, None)
@@ -363,7 +419,35 @@ fn offline(
     }
 }
 
+/// Whether the steps `done` already replace every source of `step` at its level or above.
+fn covered(done: &[Computed], step: &FitStep) -> bool {
+    let level = step.action.level();
+    let replaced: HashSet<&MessageId> = done
+        .iter()
+        .filter(|c| c.step.action.level() >= level)
+        .flat_map(|c| &c.step.sources)
+        .collect();
+    step.sources.iter().all(|id| replaced.contains(id))
+}
+
+fn no_text(step: &FitStep) -> ServiceError {
+    ServiceError::Invalid(format!(
+        "the {} step of {} came without its text",
+        step.action.as_str(),
+        step.positions()
+    ))
+}
+
+/// A run squashed by the model: its sources as the engine resolved them, its facts as the
+/// engine checked them.
 fn squashed(service: &ConversationService, mut step: FitStep, result: SquashResult) -> Computed {
+    step.sources = result.sources.clone();
+    step.facts_kept = result.report.facts.as_ref().map(|f| f.stated());
+    modelled(service, step, result)
+}
+
+/// A step's result as the model's work, recorded with every prompt sent.
+fn modelled(service: &ConversationService, mut step: FitStep, result: SquashResult) -> Computed {
     let op_id = SquashOperationId::new();
     let message = Message {
         id: MessageId::new(),
@@ -376,11 +460,9 @@ fn squashed(service: &ConversationService, mut step: FitStep, result: SquashResu
         metadata: None,
         created_at: squash_core::time::now(),
     };
-    step.sources = result.sources.clone();
     // The recall reference the commit adds is priced in.
     step.tokens_after = message_cost(&message) + mark_tokens();
     step.estimated = false;
-    step.facts_kept = result.report.facts.as_ref().map(|f| f.stated());
     let operation = service.new_operation(
         op_id,
         result.conversation_id,

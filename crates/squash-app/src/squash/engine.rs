@@ -21,7 +21,6 @@ use squash_core::ledger::{check_facts, ledger_and_runs, Ledger};
 use squash_core::note::compose_within;
 use squash_core::prompt::{messages_text, SquashStyle};
 use squash_core::quality::{quality_report, FactReport, SizeLimit};
-use squash_core::render::message_text;
 use squash_core::thread_ops::{PartnerAdded, PartnerPolicy};
 use squash_core::tokens::estimate_tokens;
 use squash_core::{
@@ -32,7 +31,7 @@ use squash_llm::{CancellationToken, ChatModel, ProviderKind, StopReason};
 
 use super::asker::{Asker, Progress, StageListener};
 use super::faithful::{self, Faithful};
-use super::input::{applied_tokens, note_limit, Input};
+use super::input::{applied_tokens, full_text, note_limit, Input};
 use super::options::SquashOptions;
 use super::result::{AiSquash, SquashResult};
 use super::SquashError;
@@ -234,14 +233,14 @@ impl SquashEngine {
     ) -> Result<SquashResult, SquashError> {
         let refs: Vec<&Message> = prepared.messages.iter().collect();
         let (ledger, runs) = ledger_and_runs(&refs);
-        let full_text = refs
-            .iter()
-            .map(|m| message_text(m))
-            .collect::<Vec<_>>()
-            .join("\n\n");
+        let full_text = full_text(&refs);
         let role = options.role.unwrap_or_else(|| result_role(&refs));
         let base = ResultBase {
-            prepared: &prepared,
+            conversation: prepared.conversation,
+            messages: &prepared.messages,
+            added_partners: &prepared.added_partners,
+            computed_on: prepared.computed_on,
+            prepared: Some(&prepared.squash),
             requested: options.style,
             role,
             instructions: instructions.clone(),
@@ -266,8 +265,20 @@ impl SquashEngine {
             style: options.style,
             prompt_style: options.prompt_style_on(provider),
         };
-        let mut asker = Asker {
-            model: model.as_ref(),
+        let mut asker = self.asker(model.as_ref(), options);
+        let faithful = faithful::squash(&mut asker, &input).await?;
+        let context_window = asker.context_window();
+        Ok(base.answered(faithful, asker, provider, context_window))
+    }
+
+    /// Asks `model` with `options`, this engine's cancellation and progress, totals at zero.
+    pub(super) fn asker<'a>(
+        &'a self,
+        model: &'a dyn ChatModel,
+        options: &'a SquashOptions,
+    ) -> Asker<'a> {
+        Asker {
+            model,
             options,
             model_id: options.model.clone(),
             cancel: &self.cancel,
@@ -280,20 +291,23 @@ impl SquashEngine {
             duration: Duration::ZERO,
             model_reported: None,
             stop_reason: None,
-        };
-        let faithful = faithful::squash(&mut asker, &input).await?;
-        let context_window = asker.context_window();
-        Ok(base.answered(faithful, asker, provider, context_window))
+        }
     }
 }
 
 /// What every result of one computation shares.
-struct ResultBase<'a> {
-    prepared: &'a Prepared,
-    requested: SquashStyle,
-    role: Role,
-    instructions: Option<String>,
-    full_text: &'a str,
+pub(super) struct ResultBase<'a> {
+    pub conversation: ConversationId,
+    /// The sources, in thread order.
+    pub messages: &'a [Message],
+    pub added_partners: &'a [PartnerAdded],
+    pub computed_on: (ThreadId, u64),
+    /// The selection as resolved, for a squash applied on its own.
+    pub prepared: Option<&'a PreparedSquash>,
+    pub requested: SquashStyle,
+    pub role: Role,
+    pub instructions: Option<String>,
+    pub full_text: &'a str,
 }
 
 impl ResultBase<'_> {
@@ -301,7 +315,7 @@ impl ResultBase<'_> {
         let mut report = quality_report(self.full_text, &text);
         report.size = SizeLimit::of(estimate_tokens(self.full_text), applied_tokens(&text));
         SquashResult {
-            conversation_id: self.prepared.conversation,
+            conversation_id: self.conversation,
             report,
             text,
             style,
@@ -313,11 +327,11 @@ impl ResultBase<'_> {
             provider: None,
             usage: None,
             duration: Duration::ZERO,
-            sources: self.prepared.messages.iter().map(|m| m.id).collect(),
-            added_partners: self.prepared.added_partners.clone(),
+            sources: self.messages.iter().map(|m| m.id).collect(),
+            added_partners: self.added_partners.to_vec(),
             custom_instructions: self.instructions.clone(),
-            computed_on: self.prepared.computed_on,
-            prepared: Some(self.prepared.squash.clone()),
+            computed_on: self.computed_on,
+            prepared: self.prepared.cloned(),
             estimated_prompt_tokens: 0,
             context_window: 0,
             stop_reason: None,
@@ -336,7 +350,7 @@ impl ResultBase<'_> {
         Ok(result)
     }
 
-    fn answered(
+    pub(super) fn answered(
         &self,
         faithful: Faithful,
         asker: Asker<'_>,

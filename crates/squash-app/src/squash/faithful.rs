@@ -34,11 +34,56 @@ pub(super) struct Faithful {
     pub estimated_prompt_tokens: u64,
 }
 
+/// The model's answer to `input`, checked: the draft free of invented terms with what was done
+/// about them, or why no draft is usable; and every prompt it took.
+pub(super) struct Drafted {
+    pub verified: Result<(String, Vec<InventedTerm>), (String, Vec<InventedTerm>)>,
+    pub prompts: Vec<SentPrompt>,
+    pub repairs: u32,
+    pub estimated_prompt_tokens: u64,
+}
+
 /// Squashes `input` with the model behind `asker`.
 pub(super) async fn squash(
     asker: &mut Asker<'_>,
     input: &Input<'_>,
 ) -> Result<Faithful, SquashError> {
+    let Drafted {
+        verified,
+        prompts,
+        repairs,
+        estimated_prompt_tokens,
+    } = draft(asker, input).await?;
+    let answer = match verified {
+        Ok((draft, invented)) => compose(
+            input,
+            draft,
+            invented,
+            prompts,
+            repairs,
+            estimated_prompt_tokens,
+        ),
+        Err((reason, invented)) => {
+            asker.stage(SquashStage::FallingBack);
+            fallback(
+                input,
+                prompts,
+                repairs,
+                estimated_prompt_tokens,
+                reason,
+                invented,
+            )
+        }
+    };
+    within_limit(input, answer)
+}
+
+/// Asks the model for `input`'s squash (one repair request when the answer is unusable), takes
+/// a brief prompt's gist from it, and verifies it ([`verify`]).
+pub(super) async fn draft(
+    asker: &mut Asker<'_>,
+    input: &Input<'_>,
+) -> Result<Drafted, SquashError> {
     let mut prompts = Vec::new();
     let (prompt, raw) = first_answer(asker, input, &mut prompts).await?;
     let estimated_prompt_tokens = prompts
@@ -80,28 +125,12 @@ pub(super) async fn squash(
             Vec::new(),
         )),
     };
-    let answer = match verified {
-        Ok((draft, invented)) => compose(
-            input,
-            draft,
-            invented,
-            prompts,
-            repairs,
-            estimated_prompt_tokens,
-        ),
-        Err((reason, invented)) => {
-            asker.stage(SquashStage::FallingBack);
-            fallback(
-                input,
-                prompts,
-                repairs,
-                estimated_prompt_tokens,
-                reason,
-                invented,
-            )
-        }
-    };
-    within_limit(input, answer)
+    Ok(Drafted {
+        verified,
+        prompts,
+        repairs,
+        estimated_prompt_tokens,
+    })
 }
 
 /// The gist of a brief prompt's answer ([`clean_gist`]); any other answer as it is. Err when

@@ -5,6 +5,7 @@ use squash_core::ledger::{Ledger, RunEnd};
 use squash_core::prompt::{PromptStyle, SquashStyle};
 use squash_core::quality::size_limit;
 use squash_core::recall::mark_tokens;
+use squash_core::render::message_text;
 use squash_core::tokens::estimate_tokens;
 use squash_core::Message;
 
@@ -38,6 +39,15 @@ impl Input<'_> {
     pub fn note_limit(&self) -> Option<u64> {
         note_limit(self.selection_tokens())
     }
+}
+
+/// The messages' whole text, as the check for invented terms reads it.
+pub(super) fn full_text(messages: &[&Message]) -> String {
+    messages
+        .iter()
+        .map(|m| message_text(m))
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
 /// The most tokens the note of a `selection_tokens` selection may have: its [`size_limit`],

@@ -4,11 +4,13 @@
 //! - `faithful.rs`: the answer checked against the fact ledger, repaired, completed, or
 //!   replaced by the extractive squash;
 //! - `batch.rs`: selections larger than the model's context window, in parts;
+//! - `digest_gist.rs`: a hybrid fit's digest with the model's gist above its facts;
 //! - `asker.rs`: the model calls (sizes, streaming, usage), `options.rs`, `error.rs`,
 //!   `result.rs`.
 
 mod asker;
 mod batch;
+mod digest_gist;
 mod engine;
 mod error;
 mod faithful;
@@ -22,6 +24,7 @@ use squash_core::{ContentItem, MessageId, SquashOperationId};
 use squash_llm::ChatModel;
 
 pub use asker::{Progress, SquashStage, StageListener};
+pub use digest_gist::DigestToWrite;
 pub use engine::{result_role, SquashEngine};
 pub use error::SquashError;
 pub use options::{

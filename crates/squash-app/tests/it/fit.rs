@@ -18,7 +18,7 @@ use squash_core::tokens::message_tokens;
 use squash_core::{
     ContentItem, ConversationId, Message, MessageId, OperationKind, Role, ThreadOrigin,
 };
-use squash_llm::{FakeModel, LlmError};
+use squash_llm::{ChatPart, FakeModel, LlmError};
 use squash_testkit::Backend;
 
 /// One request, then `steps` steps: a `cargo test` call with a long log (failing with a named
@@ -75,6 +75,22 @@ fn offline(b: &Backend) -> FitService {
 }
 
 fn quiet(_: squash_app::fit::FitProgress<'_>) {}
+
+/// The smallest budget (in steps of 100) the extract reaches without digests.
+async fn runs_floor(b: &Backend, conv: ConversationId) -> u64 {
+    let mut floor = 0;
+    loop {
+        let p = offline(b)
+            .plan(conv, request(floor, FitStrategy::Extract))
+            .await
+            .unwrap()
+            .plan;
+        if p.fits() && p.steps.iter().all(|s| s.action != StepAction::Digest) {
+            return floor;
+        }
+        floor = floor.max(p.best_reachable) + 100;
+    }
+}
 
 async fn links(b: &Backend, conv: ConversationId) -> Vec<MessageId> {
     b.store.current_thread(conv).await.unwrap().links
@@ -264,18 +280,7 @@ async fn hybrid_squashes_the_oldest_runs_with_the_model(b: &Backend) {
     let (conv, original) = session(b, 64).await;
     // The smallest budget (in steps of 100) the extract reaches without digests: the runs'
     // extracts are what the model's squashes take the place of.
-    let mut runs_floor = 0;
-    loop {
-        let p = offline(b)
-            .plan(conv, request(runs_floor, FitStrategy::Extract))
-            .await
-            .unwrap()
-            .plan;
-        if p.fits() && p.steps.iter().all(|s| s.action != StepAction::Digest) {
-            break;
-        }
-        runs_floor = runs_floor.max(p.best_reachable) + 100;
-    }
+    let runs_floor = runs_floor(b, conv).await;
     let fake = Arc::new(FakeModel::new());
     for _ in 0..40 {
         fake.push_text("Ran the report tests one by one; the failing ones were fixed.");
@@ -318,6 +323,137 @@ async fn hybrid_squashes_the_oldest_runs_with_the_model(b: &Backend) {
         links(b, conv).await,
         original.iter().map(|m| m.id).collect::<Vec<_>>()
     );
+}
+
+/// The digests a hybrid fit takes near the smallest it reaches carry the model's gist above
+/// their facts, within the room the plan left: the thread holds its budget, the facts are the
+/// plan's, and the record names the model and the prompt. A gist that invents a path is left
+/// out: the digest is applied as planned.
+async fn hybrid_digests_carry_the_models_gist_within_the_budget(b: &Backend) {
+    let gist = "Each report test was run with cargo test until every one of them passed.";
+    let inventing = "The fix went into /work/elsewhere/src/config.rs.";
+    for (answer, kept) in [(gist, true), (inventing, false)] {
+        let (conv, original) = session(b, 64).await;
+        let fake = Arc::new(FakeModel::new());
+        for _ in 0..8 {
+            fake.push_text(answer);
+        }
+        let fitter = FitService::new(SquashEngine::new(b.service.clone(), fake.clone()));
+        let smallest = fitter
+            .plan(conv, request(0, FitStrategy::Hybrid))
+            .await
+            .unwrap()
+            .plan
+            .best_reachable;
+        // Room for a digest that says some of the runs, and its gist.
+        let budget = smallest + 300;
+        let planned = fitter
+            .plan(conv, request(budget, FitStrategy::Hybrid))
+            .await
+            .unwrap();
+        let digests: Vec<_> = planned
+            .plan
+            .steps
+            .iter()
+            .filter(|s| s.action == StepAction::Digest && s.gist_room.is_some())
+            .cloned()
+            .collect();
+        assert!(!digests.is_empty(), "{:?}", planned.plan.levels);
+        assert!(planned.plan.needs_model());
+        let outcome = fitter.apply(planned, false, &quiet).await.unwrap();
+        assert!(outcome.fits(), "{} of {budget}", outcome.tokens_after);
+        let view = b.service.current_thread(conv).await.unwrap();
+        assert_eq!(total(&view.messages), outcome.tokens_after);
+        assert!(paired(&view.messages));
+        // The model read the digest's messages, condensed, and the facts it will be put above.
+        let asked = fake.requests();
+        assert!(!asked.is_empty());
+        let ChatPart::Text(prompt) = &asked[0].messages[0].content[0] else {
+            panic!("{:?}", asked[0]);
+        };
+        assert!(
+            prompt.contains("Called Bash(command=\"cargo test report_")
+                && prompt.contains("Facts already recorded"),
+            "{prompt}"
+        );
+        for planned_step in &digests {
+            let done = outcome
+                .steps
+                .iter()
+                .find(|d| d.step.sources == planned_step.sources)
+                .expect("each planned digest is applied");
+            assert_eq!(done.step.facts_kept, planned_step.facts_kept);
+            let message = view
+                .messages
+                .iter()
+                .find(|m| m.id == done.result_message_id)
+                .unwrap();
+            let text = message_text(message);
+            let facts = planned_step.text.as_deref().unwrap();
+            assert!(text.contains(facts), "{text}");
+            assert_eq!(text.starts_with(gist), kept, "{text}");
+            assert!(!text.contains("/work/elsewhere"), "{text}");
+            let op = b.service.operation(done.operation_id).await.unwrap();
+            let OperationKind::Ai(record) = &op.kind else {
+                panic!("{:?}", op.kind);
+            };
+            assert_eq!(record.model, "fake-model");
+            assert!(record.prompt.contains("Facts already recorded"));
+            let style = if kept {
+                SquashStyle::Prose
+            } else {
+                SquashStyle::Extract
+            };
+            assert_eq!(record.style, style);
+        }
+        b.service.undo(conv).await.unwrap();
+        assert_eq!(
+            links(b, conv).await,
+            original.iter().map(|m| m.id).collect::<Vec<_>>()
+        );
+    }
+}
+
+/// A model whose squashes of the runs come out larger than the runs' extracts (a long gist
+/// above the same facts) cannot take a hybrid fit over its budget: when the reserve is spent,
+/// the largest of them give way to the extracts the plan priced.
+async fn hybrid_holds_its_budget_when_the_models_squashes_outgrow_their_estimates(b: &Backend) {
+    let (conv, _) = session(b, 32).await;
+    let fake = Arc::new(FakeModel::new());
+    let clause = "the report tests were run with cargo test one at a time and the ones that \
+                  failed on a missing value were run again after the value was added, ";
+    let long = format!(
+        "First {}and so on. Then {}and in the end every one passed.",
+        clause.repeat(12),
+        clause.repeat(12)
+    );
+    for _ in 0..200 {
+        fake.push_text(long.clone());
+    }
+    let fitter = FitService::new(SquashEngine::new(b.service.clone(), fake.clone()));
+    // The smallest budget (in steps of 100) the runs' extracts reach without digests: little
+    // room for a squash to outgrow its estimate.
+    let runs_floor = runs_floor(b, conv).await;
+    let planned = fitter
+        .plan(conv, request(runs_floor, FitStrategy::Hybrid))
+        .await
+        .unwrap();
+    assert!(planned.plan.fits());
+    assert!(planned
+        .plan
+        .steps
+        .iter()
+        .any(|s| s.action == StepAction::Ai));
+    let outcome = fitter.apply(planned, false, &quiet).await.unwrap();
+    assert!(
+        outcome.fits(),
+        "{} tokens of a budget of {}",
+        outcome.tokens_after,
+        outcome.budget
+    );
+    let view = b.service.current_thread(conv).await.unwrap();
+    assert_eq!(total(&view.messages), outcome.tokens_after);
+    assert!(paired(&view.messages));
 }
 
 async fn a_failed_model_call_writes_nothing(b: &Backend) {
@@ -372,6 +508,16 @@ async fn a_budget_out_of_reach_changes_nothing() {
 #[tokio::test]
 async fn hybrid_ai_squashes_the_oldest_runs() {
     on_every_backend!(hybrid_squashes_the_oldest_runs_with_the_model);
+}
+
+#[tokio::test]
+async fn hybrid_digests_carry_the_models_gist() {
+    on_every_backend!(hybrid_digests_carry_the_models_gist_within_the_budget);
+}
+
+#[tokio::test]
+async fn hybrid_holds_its_budget_when_squashes_outgrow_their_estimates() {
+    on_every_backend!(hybrid_holds_its_budget_when_the_models_squashes_outgrow_their_estimates);
 }
 
 #[tokio::test]

@@ -52,3 +52,48 @@ async fn a_fit_of_a_published_session_lands_within_what_its_plan_said() {
         );
     }
 }
+
+/// A hybrid fit holds its budget whatever the model writes: a model whose squashes and gists
+/// are long (two sentences of a hundred words each) gets them cut to the room the plan left or
+/// replaced by the extracts the plan priced.
+#[tokio::test]
+async fn a_hybrid_fit_of_a_published_session_holds_its_budget_whatever_the_model_writes() {
+    let b = squash_testkit::sqlite().await;
+    let clause = "the work went on one step at a time and what came of each step was looked at \
+                  again before the next one, ";
+    let long = format!(
+        "First {}and so on. Then {}until the end.",
+        clause.repeat(6),
+        clause.repeat(6)
+    );
+    for file in SESSIONS {
+        let conv = squash_testkit::fixtures::import_session_data(&b, file).await;
+        let before = b.service.current_thread(conv).await.unwrap();
+        let total: u64 = before.messages.iter().map(message_cost).sum();
+        let mut asked = 0;
+        for share in [100, 40, 25] {
+            let model = std::sync::Arc::new(squash_llm::FakeModel::new());
+            for _ in 0..2_000 {
+                model.push_text(long.clone());
+            }
+            let fitter = FitService::new(SquashEngine::new(b.service.clone(), model.clone()));
+            let budget = total * share / 1000;
+            let request = FitRequest::new(budget, FitStrategy::Hybrid);
+            let planned = fitter.plan(conv, request).await.unwrap();
+            if !planned.plan.fits() {
+                continue;
+            }
+            let outcome = fitter.apply(planned, false, &|_| {}).await.unwrap();
+            let after = b.service.current_thread(conv).await.unwrap();
+            let written: u64 = after.messages.iter().map(message_cost).sum();
+            assert_eq!(written, outcome.tokens_after, "{file} at {share}‰");
+            assert!(
+                written <= budget,
+                "{file} at {share}‰: wrote {written} of a budget of {budget}"
+            );
+            asked += model.requests().len();
+            b.service.undo(conv).await.unwrap();
+        }
+        assert!(asked > 0, "{file}: the model was never asked");
+    }
+}

@@ -42,8 +42,9 @@ pub struct FitOptionArgs {
     pub keep_last: usize,
     /// extract (default, no model): oldest steps first, trimmed, then one-line extracts, then
     /// runs' extracts, then digests of each request's work; mask: only trim old tool outputs
-    /// (no model); hybrid: as extract, with the oldest runs squashed by the model; ai: runs
-    /// squashed by the model, oldest first.
+    /// (no model); hybrid: as extract, with the oldest runs squashed by the model and each
+    /// digest headed by the model's gist of its work (checked; left out when not faithful);
+    /// ai: runs squashed by the model, oldest first.
     #[arg(long, value_enum, default_value_t = StrategyArg::Extract)]
     pub strategy: StrategyArg,
     /// When the budget cannot be met even with the newest steps and the oldest requests given
@@ -153,9 +154,10 @@ pub async fn fit(
     options.context_window = args.model.context_window.or(options.context_window);
     // The engine streams nothing here: a fit reports its steps, not the model's text.
     let fitter = FitService::new(engine(service, model, options, true));
-    // Trims, lines and extracts take microseconds; an AI step takes seconds and says so.
+    // Trims, lines and extracts take microseconds; a step that asks the model takes seconds
+    // and says so.
     let report = |p: FitProgress<'_>| {
-        if !json && p.step.action == StepAction::Ai {
+        if !json && p.step.asks_model() {
             eprintln!("step {} of {}: {}", p.index, p.of, step_label(p.step));
         }
     };
@@ -190,6 +192,9 @@ pub fn step_label(step: &FitStep) -> String {
         StepAction::Line => "one-line extract of",
         StepAction::Extract => "extract the facts of",
         StepAction::Ai => "AI-squash",
+        StepAction::Digest if step.gist_room.is_some() => {
+            "digest, with the model's gist, the work of"
+        }
         StepAction::Digest => "digest the work of",
     };
     format!("{what} {}", step.positions())

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, Context};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use squash_app::fit::{FitProgress, StepAction};
+use squash_app::fit::FitProgress;
 use squash_app::resume::{
     shell_line, Agent, AgentHomes, FitListener, ModelSource, RecallServer, ResumeError, ResumeFit,
     ResumeFrom, ResumeHistory, ResumeRequest, ResumeService, Resumed,
@@ -118,9 +118,10 @@ fn resumer(
 ) -> anyhow::Result<ResumeService> {
     let mut options = SquashOptions::from_env().map_err(crate::remedy::failure)?;
     options.context_window = fit.model.context_window.or(options.context_window);
-    // Trims, lines and extracts take microseconds; an AI step takes seconds and says so.
+    // Trims, lines and extracts take microseconds; a step that asks the model takes seconds
+    // and says so.
     let progress: FitListener = Arc::new(move |p: FitProgress<'_>| {
-        if !json && p.step.action == StepAction::Ai {
+        if !json && p.step.asks_model() {
             eprintln!("step {} of {}: {}", p.index, p.of, step_label(p.step));
         }
     });

@@ -90,7 +90,7 @@ crate::named_enum!(StepAction {
 
 impl StepAction {
     /// How far down the levels: a step replaces the steps of lower levels it covers.
-    pub(crate) fn level(self) -> u8 {
+    pub fn level(self) -> u8 {
         match self {
             StepAction::Trim => 1,
             StepAction::Line => 2,

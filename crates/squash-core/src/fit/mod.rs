@@ -19,6 +19,7 @@
 mod brief;
 mod digest;
 mod extracts;
+mod gist_room;
 mod level_report;
 mod levels;
 mod plan;
@@ -34,12 +35,13 @@ pub mod turns;
 #[cfg(test)]
 mod tests;
 
+pub use gist_room::{gist_room, GIST_MAX_TOKENS};
 pub use level_report::{level_reports, LevelReport, LostFact};
 pub use levels::{FitStrategy, StepAction};
 pub use plan::{FitPlan, Protection};
 pub use reach::{plan_fit, plan_summaries};
 pub use request::{FitRequest, DEFAULT_KEEP_LAST, DEFAULT_KEEP_RECENT_SHARE};
-pub use step::{fitted_links, settle, FitStep};
+pub use step::{fitted_links, settle, settled, FitStep};
 pub use summary::{
     summarize, summarize_thread, trim_as_planned, MessageKind, MessageSummary, Summarizer,
 };

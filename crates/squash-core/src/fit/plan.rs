@@ -4,7 +4,6 @@
 use serde::Serialize;
 
 use super::level_report::LevelReport;
-use super::levels::StepAction;
 use super::request::FitRequest;
 use super::step::FitStep;
 
@@ -65,10 +64,11 @@ impl FitPlan {
         self.steps.is_empty() && self.fits()
     }
 
-    /// Whether carrying the plan out asks a model: an AI step among the steps, or in the reserve
-    /// that is drawn on when the thread is still over the budget after them.
+    /// Whether carrying the plan out asks a model: an AI step or a digest's gist among the
+    /// steps, or in the reserve that is drawn on when the thread is still over the budget
+    /// after them.
     pub fn needs_model(&self) -> bool {
-        let ai = |steps: &[FitStep]| steps.iter().any(|s| s.action == StepAction::Ai);
+        let ai = |steps: &[FitStep]| steps.iter().any(FitStep::asks_model);
         ai(&self.steps) || (!self.fits() && ai(&self.reserve))
     }
 }

@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use super::extracts::{fuller_brief, Extract, Form, Renders};
+use super::gist_room::{digest_within, gist_room};
 use super::levels::{degrade_order, Degradable, FitStrategy, StepAction, Unit};
 use super::runs::{partition, Group, Run, Span};
 use super::step::FitStep;
@@ -181,15 +182,10 @@ impl<'a> Planner<'a> {
                     let all = self.groups[g].runs.len();
                     (self.group_cost(g, all), self.terse(g).cost)
                 }
-                Unit::Digest(sp, n) => (self.span_cost(sp, n), self.digest(sp, n).cost),
-                Unit::Lean(sp, depth) => {
+                Unit::Digest(sp, n) => (self.span_cost(sp, n), self.digest_cost(unit)),
+                Unit::Lean(sp, _) | Unit::Brief(sp, _) => {
                     let all = self.spans[sp].groups.len();
-                    (self.span_cost(sp, all), self.lean(sp, depth).cost)
-                }
-                Unit::Brief(sp, others) => {
-                    let all = self.spans[sp].groups.len();
-                    let cost = self.rendered(Unit::Brief(sp, others)).cost;
-                    (self.span_cost(sp, all), cost)
+                    (self.span_cost(sp, all), self.digest_cost(unit))
                 }
             };
             let saved = now.saturating_sub(after);
@@ -256,16 +252,20 @@ impl<'a> Planner<'a> {
         let Some((sp, depth)) = newest else {
             return;
         };
-        let now = self.lean(sp, depth).cost;
+        let now = self.digest_cost(Unit::Lean(sp, depth));
         let positions = self.positions(Unit::Lean(sp, depth));
-        let Some((others, extract)) = fuller_brief(self.s, positions.clone(), depth, now + room)
-        else {
+        let within = if self.gists() {
+            digest_within(now + room)
+        } else {
+            now + room
+        };
+        let Some((others, extract)) = fuller_brief(self.s, positions.clone(), depth, within) else {
             return;
         };
         let unit = Unit::Brief(sp, others);
-        self.total = self.total - now + extract.cost;
         self.renders
             .insert(Form::Brief { others }, &positions, extract);
+        self.total = self.total - now + self.digest_cost(unit);
         self.set(unit, true, 0);
     }
 
@@ -360,15 +360,15 @@ impl<'a> Planner<'a> {
     /// What the first `n` groups of span `sp` cost now.
     fn span_cost(&mut self, sp: usize, n: usize) -> u64 {
         if let Some(others) = self.briefed[sp] {
-            return self.rendered(Unit::Brief(sp, others)).cost;
+            return self.digest_cost(Unit::Brief(sp, others));
         }
         if let Some(depth) = self.leaned[sp].checked_sub(1) {
-            return self.lean(sp, depth).cost;
+            return self.digest_cost(Unit::Lean(sp, depth));
         }
         let start = self.spans[sp].groups.start;
         let digested = self.digested[sp].min(n);
         let head = if digested > 0 {
-            self.digest(sp, digested).cost
+            self.digest_cost(Unit::Digest(sp, digested))
         } else {
             0
         };
@@ -481,13 +481,25 @@ impl<'a> Planner<'a> {
         self.rendered(Unit::Terse(g))
     }
 
-    /// The digest of the first `n` groups of span `sp`.
-    fn digest(&mut self, sp: usize, n: usize) -> &Extract {
-        self.rendered(Unit::Digest(sp, n))
+    /// Whether this plan's digests leave room for the model's gist (a hybrid fit).
+    fn gists(&self) -> bool {
+        self.strategy == FitStrategy::Hybrid
     }
 
-    fn lean(&mut self, sp: usize, depth: u8) -> &Extract {
-        self.rendered(Unit::Lean(sp, depth))
+    /// The room a digest of `tokens` leaves for its gist in this plan ([`gist_room`]; none
+    /// without a model).
+    fn gist_room_of(&self, tokens: u64) -> u64 {
+        if self.gists() {
+            gist_room(tokens)
+        } else {
+            0
+        }
+    }
+
+    /// What the digest `unit` costs in the thread: its text and its gist's room.
+    fn digest_cost(&mut self, unit: Unit) -> u64 {
+        let cost = self.rendered(unit).cost;
+        cost + self.gist_room_of(cost)
     }
 
     fn positions_of_groups(&self, sp: usize, n: usize) -> std::ops::RangeInclusive<usize> {
@@ -545,17 +557,23 @@ impl<'a> Planner<'a> {
         } else {
             StepAction::Extract
         };
+        let positions = self.positions(unit);
         let action = match unit {
             Unit::Trim(_) => StepAction::Trim,
             Unit::Line(_) => StepAction::Line,
-            Unit::Run(_) | Unit::Merge(..) | Unit::Terse(_) => squash,
+            // A squash is of two messages or more: a run of one is its extract.
+            Unit::Run(_) | Unit::Merge(..) | Unit::Terse(_)
+                if positions.start() < positions.end() =>
+            {
+                squash
+            }
+            Unit::Run(_) | Unit::Merge(..) | Unit::Terse(_) => StepAction::Extract,
             Unit::Digest(..) | Unit::Lean(..) | Unit::Brief(..) => StepAction::Digest,
         };
-        let positions = self.positions(unit);
         let s = self.s;
         let tokens_before: u64 = positions.clone().map(|i| s[i].cost).sum();
         let sources: Vec<MessageId> = positions.clone().map(|i| s[i].id).collect();
-        let (tokens_after, facts, lost, text, trim) = match unit {
+        let (tokens_after, facts, lost, text, trim, gist) = match unit {
             Unit::Trim(i) => {
                 let obs: Vec<&Observation> = s[i].observations.iter().collect();
                 let facts = ledger_of(&obs).len();
@@ -566,6 +584,7 @@ impl<'a> Planner<'a> {
                     s[i].trim_loses.clone(),
                     None,
                     choices,
+                    0,
                 )
             }
             rendered => {
@@ -573,10 +592,17 @@ impl<'a> Planner<'a> {
                 let (cost, facts, text) = (r.cost, r.facts, r.text.clone());
                 let form = Self::form(rendered).unwrap_or(Form::Line);
                 let lost = self.renders.lost(s, form, positions.clone());
-                (cost, facts, lost, Some(text), None)
+                let gist = if action == StepAction::Digest {
+                    self.gist_room_of(cost)
+                } else {
+                    0
+                };
+                (cost + gist, facts, lost, Some(text), None, gist)
             }
         };
-        let estimated = action == StepAction::Ai;
+        // A model's squash is sized when it answers; a digest's facts are known, its gist not.
+        let estimated = action == StepAction::Ai || gist > 0;
+        let ai = action == StepAction::Ai;
         Some(FitStep {
             action,
             sources,
@@ -586,10 +612,11 @@ impl<'a> Planner<'a> {
             tokens_after,
             estimated,
             facts,
-            facts_kept: (!estimated).then(|| facts.saturating_sub(lost.len())),
-            facts_lost: if estimated { Vec::new() } else { lost },
+            facts_kept: (!ai).then(|| facts.saturating_sub(lost.len())),
+            facts_lost: if ai { Vec::new() } else { lost },
             text,
             trim,
+            gist_room: (gist > 0).then_some(gist),
         })
     }
 }

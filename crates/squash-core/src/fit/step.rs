@@ -1,6 +1,7 @@
 //! One change of a plan, and how the steps of a plan apply: the higher levels cover the lower
 //! ones, and each step's result takes its first source's place in one new thread.
 
+use std::cmp::Reverse;
 use std::collections::HashMap;
 
 use serde::Serialize;
@@ -39,9 +40,18 @@ pub struct FitStep {
     /// For a trim: the lines its plan chose, which its apply writes again with the recall mark.
     #[serde(skip)]
     pub trim: Option<TrimChoices>,
+    /// For a digest of a hybrid fit: the tokens its plan left for the model's gist above the
+    /// facts (in `tokens_after`, [`super::gist_room`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gist_room: Option<u64>,
 }
 
 impl FitStep {
+    /// Whether carrying the step out asks the model: an AI squash, or a digest's gist.
+    pub fn asks_model(&self) -> bool {
+        self.action == StepAction::Ai || self.gist_room.is_some()
+    }
+
     pub fn saved(&self) -> u64 {
         self.tokens_before.saturating_sub(self.tokens_after)
     }
@@ -63,21 +73,44 @@ impl FitStep {
 }
 
 /// `steps` without those a higher level among them covers (a trim inside a step that became
-/// its line, a line inside a run that became its extract).
+/// its line, a line inside a run that became its extract), nor those a larger step of their
+/// level covers (a run's squash inside its group's, which an apply draws from its reserve
+/// when the squashes came out larger than planned); of two steps of the same sources, the
+/// first.
 pub fn settle(steps: Vec<FitStep>) -> Vec<FitStep> {
-    let mut cover: HashMap<MessageId, u8> = HashMap::new();
-    for step in steps.iter().filter(|s| s.action.level() >= 2) {
+    let stays = settled(&steps);
+    steps
+        .into_iter()
+        .zip(stays)
+        .filter_map(|(s, stays)| stays.then_some(s))
+        .collect()
+}
+
+/// Per step of `steps`, whether it stays when they settle ([`settle`]).
+pub fn settled(steps: &[FitStep]) -> Vec<bool> {
+    // Per message, the step that replaces it: the highest level, then the most sources, then
+    // the first.
+    let rank = |k: usize, s: &FitStep| (s.action.level(), s.sources.len(), Reverse(k));
+    let mut cover: HashMap<MessageId, (u8, usize, Reverse<usize>)> = HashMap::new();
+    for (k, step) in steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.action.level() >= 2)
+    {
         for id in &step.sources {
-            let level = cover.entry(*id).or_insert(0);
-            *level = (*level).max(step.action.level());
+            let best = cover.entry(*id).or_insert((0, 0, Reverse(usize::MAX)));
+            *best = (*best).max(rank(k, step));
         }
     }
     steps
-        .into_iter()
-        .filter(|s| {
-            s.sources
-                .iter()
-                .all(|id| cover.get(id).is_none_or(|&l| l <= s.action.level()))
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            s.sources.iter().all(|id| match cover.get(id) {
+                None => true,
+                Some(best) if s.action.level() < 2 => best.0 <= s.action.level(),
+                Some(best) => *best == rank(k, s),
+            })
         })
         .collect()
 }

@@ -328,6 +328,40 @@ fn hybrid_squashes_the_oldest_runs_with_the_model() {
 }
 
 #[test]
+fn a_hybrid_fit_leaves_each_digest_room_for_its_gist_within_the_budget() {
+    // 40 files read and tested: digests of a few hundred tokens near the smallest.
+    let thread = files_and_runs(40);
+    let budget = plan(&thread, 0, FitStrategy::Hybrid).best_reachable + 100;
+    let hybrid = plan(&thread, budget, FitStrategy::Hybrid);
+    assert!(hybrid.fits() && hybrid.needs_model(), "{:?}", hybrid.levels);
+    let digests = of_action(&hybrid, StepAction::Digest);
+    assert!(!digests.is_empty(), "{:?}", hybrid.levels);
+    let mut rooms = 0;
+    for d in &digests {
+        let room = d
+            .gist_room
+            .expect("a hybrid digest leaves room for its gist");
+        assert_eq!(room, gist_room(d.tokens_after - room));
+        // Its facts are known; only its size waits for the model.
+        assert!(d.estimated && d.facts_kept.is_some());
+        rooms += room;
+    }
+    assert!(rooms > 0);
+    // Applied with no gist at all, the thread is its plan less the rooms: a gist up to its
+    // room keeps the budget.
+    let (_, real) = applied(&thread, &hybrid);
+    assert!(
+        real + rooms <= hybrid.tokens_after && hybrid.tokens_after - (real + rooms) <= 1,
+        "applied {real} + rooms {rooms}, planned {}",
+        hybrid.tokens_after
+    );
+    // Without a model, the same budget's digests leave no room and ask nothing.
+    let extract = plan(&thread, budget, FitStrategy::Extract);
+    assert!(extract.steps.iter().all(|s| s.gist_room.is_none()));
+    assert!(!extract.needs_model());
+}
+
+#[test]
 fn a_budget_below_what_is_kept_cannot_be_met() {
     let thread = session(10, 200);
     let p = plan(&thread, 10, FitStrategy::Extract);
@@ -363,6 +397,31 @@ fn settle_drops_what_a_higher_level_covers() {
 }
 
 #[test]
+fn settle_keeps_one_of_a_level_where_a_larger_step_or_the_same_covers_a_smaller() {
+    let thread = session(8, 200);
+    let p = plan(&thread, 0, FitStrategy::Extract);
+    let Some(whole) = p.steps.iter().find(|s| s.sources.len() >= 4).cloned() else {
+        panic!("{:?}", p.levels);
+    };
+    let part = FitStep {
+        action: StepAction::Ai,
+        sources: whole.sources[..2].to_vec(),
+        last_position: whole.first_position + 1,
+        ..whole.clone()
+    };
+    let group = FitStep {
+        action: StepAction::Ai,
+        ..whole.clone()
+    };
+    // A run's squash and its group's, drawn later from the reserve: the group's stays.
+    let settled = settle(vec![part.clone(), group.clone()]);
+    assert_eq!(settled, vec![group.clone()]);
+    // The same squash twice: the first stays.
+    let twice = settle(vec![group.clone(), group.clone(), part]);
+    assert_eq!(twice, vec![group]);
+}
+
+#[test]
 fn strategies_round_trip_their_names() {
     for s in FitStrategy::ALL {
         assert_eq!(FitStrategy::parse(s.as_str()), Some(s));
@@ -390,7 +449,8 @@ fn a_request_s_whole_work_becomes_one_digest_that_says_each_fact_once() {
     assert_priced(real, &p);
     let text: String = after.iter().map(crate::render::message_text).collect();
     assert_eq!(text.matches("crates/report/src/lib.rs").count(), 1);
-    // With a model the digest is the same: it is written from the ledger, not by the model.
+    // With a model the digest is the same, written from the ledger; the model only adds its
+    // gist above it.
     let hybrid = plan(&thread, 0, FitStrategy::Hybrid);
     assert!(hybrid.steps.iter().all(|s| s.action == StepAction::Digest));
 }

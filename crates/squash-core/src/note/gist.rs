@@ -4,6 +4,7 @@
 use super::meta::{is_heading, meta_phrases};
 use crate::ledger::{Ended, RunEnd};
 use crate::text::{patterns, sentences, single_spaced};
+use crate::tokens::estimate_tokens;
 
 /// The most sentences of a gist: what was wanted and what came of it need no more.
 pub const GIST_MAX_SENTENCES: usize = 2;
@@ -59,6 +60,20 @@ pub fn clean_gist(answer: &str, source: &str, runs: &[RunEnd], max: usize) -> Op
             kept.push(sentence);
         }
         if kept.len() == max {
+            break;
+        }
+    }
+    (!kept.is_empty()).then(|| kept.join(" "))
+}
+
+/// The leading sentences of `gist` that together take at most `max_tokens`; `None` when not
+/// even the first does. A gist is cut between sentences, never inside one.
+pub fn gist_within(gist: &str, max_tokens: u64) -> Option<String> {
+    let mut kept: Vec<String> = Vec::new();
+    for sentence in sentences(gist) {
+        kept.push(sentence);
+        if estimate_tokens(&kept.join(" ")) > max_tokens {
+            kept.pop();
             break;
         }
     }

@@ -13,7 +13,7 @@ use crate::ledger::Ledger;
 use crate::message::Message;
 use crate::tokens::estimate_tokens;
 
-pub use gist::{clean_gist, GIST_MAX_SENTENCES};
+pub use gist::{clean_gist, gist_within, GIST_MAX_SENTENCES};
 pub use lines::{fact_lines, NoteForm};
 pub use meta::meta_phrases;
 

@@ -342,3 +342,15 @@ fn a_follow_up_that_names_its_topic_is_told_as_the_answer_under_that_name() {
         "{note}"
     );
 }
+
+#[test]
+fn a_gist_is_cut_to_its_room_between_sentences() {
+    use super::gist_within;
+    let gist = "The report tests failed on a missing field. Adding it to Config made them pass.";
+    assert_eq!(gist_within(gist, 1_000).as_deref(), Some(gist));
+    assert_eq!(
+        gist_within(gist, 12).as_deref(),
+        Some("The report tests failed on a missing field.")
+    );
+    assert_eq!(gist_within(gist, 3), None);
+}

@@ -120,7 +120,9 @@ fn strategy_option(s: FitStrategy, selected: bool, missing_model: Option<&str>) 
         FitStrategy::Mask => "mask: only trim old tool outputs (no model)",
         FitStrategy::Extract => "extract: trim, then one-line and run extracts (no model)",
         FitStrategy::Ai => "ai: the model squashes runs of old steps",
-        FitStrategy::Hybrid => "hybrid: as extract, the oldest runs squashed by the model",
+        FitStrategy::Hybrid => {
+            "hybrid: as extract, the oldest runs squashed and each digest headed by the model"
+        }
     };
     let disabled = s.needs_model() && missing_model.is_some();
     html! {
