@@ -7,8 +7,10 @@
 //! compaction_facts_heldout.json beside it, sessions no tuning has seen).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
+
+use regex::Regex;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -91,6 +93,10 @@ pub struct Row {
     /// Of a hybrid fit: its digests that carry the model's gist, and all its digests that left
     /// room for one.
     pub gists: Option<(usize, usize)>,
+    /// Terms of the result the history never had, and phrases about the squash, by the squash
+    /// evaluation's scorer (examples/eval/score.rs), which reads nothing of the product's.
+    pub invented: Vec<String>,
+    pub meta: Vec<String>,
     pub seconds: f64,
     pub error: Option<String>,
 }
@@ -219,12 +225,12 @@ pub async fn run(
     // A key fact the history does not hold is a mistake in the case, not a score.
     // Held when the raw lines or their decoded strings hold it: a spelling with quotes is
     // escaped in the raw JSON (`\"`) but is what a fit's text says.
-    let history = format!(
+    let history_text = format!(
         "{}\n{}",
         case.history.join("\n"),
         decoded_strings(&case.history)
-    )
-    .to_lowercase();
+    );
+    let history = history_text.to_lowercase();
     let absent: Vec<String> = specifics::not_held(&case.entry.facts, &history)
         .map(|s| s.join(" | "))
         .collect();
@@ -261,7 +267,7 @@ pub async fn run(
         messages_after: 1,
         ..Row::default()
     };
-    score(&mut agent, case, &specifics, &case.summary);
+    score(&mut agent, case, &specifics, &case.summary, &history_text);
     let mut fits: Vec<(String, Option<f64>, Option<&Hybrid>)> = [
         ("fit, defaults, 50%", Some(0.5)),
         ("fit, defaults, 25%", Some(0.25)),
@@ -288,6 +294,7 @@ pub async fn run(
             share,
             summary_tokens,
             hybrid: with,
+            history: &history_text,
         };
         match fit(case, tmp, how, &specifics, &mut row).await {
             Ok(text) => write_dump(dump, &row, &text),
@@ -373,6 +380,8 @@ struct Fit<'a> {
     share: Option<f64>,
     summary_tokens: u64,
     hybrid: Option<&'a Hybrid>,
+    /// The history's text, raw and decoded: what a term must be in not to be invented.
+    history: &'a str,
 }
 
 async fn fit(
@@ -458,7 +467,7 @@ async fn fit(
     row.messages_after = after.len();
     row.tokens_after = after.iter().map(message_cost).sum();
     let text = specifics::visible_text(&after);
-    score(row, case, specifics, &text);
+    score(row, case, specifics, &text, how.history);
     let lower = text.to_lowercase();
     let missing: Vec<Vec<String>> = specifics::not_held(&case.entry.facts, &lower)
         .cloned()
@@ -623,8 +632,20 @@ impl RecallSum {
     }
 }
 
-fn score(row: &mut Row, case: &Case, specifics: &[Specific], text: &str) {
+/// The marks a fit puts on what it writes: `[ref 12]`, `[ref 1: the recall tool …]`,
+/// `[trimmed by squash: kept 3 of 40 lines, …]`.
+static MARKS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\[ref \d+(?::[^\]]*)?\]|\[trimmed by squash:[^\]]*\]").expect("static regex")
+});
+
+fn score(row: &mut Row, case: &Case, specifics: &[Specific], text: &str, history: &str) {
     row.specifics = specifics::kept(specifics, text);
+    // The squash evaluation's own scorer: terms the history never had, talk about the squash
+    // — in what the fit wrote, not in its own marks (a recall reference, a trim's marker).
+    let written = MARKS.replace_all(text, "");
+    let independent = super::score::score(history, &written, &[], &[]);
+    row.invented = independent.invented;
+    row.meta = independent.meta;
     let lower = text.to_lowercase();
     row.facts_total = case.entry.facts.len();
     row.facts_missing = case
@@ -749,7 +770,7 @@ pub fn progress_line(r: &Row, list_misses: bool) -> String {
         )
     };
     format!(
-        "{:<28} {:<40} {} → {} tokens (budget {}), specifics {}, key facts {}/{}, levels {:?}, gists {:?}, {:.2}s; {misses}",
+        "{:<28} {:<40} {} → {} tokens (budget {}), specifics {}, key facts {}/{}, levels {:?}, gists {:?}, invented {:?}, meta {:?}, {:.2}s; {misses}",
         r.case,
         r.method,
         r.tokens_before,
@@ -760,6 +781,8 @@ pub fn progress_line(r: &Row, list_misses: bool) -> String {
         r.facts_total,
         r.levels,
         r.gists,
+        r.invented,
+        r.meta,
         r.seconds,
     )
 }
