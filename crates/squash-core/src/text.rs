@@ -97,6 +97,45 @@ pub(crate) fn sentences(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// `line` without Markdown's bold markers (`**`, `__`), except inside code spans and inside a
+/// name: `agentv__worktrees`, `__init__.py` and `` `**/*.rs` `` are what they say, and a path
+/// changed by a fact is a wrong path.
+fn without_bold(line: &str) -> String {
+    let bytes = line.as_bytes();
+    let name = |at: Option<&u8>| at.is_some_and(|c| c.is_ascii_alphanumeric());
+    let mut out = String::with_capacity(line.len());
+    let mut in_code = false;
+    let mut from = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'`' {
+            in_code = !in_code;
+        }
+        let marker = !in_code && matches!(b, b'*' | b'_') && bytes.get(i + 1) == Some(&b);
+        if !marker {
+            i += 1;
+            continue;
+        }
+        let before = i.checked_sub(1).and_then(|j| bytes.get(j));
+        let after = bytes.get(i + 2);
+        // Inside a word, or closing a name before its extension (`__init__.py`).
+        let extension = after == Some(&b'.') && name(bytes.get(i + 3));
+        let opens_name = before.is_none_or(|c| !c.is_ascii_alphanumeric())
+            && name(after)
+            && line[i + 2..].contains("__.");
+        if (name(before) && (name(after) || extension)) || (b == b'_' && opens_name) {
+            i += 2;
+            continue;
+        }
+        out.push_str(&line[from..i]);
+        i += 2;
+        from = i;
+    }
+    out.push_str(&line[from..]);
+    out
+}
+
 /// [`sentences`], each with whether it opens an item of a list (`- `, `* `, `• `, `1. `, `2) `):
 /// one of the points an answer makes.
 pub(crate) fn sentences_and_points(text: &str) -> Vec<(String, bool)> {
@@ -111,7 +150,7 @@ pub(crate) fn sentences_and_points(text: &str) -> Vec<(String, bool)> {
         if is_label(line) {
             continue;
         }
-        let line = line.replace("**", "").replace("__", "");
+        let line = without_bold(line);
         let trimmed = line.trim();
         let item = LIST_ITEM.is_match(trimmed);
         let line = trimmed.trim_start_matches(['-', '*', '•', '#']).trim();
@@ -327,6 +366,22 @@ mod tests {
             split_fenced("Here it is:\n```python\ndef f(x):\n    return x\n```\nIt returns x.");
         assert_eq!(prose, "Here it is:\nIt returns x.\n");
         assert_eq!(code, vec!["def f(x):", "    return x"]);
+    }
+
+    #[test]
+    fn bold_markers_go_but_not_from_names_or_code() {
+        assert_eq!(
+            sentences("**Bottom line**: the worktree is `/w/agentv__worktrees/a`."),
+            vec!["Bottom line: the worktree is `/w/agentv__worktrees/a`."]
+        );
+        assert_eq!(
+            sentences("It lives in /w/agentv__worktrees/a and __init__.py, __really__ now."),
+            vec!["It lives in /w/agentv__worktrees/a and __init__.py, really now."]
+        );
+        assert_eq!(
+            sentences("Globs: `**/*.rs` only."),
+            vec!["Globs: `**/*.rs` only."]
+        );
     }
 
     #[test]
