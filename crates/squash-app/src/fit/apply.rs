@@ -419,15 +419,12 @@ fn offline(
     }
 }
 
-/// Whether the steps `done` already replace every source of `step` at its level or above.
+/// Whether `step`, added to the steps `done`, would not stay when they settle ([`settled`]):
+/// what it replaces is replaced already, at its level or above.
 fn covered(done: &[Computed], step: &FitStep) -> bool {
-    let level = step.action.level();
-    let replaced: HashSet<&MessageId> = done
-        .iter()
-        .filter(|c| c.step.action.level() >= level)
-        .flat_map(|c| &c.step.sources)
-        .collect();
-    step.sources.iter().all(|id| replaced.contains(id))
+    let mut steps: Vec<FitStep> = done.iter().map(|c| c.step.clone()).collect();
+    steps.push(step.clone());
+    !settled(&steps).last().copied().unwrap_or(true)
 }
 
 fn no_text(step: &FitStep) -> ServiceError {
